@@ -1,0 +1,110 @@
+/* pfsbench configuration: the options, their parser and their validation.
+ * Pure: no MPI, no HDF5. Every rank parses argv the same way, so every rank
+ * reaches the same verdict; only rank 0 prints it. */
+#ifndef PFS_CONFIG_H
+#define PFS_CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define PFS_PATH_MAX 1024
+#define PFS_MAX_PHASES 16
+#define PFS_MAX_HINTS 16
+#define PFS_ERRLEN 512
+
+/* Exit statuses, documented in docs/usage.md. */
+enum {
+    PFS_EXIT_OK = 0,
+    PFS_EXIT_IO = 1,      /* an I/O error or a verification mismatch */
+    PFS_EXIT_USAGE = 2,   /* bad input: nothing was created */
+    PFS_EXIT_TIMEOUT = 3, /* the --timeout watchdog fired */
+};
+
+enum pfs_phase {
+    PFS_PH_WRITE,
+    PFS_PH_REWRITE,
+    PFS_PH_READ,
+    PFS_PH_REREAD,
+    PFS_PH_KINDS
+};
+
+enum pfs_layout { PFS_LAYOUT_SEGMENTED, PFS_LAYOUT_STRIDED };
+enum pfs_api { PFS_API_POSIX, PFS_API_MPIIO };
+
+struct pfs_config {
+    char dir[PFS_PATH_MAX];
+    int shared;             /* 1: one file for all ranks; 0: file per process */
+    int layout;             /* enum pfs_layout, shared file only */
+    uint64_t transfer;      /* bytes per I/O call */
+    uint64_t block;         /* bytes per rank (resolved from total when given) */
+    uint64_t total;         /* bytes over all ranks (0: not given) */
+    int block_given;        /* -b on the command line */
+    int phases[PFS_MAX_PHASES];
+    int nphases;
+    int reps;
+    int fsync;
+    int keep;
+    int verbose;
+    int direct;
+    int drop_caches;
+    int verify;
+    int random;             /* visit each rank's transfers in a seeded permutation */
+    double deadline;        /* stonewall seconds, 0: off */
+    int reorder;            /* read the file another node wrote */
+    int api;                /* enum pfs_api */
+    int collective;         /* MPI-IO _all calls */
+    char hints[PFS_MAX_HINTS][128];
+    int nhints;
+    char results[PFS_PATH_MAX];
+    int no_results;
+    char label[128];
+    char run_id[64];        /* empty: made up by rank 0 */
+    double straggler;       /* flag nodes below this fraction of the median node */
+    int quiet;
+};
+
+/* What parsing asks the caller to do next. */
+enum pfs_parse_result {
+    PFS_PARSE_RUN = 0,
+    PFS_PARSE_HELP,
+    PFS_PARSE_VERSION,
+    PFS_PARSE_ERROR,
+};
+
+/* Local. Fills cfg with defaults. */
+void pfs_config_defaults(struct pfs_config *cfg);
+
+/* Local. Parses argv into cfg (defaults first). On PFS_PARSE_ERROR, err holds
+ * one sentence saying what is wrong and what to do. Does not touch the file
+ * system. Reentrant only in the sense that it resets getopt between calls. */
+enum pfs_parse_result pfs_config_parse(struct pfs_config *cfg, int argc, char **argv,
+                                       char *err, size_t errlen);
+
+/* Local. Checks what depends on the rank count: resolves block from --total,
+ * checks divisibility. 0 or -1 with err set. */
+int pfs_config_resolve(struct pfs_config *cfg, int nranks, char *err, size_t errlen);
+
+/* Local. Checks DIR exists, is a directory, is writable, is not a dangling
+ * link. 0 or -1 with err set. Touches nothing. */
+int pfs_config_check_dir(const struct pfs_config *cfg, char *err, size_t errlen);
+
+/* Local. Parses a size: digits and an optional k/m/g/t (1024-based). Rejects
+ * zero, signs, spaces, fractions, 'mb', and overflow. 0 or -1. */
+int pfs_parse_size(const char *s, uint64_t *out);
+
+/* Local. Formats bytes as the largest exact 1024-based unit (e.g. "256 MiB"). */
+void pfs_format_size(uint64_t bytes, char *buf, size_t len);
+
+const char *pfs_phase_name(int phase);
+int pfs_phase_is_read(int phase);
+int pfs_phase_is_write(int phase);
+
+/* Local. Prints the option table as --help. */
+void pfs_config_usage(FILE *out);
+
+/* Local. Writes "key=value" lines for every resolved option (for the results
+ * file and the report header); returns the number of bytes needed. */
+size_t pfs_config_describe(const struct pfs_config *cfg, char *buf, size_t len);
+
+#endif

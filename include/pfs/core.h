@@ -1,0 +1,108 @@
+/* The MPI-free core: offsets, placement, timing reductions, statistics,
+ * clock offsets, data patterns. Every function here is local and pure
+ * (no I/O, no MPI), so cmocka tests it in a plain process. */
+#ifndef PFS_CORE_H
+#define PFS_CORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define PFS_HOST_MAX 64
+
+/* ---- offsets ---- */
+
+/* Byte offset of transfer j (0-based) of a rank in the file it accesses.
+ * File per process: j*t. Shared segmented: rank*b + j*t. Shared strided:
+ * (j*nranks + rank)*t. */
+uint64_t pfs_offset(int shared, int layout, int rank, int nranks, uint64_t block,
+                    uint64_t transfer, uint64_t j);
+
+/* A bijection of [0, n) keyed by seed: the order --random visits transfers.
+ * Needs no memory, so it scales to any transfer count. */
+uint64_t pfs_permute(uint64_t i, uint64_t n, uint64_t seed);
+
+/* 64-bit mixer (splitmix64 finaliser). */
+uint64_t pfs_mix64(uint64_t x);
+
+/* ---- verification pattern ---- */
+
+/* The 8-byte word stored at file offset off (a multiple of 8) by writer. */
+static inline uint64_t pfs_pattern_word(uint64_t seed, int writer, uint64_t off)
+{
+    return pfs_mix64(seed ^ ((uint64_t)(unsigned)writer << 40) ^ (off * 0x9E3779B97F4A7C15ULL));
+}
+/* Fills buf (len a multiple of 8) with the words for [off, off+len). */
+void pfs_pattern_fill(void *buf, size_t len, uint64_t seed, int writer, uint64_t off);
+/* Checks buf against the pattern; returns the number of mismatching words and
+ * the first one's byte offset (within buf), expected and found word. */
+uint64_t pfs_pattern_check(const void *buf, size_t len, uint64_t seed, int writer, uint64_t off,
+                           size_t *first_at, uint64_t *expected, uint64_t *found);
+/* Fills buf with incompressible pseudo-random bytes. */
+void pfs_random_fill(void *buf, size_t len, uint64_t seed);
+
+/* ---- placement ---- */
+
+/* Numbers nodes in rank order of first appearance of their host name.
+ * hosts: nranks strings of PFS_HOST_MAX bytes. Writes node_of_rank[nranks];
+ * returns the node count. */
+int pfs_placement_nodes(const char (*hosts)[PFS_HOST_MAX], int nranks, int *node_of_rank);
+
+/* 1 when rank r sits on node r mod nnodes (round-robin, as --map-by node). */
+int pfs_placement_is_round_robin(const int *node_of_rank, int nranks, int nnodes);
+/* 1 when every node holds the same number of ranks. */
+int pfs_placement_is_even(const int *node_of_rank, int nranks, int nnodes);
+
+/* The shift s used by --reorder: rank r reads what rank (r+s) mod n wrote.
+ * The smallest s >= 1 that puts every reader on another node than its
+ * writer (1 for round-robin, ranks-per-node for block placement); 0 when
+ * none exists (one node), and then reads may come from cache. */
+int pfs_reorder_shift(const int *node_of_rank, int nranks);
+
+/* ---- timing ---- */
+
+/* What one rank records for one phase and repetition, on rank 0's clock. */
+struct pfs_times {
+    double open_start, open_end, xfer_end, close_end;
+    double sw_end;          /* when the rank stopped issuing at the stonewall (0: no stonewall hit) */
+    double verify_s;        /* seconds spent filling/checking the pattern, already taken out of the ends */
+    uint64_t bytes, xfers;
+    uint64_t sw_bytes;      /* bytes done when the rank stopped at the stonewall */
+    uint64_t errors;        /* verification mismatches (words) */
+};
+
+struct pfs_phase_stat {
+    double seconds;         /* max(close_end) - min(open_start) */
+    double bandwidth;       /* bytes / seconds, bytes/s */
+    double utilization;     /* sum of busy / (ranks x seconds) */
+    double sw_bandwidth;    /* stonewall bandwidth, 0 when no stonewall */
+    uint64_t bytes;
+};
+
+/* Aggregate over ranks. */
+void pfs_phase_reduce(const struct pfs_times *t, int nranks, struct pfs_phase_stat *out);
+
+/* Per node: bytes of the node's ranks / their own span. Arrays of nnodes. */
+void pfs_node_reduce(const struct pfs_times *t, const int *node_of_rank, int nranks, int nnodes,
+                     uint64_t *bytes, double *seconds, double *bandwidth);
+
+/* Marks nodes whose bandwidth is below frac x median. Returns the count. */
+int pfs_stragglers(const double *bw, int nnodes, double frac, int *flag);
+
+struct pfs_stats {
+    double min, max, mean, median, stddev; /* stddev: sample (n-1); 0 for n=1 */
+    int n;
+};
+void pfs_stats_compute(const double *v, int n, struct pfs_stats *out);
+
+/* ---- clocks ---- */
+
+/* Offset of a remote clock to the local one from ping-pong rounds: local
+ * send time t0[i], remote time tr[i], local receive time t1[i]. Keeps the
+ * round with the smallest round trip: offset = tr - (t0+t1)/2, uncertainty =
+ * (t1-t0)/2. remote + offset_to_local = local: returns -offset so that adding
+ * it to a remote timestamp puts it on the local clock. Returns the index
+ * used, or -1 when n < 1. */
+int pfs_clock_estimate(const double *t0, const double *tr, const double *t1, int n,
+                       double *correction, double *uncertainty);
+
+#endif

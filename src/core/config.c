@@ -1,0 +1,440 @@
+/* The option table, its one generic parser, and validation.
+ * Help text and validation come from the same table (the fio way). */
+#define _GNU_SOURCE
+#include "pfs/config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+enum opt_type { T_FLAG, T_SIZE, T_INT, T_DOUBLE, T_STRING, T_PHASES, T_CHOICE, T_HINT, T_ACTION };
+
+struct opt {
+    const char *name;
+    int shrt;               /* 0: long only */
+    enum opt_type type;
+    size_t off;             /* offsetof the field in struct pfs_config */
+    double min, max;        /* T_INT, T_DOUBLE */
+    const char *choices;    /* T_CHOICE: "a|b", index stored; T_FLAG: value stored */
+    const char *arg;
+    const char *help;
+};
+
+#define OFF(f) offsetof(struct pfs_config, f)
+
+static const struct opt opts[] = {
+    {"dir", 'd', T_STRING, OFF(dir), 0, 0, NULL, "DIR", "target directory; must exist (pfsbench creates only its own files)"},
+    {"file-per-process", 'F', T_FLAG, OFF(shared), 0, 0, "0", NULL, "one file per rank (default)"},
+    {"shared", 0, T_FLAG, OFF(shared), 0, 0, "1", NULL, "one file shared by all ranks"},
+    {"layout", 0, T_CHOICE, OFF(layout), 0, 0, "segmented|strided", "L", "shared-file layout: segmented (rank r owns [r*b,(r+1)*b)) or strided"},
+    {"transfer", 't', T_SIZE, OFF(transfer), 0, 0, NULL, "SIZE", "bytes per I/O call (default 1m)"},
+    {"block", 'b', T_SIZE, OFF(block), 0, 0, NULL, "SIZE", "bytes per rank, a multiple of the transfer (default 64m)"},
+    {"total", 0, T_SIZE, OFF(total), 0, 0, NULL, "SIZE", "bytes over all ranks; block = total / ranks"},
+    {"phases", 'p', T_PHASES, OFF(phases), 0, 0, NULL, "LIST", "comma list of write,rewrite,read,reread (default write,read)"},
+    {"reps", 'i', T_INT, OFF(reps), 1, 1000000, NULL, "N", "repetitions of the phase list (default 1)"},
+    {"fsync", 'e', T_FLAG, OFF(fsync), 0, 0, "1", NULL, "fsync before close, inside the timed region"},
+    {"include-close", 'c', T_ACTION, 0, 0, 0, NULL, NULL, "close is inside the timed region (always; accepted for IOzone users)"},
+    {"keep", 'k', T_FLAG, OFF(keep), 0, 0, "1", NULL, "keep the data files (default: remove the files this run created)"},
+    {"direct", 0, T_FLAG, OFF(direct), 0, 0, "1", NULL, "O_DIRECT; sizes must be multiples of the file system's alignment"},
+    {"drop-caches", 0, T_FLAG, OFF(drop_caches), 0, 0, "1", NULL, "drop the page cache of each file before each read phase"},
+    {"verify", 0, T_FLAG, OFF(verify), 0, 0, "1", NULL, "write a checkable pattern and check every byte read"},
+    {"random", 0, T_FLAG, OFF(random), 0, 0, "1", NULL, "visit each rank's transfers in a seeded random order"},
+    {"deadline", 'D', T_DOUBLE, OFF(deadline), 0.001, 1e9, NULL, "SECS", "stonewall: stop issuing transfers after SECS, then wear out to the largest count"},
+    {"reorder", 'C', T_FLAG, OFF(reorder), 0, 0, "1", NULL, "read the data a rank on another node wrote"},
+    {"api", 'a', T_CHOICE, OFF(api), 0, 0, "posix|mpiio", "API", "I/O interface (default posix)"},
+    {"collective", 0, T_FLAG, OFF(collective), 0, 0, "1", NULL, "MPI-IO collective calls (with --shared)"},
+    {"hint", 0, T_HINT, OFF(hints), 0, 0, NULL, "K=V", "MPI-IO hint, repeatable"},
+    {"results", 'o', T_STRING, OFF(results), 0, 0, NULL, "FILE", "HDF5 results file (default pfsbench-results.h5)"},
+    {"no-results", 0, T_FLAG, OFF(no_results), 0, 0, "1", NULL, "write no results file"},
+    {"label", 0, T_STRING, OFF(label), 0, 0, NULL, "TEXT", "a label stored with the run"},
+    {"run-id", 0, T_STRING, OFF(run_id), 0, 0, NULL, "ID", "name the data files pfsbench.ID.*; reuse with -p read to read files kept earlier"},
+    {"straggler", 0, T_DOUBLE, OFF(straggler), 0.01, 1.0, NULL, "F", "flag a node below F x the median node bandwidth (default 0.8)"},
+    {"quiet", 'q', T_FLAG, OFF(quiet), 0, 0, "1", NULL, "print only the summary"},
+    {"verbose", 'v', T_FLAG, OFF(verbose), 0, 0, "1", NULL, "print the rank-to-node placement table"},
+    {"help", 'h', T_ACTION, 0, 0, 0, NULL, NULL, "this help"},
+    {"version", 0, T_ACTION, 0, 0, 0, NULL, NULL, "print the version"},
+};
+#define NOPTS (sizeof(opts) / sizeof(opts[0]))
+
+static const char *phase_names[PFS_PH_KINDS] = {"write", "rewrite", "read", "reread"};
+
+const char *pfs_phase_name(int phase)
+{
+    return phase >= 0 && phase < PFS_PH_KINDS ? phase_names[phase] : "?";
+}
+
+int pfs_phase_is_read(int phase) { return phase == PFS_PH_READ || phase == PFS_PH_REREAD; }
+int pfs_phase_is_write(int phase) { return phase == PFS_PH_WRITE || phase == PFS_PH_REWRITE; }
+
+void pfs_config_defaults(struct pfs_config *cfg)
+{
+    memset(cfg, 0, sizeof(*cfg));
+    cfg->transfer = 1 << 20;
+    cfg->block = 64 << 20;
+    cfg->phases[0] = PFS_PH_WRITE;
+    cfg->phases[1] = PFS_PH_READ;
+    cfg->nphases = 2;
+    cfg->reps = 1;
+    cfg->straggler = 0.8;
+    snprintf(cfg->results, sizeof(cfg->results), "pfsbench-results.h5");
+}
+
+static int fail(char *err, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, len, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+int pfs_parse_size(const char *s, uint64_t *out)
+{
+    if (!s || !*s)
+        return -1;
+    uint64_t v = 0;
+    const char *p = s;
+    if (*p < '0' || *p > '9')
+        return -1;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        if (v > (UINT64_MAX - (uint64_t)(*p - '0')) / 10)
+            return -1;
+        v = v * 10 + (uint64_t)(*p - '0');
+    }
+    int shift = 0;
+    switch (*p) {
+    case '\0': break;
+    case 'k': case 'K': shift = 10; p++; break;
+    case 'm': case 'M': shift = 20; p++; break;
+    case 'g': case 'G': shift = 30; p++; break;
+    case 't': case 'T': shift = 40; p++; break;
+    default: return -1;
+    }
+    if (*p != '\0' || v == 0)
+        return -1;
+    if (shift && v > (UINT64_MAX >> shift))
+        return -1;
+    v <<= shift;
+    /* Offsets are off_t: keep every size well inside it. */
+    if (v > (uint64_t)INT64_MAX / 2)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+void pfs_format_size(uint64_t b, char *buf, size_t len)
+{
+    static const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+    int u = 0;
+    while (u < 5 && b >= 1024 && b % 1024 == 0) {
+        b /= 1024;
+        u++;
+    }
+    snprintf(buf, len, "%llu %s", (unsigned long long)b, units[u]);
+}
+
+static int parse_phases(const char *s, struct pfs_config *cfg, char *err, size_t len)
+{
+    char tmp[512];
+    if (strlen(s) >= sizeof(tmp))
+        return fail(err, len, "--phases: list too long");
+    strcpy(tmp, s);
+    cfg->nphases = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(tmp, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        int k;
+        for (k = 0; k < PFS_PH_KINDS; k++)
+            if (strcmp(tok, phase_names[k]) == 0)
+                break;
+        if (k == PFS_PH_KINDS)
+            return fail(err, len, "--phases: unknown phase '%s'; use a comma list of write,rewrite,read,reread", tok);
+        if (cfg->nphases == PFS_MAX_PHASES)
+            return fail(err, len, "--phases: at most %d phases", PFS_MAX_PHASES);
+        cfg->phases[cfg->nphases++] = k;
+    }
+    if (cfg->nphases == 0 || s[0] == ',' || s[strlen(s) - 1] == ',' || strstr(s, ",,"))
+        return fail(err, len, "--phases: empty phase in '%s'; use e.g. -p write,read", s);
+    return 0;
+}
+
+static int set_opt(const struct opt *o, const char *arg, struct pfs_config *cfg, char *err, size_t len)
+{
+    char *field = (char *)cfg + o->off;
+    char *end;
+    switch (o->type) {
+    case T_FLAG:
+        *(int *)field = atoi(o->choices);
+        return 0;
+    case T_SIZE:
+        if (pfs_parse_size(arg, (uint64_t *)field) != 0)
+            return fail(err, len, "--%s: '%s' is not a size; give a positive whole number with an optional k, m, g or t (1024-based), e.g. 4m", o->name, arg);
+        if (o->off == OFF(block))
+            cfg->block_given = 1;
+        return 0;
+    case T_INT: {
+        errno = 0;
+        long v = strtol(arg, &end, 10);
+        if (errno || end == arg || *end || v < o->min || v > o->max)
+            return fail(err, len, "--%s: '%s' is not a whole number from %.0f to %.0f", o->name, arg, o->min, o->max);
+        *(int *)field = (int)v;
+        return 0;
+    }
+    case T_DOUBLE: {
+        errno = 0;
+        double v = strtod(arg, &end);
+        if (errno || end == arg || *end || !isfinite(v) || v < o->min || v > o->max)
+            return fail(err, len, "--%s: '%s' is not a number from %g to %g", o->name, arg, o->min, o->max);
+        *(double *)field = v;
+        return 0;
+    }
+    case T_STRING: {
+        size_t cap = o->off == OFF(label) ? sizeof(cfg->label)
+                   : o->off == OFF(run_id) ? sizeof(cfg->run_id) : PFS_PATH_MAX;
+        if (!*arg)
+            return fail(err, len, "--%s: empty value", o->name);
+        if (strlen(arg) >= cap)
+            return fail(err, len, "--%s: value longer than %zu characters", o->name, cap - 1);
+        if (o->off == OFF(run_id))
+            for (const char *c = arg; *c; c++)
+                if (!(( *c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '-' || *c == '_'))
+                    return fail(err, len, "--run-id: '%s' may hold only letters, digits, '-' and '_'", arg);
+        strcpy(field, arg);
+        return 0;
+    }
+    case T_PHASES:
+        return parse_phases(arg, cfg, err, len);
+    case T_CHOICE: {
+        const char *c = o->choices;
+        for (int idx = 0; c && *c; idx++) {
+            size_t n = strcspn(c, "|");
+            if (strlen(arg) == n && strncmp(arg, c, n) == 0) {
+                *(int *)field = idx;
+                return 0;
+            }
+            c += n + (c[n] == '|');
+        }
+        return fail(err, len, "--%s: '%s' is not one of %s", o->name, arg, o->choices);
+    }
+    case T_HINT: {
+        const char *eq = strchr(arg, '=');
+        if (!eq || eq == arg || !eq[1])
+            return fail(err, len, "--hint: '%s' is not key=value, e.g. --hint striping_factor=4", arg);
+        if (cfg->nhints == PFS_MAX_HINTS)
+            return fail(err, len, "--hint: at most %d hints", PFS_MAX_HINTS);
+        if (strlen(arg) >= sizeof(cfg->hints[0]))
+            return fail(err, len, "--hint: '%s' is too long", arg);
+        strcpy(cfg->hints[cfg->nhints++], arg);
+        return 0;
+    }
+    case T_ACTION:
+        return 0;
+    }
+    return 0;
+}
+
+enum pfs_parse_result pfs_config_parse(struct pfs_config *cfg, int argc, char **argv,
+                                       char *err, size_t errlen)
+{
+    struct option lopts[NOPTS + 1];
+    char sopts[3 * NOPTS + 2];
+    size_t sp = 0;
+    sopts[sp++] = ':'; /* report a missing value as ':' */
+    for (size_t i = 0; i < NOPTS; i++) {
+        int has_arg = (opts[i].type == T_FLAG || opts[i].type == T_ACTION) ? no_argument : required_argument;
+        lopts[i] = (struct option){opts[i].name, has_arg, NULL, 256 + (int)i};
+        if (opts[i].shrt) {
+            sopts[sp++] = (char)opts[i].shrt;
+            if (has_arg == required_argument)
+                sopts[sp++] = ':';
+        }
+    }
+    lopts[NOPTS] = (struct option){0, 0, 0, 0};
+    sopts[sp] = '\0';
+
+    pfs_config_defaults(cfg);
+    err[0] = '\0';
+    optind = 0; /* glibc: full reinitialisation, so tests can parse many times */
+    opterr = 0;
+    int want_help = 0, want_version = 0, total_given = 0;
+    for (;;) {
+        int c = getopt_long(argc, argv, sopts, lopts, NULL);
+        if (c == -1)
+            break;
+        if (c == '?') {
+            if (optopt)
+                fail(err, errlen, "unknown option '-%c'; see pfsbench --help", optopt);
+            else
+                fail(err, errlen, "unknown option '%s'; see pfsbench --help", argv[optind - 1]);
+            return PFS_PARSE_ERROR;
+        }
+        if (c == ':') {
+            fail(err, errlen, "option '%s' needs a value; see pfsbench --help", argv[optind - 1]);
+            return PFS_PARSE_ERROR;
+        }
+        const struct opt *o = NULL;
+        if (c >= 256)
+            o = &opts[c - 256];
+        else
+            for (size_t i = 0; i < NOPTS; i++)
+                if (opts[i].shrt == c)
+                    o = &opts[i];
+        if (!o)
+            continue;
+        if (strcmp(o->name, "help") == 0)
+            want_help = 1;
+        else if (strcmp(o->name, "version") == 0)
+            want_version = 1;
+        if (o->off == OFF(total))
+            total_given = 1;
+        if (set_opt(o, optarg, cfg, err, errlen) != 0)
+            return PFS_PARSE_ERROR;
+    }
+    if (want_help)
+        return PFS_PARSE_HELP;
+    if (want_version)
+        return PFS_PARSE_VERSION;
+    if (optind < argc) {
+        fail(err, errlen, "unexpected argument '%s'; options take the form -d DIR or --dir DIR", argv[optind]);
+        return PFS_PARSE_ERROR;
+    }
+    if (!cfg->dir[0]) {
+        fail(err, errlen, "no target directory; give -d DIR");
+        return PFS_PARSE_ERROR;
+    }
+    if (total_given && cfg->block_given) {
+        fail(err, errlen, "--total and -b/--block both given; give one (block = total / ranks)");
+        return PFS_PARSE_ERROR;
+    }
+    if (cfg->collective && cfg->api != PFS_API_MPIIO) {
+        fail(err, errlen, "--collective needs --api mpiio");
+        return PFS_PARSE_ERROR;
+    }
+    if (cfg->nhints && cfg->api != PFS_API_MPIIO) {
+        fail(err, errlen, "--hint needs --api mpiio");
+        return PFS_PARSE_ERROR;
+    }
+    if (cfg->layout == PFS_LAYOUT_STRIDED && !cfg->shared) {
+        fail(err, errlen, "--layout strided needs --shared (a file per process is always contiguous)");
+        return PFS_PARSE_ERROR;
+    }
+    if (cfg->no_results && strcmp(cfg->results, "pfsbench-results.h5") != 0) {
+        fail(err, errlen, "--results and --no-results both given; give one");
+        return PFS_PARSE_ERROR;
+    }
+    /* A read with no write before it in the list reads kept files of an earlier run. */
+    int first_write = -1, first_read = -1;
+    for (int i = 0; i < cfg->nphases; i++) {
+        if (first_write < 0 && pfs_phase_is_write(cfg->phases[i]))
+            first_write = i;
+        if (first_read < 0 && pfs_phase_is_read(cfg->phases[i]))
+            first_read = i;
+    }
+    if (first_write < 0 && !cfg->run_id[0]) {
+        fail(err, errlen, "phases without a write read files kept by an earlier run; give --run-id ID of that run (it ran with --keep)");
+        return PFS_PARSE_ERROR;
+    }
+    if (first_write >= 0 && cfg->phases[first_write] == PFS_PH_REWRITE && (first_read < 0 || first_read > first_write)
+        && !cfg->run_id[0]) {
+        fail(err, errlen, "rewrite before any write overwrites files of an earlier run; put write first or give --run-id ID");
+        return PFS_PARSE_ERROR;
+    }
+    if (first_read >= 0 && first_write >= 0 && first_read < first_write && !cfg->run_id[0]) {
+        fail(err, errlen, "a read comes before the first write; put write first, or give --run-id ID of a kept earlier run");
+        return PFS_PARSE_ERROR;
+    }
+    return PFS_PARSE_RUN;
+}
+
+int pfs_config_resolve(struct pfs_config *cfg, int nranks, char *err, size_t len)
+{
+    char a[32], b[32];
+    if (nranks < 1)
+        return fail(err, len, "no ranks");
+    if (cfg->total) {
+        if (cfg->total % (uint64_t)nranks)
+            return fail(err, len, "--total %llu bytes does not divide by %d ranks; choose a total that is a multiple of ranks x transfer",
+                        (unsigned long long)cfg->total, nranks);
+        cfg->block = cfg->total / (uint64_t)nranks;
+    } else {
+        if (cfg->block > UINT64_MAX / (uint64_t)nranks || cfg->block * (uint64_t)nranks > (uint64_t)INT64_MAX / 2)
+            return fail(err, len, "block x ranks overflows a file offset; use a smaller -b");
+        cfg->total = cfg->block * (uint64_t)nranks;
+    }
+    pfs_format_size(cfg->transfer, a, sizeof(a));
+    pfs_format_size(cfg->block, b, sizeof(b));
+    if (cfg->transfer > cfg->block)
+        return fail(err, len, "transfer (%s) is larger than the block per rank (%s); use -t no larger than -b", a, b);
+    if (cfg->block % cfg->transfer)
+        return fail(err, len, "block per rank (%s) is not a multiple of the transfer (%s); make -b (or --total / ranks) a multiple of -t", b, a);
+    if (cfg->block / cfg->transfer > (uint64_t)INT64_MAX / 4)
+        return fail(err, len, "too many transfers per rank");
+    return 0;
+}
+
+int pfs_config_check_dir(const struct pfs_config *cfg, char *err, size_t len)
+{
+    struct stat st;
+    if (lstat(cfg->dir, &st) != 0)
+        return fail(err, len, "target directory '%s' does not exist (%s); create it first", cfg->dir, strerror(errno));
+    if (S_ISLNK(st.st_mode) && stat(cfg->dir, &st) != 0)
+        return fail(err, len, "target directory '%s' is a dangling symbolic link", cfg->dir);
+    if (!S_ISDIR(st.st_mode))
+        return fail(err, len, "target '%s' is not a directory; give -d an existing directory", cfg->dir);
+    struct statvfs vfs;
+    if (statvfs(cfg->dir, &vfs) == 0 && (vfs.f_flag & ST_RDONLY))
+        return fail(err, len, "target directory '%s' is on a read-only file system", cfg->dir);
+    if (access(cfg->dir, W_OK | X_OK) != 0)
+        return fail(err, len, "target directory '%s' is not writable (%s)", cfg->dir, strerror(errno));
+    return 0;
+}
+
+void pfs_config_usage(FILE *out)
+{
+    fprintf(out, "usage: mpirun -np N pfsbench -d DIR [options]\n\n"
+                 "Sequential bandwidth of a parallel file system: N ranks, a file each or one shared file,\n"
+                 "phases separated by barriers. SIZE takes k, m, g, t (1024-based).\n\noptions:\n");
+    for (size_t i = 0; i < NOPTS; i++) {
+        char left[64];
+        if (opts[i].shrt)
+            snprintf(left, sizeof(left), "-%c, --%s%s%s", opts[i].shrt, opts[i].name,
+                     opts[i].arg ? " " : "", opts[i].arg ? opts[i].arg : "");
+        else
+            snprintf(left, sizeof(left), "    --%s%s%s", opts[i].name,
+                     opts[i].arg ? " " : "", opts[i].arg ? opts[i].arg : "");
+        fprintf(out, "  %-26s %s\n", left, opts[i].help);
+    }
+    fprintf(out, "\nexit status: 0 success, 1 I/O error or verification failure, 2 bad input, 3 watchdog timeout\n");
+}
+
+size_t pfs_config_describe(const struct pfs_config *cfg, char *buf, size_t len)
+{
+    size_t n = 0;
+#define PUT(...) n += (size_t)snprintf(buf + (n < len ? n : len), n < len ? len - n : 0, __VA_ARGS__)
+    PUT("dir=%s\n", cfg->dir);
+    PUT("mode=%s\n", cfg->shared ? "shared" : "file-per-process");
+    PUT("layout=%s\n", cfg->layout == PFS_LAYOUT_STRIDED ? "strided" : "segmented");
+    PUT("transfer=%llu\n", (unsigned long long)cfg->transfer);
+    PUT("block=%llu\n", (unsigned long long)cfg->block);
+    PUT("total=%llu\n", (unsigned long long)cfg->total);
+    PUT("phases=");
+    for (int i = 0; i < cfg->nphases; i++)
+        PUT("%s%s", i ? "," : "", pfs_phase_name(cfg->phases[i]));
+    PUT("\nreps=%d\nfsync=%d\nkeep=%d\ndirect=%d\ndrop_caches=%d\nverify=%d\nrandom=%d\n",
+        cfg->reps, cfg->fsync, cfg->keep, cfg->direct, cfg->drop_caches, cfg->verify, cfg->random);
+    PUT("deadline=%g\nreorder=%d\napi=%s\ncollective=%d\n", cfg->deadline, cfg->reorder,
+        cfg->api == PFS_API_MPIIO ? "mpiio" : "posix", cfg->collective);
+    PUT("hints=");
+    for (int i = 0; i < cfg->nhints; i++)
+        PUT("%s%s", i ? ";" : "", cfg->hints[i]);
+    PUT("\nresults=%s\nlabel=%s\nstraggler=%g\ninclude_close=1\n", cfg->no_results ? "" : cfg->results,
+        cfg->label, cfg->straggler);
+#undef PUT
+    return n;
+}

@@ -1,0 +1,139 @@
+/* Timing reductions and statistics: the arithmetic behind every printed figure. */
+#include "pfs/core.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void pfs_phase_reduce(const struct pfs_times *t, int nranks, struct pfs_phase_stat *out)
+{
+    memset(out, 0, sizeof(*out));
+    if (nranks < 1)
+        return;
+    double start = t[0].open_start, end = t[0].close_end, busy = 0;
+    double sw_end = 0;
+    uint64_t sw_bytes = 0;
+    int stonewalled = 0;
+    for (int r = 0; r < nranks; r++) {
+        if (t[r].open_start < start)
+            start = t[r].open_start;
+        if (t[r].close_end > end)
+            end = t[r].close_end;
+        busy += t[r].close_end - t[r].open_start;
+        out->bytes += t[r].bytes;
+        if (t[r].sw_end > 0) {
+            stonewalled = 1;
+            if (t[r].sw_end > sw_end)
+                sw_end = t[r].sw_end;
+        }
+        sw_bytes += t[r].sw_bytes;
+    }
+    out->seconds = end - start;
+    if (out->seconds > 0) {
+        out->bandwidth = (double)out->bytes / out->seconds;
+        out->utilization = busy / ((double)nranks * out->seconds);
+    }
+    /* Stonewall bandwidth counts what all ranks had done when the last of
+     * them stopped issuing; ranks that finished early count their bytes. */
+    if (stonewalled) {
+        for (int r = 0; r < nranks; r++)
+            if (t[r].sw_end <= 0 && t[r].close_end > sw_end)
+                sw_end = t[r].close_end;
+        if (sw_end > start)
+            out->sw_bandwidth = (double)sw_bytes / (sw_end - start);
+    }
+}
+
+void pfs_node_reduce(const struct pfs_times *t, const int *node_of_rank, int nranks, int nnodes,
+                     uint64_t *bytes, double *seconds, double *bandwidth)
+{
+    for (int n = 0; n < nnodes; n++) {
+        double start = 0, end = 0;
+        int seen = 0;
+        bytes[n] = 0;
+        for (int r = 0; r < nranks; r++) {
+            if (node_of_rank[r] != n)
+                continue;
+            if (!seen || t[r].open_start < start)
+                start = t[r].open_start;
+            if (!seen || t[r].close_end > end)
+                end = t[r].close_end;
+            seen = 1;
+            bytes[n] += t[r].bytes;
+        }
+        seconds[n] = end - start;
+        bandwidth[n] = seconds[n] > 0 ? (double)bytes[n] / seconds[n] : 0;
+    }
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median_of(double *sorted, int n)
+{
+    return n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+}
+
+int pfs_stragglers(const double *bw, int nnodes, double frac, int *flag)
+{
+    if (nnodes < 1)
+        return 0;
+    double *s = malloc(sizeof(double) * (size_t)nnodes);
+    if (!s)
+        return 0;
+    memcpy(s, bw, sizeof(double) * (size_t)nnodes);
+    qsort(s, (size_t)nnodes, sizeof(double), cmp_double);
+    double med = median_of(s, nnodes);
+    free(s);
+    int count = 0;
+    for (int n = 0; n < nnodes; n++) {
+        flag[n] = nnodes > 1 && bw[n] < frac * med;
+        count += flag[n];
+    }
+    return count;
+}
+
+void pfs_stats_compute(const double *v, int n, struct pfs_stats *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->n = n;
+    if (n < 1)
+        return;
+    double *s = malloc(sizeof(double) * (size_t)n);
+    if (!s)
+        return;
+    memcpy(s, v, sizeof(double) * (size_t)n);
+    qsort(s, (size_t)n, sizeof(double), cmp_double);
+    out->min = s[0];
+    out->max = s[n - 1];
+    out->median = median_of(s, n);
+    /* Welford: stable for long runs of similar values. */
+    double mean = 0, m2 = 0;
+    for (int i = 0; i < n; i++) {
+        double d = v[i] - mean;
+        mean += d / (i + 1);
+        m2 += d * (v[i] - mean);
+    }
+    out->mean = mean;
+    out->stddev = n > 1 ? sqrt(m2 / (n - 1)) : 0;
+    free(s);
+}
+
+int pfs_clock_estimate(const double *t0, const double *tr, const double *t1, int n,
+                       double *correction, double *uncertainty)
+{
+    if (n < 1)
+        return -1;
+    int best = 0;
+    for (int i = 1; i < n; i++)
+        if (t1[i] - t0[i] < t1[best] - t0[best])
+            best = i;
+    /* The remote read its clock somewhere inside [t0, t1]; the midpoint is
+     * the best guess and half the round trip bounds the error. */
+    *correction = 0.5 * (t0[best] + t1[best]) - tr[best];
+    *uncertainty = 0.5 * (t1[best] - t0[best]);
+    return best;
+}

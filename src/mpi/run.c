@@ -1,0 +1,744 @@
+/* The run driver: the thin MPI layer around the core. Every collective step
+ * is preceded by an agreement, so no rank ever waits in a collective that
+ * another rank skipped. */
+#define _GNU_SOURCE
+#include "pfs/mpi.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "pfs/config.h"
+#include "pfs/core.h"
+#include "pfs/fsinfo.h"
+#include "pfs/report.h"
+#include "pfs/results.h"
+
+#define CLOCK_ROUNDS 8
+
+/* One rank's failure, gathered to rank 0 to be named. */
+struct pfs_fail {
+    int failed;
+    int rank;
+    int err;                    /* errno, 0 when none applies */
+    uint64_t offset;
+    char host[PFS_HOST_MAX];
+    char op[32];
+    char path[PFS_PATH_MAX + 128];
+    char detail[256];
+};
+
+struct ctx {
+    MPI_Comm comm;
+    int rank, nranks;
+    struct pfs_config cfg;
+    const struct pfs_backend *be;
+    void *bectx;
+    struct pfs_mpiio_ctx mpiio;
+    char host[PFS_HOST_MAX];
+    char (*hosts)[PFS_HOST_MAX];
+    int *node_of_rank;
+    int nnodes;
+    int shift;                  /* reorder: read the data of rank (r+shift) mod n */
+    char run_id[64];
+    uint64_t seed;
+    void *buf;
+    uint64_t nxfers;            /* transfers per rank in a full block */
+    uint64_t data_xfers;        /* transfers per rank present in the files (stonewall may cut) */
+    char my_path[PFS_PATH_MAX + 128]; /* the file this rank writes */
+    char rd_path[PFS_PATH_MAX + 128]; /* the file this rank reads */
+    int rd_writer;              /* whose data this rank reads */
+    int created;                /* this rank created my_path in this run */
+    struct pfs_fail fail;
+};
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void iso_time(char *buf, size_t len)
+{
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static void set_fail(struct ctx *c, const char *op, const char *path, uint64_t off, int err,
+                     const char *fmt, ...)
+{
+    if (c->fail.failed)
+        return; /* keep the first failure: later ones are its consequences */
+    c->fail.failed = 1;
+    c->fail.rank = c->rank;
+    c->fail.err = err;
+    c->fail.offset = off;
+    snprintf(c->fail.host, sizeof(c->fail.host), "%s", c->host);
+    snprintf(c->fail.op, sizeof(c->fail.op), "%s", op);
+    snprintf(c->fail.path, sizeof(c->fail.path), "%s", path ? path : "");
+    c->fail.detail[0] = '\0';
+    if (fmt) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(c->fail.detail, sizeof(c->fail.detail), fmt, ap);
+        va_end(ap);
+    } else if (c->be && c->be->errstr && c->be->errstr(c->bectx)) {
+        snprintf(c->fail.detail, sizeof(c->fail.detail), "%s", c->be->errstr(c->bectx));
+    }
+}
+
+/* Collective. The agreement point: 1 when any rank failed. Also the barrier
+ * that closes a phase. */
+static int agree(struct ctx *c)
+{
+    int mine = c->fail.failed, any = 0;
+    MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, c->comm);
+    return any;
+}
+
+/* Collective, after agree() said some rank failed: rank 0 names every
+ * failed rank on stderr and keeps the first message for the results file. */
+static void report_failures(struct ctx *c, struct pfs_run_data *d)
+{
+    struct pfs_fail *all = NULL;
+    if (c->rank == 0)
+        all = calloc((size_t)c->nranks, sizeof(*all));
+    MPI_Gather(&c->fail, (int)sizeof(c->fail), MPI_BYTE, all, (int)sizeof(c->fail), MPI_BYTE, 0, c->comm);
+    if (c->rank != 0)
+        return;
+    int shown = 0, failed = 0;
+    for (int r = 0; r < c->nranks && all; r++) {
+        struct pfs_fail *f = &all[r];
+        if (!f->failed)
+            continue;
+        failed++;
+        char msg[1024];
+        int n = snprintf(msg, sizeof(msg), "rank %d on %s: %s %s at offset %" PRIu64, f->rank, f->host, f->op,
+                         f->path, f->offset);
+        if (f->err && n < (int)sizeof(msg))
+            n += snprintf(msg + n, sizeof(msg) - (size_t)n, ": %s (errno %d)", strerror(f->err), f->err);
+        if (f->detail[0] && n < (int)sizeof(msg))
+            snprintf(msg + n, sizeof(msg) - (size_t)n, ": %s", f->detail);
+        if (shown < 16)
+            fprintf(stderr, "pfsbench: error: %s\n", msg);
+        shown++;
+        if (d && !d->error[0])
+            snprintf(d->error, sizeof(d->error), "%s", msg);
+    }
+    if (shown > 16)
+        fprintf(stderr, "pfsbench: error: ... and %d more ranks failed\n", shown - 16);
+    if (d && failed > 1) {
+        size_t n = strlen(d->error);
+        snprintf(d->error + n, sizeof(d->error) - n, " (%d ranks failed)", failed);
+    }
+    free(all);
+}
+
+/* Collective. Measures each rank's clock against rank 0's with ping-pongs
+ * and keeps the round with the smallest round trip. */
+static void measure_clocks(struct ctx *c, double *corr, double *unc)
+{
+    const int tag = 77;
+    if (c->rank == 0) {
+        corr[0] = unc[0] = 0;
+        for (int r = 1; r < c->nranks; r++) {
+            double t0[CLOCK_ROUNDS], tr[CLOCK_ROUNDS], t1[CLOCK_ROUNDS];
+            for (int i = 0; i < CLOCK_ROUNDS; i++) {
+                t0[i] = now();
+                MPI_Send(&t0[i], 1, MPI_DOUBLE, r, tag, c->comm);
+                MPI_Recv(&tr[i], 1, MPI_DOUBLE, r, tag, c->comm, MPI_STATUS_IGNORE);
+                t1[i] = now();
+            }
+            pfs_clock_estimate(t0, tr, t1, CLOCK_ROUNDS, &corr[r], &unc[r]);
+        }
+    } else {
+        for (int i = 0; i < CLOCK_ROUNDS; i++) {
+            double x;
+            MPI_Recv(&x, 1, MPI_DOUBLE, 0, tag, c->comm, MPI_STATUS_IGNORE);
+            x = now();
+            MPI_Send(&x, 1, MPI_DOUBLE, 0, tag, c->comm);
+        }
+    }
+}
+
+static void data_path(const struct ctx *c, int owner, char *out, size_t len)
+{
+    if (c->cfg.shared)
+        snprintf(out, len, "%s/pfsbench.%s.shared", c->cfg.dir, c->run_id);
+    else
+        snprintf(out, len, "%s/pfsbench.%s.%d", c->cfg.dir, c->run_id, owner);
+}
+
+/* Local (and collective within the loop for collective MPI-IO and the
+ * stonewall). Runs one timed phase on this rank. */
+static void run_phase(struct ctx *c, int kind, struct pfs_times *t)
+{
+    const struct pfs_config *cfg = &c->cfg;
+    const int wr = pfs_phase_is_write(kind);
+    const char *path = wr ? c->my_path : c->rd_path;
+    const int writer = wr ? c->rank : c->rd_writer;
+    const int collective = cfg->collective;
+    const size_t len = (size_t)cfg->transfer;
+    const uint64_t perm_seed = c->seed ^ pfs_mix64((uint64_t)writer + 1);
+    uint64_t n = kind == PFS_PH_WRITE ? c->nxfers : c->data_xfers;
+    unsigned flags = wr ? PFS_OPEN_WRITE : PFS_OPEN_READ;
+    int creating = 0;
+    if (cfg->direct)
+        flags |= PFS_OPEN_DIRECT;
+    if (cfg->shared)
+        flags |= PFS_OPEN_SHARED;
+    else if (kind == PFS_PH_WRITE) {
+        creating = !c->created;
+        flags |= creating ? PFS_OPEN_CREATE : PFS_OPEN_TRUNC;
+    }
+
+    memset(t, 0, sizeof(*t));
+    void *fh = NULL;
+    uint64_t j = 0, off = 0;
+    double vt = 0;
+    int stopped = 0;
+    size_t bad_at = 0;
+    uint64_t bad_exp = 0, bad_found = 0, bad_off = 0;
+
+    t->open_start = now();
+    int rc = c->be->open(c->bectx, path, flags, &fh);
+    if (rc < 0) {
+        set_fail(c, wr ? "open for writing" : "open for reading", path, 0, -rc,
+                 rc == -EEXIST ? "a file of that name is already there; pfsbench never reuses a file it did not create" : NULL);
+        fh = NULL;
+    } else if (creating) {
+        c->created = 1;
+    }
+    t->open_end = now();
+    if (collective) {
+        /* Collective calls must be made by all ranks alike: agree first. */
+        int bad = fh == NULL, anybad = 0;
+        MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, c->comm);
+        if (anybad)
+            n = 0;
+    } else if (!fh) {
+        n = 0;
+    }
+
+    const double deadline = cfg->deadline > 0 ? t->open_start + cfg->deadline : 0;
+    for (j = 0; j < n; j++) {
+        if (deadline > 0 && !collective && now() >= deadline) {
+            stopped = 1;
+            break;
+        }
+        uint64_t idx = cfg->random ? pfs_permute(j, c->nxfers, perm_seed) : j;
+        off = pfs_offset(cfg->shared, cfg->layout, writer, c->nranks, cfg->block, cfg->transfer, idx);
+        int64_t got;
+        if (wr) {
+            if (cfg->verify) {
+                double v0 = now();
+                pfs_pattern_fill(c->buf, len, c->seed, writer, off);
+                vt += now() - v0;
+            }
+            got = c->be->pwrite(fh, c->buf, len, off);
+        } else {
+            got = c->be->pread(fh, c->buf, len, off);
+            if (got == (int64_t)len && cfg->verify) {
+                double v0 = now();
+                size_t at;
+                uint64_t e, f;
+                uint64_t bad = pfs_pattern_check(c->buf, len, c->seed, writer, off, &at, &e, &f);
+                if (bad && !t->errors) {
+                    bad_at = at;
+                    bad_exp = e;
+                    bad_found = f;
+                    bad_off = off;
+                }
+                t->errors += bad;
+                vt += now() - v0;
+            }
+        }
+        int local_bad = 0;
+        if (got < 0) {
+            set_fail(c, wr ? "write" : "read", path, off, (int)-got, NULL);
+            local_bad = 1;
+        } else if ((size_t)got < len) {
+            t->bytes += (uint64_t)got;
+            set_fail(c, wr ? "write" : "read", path, off + (uint64_t)got, 0,
+                     wr ? "short write: %" PRId64 " of %zu bytes" : "short read: the file ends early (%" PRId64 " of %zu bytes)",
+                     got, len);
+            local_bad = 1;
+        } else {
+            t->bytes += len;
+        }
+        if (collective) {
+            /* One agreement per collective transfer: stop together on an
+             * error or at the stonewall, never leave a rank inside a _all call. */
+            int flags2[2] = {local_bad, deadline > 0 && now() >= deadline}, any[2];
+            MPI_Allreduce(flags2, any, 2, MPI_INT, MPI_MAX, c->comm);
+            if (any[0]) {
+                j++;
+                break;
+            }
+            if (any[1] && j + 1 < n) {
+                j++;
+                stopped = 1;
+                break;
+            }
+        } else if (local_bad) {
+            j++;
+            break;
+        }
+    }
+    t->xfers = j;
+    if (cfg->deadline > 0) {
+        t->sw_bytes = t->bytes;
+        if (stopped)
+            t->sw_end = now() - vt;
+        /* Wear-out: every rank continues to the largest count any rank
+         * reached, so every file holds the same transfers. All ranks reach
+         * this reduction, the failed ones too. */
+        uint64_t mine[2] = {j, (uint64_t)c->fail.failed}, most[2];
+        MPI_Allreduce(mine, most, 2, MPI_UINT64_T, MPI_MAX, c->comm);
+        uint64_t target = most[0];
+        if (!most[1] && fh) {
+            for (; j < target; j++) {
+                uint64_t idx = cfg->random ? pfs_permute(j, c->nxfers, perm_seed) : j;
+                off = pfs_offset(cfg->shared, cfg->layout, writer, c->nranks, cfg->block, cfg->transfer, idx);
+                if (wr && cfg->verify) {
+                    double v0 = now();
+                    pfs_pattern_fill(c->buf, len, c->seed, writer, off);
+                    vt += now() - v0;
+                }
+                int64_t got = wr ? c->be->pwrite(fh, c->buf, len, off) : c->be->pread(fh, c->buf, len, off);
+                if (got != (int64_t)len) {
+                    set_fail(c, wr ? "write" : "read", path, off, got < 0 ? (int)-got : 0,
+                             got < 0 ? NULL : "short transfer in wear-out");
+                    break;
+                }
+                t->bytes += len;
+            }
+            t->xfers = j;
+        }
+        if (wr)
+            c->data_xfers = target;
+    }
+    t->xfer_end = now();
+    if (fh && wr && cfg->fsync) {
+        rc = c->be->fsync(fh);
+        if (rc < 0)
+            set_fail(c, "fsync", path, 0, -rc, NULL);
+    }
+    if (fh) {
+        rc = c->be->close(fh);
+        if (rc < 0)
+            set_fail(c, "close", path, 0, -rc, NULL);
+    }
+    t->close_end = now();
+    /* Pattern work is the benchmark's own, not the file system's: take it
+     * out of this rank's span so bandwidth stays comparable. */
+    t->verify_s = vt;
+    t->xfer_end -= vt;
+    t->close_end -= vt;
+    if (t->errors)
+        set_fail(c, "verify", path, bad_off + bad_at, 0,
+                 "%" PRIu64 " mismatching 8-byte words in data written by rank %d, read by rank %d; first at byte %" PRIu64
+                 ": expected 0x%016" PRIx64 ", found 0x%016" PRIx64,
+                 t->errors, writer, c->rank, bad_off + bad_at, bad_exp, bad_found);
+}
+
+/* Local, untimed: before a read phase, push this rank's file out of the
+ * page cache; the lowest rank of each node also drops the whole cache when
+ * it may (root). Returns 1 when it wrote drop_caches. */
+static int drop_caches(struct ctx *c, int lowest_on_node)
+{
+    int fd = open(c->rd_path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd >= 0) {
+        fdatasync(fd);
+        posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+        close(fd);
+    }
+    if (!lowest_on_node || geteuid() != 0)
+        return 0;
+    sync();
+    int pfd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
+    if (pfd < 0)
+        return 0;
+    int ok = write(pfd, "3\n", 2) == 2;
+    close(pfd);
+    return ok;
+}
+
+/* Local. Removes exactly the files this run created. */
+static void cleanup(struct ctx *c)
+{
+    if (c->cfg.keep || !c->created)
+        return;
+    if (unlink(c->my_path) == 0)
+        c->created = 0;
+}
+
+static void make_run_id(char *out, size_t len)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    char host[64] = "";
+    gethostname(host, sizeof(host) - 1);
+    uint64_t h = pfs_mix64((uint64_t)ts.tv_nsec ^ ((uint64_t)getpid() << 32) ^ (uint64_t)ts.tv_sec);
+    for (const char *p = host; *p; p++)
+        h = pfs_mix64(h ^ (uint64_t)(unsigned char)*p);
+    struct tm tm;
+    gmtime_r(&ts.tv_sec, &tm);
+    char stamp[32];
+    strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+    snprintf(out, len, "%s-%06" PRIx64, stamp, h & 0xFFFFFF);
+}
+
+static uint64_t seed_of(const char *run_id)
+{
+    uint64_t h = 0x5046534245ULL;
+    for (const char *p = run_id; *p; p++)
+        h = pfs_mix64(h ^ (uint64_t)(unsigned char)*p);
+    return h;
+}
+
+/* Local, rank 0: everything that can be refused before any file is made. */
+static int precheck(struct ctx *c, char *err, size_t len)
+{
+    if (pfs_config_check_dir(&c->cfg, err, len) != 0)
+        return -1;
+    if (c->cfg.direct) {
+        unsigned a = pfs_dio_alignment(c->cfg.dir);
+        if (c->cfg.transfer % a || c->cfg.block % a) {
+            snprintf(err, len, "--direct needs transfer and block to be multiples of %u bytes on %.400s; "
+                     "use e.g. -t %uk", a, c->cfg.dir, a >= 1024 ? a / 1024 : 4);
+            return -1;
+        }
+    }
+    if (c->cfg.api == PFS_API_MPIIO && c->cfg.transfer > (uint64_t)INT_MAX) {
+        snprintf(err, len, "--api mpiio takes transfers below 2 GiB (an MPI count is an int)");
+        return -1;
+    }
+    if (c->cfg.api == PFS_API_MPIIO && c->cfg.direct) {
+        snprintf(err, len, "--direct is not available with --api mpiio; use --api posix "
+                 "or an MPI-IO hint such as direct_read/direct_write");
+        return -1;
+    }
+    if (!c->cfg.no_results && pfs_results_check(c->cfg.results, err, len) != 0)
+        return -1;
+    return 0;
+}
+
+static void join_cmdline(int argc, char **argv, char *out, size_t len)
+{
+    size_t n = 0;
+    out[0] = '\0';
+    for (int i = 0; i < argc && n + 1 < len; i++)
+        n += (size_t)snprintf(out + n, len - n, "%s%s", i ? " " : "", argv[i]);
+}
+
+int pfs_main(MPI_Comm comm, int argc, char **argv)
+{
+    struct ctx c;
+    memset(&c, 0, sizeof(c));
+    c.comm = comm;
+    MPI_Comm_rank(comm, &c.rank);
+    MPI_Comm_size(comm, &c.nranks);
+    char err[PFS_ERRLEN] = "";
+
+    /* Every rank parses alike and reaches the same verdict; rank 0 speaks. */
+    enum pfs_parse_result pr = pfs_config_parse(&c.cfg, argc, argv, err, sizeof(err));
+    if (pr == PFS_PARSE_HELP || pr == PFS_PARSE_VERSION) {
+        if (c.rank == 0) {
+            if (pr == PFS_PARSE_HELP)
+                pfs_config_usage(stdout);
+            else
+                printf("pfsbench %s (git %s)\n", PFS_VERSION, PFS_GIT_REV);
+        }
+        return PFS_EXIT_OK;
+    }
+    if (pr == PFS_PARSE_RUN && pfs_config_resolve(&c.cfg, c.nranks, err, sizeof(err)) != 0)
+        pr = PFS_PARSE_ERROR;
+    int bad = pr == PFS_PARSE_ERROR;
+    if (!bad && c.rank == 0)
+        bad = precheck(&c, err, sizeof(err)) != 0;
+    MPI_Bcast(&bad, 1, MPI_INT, 0, comm);
+    if (bad) {
+        if (c.rank == 0)
+            fprintf(stderr, "pfsbench: error: %s\n", err);
+        return PFS_EXIT_USAGE;
+    }
+    struct pfs_config *cfg = &c.cfg;
+
+    /* Backend. */
+    if (cfg->api == PFS_API_MPIIO) {
+        if (pfs_mpiio_init(&c.mpiio, comm, cfg->collective, cfg->hints, cfg->nhints, err, sizeof(err)) != 0) {
+            if (c.rank == 0)
+                fprintf(stderr, "pfsbench: error: %s\n", err);
+            return PFS_EXIT_USAGE;
+        }
+        c.be = &pfs_backend_mpiio;
+        c.bectx = &c.mpiio;
+    } else {
+        c.be = &pfs_backend_posix;
+        c.bectx = NULL;
+    }
+
+    /* Run id and seed: one for all ranks. */
+    char start_iso[32];
+    iso_time(start_iso, sizeof(start_iso));
+    if (c.rank == 0) {
+        if (cfg->run_id[0])
+            snprintf(c.run_id, sizeof(c.run_id), "%s", cfg->run_id);
+        else
+            make_run_id(c.run_id, sizeof(c.run_id));
+    }
+    MPI_Bcast(c.run_id, sizeof(c.run_id), MPI_CHAR, 0, comm);
+    c.seed = seed_of(c.run_id);
+
+    /* Placement: the real one, from the processor names. */
+    int hlen = 0;
+    char pname[MPI_MAX_PROCESSOR_NAME];
+    MPI_Get_processor_name(pname, &hlen);
+    snprintf(c.host, sizeof(c.host), "%.*s", PFS_HOST_MAX - 1, pname);
+    c.hosts = calloc((size_t)c.nranks, PFS_HOST_MAX);
+    c.node_of_rank = calloc((size_t)c.nranks, sizeof(int));
+    double *corr = calloc((size_t)c.nranks, sizeof(double)), *unc = calloc((size_t)c.nranks, sizeof(double));
+    MPI_Allgather(c.host, PFS_HOST_MAX, MPI_CHAR, c.hosts, PFS_HOST_MAX, MPI_CHAR, comm);
+    c.nnodes = pfs_placement_nodes((const char(*)[PFS_HOST_MAX])c.hosts, c.nranks, c.node_of_rank);
+    int lowest_on_node = 1;
+    for (int q = 0; q < c.rank; q++)
+        if (c.node_of_rank[q] == c.node_of_rank[c.rank])
+            lowest_on_node = 0;
+    c.shift = cfg->reorder ? pfs_reorder_shift(c.node_of_rank, c.nranks) : 0;
+    measure_clocks(&c, corr, unc);
+
+    c.nxfers = cfg->block / cfg->transfer;
+    c.data_xfers = c.nxfers;
+    data_path(&c, c.rank, c.my_path, sizeof(c.my_path));
+    c.rd_writer = (c.rank + c.shift) % c.nranks;
+    data_path(&c, c.rd_writer, c.rd_path, sizeof(c.rd_path));
+
+    /* I/O buffer: aligned for O_DIRECT and for fast read() (a buffer 16 bytes
+     * off a page made read() 3x slower here), filled once with incompressible
+     * bytes so no compressing file system reports fantasy bandwidth. */
+    size_t align = cfg->direct ? pfs_dio_alignment(cfg->dir) : 4096;
+    if (align < 4096)
+        align = 4096;
+    if (posix_memalign(&c.buf, align, (size_t)cfg->transfer) != 0) {
+        c.buf = NULL;
+        set_fail(&c, "allocate the transfer buffer", "", 0, ENOMEM, NULL);
+    } else {
+        pfs_random_fill(c.buf, (size_t)cfg->transfer, c.seed ^ (uint64_t)c.rank);
+    }
+
+    /* Memory per node, for the cache warning. */
+    double mem = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+    double *mems = c.rank == 0 ? calloc((size_t)c.nranks, sizeof(double)) : NULL;
+    MPI_Gather(&mem, 1, MPI_DOUBLE, mems, 1, MPI_DOUBLE, 0, comm);
+
+    /* Rank 0's record of the run. */
+    struct pfs_run_data d;
+    memset(&d, 0, sizeof(d));
+    struct pfs_times *times = NULL, *gathered = NULL;
+    int *reps_done = NULL;
+    char cmdline[8192];
+    char mpiver[MPI_MAX_LIBRARY_VERSION_STRING] = "";
+    if (c.rank == 0) {
+        int ml = 0;
+        MPI_Get_library_version(mpiver, &ml);
+        for (char *p = mpiver; *p; p++)
+            if (*p == '\n')
+                *p = ' ';
+        join_cmdline(argc, argv, cmdline, sizeof(cmdline));
+        times = calloc((size_t)cfg->nphases * (size_t)cfg->reps * (size_t)c.nranks, sizeof(*times));
+        gathered = calloc((size_t)c.nranks, sizeof(*gathered));
+        reps_done = calloc((size_t)cfg->nphases, sizeof(int));
+        d.cfg = cfg;
+        snprintf(d.run_id, sizeof(d.run_id), "%s", c.run_id);
+        d.seed = c.seed;
+        snprintf(d.start_iso, sizeof(d.start_iso), "%s", start_iso);
+        d.status = "complete";
+        d.cmdline = cmdline;
+        d.mpi_version = mpiver;
+        pfs_fs_type(cfg->dir, d.fstype, sizeof(d.fstype));
+        d.nranks = c.nranks;
+        d.nnodes = c.nnodes;
+        d.hosts = (const char(*)[PFS_HOST_MAX])c.hosts;
+        d.node_of_rank = c.node_of_rank;
+        d.clock_corr = corr;
+        d.clock_unc = unc;
+        d.reorder_shift = c.shift;
+        d.nphases = cfg->nphases;
+        d.reps = cfg->reps;
+        d.times = times;
+        d.reps_done = reps_done;
+        const char *rr = getenv("PFSBENCH_PLACEMENT");
+        d.round_robin_asked = rr && strcmp(rr, "round-robin") == 0;
+
+        if (!pfs_placement_is_even(c.node_of_rank, c.nranks, c.nnodes))
+            pfs_run_warn(&d, "uneven placement: nodes hold different rank counts; per-node bandwidths are not comparable");
+        if (d.round_robin_asked && !pfs_placement_is_round_robin(c.node_of_rank, c.nranks, c.nnodes))
+            pfs_run_warn(&d, "round-robin placement was asked for, but rank r is not on node r mod %d", c.nnodes);
+        if (cfg->reorder && c.shift == 0)
+            pfs_run_warn(&d, "--reorder on one node: every rank reads its own node's data, which may come from cache");
+        else if (cfg->reorder)
+            pfs_run_warn(&d, "reorder: rank r reads the data of rank (r+%d) mod %d, on another node", c.shift, c.nranks);
+        int has_read = 0;
+        for (int i = 0; i < cfg->nphases; i++)
+            has_read |= pfs_phase_is_read(cfg->phases[i]);
+        if (has_read && !cfg->direct && !cfg->drop_caches && c.shift == 0) {
+            /* The PixStor and bonnie++ rule: data under twice the memory of
+             * a node can be served from its page cache. */
+            for (int n = 0; n < c.nnodes; n++) {
+                double data = 0, nodemem = 0;
+                for (int r = 0; r < c.nranks; r++)
+                    if (c.node_of_rank[r] == n) {
+                        data += (double)cfg->block;
+                        nodemem = mems[r];
+                    }
+                if (data < 2 * nodemem) {
+                    pfs_run_warn(&d, "reads may be served from the page cache: %.0f MiB per node is less than twice "
+                                 "the node's %.0f MiB of memory; use --direct, --drop-caches or -C across nodes",
+                                 data / PFS_MIB, nodemem / PFS_MIB);
+                    break;
+                }
+            }
+        }
+        if (!cfg->quiet) {
+            pfs_report_header(stdout, &d);
+            if (cfg->verbose)
+                pfs_report_placement(stdout, &d);
+            pfs_report_columns(stdout);
+            fflush(stdout);
+        }
+    }
+    free(mems);
+
+    int failed = agree(&c);
+    if (failed)
+        report_failures(&c, c.rank == 0 ? &d : NULL);
+
+    /* Shared file: rank 0 makes it, untimed, so that every rank's timed
+     * open finds it; O_EXCL, so a file of that name already there is refused. */
+    int writes = 0;
+    for (int i = 0; i < cfg->nphases; i++)
+        writes |= cfg->phases[i] == PFS_PH_WRITE;
+    if (!failed && cfg->shared && writes) {
+        if (c.rank == 0) {
+            int fd = open(c.my_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+            if (fd < 0)
+                set_fail(&c, "create", c.my_path, 0, errno,
+                         errno == EEXIST ? "a file of that name is already there; pfsbench never reuses a file it did not create" : NULL);
+            else {
+                close(fd);
+                c.created = 1;
+            }
+        }
+        failed = agree(&c);
+        if (failed)
+            report_failures(&c, c.rank == 0 ? &d : NULL);
+    }
+
+    int dropped_notice = 0;
+    for (int rep = 0; rep < cfg->reps && !failed; rep++) {
+        for (int p = 0; p < cfg->nphases && !failed; p++) {
+            int kind = cfg->phases[p];
+            /* Untimed preparation, then agreement, then the opening barrier. */
+            int drops = 0;
+            if (cfg->shared && kind == PFS_PH_WRITE && c.rank == 0 && c.created && truncate(c.my_path, 0) != 0)
+                set_fail(&c, "truncate", c.my_path, 0, errno, NULL);
+            if (cfg->drop_caches && pfs_phase_is_read(kind))
+                drops = drop_caches(&c, lowest_on_node);
+            int pre[2] = {c.fail.failed, drops}, sum[2];
+            MPI_Allreduce(pre, sum, 2, MPI_INT, MPI_SUM, comm);
+            if (sum[0]) {
+                failed = 1;
+                report_failures(&c, c.rank == 0 ? &d : NULL);
+                break;
+            }
+            if (c.rank == 0 && cfg->drop_caches && pfs_phase_is_read(kind) && !dropped_notice && !cfg->quiet) {
+                printf("cache        before each read phase: fdatasync + posix_fadvise(DONTNEED) on every file; "
+                       "/proc/sys/vm/drop_caches written on %d of %d nodes\n", sum[1], c.nnodes);
+                dropped_notice = 1;
+            }
+            MPI_Barrier(comm);
+            struct pfs_times t;
+            run_phase(&c, kind, &t);
+            failed = agree(&c);
+            MPI_Gather(&t, (int)sizeof(t), MPI_BYTE, gathered, (int)sizeof(t), MPI_BYTE, 0, comm);
+            if (c.rank == 0) {
+                /* One clock: put every rank's times on rank 0's. */
+                struct pfs_times *dst = times + ((size_t)p * (size_t)cfg->reps + (size_t)rep) * (size_t)c.nranks;
+                for (int r = 0; r < c.nranks; r++) {
+                    dst[r] = gathered[r];
+                    dst[r].open_start += corr[r];
+                    dst[r].open_end += corr[r];
+                    dst[r].xfer_end += corr[r];
+                    dst[r].close_end += corr[r];
+                    if (dst[r].sw_end > 0)
+                        dst[r].sw_end += corr[r];
+                }
+                reps_done[p] = rep + 1;
+                if (!failed && !cfg->quiet) {
+                    pfs_report_row(stdout, &d, p, rep);
+                    fflush(stdout);
+                }
+            }
+            if (failed)
+                report_failures(&c, c.rank == 0 ? &d : NULL);
+        }
+    }
+
+    /* Every rank is past its last phase: files can go. */
+    cleanup(&c);
+    int rc = failed ? PFS_EXIT_IO : PFS_EXIT_OK;
+    if (c.rank == 0) {
+        if (failed)
+            d.status = "failed";
+        iso_time(d.end_iso, sizeof(d.end_iso));
+        if (!failed && !cfg->quiet)
+            pfs_report_summary(stdout, &d);
+        else if (failed) {
+            /* What was measured before the failure still counts: keep it. */
+            int any = 0;
+            for (int p = 0; p < cfg->nphases; p++)
+                any |= reps_done[p] > 0;
+            if (any && !cfg->quiet)
+                pfs_report_summary(stdout, &d);
+        }
+        if (cfg->keep && !cfg->quiet)
+            printf("\nkept data files %s/pfsbench.%s.* (read them again with --run-id %s)\n", cfg->dir, c.run_id,
+                   c.run_id);
+        if (!cfg->no_results) {
+            char name[64];
+            if (pfs_results_append(cfg->results, &d, name, sizeof(name), err, sizeof(err)) != 0) {
+                fprintf(stderr, "pfsbench: error: results file %s: %s\n", cfg->results, err);
+                rc = PFS_EXIT_IO;
+            } else if (!cfg->quiet) {
+                printf("results      %s %s (%s)\n", cfg->results, name, d.status);
+            }
+        }
+        fflush(stdout);
+    }
+    MPI_Bcast(&rc, 1, MPI_INT, 0, comm);
+
+    if (cfg->api == PFS_API_MPIIO)
+        pfs_mpiio_fini(&c.mpiio);
+    free(c.buf);
+    free(c.hosts);
+    free(c.node_of_rank);
+    free(corr);
+    free(unc);
+    free(times);
+    free(gathered);
+    free(reps_done);
+    return rc;
+}

@@ -1,0 +1,649 @@
+/* The HDF5 results file: the only module that speaks HDF5.
+ *
+ * Integrity: a run is appended to a copy of the file beside it, the copy is
+ * fsync'ed and renamed over the original, all under an flock on the
+ * directory. A crash at any moment leaves either the old file or the new
+ * one, never a half-written one. */
+#define _GNU_SOURCE
+#include "pfs/results.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <hdf5.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define STR_SHORT 64
+#define STR_LABEL 128
+
+static int fail(char *err, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, len, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+const char *pfs_results_hdf5_version(void)
+{
+    static char v[32];
+    unsigned maj, min, rel;
+    H5get_libversion(&maj, &min, &rel);
+    snprintf(v, sizeof(v), "%u.%u.%u", maj, min, rel);
+    return v;
+}
+
+static void quiet_hdf5(void)
+{
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+}
+
+/* ---- small attribute helpers ---- */
+
+static int attr_str(hid_t obj, const char *name, const char *val)
+{
+    hid_t t = H5Tcopy(H5T_C_S1);
+    H5Tset_size(t, H5T_VARIABLE);
+    H5Tset_cset(t, H5T_CSET_UTF8);
+    hid_t s = H5Screate(H5S_SCALAR);
+    hid_t a = H5Acreate2(obj, name, t, s, H5P_DEFAULT, H5P_DEFAULT);
+    const char *v = val ? val : "";
+    herr_t rc = a < 0 ? -1 : H5Awrite(a, t, &v);
+    if (a >= 0)
+        H5Aclose(a);
+    H5Sclose(s);
+    H5Tclose(t);
+    return rc < 0 ? -1 : 0;
+}
+
+static int attr_num(hid_t obj, const char *name, hid_t type, const void *val)
+{
+    hid_t s = H5Screate(H5S_SCALAR);
+    hid_t a = H5Acreate2(obj, name, type, s, H5P_DEFAULT, H5P_DEFAULT);
+    herr_t rc = a < 0 ? -1 : H5Awrite(a, type, val);
+    if (a >= 0)
+        H5Aclose(a);
+    H5Sclose(s);
+    return rc < 0 ? -1 : 0;
+}
+
+static int attr_int(hid_t obj, const char *name, long long v)
+{
+    return attr_num(obj, name, H5T_NATIVE_LLONG, &v);
+}
+
+static int attr_u64(hid_t obj, const char *name, uint64_t v)
+{
+    return attr_num(obj, name, H5T_NATIVE_UINT64, &v);
+}
+
+static int attr_dbl(hid_t obj, const char *name, double v)
+{
+    return attr_num(obj, name, H5T_NATIVE_DOUBLE, &v);
+}
+
+/* Reads a string attribute of any string type into buf. */
+static int read_attr_str(hid_t obj, const char *name, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (H5Aexists(obj, name) <= 0)
+        return -1;
+    hid_t a = H5Aopen(obj, name, H5P_DEFAULT);
+    hid_t ft = H5Aget_type(a);
+    int rc = -1;
+    if (H5Tget_class(ft) == H5T_STRING) {
+        if (H5Tis_variable_str(ft) > 0) {
+            hid_t mt = H5Tcopy(H5T_C_S1);
+            H5Tset_size(mt, H5T_VARIABLE);
+            char *v = NULL;
+            if (H5Aread(a, mt, &v) >= 0 && v) {
+                snprintf(buf, len, "%s", v);
+                H5free_memory(v);
+                rc = 0;
+            }
+            H5Tclose(mt);
+        } else {
+            size_t n = H5Tget_size(ft);
+            char *v = calloc(1, n + 1);
+            hid_t mt = H5Tcopy(H5T_C_S1);
+            H5Tset_size(mt, n + 1);
+            if (v && H5Aread(a, mt, v) >= 0) {
+                snprintf(buf, len, "%s", v);
+                rc = 0;
+            }
+            H5Tclose(mt);
+            free(v);
+        }
+    }
+    H5Tclose(ft);
+    H5Aclose(a);
+    return rc;
+}
+
+static hid_t str_type(size_t n)
+{
+    hid_t t = H5Tcopy(H5T_C_S1);
+    H5Tset_size(t, n);
+    H5Tset_strpad(t, H5T_STR_NULLTERM);
+    return t;
+}
+
+/* A dataset of doubles or integers with a units attribute. */
+static int write_array(hid_t loc, const char *name, hid_t type, int rank, const hsize_t *dims, const void *data,
+                       const char *units)
+{
+    hid_t s = H5Screate_simple(rank, dims, NULL);
+    hid_t ds = H5Dcreate2(loc, name, type, s, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    int rc = ds < 0 ? -1 : (H5Dwrite(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0 ? -1 : 0);
+    if (ds >= 0) {
+        if (rc == 0 && units)
+            rc = attr_str(ds, "units", units);
+        H5Dclose(ds);
+    }
+    H5Sclose(s);
+    return rc;
+}
+
+/* ---- the summary table ---- */
+
+struct summary_row {
+    int run;
+    char run_id[STR_SHORT];
+    char label[STR_LABEL];
+    char status[16];
+    char phase[16];
+    int rep;
+    int ranks;
+    int nodes;
+    uint64_t transfer;
+    uint64_t block;
+    uint64_t bytes;
+    double seconds;
+    double bandwidth;
+    double utilization;
+    double stonewall_bandwidth;
+};
+
+static hid_t summary_type(void)
+{
+    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct summary_row));
+    hid_t s64 = str_type(STR_SHORT), s128 = str_type(STR_LABEL), s16 = str_type(16);
+    H5Tinsert(t, "run", HOFFSET(struct summary_row, run), H5T_NATIVE_INT);
+    H5Tinsert(t, "run_id", HOFFSET(struct summary_row, run_id), s64);
+    H5Tinsert(t, "label", HOFFSET(struct summary_row, label), s128);
+    H5Tinsert(t, "status", HOFFSET(struct summary_row, status), s16);
+    H5Tinsert(t, "phase", HOFFSET(struct summary_row, phase), s16);
+    H5Tinsert(t, "rep", HOFFSET(struct summary_row, rep), H5T_NATIVE_INT);
+    H5Tinsert(t, "ranks", HOFFSET(struct summary_row, ranks), H5T_NATIVE_INT);
+    H5Tinsert(t, "nodes", HOFFSET(struct summary_row, nodes), H5T_NATIVE_INT);
+    H5Tinsert(t, "transfer", HOFFSET(struct summary_row, transfer), H5T_NATIVE_UINT64);
+    H5Tinsert(t, "block", HOFFSET(struct summary_row, block), H5T_NATIVE_UINT64);
+    H5Tinsert(t, "bytes", HOFFSET(struct summary_row, bytes), H5T_NATIVE_UINT64);
+    H5Tinsert(t, "seconds", HOFFSET(struct summary_row, seconds), H5T_NATIVE_DOUBLE);
+    H5Tinsert(t, "bandwidth", HOFFSET(struct summary_row, bandwidth), H5T_NATIVE_DOUBLE);
+    H5Tinsert(t, "utilization", HOFFSET(struct summary_row, utilization), H5T_NATIVE_DOUBLE);
+    H5Tinsert(t, "stonewall_bandwidth", HOFFSET(struct summary_row, stonewall_bandwidth), H5T_NATIVE_DOUBLE);
+    H5Tclose(s64);
+    H5Tclose(s128);
+    H5Tclose(s16);
+    return t;
+}
+
+static int append_summary(hid_t file, const struct summary_row *rows, hsize_t n)
+{
+    hid_t t = summary_type();
+    hid_t ds;
+    int rc = -1;
+    if (H5Lexists(file, "summary", H5P_DEFAULT) > 0) {
+        ds = H5Dopen2(file, "summary", H5P_DEFAULT);
+    } else {
+        hsize_t dims = 0, maxd = H5S_UNLIMITED, chunk = 64;
+        hid_t s = H5Screate_simple(1, &dims, &maxd);
+        hid_t pl = H5Pcreate(H5P_DATASET_CREATE);
+        H5Pset_chunk(pl, 1, &chunk);
+        ds = H5Dcreate2(file, "summary", t, s, H5P_DEFAULT, pl, H5P_DEFAULT);
+        H5Pclose(pl);
+        H5Sclose(s);
+        if (ds >= 0)
+            attr_str(ds, "units", "transfer, block, bytes: bytes; seconds: s; bandwidth, stonewall_bandwidth: bytes/s "
+                                  "(1024-based MiB = 1048576 bytes); utilization: fraction");
+    }
+    if (ds < 0)
+        goto out;
+    if (n == 0) {
+        rc = 0;
+        H5Dclose(ds);
+        goto out;
+    }
+    hid_t fs = H5Dget_space(ds);
+    hsize_t cur;
+    H5Sget_simple_extent_dims(fs, &cur, NULL);
+    H5Sclose(fs);
+    hsize_t newsize = cur + n;
+    if (H5Dset_extent(ds, &newsize) >= 0) {
+        fs = H5Dget_space(ds);
+        H5Sselect_hyperslab(fs, H5S_SELECT_SET, &cur, NULL, &n, NULL);
+        hid_t ms = H5Screate_simple(1, &n, NULL);
+        rc = H5Dwrite(ds, t, ms, fs, H5P_DEFAULT, rows) < 0 ? -1 : 0;
+        H5Sclose(ms);
+        H5Sclose(fs);
+    }
+    H5Dclose(ds);
+out:
+    H5Tclose(t);
+    return rc;
+}
+
+/* ---- one run ---- */
+
+struct placement_row {
+    int rank;
+    int node;
+    char host[PFS_HOST_MAX];
+    double clock_correction;
+    double clock_uncertainty;
+    int reads_from_rank;
+    int reads_from_node;
+};
+
+static int write_placement(hid_t g, const struct pfs_run_data *d)
+{
+    struct placement_row *rows = calloc((size_t)d->nranks, sizeof(*rows));
+    if (!rows)
+        return -1;
+    for (int r = 0; r < d->nranks; r++) {
+        int src = (r + d->reorder_shift) % d->nranks;
+        rows[r].rank = r;
+        rows[r].node = d->node_of_rank[r];
+        memcpy(rows[r].host, d->hosts[r], PFS_HOST_MAX);
+        rows[r].host[PFS_HOST_MAX - 1] = '\0';
+        rows[r].clock_correction = d->clock_corr ? d->clock_corr[r] : 0;
+        rows[r].clock_uncertainty = d->clock_unc ? d->clock_unc[r] : 0;
+        rows[r].reads_from_rank = src;
+        rows[r].reads_from_node = d->node_of_rank[src];
+    }
+    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct placement_row));
+    hid_t hs = str_type(PFS_HOST_MAX);
+    H5Tinsert(t, "rank", HOFFSET(struct placement_row, rank), H5T_NATIVE_INT);
+    H5Tinsert(t, "node", HOFFSET(struct placement_row, node), H5T_NATIVE_INT);
+    H5Tinsert(t, "host", HOFFSET(struct placement_row, host), hs);
+    H5Tinsert(t, "clock_correction", HOFFSET(struct placement_row, clock_correction), H5T_NATIVE_DOUBLE);
+    H5Tinsert(t, "clock_uncertainty", HOFFSET(struct placement_row, clock_uncertainty), H5T_NATIVE_DOUBLE);
+    H5Tinsert(t, "reads_from_rank", HOFFSET(struct placement_row, reads_from_rank), H5T_NATIVE_INT);
+    H5Tinsert(t, "reads_from_node", HOFFSET(struct placement_row, reads_from_node), H5T_NATIVE_INT);
+    hsize_t n = (hsize_t)d->nranks;
+    int rc = write_array(g, "placement", t, 1, &n, rows,
+                         "clock_correction, clock_uncertainty: s (added to a rank's clock to put it on rank 0's); "
+                         "node: index in rank order of first appearance; reads_from_*: whose data the rank read");
+    H5Tclose(hs);
+    H5Tclose(t);
+    free(rows);
+    return rc;
+}
+
+static hid_t times_type(void)
+{
+    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct pfs_times));
+    H5Tinsert(t, "open_start", HOFFSET(struct pfs_times, open_start), H5T_NATIVE_DOUBLE);
+    H5Tinsert(t, "open_end", HOFFSET(struct pfs_times, open_end), H5T_NATIVE_DOUBLE);
+    H5Tinsert(t, "xfer_end", HOFFSET(struct pfs_times, xfer_end), H5T_NATIVE_DOUBLE);
+    H5Tinsert(t, "close_end", HOFFSET(struct pfs_times, close_end), H5T_NATIVE_DOUBLE);
+    H5Tinsert(t, "stonewall_end", HOFFSET(struct pfs_times, sw_end), H5T_NATIVE_DOUBLE);
+    H5Tinsert(t, "verify_seconds", HOFFSET(struct pfs_times, verify_s), H5T_NATIVE_DOUBLE);
+    H5Tinsert(t, "bytes", HOFFSET(struct pfs_times, bytes), H5T_NATIVE_UINT64);
+    H5Tinsert(t, "transfers", HOFFSET(struct pfs_times, xfers), H5T_NATIVE_UINT64);
+    H5Tinsert(t, "stonewall_bytes", HOFFSET(struct pfs_times, sw_bytes), H5T_NATIVE_UINT64);
+    H5Tinsert(t, "verify_errors", HOFFSET(struct pfs_times, errors), H5T_NATIVE_UINT64);
+    return t;
+}
+
+static int write_phase(hid_t phases, const struct pfs_run_data *d, int p, struct summary_row *rows, int *nrows,
+                       int run_no)
+{
+    const struct pfs_config *cfg = d->cfg;
+    int reps = d->reps_done[p], nn = d->nnodes, nr = d->nranks;
+    char name[48];
+    snprintf(name, sizeof(name), "%02d_%s", p, pfs_phase_name(cfg->phases[p]));
+    hid_t g = H5Gcreate2(phases, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (g < 0)
+        return -1;
+    int rc = 0;
+    rc |= attr_str(g, "phase", pfs_phase_name(cfg->phases[p]));
+    rc |= attr_int(g, "index", p);
+    rc |= attr_int(g, "repetitions", reps);
+    if (reps == 0) {
+        H5Gclose(g);
+        return rc;
+    }
+    size_t R = (size_t)reps;
+    double *bw = calloc(R, sizeof(double)), *sec = calloc(R, sizeof(double)), *util = calloc(R, sizeof(double));
+    double *swbw = calloc(R, sizeof(double));
+    uint64_t *bytes = calloc(R, sizeof(uint64_t));
+    uint64_t *nbytes = calloc(R * (size_t)nn, sizeof(uint64_t));
+    double *nsec = calloc(R * (size_t)nn, sizeof(double)), *nbw = calloc(R * (size_t)nn, sizeof(double));
+    int *nflag = calloc(R * (size_t)nn, sizeof(int));
+    if (!bw || !sec || !util || !swbw || !bytes || !nbytes || !nsec || !nbw || !nflag) {
+        rc = -1;
+        goto done;
+    }
+    for (int rep = 0; rep < reps; rep++) {
+        const struct pfs_times *t = pfs_run_times(d, p, rep);
+        struct pfs_phase_stat s;
+        pfs_phase_reduce(t, nr, &s);
+        bw[rep] = s.bandwidth;
+        sec[rep] = s.seconds;
+        util[rep] = s.utilization;
+        swbw[rep] = s.sw_bandwidth;
+        bytes[rep] = s.bytes;
+        size_t o = (size_t)rep * (size_t)nn;
+        pfs_node_reduce(t, d->node_of_rank, nr, nn, nbytes + o, nsec + o, nbw + o);
+        pfs_stragglers(nbw + o, nn, cfg->straggler, nflag + o);
+        struct summary_row *row = &rows[(*nrows)++];
+        memset(row, 0, sizeof(*row));
+        row->run = run_no;
+        snprintf(row->run_id, sizeof(row->run_id), "%s", d->run_id);
+        snprintf(row->label, sizeof(row->label), "%s", cfg->label);
+        snprintf(row->status, sizeof(row->status), "%s", d->status);
+        snprintf(row->phase, sizeof(row->phase), "%s", pfs_phase_name(cfg->phases[p]));
+        row->rep = rep;
+        row->ranks = nr;
+        row->nodes = nn;
+        row->transfer = cfg->transfer;
+        row->block = cfg->block;
+        row->bytes = s.bytes;
+        row->seconds = s.seconds;
+        row->bandwidth = s.bandwidth;
+        row->utilization = s.utilization;
+        row->stonewall_bandwidth = s.sw_bandwidth;
+    }
+    /* Raw per-rank timings: [rep][rank], in memory already laid out so. */
+    hid_t tt = times_type();
+    hsize_t dims2[2] = {R, (hsize_t)nr};
+    rc |= write_array(g, "times", tt, 2, dims2, pfs_run_times(d, p, 0),
+                      "open_start, open_end, xfer_end, close_end, stonewall_end: s since the Unix epoch on rank 0's "
+                      "clock; verify_seconds: s (already taken out of xfer_end and close_end); bytes, "
+                      "stonewall_bytes: bytes; transfers: count; verify_errors: mismatching 8-byte words");
+    H5Tclose(tt);
+    hsize_t d1 = R;
+    rc |= write_array(g, "bandwidth", H5T_NATIVE_DOUBLE, 1, &d1, bw, "bytes/s");
+    rc |= write_array(g, "seconds", H5T_NATIVE_DOUBLE, 1, &d1, sec, "s");
+    rc |= write_array(g, "bytes", H5T_NATIVE_UINT64, 1, &d1, bytes, "bytes");
+    rc |= write_array(g, "utilization", H5T_NATIVE_DOUBLE, 1, &d1, util, "fraction");
+    rc |= write_array(g, "stonewall_bandwidth", H5T_NATIVE_DOUBLE, 1, &d1, swbw, "bytes/s (0: no stonewall)");
+    hsize_t dn[2] = {R, (hsize_t)nn};
+    rc |= write_array(g, "node_bandwidth", H5T_NATIVE_DOUBLE, 2, dn, nbw, "bytes/s");
+    rc |= write_array(g, "node_bytes", H5T_NATIVE_UINT64, 2, dn, nbytes, "bytes");
+    rc |= write_array(g, "node_seconds", H5T_NATIVE_DOUBLE, 2, dn, nsec, "s");
+    rc |= write_array(g, "node_straggler", H5T_NATIVE_INT, 2, dn, nflag, "1: below straggler x median node");
+    struct pfs_stats st;
+    pfs_stats_compute(bw, reps, &st);
+    rc |= attr_dbl(g, "bandwidth_min", st.min);
+    rc |= attr_dbl(g, "bandwidth_max", st.max);
+    rc |= attr_dbl(g, "bandwidth_mean", st.mean);
+    rc |= attr_dbl(g, "bandwidth_median", st.median);
+    rc |= attr_dbl(g, "bandwidth_stddev", st.stddev);
+    rc |= attr_str(g, "bandwidth_units", "bytes/s; stddev is the sample standard deviation (n-1)");
+done:
+    free(bw), free(sec), free(util), free(swbw), free(bytes), free(nbytes), free(nsec), free(nbw), free(nflag);
+    H5Gclose(g);
+    return rc;
+}
+
+static int write_run(hid_t file, const struct pfs_run_data *d, char *name, size_t namelen)
+{
+    const struct pfs_config *cfg = d->cfg;
+    hid_t runs = H5Lexists(file, "runs", H5P_DEFAULT) > 0 ? H5Gopen2(file, "runs", H5P_DEFAULT)
+                                                           : H5Gcreate2(file, "runs", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (runs < 0)
+        return -1;
+    H5G_info_t info;
+    H5Gget_info(runs, &info);
+    int run_no = (int)info.nlinks + 1;
+    snprintf(name, namelen, "/runs/%06d", run_no);
+    hid_t g = H5Gcreate2(runs, name + 6, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    H5Gclose(runs);
+    if (g < 0)
+        return -1;
+    int rc = 0;
+    char buf[4096];
+    rc |= attr_str(g, "run_id", d->run_id);
+    rc |= attr_str(g, "status", d->status);
+    rc |= attr_str(g, "start_time", d->start_iso);
+    rc |= attr_str(g, "end_time", d->end_iso);
+    rc |= attr_str(g, "command_line", d->cmdline);
+    rc |= attr_str(g, "label", cfg->label);
+    rc |= attr_str(g, "pfsbench_version", PFS_VERSION);
+    rc |= attr_str(g, "git_revision", PFS_GIT_REV);
+    rc |= attr_str(g, "mpi_library", d->mpi_version);
+    rc |= attr_str(g, "hdf5_version", pfs_results_hdf5_version());
+    rc |= attr_int(g, "ranks", d->nranks);
+    rc |= attr_int(g, "nodes", d->nnodes);
+    rc |= attr_dbl(g, "ranks_per_node", (double)d->nranks / d->nnodes);
+    rc |= attr_str(g, "dir", cfg->dir);
+    rc |= attr_str(g, "fs_type", d->fstype);
+    rc |= attr_str(g, "host_rank0", d->hosts[0]);
+    rc |= attr_u64(g, "seed", d->seed);
+    rc |= attr_str(g, "error", d->error);
+    rc |= attr_str(g, "warnings", d->warnings);
+    rc |= attr_int(g, "reorder_shift", d->reorder_shift);
+    rc |= attr_int(g, "round_robin_asked", d->round_robin_asked);
+    /* Every resolved option, one attribute each, and the whole as text. */
+    rc |= attr_str(g, "mode", cfg->shared ? "shared" : "file-per-process");
+    rc |= attr_str(g, "layout", cfg->layout == PFS_LAYOUT_STRIDED ? "strided" : "segmented");
+    rc |= attr_u64(g, "transfer", cfg->transfer);
+    rc |= attr_u64(g, "block", cfg->block);
+    rc |= attr_u64(g, "total", cfg->total);
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < cfg->nphases && n < sizeof(buf); i++)
+        n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s", i ? "," : "", pfs_phase_name(cfg->phases[i]));
+    rc |= attr_str(g, "phases", buf);
+    rc |= attr_int(g, "reps", cfg->reps);
+    rc |= attr_int(g, "fsync", cfg->fsync);
+    rc |= attr_int(g, "keep", cfg->keep);
+    rc |= attr_int(g, "direct", cfg->direct);
+    rc |= attr_int(g, "drop_caches", cfg->drop_caches);
+    rc |= attr_int(g, "verify", cfg->verify);
+    rc |= attr_int(g, "random", cfg->random);
+    rc |= attr_dbl(g, "deadline", cfg->deadline);
+    rc |= attr_int(g, "reorder", cfg->reorder);
+    rc |= attr_str(g, "api", cfg->api == PFS_API_MPIIO ? "mpiio" : "posix");
+    rc |= attr_int(g, "collective", cfg->collective);
+    rc |= attr_dbl(g, "straggler", cfg->straggler);
+    char *conf = malloc(8192);
+    if (conf) {
+        pfs_config_describe(cfg, conf, 8192);
+        rc |= attr_str(g, "config", conf);
+        free(conf);
+    }
+    rc |= write_placement(g, d);
+
+    hid_t phases = H5Gcreate2(g, "phases", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    int maxrows = d->nphases * d->reps;
+    struct summary_row *rows = calloc((size_t)(maxrows > 0 ? maxrows : 1), sizeof(*rows));
+    int nrows = 0;
+    if (phases < 0 || !rows)
+        rc = -1;
+    for (int p = 0; p < d->nphases && rc == 0; p++)
+        rc |= write_phase(phases, d, p, rows, &nrows, run_no);
+    if (phases >= 0)
+        H5Gclose(phases);
+    H5Gclose(g);
+    if (rc == 0)
+        rc = append_summary(file, rows, (hsize_t)nrows);
+    free(rows);
+    return rc;
+}
+
+/* ---- the file as a whole ---- */
+
+static int check_format(hid_t f, const char *path, char *err, size_t len)
+{
+    char fmt[64];
+    if (read_attr_str(f, "format", fmt, sizeof(fmt)) != 0 || strcmp(fmt, PFS_RESULTS_FORMAT) != 0)
+        return fail(err, len, "'%s' is an HDF5 file but not a pfsbench results file; give -o another path", path);
+    long long ver = 0;
+    if (H5Aexists(f, "format_version") > 0) {
+        hid_t a = H5Aopen(f, "format_version", H5P_DEFAULT);
+        H5Aread(a, H5T_NATIVE_LLONG, &ver);
+        H5Aclose(a);
+    }
+    if (ver < 1 || ver > PFS_RESULTS_VERSION)
+        return fail(err, len, "'%s' has results format version %lld; this pfsbench writes version %d", path, ver,
+                    PFS_RESULTS_VERSION);
+    return 0;
+}
+
+int pfs_results_check(const char *path, char *err, size_t len)
+{
+    quiet_hdf5();
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode))
+            return fail(err, len, "results path '%s' is a directory; give -o a file name", path);
+        if (!S_ISREG(st.st_mode))
+            return fail(err, len, "results path '%s' is not a regular file", path);
+        if (access(path, R_OK | W_OK) != 0)
+            return fail(err, len, "results file '%s' is not readable and writable (%s)", path, strerror(errno));
+        if (H5Fis_hdf5(path) <= 0)
+            return fail(err, len, "'%s' is not an HDF5 file; give -o a new name or a pfsbench results file", path);
+        hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+        if (f < 0)
+            return fail(err, len, "cannot open results file '%s' with HDF5", path);
+        int rc = check_format(f, path, err, len);
+        H5Fclose(f);
+        if (rc)
+            return rc;
+    } else if (errno != ENOENT) {
+        return fail(err, len, "results path '%s': %s", path, strerror(errno));
+    }
+    char tmp[PFS_PATH_MAX];
+    snprintf(tmp, sizeof(tmp), "%s", path);
+    const char *dir = dirname(tmp);
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return fail(err, len, "the directory of results path '%s' does not exist; create it or give -o elsewhere", path);
+    if (access(dir, W_OK | X_OK) != 0)
+        return fail(err, len, "cannot write results beside '%s': directory %s is not writable", path, dir);
+    return 0;
+}
+
+static int copy_file(const char *from, const char *to)
+{
+    int in = open(from, O_RDONLY | O_CLOEXEC);
+    if (in < 0)
+        return -1;
+    int out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (out < 0) {
+        close(in);
+        return -1;
+    }
+    char buf[1 << 16];
+    ssize_t n;
+    int rc = 0;
+    while ((n = read(in, buf, sizeof(buf))) > 0)
+        if (write(out, buf, (size_t)n) != n) {
+            rc = -1;
+            break;
+        }
+    if (n < 0)
+        rc = -1;
+    struct stat st;
+    if (fstat(in, &st) == 0)
+        fchmod(out, st.st_mode & 07777);
+    close(in);
+    if (close(out) != 0)
+        rc = -1;
+    return rc;
+}
+
+int pfs_results_append(const char *path, const struct pfs_run_data *d, char *name, size_t namelen, char *err,
+                       size_t errlen)
+{
+    quiet_hdf5();
+    char dirbuf[PFS_PATH_MAX], basebuf[PFS_PATH_MAX], tmp[PFS_PATH_MAX + 64];
+    snprintf(dirbuf, sizeof(dirbuf), "%s", path);
+    snprintf(basebuf, sizeof(basebuf), "%s", path);
+    const char *dir = dirname(dirbuf), *base = basename(basebuf);
+    snprintf(tmp, sizeof(tmp), "%s/.%s.tmp.%ld", dir, base, (long)getpid());
+
+    /* Serialize writers: an flock on the directory holds across the copy and
+     * the rename (HDF5's own lock dies with the inode that rename replaces). */
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd < 0)
+        return fail(err, errlen, "cannot open directory %s: %s", dir, strerror(errno));
+    if (flock(dfd, LOCK_EX) != 0) {
+        int e = errno;
+        close(dfd);
+        return fail(err, errlen, "cannot lock directory %s: %s", dir, strerror(e));
+    }
+    int rc = -1;
+    hid_t f = -1;
+    struct stat st;
+    int exists = stat(path, &st) == 0;
+    unlink(tmp);
+    if (exists) {
+        if (copy_file(path, tmp) != 0) {
+            fail(err, errlen, "cannot copy %s to %s: %s", path, tmp, strerror(errno));
+            goto out;
+        }
+        f = H5Fopen(tmp, H5F_ACC_RDWR, H5P_DEFAULT);
+        if (f < 0) {
+            fail(err, errlen, "cannot open %s with HDF5", tmp);
+            goto out;
+        }
+        if (check_format(f, path, err, errlen) != 0)
+            goto out;
+    } else {
+        f = H5Fcreate(tmp, H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT);
+        if (f < 0) {
+            fail(err, errlen, "cannot create %s with HDF5", tmp);
+            goto out;
+        }
+        if (attr_str(f, "format", PFS_RESULTS_FORMAT) || attr_int(f, "format_version", PFS_RESULTS_VERSION)) {
+            fail(err, errlen, "cannot write the format attributes");
+            goto out;
+        }
+    }
+    if (write_run(f, d, name, namelen) != 0) {
+        fail(err, errlen, "writing the run into %s failed", tmp);
+        goto out;
+    }
+    /* A test hook: die halfway, as a crash or kill -9 would. */
+    if (getenv("PFSBENCH_TEST_CRASH_IN_RESULTS"))
+        abort();
+    if (H5Fclose(f) < 0) {
+        f = -1;
+        fail(err, errlen, "closing %s failed", tmp);
+        goto out;
+    }
+    f = -1;
+    int tfd = open(tmp, O_RDONLY | O_CLOEXEC);
+    if (tfd < 0 || fsync(tfd) != 0) {
+        fail(err, errlen, "fsync %s: %s", tmp, strerror(errno));
+        if (tfd >= 0)
+            close(tfd);
+        goto out;
+    }
+    close(tfd);
+    if (rename(tmp, path) != 0) {
+        fail(err, errlen, "rename %s to %s: %s", tmp, path, strerror(errno));
+        goto out;
+    }
+    fsync(dfd);
+    rc = 0;
+out:
+    if (f >= 0)
+        H5Fclose(f);
+    if (rc != 0)
+        unlink(tmp);
+    flock(dfd, LOCK_UN);
+    close(dfd);
+    return rc;
+}
