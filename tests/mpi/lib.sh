@@ -1,0 +1,25 @@
+# Shared helpers for the MPI integration tests (sourced, not run).
+# Every mpirun runs under `timeout`; each test works in its own temp dir,
+# removed on exit.
+set -u
+: "${PFSBENCH:?set PFSBENCH to the pfsbench binary (ctest does)}"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# Quiet Open MPI's own chatter about missing interfaces on this VM.
+export OMPI_MCA_btl_base_warn_component_unused=0 OMPI_MCA_btl_vader_single_copy_mechanism=none
+T=$(mktemp -d /tmp/pfstest.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+FAILS=0
+PASSES=0
+
+# run_mpi NP TIMEOUT_S ARGS... : pfsbench on NP ranks, stdout in $T/out, stderr in $T/err, status in RC.
+run_mpi() {
+    local np=$1 to=$2
+    shift 2
+    RC=0
+    timeout "$to" mpirun -np "$np" --oversubscribe --bind-to none "$PFSBENCH" "$@" >"$T/out" 2>"$T/err" || RC=$?
+}
+
+ok() { PASSES=$((PASSES + 1)); echo "ok - $*"; }
+bad() { FAILS=$((FAILS + 1)); echo "FAIL - $*"; echo "--- stdout"; cat "$T/out" 2>/dev/null; echo "--- stderr"; cat "$T/err" 2>/dev/null; }
+check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }
+finish() { echo "$PASSES passed, $FAILS failed"; [ "$FAILS" -eq 0 ]; }
