@@ -686,7 +686,10 @@ int pfs_main(MPI_Comm comm, int argc, char **argv)
                     if (dst[r].sw_end > 0)
                         dst[r].sw_end += corr[r];
                 }
-                reps_done[p] = rep + 1;
+                /* A failed repetition's times stay out of the statistics;
+                 * the error message says what happened to it. */
+                if (!failed)
+                    reps_done[p] = rep + 1;
                 if (!failed && !cfg->quiet) {
                     pfs_report_row(stdout, &d, p, rep);
                     fflush(stdout);
