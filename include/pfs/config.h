@@ -96,6 +96,12 @@ int pfs_parse_size(const char *s, uint64_t *out);
 /* Local. Formats bytes as the largest exact 1024-based unit (e.g. "256 MiB"). */
 void pfs_format_size(uint64_t bytes, char *buf, size_t len);
 
+/* Local. Checks an MPI-IO hint "key=value" against the ROMIO/OMPIO hints
+ * pfsbench knows: 1 known and well-formed, 0 unknown key (passed through),
+ * -1 a known key with a bad value (err says which values it takes). */
+int pfs_hint_known(const char *kv);
+int pfs_hint_check(const char *kv, char *err, size_t errlen);
+
 const char *pfs_phase_name(int phase);
 int pfs_phase_is_read(int phase);
 int pfs_phase_is_write(int phase);

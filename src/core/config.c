@@ -140,6 +140,75 @@ void pfs_format_size(uint64_t b, char *buf, size_t len)
     snprintf(buf, len, "%llu %s", (unsigned long long)b, units[u]);
 }
 
+/* Hints whose values pfsbench can check. MPI-IO libraries echo any hint back
+ * from MPI_File_get_info, so a typo in a value would pass silently. */
+enum hint_kind { H_INT, H_SWITCH, H_BOOL };
+static const struct {
+    const char *key;
+    enum hint_kind kind;
+} known_hints[] = {
+    {"striping_factor", H_INT},     {"striping_unit", H_INT},      {"start_iodevice", H_INT},
+    {"cb_nodes", H_INT},            {"cb_buffer_size", H_INT},     {"ind_rd_buffer_size", H_INT},
+    {"ind_wr_buffer_size", H_INT},  {"romio_lustre_co_ratio", H_INT},
+    {"romio_cb_read", H_SWITCH},    {"romio_cb_write", H_SWITCH},  {"romio_ds_read", H_SWITCH},
+    {"romio_ds_write", H_SWITCH},   {"romio_lustre_ds_in_coll", H_SWITCH},
+    {"romio_no_indep_rw", H_BOOL},  {"direct_read", H_BOOL},       {"direct_write", H_BOOL},
+    {"collective_buffering", H_BOOL}, {"romio_visibility_immediate", H_BOOL},
+};
+
+static int hint_lookup(const char *kv, char *key, size_t keylen, const char **val)
+{
+    const char *eq = strchr(kv, '=');
+    size_t n = eq ? (size_t)(eq - kv) : strlen(kv);
+    if (n >= keylen)
+        n = keylen - 1;
+    memcpy(key, kv, n);
+    key[n] = '\0';
+    *val = eq ? eq + 1 : "";
+    for (size_t i = 0; i < sizeof(known_hints) / sizeof(known_hints[0]); i++)
+        if (strcmp(known_hints[i].key, key) == 0)
+            return (int)i;
+    return -1;
+}
+
+int pfs_hint_known(const char *kv)
+{
+    char key[128];
+    const char *val;
+    return hint_lookup(kv, key, sizeof(key), &val) >= 0;
+}
+
+int pfs_hint_check(const char *kv, char *err, size_t len)
+{
+    char key[128];
+    const char *val;
+    int i = hint_lookup(kv, key, sizeof(key), &val);
+    if (i < 0)
+        return 0;
+    switch ((int)known_hints[i].kind) {
+    case H_INT: {
+        uint64_t v;
+        for (const char *p = val; *p; p++)
+            if (*p < '0' || *p > '9')
+                return fail(err, len, "--hint %s: '%s' is not a positive whole number of %s", key, val,
+                            strstr(key, "size") || strstr(key, "unit") ? "bytes" : "units");
+        if (pfs_parse_size(val, &v) != 0)
+            return fail(err, len, "--hint %s: '%s' is not a positive whole number", key, val);
+        return 1;
+    }
+    case H_SWITCH:
+        if (strcmp(val, "enable") && strcmp(val, "disable") && strcmp(val, "automatic"))
+            return fail(err, len, "--hint %s: '%s' is not one of enable|disable|automatic", key, val);
+        return 1;
+    case H_BOOL:
+        if (strcmp(val, "true") && strcmp(val, "false"))
+            return fail(err, len, "--hint %s: '%s' is not one of true|false", key, val);
+        return 1;
+    default:
+        return 1;
+    }
+}
+
 static int parse_phases(const char *s, struct pfs_config *cfg, char *err, size_t len)
 {
     char tmp[512];
@@ -230,6 +299,8 @@ static int set_opt(const struct opt *o, const char *arg, struct pfs_config *cfg,
             return fail(err, len, "--hint: at most %d hints", PFS_MAX_HINTS);
         if (strlen(arg) >= sizeof(cfg->hints[0]))
             return fail(err, len, "--hint: '%s' is too long", arg);
+        if (pfs_hint_check(arg, err, len) < 0)
+            return -1;
         strcpy(cfg->hints[cfg->nhints++], arg);
         return 0;
     }

@@ -583,6 +583,9 @@ int pfs_main(MPI_Comm comm, int argc, char **argv)
         const char *rr = getenv("PFSBENCH_PLACEMENT");
         d.round_robin_asked = rr && strcmp(rr, "round-robin") == 0;
 
+        for (int i = 0; i < cfg->nhints; i++)
+            if (pfs_hint_known(cfg->hints[i]) == 0)
+                pfs_run_warn(&d, "hint '%s' is not one pfsbench knows; passed to MPI-IO unchecked", cfg->hints[i]);
         if (!pfs_placement_is_even(c.node_of_rank, c.nranks, c.nnodes))
             pfs_run_warn(&d, "uneven placement: nodes hold different rank counts; per-node bandwidths are not comparable");
         if (d.round_robin_asked && !pfs_placement_is_round_robin(c.node_of_rank, c.nranks, c.nnodes))
@@ -707,16 +710,12 @@ int pfs_main(MPI_Comm comm, int argc, char **argv)
         if (failed)
             d.status = "failed";
         iso_time(d.end_iso, sizeof(d.end_iso));
-        if (!failed && !cfg->quiet)
+        /* What was measured before a failure still counts: show it. */
+        int any = 0;
+        for (int p = 0; p < cfg->nphases; p++)
+            any |= reps_done[p] > 0;
+        if (any)
             pfs_report_summary(stdout, &d);
-        else if (failed) {
-            /* What was measured before the failure still counts: keep it. */
-            int any = 0;
-            for (int p = 0; p < cfg->nphases; p++)
-                any |= reps_done[p] > 0;
-            if (any && !cfg->quiet)
-                pfs_report_summary(stdout, &d);
-        }
         if (cfg->keep && !cfg->quiet)
             printf("\nkept data files %s/pfsbench.%s.* (read them again with --run-id %s)\n", cfg->dir, c.run_id,
                    c.run_id);
