@@ -22,4 +22,5 @@ run_mpi() {
 ok() { PASSES=$((PASSES + 1)); echo "ok - $*"; }
 bad() { FAILS=$((FAILS + 1)); echo "FAIL - $*"; echo "--- stdout"; cat "$T/out" 2>/dev/null; echo "--- stderr"; cat "$T/err" 2>/dev/null; }
 check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }
+not() { ! "$@"; }
 finish() { echo "$PASSES passed, $FAILS failed"; [ "$FAILS" -eq 0 ]; }
