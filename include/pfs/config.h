@@ -62,6 +62,10 @@ struct pfs_config {
     char run_id[64];        /* empty: made up by rank 0 */
     double straggler;       /* flag nodes below this fraction of the median node */
     int quiet;
+    double timeout;         /* per-phase watchdog seconds, 0: off */
+    int force;              /* accept a world-writable DIR without the sticky bit */
+    int clean;              /* --clean: list (and with --yes remove) leftovers in DIR */
+    int yes;
 };
 
 /* What parsing asks the caller to do next. */
@@ -105,6 +109,10 @@ int pfs_hint_check(const char *kv, char *err, size_t errlen);
 const char *pfs_phase_name(int phase);
 int pfs_phase_is_read(int phase);
 int pfs_phase_is_write(int phase);
+
+/* Local. 1 when name is a data file pfsbench makes: pfsbench.<run-id>.<rank>
+ * or pfsbench.<run-id>.shared (what --clean may remove). */
+int pfs_is_leftover_name(const char *name);
 
 /* Local. Prints the option table as --help. */
 void pfs_config_usage(FILE *out);

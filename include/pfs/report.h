@@ -29,6 +29,7 @@ struct pfs_run_data {
     const int *reps_done;              /* nphases: repetitions recorded */
     char warnings[2048];               /* newline-separated */
     char error[1024];                  /* the failure, when status is not complete */
+    int interrupt_signal;              /* the signal that interrupted the run, 0 when none */
 };
 
 static inline const struct pfs_times *pfs_run_times(const struct pfs_run_data *d, int phase, int rep)

@@ -56,6 +56,10 @@ static const struct opt opts[] = {
     {"label", 0, T_STRING, OFF(label), 0, 0, NULL, "TEXT", "a label stored with the run"},
     {"run-id", 0, T_STRING, OFF(run_id), 0, 0, NULL, "ID", "name the data files pfsbench.ID.*; reuse with -p read to read files kept earlier"},
     {"straggler", 0, T_DOUBLE, OFF(straggler), 0.01, 1.0, NULL, "F", "flag a node below F x the median node bandwidth (default 0.8)"},
+    {"timeout", 0, T_DOUBLE, OFF(timeout), 0.001, 1e9, NULL, "SECS", "watchdog: abort (exit 3) naming the ranks a phase waits for past SECS (default off)"},
+    {"force", 0, T_FLAG, OFF(force), 0, 0, "1", NULL, "accept a world-writable DIR without the sticky bit"},
+    {"clean", 0, T_FLAG, OFF(clean), 0, 0, "1", NULL, "list pfsbench leftovers in DIR (remove them with --yes), then exit"},
+    {"yes", 0, T_FLAG, OFF(yes), 0, 0, "1", NULL, "with --clean: remove the leftovers it lists"},
     {"quiet", 'q', T_FLAG, OFF(quiet), 0, 0, "1", NULL, "print only the summary"},
     {"verbose", 'v', T_FLAG, OFF(verbose), 0, 0, "1", NULL, "print the rank-to-node placement table"},
     {"help", 'h', T_ACTION, 0, 0, 0, NULL, NULL, "this help"},
@@ -379,6 +383,12 @@ enum pfs_parse_result pfs_config_parse(struct pfs_config *cfg, int argc, char **
         fail(err, errlen, "no target directory; give -d DIR");
         return PFS_PARSE_ERROR;
     }
+    if (cfg->yes && !cfg->clean) {
+        fail(err, errlen, "--yes goes with --clean DIR");
+        return PFS_PARSE_ERROR;
+    }
+    if (cfg->clean)
+        return PFS_PARSE_RUN;
     if (total_given && cfg->block_given) {
         fail(err, errlen, "--total and -b/--block both given; give one (block = total / ranks)");
         return PFS_PARSE_ERROR;
@@ -461,9 +471,35 @@ int pfs_config_check_dir(const struct pfs_config *cfg, char *err, size_t len)
     struct statvfs vfs;
     if (statvfs(cfg->dir, &vfs) == 0 && (vfs.f_flag & ST_RDONLY))
         return fail(err, len, "target directory '%s' is on a read-only file system", cfg->dir);
+    /* Another user could plant files or links there between our checks and
+     * our opens; the sticky bit stops them from replacing ours. */
+    if ((st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX) && !cfg->force)
+        return fail(err, len, "target directory '%s' is world-writable without the sticky bit; "
+                    "anyone could replace pfsbench's files there: use another directory or --force", cfg->dir);
     if (access(cfg->dir, W_OK | X_OK) != 0)
         return fail(err, len, "target directory '%s' is not writable (%s)", cfg->dir, strerror(errno));
     return 0;
+}
+
+int pfs_is_leftover_name(const char *name)
+{
+    if (strncmp(name, "pfsbench.", 9) != 0)
+        return 0;
+    const char *id = name + 9, *dot = strrchr(id, '.');
+    if (!dot || dot == id)
+        return 0;
+    for (const char *p = id; p < dot; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '-' || *p == '_'))
+            return 0;
+    const char *tail = dot + 1;
+    if (strcmp(tail, "shared") == 0)
+        return 1;
+    if (!*tail)
+        return 0;
+    for (const char *p = tail; *p; p++)
+        if (*p < '0' || *p > '9')
+            return 0;
+    return 1;
 }
 
 void pfs_config_usage(FILE *out)
@@ -504,8 +540,8 @@ size_t pfs_config_describe(const struct pfs_config *cfg, char *buf, size_t len)
     PUT("hints=");
     for (int i = 0; i < cfg->nhints; i++)
         PUT("%s%s", i ? ";" : "", cfg->hints[i]);
-    PUT("\nresults=%s\nlabel=%s\nstraggler=%g\ninclude_close=1\n", cfg->no_results ? "" : cfg->results,
-        cfg->label, cfg->straggler);
+    PUT("\nresults=%s\nlabel=%s\nstraggler=%g\ninclude_close=1\ntimeout=%g\n", cfg->no_results ? "" : cfg->results,
+        cfg->label, cfg->straggler, cfg->timeout);
 #undef PUT
     return n;
 }

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "pfs/clean.h"
 #include "pfs/config.h"
 #include "pfs/core.h"
 #include "pfs/fsinfo.h"
@@ -30,6 +32,7 @@ struct pfs_fail {
     int failed;
     int rank;
     int err;                    /* errno, 0 when none applies */
+    int sig;                    /* the signal that interrupted the rank, 0 when none */
     uint64_t offset;
     char host[PFS_HOST_MAX];
     char op[32];
@@ -58,8 +61,35 @@ struct ctx {
     char rd_path[PFS_PATH_MAX + 128]; /* the file this rank reads */
     int rd_writer;              /* whose data this rank reads */
     int created;                /* this rank created my_path in this run */
+    int writes;                 /* the phase list writes: this run's files are its own */
+    int epoch;                  /* watchdog agreement counter, for message tags */
+    struct pfs_run_data *d;     /* rank 0's record, NULL elsewhere */
     struct pfs_fail fail;
 };
+
+/* The one mutable global: a signal handler can set nothing else. The
+ * transfer loops read it and stop at the next transfer. */
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+    interrupted = sig;
+}
+
+static void catch_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    /* mpirun forwards USR1/USR2 to the ranks (it kills them on INT/TERM):
+     * sbatch --signal=B:USR1@120 ends a run cleanly before the time limit. */
+    sigaction(SIGUSR1, &sa, NULL);
+    sigaction(SIGUSR2, &sa, NULL);
+}
 
 static double now(void)
 {
@@ -85,6 +115,7 @@ static void set_fail(struct ctx *c, const char *op, const char *path, uint64_t o
     c->fail.rank = c->rank;
     c->fail.err = err;
     c->fail.offset = off;
+    c->fail.sig = interrupted;
     snprintf(c->fail.host, sizeof(c->fail.host), "%s", c->host);
     snprintf(c->fail.op, sizeof(c->fail.op), "%s", op);
     snprintf(c->fail.path, sizeof(c->fail.path), "%s", path ? path : "");
@@ -108,6 +139,68 @@ static int agree(struct ctx *c)
     return any;
 }
 
+static void remove_run_files(struct ctx *c);
+
+/* Collective when --timeout is set, a no-op otherwise. Every rank reports
+ * its arrival to rank 0 with a small message; rank 0 waits for all of them
+ * until `since + timeout`, and past that names the ranks and hosts that
+ * have not arrived, records the run as failed and aborts the job (exit 3).
+ * Rank 0 never waits inside a blocking collective for a stalled rank. */
+static void watch(struct ctx *c, double since, const char *where)
+{
+    if (c->cfg.timeout <= 0 || c->nranks == 1)
+        return;
+    const int tag = 1000 + (c->epoch++ % 30000);
+    if (c->rank != 0) {
+        int one = 1;
+        MPI_Send(&one, 1, MPI_INT, 0, tag, c->comm);
+        return;
+    }
+    int n = c->nranks - 1, left = n;
+    MPI_Request *req = malloc(sizeof(*req) * (size_t)n);
+    int *buf = malloc(sizeof(int) * (size_t)n), *done = calloc((size_t)n, sizeof(int));
+    for (int i = 0; i < n; i++)
+        MPI_Irecv(&buf[i], 1, MPI_INT, i + 1, tag, c->comm, &req[i]);
+    const double limit = since + c->cfg.timeout;
+    struct timespec nap = {0, 1000000};
+    while (left > 0) {
+        for (int i = 0; i < n; i++) {
+            int flag = 0;
+            if (!done[i] && MPI_Test(&req[i], &flag, MPI_STATUS_IGNORE) == MPI_SUCCESS && flag) {
+                done[i] = 1;
+                left--;
+            }
+        }
+        if (left == 0)
+            break;
+        if (now() > limit) {
+            char msg[1024];
+            size_t m = (size_t)snprintf(msg, sizeof(msg), "watchdog: %d rank%s did not finish %s within %g s:", left,
+                                        left == 1 ? "" : "s", where, c->cfg.timeout);
+            int listed = 0;
+            for (int i = 0; i < n && m < sizeof(msg); i++)
+                if (!done[i] && listed++ < 32)
+                    m += (size_t)snprintf(msg + m, sizeof(msg) - m, " rank %d on %s;", i + 1, c->hosts[i + 1]);
+            fprintf(stderr, "pfsbench: error: %s aborting the job\n", msg);
+            if (c->d) {
+                c->d->status = "failed";
+                snprintf(c->d->error, sizeof(c->d->error), "%s", msg);
+                iso_time(c->d->end_iso, sizeof(c->d->end_iso));
+                char name[64], err[PFS_ERRLEN];
+                if (!c->cfg.no_results && pfs_results_append(c->cfg.results, c->d, name, sizeof(name), err, sizeof(err)) == 0)
+                    fprintf(stderr, "pfsbench: the run is recorded in %s %s (failed)\n", c->cfg.results, name);
+            }
+            remove_run_files(c);
+            fflush(stderr);
+            MPI_Abort(c->comm, PFS_EXIT_TIMEOUT);
+        }
+        nanosleep(&nap, NULL);
+    }
+    free(req);
+    free(buf);
+    free(done);
+}
+
 /* Collective, after agree() said some rank failed: rank 0 names every
  * failed rank on stderr and keeps the first message for the results file. */
 static void report_failures(struct ctx *c, struct pfs_run_data *d)
@@ -118,7 +211,14 @@ static void report_failures(struct ctx *c, struct pfs_run_data *d)
     MPI_Gather(&c->fail, (int)sizeof(c->fail), MPI_BYTE, all, (int)sizeof(c->fail), MPI_BYTE, 0, c->comm);
     if (c->rank != 0)
         return;
-    int shown = 0, failed = 0;
+    int shown = 0, failed = 0, sig = 0;
+    for (int r = 0; r < c->nranks && all; r++)
+        if (all[r].failed && all[r].sig > sig)
+            sig = all[r].sig;
+    if (sig && d) {
+        d->status = "interrupted";
+        d->interrupt_signal = sig;
+    }
     for (int r = 0; r < c->nranks && all; r++) {
         struct pfs_fail *f = &all[r];
         if (!f->failed)
@@ -234,6 +334,11 @@ static void run_phase(struct ctx *c, int kind, struct pfs_times *t)
 
     const double deadline = cfg->deadline > 0 ? t->open_start + cfg->deadline : 0;
     for (j = 0; j < n; j++) {
+        if (interrupted) {
+            set_fail(c, "interrupted", path, off, 0, "signal %d (%s)", (int)interrupted, strsignal(interrupted));
+            if (!collective)
+                break;
+        }
         if (deadline > 0 && !collective && now() >= deadline) {
             stopped = 1;
             break;
@@ -281,7 +386,7 @@ static void run_phase(struct ctx *c, int kind, struct pfs_times *t)
         if (collective) {
             /* One agreement per collective transfer: stop together on an
              * error or at the stonewall, never leave a rank inside a _all call. */
-            int flags2[2] = {local_bad, deadline > 0 && now() >= deadline}, any[2];
+            int flags2[2] = {local_bad || c->fail.failed, deadline > 0 && now() >= deadline}, any[2];
             MPI_Allreduce(flags2, any, 2, MPI_INT, MPI_MAX, c->comm);
             if (any[0]) {
                 j++;
@@ -376,6 +481,22 @@ static int drop_caches(struct ctx *c, int lowest_on_node)
     return ok;
 }
 
+/* Local, rank 0, when the watchdog is about to abort the job: the other
+ * ranks will not clean up, so remove every data file of this run, which
+ * are this run's own only when it wrote them (a read-only run with
+ * --run-id reads another run's files and leaves them). */
+static void remove_run_files(struct ctx *c)
+{
+    if (c->cfg.keep || !c->writes)
+        return;
+    char path[PFS_PATH_MAX + 128];
+    int n = c->cfg.shared ? 1 : c->nranks;
+    for (int r = 0; r < n; r++) {
+        data_path(c, r, path, sizeof(path));
+        unlink(path);
+    }
+}
+
 /* Local. Removes exactly the files this run created. */
 static void cleanup(struct ctx *c)
 {
@@ -464,6 +585,21 @@ int pfs_main(MPI_Comm comm, int argc, char **argv)
         }
         return PFS_EXIT_OK;
     }
+    if (pr == PFS_PARSE_RUN && c.cfg.clean) {
+        int rc = PFS_EXIT_OK;
+        if (c.rank == 0) {
+            struct stat st;
+            if (stat(c.cfg.dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+                fprintf(stderr, "pfsbench: error: --clean: '%s' is not a directory\n", c.cfg.dir);
+                rc = PFS_EXIT_USAGE;
+            } else if (pfs_clean(c.cfg.dir, c.cfg.yes, stdout, err, sizeof(err)) < 0) {
+                fprintf(stderr, "pfsbench: error: --clean: %s\n", err);
+                rc = PFS_EXIT_IO;
+            }
+        }
+        MPI_Bcast(&rc, 1, MPI_INT, 0, comm);
+        return rc;
+    }
     if (pr == PFS_PARSE_RUN && pfs_config_resolve(&c.cfg, c.nranks, err, sizeof(err)) != 0)
         pr = PFS_PARSE_ERROR;
     int bad = pr == PFS_PARSE_ERROR;
@@ -476,6 +612,7 @@ int pfs_main(MPI_Comm comm, int argc, char **argv)
         return PFS_EXIT_USAGE;
     }
     struct pfs_config *cfg = &c.cfg;
+    catch_signals();
 
     /* Backend. */
     if (cfg->api == PFS_API_MPIIO) {
@@ -561,6 +698,7 @@ int pfs_main(MPI_Comm comm, int argc, char **argv)
         times = calloc((size_t)cfg->nphases * (size_t)cfg->reps * (size_t)c.nranks, sizeof(*times));
         gathered = calloc((size_t)c.nranks, sizeof(*gathered));
         reps_done = calloc((size_t)cfg->nphases, sizeof(int));
+        c.d = &d;
         d.cfg = cfg;
         snprintf(d.run_id, sizeof(d.run_id), "%s", c.run_id);
         d.seed = c.seed;
@@ -631,10 +769,9 @@ int pfs_main(MPI_Comm comm, int argc, char **argv)
 
     /* Shared file: rank 0 makes it, untimed, so that every rank's timed
      * open finds it; O_EXCL, so a file of that name already there is refused. */
-    int writes = 0;
     for (int i = 0; i < cfg->nphases; i++)
-        writes |= cfg->phases[i] == PFS_PH_WRITE;
-    if (!failed && cfg->shared && writes) {
+        c.writes |= cfg->phases[i] == PFS_PH_WRITE;
+    if (!failed && cfg->shared && c.writes) {
         if (c.rank == 0) {
             int fd = open(c.my_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
             if (fd < 0)
@@ -656,10 +793,16 @@ int pfs_main(MPI_Comm comm, int argc, char **argv)
             int kind = cfg->phases[p];
             /* Untimed preparation, then agreement, then the opening barrier. */
             int drops = 0;
+            if (interrupted)
+                set_fail(&c, "interrupted", "", 0, 0, "signal %d (%s) between phases", (int)interrupted,
+                         strsignal(interrupted));
             if (cfg->shared && kind == PFS_PH_WRITE && c.rank == 0 && c.created && truncate(c.my_path, 0) != 0)
                 set_fail(&c, "truncate", c.my_path, 0, errno, NULL);
             if (cfg->drop_caches && pfs_phase_is_read(kind))
                 drops = drop_caches(&c, lowest_on_node);
+            char where[64];
+            snprintf(where, sizeof(where), "the start of %s (repetition %d)", pfs_phase_name(kind), rep);
+            watch(&c, now(), where);
             int pre[2] = {c.fail.failed, drops}, sum[2];
             MPI_Allreduce(pre, sum, 2, MPI_INT, MPI_SUM, comm);
             if (sum[0]) {
@@ -673,8 +816,11 @@ int pfs_main(MPI_Comm comm, int argc, char **argv)
                 dropped_notice = 1;
             }
             MPI_Barrier(comm);
+            double phase_start = now();
             struct pfs_times t;
             run_phase(&c, kind, &t);
+            snprintf(where, sizeof(where), "%s (repetition %d)", pfs_phase_name(kind), rep);
+            watch(&c, phase_start, where);
             failed = agree(&c);
             MPI_Gather(&t, (int)sizeof(t), MPI_BYTE, gathered, (int)sizeof(t), MPI_BYTE, 0, comm);
             if (c.rank == 0) {
@@ -706,8 +852,10 @@ int pfs_main(MPI_Comm comm, int argc, char **argv)
     /* Every rank is past its last phase: files can go. */
     cleanup(&c);
     int rc = failed ? PFS_EXIT_IO : PFS_EXIT_OK;
+    if (c.rank == 0 && d.interrupt_signal)
+        rc = 128 + d.interrupt_signal; /* 130 for SIGINT, 143 for SIGTERM, as a shell reports them */
     if (c.rank == 0) {
-        if (failed)
+        if (failed && !d.interrupt_signal)
             d.status = "failed";
         iso_time(d.end_iso, sizeof(d.end_iso));
         /* What was measured before a failure still counts: show it. */

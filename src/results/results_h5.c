@@ -100,8 +100,7 @@ static int read_attr_str(hid_t obj, const char *name, char *buf, size_t len)
     int rc = -1;
     if (H5Tget_class(ft) == H5T_STRING) {
         if (H5Tis_variable_str(ft) > 0) {
-            hid_t mt = H5Tcopy(H5T_C_S1);
-            H5Tset_size(mt, H5T_VARIABLE);
+            hid_t mt = H5Tcopy(ft); /* same character set: HDF5 converts none */
             char *v = NULL;
             if (H5Aread(a, mt, &v) >= 0 && v) {
                 snprintf(buf, len, "%s", v);
@@ -112,7 +111,7 @@ static int read_attr_str(hid_t obj, const char *name, char *buf, size_t len)
         } else {
             size_t n = H5Tget_size(ft);
             char *v = calloc(1, n + 1);
-            hid_t mt = H5Tcopy(H5T_C_S1);
+            hid_t mt = H5Tcopy(ft);
             H5Tset_size(mt, n + 1);
             if (v && H5Aread(a, mt, v) >= 0) {
                 snprintf(buf, len, "%s", v);

@@ -1,0 +1,12 @@
+/* Leftovers of crashed runs. Local. */
+#ifndef PFS_CLEAN_H
+#define PFS_CLEAN_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* Lists in out (and removes when remove is set) the regular files in dir
+ * whose names pfsbench makes. Returns the count found, or -1 with err. */
+int pfs_clean(const char *dir, int remove, FILE *out, char *err, size_t errlen);
+
+#endif
