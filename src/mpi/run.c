@@ -132,6 +132,10 @@ static void set_fail(struct ctx *c, const char *op, const char *path, uint64_t o
 
 /* Collective. The agreement point: 1 when any rank failed. Also the barrier
  * that closes a phase. */
+static void remove_run_files(struct ctx *c);
+static void allreduce_watched(struct ctx *c, const void *in, void *out, int count, MPI_Datatype type, MPI_Op op,
+                              double since, const char *where);
+
 static int agree(struct ctx *c)
 {
     int mine = c->fail.failed, any = 0;
@@ -139,66 +143,94 @@ static int agree(struct ctx *c)
     return any;
 }
 
-static void remove_run_files(struct ctx *c);
-
-/* Collective when --timeout is set, a no-op otherwise. Every rank reports
- * its arrival to rank 0 with a small message; rank 0 waits for all of them
- * until `since + timeout`, and past that names the ranks and hosts that
- * have not arrived, records the run as failed and aborts the job (exit 3).
- * Rank 0 never waits inside a blocking collective for a stalled rank. */
-static void watch(struct ctx *c, double since, const char *where)
+/* The same, under the watchdog: the agreement that ends a phase. */
+static int agree_watched(struct ctx *c, double since, const char *where)
 {
-    if (c->cfg.timeout <= 0 || c->nranks == 1)
+    int mine = c->fail.failed, any = 0;
+    allreduce_watched(c, &mine, &any, 1, MPI_INT, MPI_MAX, since, where);
+    return any;
+}
+
+/* Local, rank 0, the watchdog fired: say who is missing, record the run as
+ * failed, remove this run's files (the other ranks will not), abort. */
+static void watchdog_abort(struct ctx *c, const int *arrived, const char *where)
+{
+    char msg[1024];
+    int left = 0;
+    for (int r = 1; r < c->nranks; r++)
+        left += !arrived[r - 1];
+    size_t m = left ? (size_t)snprintf(msg, sizeof(msg), "watchdog: %d rank%s did not finish %s within %g s:", left,
+                                       left == 1 ? "" : "s", where, c->cfg.timeout)
+                    : (size_t)snprintf(msg, sizeof(msg), "watchdog: every rank reached %s, but the agreement there did "
+                                       "not complete within %g s (a rank stalled inside MPI);", where, c->cfg.timeout);
+    int listed = 0;
+    for (int r = 1; r < c->nranks && m < sizeof(msg); r++)
+        if (!arrived[r - 1] && listed++ < 32)
+            m += (size_t)snprintf(msg + m, sizeof(msg) - m, " rank %d on %s;", r, c->hosts[r]);
+    fprintf(stderr, "pfsbench: error: %s aborting the job\n", msg);
+    if (c->d) {
+        c->d->status = "failed";
+        snprintf(c->d->error, sizeof(c->d->error), "%s", msg);
+        iso_time(c->d->end_iso, sizeof(c->d->end_iso));
+        char name[64], err[PFS_ERRLEN];
+        if (!c->cfg.no_results && pfs_results_append(c->cfg.results, c->d, name, sizeof(name), err, sizeof(err)) == 0)
+            fprintf(stderr, "pfsbench: the run is recorded in %s %s (failed)\n", c->cfg.results, name);
+    }
+    remove_run_files(c);
+    fflush(stderr);
+    MPI_Abort(c->comm, PFS_EXIT_TIMEOUT);
+}
+
+/* Collective. MPI_Allreduce, watched when --timeout is set: every rank tells
+ * rank 0 it has arrived with a small message, then joins a non-blocking
+ * allreduce; rank 0 polls both until `since + timeout` and past that names
+ * the ranks that have not arrived and aborts the job (exit 3). Rank 0 never
+ * sits in a blocking collective waiting for a stalled rank. */
+static void allreduce_watched(struct ctx *c, const void *in, void *out, int count, MPI_Datatype type, MPI_Op op,
+                              double since, const char *where)
+{
+    if (c->cfg.timeout <= 0 || c->nranks == 1) {
+        MPI_Allreduce(in, out, count, type, op, c->comm);
         return;
+    }
     const int tag = 1000 + (c->epoch++ % 30000);
     if (c->rank != 0) {
         int one = 1;
         MPI_Send(&one, 1, MPI_INT, 0, tag, c->comm);
+        /* Non-blocking here too: a blocking collective never matches a
+         * non-blocking one. */
+        MPI_Request r;
+        MPI_Iallreduce(in, out, count, type, op, c->comm, &r);
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
         return;
     }
     int n = c->nranks - 1, left = n;
-    MPI_Request *req = malloc(sizeof(*req) * (size_t)n);
-    int *buf = malloc(sizeof(int) * (size_t)n), *done = calloc((size_t)n, sizeof(int));
+    MPI_Request *req = malloc(sizeof(*req) * (size_t)(n + 1));
+    int *buf = malloc(sizeof(int) * (size_t)n), *arrived = calloc((size_t)n, sizeof(int));
     for (int i = 0; i < n; i++)
         MPI_Irecv(&buf[i], 1, MPI_INT, i + 1, tag, c->comm, &req[i]);
+    MPI_Iallreduce(in, out, count, type, op, c->comm, &req[n]);
+    int reduced = 0;
     const double limit = since + c->cfg.timeout;
     struct timespec nap = {0, 1000000};
-    while (left > 0) {
-        for (int i = 0; i < n; i++) {
-            int flag = 0;
-            if (!done[i] && MPI_Test(&req[i], &flag, MPI_STATUS_IGNORE) == MPI_SUCCESS && flag) {
-                done[i] = 1;
+    while (left > 0 || !reduced) {
+        int flag = 0;
+        for (int i = 0; i < n; i++)
+            if (!arrived[i] && MPI_Test(&req[i], &flag, MPI_STATUS_IGNORE) == MPI_SUCCESS && flag) {
+                arrived[i] = 1;
                 left--;
             }
-        }
-        if (left == 0)
+        if (!reduced && MPI_Test(&req[n], &flag, MPI_STATUS_IGNORE) == MPI_SUCCESS && flag)
+            reduced = 1;
+        if (left == 0 && reduced)
             break;
-        if (now() > limit) {
-            char msg[1024];
-            size_t m = (size_t)snprintf(msg, sizeof(msg), "watchdog: %d rank%s did not finish %s within %g s:", left,
-                                        left == 1 ? "" : "s", where, c->cfg.timeout);
-            int listed = 0;
-            for (int i = 0; i < n && m < sizeof(msg); i++)
-                if (!done[i] && listed++ < 32)
-                    m += (size_t)snprintf(msg + m, sizeof(msg) - m, " rank %d on %s;", i + 1, c->hosts[i + 1]);
-            fprintf(stderr, "pfsbench: error: %s aborting the job\n", msg);
-            if (c->d) {
-                c->d->status = "failed";
-                snprintf(c->d->error, sizeof(c->d->error), "%s", msg);
-                iso_time(c->d->end_iso, sizeof(c->d->end_iso));
-                char name[64], err[PFS_ERRLEN];
-                if (!c->cfg.no_results && pfs_results_append(c->cfg.results, c->d, name, sizeof(name), err, sizeof(err)) == 0)
-                    fprintf(stderr, "pfsbench: the run is recorded in %s %s (failed)\n", c->cfg.results, name);
-            }
-            remove_run_files(c);
-            fflush(stderr);
-            MPI_Abort(c->comm, PFS_EXIT_TIMEOUT);
-        }
+        if (now() > limit)
+            watchdog_abort(c, arrived, where);
         nanosleep(&nap, NULL);
     }
     free(req);
     free(buf);
-    free(done);
+    free(arrived);
 }
 
 /* Collective, after agree() said some rank failed: rank 0 names every
@@ -411,7 +443,7 @@ static void run_phase(struct ctx *c, int kind, struct pfs_times *t)
          * reached, so every file holds the same transfers. All ranks reach
          * this reduction, the failed ones too. */
         uint64_t mine[2] = {j, (uint64_t)c->fail.failed}, most[2];
-        MPI_Allreduce(mine, most, 2, MPI_UINT64_T, MPI_MAX, c->comm);
+        allreduce_watched(c, mine, most, 2, MPI_UINT64_T, MPI_MAX, t->open_start, "the stonewall agreement");
         uint64_t target = most[0];
         if (!most[1] && fh) {
             for (; j < target; j++) {
@@ -802,9 +834,10 @@ int pfs_main(MPI_Comm comm, int argc, char **argv)
                 drops = drop_caches(&c, lowest_on_node);
             char where[64];
             snprintf(where, sizeof(where), "the start of %s (repetition %d)", pfs_phase_name(kind), rep);
-            watch(&c, now(), where);
+            /* No rank leaves an allreduce before every rank has entered it:
+             * this agreement is also the barrier before the phase. */
             int pre[2] = {c.fail.failed, drops}, sum[2];
-            MPI_Allreduce(pre, sum, 2, MPI_INT, MPI_SUM, comm);
+            allreduce_watched(&c, pre, sum, 2, MPI_INT, MPI_SUM, now(), where);
             if (sum[0]) {
                 failed = 1;
                 report_failures(&c, c.rank == 0 ? &d : NULL);
@@ -815,13 +848,11 @@ int pfs_main(MPI_Comm comm, int argc, char **argv)
                        "/proc/sys/vm/drop_caches written on %d of %d nodes\n", sum[1], c.nnodes);
                 dropped_notice = 1;
             }
-            MPI_Barrier(comm);
             double phase_start = now();
             struct pfs_times t;
             run_phase(&c, kind, &t);
             snprintf(where, sizeof(where), "%s (repetition %d)", pfs_phase_name(kind), rep);
-            watch(&c, phase_start, where);
-            failed = agree(&c);
+            failed = agree_watched(&c, phase_start, where);
             MPI_Gather(&t, (int)sizeof(t), MPI_BYTE, gathered, (int)sizeof(t), MPI_BYTE, 0, comm);
             if (c.rank == 0) {
                 /* One clock: put every rank's times on rank 0's. */
