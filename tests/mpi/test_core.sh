@@ -59,13 +59,15 @@ for args in "-t 3m -b 4m" "-t 1mb" "-p write,sing" "--total 1m -b 1m" "-i 0" "--
     run_mpi 4 60 -d "$D" $args -o "$T/r.h5"
     check "bad '$args': exit 2" [ "$RC" -eq 2 ]
     check "bad '$args': exactly one message" [ "$(grep -c 'pfsbench: error' "$T/err")" -eq 1 ]
-    check "bad '$args': no files made" [ -z "$(ls -A "$D")" ] && [ ! -e "$T/r.h5" ]
+    check "bad '$args': no files made" [ -z "$(ls -A "$D")" ]
+    check "bad '$args': no files made (2)" [ ! -e "$T/r.h5" ]
 done
 run_mpi 3 60 -d "$D" --total 1m -t 64k --no-results
 check "total not divisible by 3 ranks: exit 2" [ "$RC" -eq 2 ]
 check "total not divisible: says so" grep -q "does not divide by 3 ranks" "$T/err"
 run_mpi 2 60 -d "$D/nope" --no-results
-check "missing dir: exit 2 and named" [ "$RC" -eq 2 ] && grep -q "does not exist" "$T/err"
+check "missing dir: exit 2 and named" [ "$RC" -eq 2 ]
+check "missing dir: exit 2 and named (2)" grep -q "does not exist" "$T/err"
 
 # A file of this run's name already there (a planted link) is never followed or reused.
 ln -s /etc/passwd "$D/pfsbench.planted.1"

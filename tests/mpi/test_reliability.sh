@@ -1,0 +1,142 @@
+#!/bin/bash
+# Faults during a run: signals, a killed rank, a stalled rank, out of inodes,
+# a file gone before a read, a file made immutable under a run; unsafe or bad
+# targets; --clean. Nothing hangs, the message names rank, host, path, errno.
+. "$(dirname "$0")/lib.sh"
+D=$T/data
+R=$T/results.h5
+mkdir -p "$D"
+ranks_of() { pgrep -f "^$PFSBENCH -d $1" || true; }
+# start NP ARGS...: pfsbench in the background under timeout; PID in BG
+start() {
+    local np=$1; shift
+    timeout 120 mpirun -np "$np" --oversubscribe --bind-to none "$PFSBENCH" "$@" >"$T/out" 2>"$T/err" &
+    BG=$!
+}
+wait_rc() { RC=0; wait "$BG" || RC=$?; }
+wait_ranks() { for _ in $(seq 100); do [ "$(ranks_of "$1" | wc -l)" -ge "$2" ] && return 0; sleep 0.1; done; return 1; }
+status_of() { /usr/bin/python3 -c "import h5py,sys; f=h5py.File(sys.argv[1],'r'); print(f['runs'][sys.argv[2]].attrs['status'])" "$R" "$1"; }
+nruns() { /usr/bin/python3 -c "import h5py,sys; print(len(h5py.File(sys.argv[1],'r')['runs']))" "$R"; }
+
+# A complete run first: every later fault must leave it intact.
+run_mpi 2 60 -d "$D" -t 64k -b 256k -o "$R"
+check "baseline run lands" [ "$RC" -eq 0 ]
+check "baseline run lands (2)" [ "$(status_of 000001)" = complete ]
+
+# SIGTERM to the ranks (what Slurm does at the time limit): recorded as interrupted, files gone, 143.
+start 2 -d "$D" -t 1m -b 1m -i 1000000 -o "$R"
+wait_ranks "$D" 2 && sleep 1.5
+pkill -TERM -f "^$PFSBENCH -d $D"
+wait_rc
+check "SIGTERM: exit 143" [ "$RC" -eq 143 ]
+check "SIGTERM: recorded as interrupted" [ "$(status_of 000002)" = interrupted ]
+check "SIGTERM: data files removed" [ -z "$(ls -A "$D")" ]
+check "SIGTERM: the signal is named" grep -q "signal 15 (Terminated)" "$T/err"
+
+# SIGUSR1 to mpirun, which forwards it (sbatch --signal=B:USR1@120): the same, 138.
+start 2 -d "$D" -t 1m -b 1m -i 1000000 -o "$R"
+wait_ranks "$D" 2 && sleep 1.5
+pkill -USR1 -f "^mpirun -np 2 --oversubscribe --bind-to none $PFSBENCH -d $D"
+wait_rc
+check "SIGUSR1 via mpirun: exit 138 and recorded" [ "$RC" -eq 138 ]
+check "SIGUSR1 via mpirun: exit 138 and recorded (2)" [ "$(status_of 000003)" = interrupted ]
+check "SIGUSR1: data files removed" [ -z "$(ls -A "$D")" ]
+
+# SIGKILL of one rank mid-phase: mpirun ends the job within 60 s; earlier runs intact.
+start 4 -d "$D" -t 1m -b 64m -i 1000000 -p write -o "$R"
+wait_ranks "$D" 4 && sleep 1.5
+t0=$(date +%s)
+kill -KILL "$(ranks_of "$D" | sed -n 3p)"
+wait_rc
+check "SIGKILL of a rank: the job ends ($RC) within 60 s" [ "$RC" -ne 0 ]
+check "SIGKILL of a rank: the job ends ($RC) within 60 s (2)" [ $(($(date +%s) - t0)) -lt 60 ]
+check "SIGKILL: the results file still holds its 3 runs" [ "$(nruns)" -eq 3 ]
+check "SIGKILL: the results file still holds its 3 runs (2)" [ "$(status_of 000001)" = complete ]
+rm -f "$D"/pfsbench.*
+
+# A stalled rank (SIGSTOP) in a long write: the watchdog names it and aborts with 3.
+start 3 -d /dev/shm -t 1m -b 2g -i 1000000 -p write --timeout 3 -o "$R" --run-id "stall$$"
+wait_ranks /dev/shm 3 && sleep 1
+kill -STOP "$(ranks_of /dev/shm | sed -n 2p)"
+t0=$(date +%s)
+wait_rc
+check "SIGSTOP: watchdog exit 3 within 30 s" [ "$RC" -eq 3 ]
+check "SIGSTOP: watchdog exit 3 within 30 s (2)" [ $(($(date +%s) - t0)) -lt 30 ]
+check "SIGSTOP: the stalled rank and host are named" grep -qE "watchdog: 1 rank did not finish write \(repetition [0-9]+\) within 3 s: rank 1 on " "$T/err"
+check "SIGSTOP: the run is recorded as failed" [ "$(status_of 000004)" = failed ]
+check "SIGSTOP: no data files left" [ -z "$(ls /dev/shm | grep "pfsbench.stall$$")" ]
+pkill -KILL -f "^$PFSBENCH -d /dev/shm" || true
+
+# Out of inodes on a tiny tmpfs: the rank that cannot create its file is named.
+mkdir -p "$T/tiny"
+RC=0
+timeout 120 unshare --mount --propagation private sh -c \
+    "mount -t tmpfs -o size=64m,nr_inodes=3 pfstest '$T/tiny' && exec mpirun -np 4 --oversubscribe --bind-to none '$PFSBENCH' -d '$T/tiny' -t 64k -b 256k --no-results" \
+    >"$T/out" 2>"$T/err" || RC=$?
+check "out of inodes: exit 1" [ "$RC" -eq 1 ]
+check "out of inodes: rank, host, path and errno named" \
+    grep -qE "rank [0-3] on [^ ]+: open for writing .*/pfsbench\.[^ ]+\.[0-3] at offset 0: No space left on device \(errno 28\)" "$T/err"
+
+# A file removed before a read: the rank reading it is named with ENOENT.
+run_mpi 2 60 -d "$D" -t 64k -b 256k -k -p write --no-results
+id=$(sed -n 's/.*--run-id \([A-Za-z0-9_-]*\)).*/\1/p' "$T/out")
+rm -f "$D/pfsbench.$id.1"
+run_mpi 2 60 -d "$D" -t 64k -b 256k -p read --run-id "$id" --no-results
+check "removed file: exit 1 naming rank 1, the path and ENOENT" [ "$RC" -eq 1 ]
+check "removed file: exit 1 naming rank 1, the path and ENOENT (2)" grep -q "rank 1 on .*: open for reading $D/pfsbench.$id.1 at offset 0: No such file or directory (errno 2)" "$T/err"
+rm -f "$D"/pfsbench.*
+
+# Permission lost under a running job: one file made immutable between repetitions.
+if command -v chattr >/dev/null && [ "$(stat -f -c %T "$D")" = ext2/ext3 ]; then
+    start 2 -d "$D" -t 64k -b 256k -i 1000000 -p write,read --no-results --run-id imm$$
+    for _ in $(seq 100); do [ -e "$D/pfsbench.imm$$.1" ] && break; sleep 0.1; done
+    sleep 0.5
+    chattr +i "$D/pfsbench.imm$$.1"
+    wait_rc
+    chattr -i "$D/pfsbench.imm$$.1"
+    check "immutable file: exit 1 naming rank 1 and EPERM" [ "$RC" -eq 1 ]
+    check "immutable file: exit 1 naming rank 1 and EPERM (2)" grep -q "rank 1 on .*pfsbench.imm$$.1 .*Operation not permitted (errno 1)" "$T/err"
+    rm -f "$D"/pfsbench.*
+fi
+
+# Unsafe and bad targets: one message, exit 2, nothing created.
+mkdir -p "$T/open"; chmod 0777 "$T/open"
+run_mpi 2 60 -d "$T/open" -t 64k -b 256k --no-results
+check "world-writable without sticky bit: exit 2" [ "$RC" -eq 2 ]
+check "world-writable without sticky bit: exit 2 (2)" grep -q "world-writable without the sticky bit" "$T/err"
+run_mpi 2 60 -d "$T/open" -t 64k -b 256k --no-results --force
+check "... accepted with --force" [ "$RC" -eq 0 ]
+chmod 1777 "$T/open"
+run_mpi 2 60 -d "$T/open" -t 64k -b 256k --no-results
+check "world-writable with the sticky bit (like /tmp): accepted" [ "$RC" -eq 0 ]
+touch "$T/afile"; ln -s "$T/nowhere" "$T/dangling"
+for bad in "$T/afile:not a directory" "$T/dangling:dangling symbolic link" "$T/missing:does not exist"; do
+    run_mpi 2 60 -d "${bad%%:*}" -o "$T/bad.h5"
+    check "bad DIR ${bad##*:}: exit 2, one message, no results file" [ "$RC" -eq 2 ]
+    check "bad DIR ${bad##*:}: exit 2, one message, no results file (2)" [ "$(grep -c 'pfsbench: error' "$T/err")" -eq 1 ]
+    check "bad DIR ${bad##*:}: exit 2, one message, no results file (3)" grep -q "${bad##*:}" "$T/err"
+    check "bad DIR ${bad##*:}: exit 2, one message, no results file (4)" [ ! -e "$T/bad.h5" ]
+done
+mkdir -p "$T/ro"
+RC=0
+timeout 60 unshare --mount --propagation private sh -c \
+    "mount --bind '$T/ro' '$T/ro' && mount -o remount,ro,bind '$T/ro' && exec mpirun -np 2 --bind-to none '$PFSBENCH' -d '$T/ro' --no-results" \
+    >"$T/out" 2>"$T/err" || RC=$?
+check "read-only mount: exit 2 naming it" [ "$RC" -eq 2 ]
+check "read-only mount: exit 2 naming it (2)" grep -q "read-only file system" "$T/err"
+run_mpi 2 60 -d "$D" -o "$T/nodir/r.h5"
+check "results in a missing directory: exit 2, nothing created" [ "$RC" -eq 2 ]
+check "results in a missing directory: exit 2, nothing created (2)" [ -z "$(ls -A "$D")" ]
+
+# --clean: lists leftovers, removes only them with --yes, never a link or a stranger.
+touch "$D/pfsbench.20260101-000000-abcdef.0" "$D/pfsbench.old.shared" "$D/notours.txt" "$D/pfsbench.x.y"
+ln -s /etc/hostname "$D/pfsbench.link.3"
+RC=0; timeout 60 mpirun -np 1 "$PFSBENCH" --clean -d "$D" >"$T/out" 2>"$T/err" || RC=$?
+check "--clean lists the 2 leftovers and removes nothing" [ "$RC" -eq 0 ]
+check "--clean lists the 2 leftovers and removes nothing (2)" grep -q "^2 pfsbench files" "$T/out"
+check "--clean lists the 2 leftovers and removes nothing (3)" [ "$(ls "$D" | wc -l)" -eq 5 ]
+RC=0; timeout 60 mpirun -np 1 "$PFSBENCH" --clean --yes -d "$D" >"$T/out" 2>"$T/err" || RC=$?
+check "--clean --yes removes exactly them" [ "$RC" -eq 0 ]
+check "--clean --yes removes exactly them (2)" [ "$(ls "$D" | sort | tr '\n' ' ')" = "notours.txt pfsbench.link.3 pfsbench.x.y " ]
+check "earlier runs are intact at the end" [ "$(status_of 000001)" = complete ]
+finish
