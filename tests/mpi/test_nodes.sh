@@ -1,0 +1,249 @@
+#!/bin/bash
+# Several nodes, faked on this machine (tests/lib/fakenodes.sh): round-robin
+# placement in the report and the results file, per-node bytes, --reorder
+# across nodes, uneven placement warnings, and the launcher scripts/pfsrun
+# with PBS_NODEFILE, --clients, --hostfile and Slurm variables, plus the PBS
+# job scripts run through it with a fake PBS_NODEFILE.
+. "$PFS_TESTS/mpi/lib.sh"
+. "$PFS_TESTS/lib/fakenodes.sh"
+PY=/usr/bin/python3          # has h5py; the pyenv python3 on PATH does not
+PFSRUN=$PFS_SRC/scripts/pfsrun
+BIN=$(readlink -f "$PFSBENCH")
+D=$T/data
+mkdir -p "$D"
+FAKENODES_DIR=$T
+unset SLURM_JOB_NODELIST SLURM_NODELIST SLURM_TASKS_PER_NODE SLURM_NTASKS SLURM_JOB_ID PBS_NODEFILE PBS_JOBID
+
+# run_nodes NP ARGS... : pfsbench on NP ranks over $FAKENODES_HOSTFILE; stdout
+# in $T/out, stderr in $T/err, status in RC.
+run_nodes() {
+    local np=$1
+    shift
+    RC=0
+    fakenodes_mpirun "$np" 60 "$PFSBENCH" "$@" >"$T/out" 2>"$T/err" || RC=$?
+}
+# pycheck WHAT ARGS... <<'EOF' python EOF : passes when the snippet exits 0.
+pycheck() {
+    local what=$1
+    shift
+    if "$PY" - "$@" >"$T/py" 2>&1; then ok "$what"; else bad "$what"; echo "--- python"; cat "$T/py"; fi
+}
+# placement_is K: the -v table in $T/out has rank r on node r mod K, host node(r mod K + 1).
+placement_is() {
+    awk -v k="$1" '
+        /^placement \(rank node host/ { on = 1; next }
+        on && NF == 0 { on = 0 }
+        on { n++; r = $1; if ($2 != r % k || $3 != "node" (r % k + 1)) bad = 1 }
+        END { exit (n == 0 || bad) }' "$T/out"
+}
+has() { grep -qF -- "$1" "$T/out"; }
+hasnt() { ! grep -qF -- "$1" "$T/out"; }
+rc_is() { [ "$RC" -eq "$1" ]; }
+
+RR=(-x PFSBENCH_PLACEMENT=round-robin)
+
+# ---- 4 nodes x 2 ranks, round-robin --------------------------------------
+fakenodes_setup 4 2
+FAKENODES_EXTRA=("${RR[@]}")
+run_nodes 8 -d "$D" -t 64k -b 1m -i 2 -v -o "$T/rr.h5"
+check "4x2: pfsbench exits 0" rc_is 0
+check "4x2: report says 8 ranks on 4 nodes, 2 per node" has "ranks        8 on 4 nodes (2 per node)"
+check "4x2: -v placement table has rank r on node r mod 4 (host node<r mod 4 + 1>)" placement_is 4
+check "4x2: no round-robin warning" hasnt "round-robin placement was asked for"
+check "4x2: no uneven-placement warning" hasnt "uneven placement"
+pycheck "4x2: results file: nodes 4, ranks 8, rank r on node r mod 4, round-robin asked" "$T/rr.h5" <<'EOF'
+import sys, h5py
+f = h5py.File(sys.argv[1], "r")
+r = f["runs/000001"]
+assert r.attrs["nodes"] == 4 and r.attrs["ranks"] == 8, dict(r.attrs)
+assert r.attrs["round_robin_asked"] == 1
+p = r["placement"][()]
+assert len(p) == 8
+for row in p:
+    rank, node, host = int(row["rank"]), int(row["node"]), row["host"].decode()
+    assert node == rank % 4 and host == "node%d" % (rank % 4 + 1), (rank, node, host)
+EOF
+pycheck "4x2: per-node bytes add up to the total in every phase and repetition" "$T/rr.h5" <<'EOF'
+import sys, h5py
+f = h5py.File(sys.argv[1], "r")
+r = f["runs/000001"]
+n = 0
+for name, ph in r["phases"].items():
+    nb, b = ph["node_bytes"][()], ph["bytes"][()]
+    assert nb.shape == (2, 4), (name, nb.shape)
+    for rep in range(nb.shape[0]):
+        assert int(nb[rep].sum()) == int(b[rep]) == 8 << 20, (name, rep, nb[rep], b[rep])
+        assert all(int(x) == 2 << 20 for x in nb[rep]), (name, rep, nb[rep])
+        n += 1
+assert n == 4, n
+EOF
+
+# ---- --reorder: every rank reads what another node wrote ----------------
+run_nodes 8 -d "$D" -t 64k -b 1m -C -v -o "$T/reorder.h5"
+check "reorder 4x2: pfsbench exits 0" rc_is 0
+check "reorder 4x2: report names the shift" has "reorder: rank r reads the data of rank (r+1) mod 8, on another node"
+pycheck "reorder 4x2: reads_from_node != node for every rank, shift 1" "$T/reorder.h5" <<'EOF'
+import sys, h5py
+f = h5py.File(sys.argv[1], "r")
+r = f["runs/000001"]
+assert r.attrs["reorder_shift"] == 1, r.attrs["reorder_shift"]
+p = r["placement"][()]
+node = {int(x["rank"]): int(x["node"]) for x in p}
+for x in p:
+    assert int(x["reads_from_node"]) != int(x["node"]), x
+    assert int(x["reads_from_rank"]) == (int(x["rank"]) + 1) % 8, x
+    assert int(x["reads_from_node"]) == node[int(x["reads_from_rank"])], x
+EOF
+
+# Block placement (--map-by slot): the shift comes from the real placement
+# (2 = ranks per node), and the round-robin request is flagged.
+FAKENODES_MAP=slot run_nodes 8 -d "$D" -t 64k -b 1m -C -v -o "$T/block.h5"
+check "block 4x2: pfsbench exits 0" rc_is 0
+check "block 4x2: reorder shift 2" has "reorder: rank r reads the data of rank (r+2) mod 8, on another node"
+check "block 4x2: warns that round-robin was asked for but not given" has "warning      round-robin placement was asked for, but rank r is not on node r mod 4"
+pycheck "block 4x2: reads_from_node != node for every rank" "$T/block.h5" <<'EOF'
+import sys, h5py
+r = h5py.File(sys.argv[1], "r")["runs/000001"]
+assert r.attrs["reorder_shift"] == 2 and r.attrs["nodes"] == 4
+p = r["placement"][()]
+assert [int(x["node"]) for x in p] == [0, 0, 1, 1, 2, 2, 3, 3], p
+assert all(int(x["reads_from_node"]) != int(x["node"]) for x in p), p
+EOF
+
+# ---- uneven placement ---------------------------------------------------
+fakenodes_setup 3 3
+run_nodes 8 -d "$D" -t 64k -b 1m -v -o "$T/uneven.h5"
+check "3 nodes, 8 ranks: pfsbench exits 0" rc_is 0
+check "3 nodes, 8 ranks: report says uneven" has "ranks        8 on 3 nodes (uneven, about 2 per node)"
+check "3 nodes, 8 ranks: uneven-placement warning" has "warning      uneven placement: nodes hold different rank counts"
+check "3 nodes, 8 ranks: still round-robin (no round-robin warning)" hasnt "round-robin placement was asked for"
+check "3 nodes, 8 ranks: -v table has rank r on node r mod 3" placement_is 3
+pycheck "3 nodes, 8 ranks: results file says 3 nodes, node bytes 3:3:2 blocks, sum = total" "$T/uneven.h5" <<'EOF'
+import sys, h5py
+r = h5py.File(sys.argv[1], "r")["runs/000001"]
+assert r.attrs["nodes"] == 3 and r.attrs["ranks"] == 8
+assert "uneven placement" in r.attrs["warnings"], r.attrs["warnings"]
+for name, ph in r["phases"].items():
+    nb, b = ph["node_bytes"][()][0], ph["bytes"][()][0]
+    assert [int(x) for x in nb] == [3 << 20, 3 << 20, 2 << 20], (name, nb)
+    assert int(nb.sum()) == int(b), (name, nb, b)
+EOF
+
+fakenodes_hostfile "$T/unequal" 2 3 1
+FAKENODES_HOSTFILE=$T/unequal FAKENODES_MAP=slot run_nodes 4 -d "$D" -t 64k -b 1m -v --no-results
+check "slots 3+1, --map-by slot: pfsbench exits 0" rc_is 0
+check "slots 3+1, --map-by slot: uneven-placement warning" has "warning      uneven placement: nodes hold different rank counts"
+check "slots 3+1, --map-by slot: round-robin warning" has "warning      round-robin placement was asked for, but rank r is not on node r mod 2"
+fakenodes_setup 4 2
+FAKENODES_EXTRA=()
+
+# ---- pfsrun: dry runs ---------------------------------------------------
+printf 'node1\nnode1\nnode2\nnode2\nnode3\nnode3\nnode4\nnode4\n' >"$T/pbs_nodefile"
+RC=0
+PBS_NODEFILE=$T/pbs_nodefile "$PFSRUN" --dry-run -d "$D" -t 64k --label "two words" >"$T/out" 2>"$T/err" || RC=$?
+want="mpirun -np 8 --map-by node --host node1:2,node2:2,node3:2,node4:2 -x PFSBENCH_PLACEMENT=round-robin $BIN -d $D -t 64k --label 'two words'"
+check "pfsrun --dry-run, PBS_NODEFILE: exits 0" rc_is 0
+check "pfsrun --dry-run, PBS_NODEFILE: prints the mpirun line (all slots, round-robin)" [ "$(cat "$T/out")" = "$want" ]
+check "pfsrun --dry-run, PBS_NODEFILE: the launch line is on stderr" grep -qxF "pfsrun: launch: $want" "$T/err"
+
+cat >"$T/clients" <<'EOF'
+# IOzone -+m client list: host, working directory, path to iozone
+node1 /mnt/pfs/c1 /usr/bin/iozone
+node2 /mnt/pfs/c2 /usr/bin/iozone
+node3 /mnt/pfs/c3 /usr/bin/iozone
+
+node1 /mnt/pfs/c4 /usr/bin/iozone
+EOF
+RC=0
+"$PFSRUN" --clients "$T/clients" -n 3 --mpirun-args "--oversubscribe --bind-to none" --dry-run -d "$D" >"$T/out" 2>"$T/err" || RC=$?
+want="mpirun -np 3 --map-by node --host node1:2,node2:1,node3:1 -x PFSBENCH_PLACEMENT=round-robin --oversubscribe --bind-to none $BIN -d $D"
+check "pfsrun --dry-run --clients: exits 0" rc_is 0
+check "pfsrun --dry-run --clients: first column as host, a slot per line, extra mpirun args" [ "$(cat "$T/out")" = "$want" ]
+RC=0
+"$PFSRUN" --clients "$T/clients" --dry-run -- -d "$D" >"$T/out" 2>"$T/err" || RC=$?
+check "pfsrun --clients without -n: one rank per client line" grep -q "^mpirun -np 4 " "$T/out"
+
+RC=0
+"$PFSRUN" --hostfile "$FAKENODES_HOSTFILE" --dry-run -d "$D" >"$T/out" 2>"$T/err" || RC=$?
+check "pfsrun --dry-run --hostfile: passes the hostfile, -n = its slots" \
+    [ "$(cat "$T/out")" = "mpirun -np 8 --map-by node --hostfile $FAKENODES_HOSTFILE -x PFSBENCH_PLACEMENT=round-robin $BIN -d $D" ]
+
+RC=0
+SLURM_JOB_NODELIST='node[1-4]' SLURM_TASKS_PER_NODE='2(x4)' SLURM_NTASKS=8 "$PFSRUN" --srun --dry-run -d "$D" >"$T/out" 2>"$T/err" || RC=$?
+check "pfsrun --dry-run --srun in a Slurm allocation: srun cyclic over 4 nodes" \
+    [ "$(cat "$T/out")" = "srun --mpi=pmix --distribution=cyclic -N 4 -n 8 --export=ALL,PFSBENCH_PLACEMENT=round-robin $BIN -d $D" ]
+RC=0
+SLURM_JOB_NODELIST='node[1-4]' SLURM_TASKS_PER_NODE='2(x4)' "$PFSRUN" -n 6 --dry-run -d "$D" >"$T/out" 2>"$T/err" || RC=$?
+check "pfsrun --dry-run in a Slurm allocation: mpirun --map-by node, allocation from Slurm" \
+    [ "$(cat "$T/out")" = "mpirun -np 6 --map-by node -x PFSBENCH_PLACEMENT=round-robin $BIN -d $D" ]
+check "pfsrun --show-slots in a Slurm allocation" \
+    [ "$(SLURM_JOB_NODELIST='n[01-03]' SLURM_TASKS_PER_NODE='3,2(x2)' "$PFSRUN" --show-slots 2>&1)" = 7 ]
+
+# ---- pfsrun: bad usage exits 2 with a message ----------------------------
+usage_error() {  # usage_error WHAT MESSAGE_PART ARGS... (env via env(1) in ARGS)
+    local what=$1 msg=$2
+    shift 2
+    RC=0
+    "$@" >"$T/out" 2>"$T/err" || RC=$?
+    if [ "$RC" -eq 2 ] && grep -qF -- "$msg" "$T/err"; then ok "$what"; else bad "$what (rc $RC)"; fi
+}
+usage_error "pfsrun -n 0" "-n: '0' is not a whole number" "$PFSRUN" -n 0 -d "$D"
+usage_error "pfsrun without -n and without nodes" "-n RANKS is needed" "$PFSRUN" -d "$D"
+usage_error "pfsrun --srun outside Slurm" "--srun works inside a Slurm allocation only" "$PFSRUN" --srun -n 2 -d "$D"
+usage_error "pfsrun --clients missing file" "is not a readable file" "$PFSRUN" --clients "$T/nope" -d "$D"
+usage_error "pfsrun without pfsbench options" "no pfsbench options given" env PBS_NODEFILE="$T/pbs_nodefile" "$PFSRUN"
+usage_error "pfsrun with a bad PFSBENCH" "is not an executable file" env PFSBENCH="$T/nope" "$PFSRUN" -n 2 -d "$D"
+usage_error "pfsrun --hostfile and --clients" "give one node source" "$PFSRUN" --hostfile "$FAKENODES_HOSTFILE" --clients "$T/clients" -d "$D"
+
+# ---- pfsrun: a real run over the fake nodes of a PBS_NODEFILE -------------
+RC=0
+PBS_NODEFILE=$T/pbs_nodefile timeout 90 "$PFSRUN" --mpirun-args "$FAKENODES_MPIRUN_ARGS_STRING" -- \
+    -d "$D" -t 64k -b 1m -C -v -o "$T/pfsrun.h5" >"$T/out" 2>"$T/err" || RC=$?
+check "pfsrun over 4 fake PBS nodes: exits 0" rc_is 0
+check "pfsrun over 4 fake PBS nodes: rank r on node r mod 4" placement_is 4
+check "pfsrun over 4 fake PBS nodes: no round-robin warning" hasnt "round-robin placement was asked for"
+pycheck "pfsrun over 4 fake PBS nodes: results say 4 nodes, round-robin asked, reads from other nodes" "$T/pfsrun.h5" <<'EOF'
+import sys, h5py
+r = h5py.File(sys.argv[1], "r")["runs/000001"]
+assert r.attrs["nodes"] == 4 and r.attrs["ranks"] == 8 and r.attrs["round_robin_asked"] == 1, dict(r.attrs)
+assert all(int(x["reads_from_node"]) != int(x["node"]) for x in r["placement"][()])
+EOF
+
+# ---- the PBS job scripts, with a fake PBS_NODEFILE -------------------------
+for j in pfsbench.pbs sweep.pbs pfsbench.slurm sweep.slurm; do
+    check "jobs/$j: bash -n" bash -n "$PFS_SRC/jobs/$j"
+done
+RC=0
+env PBS_NODEFILE="$T/pbs_nodefile" PBS_JOBID=42.fakepbs PBS_O_WORKDIR="$T" PFSRUN="$PFSRUN" \
+    PFSRUN_MPIRUN_ARGS="$FAKENODES_MPIRUN_ARGS_STRING" PFS_DIR="$T/pbsdir" PFS_ARGS="-t 64k -b 1m -v" \
+    PFS_RESULTS="$T/pbs.h5" timeout 90 bash "$PFS_SRC/jobs/pfsbench.pbs" >"$T/out" 2>"$T/err" || RC=$?
+check "jobs/pfsbench.pbs: exits 0" rc_is 0
+check "jobs/pfsbench.pbs: launched through pfsrun with the node file" grep -qF "pfsrun: launch: mpirun -np 8 --map-by node --host node1:2,node2:2,node3:2,node4:2" "$T/err"
+check "jobs/pfsbench.pbs: rank r on node r mod 4" placement_is 4
+pycheck "jobs/pfsbench.pbs: results in PFS_RESULTS, 4 nodes, label pbs-<job id>" "$T/pbs.h5" <<'EOF'
+import sys, h5py
+r = h5py.File(sys.argv[1], "r")["runs/000001"]
+assert r.attrs["nodes"] == 4 and r.attrs["ranks"] == 8, dict(r.attrs)
+assert r.attrs["label"] == "pbs-42.fakepbs", r.attrs["label"]
+EOF
+
+RC=0
+env PBS_NODEFILE="$T/pbs_nodefile" PBS_O_WORKDIR="$T" PFSRUN="$PFSRUN" \
+    PFSRUN_MPIRUN_ARGS="$FAKENODES_MPIRUN_ARGS_STRING" PFS_DIR="$T/pbsdir" PFS_TOTAL=1m PFS_ARGS="-t 64k" \
+    PFS_RESULTS="$T/sweep.h5" timeout 100 bash "$PFS_SRC/jobs/sweep.pbs" >"$T/out" 2>"$T/err" || RC=$?
+check "jobs/sweep.pbs: points 1 2 4 8" grep -qF "ranks 1 2 4 8; total 1m per point" "$T/out"
+for n in 1 2 4 8; do
+    check "jobs/sweep.pbs: point $n launched with -np $n and --label sweep-$n" \
+        grep -qE "^pfsrun: launch: mpirun -np $n --map-by node .* --total 1m -t 64k -o $T/sweep.h5 --label sweep-$n\$" "$T/err"
+done
+check "jobs/sweep.pbs: exits 0" rc_is 0
+pycheck "jobs/sweep.pbs: one results file, a run per point, fixed total divided by ranks" "$T/sweep.h5" <<'EOF'
+import sys, h5py
+runs = h5py.File(sys.argv[1], "r")["runs"]
+got = sorted((int(g.attrs["ranks"]), g.attrs["label"], int(g.attrs["total"]), int(g.attrs["block"]), int(g.attrs["nodes"]))
+             for g in runs.values())
+want = [(n, "sweep-%d" % n, 1 << 20, (1 << 20) // n, min(n, 4)) for n in (1, 2, 4, 8)]
+assert got == want, (got, want)
+EOF
+
+finish

@@ -1,0 +1,117 @@
+#!/bin/bash
+# A real Slurm with 4 fake nodes on this machine (tests/slurm/fakeslurm.sh):
+# jobs/pfsbench.slurm through pfsrun with mpirun and with srun, and
+# jobs/sweep.slurm, each checked for round-robin placement over 4 nodes in the
+# report and the results file. Every daemon started here is stopped on exit.
+. "$PFS_TESTS/mpi/lib.sh"
+. "$PFS_TESTS/lib/fakenodes.sh"    # the Open MPI environment for root and this VM
+. "$PFS_TESTS/slurm/fakeslurm.sh"
+PY=/usr/bin/python3
+export PFSRUN=$PFS_SRC/scripts/pfsrun
+D=$T/data
+unset SLURM_JOB_NODELIST SLURM_NODELIST SLURM_TASKS_PER_NODE SLURM_NTASKS SLURM_JOB_ID PBS_NODEFILE
+
+if [ "$(id -u)" -ne 0 ] || ! command -v slurmctld >/dev/null || ! command -v slurmd >/dev/null || ! command -v sbatch >/dev/null; then
+    echo "skip - needs root and slurmctld, slurmd, sbatch (Debian: slurm-wlm slurmctld slurmd slurm-client)"
+    finish
+    exit
+fi
+
+pycheck() {
+    local what=$1
+    shift
+    if "$PY" - "$@" >"$T/py" 2>&1; then ok "$what"; else bad "$what"; echo "--- python"; cat "$T/py"; fi
+}
+placement_is() {
+    awk -v k="$1" '
+        /^placement \(rank node host/ { on = 1; next }
+        on && NF == 0 { on = 0 }
+        on { n++; r = $1; if ($2 != r % k || $3 != "node" (r % k + 1)) bad = 1 }
+        END { exit (n == 0 || bad) }' "$T/out"
+}
+has() { grep -qF -- "$1" "$T/out"; }
+hasnt() { ! grep -qF -- "$1" "$T/out"; }
+slurm_logs() { echo "--- slurm logs"; tail -n 15 "$T"/slurm/log/*.log 2>/dev/null; }
+
+# submit NAME TIMEOUT_S SBATCH_ARGS... : sbatch, wait under a deadline; the job's
+# output in $T/out, sbatch's stderr in $T/err, the job id in JOB, the final
+# state in STATE, the wait status in RC.
+submit() {
+    local name=$1 to=$2
+    shift 2
+    RC=0 JOB="" STATE=""
+    JOB=$(timeout 30 sbatch --parsable -o "$T/$name.out" "$@" 2>"$T/err") || RC=$?
+    if [ "$RC" -eq 0 ] && [ -n "$JOB" ]; then
+        STATE=$(fakeslurm_wait "$JOB" "$to") || RC=$?
+    fi
+    cp "$T/$name.out" "$T/out" 2>/dev/null || : >"$T/out"
+    [ "$RC" -eq 0 ] || { echo "job $JOB: $STATE"; slurm_logs; }
+}
+state_ok() { [ "$RC" -eq 0 ] && [ "${STATE%% *}" = COMPLETED ]; }
+
+mkdir -p "$T/slurm"
+if fakeslurm_start 4 4 "$T/slurm"; then
+    ok "Slurm with 4 fake nodes started"
+else
+    bad "Slurm with 4 fake nodes started"
+    slurm_logs
+    finish
+    exit
+fi
+check "sinfo: node1..node4 idle" [ "$(sinfo -h -N -t idle -o %N | sort -u | tr '\n' ' ')" = "node1 node2 node3 node4 " ]
+
+# The Open MPI options for fake nodes under Slurm: mpirun starts its daemons
+# with srun, so no rsh agent; ranks talk over loopback.
+export PFSRUN_MPIRUN_ARGS="--bind-to none --mca oob_tcp_if_include lo --mca btl_tcp_if_include lo"
+
+# ---- jobs/pfsbench.slurm with mpirun; a script argument goes to pfsbench ---
+PFS_DIR=$D PFS_ARGS="-t 64k -b 1m -v -C" PFS_RESULTS=$T/mpirun.h5 \
+    submit mpirun 90 -N 4 --ntasks-per-node=2 "$PFS_SRC/jobs/pfsbench.slurm" -i 2
+check "pfsbench.slurm (mpirun): job completed with exit code 0" state_ok
+check "pfsbench.slurm (mpirun): launched by pfsrun with mpirun --map-by node" has "pfsrun: launch: mpirun -np 8 --map-by node -x PFSBENCH_PLACEMENT=round-robin"
+check "pfsbench.slurm (mpirun): report says 8 ranks on 4 nodes" has "ranks        8 on 4 nodes (2 per node)"
+check "pfsbench.slurm (mpirun): -v table has rank r on node r mod 4" placement_is 4
+check "pfsbench.slurm (mpirun): no round-robin warning" hasnt "round-robin placement was asked for"
+pycheck "pfsbench.slurm (mpirun): results: 4 nodes round-robin, reads from other nodes, -i 2 from the script argument, label slurm-<job>" \
+    "$T/mpirun.h5" "$JOB" <<'EOF'
+import sys, h5py
+r = h5py.File(sys.argv[1], "r")["runs/000001"]
+a = r.attrs
+assert a["nodes"] == 4 and a["ranks"] == 8 and a["round_robin_asked"] == 1, dict(a)
+assert a["reps"] == 2, a["reps"]
+assert a["label"] == "slurm-" + sys.argv[2], a["label"]
+p = r["placement"][()]
+for x in p:
+    assert int(x["node"]) == int(x["rank"]) % 4 and x["host"].decode() == "node%d" % (int(x["rank"]) % 4 + 1), x
+    assert int(x["reads_from_node"]) != int(x["node"]), x
+EOF
+
+# ---- the same with srun --mpi=pmix --distribution=cyclic ------------------
+PFS_DIR=$D PFS_ARGS="-t 64k -b 1m -v" PFS_RESULTS=$T/srun.h5 PFSRUN_OPTS=--srun \
+    submit srun 90 -N 4 --ntasks-per-node=2 "$PFS_SRC/jobs/pfsbench.slurm"
+check "pfsbench.slurm (srun): job completed with exit code 0" state_ok
+check "pfsbench.slurm (srun): launched by pfsrun with srun cyclic" has "pfsrun: launch: srun --mpi=pmix --distribution=cyclic -N 4 -n 8 --export=ALL,PFSBENCH_PLACEMENT=round-robin"
+check "pfsbench.slurm (srun): -v table has rank r on node r mod 4" placement_is 4
+pycheck "pfsbench.slurm (srun): results: nodes == 4, rank r on node r mod 4" "$T/srun.h5" <<'EOF'
+import sys, h5py
+r = h5py.File(sys.argv[1], "r")["runs/000001"]
+assert r.attrs["nodes"] == 4 and r.attrs["ranks"] == 8, dict(r.attrs)
+assert [int(x["node"]) for x in r["placement"][()]] == [0, 1, 2, 3, 0, 1, 2, 3]
+EOF
+
+# ---- jobs/sweep.slurm: 1 2 4 8 ranks into one results file -----------------
+PFS_DIR=$D PFS_TOTAL=1m PFS_ARGS="-t 64k" PFS_RESULTS=$T/sweep.h5 \
+    submit sweep 110 -N 4 --ntasks-per-node=2 "$PFS_SRC/jobs/sweep.slurm"
+check "sweep.slurm: job completed with exit code 0" state_ok
+check "sweep.slurm: points 1 2 4 8" has "ranks 1 2 4 8; total 1m per point"
+pycheck "sweep.slurm: a run per point, fixed total divided by the ranks, on min(ranks, 4) nodes" "$T/sweep.h5" <<'EOF'
+import sys, h5py
+runs = h5py.File(sys.argv[1], "r")["runs"]
+got = sorted((int(g.attrs["ranks"]), g.attrs["label"], int(g.attrs["block"]), int(g.attrs["nodes"])) for g in runs.values())
+want = [(n, "sweep-%d" % n, (1 << 20) // n, min(n, 4)) for n in (1, 2, 4, 8)]
+assert got == want, (got, want)
+EOF
+
+fakeslurm_stop
+check "every Slurm daemon stopped" [ -z "$(for p in /proc/[0-9]*; do c=$(cat "$p/comm" 2>/dev/null); case $c in slurmctld|slurmd|slurmstepd) tr '\0' '\n' 2>/dev/null <"$p/environ" | grep -qxF "SLURM_CONF=$T/slurm/slurm.conf" && echo "${p#/proc/}";; esac; done)" ]
+finish
