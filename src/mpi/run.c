@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <signal.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -197,12 +198,27 @@ static void allreduce_watched(struct ctx *c, const void *in, void *out, int coun
     if (c->rank != 0) {
         int one = 1;
         MPI_Send(&one, 1, MPI_INT, 0, tag, c->comm);
-        /* Non-blocking here too: a blocking collective never matches a
-         * non-blocking one. */
+        /* Non-blocking here too (a blocking collective never matches a
+         * non-blocking one), and watched: should rank 0 itself stall, the
+         * others give up later than rank 0 would, so that normally rank 0,
+         * which can name the culprit, speaks first. */
         MPI_Request r;
         MPI_Iallreduce(in, out, count, type, op, c->comm, &r);
-        MPI_Wait(&r, MPI_STATUS_IGNORE);
-        return;
+        const double limit = since + 2 * c->cfg.timeout + 1;
+        struct timespec nap = {0, 1000000};
+        for (;;) {
+            int flag = 0;
+            if (MPI_Test(&r, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS || flag)
+                return;
+            if (now() > limit) {
+                fprintf(stderr, "pfsbench: error: watchdog on rank %d (%s): %s did not complete within %g s; "
+                        "rank 0 (%s) has not answered: aborting the job\n", c->rank, c->host, where,
+                        limit - since, c->hosts[0]);
+                fflush(stderr);
+                MPI_Abort(c->comm, PFS_EXIT_TIMEOUT);
+            }
+            nanosleep(&nap, NULL);
+        }
     }
     int n = c->nranks - 1, left = n;
     MPI_Request *req = malloc(sizeof(*req) * (size_t)(n + 1));
@@ -688,6 +704,12 @@ int pfs_main(MPI_Comm comm, int argc, char **argv)
             lowest_on_node = 0;
     c.shift = cfg->reorder ? pfs_reorder_shift(c.node_of_rank, c.nranks) : 0;
     measure_clocks(&c, corr, unc);
+    /* A correction smaller than its own uncertainty is noise (ranks of one
+     * node share a clock, and an oversubscribed node stretches the round
+     * trips): applying it would skew short phases, so it is not applied. */
+    for (int r = 0; r < c.nranks; r++)
+        if (fabs(corr[r]) <= unc[r])
+            corr[r] = 0;
 
     c.nxfers = cfg->block / cfg->transfer;
     c.data_xfers = c.nxfers;

@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include "pfs/results.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <hdf5.h>
@@ -109,10 +110,13 @@ static int read_attr_str(hid_t obj, const char *name, char *buf, size_t len)
             }
             H5Tclose(mt);
         } else {
+            /* Fixed-length strings may be space- or null-padded without a
+             * terminator: read into one byte more than HDF5 may fill. */
             size_t n = H5Tget_size(ft);
-            char *v = calloc(1, n + 1);
+            char *v = calloc(1, n + 2);
             hid_t mt = H5Tcopy(ft);
             H5Tset_size(mt, n + 1);
+            H5Tset_strpad(mt, H5T_STR_NULLTERM);
             if (v && H5Aread(a, mt, v) >= 0) {
                 snprintf(buf, len, "%s", v);
                 rc = 0;
@@ -431,6 +435,7 @@ static int write_run(hid_t file, const struct pfs_run_data *d, char *name, size_
     rc |= attr_u64(g, "seed", d->seed);
     rc |= attr_str(g, "error", d->error);
     rc |= attr_str(g, "warnings", d->warnings);
+    rc |= attr_int(g, "interrupt_signal", d->interrupt_signal);
     rc |= attr_int(g, "reorder_shift", d->reorder_shift);
     rc |= attr_int(g, "round_robin_asked", d->round_robin_asked);
     /* Every resolved option, one attribute each, and the whole as text. */
@@ -562,6 +567,27 @@ static int copy_file(const char *from, const char *to)
     return rc;
 }
 
+/* Removes ".BASE.tmp.*" in the directory dfd. The caller holds the
+ * directory's flock, so no live writer has a copy open: any such copy was
+ * left by a writer that died. */
+static void remove_stale_copies(int dfd, const char *base)
+{
+    char prefix[PFS_PATH_MAX + 8];
+    int n = snprintf(prefix, sizeof(prefix), ".%s.tmp.", base);
+    int fd = dup(dfd);
+    DIR *dh = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!dh) {
+        if (fd >= 0)
+            close(fd);
+        return;
+    }
+    struct dirent *e;
+    while ((e = readdir(dh)))
+        if (strncmp(e->d_name, prefix, (size_t)n) == 0)
+            unlinkat(dfd, e->d_name, 0);
+    closedir(dh);
+}
+
 int pfs_results_append(const char *path, const struct pfs_run_data *d, char *name, size_t namelen, char *err,
                        size_t errlen)
 {
@@ -582,6 +608,7 @@ int pfs_results_append(const char *path, const struct pfs_run_data *d, char *nam
         close(dfd);
         return fail(err, errlen, "cannot lock directory %s: %s", dir, strerror(e));
     }
+    remove_stale_copies(dfd, base);
     int rc = -1;
     hid_t f = -1;
     struct stat st;

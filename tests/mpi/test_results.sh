@@ -275,10 +275,10 @@ timeout 60 "${MPIRUN_BASE[@]}" -np 1 -x PFSBENCH_TEST_CRASH_IN_RESULTS=1 "$PFSBE
     -p write -o "$T/new.h5" >"$T/out" 2>"$T/err" || RC=$?
 check "crash on a new file: pfsbench dies" grep -q "signal 6" "$T/err"
 check "crash on a new file: no results file appears" [ ! -e "$T/new.h5" ]
-stale=$(ls -A "$T" | grep -c '^\.three\.h5\.tmp\.' || true)
-echo "# crash left $stale temporary copy(ies) beside the file (.three.h5.tmp.PID)"
+check "crash: its temporary copy is left beside the file" [ "$(ls -A "$T" | grep -c '^\.three\.h5\.tmp\.')" -ge 1 ]
 run_mpi 1 60 -d "$D" -t 256k -b 1m -p write -o "$F3" --label after-crash
 check "after the crash: the next run lands as /runs/000004" grep -q "^results .* /runs/000004 (complete)" "$T/out"
+check "after the crash: the next run removed the dead writer's copy" [ "$(ls -A "$T" | grep -c '^\.three\.h5\.tmp\.')" -eq 0 ]
 
 # ---- two runs started at the same moment into one file: both land ----
 FC=$T/concurrent.h5
