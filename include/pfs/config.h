@@ -26,8 +26,16 @@ enum pfs_phase {
     PFS_PH_REWRITE,
     PFS_PH_READ,
     PFS_PH_REREAD,
+    PFS_PH_CREATE,      /* metadata: create (and write --file-size bytes to) --files files */
+    PFS_PH_STAT,
+    PFS_PH_READFILES,   /* metadata: open, read the small content, close */
+    PFS_PH_DELETE,
     PFS_PH_KINDS
 };
+
+enum pfs_dirs { PFS_DIRS_SHARED, PFS_DIRS_PER_RANK };
+enum pfs_format { PFS_FORMAT_TEXT, PFS_FORMAT_JSON, PFS_FORMAT_CSV };
+enum pfs_units { PFS_UNITS_MIB, PFS_UNITS_KB, PFS_UNITS_MB, PFS_UNITS_GB };
 
 enum pfs_layout { PFS_LAYOUT_SEGMENTED, PFS_LAYOUT_STRIDED };
 enum pfs_api { PFS_API_POSIX, PFS_API_MPIIO };
@@ -62,6 +70,14 @@ struct pfs_config {
     char run_id[64];        /* empty: made up by rank 0 */
     double straggler;       /* flag nodes below this fraction of the median node */
     int quiet;
+    int threads;            /* I/O threads per rank: streams = ranks x threads */
+    int files;              /* metadata phases: files per stream */
+    uint64_t file_size;     /* metadata phases: bytes in each file (0: empty) */
+    int dirs;               /* enum pfs_dirs */
+    int md_random;          /* metadata phases visit names in a seeded random order */
+    int format;             /* enum pfs_format of the summary on stdout */
+    int units;              /* enum pfs_units of bandwidth figures */
+    int progress;           /* force the live progress line */
     double timeout;         /* per-phase watchdog seconds, 0: off */
     int force;              /* accept a world-writable DIR without the sticky bit */
     int clean;              /* --clean: list (and with --yes remove) leftovers in DIR */
@@ -85,8 +101,8 @@ void pfs_config_defaults(struct pfs_config *cfg);
 enum pfs_parse_result pfs_config_parse(struct pfs_config *cfg, int argc, char **argv,
                                        char *err, size_t errlen);
 
-/* Local. Checks what depends on the rank count: resolves block from --total,
- * checks divisibility. 0 or -1 with err set. */
+/* Local. Checks what depends on the rank count: resolves block (per stream:
+ * rank x thread) from --total, checks divisibility. 0 or -1 with err set. */
 int pfs_config_resolve(struct pfs_config *cfg, int nranks, char *err, size_t errlen);
 
 /* Local. Checks DIR exists, is a directory, is writable, is not a dangling
@@ -109,6 +125,12 @@ int pfs_hint_check(const char *kv, char *err, size_t errlen);
 const char *pfs_phase_name(int phase);
 int pfs_phase_is_read(int phase);
 int pfs_phase_is_write(int phase);
+int pfs_phase_is_meta(int phase);
+
+/* Local. The bandwidth unit chosen with --units: its label ("MiB/s") and
+ * the bytes/s it stands for. */
+const char *pfs_units_label(int units);
+double pfs_units_scale(int units);
 
 /* Local. 1 when name is a data file pfsbench makes: pfsbench.<run-id>.<rank>
  * or pfsbench.<run-id>.shared (what --clean may remove). */

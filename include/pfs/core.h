@@ -73,6 +73,8 @@ struct pfs_times {
 struct pfs_phase_stat {
     double seconds;         /* max(close_end) - min(open_start) */
     double bandwidth;       /* bytes / seconds, bytes/s */
+    double rate;            /* operations (transfers, or files in a metadata phase) / seconds */
+    uint64_t ops;
     double utilization;     /* sum of busy / (ranks x seconds) */
     double sw_bandwidth;    /* stonewall bandwidth, 0 when no stonewall */
     uint64_t bytes;
@@ -84,6 +86,10 @@ void pfs_phase_reduce(const struct pfs_times *t, int nranks, struct pfs_phase_st
 /* Per node: bytes of the node's ranks / their own span. Arrays of nnodes. */
 void pfs_node_reduce(const struct pfs_times *t, const int *node_of_rank, int nranks, int nnodes,
                      uint64_t *bytes, double *seconds, double *bandwidth);
+
+/* Per node: operations of the node's ranks / their own span (files/s in a
+ * metadata phase). Array of nnodes. */
+void pfs_node_rates(const struct pfs_times *t, const int *node_of_rank, int nranks, int nnodes, double *rate);
 
 /* Marks nodes whose bandwidth is below frac x median. Returns the count. */
 int pfs_stragglers(const double *bw, int nnodes, double frac, int *flag);

@@ -22,19 +22,34 @@ struct pfs_run_data {
     const int *node_of_rank;           /* nranks */
     const double *clock_corr;          /* nranks: seconds added to put a rank on rank 0's clock */
     const double *clock_unc;           /* nranks */
+    int threads;                       /* per rank; 0 is read as 1 */
+    int nstreams;                      /* ranks x threads; 0 is read as nranks */
+    const int *node_of_stream;         /* nstreams; NULL is read as node_of_rank */
     int reorder_shift;                 /* 0: no reorder */
     int round_robin_asked;             /* the launcher asked for round-robin */
     int nphases, reps;
-    const struct pfs_times *times;     /* [(phase * reps + rep) * nranks + rank] */
+    const struct pfs_times *times;     /* [(phase * reps + rep) * nstreams + stream] */
     const int *reps_done;              /* nphases: repetitions recorded */
     char warnings[2048];               /* newline-separated */
     char error[1024];                  /* the failure, when status is not complete */
     int interrupt_signal;              /* the signal that interrupted the run, 0 when none */
 };
 
+/* The unit of timing is the stream (rank x thread); with one thread per
+ * rank, streams are ranks. */
+static inline int pfs_run_nstreams(const struct pfs_run_data *d)
+{
+    return d->nstreams > 0 ? d->nstreams : d->nranks;
+}
+
+static inline const int *pfs_run_stream_nodes(const struct pfs_run_data *d)
+{
+    return d->node_of_stream ? d->node_of_stream : d->node_of_rank;
+}
+
 static inline const struct pfs_times *pfs_run_times(const struct pfs_run_data *d, int phase, int rep)
 {
-    return d->times + ((size_t)phase * (size_t)d->reps + (size_t)rep) * (size_t)d->nranks;
+    return d->times + ((size_t)phase * (size_t)d->reps + (size_t)rep) * (size_t)pfs_run_nstreams(d);
 }
 
 /* Local. Appends a warning line (printed and stored). */
@@ -42,10 +57,15 @@ void pfs_run_warn(struct pfs_run_data *d, const char *fmt, ...) __attribute__((f
 
 /* Local. The text report, in three parts so rank 0 can print rows as they come. */
 void pfs_report_header(FILE *out, const struct pfs_run_data *d);
-void pfs_report_columns(FILE *out);
+void pfs_report_columns(FILE *out, const struct pfs_run_data *d);
 void pfs_report_placement(FILE *out, const struct pfs_run_data *d);
 void pfs_report_row(FILE *out, const struct pfs_run_data *d, int phase, int rep);
 void pfs_report_summary(FILE *out, const struct pfs_run_data *d);
+
+/* Local. The whole run as one JSON document or as CSV rows (one per phase
+ * and repetition), for --format; nothing else goes to that stream. */
+void pfs_report_json(FILE *out, const struct pfs_run_data *d);
+void pfs_report_csv(FILE *out, const struct pfs_run_data *d);
 
 #define PFS_MIB (1024.0 * 1024.0)
 

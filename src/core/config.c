@@ -14,7 +14,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-enum opt_type { T_FLAG, T_SIZE, T_INT, T_DOUBLE, T_STRING, T_PHASES, T_CHOICE, T_HINT, T_ACTION };
+enum opt_type { T_FLAG, T_SIZE, T_SIZE0, T_INT, T_DOUBLE, T_STRING, T_PHASES, T_CHOICE, T_HINT, T_ACTION };
 
 struct opt {
     const char *name;
@@ -37,7 +37,7 @@ static const struct opt opts[] = {
     {"transfer", 't', T_SIZE, OFF(transfer), 0, 0, NULL, "SIZE", "bytes per I/O call (default 1m)"},
     {"block", 'b', T_SIZE, OFF(block), 0, 0, NULL, "SIZE", "bytes per rank, a multiple of the transfer (default 64m)"},
     {"total", 0, T_SIZE, OFF(total), 0, 0, NULL, "SIZE", "bytes over all ranks; block = total / ranks"},
-    {"phases", 'p', T_PHASES, OFF(phases), 0, 0, NULL, "LIST", "comma list of write,rewrite,read,reread (default write,read)"},
+    {"phases", 'p', T_PHASES, OFF(phases), 0, 0, NULL, "LIST", "comma list of write,rewrite,read,reread,create,stat,read-files,delete (default write,read)"},
     {"reps", 'i', T_INT, OFF(reps), 1, 1000000, NULL, "N", "repetitions of the phase list (default 1)"},
     {"fsync", 'e', T_FLAG, OFF(fsync), 0, 0, "1", NULL, "fsync before close, inside the timed region"},
     {"include-close", 'c', T_ACTION, 0, 0, 0, NULL, NULL, "close is inside the timed region (always; accepted for IOzone users)"},
@@ -56,6 +56,14 @@ static const struct opt opts[] = {
     {"label", 0, T_STRING, OFF(label), 0, 0, NULL, "TEXT", "a label stored with the run"},
     {"run-id", 0, T_STRING, OFF(run_id), 0, 0, NULL, "ID", "name the data files pfsbench.ID.*; reuse with -p read to read files kept earlier"},
     {"straggler", 0, T_DOUBLE, OFF(straggler), 0.01, 1.0, NULL, "F", "flag a node below F x the median node bandwidth (default 0.8)"},
+    {"threads", 'T', T_INT, OFF(threads), 1, 4096, NULL, "N", "I/O threads per rank (gpfsperf -th); streams = ranks x N (default 1)"},
+    {"files", 'n', T_INT, OFF(files), 1, 100000000, NULL, "N", "metadata phases: files per stream (default 1000)"},
+    {"file-size", 0, T_SIZE0, OFF(file_size), 0, 0, NULL, "SIZE", "metadata phases: bytes in each file (default 0: empty, like bonnie++ -n)"},
+    {"dirs", 0, T_CHOICE, OFF(dirs), 0, 0, "shared|per-rank", "D", "metadata phases: one directory for all, or one per stream (default shared)"},
+    {"order", 0, T_CHOICE, OFF(md_random), 0, 0, "sequential|random", "O", "metadata phases: names in order, or a seeded permutation (default sequential)"},
+    {"format", 0, T_CHOICE, OFF(format), 0, 0, "text|json|csv", "F", "the report on stdout (default text); messages go to stderr"},
+    {"units", 0, T_CHOICE, OFF(units), 0, 0, "MiB|KB|MB|GB", "U", "bandwidth unit: MiB/s (default), KB/s (1024 B/s, the seeds'), MB/s or GB/s (decimal)"},
+    {"progress", 0, T_FLAG, OFF(progress), 0, 0, "1", NULL, "show the live progress line even when stdout is not a terminal"},
     {"timeout", 0, T_DOUBLE, OFF(timeout), 0.001, 1e9, NULL, "SECS", "watchdog: abort (exit 3) naming the ranks a phase waits for past SECS (default off)"},
     {"force", 0, T_FLAG, OFF(force), 0, 0, "1", NULL, "accept a world-writable DIR without the sticky bit"},
     {"clean", 0, T_FLAG, OFF(clean), 0, 0, "1", NULL, "list pfsbench leftovers in DIR (remove them with --yes), then exit"},
@@ -67,7 +75,8 @@ static const struct opt opts[] = {
 };
 #define NOPTS (sizeof(opts) / sizeof(opts[0]))
 
-static const char *phase_names[PFS_PH_KINDS] = {"write", "rewrite", "read", "reread"};
+static const char *phase_names[PFS_PH_KINDS] = {"write", "rewrite", "read", "reread",
+                                                 "create", "stat", "read-files", "delete"};
 
 const char *pfs_phase_name(int phase)
 {
@@ -76,6 +85,17 @@ const char *pfs_phase_name(int phase)
 
 int pfs_phase_is_read(int phase) { return phase == PFS_PH_READ || phase == PFS_PH_REREAD; }
 int pfs_phase_is_write(int phase) { return phase == PFS_PH_WRITE || phase == PFS_PH_REWRITE; }
+int pfs_phase_is_meta(int phase) { return phase >= PFS_PH_CREATE && phase < PFS_PH_KINDS; }
+
+static const struct {
+    const char *label;
+    double scale;
+} units_table[] = {
+    {"MiB/s", 1048576.0}, {"KB/s", 1024.0}, {"MB/s", 1e6}, {"GB/s", 1e9},
+};
+
+const char *pfs_units_label(int units) { return units_table[units >= 0 && units < 4 ? units : 0].label; }
+double pfs_units_scale(int units) { return units_table[units >= 0 && units < 4 ? units : 0].scale; }
 
 void pfs_config_defaults(struct pfs_config *cfg)
 {
@@ -87,6 +107,8 @@ void pfs_config_defaults(struct pfs_config *cfg)
     cfg->nphases = 2;
     cfg->reps = 1;
     cfg->straggler = 0.8;
+    cfg->threads = 1;
+    cfg->files = 1000;
     snprintf(cfg->results, sizeof(cfg->results), "pfsbench-results.h5");
 }
 
@@ -227,7 +249,7 @@ static int parse_phases(const char *s, struct pfs_config *cfg, char *err, size_t
             if (strcmp(tok, phase_names[k]) == 0)
                 break;
         if (k == PFS_PH_KINDS)
-            return fail(err, len, "--phases: unknown phase '%s'; use a comma list of write,rewrite,read,reread", tok);
+            return fail(err, len, "--phases: unknown phase '%s'; use a comma list of write,rewrite,read,reread,create,stat,read-files,delete", tok);
         if (cfg->nphases == PFS_MAX_PHASES)
             return fail(err, len, "--phases: at most %d phases", PFS_MAX_PHASES);
         cfg->phases[cfg->nphases++] = k;
@@ -245,6 +267,12 @@ static int set_opt(const struct opt *o, const char *arg, struct pfs_config *cfg,
     case T_FLAG:
         *(int *)field = atoi(o->choices);
         return 0;
+    case T_SIZE0:
+        if (strcmp(arg, "0") == 0) {
+            *(uint64_t *)field = 0;
+            return 0;
+        }
+        /* fall through */
     case T_SIZE:
         if (pfs_parse_size(arg, (uint64_t *)field) != 0)
             return fail(err, len, "--%s: '%s' is not a size; give a positive whole number with an optional k, m, g or t (1024-based), e.g. 4m", o->name, arg);
@@ -405,6 +433,27 @@ enum pfs_parse_result pfs_config_parse(struct pfs_config *cfg, int argc, char **
         fail(err, errlen, "--layout strided needs --shared (a file per process is always contiguous)");
         return PFS_PARSE_ERROR;
     }
+    if (cfg->threads > 1 && cfg->api == PFS_API_MPIIO) {
+        fail(err, errlen, "--threads with --api mpiio would need MPI_THREAD_MULTIPLE; use --api posix with threads, or ranks instead");
+        return PFS_PARSE_ERROR;
+    }
+    if (cfg->shared && cfg->dirs == PFS_DIRS_PER_RANK) {
+        fail(err, errlen, "--shared and --dirs per-rank contradict each other; give one");
+        return PFS_PARSE_ERROR;
+    }
+    {
+        int has_create = 0;
+        for (int i = 0; i < cfg->nphases; i++) {
+            int k = cfg->phases[i];
+            if (k == PFS_PH_CREATE)
+                has_create = 1;
+            else if (pfs_phase_is_meta(k) && !has_create) {
+                fail(err, errlen, "--phases: %s needs create before it in the list (e.g. -p create,stat,delete)",
+                     phase_names[k]);
+                return PFS_PARSE_ERROR;
+            }
+        }
+    }
     if (cfg->no_results && strcmp(cfg->results, "pfsbench-results.h5") != 0) {
         fail(err, errlen, "--results and --no-results both given; give one");
         return PFS_PARSE_ERROR;
@@ -417,7 +466,10 @@ enum pfs_parse_result pfs_config_parse(struct pfs_config *cfg, int argc, char **
         if (first_read < 0 && pfs_phase_is_read(cfg->phases[i]))
             first_read = i;
     }
-    if (first_write < 0 && !cfg->run_id[0]) {
+    int data_phases = 0;
+    for (int i = 0; i < cfg->nphases; i++)
+        data_phases += !pfs_phase_is_meta(cfg->phases[i]);
+    if (first_write < 0 && data_phases && !cfg->run_id[0]) {
         fail(err, errlen, "phases without a write read files kept by an earlier run; give --run-id ID of that run (it ran with --keep)");
         return PFS_PARSE_ERROR;
     }
@@ -438,15 +490,18 @@ int pfs_config_resolve(struct pfs_config *cfg, int nranks, char *err, size_t len
     char a[32], b[32];
     if (nranks < 1)
         return fail(err, len, "no ranks");
+    /* The unit of work is the stream (rank x thread): --total divides by streams. */
+    uint64_t streams = (uint64_t)nranks * (uint64_t)(cfg->threads > 0 ? cfg->threads : 1);
     if (cfg->total) {
-        if (cfg->total % (uint64_t)nranks)
-            return fail(err, len, "--total %llu bytes does not divide by %d ranks; choose a total that is a multiple of ranks x transfer",
-                        (unsigned long long)cfg->total, nranks);
-        cfg->block = cfg->total / (uint64_t)nranks;
+        if (cfg->total % streams)
+            return fail(err, len, "--total %llu bytes does not divide by %llu %s; choose a total that is a multiple of %s x transfer",
+                        (unsigned long long)cfg->total, (unsigned long long)streams,
+                        cfg->threads > 1 ? "streams (ranks x threads)" : "ranks", cfg->threads > 1 ? "streams" : "ranks");
+        cfg->block = cfg->total / streams;
     } else {
-        if (cfg->block > UINT64_MAX / (uint64_t)nranks || cfg->block * (uint64_t)nranks > (uint64_t)INT64_MAX / 2)
+        if (cfg->block > UINT64_MAX / streams || cfg->block * streams > (uint64_t)INT64_MAX / 2)
             return fail(err, len, "block x ranks overflows a file offset; use a smaller -b");
-        cfg->total = cfg->block * (uint64_t)nranks;
+        cfg->total = cfg->block * streams;
     }
     pfs_format_size(cfg->transfer, a, sizeof(a));
     pfs_format_size(cfg->block, b, sizeof(b));
@@ -542,6 +597,9 @@ size_t pfs_config_describe(const struct pfs_config *cfg, char *buf, size_t len)
         PUT("%s%s", i ? ";" : "", cfg->hints[i]);
     PUT("\nresults=%s\nlabel=%s\nstraggler=%g\ninclude_close=1\ntimeout=%g\n", cfg->no_results ? "" : cfg->results,
         cfg->label, cfg->straggler, cfg->timeout);
+    PUT("threads=%d\nfiles=%d\nfile_size=%llu\ndirs=%s\norder=%s\n", cfg->threads, cfg->files,
+        (unsigned long long)cfg->file_size, cfg->dirs == PFS_DIRS_PER_RANK ? "per-rank" : "shared",
+        cfg->md_random ? "random" : "sequential");
 #undef PUT
     return n;
 }

@@ -1,7 +1,9 @@
-/* The text report. Every figure comes from pfs_phase_reduce/pfs_node_reduce
- * over the recorded times; units are printed with every number. */
+/* The report: text as the run goes, or JSON or CSV at its end. Every figure
+ * comes from pfs_phase_reduce/pfs_node_reduce over the recorded times;
+ * units are printed with every number. */
 #include "pfs/report.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,37 +20,72 @@ void pfs_run_warn(struct pfs_run_data *d, const char *fmt, ...)
     strncat(d->warnings, "\n", sizeof(d->warnings) - strlen(d->warnings) - 1);
 }
 
+static int threads_of(const struct pfs_run_data *d)
+{
+    return d->threads > 0 ? d->threads : 1;
+}
+
+/* The second column: the seeds' KB/s, or MiB/s when KB/s is the first. */
+static const char *alt_label(int units)
+{
+    return units == PFS_UNITS_KB ? "MiB/s" : "KB/s";
+}
+
+static double alt_scale(int units)
+{
+    return units == PFS_UNITS_KB ? PFS_MIB : 1024.0;
+}
+
 void pfs_report_header(FILE *out, const struct pfs_run_data *d)
 {
     const struct pfs_config *c = d->cfg;
-    char t[32], b[32], tot[32];
+    char t[32], b[32], tot[32], fs[32];
     pfs_format_size(c->transfer, t, sizeof(t));
     pfs_format_size(c->block, b, sizeof(b));
     pfs_format_size(c->total, tot, sizeof(tot));
     int per = d->nranks / d->nnodes;
+    int has_data = 0, has_meta = 0;
+    for (int i = 0; i < c->nphases; i++) {
+        has_meta |= pfs_phase_is_meta(c->phases[i]);
+        has_data |= !pfs_phase_is_meta(c->phases[i]);
+    }
     fprintf(out, "pfsbench %s  run %s  %s\n", PFS_VERSION, d->run_id, d->start_iso);
-    fprintf(out, "ranks        %d on %d node%s (%s%d per node)\n", d->nranks, d->nnodes,
-            d->nnodes == 1 ? "" : "s", d->nranks % d->nnodes ? "uneven, about " : "", per);
-    fprintf(out, "target       %s (%s)\n", c->dir, d->fstype);
-    fprintf(out, "access       %s%s, api %s%s%s%s%s\n",
-            c->shared ? "one shared file, " : "file per process",
-            c->shared ? (c->layout == PFS_LAYOUT_STRIDED ? "strided" : "segmented") : "",
-            c->api == PFS_API_MPIIO ? "mpiio" : "posix", c->collective ? " collective" : "",
-            c->direct ? ", O_DIRECT" : "", c->random ? ", random order" : ", sequential",
-            c->reorder ? ", reads reordered" : "");
-    fprintf(out, "sizes        transfer %s, block %s per rank, total %s\n", t, b, tot);
+    fprintf(out, "ranks        %d on %d node%s (%s%d per node)", d->nranks, d->nnodes, d->nnodes == 1 ? "" : "s",
+            d->nranks % d->nnodes ? "uneven, about " : "", per);
+    if (threads_of(d) > 1)
+        fprintf(out, ", %d threads per rank: %d streams", threads_of(d), pfs_run_nstreams(d));
+    fprintf(out, "\ntarget       %s (%s)\n", c->dir, d->fstype);
+    if (has_data) {
+        fprintf(out, "access       %s%s, api %s%s%s%s%s\n", c->shared ? "one shared file, " : "file per stream",
+                c->shared ? (c->layout == PFS_LAYOUT_STRIDED ? "strided" : "segmented") : "",
+                c->api == PFS_API_MPIIO ? "mpiio" : "posix", c->collective ? " collective" : "",
+                c->direct ? ", O_DIRECT" : "", c->random ? ", random order" : ", sequential",
+                c->reorder ? ", reads reordered" : "");
+        fprintf(out, "sizes        transfer %s, block %s per %s, total %s\n", t, b,
+                threads_of(d) > 1 ? "stream" : "rank", tot);
+    }
+    if (has_meta) {
+        pfs_format_size(c->file_size, fs, sizeof(fs));
+        fprintf(out, "metadata     %d files per stream of %s, %s, %s order%s\n", c->files,
+                c->file_size ? fs : "0 bytes",
+                c->dirs == PFS_DIRS_PER_RANK ? "a directory per stream" : "one shared directory",
+                c->md_random ? "random" : "sequential", c->reorder ? ", stat and read-files reordered" : "");
+    }
     fprintf(out, "phases       ");
     for (int i = 0; i < c->nphases; i++)
         fprintf(out, "%s%s", i ? "," : "", pfs_phase_name(c->phases[i]));
     fprintf(out, " x %d repetition%s\n", c->reps, c->reps == 1 ? "" : "s");
-    fprintf(out, "timed region open .. %s%sclose, barrier before open and after close%s\n",
-            "transfers .. ", c->fsync ? "fsync .. " : "",
-            c->deadline > 0 ? ", stonewall" : "");
+    if (has_data)
+        fprintf(out, "timed region open .. transfers .. %sclose, barrier before open and after close%s\n",
+                c->fsync ? "fsync .. " : "", c->deadline > 0 ? ", stonewall" : "");
     if (c->deadline > 0)
         fprintf(out, "stonewall    %g s, then wear-out to the largest transfer count\n", c->deadline);
     if (c->verify)
         fprintf(out, "verify       every byte; pattern time taken out of the timed region\n");
-    fprintf(out, "units        MiB/s = 2^20 bytes/s; KB/s = 1024 bytes/s (the seeds' unit)\n");
+    static const char *defs[] = {"2^20 bytes/s", "1024 bytes/s, the seeds' unit", "10^6 bytes/s", "10^9 bytes/s"};
+    fprintf(out, "units        %s = %s; %s = %s%s\n", pfs_units_label(c->units), defs[c->units & 3],
+            alt_label(c->units), c->units == PFS_UNITS_KB ? defs[0] : defs[1],
+            has_meta ? "; files/s for metadata phases" : "");
     if (d->warnings[0]) {
         const char *p = d->warnings;
         while (*p) {
@@ -60,10 +97,11 @@ void pfs_report_header(FILE *out, const struct pfs_run_data *d)
     }
 }
 
-void pfs_report_columns(FILE *out)
+void pfs_report_columns(FILE *out, const struct pfs_run_data *d)
 {
-    fprintf(out, "\n%-8s %4s %12s %14s %10s %6s  %s\n", "phase", "rep", "MiB/s", "KB/s", "seconds",
-            "util", "slowest / fastest node (MiB/s)");
+    int u = d->cfg->units;
+    fprintf(out, "\n%-10s %4s %12s %14s %10s %6s  %s\n", "phase", "rep", pfs_units_label(u), alt_label(u), "seconds",
+            "util", "slowest / fastest node");
 }
 
 void pfs_report_placement(FILE *out, const struct pfs_run_data *d)
@@ -82,72 +120,289 @@ static int first_rank_on(const struct pfs_run_data *d, int node)
     return 0;
 }
 
+/* Per-node figures of one phase and repetition: bandwidth for a data phase,
+ * files/s for a metadata phase; the straggler flags go with them. */
+struct node_view {
+    double *val;
+    int *flag;
+    int slow, fast, nstrag;
+};
+
+static int node_view(const struct pfs_run_data *d, int phase, int rep, struct node_view *v)
+{
+    int nn = d->nnodes, ns = pfs_run_nstreams(d);
+    const int *nodes = pfs_run_stream_nodes(d);
+    const struct pfs_times *t = pfs_run_times(d, phase, rep);
+    v->val = calloc((size_t)nn, sizeof(double));
+    v->flag = calloc((size_t)nn, sizeof(int));
+    uint64_t *nb = calloc((size_t)nn, sizeof(uint64_t));
+    double *nsec = calloc((size_t)nn, sizeof(double));
+    if (!v->val || !v->flag || !nb || !nsec) {
+        free(v->val), free(v->flag), free(nb), free(nsec);
+        return -1;
+    }
+    if (pfs_phase_is_meta(d->cfg->phases[phase]))
+        pfs_node_rates(t, nodes, ns, nn, v->val);
+    else
+        pfs_node_reduce(t, nodes, ns, nn, nb, nsec, v->val);
+    free(nb), free(nsec);
+    v->slow = v->fast = 0;
+    for (int n = 1; n < nn; n++) {
+        if (v->val[n] < v->val[v->slow])
+            v->slow = n;
+        if (v->val[n] > v->val[v->fast])
+            v->fast = n;
+    }
+    v->nstrag = pfs_stragglers(v->val, nn, d->cfg->straggler, v->flag);
+    return 0;
+}
+
 void pfs_report_row(FILE *out, const struct pfs_run_data *d, int phase, int rep)
 {
-    const struct pfs_times *t = pfs_run_times(d, phase, rep);
+    const struct pfs_config *c = d->cfg;
+    const int meta = pfs_phase_is_meta(c->phases[phase]);
     struct pfs_phase_stat s;
-    pfs_phase_reduce(t, d->nranks, &s);
-    int nn = d->nnodes;
-    uint64_t *nb = calloc((size_t)nn, sizeof(*nb));
-    double *ns = calloc((size_t)nn, sizeof(*ns)), *nbw = calloc((size_t)nn, sizeof(*nbw));
-    int *flag = calloc((size_t)nn, sizeof(*flag));
-    if (!nb || !ns || !nbw || !flag) {
-        free(nb), free(ns), free(nbw), free(flag);
+    pfs_phase_reduce(pfs_run_times(d, phase, rep), pfs_run_nstreams(d), &s);
+    struct node_view v;
+    if (node_view(d, phase, rep, &v) != 0)
         return;
-    }
-    pfs_node_reduce(t, d->node_of_rank, d->nranks, nn, nb, ns, nbw);
-    int slow = 0, fast = 0;
-    for (int n = 1; n < nn; n++) {
-        if (nbw[n] < nbw[slow])
-            slow = n;
-        if (nbw[n] > nbw[fast])
-            fast = n;
-    }
-    int nstrag = pfs_stragglers(nbw, nn, d->cfg->straggler, flag);
-    fprintf(out, "%-8s %4d %12.2f %14.0f %10.4f %6.3f  node %d %.2f / node %d %.2f%s\n",
-            pfs_phase_name(d->cfg->phases[phase]), rep, s.bandwidth / PFS_MIB, s.bandwidth / 1024.0,
-            s.seconds, s.utilization, slow, nbw[slow] / PFS_MIB, fast, nbw[fast] / PFS_MIB,
-            nstrag ? "  STRAGGLER" : "");
+    const double scale = meta ? 1.0 : pfs_units_scale(c->units);
+    const char *unit = meta ? "files/s" : pfs_units_label(c->units);
+    if (meta)
+        fprintf(out, "%-10s %4d %12.1f %14s %10.4f %6.3f  node %d %.1f / node %d %.1f files/s%s\n",
+                pfs_phase_name(c->phases[phase]), rep, s.rate, "files/s", s.seconds, s.utilization, v.slow,
+                v.val[v.slow], v.fast, v.val[v.fast], v.nstrag ? "  STRAGGLER" : "");
+    else
+        fprintf(out, "%-10s %4d %12.2f %14.0f %10.4f %6.3f  node %d %.2f / node %d %.2f %s%s\n",
+                pfs_phase_name(c->phases[phase]), rep, s.bandwidth / scale, s.bandwidth / alt_scale(c->units),
+                s.seconds, s.utilization, v.slow, v.val[v.slow] / scale, v.fast, v.val[v.fast] / scale, unit,
+                v.nstrag ? "  STRAGGLER" : "");
     if (s.sw_bandwidth > 0)
-        fprintf(out, "%-8s %4s %12.2f %14.0f  (up to the stonewall)\n", "", "", s.sw_bandwidth / PFS_MIB,
-                s.sw_bandwidth / 1024.0);
-    for (int n = 0; n < nn; n++)
-        if (flag[n])
-            fprintf(out, "         straggler: node %d (%s) %.2f MiB/s, below %.2f x the median node\n", n,
-                    d->hosts[first_rank_on(d, n)],
-                    nbw[n] / PFS_MIB, d->cfg->straggler);
-    free(nb), free(ns), free(nbw), free(flag);
+        fprintf(out, "%-10s %4s %12.2f %14.0f  (up to the stonewall)\n", "", "", s.sw_bandwidth / scale,
+                s.sw_bandwidth / alt_scale(c->units));
+    for (int n = 0; n < d->nnodes; n++)
+        if (v.flag[n])
+            fprintf(out, "           straggler: node %d (%s) %.2f %s, below %.2f x the median node\n", n,
+                    d->hosts[first_rank_on(d, n)], v.val[n] / scale, unit, c->straggler);
+    free(v.val), free(v.flag);
+}
+
+/* The figure a phase is judged by, per repetition, in the report's unit. */
+static void phase_series(const struct pfs_run_data *d, int p, double *val, double *sec, uint64_t *bytes)
+{
+    const int meta = pfs_phase_is_meta(d->cfg->phases[p]);
+    const double scale = pfs_units_scale(d->cfg->units);
+    for (int rep = 0; rep < d->reps_done[p]; rep++) {
+        struct pfs_phase_stat s;
+        pfs_phase_reduce(pfs_run_times(d, p, rep), pfs_run_nstreams(d), &s);
+        val[rep] = meta ? s.rate : s.bandwidth / scale;
+        sec[rep] = s.seconds;
+        *bytes = meta ? s.ops : s.bytes;
+    }
 }
 
 void pfs_report_summary(FILE *out, const struct pfs_run_data *d)
 {
-    fprintf(out, "\nsummary over repetitions (aggregate bandwidth)\n");
-    fprintf(out, "%-8s %4s %12s %12s %12s %12s %12s %10s %14s\n", "phase", "reps", "min MiB/s", "max MiB/s",
-            "mean MiB/s", "median MiB/s", "stddev MiB/s", "mean s", "bytes/rep");
-    double *bw = malloc(sizeof(double) * (size_t)(d->reps > 0 ? d->reps : 1));
+    const char *u = pfs_units_label(d->cfg->units);
+    fprintf(out, "\nsummary over repetitions (aggregate %s; files/s for metadata phases)\n", u);
+    fprintf(out, "%-10s %4s %12s %12s %12s %12s %12s %10s %14s\n", "phase", "reps", "min", "max", "mean", "median",
+            "stddev", "mean s", "bytes|files");
+    double *val = malloc(sizeof(double) * (size_t)(d->reps > 0 ? d->reps : 1));
     double *sec = malloc(sizeof(double) * (size_t)(d->reps > 0 ? d->reps : 1));
-    if (!bw || !sec) {
-        free(bw), free(sec);
+    if (!val || !sec) {
+        free(val), free(sec);
         return;
     }
     for (int p = 0; p < d->nphases; p++) {
         int n = d->reps_done[p];
         if (n == 0)
             continue;
-        uint64_t bytes = 0;
-        for (int rep = 0; rep < n; rep++) {
-            struct pfs_phase_stat s;
-            pfs_phase_reduce(pfs_run_times(d, p, rep), d->nranks, &s);
-            bw[rep] = s.bandwidth / PFS_MIB;
-            sec[rep] = s.seconds;
-            bytes = s.bytes;
-        }
+        uint64_t amount = 0;
+        phase_series(d, p, val, sec, &amount);
         struct pfs_stats st, ss;
-        pfs_stats_compute(bw, n, &st);
+        pfs_stats_compute(val, n, &st);
         pfs_stats_compute(sec, n, &ss);
-        fprintf(out, "%-8s %4d %12.2f %12.2f %12.2f %12.2f %12.2f %10.4f %14llu\n",
-                pfs_phase_name(d->cfg->phases[p]), n, st.min, st.max, st.mean, st.median, st.stddev,
-                ss.mean, (unsigned long long)bytes);
+        fprintf(out, "%-10s %4d %12.2f %12.2f %12.2f %12.2f %12.2f %10.4f %14llu\n",
+                pfs_phase_name(d->cfg->phases[p]), n, st.min, st.max, st.mean, st.median, st.stddev, ss.mean,
+                (unsigned long long)amount);
     }
-    free(bw), free(sec);
+    free(val), free(sec);
+}
+
+/* ---- JSON ---- */
+
+static void json_str(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+        switch (*p) {
+        case '"': fputs("\\\"", out); break;
+        case '\\': fputs("\\\\", out); break;
+        case '\n': fputs("\\n", out); break;
+        case '\t': fputs("\\t", out); break;
+        case '\r': fputs("\\r", out); break;
+        default:
+            if (*p < 0x20)
+                fprintf(out, "\\u%04x", *p);
+            else
+                fputc(*p, out);
+        }
+    }
+    fputc('"', out);
+}
+
+/* JSON has no NaN or infinity: a figure that is not finite becomes null. */
+static void json_num(FILE *out, double v)
+{
+    if (isfinite(v))
+        fprintf(out, "%.17g", v);
+    else
+        fputs("null", out);
+}
+
+void pfs_report_json(FILE *out, const struct pfs_run_data *d)
+{
+    const struct pfs_config *c = d->cfg;
+    const double scale = pfs_units_scale(c->units);
+    fprintf(out, "{\n  \"pfsbench\": ");
+    json_str(out, PFS_VERSION);
+    fprintf(out, ",\n  \"run_id\": ");
+    json_str(out, d->run_id);
+    fprintf(out, ",\n  \"status\": ");
+    json_str(out, d->status);
+    fprintf(out, ",\n  \"error\": ");
+    json_str(out, d->error);
+    fprintf(out, ",\n  \"start_time\": ");
+    json_str(out, d->start_iso);
+    fprintf(out, ",\n  \"end_time\": ");
+    json_str(out, d->end_iso);
+    fprintf(out, ",\n  \"label\": ");
+    json_str(out, c->label);
+    fprintf(out, ",\n  \"dir\": ");
+    json_str(out, c->dir);
+    fprintf(out, ",\n  \"fs_type\": ");
+    json_str(out, d->fstype);
+    fprintf(out, ",\n  \"ranks\": %d,\n  \"nodes\": %d,\n  \"threads\": %d,\n  \"streams\": %d,\n", d->nranks,
+            d->nnodes, threads_of(d), pfs_run_nstreams(d));
+    fprintf(out, "  \"transfer\": %llu,\n  \"block\": %llu,\n  \"total\": %llu,\n", (unsigned long long)c->transfer,
+            (unsigned long long)c->block, (unsigned long long)c->total);
+    fprintf(out, "  \"units\": ");
+    json_str(out, pfs_units_label(c->units));
+    fprintf(out, ",\n  \"unit_bytes_per_s\": %.0f,\n  \"warnings\": [", scale);
+    const char *w = d->warnings;
+    int first = 1;
+    while (*w) {
+        const char *nl = strchr(w, '\n');
+        size_t n = nl ? (size_t)(nl - w) : strlen(w);
+        char line[1024];
+        snprintf(line, sizeof(line), "%.*s", (int)(n < sizeof(line) ? n : sizeof(line) - 1), w);
+        fputs(first ? "" : ", ", out);
+        json_str(out, line);
+        first = 0;
+        w += n + (nl != NULL);
+    }
+    fprintf(out, "],\n  \"phases\": [");
+    double *val = malloc(sizeof(double) * (size_t)(d->reps > 0 ? d->reps : 1));
+    double *sec = malloc(sizeof(double) * (size_t)(d->reps > 0 ? d->reps : 1));
+    for (int p = 0; p < d->nphases && val && sec; p++) {
+        const int meta = pfs_phase_is_meta(c->phases[p]);
+        fprintf(out, "%s\n    {\"phase\": ", p ? "," : "");
+        json_str(out, pfs_phase_name(c->phases[p]));
+        fprintf(out, ", \"index\": %d, \"kind\": \"%s\", \"repetitions\": [", p, meta ? "metadata" : "data");
+        for (int rep = 0; rep < d->reps_done[p]; rep++) {
+            struct pfs_phase_stat s;
+            pfs_phase_reduce(pfs_run_times(d, p, rep), pfs_run_nstreams(d), &s);
+            struct node_view v;
+            if (node_view(d, p, rep, &v) != 0)
+                break;
+            fprintf(out, "%s\n      {\"rep\": %d, \"bytes\": %llu, \"ops\": %llu, \"seconds\": ", rep ? "," : "", rep,
+                    (unsigned long long)s.bytes, (unsigned long long)s.ops);
+            json_num(out, s.seconds);
+            fprintf(out, ", \"bandwidth_bytes_per_s\": ");
+            json_num(out, s.bandwidth);
+            fprintf(out, ", \"bandwidth\": ");
+            json_num(out, s.bandwidth / scale);
+            fprintf(out, ", \"ops_per_s\": ");
+            json_num(out, s.rate);
+            fprintf(out, ", \"utilization\": ");
+            json_num(out, s.utilization);
+            fprintf(out, ", \"stonewall_bandwidth_bytes_per_s\": ");
+            json_num(out, s.sw_bandwidth);
+            fprintf(out, ", \"nodes\": [");
+            for (int n = 0; n < d->nnodes; n++) {
+                fprintf(out, "%s{\"node\": %d, \"host\": ", n ? ", " : "", n);
+                json_str(out, d->hosts[first_rank_on(d, n)]);
+                fprintf(out, meta ? ", \"ops_per_s\": " : ", \"bandwidth_bytes_per_s\": ");
+                json_num(out, v.val[n]);
+                fprintf(out, ", \"straggler\": %s}", v.flag[n] ? "true" : "false");
+            }
+            fprintf(out, "]}");
+            free(v.val), free(v.flag);
+        }
+        fprintf(out, "]");
+        int n = d->reps_done[p];
+        if (n > 0) {
+            uint64_t amount = 0;
+            phase_series(d, p, val, sec, &amount);
+            struct pfs_stats st;
+            pfs_stats_compute(val, n, &st);
+            fprintf(out, ",\n     \"summary\": {\"unit\": ");
+            json_str(out, meta ? "files/s" : pfs_units_label(c->units));
+            fprintf(out, ", \"min\": ");
+            json_num(out, st.min);
+            fprintf(out, ", \"max\": ");
+            json_num(out, st.max);
+            fprintf(out, ", \"mean\": ");
+            json_num(out, st.mean);
+            fprintf(out, ", \"median\": ");
+            json_num(out, st.median);
+            fprintf(out, ", \"stddev\": ");
+            json_num(out, st.stddev);
+            fprintf(out, "}");
+        }
+        fprintf(out, "}");
+    }
+    free(val), free(sec);
+    fprintf(out, "\n  ]\n}\n");
+}
+
+/* ---- CSV ---- */
+
+static void csv_str(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (const char *p = s ? s : ""; *p; p++) {
+        if (*p == '"')
+            fputc('"', out);
+        fputc(*p == '\n' ? ' ' : *p, out);
+    }
+    fputc('"', out);
+}
+
+void pfs_report_csv(FILE *out, const struct pfs_run_data *d)
+{
+    const struct pfs_config *c = d->cfg;
+    const double scale = pfs_units_scale(c->units);
+    char ucol[32];
+    snprintf(ucol, sizeof(ucol), "bandwidth_%s", pfs_units_label(c->units));
+    for (char *p = ucol; *p; p++)
+        if (*p == '/')
+            *p = 'p';
+    fprintf(out, "run_id,label,status,phase,rep,ranks,nodes,threads,transfer,block,bytes,ops,seconds,"
+                 "bandwidth_bytes_per_s,%s,KBps,ops_per_s,utilization,stonewall_bandwidth_bytes_per_s\n", ucol);
+    for (int p = 0; p < d->nphases; p++)
+        for (int rep = 0; rep < d->reps_done[p]; rep++) {
+            struct pfs_phase_stat s;
+            pfs_phase_reduce(pfs_run_times(d, p, rep), pfs_run_nstreams(d), &s);
+            csv_str(out, d->run_id);
+            fputc(',', out);
+            csv_str(out, c->label);
+            fputc(',', out);
+            csv_str(out, d->status);
+            fprintf(out, ",%s,%d,%d,%d,%d,%llu,%llu,%llu,%llu,%.9g,%.9g,%.9g,%.9g,%.9g,%.6f,%.9g\n",
+                    pfs_phase_name(c->phases[p]), rep, d->nranks, d->nnodes, threads_of(d),
+                    (unsigned long long)c->transfer, (unsigned long long)c->block, (unsigned long long)s.bytes,
+                    (unsigned long long)s.ops, s.seconds, s.bandwidth, s.bandwidth / scale, s.bandwidth / 1024.0,
+                    s.rate, s.utilization, s.sw_bandwidth);
+        }
 }

@@ -21,6 +21,7 @@ void pfs_phase_reduce(const struct pfs_times *t, int nranks, struct pfs_phase_st
             end = t[r].close_end;
         busy += t[r].close_end - t[r].open_start;
         out->bytes += t[r].bytes;
+        out->ops += t[r].xfers;
         if (t[r].sw_end > 0) {
             stonewalled = 1;
             if (t[r].sw_end > sw_end)
@@ -31,6 +32,7 @@ void pfs_phase_reduce(const struct pfs_times *t, int nranks, struct pfs_phase_st
     out->seconds = end - start;
     if (out->seconds > 0) {
         out->bandwidth = (double)out->bytes / out->seconds;
+        out->rate = (double)out->ops / out->seconds;
         out->utilization = busy / ((double)nranks * out->seconds);
     }
     /* Stonewall bandwidth counts what all ranks had done when the last of
@@ -63,6 +65,26 @@ void pfs_node_reduce(const struct pfs_times *t, const int *node_of_rank, int nra
         }
         seconds[n] = end - start;
         bandwidth[n] = seconds[n] > 0 ? (double)bytes[n] / seconds[n] : 0;
+    }
+}
+
+void pfs_node_rates(const struct pfs_times *t, const int *node_of_rank, int nranks, int nnodes, double *rate)
+{
+    for (int n = 0; n < nnodes; n++) {
+        double start = 0, end = 0;
+        uint64_t ops = 0;
+        int seen = 0;
+        for (int r = 0; r < nranks; r++) {
+            if (node_of_rank[r] != n)
+                continue;
+            if (!seen || t[r].open_start < start)
+                start = t[r].open_start;
+            if (!seen || t[r].close_end > end)
+                end = t[r].close_end;
+            seen = 1;
+            ops += t[r].xfers;
+        }
+        rate[n] = end > start ? (double)ops / (end - start) : 0;
     }
 }
 

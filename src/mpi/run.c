@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,21 +26,9 @@
 #include "pfs/fsinfo.h"
 #include "pfs/report.h"
 #include "pfs/results.h"
+#include "pfs/stream.h"
 
 #define CLOCK_ROUNDS 8
-
-/* One rank's failure, gathered to rank 0 to be named. */
-struct pfs_fail {
-    int failed;
-    int rank;
-    int err;                    /* errno, 0 when none applies */
-    int sig;                    /* the signal that interrupted the rank, 0 when none */
-    uint64_t offset;
-    char host[PFS_HOST_MAX];
-    char op[32];
-    char path[PFS_PATH_MAX + 128];
-    char detail[256];
-};
 
 struct ctx {
     MPI_Comm comm;
@@ -51,21 +40,26 @@ struct ctx {
     char host[PFS_HOST_MAX];
     char (*hosts)[PFS_HOST_MAX];
     int *node_of_rank;
+    int *node_of_stream;
     int nnodes;
+    int threads, nstreams;
     int shift;                  /* reorder: read the data of rank (r+shift) mod n */
     char run_id[64];
     uint64_t seed;
-    void *buf;
-    uint64_t nxfers;            /* transfers per rank in a full block */
-    uint64_t data_xfers;        /* transfers per rank present in the files (stonewall may cut) */
-    char my_path[PFS_PATH_MAX + 128]; /* the file this rank writes */
-    char rd_path[PFS_PATH_MAX + 128]; /* the file this rank reads */
-    int rd_writer;              /* whose data this rank reads */
-    int created;                /* this rank created my_path in this run */
+    uint64_t nxfers;            /* transfers per stream in a full block */
+    uint64_t data_xfers;        /* transfers per stream present in the files (stonewall may cut) */
+    struct pfs_stream *streams; /* this rank's, threads of them */
+    char md_top[PFS_PATH_MAX + 128]; /* the run's directory for metadata phases */
+    int md_top_made;            /* rank 0 made md_top in this run */
     int writes;                 /* the phase list writes: this run's files are its own */
     int epoch;                  /* watchdog agreement counter, for message tags */
     struct pfs_run_data *d;     /* rank 0's record, NULL elsewhere */
-    struct pfs_fail fail;
+    struct pfs_failure fail;    /* this rank's first failure, its streams' included */
+    /* The stonewall agreement among a rank's threads. */
+    pthread_mutex_t sw_mu;
+    pthread_barrier_t sw_bar;
+    uint64_t sw_done, sw_target;
+    int sw_failed;
 };
 
 /* The one mutable global: a signal handler can set nothing else. The
@@ -114,6 +108,7 @@ static void set_fail(struct ctx *c, const char *op, const char *path, uint64_t o
         return; /* keep the first failure: later ones are its consequences */
     c->fail.failed = 1;
     c->fail.rank = c->rank;
+    c->fail.thread = -1;
     c->fail.err = err;
     c->fail.offset = off;
     c->fail.sig = interrupted;
@@ -126,9 +121,15 @@ static void set_fail(struct ctx *c, const char *op, const char *path, uint64_t o
         va_start(ap, fmt);
         vsnprintf(c->fail.detail, sizeof(c->fail.detail), fmt, ap);
         va_end(ap);
-    } else if (c->be && c->be->errstr && c->be->errstr(c->bectx)) {
-        snprintf(c->fail.detail, sizeof(c->fail.detail), "%s", c->be->errstr(c->bectx));
     }
+}
+
+/* Local. The rank's failure is its own (setup) or its first failed stream's. */
+static void collect_failure(struct ctx *c)
+{
+    for (int i = 0; i < c->threads && !c->fail.failed; i++)
+        if (c->streams[i].fail.failed)
+            c->fail = c->streams[i].fail;
 }
 
 /* Collective. The agreement point: 1 when any rank failed. Also the barrier
@@ -139,6 +140,7 @@ static void allreduce_watched(struct ctx *c, const void *in, void *out, int coun
 
 static int agree(struct ctx *c)
 {
+    collect_failure(c);
     int mine = c->fail.failed, any = 0;
     MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, c->comm);
     return any;
@@ -147,6 +149,7 @@ static int agree(struct ctx *c)
 /* The same, under the watchdog: the agreement that ends a phase. */
 static int agree_watched(struct ctx *c, double since, const char *where)
 {
+    collect_failure(c);
     int mine = c->fail.failed, any = 0;
     allreduce_watched(c, &mine, &any, 1, MPI_INT, MPI_MAX, since, where);
     return any;
@@ -253,7 +256,7 @@ static void allreduce_watched(struct ctx *c, const void *in, void *out, int coun
  * failed rank on stderr and keeps the first message for the results file. */
 static void report_failures(struct ctx *c, struct pfs_run_data *d)
 {
-    struct pfs_fail *all = NULL;
+    struct pfs_failure *all = NULL;
     if (c->rank == 0)
         all = calloc((size_t)c->nranks, sizeof(*all));
     MPI_Gather(&c->fail, (int)sizeof(c->fail), MPI_BYTE, all, (int)sizeof(c->fail), MPI_BYTE, 0, c->comm);
@@ -268,12 +271,15 @@ static void report_failures(struct ctx *c, struct pfs_run_data *d)
         d->interrupt_signal = sig;
     }
     for (int r = 0; r < c->nranks && all; r++) {
-        struct pfs_fail *f = &all[r];
+        struct pfs_failure *f = &all[r];
         if (!f->failed)
             continue;
         failed++;
         char msg[1024];
-        int n = snprintf(msg, sizeof(msg), "rank %d on %s: %s %s at offset %" PRIu64, f->rank, f->host, f->op,
+        char who[32] = "";
+        if (f->thread >= 0)
+            snprintf(who, sizeof(who), " thread %d", f->thread);
+        int n = snprintf(msg, sizeof(msg), "rank %d%s on %s: %s %s at offset %" PRIu64, f->rank, who, f->host, f->op,
                          f->path, f->offset);
         if (f->err && n < (int)sizeof(msg))
             n += snprintf(msg + n, sizeof(msg) - (size_t)n, ": %s (errno %d)", strerror(f->err), f->err);
@@ -321,202 +327,132 @@ static void measure_clocks(struct ctx *c, double *corr, double *unc)
     }
 }
 
-static void data_path(const struct ctx *c, int owner, char *out, size_t len)
+static void data_path(const struct ctx *c, int stream, char *out, size_t len)
 {
     if (c->cfg.shared)
         snprintf(out, len, "%s/pfsbench.%s.shared", c->cfg.dir, c->run_id);
     else
-        snprintf(out, len, "%s/pfsbench.%s.%d", c->cfg.dir, c->run_id, owner);
+        snprintf(out, len, "%s/pfsbench.%s.%d", c->cfg.dir, c->run_id, stream);
 }
 
-/* Local (and collective within the loop for collective MPI-IO and the
- * stonewall). Runs one timed phase on this rank. */
-static void run_phase(struct ctx *c, int kind, struct pfs_times *t)
+/* ---- hooks the streams call inside a phase (on the main thread for MPI) ---- */
+
+/* The stonewall: a rank's threads meet at a barrier, stream 0 (the main
+ * thread, the only one that calls MPI) agrees with the other ranks on the
+ * largest count, and every stream wears out to it. */
+static uint64_t hook_wearout(void *arg, struct pfs_stream *s, uint64_t done)
 {
-    const struct pfs_config *cfg = &c->cfg;
-    const int wr = pfs_phase_is_write(kind);
-    const char *path = wr ? c->my_path : c->rd_path;
-    const int writer = wr ? c->rank : c->rd_writer;
-    const int collective = cfg->collective;
-    const size_t len = (size_t)cfg->transfer;
-    const uint64_t perm_seed = c->seed ^ pfs_mix64((uint64_t)writer + 1);
-    uint64_t n = kind == PFS_PH_WRITE ? c->nxfers : c->data_xfers;
-    unsigned flags = wr ? PFS_OPEN_WRITE : PFS_OPEN_READ;
-    int creating = 0;
-    if (cfg->direct)
-        flags |= PFS_OPEN_DIRECT;
-    if (cfg->shared)
-        flags |= PFS_OPEN_SHARED;
-    else if (kind == PFS_PH_WRITE) {
-        creating = !c->created;
-        flags |= creating ? PFS_OPEN_CREATE : PFS_OPEN_TRUNC;
+    struct ctx *c = arg;
+    pthread_mutex_lock(&c->sw_mu);
+    if (done > c->sw_done)
+        c->sw_done = done;
+    if (s->fail.failed)
+        c->sw_failed = 1;
+    pthread_mutex_unlock(&c->sw_mu);
+    if (c->threads > 1)
+        pthread_barrier_wait(&c->sw_bar);
+    if (s->thread == 0) {
+        uint64_t mine[2] = {c->sw_done, (uint64_t)c->sw_failed}, most[2];
+        allreduce_watched(c, mine, most, 2, MPI_UINT64_T, MPI_MAX, s->t.open_start, "the stonewall agreement");
+        c->sw_target = most[1] ? 0 : most[0];
     }
-
-    memset(t, 0, sizeof(*t));
-    void *fh = NULL;
-    uint64_t j = 0, off = 0;
-    double vt = 0;
-    int stopped = 0;
-    size_t bad_at = 0;
-    uint64_t bad_exp = 0, bad_found = 0, bad_off = 0;
-
-    t->open_start = now();
-    int rc = c->be->open(c->bectx, path, flags, &fh);
-    if (rc < 0) {
-        set_fail(c, wr ? "open for writing" : "open for reading", path, 0, -rc,
-                 rc == -EEXIST ? "a file of that name is already there; pfsbench never reuses a file it did not create" : NULL);
-        fh = NULL;
-    } else if (creating) {
-        c->created = 1;
-    }
-    t->open_end = now();
-    if (collective) {
-        /* Collective calls must be made by all ranks alike: agree first. */
-        int bad = fh == NULL, anybad = 0;
-        MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, c->comm);
-        if (anybad)
-            n = 0;
-    } else if (!fh) {
-        n = 0;
-    }
-
-    const double deadline = cfg->deadline > 0 ? t->open_start + cfg->deadline : 0;
-    for (j = 0; j < n; j++) {
-        if (interrupted) {
-            set_fail(c, "interrupted", path, off, 0, "signal %d (%s)", (int)interrupted, strsignal(interrupted));
-            if (!collective)
-                break;
-        }
-        if (deadline > 0 && !collective && now() >= deadline) {
-            stopped = 1;
-            break;
-        }
-        uint64_t idx = cfg->random ? pfs_permute(j, c->nxfers, perm_seed) : j;
-        off = pfs_offset(cfg->shared, cfg->layout, writer, c->nranks, cfg->block, cfg->transfer, idx);
-        int64_t got;
-        if (wr) {
-            if (cfg->verify) {
-                double v0 = now();
-                pfs_pattern_fill(c->buf, len, c->seed, writer, off);
-                vt += now() - v0;
-            }
-            got = c->be->pwrite(fh, c->buf, len, off);
-        } else {
-            got = c->be->pread(fh, c->buf, len, off);
-            if (got == (int64_t)len && cfg->verify) {
-                double v0 = now();
-                size_t at;
-                uint64_t e, f;
-                uint64_t bad = pfs_pattern_check(c->buf, len, c->seed, writer, off, &at, &e, &f);
-                if (bad && !t->errors) {
-                    bad_at = at;
-                    bad_exp = e;
-                    bad_found = f;
-                    bad_off = off;
-                }
-                t->errors += bad;
-                vt += now() - v0;
-            }
-        }
-        int local_bad = 0;
-        if (got < 0) {
-            set_fail(c, wr ? "write" : "read", path, off, (int)-got, NULL);
-            local_bad = 1;
-        } else if ((size_t)got < len) {
-            t->bytes += (uint64_t)got;
-            set_fail(c, wr ? "write" : "read", path, off + (uint64_t)got, 0,
-                     wr ? "short write: %" PRId64 " of %zu bytes" : "short read: the file ends early (%" PRId64 " of %zu bytes)",
-                     got, len);
-            local_bad = 1;
-        } else {
-            t->bytes += len;
-        }
-        if (collective) {
-            /* One agreement per collective transfer: stop together on an
-             * error or at the stonewall, never leave a rank inside a _all call. */
-            int flags2[2] = {local_bad || c->fail.failed, deadline > 0 && now() >= deadline}, any[2];
-            MPI_Allreduce(flags2, any, 2, MPI_INT, MPI_MAX, c->comm);
-            if (any[0]) {
-                j++;
-                break;
-            }
-            if (any[1] && j + 1 < n) {
-                j++;
-                stopped = 1;
-                break;
-            }
-        } else if (local_bad) {
-            j++;
-            break;
-        }
-    }
-    t->xfers = j;
-    if (cfg->deadline > 0) {
-        t->sw_bytes = t->bytes;
-        if (stopped)
-            t->sw_end = now() - vt;
-        /* Wear-out: every rank continues to the largest count any rank
-         * reached, so every file holds the same transfers. All ranks reach
-         * this reduction, the failed ones too. */
-        uint64_t mine[2] = {j, (uint64_t)c->fail.failed}, most[2];
-        allreduce_watched(c, mine, most, 2, MPI_UINT64_T, MPI_MAX, t->open_start, "the stonewall agreement");
-        uint64_t target = most[0];
-        if (!most[1] && fh) {
-            for (; j < target; j++) {
-                uint64_t idx = cfg->random ? pfs_permute(j, c->nxfers, perm_seed) : j;
-                off = pfs_offset(cfg->shared, cfg->layout, writer, c->nranks, cfg->block, cfg->transfer, idx);
-                if (wr && cfg->verify) {
-                    double v0 = now();
-                    pfs_pattern_fill(c->buf, len, c->seed, writer, off);
-                    vt += now() - v0;
-                }
-                int64_t got = wr ? c->be->pwrite(fh, c->buf, len, off) : c->be->pread(fh, c->buf, len, off);
-                if (got != (int64_t)len) {
-                    set_fail(c, wr ? "write" : "read", path, off, got < 0 ? (int)-got : 0,
-                             got < 0 ? NULL : "short transfer in wear-out");
-                    break;
-                }
-                t->bytes += len;
-            }
-            t->xfers = j;
-        }
-        if (wr)
-            c->data_xfers = target;
-    }
-    t->xfer_end = now();
-    if (fh && wr && cfg->fsync) {
-        rc = c->be->fsync(fh);
-        if (rc < 0)
-            set_fail(c, "fsync", path, 0, -rc, NULL);
-    }
-    if (fh) {
-        rc = c->be->close(fh);
-        if (rc < 0)
-            set_fail(c, "close", path, 0, -rc, NULL);
-    }
-    t->close_end = now();
-    /* Pattern work is the benchmark's own, not the file system's: take it
-     * out of this rank's span so bandwidth stays comparable. */
-    t->verify_s = vt;
-    t->xfer_end -= vt;
-    t->close_end -= vt;
-    if (t->errors)
-        set_fail(c, "verify", path, bad_off + bad_at, 0,
-                 "%" PRIu64 " mismatching 8-byte words in data written by rank %d, read by rank %d; first at byte %" PRIu64
-                 ": expected 0x%016" PRIx64 ", found 0x%016" PRIx64,
-                 t->errors, writer, c->rank, bad_off + bad_at, bad_exp, bad_found);
+    if (c->threads > 1)
+        pthread_barrier_wait(&c->sw_bar);
+    return c->sw_target;
 }
 
-/* Local, untimed: before a read phase, push this rank's file out of the
+static int hook_agree_open(void *arg, int local_bad)
+{
+    struct ctx *c = arg;
+    int any = 0;
+    MPI_Allreduce(&local_bad, &any, 1, MPI_INT, MPI_MAX, c->comm);
+    return any;
+}
+
+static int hook_agree_xfer(void *arg, int local_bad, int past_deadline)
+{
+    struct ctx *c = arg;
+    int mine[2] = {local_bad, past_deadline}, any[2];
+    MPI_Allreduce(mine, any, 2, MPI_INT, MPI_MAX, c->comm);
+    return (any[0] ? 1 : 0) | (any[1] ? 2 : 0);
+}
+
+struct worker {
+    const struct pfs_phase_ctx *ph;
+    struct pfs_stream *s;
+};
+
+static void *stream_main(void *arg)
+{
+    struct worker *w = arg;
+    if (pfs_phase_is_meta(w->ph->kind))
+        pfs_stream_meta(w->ph, w->s);
+    else
+        pfs_stream_data(w->ph, w->s);
+    return NULL;
+}
+
+/* Local (collective inside for the stonewall and collective MPI-IO). Runs
+ * one timed phase on this rank's streams: threads 1..T-1 in pthreads, stream
+ * 0 on the main thread, which alone calls MPI (MPI_THREAD_FUNNELED). */
+static void run_streams(struct ctx *c, int kind)
+{
+    struct pfs_phase_ctx ph = {
+        .cfg = &c->cfg,
+        .be = c->be,
+        .bectx = c->bectx,
+        .kind = kind,
+        .nstreams = c->nstreams,
+        .seed = c->seed,
+        .nxfers = c->nxfers,
+        .data_xfers = c->data_xfers,
+        .interrupted = &interrupted,
+        .wearout = hook_wearout,
+        .agree_xfer = hook_agree_xfer,
+        .agree_open = hook_agree_open,
+        .arg = c,
+    };
+    c->sw_done = c->sw_target = 0;
+    c->sw_failed = 0;
+    pthread_t tid[c->threads > 1 ? c->threads : 1];
+    struct worker w[c->threads > 1 ? c->threads : 1];
+    int started = 1;
+    for (int i = 1; i < c->threads; i++) {
+        w[i] = (struct worker){&ph, &c->streams[i]};
+        if (pthread_create(&tid[i], NULL, stream_main, &w[i]) != 0) {
+            /* Without this thread the stonewall barrier would never fill:
+             * run the stream here instead, after the others. */
+            tid[i] = 0;
+            continue;
+        }
+        started++;
+    }
+    w[0] = (struct worker){&ph, &c->streams[0]};
+    stream_main(&w[0]);
+    for (int i = 1; i < c->threads; i++)
+        if (tid[i])
+            pthread_join(tid[i], NULL);
+        else
+            stream_main(&w[i]);
+    (void)started;
+    if (kind == PFS_PH_WRITE && c->cfg.deadline > 0)
+        c->data_xfers = c->sw_target;
+}
+
+/* Local, untimed: before a read phase, push this rank's files out of the
  * page cache; the lowest rank of each node also drops the whole cache when
  * it may (root). Returns 1 when it wrote drop_caches. */
 static int drop_caches(struct ctx *c, int lowest_on_node)
 {
-    int fd = open(c->rd_path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd >= 0) {
-        fdatasync(fd);
-        posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-        close(fd);
+    for (int i = 0; i < c->threads; i++) {
+        int fd = open(c->streams[i].rd_path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd >= 0) {
+            fdatasync(fd);
+            posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+            close(fd);
+        }
+        if (c->cfg.shared)
+            break;
     }
     if (!lowest_on_node || geteuid() != 0)
         return 0;
@@ -532,26 +468,32 @@ static int drop_caches(struct ctx *c, int lowest_on_node)
 /* Local, rank 0, when the watchdog is about to abort the job: the other
  * ranks will not clean up, so remove every data file of this run, which
  * are this run's own only when it wrote them (a read-only run with
- * --run-id reads another run's files and leaves them). */
+ * --run-id reads another run's files and leaves them). Small files of the
+ * metadata phases stay: their names are listed by nobody but their ranks. */
 static void remove_run_files(struct ctx *c)
 {
     if (c->cfg.keep || !c->writes)
         return;
     char path[PFS_PATH_MAX + 128];
-    int n = c->cfg.shared ? 1 : c->nranks;
+    int n = c->cfg.shared ? 1 : c->nstreams;
     for (int r = 0; r < n; r++) {
         data_path(c, r, path, sizeof(path));
         unlink(path);
     }
 }
 
-/* Local. Removes exactly the files this run created. */
+/* Local. Removes exactly the files and directories this rank made. */
 static void cleanup(struct ctx *c)
 {
-    if (c->cfg.keep || !c->created)
-        return;
-    if (unlink(c->my_path) == 0)
-        c->created = 0;
+    for (int i = 0; i < c->threads; i++) {
+        struct pfs_stream *s = &c->streams[i];
+        if (!c->cfg.keep && s->created && unlink(s->path) == 0)
+            s->created = 0;
+        /* Small files go whatever --keep says: they are not data to read again. */
+        pfs_stream_meta_clear(&c->cfg, s);
+        if (s->md_dir_made && rmdir(s->md_dir) == 0)
+            s->md_dir_made = 0;
+    }
 }
 
 static void make_run_id(char *out, size_t len)
@@ -713,21 +655,48 @@ int pfs_main(MPI_Comm comm, int argc, char **argv)
 
     c.nxfers = cfg->block / cfg->transfer;
     c.data_xfers = c.nxfers;
-    data_path(&c, c.rank, c.my_path, sizeof(c.my_path));
-    c.rd_writer = (c.rank + c.shift) % c.nranks;
-    data_path(&c, c.rd_writer, c.rd_path, sizeof(c.rd_path));
+    c.threads = cfg->threads;
+    c.nstreams = c.nranks * c.threads;
+    c.node_of_stream = calloc((size_t)c.nstreams, sizeof(int));
+    for (int s = 0; s < c.nstreams; s++)
+        c.node_of_stream[s] = c.node_of_rank[s / c.threads];
+    pthread_mutex_init(&c.sw_mu, NULL);
+    pthread_barrier_init(&c.sw_bar, NULL, (unsigned)c.threads);
 
-    /* I/O buffer: aligned for O_DIRECT and for fast read() (a buffer 16 bytes
-     * off a page made read() 3x slower here), filled once with incompressible
-     * bytes so no compressing file system reports fantasy bandwidth. */
+    /* The streams of this rank. Each has its own transfer buffer: aligned
+     * for O_DIRECT and for fast read() (a buffer 16 bytes off a page made
+     * read() 3x slower here), filled once with incompressible bytes so no
+     * compressing file system reports fantasy bandwidth. With -C a stream
+     * reads the same thread's data of rank (r+shift) mod n. */
+    snprintf(c.md_top, sizeof(c.md_top), "%s/pfsbench.%s.md", cfg->dir, c.run_id);
     size_t align = cfg->direct ? pfs_dio_alignment(cfg->dir) : 4096;
     if (align < 4096)
         align = 4096;
-    if (posix_memalign(&c.buf, align, (size_t)cfg->transfer) != 0) {
-        c.buf = NULL;
-        set_fail(&c, "allocate the transfer buffer", "", 0, ENOMEM, NULL);
-    } else {
-        pfs_random_fill(c.buf, (size_t)cfg->transfer, c.seed ^ (uint64_t)c.rank);
+    c.streams = calloc((size_t)c.threads, sizeof(*c.streams));
+    for (int i = 0; i < c.threads; i++) {
+        struct pfs_stream *st = &c.streams[i];
+        st->id = c.rank * c.threads + i;
+        st->rank = c.rank;
+        st->thread = i;
+        st->rd_writer = ((c.rank + c.shift) % c.nranks) * c.threads + i;
+        data_path(&c, st->id, st->path, sizeof(st->path));
+        data_path(&c, st->rd_writer, st->rd_path, sizeof(st->rd_path));
+        if (cfg->dirs == PFS_DIRS_PER_RANK) {
+            snprintf(st->md_dir, sizeof(st->md_dir), "%s/s%d", c.md_top, st->id);
+            snprintf(st->md_rd_dir, sizeof(st->md_rd_dir), "%s/s%d", c.md_top, st->rd_writer);
+        } else {
+            snprintf(st->md_dir, sizeof(st->md_dir), "%s", c.md_top);
+            snprintf(st->md_rd_dir, sizeof(st->md_rd_dir), "%s", c.md_top);
+        }
+        st->fail.rank = c.rank;
+        st->fail.thread = c.threads > 1 ? i : -1;
+        snprintf(st->fail.host, sizeof(st->fail.host), "%s", c.host);
+        if (posix_memalign(&st->buf, align, (size_t)cfg->transfer) != 0) {
+            st->buf = NULL;
+            set_fail(&c, "allocate the transfer buffer", "", 0, ENOMEM, NULL);
+        } else {
+            pfs_random_fill(st->buf, (size_t)cfg->transfer, c.seed ^ pfs_mix64((uint64_t)st->id));
+        }
     }
 
     /* Memory per node, for the cache warning. */
@@ -749,8 +718,8 @@ int pfs_main(MPI_Comm comm, int argc, char **argv)
             if (*p == '\n')
                 *p = ' ';
         join_cmdline(argc, argv, cmdline, sizeof(cmdline));
-        times = calloc((size_t)cfg->nphases * (size_t)cfg->reps * (size_t)c.nranks, sizeof(*times));
-        gathered = calloc((size_t)c.nranks, sizeof(*gathered));
+        times = calloc((size_t)cfg->nphases * (size_t)cfg->reps * (size_t)c.nstreams, sizeof(*times));
+        gathered = calloc((size_t)c.nstreams, sizeof(*gathered));
         reps_done = calloc((size_t)cfg->nphases, sizeof(int));
         c.d = &d;
         d.cfg = cfg;
@@ -765,6 +734,9 @@ int pfs_main(MPI_Comm comm, int argc, char **argv)
         d.nnodes = c.nnodes;
         d.hosts = (const char(*)[PFS_HOST_MAX])c.hosts;
         d.node_of_rank = c.node_of_rank;
+        d.threads = c.threads;
+        d.nstreams = c.nstreams;
+        d.node_of_stream = c.node_of_stream;
         d.clock_corr = corr;
         d.clock_unc = unc;
         d.reorder_shift = c.shift;
@@ -796,7 +768,7 @@ int pfs_main(MPI_Comm comm, int argc, char **argv)
                 double data = 0, nodemem = 0;
                 for (int r = 0; r < c.nranks; r++)
                     if (c.node_of_rank[r] == n) {
-                        data += (double)cfg->block;
+                        data += (double)cfg->block * c.threads;
                         nodemem = mems[r];
                     }
                 if (data < 2 * nodemem) {
@@ -807,11 +779,11 @@ int pfs_main(MPI_Comm comm, int argc, char **argv)
                 }
             }
         }
-        if (!cfg->quiet) {
+        if (!cfg->quiet && cfg->format == PFS_FORMAT_TEXT) {
             pfs_report_header(stdout, &d);
             if (cfg->verbose)
                 pfs_report_placement(stdout, &d);
-            pfs_report_columns(stdout);
+            pfs_report_columns(stdout, &d);
             fflush(stdout);
         }
     }
@@ -822,24 +794,47 @@ int pfs_main(MPI_Comm comm, int argc, char **argv)
         report_failures(&c, c.rank == 0 ? &d : NULL);
 
     /* Shared file: rank 0 makes it, untimed, so that every rank's timed
-     * open finds it; O_EXCL, so a file of that name already there is refused. */
-    for (int i = 0; i < cfg->nphases; i++)
+     * open finds it; O_EXCL, so a file of that name already there is refused.
+     * Metadata phases: rank 0 makes the run's directory, each stream its own
+     * with --dirs per-rank; mkdir, so a directory already there is refused. */
+    int has_meta = 0;
+    for (int i = 0; i < cfg->nphases; i++) {
         c.writes |= cfg->phases[i] == PFS_PH_WRITE;
-    if (!failed && cfg->shared && c.writes) {
-        if (c.rank == 0) {
-            int fd = open(c.my_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+        has_meta |= pfs_phase_is_meta(cfg->phases[i]);
+    }
+    if (!failed && ((cfg->shared && c.writes) || has_meta)) {
+        if (c.rank == 0 && cfg->shared && c.writes) {
+            int fd = open(c.streams[0].path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
             if (fd < 0)
-                set_fail(&c, "create", c.my_path, 0, errno,
+                set_fail(&c, "create", c.streams[0].path, 0, errno,
                          errno == EEXIST ? "a file of that name is already there; pfsbench never reuses a file it did not create" : NULL);
             else {
                 close(fd);
-                c.created = 1;
+                c.streams[0].created = 1;
             }
         }
+        if (c.rank == 0 && has_meta) {
+            if (mkdir(c.md_top, 0755) != 0)
+                set_fail(&c, "mkdir", c.md_top, 0, errno, NULL);
+            else
+                c.md_top_made = 1;
+        }
         failed = agree(&c);
+        if (!failed && has_meta && cfg->dirs == PFS_DIRS_PER_RANK) {
+            for (int i = 0; i < c.threads; i++) {
+                if (mkdir(c.streams[i].md_dir, 0755) != 0)
+                    set_fail(&c, "mkdir", c.streams[i].md_dir, 0, errno, NULL);
+                else
+                    c.streams[i].md_dir_made = 1;
+            }
+            failed = agree(&c);
+        }
         if (failed)
             report_failures(&c, c.rank == 0 ? &d : NULL);
     }
+    int has_delete = 0;
+    for (int i = 0; i < cfg->nphases; i++)
+        has_delete |= cfg->phases[i] == PFS_PH_DELETE;
 
     int dropped_notice = 0;
     for (int rep = 0; rep < cfg->reps && !failed; rep++) {
@@ -850,10 +845,19 @@ int pfs_main(MPI_Comm comm, int argc, char **argv)
             if (interrupted)
                 set_fail(&c, "interrupted", "", 0, 0, "signal %d (%s) between phases", (int)interrupted,
                          strsignal(interrupted));
-            if (cfg->shared && kind == PFS_PH_WRITE && c.rank == 0 && c.created && truncate(c.my_path, 0) != 0)
-                set_fail(&c, "truncate", c.my_path, 0, errno, NULL);
+            if (cfg->shared && kind == PFS_PH_WRITE && c.rank == 0 && c.streams[0].created &&
+                truncate(c.streams[0].path, 0) != 0)
+                set_fail(&c, "truncate", c.streams[0].path, 0, errno, NULL);
             if (cfg->drop_caches && pfs_phase_is_read(kind))
                 drops = drop_caches(&c, lowest_on_node);
+            /* A create that repeats without a delete in the list starts
+             * from an empty directory, like a write starts from an empty file. */
+            if (kind == PFS_PH_CREATE && rep > 0 && !has_delete)
+                for (int i = 0; i < c.threads; i++) {
+                    int e = pfs_stream_meta_clear(cfg, &c.streams[i]);
+                    if (e)
+                        set_fail(&c, "remove", c.streams[i].md_dir, 0, -e, "clearing the files of the last create");
+                }
             char where[64];
             snprintf(where, sizeof(where), "the start of %s (repetition %d)", pfs_phase_name(kind), rep);
             /* No rank leaves an allreduce before every rank has entered it:
@@ -866,33 +870,37 @@ int pfs_main(MPI_Comm comm, int argc, char **argv)
                 break;
             }
             if (c.rank == 0 && cfg->drop_caches && pfs_phase_is_read(kind) && !dropped_notice && !cfg->quiet) {
-                printf("cache        before each read phase: fdatasync + posix_fadvise(DONTNEED) on every file; "
+                fprintf(cfg->format == PFS_FORMAT_TEXT ? stdout : stderr, "cache        before each read phase: fdatasync + posix_fadvise(DONTNEED) on every file; "
                        "/proc/sys/vm/drop_caches written on %d of %d nodes\n", sum[1], c.nnodes);
                 dropped_notice = 1;
             }
             double phase_start = now();
-            struct pfs_times t;
-            run_phase(&c, kind, &t);
+            run_streams(&c, kind);
             snprintf(where, sizeof(where), "%s (repetition %d)", pfs_phase_name(kind), rep);
             failed = agree_watched(&c, phase_start, where);
-            MPI_Gather(&t, (int)sizeof(t), MPI_BYTE, gathered, (int)sizeof(t), MPI_BYTE, 0, comm);
+            struct pfs_times mine[c.threads];
+            for (int i = 0; i < c.threads; i++)
+                mine[i] = c.streams[i].t;
+            int sz = (int)sizeof(struct pfs_times) * c.threads;
+            MPI_Gather(mine, sz, MPI_BYTE, gathered, sz, MPI_BYTE, 0, comm);
             if (c.rank == 0) {
-                /* One clock: put every rank's times on rank 0's. */
-                struct pfs_times *dst = times + ((size_t)p * (size_t)cfg->reps + (size_t)rep) * (size_t)c.nranks;
-                for (int r = 0; r < c.nranks; r++) {
-                    dst[r] = gathered[r];
-                    dst[r].open_start += corr[r];
-                    dst[r].open_end += corr[r];
-                    dst[r].xfer_end += corr[r];
-                    dst[r].close_end += corr[r];
-                    if (dst[r].sw_end > 0)
-                        dst[r].sw_end += corr[r];
+                /* One clock: put every stream's times on rank 0's. */
+                struct pfs_times *dst = times + ((size_t)p * (size_t)cfg->reps + (size_t)rep) * (size_t)c.nstreams;
+                for (int s = 0; s < c.nstreams; s++) {
+                    double k = corr[s / c.threads];
+                    dst[s] = gathered[s];
+                    dst[s].open_start += k;
+                    dst[s].open_end += k;
+                    dst[s].xfer_end += k;
+                    dst[s].close_end += k;
+                    if (dst[s].sw_end > 0)
+                        dst[s].sw_end += k;
                 }
                 /* A failed repetition's times stay out of the statistics;
                  * the error message says what happened to it. */
                 if (!failed)
                     reps_done[p] = rep + 1;
-                if (!failed && !cfg->quiet) {
+                if (!failed && !cfg->quiet && cfg->format == PFS_FORMAT_TEXT) {
                     pfs_report_row(stdout, &d, p, rep);
                     fflush(stdout);
                 }
@@ -902,8 +910,14 @@ int pfs_main(MPI_Comm comm, int argc, char **argv)
         }
     }
 
-    /* Every rank is past its last phase: files can go. */
+    /* Every rank is past its last phase: files can go, then the run's
+     * metadata directory, once every rank has emptied its part. */
     cleanup(&c);
+    if (has_meta) {
+        MPI_Barrier(comm);
+        if (c.md_top_made && rmdir(c.md_top) != 0)
+            fprintf(stderr, "pfsbench: warning: could not remove %s: %s\n", c.md_top, strerror(errno));
+    }
     int rc = failed ? PFS_EXIT_IO : PFS_EXIT_OK;
     if (c.rank == 0 && d.interrupt_signal)
         rc = 128 + d.interrupt_signal; /* 130 for SIGINT, 143 for SIGTERM, as a shell reports them */
@@ -915,18 +929,24 @@ int pfs_main(MPI_Comm comm, int argc, char **argv)
         int any = 0;
         for (int p = 0; p < cfg->nphases; p++)
             any |= reps_done[p] > 0;
-        if (any)
+        /* JSON and CSV own stdout: nothing else goes there, messages go to stderr. */
+        FILE *msg = cfg->format == PFS_FORMAT_TEXT ? stdout : stderr;
+        if (cfg->format == PFS_FORMAT_JSON)
+            pfs_report_json(stdout, &d);
+        else if (cfg->format == PFS_FORMAT_CSV)
+            pfs_report_csv(stdout, &d);
+        else if (any)
             pfs_report_summary(stdout, &d);
         if (cfg->keep && !cfg->quiet)
-            printf("\nkept data files %s/pfsbench.%s.* (read them again with --run-id %s)\n", cfg->dir, c.run_id,
-                   c.run_id);
+            fprintf(msg, "\nkept data files %s/pfsbench.%s.* (read them again with --run-id %s)\n", cfg->dir,
+                    c.run_id, c.run_id);
         if (!cfg->no_results) {
             char name[64];
             if (pfs_results_append(cfg->results, &d, name, sizeof(name), err, sizeof(err)) != 0) {
                 fprintf(stderr, "pfsbench: error: results file %s: %s\n", cfg->results, err);
                 rc = PFS_EXIT_IO;
             } else if (!cfg->quiet) {
-                printf("results      %s %s (%s)\n", cfg->results, name, d.status);
+                fprintf(msg, "results      %s %s (%s)\n", cfg->results, name, d.status);
             }
         }
         fflush(stdout);
@@ -935,7 +955,12 @@ int pfs_main(MPI_Comm comm, int argc, char **argv)
 
     if (cfg->api == PFS_API_MPIIO)
         pfs_mpiio_fini(&c.mpiio);
-    free(c.buf);
+    for (int i = 0; i < c.threads; i++)
+        free(c.streams[i].buf);
+    free(c.streams);
+    free(c.node_of_stream);
+    pthread_mutex_destroy(&c.sw_mu);
+    pthread_barrier_destroy(&c.sw_bar);
     free(c.hosts);
     free(c.node_of_rank);
     free(corr);

@@ -165,6 +165,7 @@ struct summary_row {
     int rep;
     int ranks;
     int nodes;
+    int threads;
     uint64_t transfer;
     uint64_t block;
     uint64_t bytes;
@@ -172,6 +173,8 @@ struct summary_row {
     double bandwidth;
     double utilization;
     double stonewall_bandwidth;
+    uint64_t ops;
+    double rate;
 };
 
 static hid_t summary_type(void)
@@ -186,6 +189,7 @@ static hid_t summary_type(void)
     H5Tinsert(t, "rep", HOFFSET(struct summary_row, rep), H5T_NATIVE_INT);
     H5Tinsert(t, "ranks", HOFFSET(struct summary_row, ranks), H5T_NATIVE_INT);
     H5Tinsert(t, "nodes", HOFFSET(struct summary_row, nodes), H5T_NATIVE_INT);
+    H5Tinsert(t, "threads", HOFFSET(struct summary_row, threads), H5T_NATIVE_INT);
     H5Tinsert(t, "transfer", HOFFSET(struct summary_row, transfer), H5T_NATIVE_UINT64);
     H5Tinsert(t, "block", HOFFSET(struct summary_row, block), H5T_NATIVE_UINT64);
     H5Tinsert(t, "bytes", HOFFSET(struct summary_row, bytes), H5T_NATIVE_UINT64);
@@ -193,6 +197,8 @@ static hid_t summary_type(void)
     H5Tinsert(t, "bandwidth", HOFFSET(struct summary_row, bandwidth), H5T_NATIVE_DOUBLE);
     H5Tinsert(t, "utilization", HOFFSET(struct summary_row, utilization), H5T_NATIVE_DOUBLE);
     H5Tinsert(t, "stonewall_bandwidth", HOFFSET(struct summary_row, stonewall_bandwidth), H5T_NATIVE_DOUBLE);
+    H5Tinsert(t, "ops", HOFFSET(struct summary_row, ops), H5T_NATIVE_UINT64);
+    H5Tinsert(t, "rate", HOFFSET(struct summary_row, rate), H5T_NATIVE_DOUBLE);
     H5Tclose(s64);
     H5Tclose(s128);
     H5Tclose(s16);
@@ -216,7 +222,8 @@ static int append_summary(hid_t file, const struct summary_row *rows, hsize_t n)
         H5Sclose(s);
         if (ds >= 0)
             attr_str(ds, "units", "transfer, block, bytes: bytes; seconds: s; bandwidth, stonewall_bandwidth: bytes/s "
-                                  "(1024-based MiB = 1048576 bytes); utilization: fraction");
+                                  "(1024-based MiB = 1048576 bytes); utilization: fraction; ops: transfers (data "
+                                  "phases) or files (metadata phases); rate: ops/s");
     }
     if (ds < 0)
         goto out;
@@ -311,7 +318,9 @@ static int write_phase(hid_t phases, const struct pfs_run_data *d, int p, struct
                        int run_no)
 {
     const struct pfs_config *cfg = d->cfg;
-    int reps = d->reps_done[p], nn = d->nnodes, nr = d->nranks;
+    int reps = d->reps_done[p], nn = d->nnodes, nr = pfs_run_nstreams(d);
+    const int *nodes = pfs_run_stream_nodes(d);
+    const int meta = pfs_phase_is_meta(cfg->phases[p]);
     char name[48];
     snprintf(name, sizeof(name), "%02d_%s", p, pfs_phase_name(cfg->phases[p]));
     hid_t g = H5Gcreate2(phases, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
@@ -321,6 +330,7 @@ static int write_phase(hid_t phases, const struct pfs_run_data *d, int p, struct
     rc |= attr_str(g, "phase", pfs_phase_name(cfg->phases[p]));
     rc |= attr_int(g, "index", p);
     rc |= attr_int(g, "repetitions", reps);
+    rc |= attr_str(g, "kind", meta ? "metadata" : "data");
     if (reps == 0) {
         H5Gclose(g);
         return rc;
@@ -332,7 +342,9 @@ static int write_phase(hid_t phases, const struct pfs_run_data *d, int p, struct
     uint64_t *nbytes = calloc(R * (size_t)nn, sizeof(uint64_t));
     double *nsec = calloc(R * (size_t)nn, sizeof(double)), *nbw = calloc(R * (size_t)nn, sizeof(double));
     int *nflag = calloc(R * (size_t)nn, sizeof(int));
-    if (!bw || !sec || !util || !swbw || !bytes || !nbytes || !nsec || !nbw || !nflag) {
+    double *rate = calloc(R, sizeof(double)), *nrate = calloc(R * (size_t)nn, sizeof(double));
+    uint64_t *ops = calloc(R, sizeof(uint64_t));
+    if (!bw || !sec || !util || !swbw || !bytes || !nbytes || !nsec || !nbw || !nflag || !rate || !nrate || !ops) {
         rc = -1;
         goto done;
     }
@@ -345,9 +357,13 @@ static int write_phase(hid_t phases, const struct pfs_run_data *d, int p, struct
         util[rep] = s.utilization;
         swbw[rep] = s.sw_bandwidth;
         bytes[rep] = s.bytes;
+        rate[rep] = s.rate;
+        ops[rep] = s.ops;
         size_t o = (size_t)rep * (size_t)nn;
-        pfs_node_reduce(t, d->node_of_rank, nr, nn, nbytes + o, nsec + o, nbw + o);
-        pfs_stragglers(nbw + o, nn, cfg->straggler, nflag + o);
+        pfs_node_reduce(t, nodes, nr, nn, nbytes + o, nsec + o, nbw + o);
+        pfs_node_rates(t, nodes, nr, nn, nrate + o);
+        /* A metadata phase is judged by its rate, a data phase by its bandwidth. */
+        pfs_stragglers(meta ? nrate + o : nbw + o, nn, cfg->straggler, nflag + o);
         struct summary_row *row = &rows[(*nrows)++];
         memset(row, 0, sizeof(*row));
         row->run = run_no;
@@ -356,8 +372,9 @@ static int write_phase(hid_t phases, const struct pfs_run_data *d, int p, struct
         snprintf(row->status, sizeof(row->status), "%s", d->status);
         snprintf(row->phase, sizeof(row->phase), "%s", pfs_phase_name(cfg->phases[p]));
         row->rep = rep;
-        row->ranks = nr;
+        row->ranks = d->nranks;
         row->nodes = nn;
+        row->threads = d->threads > 0 ? d->threads : 1;
         row->transfer = cfg->transfer;
         row->block = cfg->block;
         row->bytes = s.bytes;
@@ -365,14 +382,18 @@ static int write_phase(hid_t phases, const struct pfs_run_data *d, int p, struct
         row->bandwidth = s.bandwidth;
         row->utilization = s.utilization;
         row->stonewall_bandwidth = s.sw_bandwidth;
+        row->ops = s.ops;
+        row->rate = s.rate;
     }
-    /* Raw per-rank timings: [rep][rank], in memory already laid out so. */
+    /* Raw per-stream timings: [rep][stream], in memory already laid out so
+     * (stream = rank x threads + thread; with one thread, the rank). */
     hid_t tt = times_type();
     hsize_t dims2[2] = {R, (hsize_t)nr};
     rc |= write_array(g, "times", tt, 2, dims2, pfs_run_times(d, p, 0),
                       "open_start, open_end, xfer_end, close_end, stonewall_end: s since the Unix epoch on rank 0's "
                       "clock; verify_seconds: s (already taken out of xfer_end and close_end); bytes, "
-                      "stonewall_bytes: bytes; transfers: count; verify_errors: mismatching 8-byte words");
+                      "stonewall_bytes: bytes; transfers: count (files in a metadata phase); verify_errors: "
+                      "mismatching 8-byte words; one column per stream (rank x threads + thread)");
     H5Tclose(tt);
     hsize_t d1 = R;
     rc |= write_array(g, "bandwidth", H5T_NATIVE_DOUBLE, 1, &d1, bw, "bytes/s");
@@ -384,9 +405,22 @@ static int write_phase(hid_t phases, const struct pfs_run_data *d, int p, struct
     rc |= write_array(g, "node_bandwidth", H5T_NATIVE_DOUBLE, 2, dn, nbw, "bytes/s");
     rc |= write_array(g, "node_bytes", H5T_NATIVE_UINT64, 2, dn, nbytes, "bytes");
     rc |= write_array(g, "node_seconds", H5T_NATIVE_DOUBLE, 2, dn, nsec, "s");
-    rc |= write_array(g, "node_straggler", H5T_NATIVE_INT, 2, dn, nflag, "1: below straggler x median node");
+    rc |= write_array(g, "node_straggler", H5T_NATIVE_INT, 2, dn, nflag,
+                      "1: below straggler x median node (bandwidth; files/s in a metadata phase)");
+    rc |= write_array(g, "ops", H5T_NATIVE_UINT64, 1, &d1, ops, "transfers, or files in a metadata phase");
+    rc |= write_array(g, "rate", H5T_NATIVE_DOUBLE, 1, &d1, rate, "ops/s (files/s in a metadata phase)");
+    rc |= write_array(g, "node_rate", H5T_NATIVE_DOUBLE, 2, dn, nrate, "ops/s");
     struct pfs_stats st;
     pfs_stats_compute(bw, reps, &st);
+    if (meta) {
+        struct pfs_stats sr;
+        pfs_stats_compute(rate, reps, &sr);
+        rc |= attr_dbl(g, "rate_min", sr.min);
+        rc |= attr_dbl(g, "rate_max", sr.max);
+        rc |= attr_dbl(g, "rate_mean", sr.mean);
+        rc |= attr_dbl(g, "rate_median", sr.median);
+        rc |= attr_dbl(g, "rate_stddev", sr.stddev);
+    }
     rc |= attr_dbl(g, "bandwidth_min", st.min);
     rc |= attr_dbl(g, "bandwidth_max", st.max);
     rc |= attr_dbl(g, "bandwidth_mean", st.mean);
@@ -395,6 +429,7 @@ static int write_phase(hid_t phases, const struct pfs_run_data *d, int p, struct
     rc |= attr_str(g, "bandwidth_units", "bytes/s; stddev is the sample standard deviation (n-1)");
 done:
     free(bw), free(sec), free(util), free(swbw), free(bytes), free(nbytes), free(nsec), free(nbw), free(nflag);
+    free(rate), free(nrate), free(ops);
     H5Gclose(g);
     return rc;
 }
@@ -461,6 +496,13 @@ static int write_run(hid_t file, const struct pfs_run_data *d, char *name, size_
     rc |= attr_str(g, "api", cfg->api == PFS_API_MPIIO ? "mpiio" : "posix");
     rc |= attr_int(g, "collective", cfg->collective);
     rc |= attr_dbl(g, "straggler", cfg->straggler);
+    rc |= attr_int(g, "threads", d->threads > 0 ? d->threads : 1);
+    rc |= attr_int(g, "streams", pfs_run_nstreams(d));
+    rc |= attr_int(g, "files", cfg->files);
+    rc |= attr_u64(g, "file_size", cfg->file_size);
+    rc |= attr_str(g, "dirs", cfg->dirs == PFS_DIRS_PER_RANK ? "per-rank" : "shared");
+    rc |= attr_str(g, "order", cfg->md_random ? "random" : "sequential");
+    rc |= attr_dbl(g, "timeout", cfg->timeout);
     char *conf = malloc(8192);
     if (conf) {
         pfs_config_describe(cfg, conf, 8192);

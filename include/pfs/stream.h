@@ -1,0 +1,92 @@
+/* One stream's work in one phase: the I/O loops, data and metadata.
+ *
+ * A stream is (rank, thread); with --threads 1 it is the rank. The loops
+ * here make no MPI call: where ranks must agree inside a phase (the
+ * stonewall's wear-out, collective MPI-IO), the stream calls a hook the MPI
+ * layer provides. Local, and safe to run in one thread per stream. */
+#ifndef PFS_STREAM_H
+#define PFS_STREAM_H
+
+#include <signal.h>
+#include <stdint.h>
+
+#include "pfs/backend.h"
+#include "pfs/config.h"
+#include "pfs/core.h"
+
+/* A failure on one stream, gathered to rank 0 to be named. */
+struct pfs_failure {
+    int failed;
+    int rank;
+    int thread;                 /* -1 when the run has one thread per rank */
+    int err;                    /* errno, 0 when none applies */
+    int sig;                    /* the signal that interrupted it, 0 when none */
+    uint64_t offset;
+    char host[PFS_HOST_MAX];
+    char op[32];
+    char path[PFS_PATH_MAX + 128];
+    char detail[256];
+};
+
+struct pfs_stream {
+    int id;                     /* rank * threads + thread */
+    int rank, thread;
+    char path[PFS_PATH_MAX + 128];    /* the data file it writes */
+    char rd_path[PFS_PATH_MAX + 128]; /* the data file it reads */
+    int rd_writer;              /* the stream whose data it reads */
+    char md_dir[PFS_PATH_MAX + 192];  /* where it creates its small files */
+    char md_rd_dir[PFS_PATH_MAX + 192]; /* where it stats/reads (another node's with -C) */
+    int created;                /* it created path in this run */
+    uint64_t md_created;        /* small files it created and has not deleted */
+    int md_dir_made;            /* it made md_dir (--dirs per-rank) */
+    void *buf;                  /* transfer-sized, aligned */
+    struct pfs_times t;
+    struct pfs_failure fail;
+};
+
+/* What the streams of one rank share in one phase. Hooks are called from the
+ * stream's own thread; NULL when not needed. */
+struct pfs_phase_ctx {
+    const struct pfs_config *cfg;
+    const struct pfs_backend *be;
+    void *bectx;
+    int kind;                   /* enum pfs_phase */
+    int nstreams;               /* in the whole run */
+    uint64_t seed;
+    uint64_t nxfers;            /* transfers in a full block */
+    uint64_t data_xfers;        /* transfers present in the files (a stonewall may cut them) */
+    volatile sig_atomic_t *interrupted;
+    /* Stonewall: called once per stream after it stopped issuing (done =
+     * transfers so far); returns the count every stream must reach. */
+    uint64_t (*wearout)(void *arg, struct pfs_stream *s, uint64_t done);
+    /* Collective MPI-IO: called after every transfer; returns bit 0 when any
+     * rank failed, bit 1 when the stonewall passed on any rank. */
+    int (*agree_xfer)(void *arg, int local_bad, int past_deadline);
+    /* Collective MPI-IO: called once after open, returns 1 when any rank
+     * failed to open. */
+    int (*agree_open)(void *arg, int local_bad);
+    void *arg;
+};
+
+/* Seconds on this host's realtime clock. */
+double pfs_now(void);
+
+/* Runs one timed data phase (write, rewrite, read, reread) on stream s:
+ * open, transfers, fsync, close; fills s->t and, on failure, s->fail. */
+void pfs_stream_data(const struct pfs_phase_ctx *p, struct pfs_stream *s);
+
+/* Runs one timed metadata phase (create, stat, read-files, delete). */
+void pfs_stream_meta(const struct pfs_phase_ctx *p, struct pfs_stream *s);
+
+/* Untimed: removes the small files s created (before a create that repeats
+ * without a delete, and at the end). Returns 0 or -errno of the first failure. */
+int pfs_stream_meta_clear(const struct pfs_config *cfg, struct pfs_stream *s);
+
+/* Records a failure on s (the first one only: later ones are its consequences). */
+void pfs_stream_fail(struct pfs_stream *s, const char *op, const char *path, uint64_t off, int err, int sig,
+                     const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+
+/* The name of file i of stream id in dir. */
+void pfs_md_path(char *out, size_t len, const char *dir, int stream, uint64_t i);
+
+#endif
