@@ -1,0 +1,73 @@
+#!/bin/bash
+# --format json|csv own stdout (valid, nothing else mixed in, failed runs too);
+# --units labels every figure; -C applies to stat and read-files across nodes.
+. "$(dirname "$0")/lib.sh"
+D=$T/data
+mkdir -p "$D"
+PY=/usr/bin/python3
+
+run_mpi 2 60 -d "$D" -t 64k -b 256k -p write,read,create,stat -n 20 -i 2 --format json -o "$T/r.h5" --label 'a "quoted" label'
+check "json: exit 0" [ "$RC" -eq 0 ]
+check "json: stdout is one valid JSON document with every phase and repetition" $PY - "$T/out" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["status"] == "complete" and d["ranks"] == 2 and d["label"] == 'a "quoted" label'
+assert [p["phase"] for p in d["phases"]] == ["write", "read", "create", "stat"]
+for p in d["phases"]:
+    assert len(p["repetitions"]) == 2
+    for r in p["repetitions"]:
+        assert r["seconds"] > 0
+        if p["kind"] == "data":
+            assert r["bytes"] == 2 * 256 * 1024
+            assert abs(r["bandwidth_bytes_per_s"] - r["bytes"] / r["seconds"]) < 1e-6 * r["bandwidth_bytes_per_s"]
+        else:
+            assert r["ops"] == 40 and p["summary"]["unit"] == "files/s"
+PYEOF
+check "json: the results line went to stderr" grep -q "^results .*/runs/000001 (complete)" "$T/err"
+
+# A failed run still gives valid JSON, with its status and error.
+mkdir -p "$T/small"
+RC=0
+timeout 120 unshare --mount --propagation private sh -c \
+    "mount -t tmpfs -o size=1m pfstest '$T/small' && exec mpirun -np 2 --bind-to none '$PFSBENCH' -d '$T/small' -t 64k -b 1m --no-results --format json" \
+    >"$T/out" 2>"$T/err" || RC=$?
+check "json, failed run: exit 1" [ "$RC" -eq 1 ]
+check "json, failed run: valid JSON with status failed and the error" $PY -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(0 if d["status"] == "failed" and "No space left on device" in d["error"] else 1)' "$T/out"
+
+run_mpi 2 60 -d "$D" -t 64k -b 256k -p write,read -i 3 --format csv --no-results --units GB
+check "csv: exit 0" [ "$RC" -eq 0 ]
+check "csv: a header and 6 rows, in GB/s" $PY - "$T/out" <<'PYEOF'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 6, len(rows)
+for r in rows:
+    bw = float(r["bandwidth_bytes_per_s"])
+    assert abs(float(r["bandwidth_GBps"]) - bw / 1e9) <= 1e-6 * bw / 1e9
+    assert abs(float(r["KBps"]) - bw / 1024) <= 1e-6 * bw / 1024
+    assert int(r["bytes"]) == 2 * 256 * 1024
+PYEOF
+
+for u in MiB KB MB GB; do
+    run_mpi 1 60 -d "$D" -t 64k -b 256k --no-results --units $u
+    check "--units $u: the column says $u/s" grep -qE "^phase +rep +$u/s " "$T/out"
+done
+run_mpi 1 60 -d "$D" --no-results --units kb
+check "--units kb (wrong case): exit 2" [ "$RC" -eq 2 ]
+
+# -C with metadata on 2 fake nodes: stat and read-files visit another node's files.
+if [ -f "$PFS_TESTS/lib/fakenodes.sh" ]; then
+    . "$PFS_TESTS/lib/fakenodes.sh"
+    RC=0
+    fakenodes_run 2 2 60 "$PFSBENCH" -d "$D" -p create,stat,read-files,delete -n 50 --dirs per-rank -C \
+        -o "$T/c.h5" >"$T/out" 2>"$T/err" || RC=$?
+    check "-C metadata on 2 nodes: exit 0" [ "$RC" -eq 0 ]
+    check "-C metadata: every rank read from another node" $PY -c '
+import h5py, sys
+p = h5py.File(sys.argv[1], "r")["runs/000001/placement"][:]
+sys.exit(0 if all(r["node"] != r["reads_from_node"] for r in p) else 1)' "$T/c.h5"
+    check "-C metadata: nothing left" [ -z "$(ls -A "$D")" ]
+fi
+finish

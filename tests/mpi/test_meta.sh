@@ -1,0 +1,54 @@
+#!/bin/bash
+# Metadata phases (bonnie++ -n, mdtest): create, stat, read-files, delete;
+# shared and per-rank directories, sequential and random order.
+. "$(dirname "$0")/lib.sh"
+D=$T/data
+mkdir -p "$D"
+PY=/usr/bin/python3
+ops_in() { $PY -c "import h5py,sys; f=h5py.File(sys.argv[1],'r'); print(' '.join(str(int(x)) for x in f['summary']['ops']))" "$1"; }
+
+for np in 1 4; do
+    for dirs in shared per-rank; do
+        for order in sequential random; do
+            R=$T/m.$np.$dirs.$order.h5
+            run_mpi $np 60 -d "$D" -p create,stat,read-files,delete -n 200 --dirs $dirs --order $order -o "$R"
+            check "np=$np $dirs $order: exit 0" [ "$RC" -eq 0 ]
+            check "np=$np $dirs $order: the directory is as it was" [ -z "$(ls -A "$D")" ]
+            check "np=$np $dirs $order: 4 rows in files/s" [ "$(grep -cE '^(create|stat|read-files|delete) +0 .* files/s' "$T/out")" -eq 4 ]
+            want="$((np * 200)) $((np * 200)) $((np * 200)) $((np * 200))"
+            check "np=$np $dirs $order: ops in the results = files made ($want)" [ "$(ops_in "$R")" = "$want" ]
+        done
+    done
+done
+
+# Small content, read back; a repeated create without delete starts afresh.
+run_mpi 2 60 -d "$D" -p create,read-files -n 50 --file-size 4k -i 3 --no-results
+check "file-size 4k, 3 reps without delete: exit 0" [ "$RC" -eq 0 ]
+check "... 100 files created per rep, 3 reps" grep -qE "^create +3 .* 100$" "$T/out"
+check "... and nothing left" [ -z "$(ls -A "$D")" ]
+
+# Data and metadata phases in one run.
+run_mpi 2 60 -d "$D" -t 64k -b 256k -p write,read,create,stat,delete -n 20 --no-results
+check "data then metadata phases: exit 0 and clean" [ "$RC" -eq 0 ]
+check "data then metadata phases: nothing left" [ -z "$(ls -A "$D")" ]
+
+# Order rules and a stale leftover.
+run_mpi 2 60 -d "$D" -p stat,create --no-results
+check "stat before create: exit 2" [ "$RC" -eq 2 ]
+mkdir "$D/pfsbench.stale.md"
+run_mpi 2 60 -d "$D" -p create,delete --run-id stale --no-results
+check "a leftover directory of that run id: exit 1, named with EEXIST" grep -q "mkdir $D/pfsbench.stale.md at offset 0: File exists" "$T/err"
+check "... and left alone" [ -d "$D/pfsbench.stale.md" ]
+rmdir "$D/pfsbench.stale.md"
+
+# Out of inodes on a tiny tmpfs: fails cleanly naming the rank; no hang, no leftovers.
+mkdir -p "$T/tiny"
+RC=0
+timeout 120 unshare --mount --propagation private sh -c \
+    "mount -t tmpfs -o size=16m,nr_inodes=64 pfstest '$T/tiny' && mpirun -np 4 --oversubscribe --bind-to none '$PFSBENCH' -d '$T/tiny' -p create,stat,delete -n 100 --dirs per-rank --no-results; rc=\$?; ls -A '$T/tiny' > '$T/left'; exit \$rc" \
+    >"$T/out" 2>"$T/err" || RC=$?
+check "out of inodes: exit 1" [ "$RC" -eq 1 ]
+check "out of inodes: rank, host, path and errno named" \
+    grep -qE "rank [0-3] on [^ ]+: create .*/pfsbench\.[^ ]+\.md/s[0-3]/f\.[0-3]\.[0-9]+ at offset 0: No space left on device \(errno 28\)" "$T/err"
+check "out of inodes: every file and directory of the run removed" [ ! -s "$T/left" ]
+finish

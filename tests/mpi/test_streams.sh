@@ -1,0 +1,74 @@
+#!/bin/bash
+# Threads per rank (gpfsperf -th): streams = ranks x threads, each with its
+# own file (or its own part of the shared file), timed and reduced per stream.
+. "$(dirname "$0")/lib.sh"
+D=$T/data
+mkdir -p "$D"
+PY=/usr/bin/python3
+run_id_of() { sed -n 's/.*read them again with --run-id \([A-Za-z0-9_-]*\)).*/\1/p' "$T/out"; }
+bytes_of() { awk -v p="$1" '$1==p && NF==9 && $2 ~ /^[0-9]+$/ {print $9}' "$T/out" | head -1; }
+
+for shape in "1 8" "2 4"; do
+    set -- $shape
+    np=$1 th=$2
+    run_mpi "$np" 60 -d "$D" -T "$th" -t 64k -b 512k -p write,read -k -o "$T/r$np.h5" --verify
+    check "$np x $th: exit 0" [ "$RC" -eq 0 ]
+    id=$(run_id_of)
+    check "$np x $th: $((np * th)) files, one per stream" [ "$(ls "$D" | grep -c "^pfsbench\.$id\.[0-9]*$")" -eq $((np * th)) ]
+    check "$np x $th: every file is 512 KiB" [ "$(stat -c %s "$D"/pfsbench."$id".* | sort -u)" = 524288 ]
+    check "$np x $th: bytes reported = bytes on disk" [ "$(bytes_of write)" = $((np * th * 524288)) ]
+    check "$np x $th: the header counts the streams" grep -q "$th threads per rank: $((np * th)) streams" "$T/out"
+    check "$np x $th: per-stream rows and the threads in the results file" $PY - "$T/r$np.h5" "$np" "$th" <<'PYEOF'
+import sys, h5py
+f = h5py.File(sys.argv[1], "r"); np_, th = int(sys.argv[2]), int(sys.argv[3])
+r = f["runs/000001"]
+t = r["phases/00_write/times"]
+ok = t.shape == (1, np_ * th) and int(r.attrs["threads"]) == th and int(r.attrs["streams"]) == np_ * th
+ok = ok and all(int(b) == 524288 for b in t["bytes"][0])
+ok = ok and int(f["summary"]["threads"][0]) == th and int(f["summary"]["ranks"][0]) == np_
+sys.exit(0 if ok else 1)
+PYEOF
+    rm -f "$D"/pfsbench.*
+done
+
+# One shared file divided among all streams, segmented and strided, verified.
+for layout in segmented strided; do
+    run_mpi 2 60 -d "$D" -T 3 --shared --layout $layout -t 16k -b 64k -p write,read --verify -k --no-results
+    check "shared $layout 2 x 3: verified" [ "$RC" -eq 0 ]
+    id=$(run_id_of)
+    check "shared $layout 2 x 3: one file of 6 x 64 KiB" [ "$(stat -c %s "$D/pfsbench.$id.shared")" = 393216 ]
+    # the same file read by 6 ranks x 1 thread sees the same layout: streams are ranks there
+    run_mpi 6 60 -d "$D" --shared --layout $layout -t 16k -b 64k -p read --verify --run-id "$id" --no-results
+    check "shared $layout: 6 ranks x 1 thread read what 2 x 3 wrote" [ "$RC" -eq 0 ]
+    rm -f "$D"/pfsbench.*
+done
+
+# --total divides by streams.
+run_mpi 2 60 -d "$D" -T 4 --total 8m -t 256k --no-results -p write
+check "--total divides by streams: 1 MiB per stream" grep -q "block 1 MiB per stream, total 8 MiB" "$T/out"
+run_mpi 2 60 -d "$D" -T 3 --total 8m -t 256k --no-results -p write
+check "--total not divisible by 6 streams: exit 2" [ "$RC" -eq 2 ]
+check "... and says streams" grep -q "does not divide by 6 streams" "$T/err"
+run_mpi 2 60 -d "$D" -T 2 -a mpiio --no-results
+check "threads with MPI-IO: exit 2 with the reason" grep -q "MPI_THREAD_MULTIPLE" "$T/err"
+
+# A stonewall with threads: the streams of a rank meet, the ranks agree, all wear out.
+S=/dev/shm/pfstest.$$
+mkdir -p "$S"
+run_mpi 2 120 -d "$S" -T 3 -t 1m -b 4g -D 0.2 -p write,read --verify -k --no-results
+check "stonewall with threads: exit 0" [ "$RC" -eq 0 ]
+id=$(run_id_of)
+check "stonewall with threads: all 6 files have one size" [ "$(stat -c %s "$S"/pfsbench."$id".* | sort -u | wc -l)" -eq 1 ]
+rm -rf "$S"
+
+# A failure in one thread: a full tmpfs; the rank and the thread are named, nothing hangs.
+mkdir -p "$T/small"
+RC=0
+timeout 120 unshare --mount --propagation private sh -c \
+    "mount -t tmpfs -o size=3m pfstest '$T/small' && exec mpirun -np 2 --bind-to none '$PFSBENCH' -d '$T/small' -T 4 -t 64k -b 1m --no-results" \
+    >"$T/out" 2>"$T/err" || RC=$?
+check "ENOSPC in a thread: exit 1" [ "$RC" -eq 1 ]
+check "ENOSPC in a thread: rank and thread named" \
+    grep -qE "pfsbench: error: rank [01] thread [0-3] on [^ ]+: write .*/pfsbench\.[^ ]+\.[0-7] at offset [0-9]+: No space left on device" "$T/err"
+check "nothing left in the target" [ -z "$(ls -A "$D")" ]
+finish
