@@ -65,6 +65,9 @@ struct pfs_phase_ctx {
     /* Collective MPI-IO: called once after open, returns 1 when any rank
      * failed to open. */
     int (*agree_open)(void *arg, int local_bad);
+    /* Live progress: called every 16 transfers (or files) when set; it reads
+     * the bytes and counts of the rank's streams and must be cheap. */
+    void (*progress)(void *arg, struct pfs_stream *s);
     void *arg;
 };
 

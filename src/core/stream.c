@@ -156,8 +156,11 @@ void pfs_stream_data(const struct pfs_phase_ctx *p, struct pfs_stream *s)
                             got, len);
             local_bad = 1;
         } else {
-            t->bytes += len;
+            /* Atomic so that the progress hook on the main thread may read it. */
+            __atomic_store_n(&t->bytes, t->bytes + len, __ATOMIC_RELAXED);
         }
+        if (p->progress && (j & 15) == 15)
+            p->progress(p->arg, s);
         if (collective) {
             /* One agreement per collective transfer: stop together on an
              * error or at the stonewall, never leave a rank inside a _all call. */
@@ -326,7 +329,9 @@ void pfs_stream_meta(const struct pfs_phase_ctx *p, struct pfs_stream *s)
         }
         if (s->fail.failed)
             break;
-        t->xfers++;
+        __atomic_store_n(&t->xfers, t->xfers + 1, __ATOMIC_RELAXED);
+        if (p->progress && (i & 15) == 15)
+            p->progress(p->arg, s);
     }
     t->xfer_end = t->close_end = pfs_now();
 }

@@ -54,6 +54,18 @@ struct ctx {
     int writes;                 /* the phase list writes: this run's files are its own */
     int epoch;                  /* watchdog agreement counter, for message tags */
     struct pfs_run_data *d;     /* rank 0's record, NULL elsewhere */
+    /* Live progress: rank 0 shows one line; the others report to it with
+     * non-blocking sends on a communicator of their own, so no collective
+     * is involved that a failed rank could hang. */
+    int progress;               /* on for this run (rank 0 decided) */
+    MPI_Comm pcomm;
+    MPI_Request preq;           /* this rank's last report */
+    uint64_t pbuf[3];           /* its content: phase sequence, bytes, ops */
+    int psent;                  /* reports sent */
+    int *precv;                 /* rank 0: reports received, per rank */
+    uint64_t *pbytes, *pops;    /* rank 0: latest figures, per rank */
+    double plast, pstart;
+    int pseq, pkind, pshown;
     struct pfs_failure fail;    /* this rank's first failure, its streams' included */
     /* The stonewall agreement among a rank's threads. */
     pthread_mutex_t sw_mu;
@@ -377,6 +389,82 @@ static int hook_agree_xfer(void *arg, int local_bad, int past_deadline)
     return (any[0] ? 1 : 0) | (any[1] ? 2 : 0);
 }
 
+/* Rank 0: take every progress report that has arrived, keep the latest of
+ * the current phase. */
+static void progress_drain(struct ctx *c)
+{
+    for (;;) {
+        int flag = 0;
+        MPI_Status st;
+        MPI_Iprobe(MPI_ANY_SOURCE, 5, c->pcomm, &flag, &st);
+        if (!flag)
+            return;
+        uint64_t b[3];
+        MPI_Recv(b, 3, MPI_UINT64_T, st.MPI_SOURCE, 5, c->pcomm, MPI_STATUS_IGNORE);
+        c->precv[st.MPI_SOURCE]++;
+        if ((int)b[0] == c->pseq) {
+            c->pbytes[st.MPI_SOURCE] = b[1];
+            c->pops[st.MPI_SOURCE] = b[2];
+        }
+    }
+}
+
+/* Called from stream 0 (the main thread) every 16 transfers: at most once a
+ * second it reads the rank's counters; other ranks send them, rank 0 prints. */
+static void hook_progress(void *arg, struct pfs_stream *s)
+{
+    struct ctx *c = arg;
+    if (s->thread != 0)
+        return;
+    double t = now();
+    if (t - c->plast < 1.0)
+        return;
+    c->plast = t;
+    uint64_t bytes = 0, ops = 0;
+    for (int i = 0; i < c->threads; i++) {
+        bytes += __atomic_load_n(&c->streams[i].t.bytes, __ATOMIC_RELAXED);
+        ops += __atomic_load_n(&c->streams[i].t.xfers, __ATOMIC_RELAXED);
+    }
+    if (c->rank != 0) {
+        int done = 1;
+        if (c->preq != MPI_REQUEST_NULL)
+            MPI_Test(&c->preq, &done, MPI_STATUS_IGNORE);
+        if (!done)
+            return; /* rank 0 is behind: skip this report rather than queue them */
+        c->pbuf[0] = (uint64_t)c->pseq;
+        c->pbuf[1] = bytes;
+        c->pbuf[2] = ops;
+        MPI_Isend(c->pbuf, 3, MPI_UINT64_T, 0, 5, c->pcomm, &c->preq);
+        c->psent++;
+        return;
+    }
+    progress_drain(c);
+    c->pbytes[0] = bytes;
+    c->pops[0] = ops;
+    if (t - c->pstart < 2.0)
+        return; /* short phases get no progress line */
+    const int meta = pfs_phase_is_meta(c->pkind);
+    double done = 0, want;
+    for (int r = 0; r < c->nranks; r++)
+        done += meta ? (double)c->pops[r] : (double)c->pbytes[r];
+    if (meta)
+        want = (double)c->cfg.files * c->nstreams;
+    else
+        want = (double)(c->pkind == PFS_PH_WRITE ? c->nxfers : c->data_xfers) * (double)c->cfg.transfer * c->nstreams;
+    double rate = done / (t - c->pstart);
+    double eta = rate > 0 && want > done ? (want - done) / rate : 0;
+    int tty = isatty(STDERR_FILENO);
+    if (meta)
+        fprintf(stderr, "%s%-10s %5.1f%% %12.1f files/s  ETA %.0f s%s", tty ? "\r\033[K" : "", pfs_phase_name(c->pkind),
+                want > 0 ? 100.0 * done / want : 0.0, rate, eta, tty ? "" : "\n");
+    else
+        fprintf(stderr, "%s%-10s %5.1f%% %12.2f %s  ETA %.0f s%s", tty ? "\r\033[K" : "", pfs_phase_name(c->pkind),
+                want > 0 ? 100.0 * done / want : 0.0, rate / pfs_units_scale(c->cfg.units),
+                pfs_units_label(c->cfg.units), eta, tty ? "" : "\n");
+    fflush(stderr);
+    c->pshown = 1;
+}
+
 struct worker {
     const struct pfs_phase_ctx *ph;
     struct pfs_stream *s;
@@ -410,8 +498,18 @@ static void run_streams(struct ctx *c, int kind)
         .wearout = hook_wearout,
         .agree_xfer = hook_agree_xfer,
         .agree_open = hook_agree_open,
+        .progress = c->progress ? hook_progress : NULL,
         .arg = c,
     };
+    if (c->progress) {
+        c->pseq++;
+        c->pkind = kind;
+        c->pstart = c->plast = now();
+        c->pshown = 0;
+        if (c->rank == 0)
+            for (int r = 0; r < c->nranks; r++)
+                c->pbytes[r] = c->pops[r] = 0;
+    }
     c->sw_done = c->sw_target = 0;
     c->sw_failed = 0;
     pthread_t tid[c->threads > 1 ? c->threads : 1];
@@ -437,6 +535,29 @@ static void run_streams(struct ctx *c, int kind)
     (void)started;
     if (kind == PFS_PH_WRITE && c->cfg.deadline > 0)
         c->data_xfers = c->sw_target;
+    if (c->pshown && isatty(STDERR_FILENO))
+        fputs("\r\033[K", stderr);
+}
+
+/* Collective, at the end: every report sent is received, so none is left
+ * unmatched at MPI_Finalize. */
+static void progress_finish(struct ctx *c)
+{
+    if (!c->progress)
+        return;
+    if (c->preq != MPI_REQUEST_NULL)
+        MPI_Wait(&c->preq, MPI_STATUS_IGNORE);
+    int *sent = c->rank == 0 ? calloc((size_t)c->nranks, sizeof(int)) : NULL;
+    MPI_Gather(&c->psent, 1, MPI_INT, sent, 1, MPI_INT, 0, c->comm);
+    if (c->rank == 0) {
+        for (int r = 1; r < c->nranks; r++)
+            for (; c->precv[r] < sent[r]; c->precv[r]++) {
+                uint64_t b[3];
+                MPI_Recv(b, 3, MPI_UINT64_T, r, 5, c->pcomm, MPI_STATUS_IGNORE);
+            }
+        free(sent);
+    }
+    MPI_Comm_free(&c->pcomm);
 }
 
 /* Local, untimed: before a read phase, push this rank's files out of the
@@ -699,6 +820,21 @@ int pfs_main(MPI_Comm comm, int argc, char **argv)
         }
     }
 
+    /* Live progress: forced, or when rank 0 writes the text report to a terminal. */
+    c.preq = MPI_REQUEST_NULL;
+    if (c.rank == 0)
+        c.progress = cfg->progress ||
+                     (!cfg->quiet && cfg->format == PFS_FORMAT_TEXT && isatty(STDOUT_FILENO) && isatty(STDERR_FILENO));
+    MPI_Bcast(&c.progress, 1, MPI_INT, 0, comm);
+    if (c.progress) {
+        MPI_Comm_dup(comm, &c.pcomm);
+        if (c.rank == 0) {
+            c.precv = calloc((size_t)c.nranks, sizeof(int));
+            c.pbytes = calloc((size_t)c.nranks, sizeof(uint64_t));
+            c.pops = calloc((size_t)c.nranks, sizeof(uint64_t));
+        }
+    }
+
     /* Memory per node, for the cache warning. */
     double mem = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
     double *mems = c.rank == 0 ? calloc((size_t)c.nranks, sizeof(double)) : NULL;
@@ -910,6 +1046,8 @@ int pfs_main(MPI_Comm comm, int argc, char **argv)
         }
     }
 
+    progress_finish(&c);
+
     /* Every rank is past its last phase: files can go, then the run's
      * metadata directory, once every rank has emptied its part. */
     cleanup(&c);
@@ -959,6 +1097,9 @@ int pfs_main(MPI_Comm comm, int argc, char **argv)
         free(c.streams[i].buf);
     free(c.streams);
     free(c.node_of_stream);
+    free(c.precv);
+    free(c.pbytes);
+    free(c.pops);
     pthread_mutex_destroy(&c.sw_mu);
     pthread_barrier_destroy(&c.sw_bar);
     free(c.hosts);

@@ -70,4 +70,18 @@ p = h5py.File(sys.argv[1], "r")["runs/000001/placement"][:]
 sys.exit(0 if all(r["node"] != r["reads_from_node"] for r in p) else 1)' "$T/c.h5"
     check "-C metadata: nothing left" [ -z "$(ls -A "$D")" ]
 fi
+# The live progress line: forced with --progress, on stderr, at most once a
+# second after 2 s; stdout keeps only the report (valid JSON here). A create
+# of many empty files on ext4 makes a phase of a few seconds that takes no space.
+run_mpi 2 120 -d "$D" -p create -n 40000 --progress --no-results --format json
+check "progress: exit 0" [ "$RC" -eq 0 ]
+if [ "$($PY -c 'import json,sys; print(int(json.load(open(sys.argv[1]))["phases"][0]["repetitions"][0]["seconds"] > 3))' "$T/out")" = 1 ]; then
+    check "progress: lines on stderr with percent, files/s and ETA" grep -qE "^create +[0-9.]+% +[0-9.]+ files/s  ETA [0-9]+ s$" "$T/err"
+else
+    echo "# the create took under 3 s here: the progress line was not due"
+fi
+check "progress: stdout is still valid JSON" $PY -c 'import json,sys; json.load(open(sys.argv[1]))' "$T/out"
+run_mpi 2 120 -d "$D" -p create -n 20000 --no-results
+check "progress: off when stdout is not a terminal" not grep -q ETA "$T/err"
+check "progress: the files are gone" [ -z "$(ls -A "$D")" ]
 finish
