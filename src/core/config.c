@@ -31,7 +31,7 @@ struct opt {
 
 static const struct opt opts[] = {
     {"dir", 'd', T_STRING, OFF(dir), 0, 0, NULL, "DIR", "target directory; must exist (pfsbench creates only its own files)"},
-    {"file-per-process", 'F', T_FLAG, OFF(shared), 0, 0, "0", NULL, "one file per rank (default)"},
+    {"file-per-process", 'F', T_FLAG, OFF(shared), 0, 0, "0", NULL, "one file per stream: rank, or rank x thread (default)"},
     {"shared", 0, T_FLAG, OFF(shared), 0, 0, "1", NULL, "one file shared by all ranks"},
     {"layout", 0, T_CHOICE, OFF(layout), 0, 0, "segmented|strided", "L", "shared-file layout: segmented (rank r owns [r*b,(r+1)*b)) or strided"},
     {"transfer", 't', T_SIZE, OFF(transfer), 0, 0, NULL, "SIZE", "bytes per I/O call (default 1m)"},
@@ -560,8 +560,9 @@ int pfs_is_leftover_name(const char *name)
 void pfs_config_usage(FILE *out)
 {
     fprintf(out, "usage: mpirun -np N pfsbench -d DIR [options]\n\n"
-                 "Sequential bandwidth of a parallel file system: N ranks, a file each or one shared file,\n"
-                 "phases separated by barriers. SIZE takes k, m, g, t (1024-based).\n\noptions:\n");
+                 "Sequential bandwidth and metadata rates of a parallel file system: N ranks (x threads),\n"
+                 "a file each or one shared file, phases separated by barriers, results in HDF5.\n"
+                 "SIZE takes k, m, g, t (1024-based).\n\noptions:\n");
     for (size_t i = 0; i < NOPTS; i++) {
         char left[64];
         if (opts[i].shrt)
@@ -570,9 +571,13 @@ void pfs_config_usage(FILE *out)
         else
             snprintf(left, sizeof(left), "    --%s%s%s", opts[i].name,
                      opts[i].arg ? " " : "", opts[i].arg ? opts[i].arg : "");
-        fprintf(out, "  %-26s %s\n", left, opts[i].help);
+        if (opts[i].type == T_CHOICE)
+            fprintf(out, "  %-26s %s; %s is one of %s\n", left, opts[i].help, opts[i].arg, opts[i].choices);
+        else
+            fprintf(out, "  %-26s %s\n", left, opts[i].help);
     }
-    fprintf(out, "\nexit status: 0 success, 1 I/O error or verification failure, 2 bad input, 3 watchdog timeout\n");
+    fprintf(out, "\nexit status: 0 success, 1 I/O error or verification failure, 2 bad input, 3 watchdog timeout,\n"
+                 "128+N interrupted by signal N (SIGINT, SIGTERM, SIGUSR1, SIGUSR2)\n");
 }
 
 size_t pfs_config_describe(const struct pfs_config *cfg, char *buf, size_t len)

@@ -1,0 +1,70 @@
+#!/usr/bin/python3
+"""Writes docs/pfsbench.1 from `pfsbench --help`, so the man page and the
+help never differ (tests/mpi/test_docs.sh regenerates it and compares).
+
+usage: gen-man.py PFSBENCH [OUT]    (OUT defaults to stdout)
+"""
+import os
+import re
+import subprocess
+import sys
+
+
+def roff(text):
+    return text.replace("\\", "\\e").replace("-", "\\-")
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    help_text = subprocess.run([sys.argv[1], "--help"], check=True, capture_output=True, text=True, env=env).stdout
+    lines = help_text.splitlines()
+    version = subprocess.run([sys.argv[1], "--version"], check=True, capture_output=True, text=True,
+                             env=env).stdout.split()[1]
+    out = [
+        '.TH PFSBENCH 1 "" "pfsbench %s" "User Commands"' % version,
+        ".SH NAME",
+        "pfsbench \\- MPI benchmark of parallel file system bandwidth and metadata rates",
+        ".SH SYNOPSIS",
+        ".B mpirun \\-np N pfsbench \\-d DIR",
+        "[\\fIoptions\\fR]",
+        ".SH DESCRIPTION",
+    ]
+    i = 1
+    desc = []
+    while i < len(lines) and lines[i].strip() != "options:":
+        if lines[i].strip():
+            desc.append(lines[i].strip())
+        i += 1
+    out.append(roff(" ".join(desc)))
+    out.append(".SH OPTIONS")
+    opt = re.compile(r"^  (-(\w), )?\s*--([\w-]+)( (\S+))?\s{2,}(.*)$")
+    i += 1
+    while i < len(lines) and lines[i].strip():
+        m = opt.match(lines[i])
+        if not m:
+            sys.exit("gen-man: cannot read help line: %r" % lines[i])
+        short, name, arg, text = m.group(2), m.group(3), m.group(5), m.group(6)
+        head = ("\\fB\\-%s\\fR, " % short if short else "") + "\\fB\\-\\-%s\\fR" % roff(name)
+        if arg:
+            head += " \\fI%s\\fR" % arg
+        out += [".TP", head, roff(text)]
+        i += 1
+    rest = " ".join(l.strip() for l in lines[i:] if l.strip())
+    out += [".SH EXIT STATUS", roff(rest.replace("exit status: ", ""))]
+    out += [".SH FILES", "Data files are named \\fBpfsbench.\\fIRUNID\\fB.\\fISTREAM\\fR or "
+            "\\fBpfsbench.\\fIRUNID\\fB.shared\\fR in DIR; metadata phases work in "
+            "\\fBpfsbench.\\fIRUNID\\fB.md/\\fR. Results go to an HDF5 file (docs/results-format.md).",
+            ".SH SEE ALSO", "docs/usage.md, docs/results-format.md, docs/running-on-clusters.md, "
+            "docs/reliability.md; \\fBpfsrun\\fR(1) (scripts/pfsrun)"]
+    text = "\n".join(out) + "\n"
+    if len(sys.argv) > 2:
+        with open(sys.argv[2], "w") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+
+
+if __name__ == "__main__":
+    main()
