@@ -61,6 +61,18 @@ id=$(run_id_of)
 check "stonewall with threads: all 6 files have one size" [ "$(stat -c %s "$S"/pfsbench."$id".* | sort -u | wc -l)" -eq 1 ]
 rm -rf "$S"
 
+# Other options with threads: fsync, O_DIRECT, random order, metadata phases.
+run_mpi 2 60 -d "$D" -T 3 -t 64k -b 512k -e --direct --random --verify -p write,rewrite,read,create,stat,read-files,delete \
+    -n 30 --file-size 1k --dirs per-rank --order random -o "$T/mix.h5"
+check "threads with fsync, direct, random, verify and metadata: exit 0" [ "$RC" -eq 0 ]
+check "... metadata counted per stream: 6 x 30 files" $PY -c '
+import h5py, sys
+f = h5py.File(sys.argv[1], "r")
+s = f["summary"]
+ops = {p.decode(): int(o) for p, o in zip(s["phase"], s["ops"])}
+sys.exit(0 if all(ops[p] == 180 for p in ("create", "stat", "read-files", "delete")) else 1)' "$T/mix.h5"
+check "... nothing left" [ -z "$(ls -A "$D")" ]
+
 # A failure in one thread: a full tmpfs; the rank and the thread are named, nothing hangs.
 mkdir -p "$T/small"
 RC=0
