@@ -141,5 +141,14 @@ check "--clean lists the 2 leftovers and removes nothing (3)" [ "$(ls "$D" | wc 
 RC=0; timeout 60 mpirun -np 1 "$PFSBENCH" --clean --yes -d "$D" >"$T/out" 2>"$T/err" || RC=$?
 check "--clean --yes removes exactly them" [ "$RC" -eq 0 ]
 check "--clean --yes removes exactly them (2)" [ "$(ls "$D" | sort | tr '\n' ' ')" = "notours.txt pfsbench.link.3 pfsbench.x.y " ]
+# --clean and a metadata directory a crash left: removed when it holds only
+# pfsbench's names, left whole when it holds anything else.
+mkdir -p "$D/pfsbench.crash1.md/s0" "$D/pfsbench.crash2.md"
+touch "$D/pfsbench.crash1.md/f.1.7" "$D/pfsbench.crash1.md/s0/f.0.3" "$D/pfsbench.crash2.md/f.0.1" "$D/pfsbench.crash2.md/mine.txt"
+RC=0; timeout 60 mpirun -np 1 "$PFSBENCH" --clean --yes -d "$D" >"$T/out" 2>"$T/err" || RC=$?
+check "--clean --yes: a crashed run's metadata directory is removed" [ ! -e "$D/pfsbench.crash1.md" ]
+check "--clean --yes: one holding a foreign file is left whole" [ -e "$D/pfsbench.crash2.md/mine.txt" ]
+check "--clean --yes: and says so" grep -q "pfsbench.crash2.md/: holds files pfsbench does not make; left alone" "$T/out"
+rm -rf "$D/pfsbench.crash2.md"
 check "earlier runs are intact at the end" [ "$(status_of 000001)" = complete ]
 finish
