@@ -46,24 +46,33 @@ void pfs_phase_reduce(const struct pfs_times *t, int nranks, struct pfs_phase_st
     }
 }
 
+/* One node's streams: their bytes, operations and span. */
+static double node_span(const struct pfs_times *t, const int *node_of_rank, int nranks, int node, uint64_t *bytes,
+                        uint64_t *ops)
+{
+    double start = 0, end = 0;
+    int seen = 0;
+    *bytes = *ops = 0;
+    for (int r = 0; r < nranks; r++) {
+        if (node_of_rank[r] != node)
+            continue;
+        if (!seen || t[r].open_start < start)
+            start = t[r].open_start;
+        if (!seen || t[r].close_end > end)
+            end = t[r].close_end;
+        seen = 1;
+        *bytes += t[r].bytes;
+        *ops += t[r].xfers;
+    }
+    return end - start;
+}
+
 void pfs_node_reduce(const struct pfs_times *t, const int *node_of_rank, int nranks, int nnodes,
                      uint64_t *bytes, double *seconds, double *bandwidth)
 {
     for (int n = 0; n < nnodes; n++) {
-        double start = 0, end = 0;
-        int seen = 0;
-        bytes[n] = 0;
-        for (int r = 0; r < nranks; r++) {
-            if (node_of_rank[r] != n)
-                continue;
-            if (!seen || t[r].open_start < start)
-                start = t[r].open_start;
-            if (!seen || t[r].close_end > end)
-                end = t[r].close_end;
-            seen = 1;
-            bytes[n] += t[r].bytes;
-        }
-        seconds[n] = end - start;
+        uint64_t ops;
+        seconds[n] = node_span(t, node_of_rank, nranks, n, &bytes[n], &ops);
         bandwidth[n] = seconds[n] > 0 ? (double)bytes[n] / seconds[n] : 0;
     }
 }
@@ -71,20 +80,9 @@ void pfs_node_reduce(const struct pfs_times *t, const int *node_of_rank, int nra
 void pfs_node_rates(const struct pfs_times *t, const int *node_of_rank, int nranks, int nnodes, double *rate)
 {
     for (int n = 0; n < nnodes; n++) {
-        double start = 0, end = 0;
-        uint64_t ops = 0;
-        int seen = 0;
-        for (int r = 0; r < nranks; r++) {
-            if (node_of_rank[r] != n)
-                continue;
-            if (!seen || t[r].open_start < start)
-                start = t[r].open_start;
-            if (!seen || t[r].close_end > end)
-                end = t[r].close_end;
-            seen = 1;
-            ops += t[r].xfers;
-        }
-        rate[n] = end > start ? (double)ops / (end - start) : 0;
+        uint64_t bytes, ops;
+        double sec = node_span(t, node_of_rank, nranks, n, &bytes, &ops);
+        rate[n] = sec > 0 ? (double)ops / sec : 0;
     }
 }
 

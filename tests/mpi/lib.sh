@@ -19,6 +19,22 @@ run_mpi() {
     timeout "$to" mpirun -np "$np" --oversubscribe --bind-to none "$PFSBENCH" "$@" >"$T/out" 2>"$T/err" || RC=$?
 }
 
+# run_in_tmpfs OPTS NP ARGS... : pfsbench on NP ranks with -d on a fresh tmpfs
+# (mount options OPTS, e.g. size=4m or size=64m,nr_inodes=3) in a private
+# mount namespace, so a full file system leaves no mount behind. Output as
+# run_mpi; `ls -A` of the tmpfs after the run goes to $T/left.
+run_in_tmpfs() {
+    local opts=$1 np=$2
+    shift 2
+    mkdir -p "$T/tmpfs"
+    RC=0
+    timeout 120 unshare --mount --propagation private sh -c \
+        'mount -t tmpfs -o "$1" pfstest "$2" || exit 99; d=$2; np=$3; left=$4; bin=$5; shift 5
+         mpirun -np "$np" --oversubscribe --bind-to none "$bin" -d "$d" "$@"; rc=$?
+         ls -A "$d" >"$left"; exit $rc' \
+        sh "$opts" "$T/tmpfs" "$np" "$T/left" "$PFSBENCH" "$@" >"$T/out" 2>"$T/err" || RC=$?
+}
+
 ok() { PASSES=$((PASSES + 1)); echo "ok - $*"; }
 bad() { FAILS=$((FAILS + 1)); echo "FAIL - $*"; echo "--- stdout"; cat "$T/out" 2>/dev/null; echo "--- stderr"; cat "$T/err" 2>/dev/null; }
 check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }

@@ -79,13 +79,10 @@ rm -f "$D/pfsbench.planted.1"
 
 # An I/O failure: a 4 MiB tmpfs in a private mount namespace fills up. Every
 # rank stops, rank 0 names the failing rank, host, path, offset and errno.
-mkdir -p "$T/small"
-RC=0
-timeout 120 unshare --mount --propagation private sh -c \
-    "mount -t tmpfs -o size=4m pfstest '$T/small' && exec mpirun -np 4 --oversubscribe --bind-to none '$PFSBENCH' -d '$T/small' -t 64k -b 2m --no-results" \
-    >"$T/out" 2>"$T/err" || RC=$?
+run_in_tmpfs size=4m 4 -t 64k -b 2m --no-results
 check "ENOSPC: exit 1, no hang" [ "$RC" -eq 1 ]
 check "ENOSPC: rank, host, path, offset and errno named" \
     grep -qE "pfsbench: error: rank [0-3] on [^ ]+: write .*/pfsbench\.[^ ]+\.[0-3] at offset [0-9]+: No space left on device \(errno 28\)" "$T/err"
+check "ENOSPC: every file of the run removed" [ ! -s "$T/left" ]
 
 finish

@@ -26,11 +26,7 @@ PYEOF
 check "json: the results line went to stderr" grep -q "^results .*/runs/000001 (complete)" "$T/err"
 
 # A failed run still gives valid JSON, with its status and error.
-mkdir -p "$T/small"
-RC=0
-timeout 120 unshare --mount --propagation private sh -c \
-    "mount -t tmpfs -o size=1m pfstest '$T/small' && exec mpirun -np 2 --bind-to none '$PFSBENCH' -d '$T/small' -t 64k -b 1m --no-results --format json" \
-    >"$T/out" 2>"$T/err" || RC=$?
+run_in_tmpfs size=1m 2 -t 64k -b 1m --no-results --format json
 check "json, failed run: exit 1" [ "$RC" -eq 1 ]
 check "json, failed run: valid JSON with status failed and the error" $PY -c '
 import json, sys

@@ -42,11 +42,7 @@ check "... and left alone" [ -d "$D/pfsbench.stale.md" ]
 rmdir "$D/pfsbench.stale.md"
 
 # Out of inodes on a tiny tmpfs: fails cleanly naming the rank; no hang, no leftovers.
-mkdir -p "$T/tiny"
-RC=0
-timeout 120 unshare --mount --propagation private sh -c \
-    "mount -t tmpfs -o size=16m,nr_inodes=64 pfstest '$T/tiny' && mpirun -np 4 --oversubscribe --bind-to none '$PFSBENCH' -d '$T/tiny' -p create,stat,delete -n 100 --dirs per-rank --no-results; rc=\$?; ls -A '$T/tiny' > '$T/left'; exit \$rc" \
-    >"$T/out" 2>"$T/err" || RC=$?
+run_in_tmpfs size=16m,nr_inodes=64 4 -p create,stat,delete -n 100 --dirs per-rank --no-results
 check "out of inodes: exit 1" [ "$RC" -eq 1 ]
 check "out of inodes: rank, host, path and errno named" \
     grep -qE "rank [0-3] on [^ ]+: create .*/pfsbench\.[^ ]+\.md/s[0-3]/f\.[0-3]\.[0-9]+ at offset 0: No space left on device \(errno 28\)" "$T/err"

@@ -71,11 +71,7 @@ check "SIGSTOP: no data files left" [ -z "$(ls /dev/shm | grep "pfsbench.stall$$
 pkill -KILL -f "^$PFSBENCH -d /dev/shm" || true
 
 # Out of inodes on a tiny tmpfs: the rank that cannot create its file is named.
-mkdir -p "$T/tiny"
-RC=0
-timeout 120 unshare --mount --propagation private sh -c \
-    "mount -t tmpfs -o size=64m,nr_inodes=3 pfstest '$T/tiny' && exec mpirun -np 4 --oversubscribe --bind-to none '$PFSBENCH' -d '$T/tiny' -t 64k -b 256k --no-results" \
-    >"$T/out" 2>"$T/err" || RC=$?
+run_in_tmpfs size=64m,nr_inodes=3 4 -t 64k -b 256k --no-results
 check "out of inodes: exit 1" [ "$RC" -eq 1 ]
 check "out of inodes: rank, host, path and errno named" \
     grep -qE "rank [0-3] on [^ ]+: open for writing .*/pfsbench\.[^ ]+\.[0-3] at offset 0: No space left on device \(errno 28\)" "$T/err"
