@@ -70,6 +70,8 @@ struct ctx {
     /* The stonewall agreement among a rank's threads. */
     pthread_mutex_t sw_mu;
     pthread_barrier_t sw_bar;
+    pthread_cond_t go_cv;       /* the phase's threads start together */
+    int go;                     /* 0 wait, 1 run, -1 a thread failed to start: none runs */
     uint64_t sw_done, sw_target;
     int sw_failed;
 };
@@ -468,15 +470,29 @@ static void hook_progress(void *arg, struct pfs_stream *s)
 struct worker {
     const struct pfs_phase_ctx *ph;
     struct pfs_stream *s;
+    struct ctx *c;
 };
 
-static void *stream_main(void *arg)
+static void run_one(struct worker *w)
 {
-    struct worker *w = arg;
     if (pfs_phase_is_meta(w->ph->kind))
         pfs_stream_meta(w->ph, w->s);
     else
         pfs_stream_data(w->ph, w->s);
+}
+
+/* A thread waits until every thread of the phase exists: should one fail to
+ * start, none runs, since the stonewall's barrier would wait for it forever. */
+static void *stream_main(void *arg)
+{
+    struct worker *w = arg;
+    pthread_mutex_lock(&w->c->sw_mu);
+    while (w->c->go == 0)
+        pthread_cond_wait(&w->c->go_cv, &w->c->sw_mu);
+    int go = w->c->go;
+    pthread_mutex_unlock(&w->c->sw_mu);
+    if (go > 0)
+        run_one(w);
     return NULL;
 }
 
@@ -515,24 +531,30 @@ static void run_streams(struct ctx *c, int kind)
     pthread_t tid[c->threads > 1 ? c->threads : 1];
     struct worker w[c->threads > 1 ? c->threads : 1];
     int started = 1;
+    c->go = 0;
     for (int i = 1; i < c->threads; i++) {
-        w[i] = (struct worker){&ph, &c->streams[i]};
-        if (pthread_create(&tid[i], NULL, stream_main, &w[i]) != 0) {
-            /* Without this thread the stonewall barrier would never fill:
-             * run the stream here instead, after the others. */
-            tid[i] = 0;
-            continue;
+        w[i] = (struct worker){&ph, &c->streams[i], c};
+        int e = pthread_create(&tid[i], NULL, stream_main, &w[i]);
+        if (e != 0) {
+            set_fail(c, "start a thread", "", 0, e, "thread %d of %d", i, c->threads);
+            break;
         }
         started++;
     }
-    w[0] = (struct worker){&ph, &c->streams[0]};
-    stream_main(&w[0]);
-    for (int i = 1; i < c->threads; i++)
-        if (tid[i])
-            pthread_join(tid[i], NULL);
-        else
-            stream_main(&w[i]);
-    (void)started;
+    pthread_mutex_lock(&c->sw_mu);
+    c->go = started == c->threads ? 1 : -1;
+    pthread_cond_broadcast(&c->go_cv);
+    pthread_mutex_unlock(&c->sw_mu);
+    w[0] = (struct worker){&ph, &c->streams[0], c};
+    if (c->go > 0)
+        run_one(&w[0]);
+    else if (c->cfg.deadline > 0 && !pfs_phase_is_meta(kind)) {
+        /* The other ranks wait in the stonewall agreement: join it, failed. */
+        uint64_t mine[2] = {0, 1}, most[2];
+        allreduce_watched(c, mine, most, 2, MPI_UINT64_T, MPI_MAX, now(), "the stonewall agreement");
+    }
+    for (int i = 1; i < started; i++)
+        pthread_join(tid[i], NULL);
     if (kind == PFS_PH_WRITE && c->cfg.deadline > 0)
         c->data_xfers = c->sw_target;
     if (c->pshown && isatty(STDERR_FILENO))
@@ -782,6 +804,7 @@ int pfs_main(MPI_Comm comm, int argc, char **argv)
     for (int s = 0; s < c.nstreams; s++)
         c.node_of_stream[s] = c.node_of_rank[s / c.threads];
     pthread_mutex_init(&c.sw_mu, NULL);
+    pthread_cond_init(&c.go_cv, NULL);
     pthread_barrier_init(&c.sw_bar, NULL, (unsigned)c.threads);
 
     /* The streams of this rank. Each has its own transfer buffer: aligned
@@ -1101,6 +1124,7 @@ int pfs_main(MPI_Comm comm, int argc, char **argv)
     free(c.pbytes);
     free(c.pops);
     pthread_mutex_destroy(&c.sw_mu);
+    pthread_cond_destroy(&c.go_cv);
     pthread_barrier_destroy(&c.sw_bar);
     free(c.hosts);
     free(c.node_of_rank);
