@@ -2,6 +2,9 @@
  * timings is appended, then read back with the plain HDF5 C API (not with
  * the writer's own code), field by field.
  *
+ * Timings are per stream (rank x threads + thread); test_threads_and_metadata
+ * covers threads > 1 and a metadata phase (ops, rate in files/s).
+ *
  * No MPI_Init: the results module makes only serial HDF5 calls with the
  * default (sec2) file driver. The last test checks that MPI was never
  * initialized behind our back, so that claim stays true. */
@@ -1032,6 +1035,206 @@ static void test_concurrent_appends(void **state)
     H5Fclose(file);
 }
 
+/* ---- threads and a metadata phase ----
+ * The same 4 ranks on 2 nodes (node = rank % 2), 2 threads each: 8 streams,
+ * stream s = rank x 2 + thread, so streams 0,1,4,5 run on node 0 and 2,3,6,7
+ * on node 1 (not s % 2). Phase 0 writes 4 MiB per stream; phase 1 creates
+ * MD_FILES files of MD_FSIZE bytes per stream. In create's repetition 1 the
+ * streams of node 1 take 3x as long: node 1 is a straggler by files/s. */
+#define THR 2
+#define NS (NR * THR)
+#define MD_FILES 25
+#define MD_FSIZE 4096ULL
+
+struct rsummary2 {
+    double rate;
+    uint64_t ops;
+    int threads, ranks, rep;
+    char phase[16];
+};
+
+static hid_t rsummary2_type(void)
+{
+    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct rsummary2));
+    hid_t s16 = cstr(16);
+    H5Tinsert(t, "phase", HOFFSET(struct rsummary2, phase), s16);
+    H5Tinsert(t, "rep", HOFFSET(struct rsummary2, rep), H5T_NATIVE_INT);
+    H5Tinsert(t, "ranks", HOFFSET(struct rsummary2, ranks), H5T_NATIVE_INT);
+    H5Tinsert(t, "threads", HOFFSET(struct rsummary2, threads), H5T_NATIVE_INT);
+    H5Tinsert(t, "ops", HOFFSET(struct rsummary2, ops), H5T_NATIVE_UINT64);
+    H5Tinsert(t, "rate", HOFFSET(struct rsummary2, rate), H5T_NATIVE_DOUBLE);
+    H5Tclose(s16);
+    return t;
+}
+
+static void test_threads_and_metadata(void **state)
+{
+    struct fixture *f = *state;
+    static struct pfs_times t[NPH * NREP * NS];
+    int node_of_stream[NS];
+    for (int st = 0; st < NS; st++)
+        node_of_stream[st] = f->node[st / THR];
+    for (int p = 0; p < NPH; p++)
+        for (int k = 0; k < NREP; k++)
+            for (int st = 0; st < NS; st++) {
+                struct pfs_times *x = &t[((size_t)p * NREP + (size_t)k) * NS + (size_t)st];
+                memset(x, 0, sizeof(*x));
+                x->open_start = T0 + 100 * p + 10 * k + 0.001 * st;
+                if (p == 0) {
+                    x->open_end = x->open_start + 0.001;
+                    x->xfer_end = x->open_end + 1.0 + 0.1 * st;
+                    x->close_end = x->xfer_end + 0.05;
+                    x->bytes = BLOCK;
+                    x->xfers = BLOCK / XFER;
+                } else {
+                    double dur = 0.5 + 0.01 * st;
+                    if (k == 1 && node_of_stream[st] == 1)
+                        dur *= 3;
+                    x->open_end = x->open_start;
+                    x->xfer_end = x->close_end = x->open_start + dur;
+                    x->bytes = MD_FILES * MD_FSIZE;
+                    x->xfers = MD_FILES;
+                }
+            }
+    f->cfg.phases[1] = PFS_PH_CREATE;
+    f->cfg.threads = THR;
+    f->cfg.files = MD_FILES;
+    f->cfg.file_size = MD_FSIZE;
+    f->cfg.dirs = PFS_DIRS_PER_RANK;
+    f->cfg.md_random = 1;
+    f->cfg.timeout = 30;
+    f->d.threads = THR;
+    f->d.nstreams = NS;
+    f->d.node_of_stream = node_of_stream;
+    f->d.times = t;
+    f->d.interrupt_signal = 0;
+    append_ok(f, "/runs/000001");
+
+    hid_t file = open_ro(f->path);
+    hid_t g = H5Gopen2(file, "runs/000001", H5P_DEFAULT);
+    assert_true(g >= 0);
+    assert_int_equal(attr_ll(g, "ranks"), NR);
+    assert_int_equal(attr_ll(g, "threads"), THR);
+    assert_int_equal(attr_ll(g, "streams"), NS);
+    assert_int_equal(attr_ll(g, "files"), MD_FILES);
+    uint64_t u = 0;
+    get_attr(g, "file_size", H5T_NATIVE_UINT64, &u);
+    assert_int_equal(u, MD_FSIZE);
+    expect_attr_str(g, "dirs", "per-rank");
+    expect_attr_str(g, "order", "random");
+    assert_true(attr_dbl(g, "timeout") == 30);
+    assert_int_equal(attr_ll(g, "interrupt_signal"), 0);
+    expect_attr_str(g, "phases", "write,create");
+    /* Placement stays one row per rank. */
+    hsize_t dims[2];
+    hid_t pt = rplacement_type();
+    free(read_ds(g, "placement", pt, 1, dims));
+    H5Tclose(pt);
+    assert_int_equal(dims[0], NR);
+
+    for (int p = 0; p < NPH; p++) {
+        const int meta = p == 1;
+        hid_t pg = H5Gopen2(g, meta ? "phases/01_create" : "phases/00_write", H5P_DEFAULT);
+        assert_true(pg >= 0);
+        expect_attr_str(pg, "kind", meta ? "metadata" : "data");
+        hid_t tt = rtimes_type();
+        struct rtimes *rt = read_ds(pg, "times", tt, 2, dims);
+        H5Tclose(tt);
+        assert_int_equal(dims[0], NREP);
+        assert_int_equal(dims[1], NS);
+        uint64_t *ops = read_ds(pg, "ops", H5T_NATIVE_UINT64, 1, dims);
+        assert_int_equal(dims[0], NREP);
+        double *rate = read_ds(pg, "rate", H5T_NATIVE_DOUBLE, 1, dims);
+        double *sec = read_ds(pg, "seconds", H5T_NATIVE_DOUBLE, 1, dims);
+        double *util = read_ds(pg, "utilization", H5T_NATIVE_DOUBLE, 1, dims);
+        uint64_t *bytes = read_ds(pg, "bytes", H5T_NATIVE_UINT64, 1, dims);
+        uint64_t *nbytes = read_ds(pg, "node_bytes", H5T_NATIVE_UINT64, 2, dims);
+        assert_int_equal(dims[1], NN);
+        double *nsec = read_ds(pg, "node_seconds", H5T_NATIVE_DOUBLE, 2, dims);
+        double *nrate = read_ds(pg, "node_rate", H5T_NATIVE_DOUBLE, 2, dims);
+        assert_int_equal(dims[0], NREP);
+        assert_int_equal(dims[1], NN);
+        int *nflag = read_ds(pg, "node_straggler", H5T_NATIVE_INT, 2, dims);
+        for (int k = 0; k < NREP; k++) {
+            /* Every stream's record, in stream order, bit-exact. */
+            double lo = INFINITY, hi = -INFINITY, busy = 0, nlo[NN], nhi[NN];
+            uint64_t nops[NN] = {0}, nb[NN] = {0}, sum_ops = 0, sum_bytes = 0;
+            for (int n = 0; n < NN; n++)
+                nlo[n] = INFINITY, nhi[n] = -INFINITY;
+            for (int st = 0; st < NS; st++) {
+                const struct rtimes *a = &rt[k * NS + st];
+                const struct pfs_times *b = &t[((size_t)p * NREP + (size_t)k) * NS + (size_t)st];
+                assert_true(a->open_start == b->open_start && a->close_end == b->close_end);
+                assert_int_equal(a->xfers, b->xfers);
+                assert_int_equal(a->bytes, b->bytes);
+                lo = fmin(lo, a->open_start), hi = fmax(hi, a->close_end);
+                busy += a->close_end - a->open_start;
+                sum_ops += a->xfers, sum_bytes += a->bytes;
+                int n = (st / THR) % NN; /* the rank's node, by the fixture's round-robin */
+                nlo[n] = fmin(nlo[n], a->open_start), nhi[n] = fmax(nhi[n], a->close_end);
+                nops[n] += a->xfers, nb[n] += a->bytes;
+            }
+            assert_int_equal(ops[k], sum_ops);
+            assert_int_equal(bytes[k], sum_bytes);
+            if (meta) {
+                assert_int_equal(ops[k], (uint64_t)MD_FILES * NS);
+                assert_int_equal(bytes[k], (uint64_t)MD_FILES * MD_FSIZE * NS);
+            } else {
+                assert_int_equal(ops[k], (uint64_t)NS * (BLOCK / XFER));
+                assert_int_equal(bytes[k], (uint64_t)NS * BLOCK);
+            }
+            assert_near(sec[k], hi - lo, 1e-12);
+            assert_near(rate[k], (double)sum_ops / (hi - lo), 1e-12);
+            assert_near(util[k], busy / (NS * (hi - lo)), 1e-12);
+            for (int n = 0; n < NN; n++) {
+                assert_int_equal(nbytes[k * NN + n], nb[n]);
+                assert_near(nsec[k * NN + n], nhi[n] - nlo[n], 1e-12);
+                assert_near(nrate[k * NN + n], (double)nops[n] / (nhi[n] - nlo[n]), 1e-12);
+                /* Judged by files/s in the metadata phase: only node 1 in create's rep 1. */
+                assert_int_equal(nflag[k * NN + n], meta && k == 1 && n == 1);
+            }
+        }
+        if (meta) {
+            /* Create rep 0 by hand: first start T0 + 100 (stream 0), last end stream 7:
+             * T0 + 100 + 0.007 + 0.57 = 0.577 s for 200 files. */
+            assert_near(sec[0], 0.577, 1e-6);
+            assert_near(rate[0], 200 / 0.577, 1e-6);
+            double mn = rate[0], mx = rate[0], mean = 0;
+            for (int k = 0; k < NREP; k++)
+                mn = fmin(mn, rate[k]), mx = fmax(mx, rate[k]), mean += rate[k] / NREP;
+            assert_near(attr_dbl(pg, "rate_min"), mn, 1e-12);
+            assert_near(attr_dbl(pg, "rate_max"), mx, 1e-12);
+            assert_near(attr_dbl(pg, "rate_mean"), mean, 1e-12);
+            assert_true(H5Aexists(pg, "rate_median") > 0 && H5Aexists(pg, "rate_stddev") > 0);
+        } else {
+            assert_int_equal(H5Aexists(pg, "rate_mean"), 0);
+        }
+        expect_units(pg, "rate", "ops/s (files/s in a metadata phase)");
+        free(rt), free(ops), free(rate), free(sec), free(util), free(bytes), free(nbytes), free(nsec), free(nrate),
+            free(nflag);
+        H5Gclose(pg);
+    }
+    H5Gclose(g);
+
+    /* /summary: threads, ops and rate per row, equal to the phases'. */
+    hsize_t n;
+    hid_t st2 = rsummary2_type();
+    struct rsummary2 *rows = read_ds(file, "summary", st2, 1, &n);
+    H5Tclose(st2);
+    assert_int_equal(n, NPH * NREP);
+    for (hsize_t i = 0; i < n; i++) {
+        int p = (int)i / NREP, k = (int)i % NREP;
+        assert_string_equal(rows[i].phase, p ? "create" : "write");
+        assert_int_equal(rows[i].rep, k);
+        assert_int_equal(rows[i].ranks, NR);
+        assert_int_equal(rows[i].threads, THR);
+        assert_int_equal(rows[i].ops, p ? (uint64_t)MD_FILES * NS : (uint64_t)NS * (BLOCK / XFER));
+        assert_true(rows[i].rate > 0);
+    }
+    free(rows);
+    H5Fclose(file);
+}
+
 static void test_mpi_never_initialized(void **state)
 {
     (void)state;
@@ -1051,6 +1254,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_failed_run, setup, teardown),
         cmocka_unit_test_setup_teardown(test_crash_keeps_old_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_concurrent_appends, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_threads_and_metadata, setup, teardown),
         cmocka_unit_test(test_mpi_never_initialized),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
