@@ -1,0 +1,352 @@
+#!/bin/bash
+# scripts/pfs-sweep, pfs-plot and pfs-compare on real runs: a 1,2,4-rank
+# sweep into one results file, resuming (done points skipped, a changed
+# command refused), launcher options through to pfsrun (two fake nodes),
+# valid PNG and SVG files, and tables whose cells are the summary means.
+. "$PFS_TESTS/mpi/lib.sh"
+. "$PFS_TESTS/lib/fakenodes.sh"
+PY=/usr/bin/python3          # has h5py and matplotlib; the pyenv python3 on PATH does not
+S=$PFS_SRC/scripts
+export PFSBENCH=$(readlink -f "$PFSBENCH")
+unset SLURM_JOB_NODELIST SLURM_NODELIST SLURM_TASKS_PER_NODE SLURM_NTASKS SLURM_JOB_ID PBS_NODEFILE PBS_JOBID
+unset PFSRUN_MPIRUN_ARGS PFSRUN_SRUN_ARGS
+D=$T/data
+mkdir -p "$D"
+LOCAL="--oversubscribe --bind-to none"
+R=$T/s.h5
+
+# sweep ARGS... : pfs-sweep under timeout; stdout+stderr in $T/out, status in
+# RC, the end of the newest sweep log (pfsbench's output) in $T/err.
+sweep() {
+    RC=0
+    timeout -k 5 150 "$PY" "$S/pfs-sweep" "$@" >"$T/out" 2>&1 || RC=$?
+    local log
+    log=$(ls -t "$T"/*.log 2>/dev/null | head -n 1)
+    if [ -n "$log" ]; then tail -n 60 "$log" >"$T/err"; else : >"$T/err"; fi
+}
+# tool NAME ARGS... : pfs-plot or pfs-compare; stdout in $T/out, stderr in $T/err, status in RC.
+tool() {
+    local t=$1
+    shift
+    RC=0
+    timeout 120 "$PY" "$S/$t" "$@" >"$T/out" 2>"$T/err" || RC=$?
+}
+has() { grep -qF -- "$1" "$T/out"; }
+hasre() { grep -qE -- "$1" "$T/out"; }
+count_is() { [ "$(grep -cE -- "$1" "$T/out")" -eq "$2" ]; }
+rc_is() { [ "$RC" -eq "$1" ]; }
+nruns_is() { [ "$("$PY" "$S/pfs-results" "$R" --runs | tail -n +2 | wc -l)" -eq "$1" ]; }
+pycheck() {
+    local what=$1
+    shift
+    if "$PY" - "$@" >"$T/py" 2>&1; then ok "$what"; else bad "$what"; echo "--- python"; cat "$T/py"; fi
+}
+
+# ---- a sweep, interrupted after 2 points and resumed ---------------------
+sweep --total 1m --max 2 --reps 2 -o "$R" --id t1 --mpirun-args "$LOCAL" -- -d "$D" -t 64k -p write,read
+check "first part (1,2 ranks) exits 0" rc_is 0
+check "one status line per point, with MiB/s" count_is '^pfs-sweep: \[[12]/2\] n=[12] .*MiB/s' 2
+check "the status line after the first point has an ETA" hasre '^pfs-sweep: \[1/2\] n=1 .* ETA [0-9.]+s$'
+check "2 runs in the file" nruns_is 2
+
+sweep --total 1m --max 4 --reps 2 -o "$R" --id t1 --mpirun-args "$LOCAL" -- -d "$D" -t 64k -p write,read
+check "resume to 4 ranks exits 0" rc_is 0
+check "resume: the plan says 2 of 3 points are in the file" has "1 of 3 points to run (2 complete in the file)"
+check "resume: n=1 skipped" hasre '^pfs-sweep: \[1/3\] n=1  complete in the file \(run 1\), skipped$'
+check "resume: n=2 skipped" hasre '^pfs-sweep: \[2/3\] n=2  complete in the file \(run 2\), skipped$'
+check "resume: n=4 run as run 3" hasre '^pfs-sweep: \[3/3\] n=4  256 KiB/rank .* run 3 '
+check "3 runs in the file" nruns_is 3
+
+sweep --total 1m --max 4 --reps 2 -o "$R" --id t1 --mpirun-args "$LOCAL" -- -d "$D" -t 64k -p write,read
+check "a complete sweep again: exits 0" rc_is 0
+check "a complete sweep again: runs nothing" has "0 of 3 points to run (3 complete in the file)"
+check "a complete sweep again: still 3 runs" nruns_is 3
+
+pycheck "runs 1-3: labels t1:n=N, N ranks, complete, 2 reps of write and read, total 1 MiB each" "$R" <<'EOF'
+import sys, importlib.machinery, importlib.util, os
+loader = importlib.machinery.SourceFileLoader("pr", os.environ["PFS_SRC"] + "/scripts/pfs-results")
+spec = importlib.util.spec_from_loader("pr", loader); pr = importlib.util.module_from_spec(spec); loader.exec_module(pr)
+runs = pr.runs(sys.argv[1])
+assert [(r["label"], r["ranks"], r["status"]) for r in runs] == \
+    [("t1:n=1", 1, "complete"), ("t1:n=2", 2, "complete"), ("t1:n=4", 4, "complete")], runs
+rows = pr.summary_rows(sys.argv[1])
+for n in (1, 2, 4):
+    rs = [r for r in rows if r["ranks"] == n]
+    assert sorted((r["phase"], r["rep"]) for r in rs) == [("read", 0), ("read", 1), ("write", 0), ("write", 1)], rs
+    assert all(r["bytes"] == 1 << 20 and r["block"] == (1 << 20) // n for r in rs), rs
+EOF
+
+sweep --total 1m --max 4 --reps 2 -o "$R" --id t1 --mpirun-args "$LOCAL" -- -d "$D" -t 64k -p write,read -e
+check "same id, other pfsbench options: exit 2" rc_is 2
+check "same id, other pfsbench options: says so and shows both command lines" has "already has n=1, n=2, n=4 complete with other pfsbench options"
+check "same id, other pfsbench options: nothing run" nruns_is 3
+
+sweep --total 1m --max 4 --reps 2 -o "$R" --id t1 --force --mpirun-args "$LOCAL" -- -d "$D" -t 64k -p write,read -e
+check "--force: the complete points count as done" has "0 of 3 points to run (3 complete in the file)"
+
+sweep --total 1m --max 8 -o "$R" --id t2 --mpirun-args "$LOCAL" -- -d "$D" -t 256k
+check "--total that does not divide at 8 ranks: exit 2 before any run" rc_is 2
+check "--total that does not divide: names the point" has "at the point 8 (1 MiB / 8 ranks = 128 KiB per rank); make the total a multiple of 2 MiB"
+check "--total that does not divide: nothing run" nruns_is 3
+
+sweep --block 64k --max 2 -o "$R" --id t2 --dry-run --mpirun-args "$LOCAL" -- -d "$D" -t 64k
+check "--dry-run exits 0" rc_is 0
+check "--dry-run: the launch line of n=2 with its label" hasre 'n=2  would run: mpirun -np 2 .* -b 64k -i 1 -o .*/s.h5 --label t2:n=2$'
+check "--dry-run: nothing run" nruns_is 3
+
+sweep --block 64k --max 2 --id t2 --dry-run --mpirun-args "$LOCAL" -- -d "$D" -t 64k -i3 -o "$R"
+check "-i3 and -o FILE after -- are the sweep's --reps and results file" hasre 'n=2  would run: mpirun .* -i 3 -o .*/s.h5 --label t2:n=2$'
+
+for bad_args in "--label x" "-n 4" "-n4" "--run-id x" "--no-results"; do
+    # shellcheck disable=SC2086
+    sweep --block 64k --max 2 -o "$R" --id t3 -- -d "$D" $bad_args
+    check "refuses the option it sets itself: $bad_args" rc_is 2
+done
+sweep --block 64k --max 2 -o "$R" --id 'bad:id' -- -d "$D"
+check "refuses an id with ':'" rc_is 2
+sweep --max 2 -o "$R" --id t3 -- -d "$D"
+check "refuses a sweep without --total or --block" rc_is 2
+
+# ---- a point that fails (ENOSPC on a 3 MiB tmpfs) is run again on resume --
+mkdir -p "$T/small"
+RC=0
+timeout -k 5 150 unshare --mount --propagation private sh -c 'mount -t tmpfs -o size=3m x "$1" && shift && exec "$@"' \
+    sh "$T/small" "$PY" "$S/pfs-sweep" --block 1m --max 4 -o "$T/fail.h5" --id f --mpirun-args "$LOCAL" \
+    -- -d "$T/small" -t 64k -p write >"$T/out" 2>&1 || RC=$?
+check "3 MiB file system, 4 x 1 MiB: the sweep exits 1" rc_is 1
+check "the failed point says so, with the run's status" hasre '^pfs-sweep: \[3/3\] n=4  FAILED \(exit 1, run 3 failed\)'
+check "the failed point shows pfsbench's error" hasre '^    \| pfsbench: .*(No space|ENOSPC)'
+check "the summary names the failed point" has "2 of 3 points complete in $T/fail.h5 (labels f:n=N); failed: 4"
+sweep --block 1m --max 4 -o "$T/fail.h5" --id f --mpirun-args "$LOCAL" -- -d "$T/small" -t 64k -p write
+check "resumed with room: exit 0" rc_is 0
+check "resumed: only the failed point runs" has "1 of 3 points to run (2 complete in the file)"
+check "resumed: n=4 complete as run 4" hasre '^pfs-sweep: \[3/3\] n=4  4 MiB total .* run 4 '
+
+# ---- stopping a point: --point-timeout, and Ctrl-C (SIGINT) ----------------
+# Both reach the ranks through mpirun (as SIGUSR1), so the run is recorded as
+# interrupted, its files are removed, and the point is not done for a resume.
+mkdir -p "$T/long"
+LONG=(--block 256m --points 1 --id long --mpirun-args "$LOCAL" -- -d "$T/long" -t 1m -p write,read -e -i 200)
+sweep -o "$T/long.h5" --point-timeout 1 "${LONG[@]}"
+check "--point-timeout 1: exit 1" rc_is 1
+check "--point-timeout 1: the point is reported stopped, its run interrupted" \
+    has "FAILED (stopped after --point-timeout 1 s, run 1 interrupted)"
+check "--point-timeout 1: the data files are gone" [ -z "$(ls -A "$T/long")" ]
+# started_in DIR: wait (at most 30 s) until pfsbench has made a file in DIR.
+started_in() { local i; for ((i = 0; i < 300; i++)); do [ -n "$(ls -A "$1")" ] && return 0; sleep 0.1; done; return 1; }
+RC=0
+timeout -k 5 120 "$PY" "$S/pfs-sweep" -o "$T/long.h5" "${LONG[@]}" >"$T/out" 2>&1 &
+SWEEP_PID=$!
+started_in "$T/long" && kill -INT "$SWEEP_PID"
+wait "$SWEEP_PID" || RC=$?
+check "SIGINT: pfs-sweep exits 130" rc_is 130
+check "SIGINT: says how to resume" has "interrupted by signal 2; run the same command again to resume"
+check "SIGINT: the run is recorded as interrupted" \
+    [ "$("$PY" "$S/pfs-results" "$T/long.h5" --runs | awk '$1 == 2 {print $3}')" = interrupted ]
+check "SIGINT: no pfsbench left running" not pgrep -f "$PFSBENCH -d $T/long"
+check "SIGINT: the data files are gone" [ -z "$(ls -A "$T/long")" ]
+sweep -o "$T/long.h5" --dry-run "${LONG[@]}"
+check "after the interruptions the point is still to run" has "1 of 1 point to run"
+
+# ---- launcher options reach pfsrun: 2 fake nodes, --hostfile ------------
+fakenodes_hostfile "$T/hosts" 2 1
+sweep --block 128k --max 2 -o "$T/nodes.h5" --id fn --hostfile "$T/hosts" --mpirun-args "$FAKENODES_MPIRUN_ARGS_STRING" \
+    -- -d "$D" -t 64k -p write,read -i 2
+check "fake nodes: sweep exits 0" rc_is 0
+pycheck "fake nodes: n=2 ran on 2 nodes (node1, node2), n=1 on 1" "$T/nodes.h5" <<'EOF'
+import sys, h5py
+f = h5py.File(sys.argv[1], "r")
+got = {}
+for name, g in f["runs"].items():
+    hosts = sorted({h.decode() for h in g["placement"][()]["host"]})
+    got[g.attrs["label"]] = (int(g.attrs["nodes"]), hosts)
+assert got == {"fn:n=1": (1, ["node1"]), "fn:n=2": (2, ["node1", "node2"])}, got
+EOF
+
+# ---- pfs-plot --------------------------------------------------------------
+# valid_png FILE / valid_svg FILE
+valid_png() { "$PY" -c '
+import sys
+b = open(sys.argv[1], "rb").read()
+assert b[:8] == b"\x89PNG\r\n\x1a\n", b[:8]
+assert len(b) > 10000, len(b)
+assert b[12:16] == b"IHDR"
+' "$1"; }
+valid_svg() { "$PY" -c '
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+assert root.tag == "{http://www.w3.org/2000/svg}svg", root.tag
+assert len(list(root.iter())) > 50
+' "$1"; }
+
+tool pfs-plot sweep "$R" --sweep t1 -o "$T/sweep" --units MiB
+check "plot sweep exits 0" rc_is 0
+check "plot sweep names the files it wrote" has "wrote $T/sweep.png"
+check "plot sweep: PNG signature, IHDR, over 10 KB" valid_png "$T/sweep.png"
+check "plot sweep: SVG parses as XML with an svg root" valid_svg "$T/sweep.svg"
+svg_has() { grep -qF -- "$2" "$1"; }
+check "plot sweep: SVG has the axis unit" svg_has "$T/sweep.svg" "aggregate bandwidth (MiB/s = 2^20 B/s)"
+check "plot sweep: SVG has the log2 rank axis" svg_has "$T/sweep.svg" "[log2 scale]"
+check "plot sweep: SVG has a line per phase" svg_has "$T/sweep.svg" ">write<"
+check "plot sweep: SVG has a line per phase (read)" svg_has "$T/sweep.svg" ">read<"
+tool pfs-plot sweep "$R" -o "$T/sweep-default" --units KB
+check "plot sweep: the only sweep is the default; --units KB" rc_is 0
+check "plot sweep --units KB: axis in KB/s" svg_has "$T/sweep-default.svg" "(KB/s = 1024 B/s)"
+
+tool pfs-plot compare "$R" --label 't1:n=1' --label 't1:n=4' -o "$T/cmp" --formats png
+check "plot compare exits 0" rc_is 0
+check "plot compare: PNG" valid_png "$T/cmp.png"
+check "plot compare --formats png: no SVG" not test -e "$T/cmp.svg"
+
+# Stragglers planted in copies (real ones come and go on a shared VM): one
+# in strag.h5, which the chart must mark (hatched bar, count on stderr), and
+# none in clean.h5.
+cp "$T/nodes.h5" "$T/strag.h5"
+cp "$T/nodes.h5" "$T/clean.h5"
+"$PY" - "$T/strag.h5" "$T/clean.h5" <<'EOF'
+import sys, h5py
+for path, planted in ((sys.argv[1], True), (sys.argv[2], False)):
+    with h5py.File(path, "r+") as f:
+        for name, g in f["runs"].items():
+            for ph in ("00_write", "01_read"):
+                s = g["phases/%s/node_straggler" % ph]
+                a = s[()]
+                a[:] = 0
+                if planted and ph == "00_write" and g.attrs["label"] == "fn:n=2":
+                    a[1, 1] = 1
+                s[...] = a
+EOF
+tool pfs-plot nodes "$T/strag.h5" -o "$T/nodes"
+check "plot nodes (last complete run) exits 0" rc_is 0
+check "plot nodes: counts the planted straggler" grep -qx "pfs-plot: run 2: 1 straggler bar" "$T/err"
+check "plot nodes: PNG" valid_png "$T/nodes.png"
+check "plot nodes: SVG" valid_svg "$T/nodes.svg"
+# hatched N SVG: N hatched shapes besides the legend's sample
+hatched() { [ "$(grep -o 'url(#h[0-9a-f]*)' "$2" | wc -l)" -eq $(($1 + 1)) ]; }
+check "plot nodes: the straggler bar is hatched" hatched 1 "$T/nodes.svg"
+check "plot nodes: hosts on the axis" grep -q "node2" "$T/nodes.svg"
+tool pfs-plot nodes "$T/clean.h5" --run 2 -o "$T/nodes-clean" --formats svg
+check "plot nodes: no stragglers, no hatched bar" hatched 0 "$T/nodes-clean.svg"
+check "plot nodes: no stragglers, 0 counted" grep -qx "pfs-plot: run 2: 0 straggler bars" "$T/err"
+tool pfs-plot nodes "$T/nodes.h5" --run 9 -o "$T/x"
+check "plot nodes: a run that is not there: exit 2" rc_is 2
+tool pfs-plot sweep "$T/data" -o "$T/x"
+check "plot: not a results file: exit 2" rc_is 2
+tool pfs-plot sweep "$R" --sweep nope -o "$T/x"
+check "plot: unknown sweep: exit 2, names the sweeps there" grep -q "its sweeps: t1" "$T/err"
+
+# ---- pfs-compare -----------------------------------------------------------
+# means_check FORMAT UNIT_SCALE ARGS... : the table's cells are the summary means.
+cat >"$T/means.py" <<'EOF'
+import csv, io, os, re, sys, importlib.machinery, importlib.util
+loader = importlib.machinery.SourceFileLoader("pr", os.environ["PFS_SRC"] + "/scripts/pfs-results")
+spec = importlib.util.spec_from_loader("pr", loader); pr = importlib.util.module_from_spec(spec); loader.exec_module(pr)
+fmt, scale, results, out = sys.argv[1], float(sys.argv[2]), sys.argv[3], open(sys.argv[4]).read()
+rows = [r for r in pr.summary_rows(results) if r["label"].startswith("t1:")]
+def mean(phase, n):
+    v = [r["bandwidth"] for r in rows if r["phase"] == phase and r["ranks"] == n]
+    assert len(v) == 2, v
+    return sum(v) / len(v) / scale
+lines = out.splitlines()
+if fmt == "csv":
+    t = list(csv.reader(io.StringIO(out)))
+    unit = {1048576.0: "MiB/s", 1024.0: "KB/s", 1e9: "GB/s"}[scale]
+    assert t[0] == ["phase"] + ["ranks=%d [%s]" % (n, unit) for n in (1, 2, 4)], t[0]
+    assert [r[0] for r in t[1:]] == ["write", "read"], t
+    for r in t[1:]:
+        for n, cell in zip((1, 2, 4), r[1:]):
+            want = mean(r[0], n)
+            assert abs(float(cell) - want) <= 1e-9 * want, (r[0], n, cell, want)
+elif fmt == "text":
+    assert "MiB/s (MiB = 2^20 bytes)" in lines[0] and "mean" in lines[0], lines[0]
+    assert re.split(r"\s{2,}", lines[1]) == ["[MiB/s] phase \\ ranks", "1", "2", "4"], lines[1]
+    body = [re.split(r"\s{2,}", l) for l in lines[2:]]
+    assert [b[0] for b in body] == ["write", "read"], body
+    for b in body:
+        for n, cell in zip((1, 2, 4), b[1:]):
+            assert cell == "%.2f" % mean(b[0], n), (b, n, cell, mean(b[0], n))
+else:  # md
+    assert "KB/s (KB = 1024 bytes" in lines[0], lines[0]
+    assert lines[1] == "", lines
+    assert lines[2] == "| [KB/s] phase \\ ranks | 1 | 2 | 4 |", lines[2]
+    assert lines[3] == "|---|---:|---:|---:|", lines[3]
+    body = [[c.strip() for c in l.strip("|").split("|")] for l in lines[4:]]
+    assert [b[0] for b in body] == ["write", "read"], body
+    for b in body:
+        for n, cell in zip((1, 2, 4), b[1:]):
+            assert cell == "%.2f" % mean(b[0], n), (b, n, cell)
+print("ok")
+EOF
+means_check() {
+    local fmt=$1 scale=$2
+    shift 2
+    tool pfs-compare "$@"
+    rc_is 0 && "$PY" "$T/means.py" "$fmt" "$scale" "$R" "$T/out" >"$T/py" 2>&1 || { cat "$T/py"; return 1; }
+}
+check "compare --sweep (text, MiB/s): phases x ranks 1 2 4, cells = summary means" \
+    means_check text 1048576 "$R" --sweep t1
+check "compare --sweep --format csv: full-precision means, ranks=N [MiB/s] columns" \
+    means_check csv 1048576 "$R" --sweep t1 --format csv
+check "compare --sweep --format csv --units KB: means / 1024" \
+    means_check csv 1024 "$R" --sweep t1 --format csv --units KB
+check "compare --sweep --format csv --units GB/s: decimal" \
+    means_check csv 1e9 "$R" --sweep t1 --format csv --units GB/s
+check "compare --sweep --format md --units KB: a Markdown table" \
+    means_check md 1024 "$R" --sweep t1 --format md --units KB
+
+tool pfs-compare "$R" --label 't1:*' --format csv --stats mean,min,max --units MiB
+pycheck "compare --by label --stats mean,min,max (csv): 3 labels x 3 stats, min <= mean <= max = the reps" "$T/out" "$R" <<'EOF'
+import csv, sys, os, importlib.machinery, importlib.util
+loader = importlib.machinery.SourceFileLoader("pr", os.environ["PFS_SRC"] + "/scripts/pfs-results")
+spec = importlib.util.spec_from_loader("pr", loader); pr = importlib.util.module_from_spec(spec); loader.exec_module(pr)
+t = list(csv.reader(open(sys.argv[1])))
+labels = ["t1:n=1", "t1:n=2", "t1:n=4"]
+assert t[0] == ["phase"] + ["%s %s [MiB/s]" % (l, s) for l in labels for s in ("mean", "min", "max")], t[0]
+rows = pr.summary_rows(sys.argv[2])
+for r in t[1:]:
+    for i, l in enumerate(labels):
+        v = [x["bandwidth_mib"] for x in rows if x["label"] == l and x["phase"] == r[0]]
+        got = [float(c) for c in r[1 + 3 * i:4 + 3 * i]]
+        want = [sum(v) / len(v), min(v), max(v)]
+        assert all(abs(a - b) <= 1e-9 * b for a, b in zip(got, want)), (r[0], l, got, want)
+EOF
+
+tool pfs-compare "$R" --by rep --label 't1:n=4' --names iozone --units KB
+pycheck "compare --by rep --names iozone: Initial write/Read x rep 1, rep 2, mean" "$T/out" <<'EOF'
+import re, sys
+lines = open(sys.argv[1]).read().splitlines()
+assert "KB/s" in lines[0] and "repetition, and the mean of all" in lines[0], lines[0]
+assert re.split(r"\s{2,}", lines[1]) == ["[KB/s] phase \\ rep", "rep 1", "rep 2", "mean"], lines[1]
+body = [re.split(r"\s{2,}", l) for l in lines[2:]]
+assert [b[0] for b in body] == ["Initial write", "Read"], body
+for b in body:
+    a, c, m = (float(x) for x in b[1:])
+    assert abs((a + c) / 2 - m) <= 0.011, b
+EOF
+tool pfs-compare "$R" --by rep --sweep t1
+check "compare --by rep over several runs: exit 2, says to pick a run" grep -q "needs the rows of one run" "$T/err"
+
+tool pfs-compare "$R" --label 't1:*' --transpose --names bonnie --units KB --format csv
+pycheck "compare --transpose --names bonnie: a row per configuration, Block output/Block input columns in KB/s" "$T/out" <<'EOF'
+import csv, sys
+t = list(csv.reader(open(sys.argv[1])))
+assert t[0] == ["label", "Block output [KB/s]", "Block input [KB/s]"], t[0]
+assert [r[0] for r in t[1:]] == ["t1:n=1", "t1:n=2", "t1:n=4"], t
+EOF
+
+tool pfs-compare "$R" --sweep t1 --value utilization --format csv
+pycheck "compare --value utilization: fractions in (0, 1]" "$T/out" <<'EOF'
+import csv, sys
+t = list(csv.reader(open(sys.argv[1])))
+assert t[0][1] == "ranks=1 [fraction]", t[0]
+assert all(0 < float(c) <= 1.0 for r in t[1:] for c in r[1:]), t
+EOF
+
+tool pfs-compare "$T/data"
+check "compare: a directory, not a results file: exit 2" rc_is 2
+tool pfs-compare "$R" --sweep nope
+check "compare: unknown sweep: exit 2" rc_is 2
+tool pfs-compare "$R" --units furlongs
+check "compare: unknown unit: exit 2, lists the units" grep -q "use one of KB, KiB, MiB, GiB, MB, GB" "$T/err"
+
+finish
