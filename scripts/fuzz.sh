@@ -14,7 +14,7 @@
 #   FUZZ_OUT=DIR         where crash-*/leak-*/timeout-* reproducers go and the
 #                        grown corpus is kept (default: a new /tmp/pfsfuzz.* directory)
 #   FUZZ_JOBS=N          parallel fuzzing processes (default 1)
-#   PFS_FUZZ_STRICT=1    also require printable error messages (see fuzz_config.c)
+#   PFS_FUZZ_STRICT=0    do not require printable error messages (see fuzz_config.c)
 #   CC=clang-14          the compiler (default: clang, else clang-14)
 # Extra libFuzzer flags may follow `--`, e.g. scripts/fuzz.sh 60 -- -max_len=512
 #

@@ -371,7 +371,11 @@ enum pfs_parse_result pfs_config_parse(struct pfs_config *cfg, int argc, char **
         if (c == -1)
             break;
         if (c == '?') {
-            if (optopt)
+            /* glibc sets optopt to the option's val (256 + index) when a
+             * long option that takes no value is given one (--keep=1). */
+            if (optopt >= 256 && optopt < 256 + (int)NOPTS)
+                fail(err, errlen, "option '--%s' takes no value; see pfsbench --help", opts[optopt - 256].name);
+            else if (optopt)
                 fail(err, errlen, "unknown option '-%c'; see pfsbench --help", optopt);
             else
                 fail(err, errlen, "unknown option '%s'; see pfsbench --help", argv[optind - 1]);

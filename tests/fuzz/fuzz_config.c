@@ -32,11 +32,9 @@
  *    results writer gives it (src/results/results_h5.c);
  *  - pfs_parse_size agrees with a reference written here (128-bit arithmetic).
  *
- * With PFS_FUZZ_STRICT=1 in the environment it also requires every error
- * message to be printable when the input words are: that catches a message
- * that prints an option's internal code as a character (see
- * docs/reliability.md, "Known gaps"). Off by default so that the replay in
- * ctest tests memory safety and the promises above.
+ * It also requires every error message to be printable when the input
+ * words are: that caught a message that printed an option's internal code
+ * as a character (--keep=1, fixed). PFS_FUZZ_STRICT=0 turns that check off.
  */
 #include <limits.h>
 #include <stdint.h>
@@ -55,7 +53,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     (void)argc;
     (void)argv;
     const char *s = getenv("PFS_FUZZ_STRICT");
-    strict = s && *s && strcmp(s, "0") != 0;
+    strict = !(s && strcmp(s, "0") == 0);
     return 0;
 }
 

@@ -114,6 +114,7 @@ static const struct { const char *args; const char *want; } bad_cases[] = {
     {"-d|/tmp|--no-results|-o|x.h5", "both given"},
     {"-d|/tmp|--run-id|a/b", "may hold only"},
     {"-d|/tmp|--bogus", "unknown option '--bogus'"},
+    {"-d|/tmp|--keep=1", "option '--keep' takes no value"},
     {"-d|/tmp|-Z", "unknown option '-Z'"},
     {"-d|/tmp|extra", "unexpected argument 'extra'"},
 };
