@@ -44,6 +44,17 @@ check "SIGUSR1 via mpirun: exit 138 and recorded" [ "$RC" -eq 138 ]
 check "SIGUSR1 via mpirun: exit 138 and recorded (2)" [ "$(status_of 000003)" = interrupted ]
 check "SIGUSR1: data files removed" [ -z "$(ls -A "$D")" ]
 
+# SIGTERM to the pfsrun launcher (scancel, a batch time limit): it asks the
+# ranks to stop with SIGUSR1, which mpirun forwards: recorded, files removed.
+PFSBENCH="$PFSBENCH" timeout 120 "$PFS_SRC/scripts/pfsrun" -n 2 -d "$D" -t 1m -b 1m -i 1000000 -o "$R" >"$T/out" 2>"$T/err" &
+BG=$!
+wait_ranks "$D" 2 && sleep 1.5
+kill -TERM "$(pgrep -f "^/bin/bash $PFS_SRC/scripts/pfsrun -n 2 -d $D")"
+wait_rc
+check "SIGTERM to pfsrun: the run is recorded as interrupted" [ "$(status_of 000004)" = interrupted ]
+check "SIGTERM to pfsrun: data files removed" [ -z "$(ls -A "$D")" ]
+check "SIGTERM to pfsrun: it says what it did" grep -q "SIGTERM: asking the run to stop" "$T/err"
+
 # SIGKILL of one rank mid-phase: mpirun ends the job within 60 s; earlier runs intact.
 start 4 -d "$D" -t 1m -b 64m -i 1000000 -p write -o "$R"
 wait_ranks "$D" 4 && sleep 1.5
@@ -52,7 +63,7 @@ kill -KILL "$(rank_pid "$D" 2)"
 wait_rc
 check "SIGKILL of a rank: the job ends ($RC) within 60 s" [ "$RC" -ne 0 ]
 check "SIGKILL of a rank: the job ends ($RC) within 60 s (2)" [ $(($(date +%s) - t0)) -lt 60 ]
-check "SIGKILL: the results file still holds its 3 runs" [ "$(nruns)" -eq 3 ]
+check "SIGKILL: the results file still holds its 4 runs" [ "$(nruns)" -eq 4 ]
 check "SIGKILL: the results file still holds its 3 runs (2)" [ "$(status_of 000001)" = complete ]
 rm -f "$D"/pfsbench.*
 
@@ -66,7 +77,7 @@ wait_rc
 check "SIGSTOP: watchdog exit 3 within 30 s" [ "$RC" -eq 3 ]
 check "SIGSTOP: watchdog exit 3 within 30 s (2)" [ $(($(date +%s) - t0)) -lt 30 ]
 check "SIGSTOP: the stalled rank and host are named" grep -qE "watchdog: 1 rank did not finish write \(repetition [0-9]+\) within 5 s: rank 1 on " "$T/err"
-check "SIGSTOP: the run is recorded as failed" [ "$(status_of 000004)" = failed ]
+check "SIGSTOP: the run is recorded as failed" [ "$(status_of 000005)" = failed ]
 check "SIGSTOP: no data files left" [ -z "$(ls /dev/shm | grep "pfsbench.stall$$")" ]
 pkill -KILL -f "^$PFSBENCH -d /dev/shm" || true
 
