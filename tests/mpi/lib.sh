@@ -35,6 +35,25 @@ run_in_tmpfs() {
         sh "$opts" "$T/tmpfs" "$np" "$T/left" "$PFSBENCH" "$@" >"$T/out" 2>"$T/err" || RC=$?
 }
 
+# Debian's python3 has h5py; the pyenv python3 that may come first on PATH does not.
+PY=/usr/bin/python3
+# pycheck WHAT ARGS... <<'EOF' ... : a Python check read from stdin passes when it exits 0.
+pycheck() {
+    local what=$1
+    shift
+    if "$PY" - "$@" >"$T/py" 2>&1; then ok "$what"; else bad "$what"; echo "--- python"; cat "$T/py"; fi
+}
+# placement_is K: the -v table in $T/out has rank r on node r mod K, host node(r mod K + 1).
+placement_is() {
+    awk -v k="$1" '
+        /^placement \(rank node host/ { on = 1; next }
+        on && NF == 0 { on = 0 }
+        on { n++; r = $1; if ($2 != r % k || $3 != "node" (r % k + 1)) bad = 1 }
+        END { exit (n == 0 || bad) }' "$T/out"
+}
+has() { grep -qF -- "$1" "$T/out"; }
+hasnt() { ! grep -qF -- "$1" "$T/out"; }
+
 ok() { PASSES=$((PASSES + 1)); echo "ok - $*"; }
 bad() { FAILS=$((FAILS + 1)); echo "FAIL - $*"; echo "--- stdout"; cat "$T/out" 2>/dev/null; echo "--- stderr"; cat "$T/err" 2>/dev/null; }
 check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }

@@ -23,21 +23,6 @@ run_nodes() {
     fakenodes_mpirun "$np" 60 "$PFSBENCH" "$@" >"$T/out" 2>"$T/err" || RC=$?
 }
 # pycheck WHAT ARGS... <<'EOF' python EOF : passes when the snippet exits 0.
-pycheck() {
-    local what=$1
-    shift
-    if "$PY" - "$@" >"$T/py" 2>&1; then ok "$what"; else bad "$what"; echo "--- python"; cat "$T/py"; fi
-}
-# placement_is K: the -v table in $T/out has rank r on node r mod K, host node(r mod K + 1).
-placement_is() {
-    awk -v k="$1" '
-        /^placement \(rank node host/ { on = 1; next }
-        on && NF == 0 { on = 0 }
-        on { n++; r = $1; if ($2 != r % k || $3 != "node" (r % k + 1)) bad = 1 }
-        END { exit (n == 0 || bad) }' "$T/out"
-}
-has() { grep -qF -- "$1" "$T/out"; }
-hasnt() { ! grep -qF -- "$1" "$T/out"; }
 rc_is() { [ "$RC" -eq "$1" ]; }
 
 RR=(-x PFSBENCH_PLACEMENT=round-robin)

@@ -17,20 +17,6 @@ if [ "$(id -u)" -ne 0 ] || ! command -v slurmctld >/dev/null || ! command -v slu
     exit
 fi
 
-pycheck() {
-    local what=$1
-    shift
-    if "$PY" - "$@" >"$T/py" 2>&1; then ok "$what"; else bad "$what"; echo "--- python"; cat "$T/py"; fi
-}
-placement_is() {
-    awk -v k="$1" '
-        /^placement \(rank node host/ { on = 1; next }
-        on && NF == 0 { on = 0 }
-        on { n++; r = $1; if ($2 != r % k || $3 != "node" (r % k + 1)) bad = 1 }
-        END { exit (n == 0 || bad) }' "$T/out"
-}
-has() { grep -qF -- "$1" "$T/out"; }
-hasnt() { ! grep -qF -- "$1" "$T/out"; }
 slurm_logs() { echo "--- slurm logs"; tail -n 15 "$T"/slurm/log/*.log 2>/dev/null; }
 
 # submit NAME TIMEOUT_S SBATCH_ARGS... : sbatch, wait under a deadline; the job's

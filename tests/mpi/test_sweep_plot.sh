@@ -36,11 +36,6 @@ hasre() { grep -qE -- "$1" "$T/out"; }
 count_is() { [ "$(grep -cE -- "$1" "$T/out")" -eq "$2" ]; }
 rc_is() { [ "$RC" -eq "$1" ]; }
 nruns_is() { [ "$("$PY" "$S/pfs-results" "$R" --runs | tail -n +2 | wc -l)" -eq "$1" ]; }
-pycheck() {
-    local what=$1
-    shift
-    if "$PY" - "$@" >"$T/py" 2>&1; then ok "$what"; else bad "$what"; echo "--- python"; cat "$T/py"; fi
-}
 
 # ---- a sweep, interrupted after 2 points and resumed ---------------------
 sweep --total 1m --max 2 --reps 2 -o "$R" --id t1 --mpirun-args "$LOCAL" -- -d "$D" -t 64k -p write,read
