@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "pfs/mpi.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -67,6 +68,9 @@ struct ctx {
     double plast, pstart;
     int pseq, pkind, pshown;
     struct pfs_failure fail;    /* this rank's first failure, its streams' included */
+    /* Rank 0: the results writer, loaded from its module on first use. */
+    int (*results_check)(const char *, char *, size_t);
+    int (*results_append)(const char *, const struct pfs_run_data *, char *, size_t, char *, size_t);
     /* The stonewall agreement among a rank's threads. */
     pthread_mutex_t sw_mu;
     pthread_barrier_t sw_bar;
@@ -146,6 +150,50 @@ static void collect_failure(struct ctx *c)
             c->fail = c->streams[i].fail;
 }
 
+/* Local, rank 0. The results writer lives in a module loaded on first use,
+ * so that the other ranks never map HDF5: libpfs_results.so beside the
+ * executable (the build tree), else PFS_RESULTS_MODULE (the installed one).
+ * 0 or -1 with err. */
+static int results_load(struct ctx *c, char *err, size_t len)
+{
+    if (c->results_check && c->results_append)
+        return 0;
+    char exe[PATH_MAX] = "", here[PATH_MAX + 32];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    exe[n > 0 ? n : 0] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (slash)
+        *slash = '\0';
+    snprintf(here, sizeof(here), "%s/libpfs_results.so", exe);
+    const char *tries[] = {here, PFS_RESULTS_MODULE};
+    void *h = NULL;
+    for (size_t i = 0; i < sizeof(tries) / sizeof(tries[0]) && !h; i++)
+        if (access(tries[i], R_OK) == 0)
+            h = dlopen(tries[i], RTLD_NOW | RTLD_LOCAL);
+    if (h) {
+        *(void **)&c->results_check = dlsym(h, "pfs_results_check");
+        *(void **)&c->results_append = dlsym(h, "pfs_results_append");
+    }
+    if (!c->results_check || !c->results_append) {
+        const char *why = dlerror();
+        snprintf(err, len, "cannot load the results writer (%.200s or %.200s)%s%.200s; "
+                 "use --no-results to run without it", here, PFS_RESULTS_MODULE, why ? ": " : "", why ? why : "");
+        return -1;
+    }
+    return 0;
+}
+
+static int results_check(struct ctx *c, const char *path, char *err, size_t len)
+{
+    return results_load(c, err, len) ? -1 : c->results_check(path, err, len);
+}
+
+static int results_append(struct ctx *c, const struct pfs_run_data *d, char *name, size_t nlen, char *err,
+                          size_t len)
+{
+    return results_load(c, err, len) ? -1 : c->results_append(c->cfg.results, d, name, nlen, err, len);
+}
+
 /* Collective. The agreement point: 1 when any rank failed. Also the barrier
  * that closes a phase. */
 static void remove_run_files(struct ctx *c);
@@ -191,7 +239,7 @@ static void watchdog_abort(struct ctx *c, const int *arrived, const char *where)
         snprintf(c->d->error, sizeof(c->d->error), "%s", msg);
         iso_time(c->d->end_iso, sizeof(c->d->end_iso));
         char name[64], err[PFS_ERRLEN];
-        if (!c->cfg.no_results && pfs_results_append(c->cfg.results, c->d, name, sizeof(name), err, sizeof(err)) == 0)
+        if (!c->cfg.no_results && results_append(c, c->d, name, sizeof(name), err, sizeof(err)) == 0)
             fprintf(stderr, "pfsbench: the run is recorded in %s %s (failed)\n", c->cfg.results, name);
     }
     remove_run_files(c);
@@ -685,7 +733,7 @@ static int precheck(struct ctx *c, char *err, size_t len)
                  "or an MPI-IO hint such as direct_read/direct_write");
         return -1;
     }
-    if (!c->cfg.no_results && pfs_results_check(c->cfg.results, err, len) != 0)
+    if (!c->cfg.no_results && results_check(c, c->cfg.results, err, len) != 0)
         return -1;
     return 0;
 }
@@ -1103,7 +1151,7 @@ int pfs_main(MPI_Comm comm, int argc, char **argv)
                     c.run_id, c.run_id);
         if (!cfg->no_results) {
             char name[64];
-            if (pfs_results_append(cfg->results, &d, name, sizeof(name), err, sizeof(err)) != 0) {
+            if (results_append(&c, &d, name, sizeof(name), err, sizeof(err)) != 0) {
                 fprintf(stderr, "pfsbench: error: results file %s: %s\n", cfg->results, err);
                 rc = PFS_EXIT_IO;
             } else if (!cfg->quiet) {
