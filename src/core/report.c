@@ -264,24 +264,17 @@ void pfs_report_json(FILE *out, const struct pfs_run_data *d)
 {
     const struct pfs_config *c = d->cfg;
     const double scale = pfs_units_scale(c->units);
-    fprintf(out, "{\n  \"pfsbench\": ");
-    json_str(out, PFS_VERSION);
-    fprintf(out, ",\n  \"run_id\": ");
-    json_str(out, d->run_id);
-    fprintf(out, ",\n  \"status\": ");
-    json_str(out, d->status);
-    fprintf(out, ",\n  \"error\": ");
-    json_str(out, d->error);
-    fprintf(out, ",\n  \"start_time\": ");
-    json_str(out, d->start_iso);
-    fprintf(out, ",\n  \"end_time\": ");
-    json_str(out, d->end_iso);
-    fprintf(out, ",\n  \"label\": ");
-    json_str(out, c->label);
-    fprintf(out, ",\n  \"dir\": ");
-    json_str(out, c->dir);
-    fprintf(out, ",\n  \"fs_type\": ");
-    json_str(out, d->fstype);
+    const struct {
+        const char *key, *val;
+    } head[] = {
+        {"pfsbench", PFS_VERSION}, {"run_id", d->run_id}, {"status", d->status},   {"error", d->error},
+        {"start_time", d->start_iso}, {"end_time", d->end_iso}, {"label", c->label}, {"dir", c->dir},
+        {"fs_type", d->fstype},
+    };
+    for (size_t i = 0; i < sizeof(head) / sizeof(head[0]); i++) {
+        fprintf(out, "%s\n  \"%s\": ", i ? "," : "{", head[i].key);
+        json_str(out, head[i].val);
+    }
     fprintf(out, ",\n  \"ranks\": %d,\n  \"nodes\": %d,\n  \"threads\": %d,\n  \"streams\": %d,\n", d->nranks,
             d->nnodes, threads_of(d), pfs_run_nstreams(d));
     fprintf(out, "  \"transfer\": %llu,\n  \"block\": %llu,\n  \"total\": %llu,\n", (unsigned long long)c->transfer,
@@ -315,19 +308,20 @@ void pfs_report_json(FILE *out, const struct pfs_run_data *d)
             struct node_view v;
             if (node_view(d, p, rep, &v) != 0)
                 break;
-            fprintf(out, "%s\n      {\"rep\": %d, \"bytes\": %llu, \"ops\": %llu, \"seconds\": ", rep ? "," : "", rep,
+            fprintf(out, "%s\n      {\"rep\": %d, \"bytes\": %llu, \"ops\": %llu", rep ? "," : "", rep,
                     (unsigned long long)s.bytes, (unsigned long long)s.ops);
-            json_num(out, s.seconds);
-            fprintf(out, ", \"bandwidth_bytes_per_s\": ");
-            json_num(out, s.bandwidth);
-            fprintf(out, ", \"bandwidth\": ");
-            json_num(out, s.bandwidth / scale);
-            fprintf(out, ", \"ops_per_s\": ");
-            json_num(out, s.rate);
-            fprintf(out, ", \"utilization\": ");
-            json_num(out, s.utilization);
-            fprintf(out, ", \"stonewall_bandwidth_bytes_per_s\": ");
-            json_num(out, s.sw_bandwidth);
+            const struct {
+                const char *key;
+                double val;
+            } fig[] = {
+                {"seconds", s.seconds},         {"bandwidth_bytes_per_s", s.bandwidth},
+                {"bandwidth", s.bandwidth / scale}, {"ops_per_s", s.rate},
+                {"utilization", s.utilization}, {"stonewall_bandwidth_bytes_per_s", s.sw_bandwidth},
+            };
+            for (size_t i = 0; i < sizeof(fig) / sizeof(fig[0]); i++) {
+                fprintf(out, ", \"%s\": ", fig[i].key);
+                json_num(out, fig[i].val);
+            }
             fprintf(out, ", \"nodes\": [");
             for (int n = 0; n < d->nnodes; n++) {
                 fprintf(out, "%s{\"node\": %d, \"host\": ", n ? ", " : "", n);
@@ -348,16 +342,12 @@ void pfs_report_json(FILE *out, const struct pfs_run_data *d)
             pfs_stats_compute(val, n, &st);
             fprintf(out, ",\n     \"summary\": {\"unit\": ");
             json_str(out, meta ? "files/s" : pfs_units_label(c->units));
-            fprintf(out, ", \"min\": ");
-            json_num(out, st.min);
-            fprintf(out, ", \"max\": ");
-            json_num(out, st.max);
-            fprintf(out, ", \"mean\": ");
-            json_num(out, st.mean);
-            fprintf(out, ", \"median\": ");
-            json_num(out, st.median);
-            fprintf(out, ", \"stddev\": ");
-            json_num(out, st.stddev);
+            const double sv[] = {st.min, st.max, st.mean, st.median, st.stddev};
+            const char *sk[] = {"min", "max", "mean", "median", "stddev"};
+            for (int i = 0; i < 5; i++) {
+                fprintf(out, ", \"%s\": ", sk[i]);
+                json_num(out, sv[i]);
+            }
             fprintf(out, "}");
         }
         fprintf(out, "}");
