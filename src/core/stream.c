@@ -105,6 +105,8 @@ void pfs_stream_data(const struct pfs_phase_ctx *p, struct pfs_stream *s)
         n = 0;
     }
 
+    /* The stonewall runs on the same clock as the timing: pattern work
+     * (--verify) is taken out of both, so verifying does not move it. */
     const double deadline = cfg->deadline > 0 ? t->open_start + cfg->deadline : 0;
     for (j = 0; j < n; j++) {
         if (*p->interrupted) {
@@ -113,7 +115,7 @@ void pfs_stream_data(const struct pfs_phase_ctx *p, struct pfs_stream *s)
             if (!collective)
                 break;
         }
-        if (deadline > 0 && !collective && pfs_now() >= deadline) {
+        if (deadline > 0 && !collective && pfs_now() - vt >= deadline) {
             stopped = 1;
             break;
         }
@@ -164,7 +166,7 @@ void pfs_stream_data(const struct pfs_phase_ctx *p, struct pfs_stream *s)
         if (collective) {
             /* One agreement per collective transfer: stop together on an
              * error or at the stonewall, never leave a rank inside a _all call. */
-            int any = p->agree_xfer(p->arg, local_bad || s->fail.failed, deadline > 0 && pfs_now() >= deadline);
+            int any = p->agree_xfer(p->arg, local_bad || s->fail.failed, deadline > 0 && pfs_now() - vt >= deadline);
             if (any & 1) {
                 j++;
                 break;
