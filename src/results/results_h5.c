@@ -407,6 +407,24 @@ static int write_phase(hid_t phases, const struct pfs_run_data *d, int p, struct
     rc |= write_array(g, "node_seconds", H5T_NATIVE_DOUBLE, 2, dn, nsec, "s");
     rc |= write_array(g, "node_straggler", H5T_NATIVE_INT, 2, dn, nflag,
                       "1: below straggler x median node (bandwidth; files/s in a metadata phase)");
+    /* Per-stream (per-rank with one thread) bandwidth: its bytes over its
+     * own span, the figure that shows a slow client within a node. */
+    double *sbw = calloc(R * (size_t)nr, sizeof(double));
+    if (sbw) {
+        for (int rep = 0; rep < reps; rep++) {
+            const struct pfs_times *t = pfs_run_times(d, p, rep);
+            for (int i = 0; i < nr; i++) {
+                double span = t[i].close_end - t[i].open_start;
+                sbw[(size_t)rep * (size_t)nr + (size_t)i] = span > 0 ? (double)t[i].bytes / span : 0;
+            }
+        }
+        hsize_t ds[2] = {R, (hsize_t)nr};
+        rc |= write_array(g, "stream_bandwidth", H5T_NATIVE_DOUBLE, 2, ds, sbw,
+                          "bytes/s: each stream's bytes / (its close_end - its open_start)");
+        free(sbw);
+    } else {
+        rc = -1;
+    }
     rc |= write_array(g, "ops", H5T_NATIVE_UINT64, 1, &d1, ops, "transfers, or files in a metadata phase");
     rc |= write_array(g, "rate", H5T_NATIVE_DOUBLE, 1, &d1, rate, "ops/s (files/s in a metadata phase)");
     rc |= write_array(g, "node_rate", H5T_NATIVE_DOUBLE, 2, dn, nrate, "ops/s");
