@@ -314,6 +314,41 @@ static void allreduce_watched(struct ctx *c, const void *in, void *out, int coun
     free(arrived);
 }
 
+/* Collective. MPI_Gather of the phase's times to rank 0, watched like the
+ * agreements when --timeout is set: a rank that stalls between the
+ * agreement and the gather must not hold the others in a blocking call. */
+static void gather_watched(struct ctx *c, const void *in, int bytes, void *out, double since, const char *where)
+{
+    if (c->cfg.timeout <= 0 || c->nranks == 1) {
+        MPI_Gather(in, bytes, MPI_BYTE, out, bytes, MPI_BYTE, 0, c->comm);
+        return;
+    }
+    MPI_Request r;
+    MPI_Igather(in, bytes, MPI_BYTE, out, bytes, MPI_BYTE, 0, c->comm, &r);
+    const double limit = since + (c->rank == 0 ? 1 : 2) * c->cfg.timeout + (c->rank == 0 ? 0 : 1);
+    struct timespec nap = {0, 1000000};
+    for (;;) {
+        int flag = 0;
+        if (MPI_Test(&r, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS || flag)
+            return;
+        if (now() > limit) {
+            if (c->rank == 0) {
+                int *arrived = malloc(sizeof(int) * (size_t)c->nranks);
+                for (int i = 0; arrived && i < c->nranks; i++)
+                    arrived[i] = 1; /* every rank passed the agreement just before */
+                char w[96];
+                snprintf(w, sizeof(w), "the gather of times after %s", where);
+                watchdog_abort(c, arrived, w);
+            }
+            fprintf(stderr, "pfsbench: error: watchdog on rank %d (%s): the gather of times after %s did not "
+                    "complete within %g s; aborting the job\n", c->rank, c->host, where, limit - since);
+            fflush(stderr);
+            MPI_Abort(c->comm, PFS_EXIT_TIMEOUT);
+        }
+        nanosleep(&nap, NULL);
+    }
+}
+
 /* Collective, after agree() said some rank failed: rank 0 names every
  * failed rank on stderr and keeps the first message for the results file. */
 static void report_failures(struct ctx *c, struct pfs_run_data *d)
@@ -1089,7 +1124,7 @@ int pfs_main(MPI_Comm comm, int argc, char **argv)
             for (int i = 0; i < c.threads; i++)
                 mine[i] = c.streams[i].t;
             int sz = (int)sizeof(struct pfs_times) * c.threads;
-            MPI_Gather(mine, sz, MPI_BYTE, gathered, sz, MPI_BYTE, 0, comm);
+            gather_watched(&c, mine, sz, gathered, phase_start, where);
             if (c.rank == 0) {
                 /* One clock: put every stream's times on rank 0's. */
                 struct pfs_times *dst = times + ((size_t)p * (size_t)cfg->reps + (size_t)rep) * (size_t)c.nstreams;
