@@ -252,6 +252,36 @@ static void watchdog_abort(struct ctx *c, const int *arrived, const char *where)
  * allreduce; rank 0 polls both until `since + timeout` and past that names
  * the ranks that have not arrived and aborts the job (exit 3). Rank 0 never
  * sits in a blocking collective waiting for a stalled rank. */
+/* Waits for one non-blocking collective under the watchdog. Rank 0 gives up
+ * at since + timeout; the others later, so that normally rank 0, which can
+ * name the culprit, speaks first, and they speak only when rank 0 itself
+ * has stalled. Every rank has arrived at this step (an agreement before it
+ * said so, or the caller counted arrivals), so rank 0 names none. */
+static void wait_watched(struct ctx *c, MPI_Request *r, double since, const char *where)
+{
+    const double limit = c->rank == 0 ? since + c->cfg.timeout : since + 2 * c->cfg.timeout + 1;
+    struct timespec nap = {0, 1000000};
+    for (;;) {
+        int flag = 0;
+        if (MPI_Test(r, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS || flag)
+            return;
+        if (now() > limit) {
+            if (c->rank == 0) {
+                int *arrived = malloc(sizeof(int) * (size_t)c->nranks);
+                for (int i = 0; arrived && i < c->nranks; i++)
+                    arrived[i] = 1;
+                watchdog_abort(c, arrived, where);
+            }
+            fprintf(stderr, "pfsbench: error: watchdog on rank %d (%s): %s did not complete within %g s; "
+                    "rank 0 (%s) has not answered: aborting the job\n", c->rank, c->host, where, limit - since,
+                    c->hosts[0]);
+            fflush(stderr);
+            MPI_Abort(c->comm, PFS_EXIT_TIMEOUT);
+        }
+        nanosleep(&nap, NULL);
+    }
+}
+
 static void allreduce_watched(struct ctx *c, const void *in, void *out, int count, MPI_Datatype type, MPI_Op op,
                               double since, const char *where)
 {
@@ -263,27 +293,12 @@ static void allreduce_watched(struct ctx *c, const void *in, void *out, int coun
     if (c->rank != 0) {
         int one = 1;
         MPI_Send(&one, 1, MPI_INT, 0, tag, c->comm);
-        /* Non-blocking here too (a blocking collective never matches a
-         * non-blocking one), and watched: should rank 0 itself stall, the
-         * others give up later than rank 0 would, so that normally rank 0,
-         * which can name the culprit, speaks first. */
+        /* Non-blocking here too: a blocking collective never matches a
+         * non-blocking one. */
         MPI_Request r;
         MPI_Iallreduce(in, out, count, type, op, c->comm, &r);
-        const double limit = since + 2 * c->cfg.timeout + 1;
-        struct timespec nap = {0, 1000000};
-        for (;;) {
-            int flag = 0;
-            if (MPI_Test(&r, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS || flag)
-                return;
-            if (now() > limit) {
-                fprintf(stderr, "pfsbench: error: watchdog on rank %d (%s): %s did not complete within %g s; "
-                        "rank 0 (%s) has not answered: aborting the job\n", c->rank, c->host, where,
-                        limit - since, c->hosts[0]);
-                fflush(stderr);
-                MPI_Abort(c->comm, PFS_EXIT_TIMEOUT);
-            }
-            nanosleep(&nap, NULL);
-        }
+        wait_watched(c, &r, since, where);
+        return;
     }
     int n = c->nranks - 1, left = n;
     MPI_Request *req = malloc(sizeof(*req) * (size_t)(n + 1));
@@ -325,28 +340,9 @@ static void gather_watched(struct ctx *c, const void *in, int bytes, void *out, 
     }
     MPI_Request r;
     MPI_Igather(in, bytes, MPI_BYTE, out, bytes, MPI_BYTE, 0, c->comm, &r);
-    const double limit = since + (c->rank == 0 ? 1 : 2) * c->cfg.timeout + (c->rank == 0 ? 0 : 1);
-    struct timespec nap = {0, 1000000};
-    for (;;) {
-        int flag = 0;
-        if (MPI_Test(&r, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS || flag)
-            return;
-        if (now() > limit) {
-            if (c->rank == 0) {
-                int *arrived = malloc(sizeof(int) * (size_t)c->nranks);
-                for (int i = 0; arrived && i < c->nranks; i++)
-                    arrived[i] = 1; /* every rank passed the agreement just before */
-                char w[96];
-                snprintf(w, sizeof(w), "the gather of times after %s", where);
-                watchdog_abort(c, arrived, w);
-            }
-            fprintf(stderr, "pfsbench: error: watchdog on rank %d (%s): the gather of times after %s did not "
-                    "complete within %g s; aborting the job\n", c->rank, c->host, where, limit - since);
-            fflush(stderr);
-            MPI_Abort(c->comm, PFS_EXIT_TIMEOUT);
-        }
-        nanosleep(&nap, NULL);
-    }
+    char w[96];
+    snprintf(w, sizeof(w), "the gather of times after %s", where);
+    wait_watched(c, &r, since, w);
 }
 
 /* Collective, after agree() said some rank failed: rank 0 names every
