@@ -67,6 +67,28 @@ void pfs_report_summary(FILE *out, const struct pfs_run_data *d);
 void pfs_report_json(FILE *out, const struct pfs_run_data *d);
 void pfs_report_csv(FILE *out, const struct pfs_run_data *d);
 
+/* How a string from outside (a path, a label, a host name, a message, the
+ * command line) is written into each output. Whatever its bytes, the output
+ * stays well-formed UTF-8 and parses:
+ * - JSON: a whole string literal, quotes included; " and \ escaped, the C0
+ *   and C1 controls, DEL, U+2028/2029 and the bidirectional controls as
+ *   \uXXXX (\n, \r, \t short); each byte that is not part of well-formed
+ *   UTF-8 becomes U+FFFD.
+ * - CSV: one field (RFC 4180), quoted when it holds , " CR LF or a leading
+ *   or trailing space, " doubled; bytes that are not UTF-8 become U+FFFD.
+ * - TEXT: for a terminal: what a terminal would act on (controls, ESC
+ *   sequences, bidirectional overrides) shown visibly as \xNN (below 0x80),
+ *   \uXXXX, \n, \t, \r; a byte that is not UTF-8 as \xNN (0x80..0xFF,
+ *   so never confused with a control); a backslash as \\. */
+enum pfs_esc { PFS_ESC_JSON, PFS_ESC_CSV, PFS_ESC_TEXT };
+
+/* Local. Escapes at most n bytes of s (fewer when a NUL comes first; SIZE_MAX
+ * for the whole string; s NULL is read as ""). pfs_escape writes into out
+ * like snprintf: returns the length the whole needs, writes at most len
+ * bytes with the NUL, and cuts only between whole characters or escapes. */
+size_t pfs_escape(enum pfs_esc how, const char *s, size_t n, char *out, size_t len);
+void pfs_escape_write(FILE *out, enum pfs_esc how, const char *s, size_t n);
+
 #define PFS_MIB (1024.0 * 1024.0)
 
 #endif

@@ -5,8 +5,123 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "pfs/cmdline.h"
+
+/* ---- strings from outside, made safe for each output ---- */
+
+/* Where escaped text goes: a FILE, or a buffer that keeps only whole
+ * pieces (a character or an escape), so a cut never splits one. */
+struct sink {
+    FILE *f;
+    char *buf;
+    size_t len, n, whole;
+    int full;
+};
+
+static void sput(struct sink *k, const char *p, size_t m)
+{
+    if (k->f) {
+        fwrite(p, 1, m, k->f);
+    } else if (!k->full && k->n + m < k->len) {
+        memcpy(k->buf + k->n, p, m);
+        k->whole = k->n + m;
+    } else {
+        k->full = 1;
+    }
+    k->n += m;
+}
+
+static void sputf(struct sink *k, const char *fmt, unsigned v)
+{
+    char x[16];
+    int m = snprintf(x, sizeof(x), fmt, v);
+    sput(k, x, (size_t)m);
+}
+
+/* CSV quotes only when a reader would otherwise split or trim the field. */
+static int csv_needs_quotes(const char *s, size_t n)
+{
+    if (n > 0 && (s[0] == ' ' || s[n - 1] == ' '))
+        return 1;
+    for (size_t i = 0; i < n; i++)
+        if (s[i] == ',' || s[i] == '"' || s[i] == '\r' || s[i] == '\n')
+            return 1;
+    return 0;
+}
+
+/* One well-formed character cp of k bytes at p, in the output's syntax. */
+static void esc_char(struct sink *k, enum pfs_esc how, const char *p, size_t m, unsigned cp)
+{
+    const char *shortform = cp == '\n' ? "\\n" : cp == '\t' ? "\\t" : cp == '\r' ? "\\r" : NULL;
+    if (how == PFS_ESC_CSV) {
+        sput(k, cp == '"' ? "\"\"" : p, cp == '"' ? 2 : m);
+    } else if (how == PFS_ESC_JSON && (cp == '"' || cp == '\\')) {
+        sput(k, cp == '"' ? "\\\"" : "\\\\", 2);
+    } else if (how == PFS_ESC_TEXT && cp == '\\') {
+        sput(k, "\\\\", 2);
+    } else if (pfs_utf8_printable(cp)) {
+        sput(k, p, m);
+    } else if (shortform) {
+        sput(k, shortform, 2);
+    } else if (how == PFS_ESC_TEXT && cp < 0x80) {
+        sputf(k, "\\x%02x", cp);
+    } else {
+        sputf(k, "\\u%04x", cp); /* every code point that is not printable is below U+10000 */
+    }
+}
+
+static void escape(struct sink *k, enum pfs_esc how, const char *s, size_t n)
+{
+    s = s ? s : "";
+    n = strnlen(s, n);
+    int quote = how == PFS_ESC_JSON || (how == PFS_ESC_CSV && csv_needs_quotes(s, n));
+    if (quote)
+        sput(k, "\"", 1);
+    for (size_t i = 0; i < n;) {
+        unsigned cp = 0;
+        size_t m = pfs_utf8_seq(s + i, n - i, &cp);
+        if (m > 0) {
+            esc_char(k, how, s + i, m, cp);
+            i += m;
+            continue;
+        }
+        /* Not UTF-8: a byte at a time, so a stray byte costs only itself
+         * and the text after it still reads. */
+        if (how == PFS_ESC_TEXT)
+            sputf(k, "\\x%02x", (unsigned char)s[i]);
+        else
+            sput(k, "\xef\xbf\xbd", 3); /* U+FFFD */
+        i++;
+    }
+    if (quote)
+        sput(k, "\"", 1);
+}
+
+size_t pfs_escape(enum pfs_esc how, const char *s, size_t n, char *out, size_t len)
+{
+    struct sink k = {NULL, out, len, 0, 0, 0};
+    escape(&k, how, s, n);
+    if (len > 0)
+        out[k.whole] = '\0';
+    return k.n;
+}
+
+void pfs_escape_write(FILE *out, enum pfs_esc how, const char *s, size_t n)
+{
+    struct sink k = {out, NULL, 0, 0, 0, 0};
+    escape(&k, how, s, n);
+}
+
+/* For the text report's fixed-width columns: s escaped into buf. */
+static const char *text_of(const char *s, char *buf, size_t len)
+{
+    pfs_escape(PFS_ESC_TEXT, s, SIZE_MAX, buf, len);
+    return buf;
+}
 
 void pfs_run_warn(struct pfs_run_data *d, const char *fmt, ...)
 {
@@ -49,12 +164,14 @@ void pfs_report_header(FILE *out, const struct pfs_run_data *d)
         has_meta |= pfs_phase_is_meta(c->phases[i]);
         has_data |= !pfs_phase_is_meta(c->phases[i]);
     }
-    fprintf(out, "pfsbench %s  run %s  %s\n", PFS_VERSION, d->run_id, d->start_iso);
+    char esc[4 * PFS_PATH_MAX + 8]; /* a text escape is at most 4 bytes per byte */
+    fprintf(out, "pfsbench %s  run %s  %s\n", PFS_VERSION, text_of(d->run_id, esc, sizeof(esc)), d->start_iso);
     fprintf(out, "ranks        %d on %d node%s (%s%d per node)", d->nranks, d->nnodes, d->nnodes == 1 ? "" : "s",
             d->nranks % d->nnodes ? "uneven, about " : "", per);
     if (threads_of(d) > 1)
         fprintf(out, ", %d threads per rank: %d streams", threads_of(d), pfs_run_nstreams(d));
-    fprintf(out, "\ntarget       %s (%s)\n", c->dir, d->fstype);
+    fprintf(out, "\ntarget       %s", text_of(c->dir, esc, sizeof(esc)));
+    fprintf(out, " (%s)\n", text_of(d->fstype, esc, sizeof(esc)));
     if (has_data) {
         fprintf(out, "access       %s%s, api %s%s%s%s%s\n", c->shared ? "one shared file, " : "file per stream",
                 c->shared ? (c->layout == PFS_LAYOUT_STRIDED ? "strided" : "segmented") : "",
@@ -90,8 +207,10 @@ void pfs_report_header(FILE *out, const struct pfs_run_data *d)
         const char *p = d->warnings;
         while (*p) {
             const char *nl = strchr(p, '\n');
-            int n = nl ? (int)(nl - p) : (int)strlen(p);
-            fprintf(out, "warning      %.*s\n", n, p);
+            size_t n = nl ? (size_t)(nl - p) : strlen(p);
+            fputs("warning      ", out);
+            pfs_escape_write(out, PFS_ESC_TEXT, p, n);
+            fputc('\n', out);
             p += n + (nl != NULL);
         }
     }
@@ -106,9 +225,10 @@ void pfs_report_columns(FILE *out, const struct pfs_run_data *d)
 
 void pfs_report_placement(FILE *out, const struct pfs_run_data *d)
 {
+    char h[4 * PFS_HOST_MAX + 8];
     fprintf(out, "placement (rank node host clock-correction-us +/-us)\n");
     for (int r = 0; r < d->nranks; r++)
-        fprintf(out, "  %5d %4d %-24s %10.1f %8.1f\n", r, d->node_of_rank[r], d->hosts[r],
+        fprintf(out, "  %5d %4d %-24s %10.1f %8.1f\n", r, d->node_of_rank[r], text_of(d->hosts[r], h, sizeof(h)),
                 d->clock_corr ? d->clock_corr[r] * 1e6 : 0.0, d->clock_unc ? d->clock_unc[r] * 1e6 : 0.0);
 }
 
@@ -180,10 +300,11 @@ void pfs_report_row(FILE *out, const struct pfs_run_data *d, int phase, int rep)
     if (s.sw_bandwidth > 0)
         fprintf(out, "%-10s %4s %12.2f %14.0f  (up to the stonewall)\n", "", "", s.sw_bandwidth / scale,
                 s.sw_bandwidth / alt_scale(c->units));
+    char h[4 * PFS_HOST_MAX + 8];
     for (int n = 0; n < d->nnodes; n++)
         if (v.flag[n])
             fprintf(out, "           straggler: node %d (%s) %.2f %s, below %.2f x the median node\n", n,
-                    d->hosts[first_rank_on(d, n)], v.val[n] / scale, unit, c->straggler);
+                    text_of(d->hosts[first_rank_on(d, n)], h, sizeof(h)), v.val[n] / scale, unit, c->straggler);
     free(v.val), free(v.flag);
 }
 
@@ -233,22 +354,7 @@ void pfs_report_summary(FILE *out, const struct pfs_run_data *d)
 
 static void json_str(FILE *out, const char *s)
 {
-    fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-        switch (*p) {
-        case '"': fputs("\\\"", out); break;
-        case '\\': fputs("\\\\", out); break;
-        case '\n': fputs("\\n", out); break;
-        case '\t': fputs("\\t", out); break;
-        case '\r': fputs("\\r", out); break;
-        default:
-            if (*p < 0x20)
-                fprintf(out, "\\u%04x", *p);
-            else
-                fputc(*p, out);
-        }
-    }
-    fputc('"', out);
+    pfs_escape_write(out, PFS_ESC_JSON, s, SIZE_MAX);
 }
 
 /* JSON has no NaN or infinity: a figure that is not finite becomes null. */
@@ -269,7 +375,7 @@ void pfs_report_json(FILE *out, const struct pfs_run_data *d)
     } head[] = {
         {"pfsbench", PFS_VERSION}, {"run_id", d->run_id}, {"status", d->status},   {"error", d->error},
         {"start_time", d->start_iso}, {"end_time", d->end_iso}, {"label", c->label}, {"dir", c->dir},
-        {"fs_type", d->fstype},
+        {"fs_type", d->fstype}, {"command_line", d->cmdline},
     };
     for (size_t i = 0; i < sizeof(head) / sizeof(head[0]); i++) {
         fprintf(out, "%s\n  \"%s\": ", i ? "," : "{", head[i].key);
@@ -287,10 +393,8 @@ void pfs_report_json(FILE *out, const struct pfs_run_data *d)
     while (*w) {
         const char *nl = strchr(w, '\n');
         size_t n = nl ? (size_t)(nl - w) : strlen(w);
-        char line[1024];
-        snprintf(line, sizeof(line), "%.*s", (int)(n < sizeof(line) ? n : sizeof(line) - 1), w);
         fputs(first ? "" : ", ", out);
-        json_str(out, line);
+        pfs_escape_write(out, PFS_ESC_JSON, w, n);
         first = 0;
         w += n + (nl != NULL);
     }
@@ -360,13 +464,7 @@ void pfs_report_json(FILE *out, const struct pfs_run_data *d)
 
 static void csv_str(FILE *out, const char *s)
 {
-    fputc('"', out);
-    for (const char *p = s ? s : ""; *p; p++) {
-        if (*p == '"')
-            fputc('"', out);
-        fputc(*p == '\n' ? ' ' : *p, out);
-    }
-    fputc('"', out);
+    pfs_escape_write(out, PFS_ESC_CSV, s, SIZE_MAX);
 }
 
 void pfs_report_csv(FILE *out, const struct pfs_run_data *d)

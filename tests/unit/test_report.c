@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "pfs/cmdline.h"
 #include "pfs/report.h"
 
 struct fixture {
@@ -143,12 +144,520 @@ static void test_summary(void **state)
     free(s);
 }
 
+
+/* ---- strings from outside: checks written apart from the code under test ---- */
+
+/* Well-formed UTF-8 (RFC 3629), decoded the long way: any lead byte, then the
+ * code point checked for overlong forms, surrogates and the upper bound. */
+static int utf8_valid(const char *str, size_t n)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    for (size_t i = 0; i < n;) {
+        unsigned c = s[i], cp, need;
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        if ((c & 0xE0) == 0xC0)
+            need = 1, cp = c & 0x1F;
+        else if ((c & 0xF0) == 0xE0)
+            need = 2, cp = c & 0x0F;
+        else if ((c & 0xF8) == 0xF0)
+            need = 3, cp = c & 0x07;
+        else
+            return 0;
+        for (unsigned j = 1; j <= need; j++) {
+            if (i + j >= n || (s[i + j] & 0xC0) != 0x80)
+                return 0;
+            cp = (cp << 6) | (s[i + j] & 0x3F);
+        }
+        static const unsigned min[] = {0, 0x80, 0x800, 0x10000};
+        if (cp < min[need] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+            return 0;
+        i += need + 1;
+    }
+    return 1;
+}
+
+/* Nothing a terminal acts on: no C0 control but the newlines given, no DEL,
+ * no C1 control (encoded C2 80..9F), no ESC. */
+static int terminal_safe(const char *str, size_t n, int newlines_ok)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    for (size_t i = 0; i < n; i++) {
+        if ((s[i] < 0x20 && !(newlines_ok && s[i] == '\n')) || s[i] == 0x7F)
+            return 0;
+        if (s[i] == 0xC2 && i + 1 < n && s[i + 1] >= 0x80 && s[i + 1] <= 0x9F)
+            return 0;
+    }
+    return 1;
+}
+
+/* A small strict JSON checker (RFC 8259): enough to say a document parses. */
+struct jp {
+    const char *p, *end;
+};
+
+static void jws(struct jp *j)
+{
+    while (j->p < j->end && strchr(" \t\r\n", *j->p))
+        j->p++;
+}
+
+static int jstring(struct jp *j)
+{
+    if (j->p >= j->end || *j->p++ != '"')
+        return 0;
+    while (j->p < j->end && *j->p != '"') {
+        unsigned char c = (unsigned char)*j->p++;
+        if (c < 0x20)
+            return 0;
+        if (c != '\\')
+            continue;
+        if (j->p >= j->end)
+            return 0;
+        c = (unsigned char)*j->p++;
+        if (c == 'u') {
+            for (int i = 0; i < 4; i++)
+                if (j->p >= j->end || !strchr("0123456789abcdefABCDEF", *j->p++))
+                    return 0;
+        } else if (!strchr("\"\\/bfnrt", c)) {
+            return 0;
+        }
+    }
+    return j->p++ < j->end;
+}
+
+static int jvalue(struct jp *j, int depth);
+
+static int jseq(struct jp *j, char close, int object, int depth)
+{
+    jws(j);
+    if (j->p < j->end && *j->p == close)
+        return j->p++, 1;
+    for (;;) {
+        jws(j);
+        if (object) {
+            if (!jstring(j))
+                return 0;
+            jws(j);
+            if (j->p >= j->end || *j->p++ != ':')
+                return 0;
+        }
+        if (!jvalue(j, depth + 1))
+            return 0;
+        jws(j);
+        if (j->p >= j->end)
+            return 0;
+        char c = *j->p++;
+        if (c == close)
+            return 1;
+        if (c != ',')
+            return 0;
+    }
+}
+
+static int jvalue(struct jp *j, int depth)
+{
+    jws(j);
+    if (j->p >= j->end || depth > 32)
+        return 0;
+    char c = *j->p;
+    if (c == '"')
+        return jstring(j);
+    if (c == '{' || c == '[')
+        return j->p++, jseq(j, c == '{' ? '}' : ']', c == '{', depth);
+    for (const char *const *w = (const char *const[]){"true", "false", "null", NULL}; *w; w++)
+        if ((size_t)(j->end - j->p) >= strlen(*w) && !strncmp(j->p, *w, strlen(*w)))
+            return j->p += strlen(*w), 1;
+    char *e;
+    strtod(j->p, &e); /* the report prints numbers with %d, %llu and %.17g only */
+    if (e == j->p || c == '+' || c == '.')
+        return 0;
+    j->p = e;
+    return 1;
+}
+
+static int json_parses(const char *s, size_t n)
+{
+    struct jp j = {s, s + n};
+    if (!jvalue(&j, 0))
+        return 0;
+    jws(&j);
+    return j.p == j.end;
+}
+
+/* The body of a JSON string literal s (quotes included) decoded back, for
+ * ASCII escapes only (enough for the round trip of the inputs below). */
+static char *json_unquote(const char *s)
+{
+    size_t n = strlen(s);
+    char *o = calloc(n + 1, 1), *q = o;
+    for (size_t i = 1; i + 1 < n; i++) {
+        if (s[i] != '\\') {
+            *q++ = s[i];
+            continue;
+        }
+        char c = s[++i];
+        if (c == 'u') {
+            unsigned v = 0;
+            sscanf(s + i + 1, "%4x", &v);
+            i += 4;
+            if (v < 0x80) {
+                *q++ = (char)v;
+            } else if (v < 0x800) {
+                *q++ = (char)(0xC0 | v >> 6), *q++ = (char)(0x80 | (v & 0x3F));
+            } else {
+                *q++ = (char)(0xE0 | v >> 12), *q++ = (char)(0x80 | ((v >> 6) & 0x3F));
+                *q++ = (char)(0x80 | (v & 0x3F));
+            }
+        } else {
+            *q++ = c == 'n' ? '\n' : c == 't' ? '\t' : c == 'r' ? '\r' : c;
+        }
+    }
+    return o;
+}
+
+/* A CSV field (RFC 4180) read back. */
+static char *csv_unquote(const char *s)
+{
+    size_t n = strlen(s);
+    char *o = calloc(n + 1, 1), *q = o;
+    if (n == 0 || s[0] != '"')
+        return memcpy(o, s, n), o;
+    for (size_t i = 1; i + 1 < n; i++) {
+        *q++ = s[i];
+        if (s[i] == '"')
+            i++; /* the second of a doubled quote */
+    }
+    return o;
+}
+
+/* Inputs with what a well-behaved output must make of them: repaired is the
+ * input with each byte that is not UTF-8 replaced by U+FFFD. */
+#define FFFD "\xef\xbf\xbd"
+static const struct {
+    const char *what, *in, *repaired, *json, *text;
+} strings[] = {
+    {"plain", "plain", "plain", "\"plain\"", "plain"},
+    {"quote and backslash", "a\"b\\c", "a\"b\\c", "\"a\\\"b\\\\c\"", "a\"b\\\\c"},
+    {"controls", "a\nb\tc\x1b[31m\x7f", "a\nb\tc\x1b[31m\x7f", "\"a\\nb\\tc\\u001b[31m\\u007f\"",
+     "a\\nb\\tc\\x1b[31m\\x7f"},
+    {"valid multibyte", "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80",
+     "\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"", "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80"},
+    {"stray bytes", "a\xff\xfe" "b", "a" FFFD FFFD "b", "\"a" FFFD FFFD "b\"", "a\\xff\\xfeb"},
+    {"lone continuation", "\x80x\xbf", FFFD "x" FFFD, "\"" FFFD "x" FFFD "\"", "\\x80x\\xbf"},
+    {"overlong slash", "\xc0\xaf", FFFD FFFD, "\"" FFFD FFFD "\"", "\\xc0\\xaf"},
+    {"overlong 3-byte", "\xe0\x80\xaf", FFFD FFFD FFFD, "\"" FFFD FFFD FFFD "\"", "\\xe0\\x80\\xaf"},
+    {"overlong 4-byte", "\xf0\x80\x80\xaf", FFFD FFFD FFFD FFFD, "\"" FFFD FFFD FFFD FFFD "\"",
+     "\\xf0\\x80\\x80\\xaf"},
+    {"surrogate", "\xed\xa0\x80", FFFD FFFD FFFD, "\"" FFFD FFFD FFFD "\"", "\\xed\\xa0\\x80"},
+    {"above U+10FFFF", "\xf4\x90\x80\x80", FFFD FFFD FFFD FFFD, "\"" FFFD FFFD FFFD FFFD "\"",
+     "\\xf4\\x90\\x80\\x80"},
+    {"truncated at the end", "ok\xe2\x82", "ok" FFFD FFFD, "\"ok" FFFD FFFD "\"", "ok\\xe2\\x82"},
+    {"truncated before ASCII", "\xe2\x82z", FFFD FFFD "z", "\"" FFFD FFFD "z\"", "\\xe2\\x82z"},
+    {"C1 control (CSI)", "\xc2\x9b" "31m", "\xc2\x9b" "31m", "\"\\u009b31m\"", "\\u009b31m"},
+    {"bidi override", "a\xe2\x80\xae" "b", "a\xe2\x80\xae" "b", "\"a\\u202eb\"", "a\\u202eb"},
+    {"comma, quote, CR", " x,\"y\"\r", " x,\"y\"\r", "\" x,\\\"y\\\"\\r\"", " x,\"y\"\\r"},
+    {"empty", "", "", "\"\"", ""},
+};
+
+static void test_escape_table(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof(strings) / sizeof(strings[0]); i++) {
+        const char *in = strings[i].in;
+        char json[256], csv[256], text[256];
+        size_t nj = pfs_escape(PFS_ESC_JSON, in, SIZE_MAX, json, sizeof(json));
+        size_t nc = pfs_escape(PFS_ESC_CSV, in, SIZE_MAX, csv, sizeof(csv));
+        size_t nt = pfs_escape(PFS_ESC_TEXT, in, SIZE_MAX, text, sizeof(text));
+        print_message("%s\n", strings[i].what);
+        assert_int_equal(nj, strlen(json));
+        assert_int_equal(nc, strlen(csv));
+        assert_int_equal(nt, strlen(text));
+        assert_string_equal(json, strings[i].json);
+        assert_string_equal(text, strings[i].text);
+        for (const char *o = json; o; o = o == json ? csv : o == csv ? text : NULL)
+            assert_true(utf8_valid(o, strlen(o)));
+        assert_true(json_parses(json, nj));
+        assert_true(terminal_safe(json, nj, 0));
+        assert_true(terminal_safe(text, nt, 0));
+        char *back = json_unquote(json);
+        assert_string_equal(back, strings[i].repaired);
+        free(back);
+        back = csv_unquote(csv);
+        assert_string_equal(back, strings[i].repaired);
+        free(back);
+        if (csv[0] != '"')
+            assert_null(strpbrk(csv, ",\"\r\n"));
+    }
+}
+
+/* Every byte value in every position: the output is UTF-8 and JSON parses. */
+static void test_escape_all_bytes(void **state)
+{
+    (void)state;
+    char in[4], out[64];
+    for (int a = 1; a < 256; a++)
+        for (int b = 0; b < 256; b += 5) {
+            in[0] = (char)a, in[1] = (char)b, in[2] = (char)(b ? 0x80 : 0), in[3] = 0;
+            size_t n = pfs_escape(PFS_ESC_JSON, in, SIZE_MAX, out, sizeof(out));
+            assert_true(utf8_valid(out, n) && json_parses(out, n) && terminal_safe(out, n, 0));
+            n = pfs_escape(PFS_ESC_CSV, in, SIZE_MAX, out, sizeof(out));
+            assert_true(utf8_valid(out, n));
+            n = pfs_escape(PFS_ESC_TEXT, in, SIZE_MAX, out, sizeof(out));
+            assert_true(utf8_valid(out, n) && terminal_safe(out, n, 0));
+        }
+}
+
+/* A buffer too small is cut between whole pieces: still UTF-8, and the
+ * return value is the length the whole needed. */
+static void test_escape_cut(void **state)
+{
+    (void)state;
+    const char *in = "\xe2\x82\xac\x1b\xff\xc3\xa9";
+    char full[64], out[64];
+    size_t need = pfs_escape(PFS_ESC_JSON, in, SIZE_MAX, full, sizeof(full));
+    for (size_t len = 0; len <= need + 1; len++) {
+        memset(out, 'X', sizeof(out));
+        assert_int_equal(pfs_escape(PFS_ESC_JSON, in, SIZE_MAX, out, len), need);
+        if (len == 0) {
+            assert_int_equal(out[0], 'X');
+            continue;
+        }
+        assert_true(strlen(out) < len);
+        assert_true(utf8_valid(out, strlen(out)));
+        assert_memory_equal(out, full, strlen(out));
+    }
+    /* n bounds what is read: a sequence cut by n is not UTF-8. */
+    assert_int_equal(pfs_escape(PFS_ESC_TEXT, in, 2, out, sizeof(out)), 8);
+    assert_string_equal(out, "\\xe2\\x82");
+}
+
+static const char *nasty_label = "lab\xff\xfe\x1b[31m\"q\",\n\xe2\x82";
+
+static void make_nasty(struct fixture *f)
+{
+    snprintf(f->cfg.label, sizeof(f->cfg.label), "%s", nasty_label);
+    snprintf(f->cfg.dir, sizeof(f->cfg.dir), "/scratch/a b\nc\xff\\d\"");
+    snprintf(f->d.fstype, sizeof(f->d.fstype), "fu\x1bse\xc0");
+    snprintf(f->d.error, sizeof(f->d.error), "open '/x\xfe': \x07 failed");
+    snprintf(f->hosts[1], PFS_HOST_MAX, "no\x1b]0;pwned\x07" "de\xe9");
+    snprintf(f->hosts[3], PFS_HOST_MAX, "%s", f->hosts[1]);
+    f->d.cmdline = "pfsbench --label 'a\xff'";
+    f->d.status = "failed";
+    pfs_run_warn(&f->d, "warned about %s", "/p\xff\x1b");
+    pfs_run_warn(&f->d, "cut \xe2\x82");
+}
+
+static void test_json_nasty(void **state)
+{
+    struct fixture *f = *state;
+    make_nasty(f);
+    char *s = render(f, pfs_report_json);
+    size_t n = strlen(s);
+    assert_true(utf8_valid(s, n));
+    assert_true(json_parses(s, n));
+    assert_true(terminal_safe(s, n, 1));
+    assert_non_null(strstr(s, "\"label\": \"lab" FFFD FFFD "\\u001b[31m\\\"q\\\",\\n" FFFD FFFD "\""));
+    assert_non_null(strstr(s, "\"command_line\": \"pfsbench --label 'a" FFFD "'\""));
+    assert_non_null(strstr(s, "\"warnings\": [\"warned about /p" FFFD "\\u001b\", \"cut " FFFD FFFD "\"]"));
+    assert_non_null(strstr(s, "\"host\": \"no\\u001b]0;pwned\\u0007de" FFFD "\""));
+    free(s);
+}
+
+static void test_csv_nasty(void **state)
+{
+    struct fixture *f = *state;
+    make_nasty(f);
+    char *s = render(f, pfs_report_csv);
+    assert_true(utf8_valid(s, strlen(s)));
+    /* Header and 4 records, each with the label as one quoted field (its
+     * newline inside the quotes) and as many fields as the header. */
+    const char *rec = strchr(s, '\n') + 1;
+    int header_fields = 1;
+    for (const char *p = s; p < rec; p++)
+        header_fields += *p == ',';
+    for (int r = 0; r < 4; r++) {
+        int fields = 1, inq = 0;
+        const char *p = rec;
+        for (; *p && (inq || *p != '\n'); p++) {
+            if (*p == '"')
+                inq = !inq;
+            else if (*p == ',' && !inq)
+                fields += 1;
+        }
+        assert_int_equal(fields, header_fields);
+        assert_non_null(strstr(rec, "testrun,\"lab" FFFD FFFD "\x1b[31m\"\"q\"\",\n" FFFD FFFD "\",failed,"));
+        rec = p + 1;
+    }
+    assert_int_equal(*rec, '\0');
+    free(s);
+}
+
+static void test_text_nasty(void **state)
+{
+    struct fixture *f = *state;
+    make_nasty(f);
+    void (*parts[])(FILE *, const struct pfs_run_data *) = {pfs_report_header, pfs_report_placement, row_p1r1};
+    for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+        char *s = render(f, parts[i]);
+        assert_true(utf8_valid(s, strlen(s)));
+        assert_true(terminal_safe(s, strlen(s), 1));
+        if (i == 0) {
+            assert_non_null(strstr(s, "target       /scratch/a b\\nc\\xff\\\\d\" (fu\\x1bse\\xc0)\n"));
+            assert_non_null(strstr(s, "warning      warned about /p\\xff\\x1b\nwarning      cut \\xe2\\x82\n"));
+        } else {
+            assert_non_null(strstr(s, "no\\x1b]0;pwned\\x07de\\xe9"));
+        }
+        free(s);
+    }
+}
+
+/* ---- the command line ---- */
+
+static void test_utf8_seq(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *s;
+        size_t n, len;
+        unsigned cp;
+    } t[] = {
+        {"A", 1, 1, 'A'},           {"\xc3\xa9", 2, 2, 0xE9},       {"\xe2\x82\xac", 3, 3, 0x20AC},
+        {"\xf0\x9f\x98\x80", 4, 4, 0x1F600}, {"\xf4\x8f\xbf\xbf", 4, 4, 0x10FFFF}, {"\xef\xbf\xbd", 3, 3, 0xFFFD},
+        {"\xc3\xa9", 1, 0, 0},      {"\x80", 1, 0, 0},              {"\xc1\xbf", 2, 0, 0},
+        {"\xe0\x9f\xbf", 3, 0, 0},  {"\xed\xbf\xbf", 3, 0, 0},      {"\xf0\x8f\xbf\xbf", 4, 0, 0},
+        {"\xf5\x80\x80\x80", 4, 0, 0}, {"\xe2\x82", 3, 0, 0},        {"\xff", 1, 0, 0},
+    };
+    for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+        unsigned cp = 0;
+        assert_int_equal(pfs_utf8_seq(t[i].s, t[i].n, &cp), t[i].len);
+        if (t[i].len)
+            assert_int_equal(cp, t[i].cp);
+    }
+}
+
+/* A shell-word splitter for what pfs_cmdline_join writes (bare words, '...',
+ * \x outside quotes, $'\xNN'), written from the shell's rules. */
+static int split_words(const char *s, char words[][128], int max)
+{
+    int n = 0;
+    while (*s) {
+        while (*s == ' ')
+            s++;
+        if (!*s)
+            break;
+        if (n == max)
+            return -1;
+        char *w = words[n++];
+        size_t k = 0;
+        while (*s && *s != ' ') {
+            if (*s == '\'') {
+                for (s++; *s && *s != '\''; s++)
+                    w[k++] = *s;
+                if (*s++ != '\'')
+                    return -1;
+            } else if (s[0] == '$' && s[1] == '\'') {
+                unsigned v;
+                if (sscanf(s, "$'\\x%2x'", &v) != 1 || s[6] != '\'')
+                    return -1;
+                w[k++] = (char)v;
+                s += 7;
+            } else if (*s == '\\') {
+                w[k++] = s[1];
+                s += 2;
+            } else {
+                if (strchr("\"$`*?[]#~&;|<>(){}!\t\n", *s))
+                    return -1; /* would be special to a shell: must never appear bare */
+                w[k++] = *s++;
+            }
+        }
+        w[k] = '\0';
+    }
+    return n;
+}
+
+static void test_cmdline_join(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *argv[6];
+        int argc;
+        const char *want;
+    } t[] = {
+        {{"pfsbench", "-d", "/tmp/x", "-t", "1m"}, 5, "pfsbench -d /tmp/x -t 1m"},
+        {{"pfsbench", "--label", "a b"}, 3, "pfsbench --label 'a b'"},
+        {{"pfsbench", "--label", "it's"}, 3, "pfsbench --label 'it'\\''s'"},
+        {{"pfsbench", "--label", "", "x"}, 4, "pfsbench --label '' x"},
+        {{"'", "''"}, 2, "\\' \\'\\'"},
+        {{"a\nb", "\xff"}, 2, "'a'$'\\x0a''b' $'\\xff'"},
+        {{"$HOME", "*", "a;b", "x\"y", "~", "-d=/p q"}, 6, "'$HOME' '*' 'a;b' 'x\"y' '~' '-d=/p q'"},
+        {{"caf\xc3\xa9", "\x1b[31m"}, 2, "'caf\xc3\xa9' $'\\x1b''[31m'"},
+        {{"\xc2\x9b" "x", "\xe2\x82"}, 2, "$'\\xc2'$'\\x9b''x' $'\\xe2'$'\\x82'"},
+    };
+    for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+        char out[512], words[8][128];
+        size_t n = pfs_cmdline_join(t[i].argc, (char **)t[i].argv, out, sizeof(out));
+        assert_int_equal(n, strlen(out));
+        assert_string_equal(out, t[i].want);
+        assert_true(utf8_valid(out, n));
+        assert_true(terminal_safe(out, n, 0));
+        assert_int_equal(split_words(out, words, 8), t[i].argc);
+        for (int a = 0; a < t[i].argc; a++)
+            assert_string_equal(words[a], t[i].argv[a]);
+    }
+}
+
+/* Every single byte, and pairs, survive the round trip. */
+static void test_cmdline_all_bytes(void **state)
+{
+    (void)state;
+    for (int a = 1; a < 256; a++)
+        for (int b = 0; b < 256; b += 3) {
+            char w[3] = {(char)a, (char)b, 0}, out[64], words[2][128];
+            char *argv[] = {w};
+            size_t n = pfs_cmdline_join(1, argv, out, sizeof(out));
+            assert_true(n < sizeof(out) && utf8_valid(out, n) && terminal_safe(out, n, 0));
+            assert_int_equal(split_words(out, words, 2), 1);
+            assert_string_equal(words[0], w);
+        }
+}
+
+/* A line too long for the buffer is cut after its last whole word. */
+static void test_cmdline_cut(void **state)
+{
+    (void)state;
+    char *argv[] = {"pfsbench", "--label", "a b c", "-d", "/x"};
+    char full[64], out[64];
+    size_t need = pfs_cmdline_join(5, argv, full, sizeof(full));
+    assert_string_equal(full, "pfsbench --label 'a b c' -d /x");
+    for (size_t len = 1; len <= need + 1; len++) {
+        assert_int_equal(pfs_cmdline_join(5, argv, out, len), need);
+        const char *want = len > need ? full : len > 27 ? "pfsbench --label 'a b c' -d" : len > 24 ? "pfsbench --label 'a b c'"
+                         : len > 16 ? "pfsbench --label" : len > 8 ? "pfsbench" : "";
+        assert_string_equal(out, want);
+    }
+    assert_int_equal(pfs_cmdline_join(0, argv, out, sizeof(out)), 0);
+    assert_string_equal(out, "");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_header, setup, teardown),
         cmocka_unit_test_setup_teardown(test_rows, setup, teardown),
         cmocka_unit_test_setup_teardown(test_summary, setup, teardown),
+        cmocka_unit_test(test_escape_table),
+        cmocka_unit_test(test_escape_all_bytes),
+        cmocka_unit_test(test_escape_cut),
+        cmocka_unit_test_setup_teardown(test_json_nasty, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_csv_nasty, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_text_nasty, setup, teardown),
+        cmocka_unit_test(test_utf8_seq),
+        cmocka_unit_test(test_cmdline_join),
+        cmocka_unit_test(test_cmdline_all_bytes),
+        cmocka_unit_test(test_cmdline_cut),
     };
     return cmocka_run_group_tests_name("report", tests, NULL, NULL);
 }
