@@ -602,7 +602,7 @@ static void test_append_one_run(void **state)
     char err[512] = "";
     assert_int_equal(pfs_results_check(f->path, err, sizeof(err)), 0);
     append_ok(f, "/runs/000001");
-    assert_int_equal(stray_files(f->dir, "r.h5", NULL), 0);
+    assert_int_equal(stray_files(f->dir, "r.h5", ".r.h5.lock"), 0);
     assert_int_equal(pfs_results_check(f->path, err, sizeof(err)), 0);
 
     hid_t file = open_ro(f->path);
@@ -704,7 +704,7 @@ static void test_three_runs(void **state)
         snprintf(f->d.run_id, sizeof(f->d.run_id), "%s", ids[i]);
         append_ok(f, want);
     }
-    assert_int_equal(stray_files(f->dir, "r.h5", NULL), 0);
+    assert_int_equal(stray_files(f->dir, "r.h5", ".r.h5.lock"), 0);
     hid_t file = open_ro(f->path);
     assert_int_equal(count_links(file, "runs"), 3);
     for (int i = 0; i < 3; i++) {
@@ -1005,7 +1005,7 @@ static void test_concurrent_appends(void **state)
         assert_true(WIFEXITED(ws));
         assert_int_equal(WEXITSTATUS(ws), 0);
     }
-    assert_int_equal(stray_files(f->dir, "r.h5", NULL), 0);
+    assert_int_equal(stray_files(f->dir, "r.h5", ".r.h5.lock"), 0);
 
     hid_t file = open_ro(f->path);
     assert_int_equal(count_links(file, "runs"), K);
