@@ -19,6 +19,7 @@
 
 #include <cmocka.h>
 
+#include <ctype.h>
 #include <dirent.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -1235,6 +1236,208 @@ static void test_threads_and_metadata(void **state)
     H5Fclose(file);
 }
 
+/* ---- integrity: what the append may touch, and what it refuses ---- */
+
+/* This host's name as the writer puts it in temporary copies. */
+static void my_host_tag(char *out, size_t len)
+{
+    char h[256] = "";
+    gethostname(h, sizeof(h));
+    size_t i = 0;
+    for (; h[i] && i + 1 < len; i++)
+        out[i] = (isalnum((unsigned char)h[i]) || h[i] == '.' || h[i] == '-' || h[i] == '_') ? h[i] : '_';
+    out[i] = '\0';
+}
+
+static void touch(const char *path)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, "x", 1), 1);
+    close(fd);
+}
+
+/* A stale copy is removed only when its owner is provably gone (this host,
+ * a pid that does not exist); a live pid's copy and another host's copy
+ * stay, as does a copy in the old .NAME.tmp.PID form (no host to judge). */
+static void test_stale_copies(void **state)
+{
+    struct fixture *f = *state;
+    append_ok(f, "/runs/000001");
+    char host[128], dead[700], live[700], other[700], oldstyle[700];
+    my_host_tag(host, sizeof(host));
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0)
+        _exit(0);
+    assert_int_equal(waitpid(pid, NULL, 0), pid); /* reaped: the pid no longer exists */
+    snprintf(dead, sizeof(dead), "%s/.r.h5.tmp.%s.%ld", f->dir, host, (long)pid);
+    snprintf(live, sizeof(live), "%s/.r.h5.tmp.%s.%ld", f->dir, host, (long)getppid());
+    snprintf(other, sizeof(other), "%s/.r.h5.tmp.other-client.%ld", f->dir, (long)pid);
+    snprintf(oldstyle, sizeof(oldstyle), "%s/.r.h5.tmp.%ld", f->dir, (long)pid);
+    touch(dead), touch(live), touch(other), touch(oldstyle);
+    snprintf(f->d.run_id, sizeof(f->d.run_id), "second");
+    append_ok(f, "/runs/000002");
+    struct stat st;
+    assert_int_equal(stat(dead, &st), -1);
+    assert_int_equal(stat(live, &st), 0);
+    assert_int_equal(stat(other, &st), 0);
+    assert_int_equal(stat(oldstyle, &st), 0);
+    unlink(live), unlink(other), unlink(oldstyle);
+    assert_int_equal(stray_files(f->dir, "r.h5", ".r.h5.lock"), 0);
+}
+
+/* A symlinked results path: the run lands in the target, the link stays a
+ * link, the copy and the lock are made beside the target. */
+static void test_symlinked_results(void **state)
+{
+    struct fixture *f = *state;
+    char real_dir[600], link[600], target[700], lk[700];
+    snprintf(real_dir, sizeof(real_dir), "%s/real", f->dir);
+    assert_int_equal(mkdir(real_dir, 0755), 0);
+    snprintf(target, sizeof(target), "%s/r.h5", real_dir);
+    snprintf(link, sizeof(link), "%s/link.h5", f->dir);
+    snprintf(f->path, sizeof(f->path), "%.500s", target);
+    append_ok(f, "/runs/000001");
+    assert_int_equal(symlink("real/r.h5", link), 0);
+    char err[512] = "";
+    assert_int_equal(pfs_results_check(link, err, sizeof(err)), 0);
+    snprintf(f->path, sizeof(f->path), "%.500s", link);
+    append_ok(f, "/runs/000002");
+    struct stat st;
+    assert_int_equal(lstat(link, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    char to[256] = "";
+    assert_true(readlink(link, to, sizeof(to) - 1) > 0);
+    assert_string_equal(to, "real/r.h5");
+    hid_t file = open_ro(target);
+    assert_int_equal(count_links(file, "runs"), 2);
+    H5Fclose(file);
+    snprintf(lk, sizeof(lk), "%s/.r.h5.lock", real_dir);
+    assert_int_equal(stat(lk, &st), 0);
+    assert_int_equal(stray_files(real_dir, "r.h5", ".r.h5.lock"), 0);
+    /* A link that leads nowhere is refused, not replaced. */
+    snprintf(link, sizeof(link), "%s/dangling.h5", f->dir);
+    assert_int_equal(symlink("real/none.h5", link), 0);
+    expect_check_fails(link, "symbolic link");
+    assert_int_equal(lstat(link, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+}
+
+/* Mode and owner of an existing file survive the append (owner: as root,
+ * the only one who can give a file to someone else). */
+static void test_mode_and_owner_kept(void **state)
+{
+    struct fixture *f = *state;
+    append_ok(f, "/runs/000001");
+    assert_int_equal(chmod(f->path, 0640), 0);
+    int root = geteuid() == 0;
+    if (root)
+        assert_int_equal(chown(f->path, 4321, 4322), 0);
+    snprintf(f->d.run_id, sizeof(f->d.run_id), "second");
+    append_ok(f, "/runs/000002");
+    struct stat st;
+    assert_int_equal(stat(f->path, &st), 0);
+    assert_int_equal(st.st_mode & 07777, 0640);
+    if (root) {
+        assert_int_equal(st.st_uid, 4321);
+        assert_int_equal(st.st_gid, 4322);
+    }
+}
+
+/* Refused up front: hard links, trailing slash, names too long for the
+ * copy, a lock file that is a symlink; and the append refuses them too. */
+static void test_refused_up_front(void **state)
+{
+    struct fixture *f = *state;
+    char p[1200], name[64], err[512];
+    append_ok(f, "/runs/000001");
+    size_t n0, n1;
+    char *before = slurp(f->path, &n0);
+
+    snprintf(p, sizeof(p), "%s/other-name.h5", f->dir);
+    assert_int_equal(link(f->path, p), 0);
+    expect_check_fails(f->path, "hard links");
+    assert_int_equal(pfs_results_append(f->path, &f->d, name, sizeof(name), err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "one link"));
+    unlink(p);
+
+    snprintf(p, sizeof(p), "%s/", f->path);
+    expect_check_fails(p, "ends in '/'");
+    assert_int_equal(pfs_results_append(p, &f->d, name, sizeof(name), err, sizeof(err)), -1);
+
+    /* 240 bytes: a legal name, but .NAME.tmp.HOST.PID is not. */
+    int m = snprintf(p, sizeof(p), "%s/", f->dir);
+    memset(p + m, 'n', 240);
+    p[m + 240] = '\0';
+    expect_check_fails(p, "too long");
+    assert_int_equal(pfs_results_append(p, &f->d, name, sizeof(name), err, sizeof(err)), -1);
+
+    char lk[700];
+    snprintf(lk, sizeof(lk), "%s/.r.h5.lock", f->dir);
+    unlink(lk);
+    assert_int_equal(symlink("elsewhere", lk), 0);
+    expect_check_fails(f->path, "symbolic link");
+    assert_int_equal(pfs_results_append(f->path, &f->d, name, sizeof(name), err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "symbolic link"));
+    struct stat st;
+    assert_int_equal(lstat(lk, &st), 0);
+    assert_true(S_ISLNK(st.st_mode)); /* neither followed nor replaced */
+    snprintf(p, sizeof(p), "%s/elsewhere", f->dir);
+    assert_int_equal(stat(p, &st), -1);
+    unlink(lk);
+    assert_int_equal(mkfifo(lk, 0644), 0);
+    expect_check_fails(f->path, "not a regular file");
+    unlink(lk);
+
+    /* None of it changed the file, and no copy is left. */
+    char *after = slurp(f->path, &n1);
+    assert_int_equal(n0, n1);
+    assert_memory_equal(before, after, n0);
+    free(before), free(after);
+    assert_int_equal(stray_files(f->dir, "r.h5", NULL), 0);
+}
+
+/* Two appends in one process, as two open file descriptions, exclude each
+ * other: the lock is an OFD lock on the lock file, not a directory flock. */
+static void test_lock_file_excludes(void **state)
+{
+    struct fixture *f = *state;
+    append_ok(f, "/runs/000001");
+    char lk[700];
+    snprintf(lk, sizeof(lk), "%s/.r.h5.lock", f->dir);
+    int fd = open(lk, O_RDWR);
+    assert_true(fd >= 0);
+    struct flock fl;
+    memset(&fl, 0, sizeof(fl));
+    fl.l_type = F_WRLCK;
+    fl.l_whence = SEEK_SET;
+    assert_int_equal(fcntl(fd, F_OFD_SETLK, &fl), 0);
+    /* A child appends while we hold the lock: it must wait for us. */
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        char name[64], err[512];
+        snprintf(f->d.run_id, sizeof(f->d.run_id), "waiter");
+        _exit(pfs_results_append(f->path, &f->d, name, sizeof(name), err, sizeof(err)) == 0 ? 0 : 1);
+    }
+    usleep(300000);
+    int ws = 0;
+    assert_int_equal(waitpid(pid, &ws, WNOHANG), 0); /* still waiting */
+    hid_t file = open_ro(f->path);
+    assert_int_equal(count_links(file, "runs"), 1);
+    H5Fclose(file);
+    fl.l_type = F_UNLCK;
+    assert_int_equal(fcntl(fd, F_OFD_SETLK, &fl), 0);
+    close(fd);
+    assert_int_equal(waitpid(pid, &ws, 0), pid);
+    assert_true(WIFEXITED(ws) && WEXITSTATUS(ws) == 0);
+    file = open_ro(f->path);
+    assert_int_equal(count_links(file, "runs"), 2);
+    H5Fclose(file);
+}
+
 static void test_mpi_never_initialized(void **state)
 {
     (void)state;
@@ -1255,6 +1458,11 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_crash_keeps_old_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_concurrent_appends, setup, teardown),
         cmocka_unit_test_setup_teardown(test_threads_and_metadata, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_stale_copies, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_symlinked_results, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_mode_and_owner_kept, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_refused_up_front, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_lock_file_excludes, setup, teardown),
         cmocka_unit_test(test_mpi_never_initialized),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
