@@ -709,6 +709,8 @@ static int check_existing(const struct target *t, const struct stat *st, char *e
         return fail(err, len, "results file '%s' has %lu hard links: pfsbench appends by renaming a new copy over it, "
                     "which would leave the other names on the old file; give -o a file with one link (cp it to a new "
                     "name)", g, (unsigned long)st->st_nlink);
+    if (check_fs_flags(p, 0, t, err, len) != 0) /* before access(), whose EPERM would not say why */
+        return -1;
     if (access(p, R_OK | W_OK) != 0)
         return fail(err, len, "results file '%s' is not readable and writable (%s)", g, strerror(errno));
     /* The copy is made by us: only root can give it another owner, and
@@ -717,8 +719,6 @@ static int check_existing(const struct target *t, const struct stat *st, char *e
         return fail(err, len, "results file '%s' belongs to uid %u gid %u: its new copy would belong to you (uid %u), "
                     "so appending would change its owner; run as its owner or give -o another file", g,
                     (unsigned)st->st_uid, (unsigned)st->st_gid, (unsigned)geteuid());
-    if (check_fs_flags(p, 0, t, err, len) != 0)
-        return -1;
     if (H5Fis_hdf5(p) <= 0)
         return fail(err, len, "'%s' is not an HDF5 file; give -o a new name or a pfsbench results file", g);
     hid_t f = H5Fopen(p, H5F_ACC_RDONLY, H5P_DEFAULT);
@@ -824,11 +824,11 @@ static int check_dir_and_lock(const struct target *t, mode_t mode, char *err, si
     if (stat(t->dir, &st) != 0 || !S_ISDIR(st.st_mode))
         return fail(err, len, "the directory of results path '%s' does not exist or is not a directory; create it "
                     "or give -o elsewhere", t->given);
+    if (check_fs_flags(t->dir, 1, t, err, len) != 0)
+        return -1;
     if (access(t->dir, W_OK | X_OK) != 0)
         return fail(err, len, "cannot write results beside '%s': directory %s is not writable (%s)", t->given, t->dir,
                     strerror(errno));
-    if (check_fs_flags(t->dir, 1, t, err, len) != 0)
-        return -1;
     /* The very name the append will create; ours (this pid), so no other
      * writer touches it. */
     unlink(t->tmp);

@@ -1,0 +1,134 @@
+#!/bin/bash
+# Issue 13, "no result is ever lost", the results file part, with real
+# pfsbench runs: a full results directory (ENOSPC) exits 1 with the real
+# errno and leaves the old file byte for byte; a symlinked results file is
+# appended to its target and stays a link; an immutable or append-only
+# results file or directory is refused with exit 2 before any data file is
+# made; 8 concurrent runs into one file all land; and, where GlusterFS can be
+# started here (tests/lib/glusterfs.sh), two FUSE clients appending to one
+# file at once all land (the directory flock of old lost runs there).
+. "$(dirname "$0")/lib.sh"
+TESTS=${PFS_TESTS:-$(cd "$(dirname "$0")/.." && pwd)}
+ulimit -c 0
+D=$T/data
+mkdir -p "$D"
+# chattr'ed files cannot be removed: clear the flags before lib.sh's rm -rf.
+trap 'chattr -R -i -a "$T" 2>/dev/null; rm -rf "$T"' EXIT
+ARGS=(-t 64k -b 256k -p write,read)
+
+nruns() { "$PY" -c 'import h5py,sys; print(len(h5py.File(sys.argv[1],"r")["runs"]))' "$1" 2>/dev/null || echo -1; }
+no_copies() { [ -z "$(ls -A "$1" | grep '\.tmp\.')" ]; }
+
+# ---- a results file to start from ----
+run_mpi 1 60 -d "$D" "${ARGS[@]}" -o "$T/base.h5" --label base
+check "base run: exit 0" [ "$RC" -eq 0 ]
+SIZE=$(stat -c %s "$T/base.h5")
+
+# ---- ENOSPC while appending: exit 1, the errno named, the old file kept ----
+# A tmpfs holding the results file with room for less than its copy (the
+# copy's write fails), then room for the copy but not the new run.
+for room in 8 $((SIZE / 1024 + 8)); do
+    kb=$((SIZE / 1024 + room))
+    mkdir -p "$T/full"
+    RC=0
+    timeout 120 unshare --mount --propagation private sh -c '
+        mount -t tmpfs -o size="$1"k pfstest "$2" || exit 99
+        cp "$3" "$2/r.h5"; sha256sum <"$2/r.h5" >"$4.before"
+        mpirun -np 1 --oversubscribe --bind-to none "$5" -d "$6" $7 -o "$2/r.h5"; rc=$?
+        sha256sum <"$2/r.h5" >"$4.after"; ls -A "$2" >"$4.left"; exit $rc' \
+        sh "$kb" "$T/full" "$T/base.h5" "$T/enospc" "$PFSBENCH" "$D" "${ARGS[*]}" >"$T/out" 2>"$T/err" || RC=$?
+    what="ENOSPC (${kb} KiB tmpfs, file $SIZE bytes)"
+    check "$what: exit 1 (got $RC)" [ "$RC" -eq 1 ]
+    check "$what: the message names 'No space left on device'" grep -q "No space left on device" "$T/err"
+    check "$what: no SIGSEGV" not grep -qiE "segmentation|signal 11" "$T/err"
+    check "$what: the old file is byte for byte what it was" cmp -s "$T/enospc.before" "$T/enospc.after"
+    check "$what: no temporary copy left" not grep -q '\.tmp\.' "$T/enospc.left"
+done
+
+# ---- a symlinked results file: the target grows, the link stays a link ----
+mkdir -p "$T/real"
+cp "$T/base.h5" "$T/real/r.h5"
+ln -s real/r.h5 "$T/link.h5"
+run_mpi 1 60 -d "$D" "${ARGS[@]}" -o "$T/link.h5" --label via-link
+check "symlink: exit 0" [ "$RC" -eq 0 ]
+check "symlink: still a symlink" [ -L "$T/link.h5" ]
+check "symlink: still pointing at real/r.h5" [ "$(readlink "$T/link.h5")" = real/r.h5 ]
+check "symlink: the target holds both runs" [ "$(nruns "$T/real/r.h5")" -eq 2 ]
+check "symlink: no copy left beside the link or the target" sh -c "! ls -A '$T' '$T/real' | grep -q '\.tmp\.'"
+
+# ---- immutable / append-only: refused with exit 2, nothing created ----
+if mkdir -p "$T/flag" && touch "$T/flag/probe" && chattr +i "$T/flag/probe" 2>/dev/null; then
+    chattr -i "$T/flag/probe"
+    rm -f "$T/flag/probe"
+    for flag in i a; do
+        for what in file dir; do
+            W=$T/flag/$what-$flag
+            E=$T/flag/data-$what-$flag
+            mkdir -p "$W" "$E"
+            cp "$T/base.h5" "$W/r.h5"
+            sum=$(sha256sum <"$W/r.h5")
+            if [ "$what" = file ]; then chattr +$flag "$W/r.h5"; else chattr +$flag "$W"; fi
+            run_mpi 2 60 -d "$E" "${ARGS[@]}" -o "$W/r.h5"
+            words=immutable
+            [ "$flag" = a ] && words=append-only
+            check "chattr +$flag $what: exit 2 (got $RC)" [ "$RC" -eq 2 ]
+            check "chattr +$flag $what: the message says $words" grep -q "$words" "$T/err"
+            check "chattr +$flag $what: no data file made" [ -z "$(ls -A "$E")" ]
+            check "chattr +$flag $what: no measurement printed" not grep -qE '^(write|read) +[0-9]+ ' "$T/out"
+            chattr -$flag "$W" "$W/r.h5" 2>/dev/null
+            check "chattr +$flag $what: the file is untouched" [ "$(sha256sum <"$W/r.h5")" = "$sum" ]
+            check "chattr +$flag $what: nothing new beside it" [ "$(ls -A "$W")" = r.h5 ]
+        done
+    done
+else
+    echo "# skipped: chattr +i does not work on $T's file system"
+fi
+
+# ---- 8 concurrent runs into one file: all 8 land ----
+FC=$T/conc/r.h5
+mkdir -p "$T/conc"
+for i in 1 2 3 4 5 6 7 8; do
+    mkdir -p "$D/c$i"
+    (timeout 90 mpirun -np 1 --oversubscribe --bind-to none "$PFSBENCH" -d "$D/c$i" "${ARGS[@]}" -o "$FC" \
+        --label "conc-$i" >"$T/out.c$i" 2>"$T/err.c$i"; echo $? >"$T/rc.c$i") &
+done
+wait
+n_ok=0
+for i in 1 2 3 4 5 6 7 8; do [ "$(cat "$T/rc.c$i")" = 0 ] && n_ok=$((n_ok + 1)); done
+check "8 concurrent: all exit 0 ($n_ok)" [ "$n_ok" -eq 8 ]
+check "8 concurrent: 8 runs in the file" [ "$(nruns "$FC")" -eq 8 ]
+check "8 concurrent: 8 distinct labels" [ "$("$PY" -c 'import h5py,sys; f=h5py.File(sys.argv[1],"r"); print(len({f["runs"][g].attrs["label"] for g in f["runs"]}))' "$FC")" -eq 8 ]
+check "8 concurrent: no copy left" no_copies "$T/conc"
+
+# ---- two FUSE clients of one GlusterFS volume, appending at once ----
+# Each mount is its own client with its own lock table for directory flocks;
+# locks on the regular lock file go to the bricks and exclude across them.
+GL=$TESTS/lib/glusterfs.sh
+if [ -r "$GL" ] && [ "${PFS_SKIP_GLUSTER:-0}" != 1 ]; then
+    . "$GL"
+    if gl_start 1 >"$T/gl.log" 2>&1 && gl_mount "$T/gc" 2 >>"$T/gl.log" 2>&1; then
+        A=${GL_MOUNTS[0]} B=${GL_MOUNTS[1]}
+        mkdir -p "$A/res" "$D/ga" "$D/gb"
+        for k in 1 2 3; do
+            for x in a b; do
+                M=$A
+                [ $x = b ] && M=$B
+                (timeout 90 mpirun -np 1 --oversubscribe --bind-to none "$PFSBENCH" -d "$D/g$x" "${ARGS[@]}" \
+                    -o "$M/res/r.h5" --label "gl-$x-$k" >"$T/out.g$x$k" 2>"$T/err.g$x$k"; echo $? >"$T/rc.g$x$k") &
+            done
+            wait
+        done
+        n_ok=$(cat "$T"/rc.g* | grep -c '^0$')
+        check "GlusterFS, 2 clients x 3 rounds: all 6 exit 0 ($n_ok)" [ "$n_ok" -eq 6 ]
+        check "GlusterFS: all 6 runs in the file (seen from client b)" [ "$(nruns "$B/res/r.h5")" -eq 6 ]
+        check "GlusterFS: no copy left" no_copies "$A/res"
+        gl_stop >>"$T/gl.log" 2>&1 || echo "# GlusterFS stop left something: $(tail -3 "$T/gl.log")"
+    else
+        echo "# skipped: GlusterFS cross-client append (gl_start/gl_mount failed or skipped: $(grep -m1 -i 'skip\|error' "$T/gl.log"))"
+        gl_stop >/dev/null 2>&1 || true
+    fi
+else
+    echo "# skipped: GlusterFS cross-client append (no tests/lib/glusterfs.sh, or PFS_SKIP_GLUSTER=1)"
+fi
+
+finish
