@@ -1,0 +1,328 @@
+#!/bin/bash
+# pfsbench on a real distributed file system: a 2-brick GlusterFS distribute
+# volume on this machine (tests/lib/glusterfs.sh), mounted by two FUSE
+# clients. The data phases in every mode and the metadata phases, with the
+# bytes counted on the BRICKS against what the results file says; ranks of
+# two fake nodes on two different clients (reads of the other client's data);
+# two clients appending to one results file at once; a brick killed mid-write;
+# --clean after killed ranks; a brick stopped mid-phase under --timeout.
+# Exits 77 (skipped, said loudly) without root, FUSE or the gluster packages.
+. "$PFS_TESTS/mpi/lib.sh"
+. "$PFS_TESTS/lib/fakenodes.sh"
+. "$PFS_TESTS/lib/glusterfs.sh"
+T_BEGIN=$(date +%s.%N)
+BIN=$(readlink -f "$PFSBENCH")
+
+RC=0
+gl_start 2 || RC=$?
+[ "$RC" -eq 77 ] && exit 77
+[ "$RC" -eq 0 ] || { echo "FAIL - glusterfs: the volume did not start (rc $RC)"; exit 1; }
+# A stopped brick blocks its clients until the ping timeout (42 s by
+# default); 15 s keeps the SIGSTOP test short and still well past --timeout 5.
+gl_cli volume set "$GL_VOL" network.ping-timeout 15 >/dev/null || echo "note: could not set network.ping-timeout"
+gl_mount "$T/c" 2 || { echo "FAIL - glusterfs: the clients did not mount"; exit 1; }
+A=${GL_MOUNTS[0]} B=${GL_MOUNTS[1]}
+echo "# timings: glusterd up ${GL_T_UP} s, volume create+start ${GL_T_CREATE} s, 2 mounts ${GL_T_MOUNT} s"
+check "mount type is fuse.glusterfs in /proc/mounts" \
+    awk -v a="$A" -v b="$B" '($2 == a || $2 == b) && $3 == "fuse.glusterfs" { n++ } END { exit n != 2 }' /proc/mounts
+check "the two clients are two FUSE connections (different st_dev)" [ "$(stat -c %d "$A")" != "$(stat -c %d "$B")" ]
+
+# ---- helpers ---------------------------------------------------------------
+# brick_files: "SIZE BRICK NAME" for every pfsbench file on the bricks (DHT
+# link files, mode ---------T and empty, are pointers, not data).
+brick_files() {
+    local b
+    for b in "${GL_BRICKS[@]}"; do
+        find "$b" -path "$b/.glusterfs" -prune -o -type f -name 'pfsbench.*' ! -perm -1000 -printf "%s $b %P\n"
+    done
+}
+brick_bytes() { brick_files | awk '{ s += $1 } END { print s + 0 }'; }
+brick_nfiles() { brick_files | wc -l; }
+# each file is whole on one brick: no name on two bricks
+brick_once() { [ -z "$(brick_files | awk '{ print $3 }' | sort | uniq -d)" ]; }
+# res FILE: status and bytes of each phase of the last run, "complete write=N read=N ..."
+res() {
+    "$PY" - "$1" <<'EOF'
+import sys, h5py
+f = h5py.File(sys.argv[1], "r")
+r = f["runs"][sorted(f["runs"])[-1]]
+out = [r.attrs["status"]]
+for name in sorted(r["phases"]):
+    p = r["phases"][name]
+    b = [int(x) for x in p["bytes"][()]] if "bytes" in p else []
+    o = [int(x) for x in p["ops"][()]] if "ops" in p else []
+    out.append("%s=%s/%s" % (name.split("_", 1)[1], ",".join(map(str, b)), ",".join(map(str, o))))
+print(" ".join(out))
+EOF
+}
+# data_case WHAT NP NFILES BYTES ARGS...: a run on client A with -k; exit 0, every
+# phase moved BYTES, the bricks hold NFILES files of BYTES in all, each whole on
+# one brick; then the files are removed through client B (the other client).
+data_case() {
+    local what=$1 np=$2 nf=$3 bytes=$4 got want d
+    shift 4
+    d=$A/$(echo "$what" | tr -c 'a-z0-9\n' '_')
+    mkdir -p "$d"
+    rm -f "$T/r.h5"
+    run_mpi "$np" 90 -d "$d" -k -o "$T/r.h5" -q "$@"
+    check "$what: exit 0" [ "$RC" -eq 0 ]
+    got=$(res "$T/r.h5" 2>&1)
+    want="complete"
+    for p in "${PH[@]}"; do want="$want $p=$bytes/$NOPS"; done
+    check "$what: results: every phase moved $bytes bytes ($got)" [ "$got" = "$want" ]
+    check "$what: bricks hold $nf files, $bytes bytes ($(brick_nfiles) files, $(brick_bytes) bytes)" \
+        cond '[ "$(brick_nfiles)" -eq "$nf" ] && [ "$(brick_bytes)" -eq "$bytes" ]'
+    check "$what: each file whole on one brick" brick_once
+    echo "# $what: files per brick: $(brick_files | awk '{ n[$2]++ } END { for (b in n) printf "%s:%d ", b, n[b] }')"
+    rm -rf "${B:?}/${d#"$A"/}"
+    check "$what: removed through the other client, bricks empty" [ "$(brick_nfiles)" -eq 0 ]
+}
+PH=(write rewrite read reread)
+# cond 'SHELL CONDITION': check's command for a compound condition
+cond() { eval "$1"; }
+NOPS=""     # filled per case: transfers of each phase, as the results file counts them
+
+# ---- data phases: bytes on the bricks = bytes in the results file ----------
+P=write,rewrite,read,reread
+NOPS=128 data_case "file per process, 4 ranks" 4 4 $((4 << 20)) -t 32k -b 1m -p $P
+NOPS=96 data_case "shared segmented, 3 ranks" 3 1 $((3 << 20)) -t 32k -b 1m -p $P --shared --layout segmented
+NOPS=96 data_case "shared strided, 3 ranks" 3 1 $((3 << 20)) -t 32k -b 1m -p $P --shared --layout strided
+NOPS=64 data_case "O_DIRECT through FUSE, 2 ranks" 2 2 $((4 << 20)) -t 64k -b 2m -p $P --direct
+NOPS=64 data_case "--verify, 2 ranks" 2 2 $((2 << 20)) -t 32k -b 1m -p $P --verify
+NOPS=64 data_case "--random, 2 ranks" 2 2 $((2 << 20)) -t 32k -b 1m -p $P --random
+NOPS=128 data_case "--threads 2, 2 ranks" 2 4 $((4 << 20)) -t 32k -b 1m -p $P --threads 2
+NOPS=64 data_case "MPI-IO independent, file per process" 2 2 $((2 << 20)) -t 32k -b 1m -p $P --api mpiio
+NOPS=64 data_case "MPI-IO independent, shared" 2 1 $((2 << 20)) -t 32k -b 1m -p $P --api mpiio --shared
+NOPS=64 data_case "MPI-IO collective, shared" 2 1 $((2 << 20)) -t 32k -b 1m -p $P --api mpiio --shared --collective
+
+# The stonewall: the wear-out leaves files of equal size, and the bricks hold
+# exactly the bytes the results file says were written.
+mkdir -p "$A/sw"
+rm -f "$T/r.h5"
+run_mpi 2 90 -d "$A/sw" -k -o "$T/r.h5" -q -t 1m -b 8g -p write -D 1
+got=$(res "$T/r.h5" 2>&1)
+wbytes=$(echo "$got" | sed -n 's/.* write=\([0-9]*\)\/.*/\1/p')
+check "stonewall -D 1: exit 0, stopped early ($got)" cond '[ "$RC" -eq 0 ] && [ -n "$wbytes" ] && [ "$wbytes" -gt 0 ] && [ "$wbytes" -lt $((16 << 30)) ]'
+check "stonewall -D 1: bricks hold what the results say ($(brick_bytes) vs ${wbytes:-?})" [ "$(brick_bytes)" = "${wbytes:-x}" ]
+check "stonewall -D 1: wear-out: both files the same size" [ "$(brick_files | awk '{ print $1 }' | sort -u | wc -l)" -eq 1 ]
+rm -rf "${A:?}/sw"
+
+# ---- metadata phases, both directory modes ---------------------------------
+for dirs in shared per-rank; do
+    mkdir -p "$A/md-$dirs"
+    rm -f "$T/r.h5"
+    run_mpi 2 90 -d "$A/md-$dirs" -o "$T/r.h5" -q -p create,stat,read-files,delete --files 25 --file-size 4k --dirs "$dirs"
+    got=$(res "$T/r.h5" 2>&1)
+    check "metadata --dirs $dirs: exit 0, 50 files per phase, 200 KiB created and read ($got)" \
+        cond '[ "$RC" -eq 0 ] && [ "$got" = "complete create=204800/50 stat=0/50 read-files=204800/50 delete=0/50" ]'
+    check "metadata --dirs $dirs: nothing left on the bricks or the mount" \
+        cond '[ "$(brick_nfiles)" -eq 0 ] && [ -z "$(ls -A "$A/md-$dirs")" ]'
+done
+
+# ---- two fake nodes, each on its own client --------------------------------
+# An rsh agent like tests/lib/fake-rsh, plus a private mount namespace per
+# node in which that node's client is bind-mounted on one common path $X:
+# ranks of node1 reach the volume through client A, ranks of node2 through
+# client B, with the same -d. The namespaces (and the binds) die with the job.
+X=$T/pernode
+mkdir -p "$X"
+cat >"$T/gl-rsh" <<EOF
+#!/bin/bash
+while [ \$# -gt 0 ]; do
+    case \$1 in
+        --) shift; break ;;
+        -[BbcDEeFIiJLlmOopQRSWw]) shift; [ \$# -gt 0 ] && shift ;;
+        -*) shift ;;
+        *) break ;;
+    esac
+done
+host=\${1##*@}; shift
+case \$host in node1) m=$A ;; node2) m=$B ;; *) echo "gl-rsh: no client for \$host" >&2; exit 255 ;; esac
+exec unshare --uts --mount --propagation private /bin/sh -c \
+    'hostname "\$1" && mount --bind "\$2" "\$3" && stat -c %d "\$3" >"\$4" || exit 255; shift 4; exec /bin/sh -c "\$*"' \
+    gl-rsh "\$host" "\$m" "$X" "$T/dev.\$host" "\$@"
+EOF
+chmod +x "$T/gl-rsh"
+fakenodes_setup 2 2
+RC=0
+timeout -k 5 90 mpirun -np 4 --hostfile "$FAKENODES_HOSTFILE" --map-by node -x PFSBENCH_PLACEMENT=round-robin \
+    --mca plm_rsh_agent "$T/gl-rsh" --mca oob_tcp_if_include lo --mca btl_tcp_if_include lo \
+    --oversubscribe --bind-to none "$BIN" -d "$X" -t 64k -b 2m -p write,read -C --verify -k -v -o "$T/xn.h5" \
+    >"$T/out" 2>"$T/err" || RC=$?
+check "2 nodes x 2 ranks, node1 on client A, node2 on client B: exit 0" [ "$RC" -eq 0 ]
+check "2 nodes: node1's ranks saw client A, node2's client B" \
+    cond '[ "$(cat "$T/dev.node1" 2>/dev/null)" = "$(stat -c %d "$A")" ] && [ "$(cat "$T/dev.node2" 2>/dev/null)" = "$(stat -c %d "$B")" ]'
+check "2 nodes: placement rank r on node r mod 2" placement_is 2
+check "2 nodes: -C reads what the other node (the other client) wrote" has "on another node"
+got=$(res "$T/xn.h5" 2>&1)
+check "2 nodes: results: 8 MiB written and read back verified across clients ($got)" \
+    [ "$got" = "complete write=8388608/128 read=8388608/128" ]
+check "2 nodes: bricks hold 4 files, 8 MiB" cond '[ "$(brick_nfiles)" -eq 4 ] && [ "$(brick_bytes)" -eq 8388608 ]'
+pycheck "2 nodes: per-node bytes 4 MiB each" "$T/xn.h5" <<'EOF'
+import sys, h5py
+r = h5py.File(sys.argv[1], "r")["runs/000001"]
+for name, ph in r["phases"].items():
+    assert [int(x) for x in ph["node_bytes"][0]] == [4 << 20, 4 << 20], (name, ph["node_bytes"][()])
+EOF
+rm -rf "${A:?}"/pfsbench.*
+check "2 nodes: no bind mount left on $X" not gl__mounted "$X"
+
+# ---- two clients append to one results file on the volume at once ---------
+# The results lock must cross clients (a directory flock does not on FUSE):
+# 6 pairs of runs, one through each client, every run must land.
+mkdir -p "$A/app"
+ls "$B/app" >/dev/null
+RES=app/results.h5
+napp_rc=0
+for i in 1 2 3 4 5 6; do
+    timeout -k 5 60 "$BIN" -d "$A/app" -t 64k -b 256k -p write -q -o "$A/$RES" --label "A$i" >"$T/appA.$i" 2>&1 &
+    pa=$!
+    timeout -k 5 60 "$BIN" -d "$B/app" -t 64k -b 256k -p write -q -o "$B/$RES" --label "B$i" >"$T/appB.$i" 2>&1 &
+    pb=$!
+    wait "$pa" || napp_rc=$((napp_rc + 1))
+    wait "$pb" || napp_rc=$((napp_rc + 1))
+done
+nruns=$("$PY" -c "import h5py, sys; print(len(h5py.File(sys.argv[1], 'r')['runs']))" "$A/$RES" 2>&1 | tail -n 1)
+echo "# cross-client append: $napp_rc of 12 runs exited non-zero; the results file: $nruns runs"
+cat "$T"/appA.* "$T"/appB.* | grep -v -e '^ *$' -e '^phase ' -e '^summary ' -e '^write ' | sort | uniq -c >"$T/err"
+: >"$T/out"
+check "cross-client append: 12 runs exit 0 ($napp_rc did not)" [ "$napp_rc" -eq 0 ]
+check "cross-client append: all 12 runs landed in the results file ($nruns)" [ "$nruns" = 12 ]
+rm -rf "${A:?}/app"
+
+# ---- helpers for the fault tests -------------------------------------------
+# err_of FILE: "status: error" of the last run
+err_of() {
+    "$PY" -c 'import sys, h5py
+f = h5py.File(sys.argv[1], "r"); r = f["runs"][sorted(f["runs"])[-1]]
+print("%s: %s" % (r.attrs["status"], r.attrs["error"]))' "$1" 2>&1 | tail -n 1
+}
+start_bg() {
+    local np=$1
+    shift
+    T_RUN=$(date +%s.%N)
+    timeout -k 5 120 mpirun -np "$np" --oversubscribe --bind-to none "$PFSBENCH" "$@" >"$T/out" 2>"$T/err" &
+    BG=$!
+}
+wait_bg() { RC=0; wait "$BG" || RC=$?; ELAPSED=$(awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'); }
+# brick_with RUNID: the number (1..n) of a brick holding a non-empty file of that
+# run, waiting up to 30 s for one to appear
+brick_with() {
+    local i w
+    for ((w = 0; w < 300; w++)); do
+        for ((i = 1; i <= GL_NBRICKS; i++)); do
+            [ -n "$(find "${GL_BRICKS[i - 1]}" -path '*/.glusterfs' -prune -o -type f -name "pfsbench.$1.*" -size +4M -print -quit)" ] &&
+                { echo "$i"; return 0; }
+        done
+        sleep 0.1
+    done
+    return 1
+}
+# revive PID: restart a brick killed as PID. glusterd takes a brick whose
+# pid file names a process still in /proc (a zombie not yet reaped by init)
+# for running, so wait for it to go first; then `volume start force`, until
+# gluster says every brick is online and both clients create files again.
+revive() {
+    local dead=$1 i k m ok=0
+    for ((i = 0; i < 100; i++)); do [ -e "/proc/$dead" ] || break; sleep 0.1; done
+    for ((i = 0; i < 60; i++)); do
+        if [ $((i % 10)) -eq 0 ]; then gl_cli volume start "$GL_VOL" force >/dev/null 2>&1; fi
+        [ "$(gl_cli volume status "$GL_VOL" 2>/dev/null | grep -c '^Brick .* Y ')" -eq "$GL_NBRICKS" ] || { sleep 0.3; continue; }
+        ok=1
+        for m in "$A" "$B"; do
+            for k in 1 2 3 4 5 6 7 8; do ( : >"$m/probe.$k" ) 2>/dev/null || ok=0; done
+        done
+        [ "$ok" -eq 1 ] && break
+        sleep 0.3
+    done
+    rm -f "$A"/probe.*
+    GL_BRICK_PIDS=()
+    for ((i = 1; i <= GL_NBRICKS; i++)); do GL_BRICK_PIDS+=("$(gl_brick_pid "$i")"); done
+    [ "$ok" -eq 1 ]
+}
+
+# ---- a brick SIGKILLed mid-write -------------------------------------------
+mkdir -p "$A/kill"
+start_bg 2 -d "$A/kill" -t 1m -b 1g -p write --run-id glkill -o "$T/kill.h5"
+K=$(brick_with glkill) || K=
+KP=
+if [ -n "$K" ]; then
+    KP=$(gl_brick_pid "$K")
+    kill -KILL "$KP"
+    T_KILL=$(date +%s.%N)
+    wait_bg "$T_KILL"
+    echo "# brick $K killed: pfsbench exited $RC after $ELAPSED s"
+    check "brick killed: all ranks exit 1 (rc $RC)" [ "$RC" -eq 1 ]
+    check "brick killed: within 60 s ($ELAPSED s)" awk -v e="$ELAPSED" 'BEGIN { exit !(e < 60) }'
+    check "brick killed: stderr names the errno" grep -qE "Transport endpoint is not connected|ENOTCONN|Input/output error|EIO" "$T/err"
+    check "brick killed: the run is recorded failed" [ "$(res "$T/kill.h5" 2>&1 | cut -d' ' -f1)" = failed ]
+    grep '^pfsbench' "$T/err" | sed 's/^/#   /'
+    echo "#   recorded: $(err_of "$T/kill.h5")"
+else
+    bad "brick killed: no data of the run appeared on a brick"
+    wait_bg "$T_RUN"
+fi
+check "brick killed: the brick comes back (volume start force), both clients write again" revive "${KP:-0}"
+# What the failed run could not remove (its files on the dead brick) must be
+# named, with a pointer to --clean (issue 13: clean-up failures are never silent).
+left=$(ls -A "$A/kill" 2>/dev/null | tr '\n' ' ')
+echo "# brick killed: left on the volume after the brick came back: ${left:-nothing}"
+check "brick killed: files the clean-up could not remove are reported with a pointer to --clean" \
+    cond '[ -z "$left" ] || grep -q -- "--clean" "$T/err"'
+rm -rf "${A:?}/kill"
+
+# ---- --clean on the volume after the ranks were SIGKILLed -------------------
+mkdir -p "$A/clean"
+start_bg 2 -d "$A/clean" -t 1m -b 1g -p write --run-id glclean --no-results
+brick_with glclean >/dev/null || true
+for p in $(pgrep -f "^$PFSBENCH -d $A/clean"); do kill -KILL "$p"; done
+wait_bg "$T_RUN"
+check "killed ranks: mpirun ends, non-zero, well before its timeout (rc $RC, $ELAPSED s)" \
+    cond '[ "$RC" -ne 0 ] && awk -v e="$ELAPSED" "BEGIN { exit !(e < 60) }"'
+check "killed ranks: their files are left on the volume" [ "$(ls "$A/clean" | grep -c '^pfsbench\.glclean\.')" -eq 2 ]
+RC=0; timeout 60 "$PFSBENCH" --clean -d "$A/clean" >"$T/out" 2>"$T/err" || RC=$?
+check "--clean lists the 2 leftovers on the volume, removes nothing" \
+    cond '[ "$RC" -eq 0 ] && grep -q "^2 pfsbench files" "$T/out" && [ "$(ls "$A/clean" | wc -l)" -eq 2 ]'
+RC=0; timeout 60 "$PFSBENCH" --clean --yes -d "$B/clean" >"$T/out" 2>"$T/err" || RC=$?
+check "--clean --yes through the other client removes them" \
+    cond '[ "$RC" -eq 0 ] && [ -z "$(ls -A "$B/clean")" ] && [ -z "$(ls -A "$A/clean")" ]'
+check "--clean --yes: the bricks hold no pfsbench file" [ "$(brick_nfiles)" -eq 0 ]
+rm -rf "${A:?}/clean"
+
+# ---- a brick SIGSTOPped mid-phase, --timeout 5 -----------------------------
+# Expected (issue 13): the watchdog fires (exit 3) naming the stall within
+# about 5 s. Every rank may be blocked in write() on the stopped brick; the
+# ping timeout (15 s here) then ends the calls with ENOTCONN.
+mkdir -p "$A/stop"
+start_bg 2 -d "$A/stop" -t 1m -b 1g -p write --run-id glstop --timeout 5 -o "$T/stop.h5"
+K=$(brick_with glstop) || K=
+if [ -n "$K" ]; then
+    SP=$(gl_brick_pid "$K")
+    kill -STOP "$SP"
+    T_STOP=$(date +%s.%N)
+    # bounded: wait at most 60 s for pfsbench to end, then the brick is let go
+    for ((w = 0; w < 600; w++)); do kill -0 "$BG" 2>/dev/null || break; sleep 0.1; done
+    STOPPED=$(awk -v a="$T_STOP" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+    kill -CONT "$SP" 2>/dev/null
+    wait_bg "$T_STOP"
+    [ "$w" -ge 600 ] && echo "# brick stopped: pfsbench still ran after 60 s; the brick was continued"
+    ELAPSED=$STOPPED
+    echo "# brick $K stopped: pfsbench exited $RC after $ELAPSED s; stderr:"
+    grep '^pfsbench' "$T/err" | sed 's/^/#   /'
+    echo "#   recorded: $(err_of "$T/stop.h5")"
+    check "brick stopped, --timeout 5: the watchdog fires (exit 3, rc $RC)" [ "$RC" -eq 3 ]
+    check "brick stopped, --timeout 5: within 20 s ($ELAPSED s)" awk -v e="$ELAPSED" 'BEGIN { exit !(e < 20) }'
+else
+    bad "brick stopped: no data of the run appeared on a brick"
+    wait_bg "$T_RUN"
+fi
+check "brick stopped: the volume serves both clients again" revive 0
+rm -rf "${A:?}/stop"
+
+# ---- teardown: nothing left -------------------------------------------------
+S=$GL_SCRATCH
+gl_stop && ok "teardown: no process, mount or scratch state left (${GL_T_STOP} s)" || bad "teardown left things behind"
+check "teardown: no glusterd/glusterfsd/glusterfs process of the volume" [ -z "$(gl__pids "$S" "$GL_VOL")" ]
+check "teardown: no mount of the volume in /proc/mounts" not grep -q "$GL_VOL" /proc/mounts
+echo "# timings: glusterd up ${GL_T_UP} s, create+start ${GL_T_CREATE} s, mounts ${GL_T_MOUNT} s, teardown ${GL_T_STOP} s; whole test $(awk -v a="$T_BEGIN" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }') s"
+finish
