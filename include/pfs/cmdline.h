@@ -12,6 +12,12 @@
  * *cp receives the code point when cp is not NULL and the length is not 0. */
 size_t pfs_utf8_seq(const char *s, size_t n, unsigned *cp);
 
+/* Local. Where pfs_utf8_seq says 0: the length (1..3) of the bytes at s that
+ * a decoder replaces by one U+FFFD (Unicode's "maximal subpart": a lead
+ * byte and the continuation bytes that still fit it, or one stray byte),
+ * as Python, browsers and iconv do. 0 only when n is 0. */
+size_t pfs_utf8_bad(const char *s, size_t n);
+
 /* Local. Whether code point cp may reach a terminal as it is: 0 for the C0
  * and C1 controls and DEL (a terminal acts on them: ESC starts a colour or
  * cursor sequence, U+009B is CSI), the line and paragraph separators and the

@@ -8,44 +8,66 @@
 
 static int cont(unsigned char c) { return (c & 0xC0) == 0x80; }
 
+/* The length a sequence led by c has (0: c leads none), and the range its
+ * second byte must be in (RFC 3629's table: the ranges outside it would be
+ * overlong forms, surrogates or above U+10FFFF). */
+static size_t lead(unsigned c, unsigned *lo, unsigned *hi)
+{
+    *lo = 0x80, *hi = 0xBF;
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xC2 && c <= 0xDF)
+        return 2;
+    if (c >= 0xE0 && c <= 0xEF) {
+        *lo = c == 0xE0 ? 0xA0 : 0x80; /* E0 80..9F would be overlong */
+        *hi = c == 0xED ? 0x9F : 0xBF; /* ED A0..BF would be a surrogate */
+        return 3;
+    }
+    if (c >= 0xF0 && c <= 0xF4) {
+        *lo = c == 0xF0 ? 0x90 : 0x80; /* overlong */
+        *hi = c == 0xF4 ? 0x8F : 0xBF; /* above U+10FFFF */
+        return 4;
+    }
+    return 0; /* a continuation byte out of place, C0/C1 (always overlong), F5..FF */
+}
+
+/* How many bytes at s begin a well-formed sequence (all of it when it is
+ * one). A NUL is no continuation byte, so nothing past the end is read. */
+static size_t prefix(const unsigned char *s, size_t n, size_t *k)
+{
+    unsigned lo, hi;
+    *k = lead(s[0], &lo, &hi);
+    if (*k <= 1)
+        return *k;
+    if (n < 2 || s[1] < lo || s[1] > hi)
+        return 1;
+    size_t i = 2;
+    while (i < *k && i < n && cont(s[i]))
+        i++;
+    return i;
+}
+
 size_t pfs_utf8_seq(const char *str, size_t n, unsigned *cp)
 {
     const unsigned char *s = (const unsigned char *)str;
-    if (n == 0)
-        return 0;
-    unsigned c = s[0];
     size_t k;
-    unsigned lo = 0x80, hi = 0xBF; /* the range of the second byte (RFC 3629's table) */
-    if (c < 0x80) {
-        if (cp)
-            *cp = c;
-        return 1;
-    } else if (c >= 0xC2 && c <= 0xDF) {
-        k = 2;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-        k = 3;
-        lo = c == 0xE0 ? 0xA0 : 0x80; /* E0 80..9F would be overlong */
-        hi = c == 0xED ? 0x9F : 0xBF; /* ED A0..BF would be a surrogate */
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        k = 4;
-        lo = c == 0xF0 ? 0x90 : 0x80; /* overlong */
-        hi = c == 0xF4 ? 0x8F : 0xBF; /* above U+10FFFF */
-    } else {
-        return 0; /* a continuation byte out of place, C0/C1 (overlong), F5..FF */
-    }
-    /* A NUL is no continuation byte, so a sequence cut by the string's end
-     * is refused before anything past it is read. */
-    if (k > n || s[1] < lo || s[1] > hi)
+    if (n == 0 || prefix(s, n, &k) != k || k == 0)
         return 0;
-    unsigned v = c & (0x7F >> k);
-    for (size_t i = 1; i < k; i++) {
-        if (!cont(s[i]))
-            return 0;
+    unsigned v = k == 1 ? s[0] : s[0] & (0x7Fu >> k);
+    for (size_t i = 1; i < k; i++)
         v = (v << 6) | (s[i] & 0x3F);
-    }
     if (cp)
         *cp = v;
     return k;
+}
+
+size_t pfs_utf8_bad(const char *str, size_t n)
+{
+    size_t k;
+    if (n == 0)
+        return 0;
+    size_t p = prefix((const unsigned char *)str, n, &k);
+    return p == 0 ? 1 : p;
 }
 
 int pfs_utf8_printable(unsigned cp)

@@ -89,13 +89,16 @@ static void escape(struct sink *k, enum pfs_esc how, const char *s, size_t n)
             i += m;
             continue;
         }
-        /* Not UTF-8: a byte at a time, so a stray byte costs only itself
-         * and the text after it still reads. */
+        /* Not UTF-8: the text shows every byte; JSON and CSV say U+FFFD once
+         * per maximal subpart, as every other decoder does, and the text
+         * after it still reads. */
+        size_t bad = pfs_utf8_bad(s + i, n - i);
         if (how == PFS_ESC_TEXT)
-            sputf(k, "\\x%02x", (unsigned char)s[i]);
+            for (size_t j = 0; j < bad; j++)
+                sputf(k, "\\x%02x", (unsigned char)s[i + j]);
         else
             sput(k, "\xef\xbf\xbd", 3); /* U+FFFD */
-        i++;
+        i += bad;
     }
     if (quote)
         sput(k, "\"", 1);
