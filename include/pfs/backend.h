@@ -7,11 +7,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pfs/safefile.h"
+
 enum {
     PFS_OPEN_READ = 1 << 0,
     PFS_OPEN_WRITE = 1 << 1,
     PFS_OPEN_CREATE = 1 << 2, /* O_CREAT|O_EXCL: never reuse a file that is there */
-    PFS_OPEN_TRUNC = 1 << 3,
+    PFS_OPEN_TRUNC = 1 << 3,  /* emptied only after the identity checks passed */
     PFS_OPEN_DIRECT = 1 << 4,
     PFS_OPEN_SHARED = 1 << 5, /* every rank opens the same file (collective for MPI-IO) */
 };
@@ -26,7 +28,12 @@ struct pfs_backend {
     unsigned caps;
     /* All return 0 / bytes on success, a negative errno on failure; the
      * backend's errstr says more where it knows more (MPI_Error_string). */
-    int (*open)(void *ctx, const char *path, unsigned flags, void **fh);
+    /* Opens path for this run: a regular file only, never through a symlink,
+     * never blocking on a FIFO; when expect is known, only the inode it
+     * names (PFS_ERR_NOTREG / PFS_ERR_REPLACED otherwise). got receives the
+     * identity of the file opened (of the one created, with CREATE). */
+    int (*open)(void *ctx, const char *path, unsigned flags, const struct pfs_fid *expect, struct pfs_fid *got,
+                void **fh);
     int64_t (*pwrite)(void *fh, const void *buf, size_t len, uint64_t off);
     int64_t (*pread)(void *fh, void *buf, size_t len, uint64_t off);
     int (*fsync)(void *fh);

@@ -82,6 +82,8 @@ struct pfs_config {
     int force;              /* accept a world-writable DIR without the sticky bit */
     int clean;              /* --clean: list (and with --yes remove) leftovers in DIR */
     int yes;
+    int any_owner;          /* --clean: also other users' leftovers */
+    double stall_warn;      /* seconds a call may block before it is warned about */
 };
 
 /* What parsing asks the caller to do next. */
@@ -132,8 +134,9 @@ int pfs_phase_is_meta(int phase);
 const char *pfs_units_label(int units);
 double pfs_units_scale(int units);
 
-/* Local. 1 when name is a data file pfsbench makes: pfsbench.<run-id>.<rank>
- * or pfsbench.<run-id>.shared (what --clean may remove). */
+/* Local. 1 when name is a file pfsbench makes: pfsbench.<run-id>.<rank>,
+ * pfsbench.<run-id>.shared or a run's lock pfsbench.<run-id>.lock (what
+ * --clean may remove). */
 int pfs_is_leftover_name(const char *name);
 
 /* Local. Prints the option table as --help. */

@@ -31,10 +31,12 @@ static inline uint64_t pfs_pattern_word(uint64_t seed, int writer, uint64_t off)
 {
     return pfs_mix64(seed ^ ((uint64_t)(unsigned)writer << 40) ^ (off * 0x9E3779B97F4A7C15ULL));
 }
-/* Fills buf (len a multiple of 8) with the words for [off, off+len). */
+/* Fills buf with the pattern bytes for [off, off+len): any length, any offset. */
 void pfs_pattern_fill(void *buf, size_t len, uint64_t seed, int writer, uint64_t off);
-/* Checks buf against the pattern; returns the number of mismatching words and
- * the first one's byte offset (within buf), expected and found word. */
+/* Checks every byte of buf against the pattern; returns the number of
+ * mismatching words (8-byte units of the file, partial at the ends of buf)
+ * and the first differing byte's offset within buf, with the expected and
+ * found word (found: the expected word with buf's bytes laid over it). */
 uint64_t pfs_pattern_check(const void *buf, size_t len, uint64_t seed, int writer, uint64_t off,
                            size_t *first_at, uint64_t *expected, uint64_t *found);
 /* Fills buf with incompressible pseudo-random bytes. */

@@ -14,6 +14,9 @@
 #include "pfs/config.h"
 #include "pfs/core.h"
 
+/* A failure's offset when none applies (open, fsync, close, create ...). */
+#define PFS_NO_OFFSET UINT64_MAX
+
 /* A failure on one stream, gathered to rank 0 to be named. */
 struct pfs_failure {
     int failed;
@@ -21,7 +24,8 @@ struct pfs_failure {
     int thread;                 /* -1 when the run has one thread per rank */
     int err;                    /* errno, 0 when none applies */
     int sig;                    /* the signal that interrupted it, 0 when none */
-    uint64_t offset;
+    uint64_t offset;            /* PFS_NO_OFFSET where none applies */
+    double when;                /* on this host's clock, to find the first failure */
     char host[PFS_HOST_MAX];
     char op[32];
     char path[PFS_PATH_MAX + 128];
@@ -37,9 +41,17 @@ struct pfs_stream {
     char md_dir[PFS_PATH_MAX + 192];  /* where it creates its small files */
     char md_rd_dir[PFS_PATH_MAX + 192]; /* where it stats/reads (another node's with -C) */
     int created;                /* it created path in this run */
+    struct pfs_fid fid;         /* what path named when this run created it */
+    struct pfs_fid rd_fid;      /* the same for rd_path ({0,0}: a kept file of an earlier run) */
     uint64_t md_created;        /* small files it created and has not deleted */
+    uint64_t md_reach;          /* create visited names 0 .. md_reach-1 (in its order): clean-up looks no further */
+    uint64_t md_seed;           /* the order's seed */
     int md_dir_made;            /* it made md_dir (--dirs per-rank) */
     void *buf;                  /* transfer-sized, aligned */
+    /* For the stall watchdog, read from its thread: the call the stream is
+     * in (a static string) and untimed operations done (clean-up). */
+    const char *op;
+    uint64_t work;
     struct pfs_times t;
     struct pfs_failure fail;
 };

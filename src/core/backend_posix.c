@@ -9,10 +9,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static int posix_open(void *ctx, const char *path, unsigned flags, void **fh)
+static int posix_open(void *ctx, const char *path, unsigned flags, const struct pfs_fid *expect,
+                      struct pfs_fid *got, void **fh)
 {
     (void)ctx;
-    int of = O_NOFOLLOW | O_CLOEXEC;
+    int of = 0;
     if ((flags & PFS_OPEN_READ) && (flags & PFS_OPEN_WRITE))
         of |= O_RDWR;
     else if (flags & PFS_OPEN_WRITE)
@@ -25,9 +26,9 @@ static int posix_open(void *ctx, const char *path, unsigned flags, void **fh)
         of |= O_TRUNC;
     if (flags & PFS_OPEN_DIRECT)
         of |= O_DIRECT;
-    int fd = open(path, of, 0644);
+    int fd = pfs_open_own(path, of, 0644, expect, got);
     if (fd < 0)
-        return -errno;
+        return fd;
     *fh = (void *)(intptr_t)fd;
     return 0;
 }

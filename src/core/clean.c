@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -95,7 +96,86 @@ static int is_md_dir_name(const char *name)
     return 1;
 }
 
-int pfs_clean(const char *dir, int remove, FILE *out, char *err, size_t errlen)
+/* A live run holds a flock on DIR/pfsbench.<id>.lock for its lifetime
+ * (the lock crosses clients of the file systems that honour flock on a
+ * regular file). 1 when the run that named `name` is live, with the lock's
+ * content ("host pid") in owner. */
+static int run_is_live(int dfd, const char *name, char *owner, size_t len)
+{
+    const char *id = name + 9, *dot = strrchr(id, '.');
+    char lock[300];
+    if (!dot || (size_t)(dot - id) >= sizeof(lock) - 20)
+        return 0;
+    snprintf(lock, sizeof(lock), "pfsbench.%.*s.lock", (int)(dot - id), id);
+    int fd = openat(dfd, lock, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    struct stat st;
+    int live = 0;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+        if (flock(fd, LOCK_SH | LOCK_NB) != 0)
+            live = errno == EWOULDBLOCK;
+        else
+            flock(fd, LOCK_UN);
+    }
+    if (live) {
+        ssize_t n = pread(fd, owner, len - 1, 0);
+        owner[n > 0 ? n : 0] = '\0';
+        owner[strcspn(owner, "\n")] = '\0';
+    }
+    close(fd);
+    return live;
+}
+
+static int is_lock_name(const char *name)
+{
+    size_t n = strlen(name);
+    return n > 5 && strcmp(name + n - 5, ".lock") == 0;
+}
+
+/* 1 when the entry is to be left alone: a live run's, or (without
+ * --any-owner) another user's. Says why. */
+static int hands_off(int dfd, const char *dir, const char *name, const struct stat *st, int any_owner, FILE *out)
+{
+    char owner[128] = "";
+    if (run_is_live(dfd, name, owner, sizeof(owner))) {
+        fprintf(out, "skipped  %s/%s: in use by a live run (%s); left alone\n", dir, name, owner[0] ? owner : "?");
+        return 1;
+    }
+    if (!any_owner && st->st_uid != geteuid()) {
+        fprintf(out, "skipped  %s/%s: owned by uid %u, not you; add --any-owner to include it\n", dir, name,
+                (unsigned)st->st_uid);
+        return 1;
+    }
+    return 0;
+}
+
+/* The second pass: a run's lock file, once nothing of its run is live. */
+static int clean_locks(DIR *dp, int dfd, const char *dir, int remove, int any_owner, FILE *out, int *failed)
+{
+    int found = 0;
+    struct dirent *e;
+    rewinddir(dp);
+    while ((e = readdir(dp)) != NULL) {
+        struct stat st;
+        if (!is_lock_name(e->d_name) || !pfs_is_leftover_name(e->d_name) ||
+            fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode) ||
+            hands_off(dfd, dir, e->d_name, &st, any_owner, out))
+            continue;
+        found++;
+        if (!remove)
+            fprintf(out, "leftover %s/%s (the lock of a run that ended without removing it)\n", dir, e->d_name);
+        else if (unlinkat(dfd, e->d_name, 0) == 0)
+            fprintf(out, "removed  %s/%s\n", dir, e->d_name);
+        else {
+            fprintf(out, "FAILED   %s/%s: %s\n", dir, e->d_name, strerror(errno));
+            (*failed)++;
+        }
+    }
+    return found;
+}
+
+int pfs_clean(const char *dir, int remove, int any_owner, FILE *out, char *err, size_t errlen)
 {
     int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dfd < 0) {
@@ -115,6 +195,8 @@ int pfs_clean(const char *dir, int remove, FILE *out, char *err, size_t errlen)
         struct stat st;
         if (is_md_dir_name(e->d_name) && fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
             S_ISDIR(st.st_mode)) {
+            if (hands_off(dfd, dir, e->d_name, &st, any_owner, out))
+                continue;
             int sub = openat(dfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
             /* Look before removing anything: a directory with a foreign
              * entry is left whole. */
@@ -137,11 +219,13 @@ int pfs_clean(const char *dir, int remove, FILE *out, char *err, size_t errlen)
                 fprintf(out, "leftover %s/%s/ (%ld small files)\n", dir, e->d_name, files);
             continue;
         }
-        if (!pfs_is_leftover_name(e->d_name))
+        if (!pfs_is_leftover_name(e->d_name) || is_lock_name(e->d_name))
             continue;
         /* Regular files only, never through a link: a planted link named
          * like ours is not ours. */
         if (fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
+            continue;
+        if (hands_off(dfd, dir, e->d_name, &st, any_owner, out))
             continue;
         found++;
         bytes += (unsigned long long)st.st_size;
@@ -156,6 +240,7 @@ int pfs_clean(const char *dir, int remove, FILE *out, char *err, size_t errlen)
             fprintf(out, "leftover %s/%s (%lld bytes)\n", dir, e->d_name, (long long)st.st_size);
         }
     }
+    found += clean_locks(dp, dfd, dir, remove, any_owner, out, &failed);
     closedir(dp);
     fprintf(out, "%d pfsbench file%s, %llu bytes%s\n", found, found == 1 ? "" : "s", bytes,
             remove ? " removed" : (found ? "; add --yes to remove them" : ""));

@@ -65,9 +65,11 @@ static const struct opt opts[] = {
     {"units", 0, T_CHOICE, OFF(units), 0, 0, "MiB|KB|MB|GB", "U", "bandwidth unit: MiB/s (default), KB/s (1024 B/s, the seeds'), MB/s or GB/s (decimal)"},
     {"progress", 0, T_FLAG, OFF(progress), 0, 0, "1", NULL, "show the live progress line even when stdout is not a terminal"},
     {"timeout", 0, T_DOUBLE, OFF(timeout), 0.001, 1e9, NULL, "SECS", "watchdog: abort (exit 3) naming the ranks a phase waits for past SECS (default off)"},
+    {"stall-warn", 0, T_DOUBLE, OFF(stall_warn), 0.01, 1e9, NULL, "SECS", "warn of a call blocked SECS or longer, e.g. on a storage server that stopped answering (default 10)"},
     {"force", 0, T_FLAG, OFF(force), 0, 0, "1", NULL, "accept a world-writable DIR without the sticky bit"},
     {"clean", 0, T_FLAG, OFF(clean), 0, 0, "1", NULL, "list pfsbench leftovers in DIR (remove them with --yes), then exit"},
     {"yes", 0, T_FLAG, OFF(yes), 0, 0, "1", NULL, "with --clean: remove the leftovers it lists"},
+    {"any-owner", 0, T_FLAG, OFF(any_owner), 0, 0, "1", NULL, "with --clean: include leftovers owned by other users (default: only your own)"},
     {"quiet", 'q', T_FLAG, OFF(quiet), 0, 0, "1", NULL, "print only the summary"},
     {"verbose", 'v', T_FLAG, OFF(verbose), 0, 0, "1", NULL, "print the rank-to-node placement table"},
     {"help", 'h', T_ACTION, 0, 0, 0, NULL, NULL, "this help"},
@@ -109,6 +111,7 @@ void pfs_config_defaults(struct pfs_config *cfg)
     cfg->straggler = 0.8;
     cfg->threads = 1;
     cfg->files = 1000;
+    cfg->stall_warn = 10;
     snprintf(cfg->results, sizeof(cfg->results), "pfsbench-results.h5");
 }
 
@@ -419,6 +422,10 @@ enum pfs_parse_result pfs_config_parse(struct pfs_config *cfg, int argc, char **
         fail(err, errlen, "--yes goes with --clean DIR");
         return PFS_PARSE_ERROR;
     }
+    if (cfg->any_owner && !cfg->clean) {
+        fail(err, errlen, "--any-owner goes with --clean DIR");
+        return PFS_PARSE_ERROR;
+    }
     if (cfg->clean)
         return PFS_PARSE_RUN;
     if (total_given && cfg->block_given) {
@@ -551,7 +558,7 @@ int pfs_is_leftover_name(const char *name)
         if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '-' || *p == '_'))
             return 0;
     const char *tail = dot + 1;
-    if (strcmp(tail, "shared") == 0)
+    if (strcmp(tail, "shared") == 0 || strcmp(tail, "lock") == 0)
         return 1;
     if (!*tail)
         return 0;
@@ -581,7 +588,7 @@ void pfs_config_usage(FILE *out)
             fprintf(out, "  %-26s %s\n", left, opts[i].help);
     }
     fprintf(out, "\nexit status: 0 success, 1 I/O error or verification failure, 2 bad input, 3 watchdog timeout,\n"
-                 "128+N interrupted by signal N (SIGINT, SIGTERM, SIGUSR1, SIGUSR2)\n");
+                 "128+N interrupted by signal N (SIGHUP, SIGINT, SIGTERM, SIGUSR1, SIGUSR2)\n");
 }
 
 size_t pfs_config_describe(const struct pfs_config *cfg, char *buf, size_t len)
@@ -604,8 +611,8 @@ size_t pfs_config_describe(const struct pfs_config *cfg, char *buf, size_t len)
     PUT("hints=");
     for (int i = 0; i < cfg->nhints; i++)
         PUT("%s%s", i ? ";" : "", cfg->hints[i]);
-    PUT("\nresults=%s\nlabel=%s\nstraggler=%g\ninclude_close=1\ntimeout=%g\n", cfg->no_results ? "" : cfg->results,
-        cfg->label, cfg->straggler, cfg->timeout);
+    PUT("\nresults=%s\nlabel=%s\nstraggler=%g\ninclude_close=1\ntimeout=%g\nstall_warn=%g\n", cfg->no_results ? "" : cfg->results,
+        cfg->label, cfg->straggler, cfg->timeout, cfg->stall_warn);
     PUT("threads=%d\nfiles=%d\nfile_size=%llu\ndirs=%s\norder=%s\n", cfg->threads, cfg->files,
         (unsigned long long)cfg->file_size, cfg->dirs == PFS_DIRS_PER_RANK ? "per-rank" : "shared",
         cfg->md_random ? "random" : "sequential");

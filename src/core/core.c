@@ -47,34 +47,78 @@ uint64_t pfs_permute(uint64_t i, uint64_t n, uint64_t seed)
     return x;
 }
 
+/* The pattern is defined per byte: the byte at file offset x is byte x % 8
+ * of the word for x - x % 8. So any transfer size and any offset (47,008 B,
+ * 12 B, 1 B) is written and checked exactly, every byte of it. */
+static inline uint64_t word_at(uint64_t seed, int writer, uint64_t x)
+{
+    return pfs_pattern_word(seed, writer, x & ~(uint64_t)7);
+}
+
 void pfs_pattern_fill(void *buf, size_t len, uint64_t seed, int writer, uint64_t off)
 {
-    uint64_t *w = buf;
-    for (size_t i = 0; i < len / 8; i++)
-        w[i] = pfs_pattern_word(seed, writer, off + 8 * i);
+    unsigned char *b = buf;
+    size_t i = 0;
+    for (; i < len && ((off + i) & 7); i++) {
+        uint64_t w = word_at(seed, writer, off + i);
+        b[i] = ((const unsigned char *)&w)[(off + i) & 7];
+    }
+    for (; i + 8 <= len; i += 8) {
+        uint64_t w = pfs_pattern_word(seed, writer, off + i);
+        memcpy(b + i, &w, 8);
+    }
+    for (; i < len; i++) {
+        uint64_t w = word_at(seed, writer, off + i);
+        b[i] = ((const unsigned char *)&w)[(off + i) & 7];
+    }
+}
+
+/* One unit of the check: the bytes of buf[i, i+n) against the word they
+ * belong to; n is 8 in the middle, less at the ends of a transfer. */
+static int unit_bad(const unsigned char *b, size_t i, size_t n, uint64_t seed, int writer, uint64_t off,
+                    uint64_t *bad, size_t *first_at, uint64_t *expected, uint64_t *found)
+{
+    uint64_t e = word_at(seed, writer, off + i);
+    const unsigned char *pe = (const unsigned char *)&e;
+    size_t k = (off + i) & 7;
+    if (memcmp(b + i, pe + k, n) == 0)
+        return 0;
+    if (!*bad) {
+        /* name the first differing byte, not just its word */
+        size_t j = 0;
+        while (j < n && b[i + j] == pe[k + j])
+            j++;
+        uint64_t f = e;
+        memcpy((unsigned char *)&f + k, b + i, n);
+        *first_at = i + j;
+        *expected = e;
+        *found = f;
+    }
+    (*bad)++;
+    return 1;
 }
 
 uint64_t pfs_pattern_check(const void *buf, size_t len, uint64_t seed, int writer, uint64_t off,
                            size_t *first_at, uint64_t *expected, uint64_t *found)
 {
-    const uint64_t *w = buf;
+    const unsigned char *b = buf;
     uint64_t bad = 0;
-    for (size_t i = 0; i < len / 8; i++) {
-        uint64_t e = pfs_pattern_word(seed, writer, off + 8 * i);
-        if (w[i] != e) {
-            if (!bad) {
-                /* name the first differing byte, not just its word */
-                size_t b = 0;
-                const unsigned char *pw = (const unsigned char *)&w[i], *pe = (const unsigned char *)&e;
-                while (b < 8 && pw[b] == pe[b])
-                    b++;
-                *first_at = 8 * i + b;
-                *expected = e;
-                *found = w[i];
-            }
-            bad++;
-        }
+    size_t i = 0;
+    size_t head = (size_t)((8 - (off & 7)) & 7);
+    if (head > len)
+        head = len;
+    if (head) {
+        unit_bad(b, 0, head, seed, writer, off, &bad, first_at, expected, found);
+        i = head;
     }
+    for (; i + 8 <= len; i += 8) {
+        uint64_t w, e = pfs_pattern_word(seed, writer, off + i);
+        memcpy(&w, b + i, 8);
+        if (w != e)
+            unit_bad(b, i, 8, seed, writer, off, &bad, first_at, expected, found);
+    }
+    if (i < len)
+        unit_bad(b, i, len - i, seed, writer, off, &bad, first_at, expected, found);
     return bad;
 }
 

@@ -3,6 +3,7 @@
  * pread/pwrite and a flag test per transfer, nothing more. */
 #define _GNU_SOURCE
 #include "pfs/stream.h"
+#include "pfs/safefile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -31,6 +32,7 @@ void pfs_stream_fail(struct pfs_stream *s, const char *op, const char *path, uin
     f->err = err;
     f->sig = sig;
     f->offset = off;
+    f->when = pfs_now();
     snprintf(f->op, sizeof(f->op), "%s", op);
     snprintf(f->path, sizeof(f->path), "%s", path ? path : "");
     f->detail[0] = '\0';
@@ -42,12 +44,23 @@ void pfs_stream_fail(struct pfs_stream *s, const char *op, const char *path, uin
     }
 }
 
-/* A backend failure: the backend's own words when it has them. */
+/* Names the call the stream enters, for the stall watchdog's thread. */
+static inline void mark(struct pfs_stream *s, const char *op)
+{
+    __atomic_store_n(&s->op, op, __ATOMIC_RELAXED);
+}
+
+/* A backend failure: the backend's own words when it has them. err is a
+ * positive errno or a negated PFS_ERR_* code (no errno then). */
 static void backend_fail(const struct pfs_phase_ctx *p, struct pfs_stream *s, const char *op, const char *path,
                          uint64_t off, int err)
 {
+    char buf[200];
+    const char *own = pfs_safefile_why(-err, path, buf, sizeof(buf));
     const char *why = p->be->errstr ? p->be->errstr(p->bectx) : NULL;
-    if (why)
+    if (own)
+        pfs_stream_fail(s, op, path, off, 0, 0, "%s%s%s", own, why ? ": " : "", why ? why : "");
+    else if (why)
         pfs_stream_fail(s, op, path, off, err, 0, "%s", why);
     else
         pfs_stream_fail(s, op, path, off, err, 0, NULL);
@@ -84,17 +97,22 @@ void pfs_stream_data(const struct pfs_phase_ctx *p, struct pfs_stream *s)
     size_t bad_at = 0;
     uint64_t bad_exp = 0, bad_found = 0, bad_off = 0;
 
+    /* Every open after the create expects the inode the create made. */
+    const struct pfs_fid *expect = creating ? NULL : wr ? &s->fid : &s->rd_fid;
+    struct pfs_fid got = {0, 0};
+    mark(s, wr ? "open for writing" : "open for reading");
     t->open_start = pfs_now();
-    int rc = p->be->open(p->bectx, path, flags, &fh);
+    int rc = p->be->open(p->bectx, path, flags, expect, &got, &fh);
     if (rc < 0) {
         if (rc == -EEXIST)
-            pfs_stream_fail(s, "open for writing", path, 0, EEXIST, 0,
+            pfs_stream_fail(s, "open for writing", path, PFS_NO_OFFSET, EEXIST, 0,
                             "a file of that name is already there; pfsbench never reuses a file it did not create");
         else
-            backend_fail(p, s, wr ? "open for writing" : "open for reading", path, 0, -rc);
+            backend_fail(p, s, wr ? "open for writing" : "open for reading", path, PFS_NO_OFFSET, -rc);
         fh = NULL;
     } else if (creating) {
         s->created = 1;
+        s->fid = got;
     }
     t->open_end = pfs_now();
     if (collective && p->agree_open) {
@@ -108,9 +126,10 @@ void pfs_stream_data(const struct pfs_phase_ctx *p, struct pfs_stream *s)
     /* The stonewall runs on the same clock as the timing: pattern work
      * (--verify) is taken out of both, so verifying does not move it. */
     const double deadline = cfg->deadline > 0 ? t->open_start + cfg->deadline : 0;
+    mark(s, wr ? "write" : "read");
     for (j = 0; j < n; j++) {
         if (*p->interrupted) {
-            pfs_stream_fail(s, "interrupted", path, off, 0, *p->interrupted, "signal %d (%s)", (int)*p->interrupted,
+            pfs_stream_fail(s, "interrupted", path, PFS_NO_OFFSET, 0, *p->interrupted, "signal %d (%s)", (int)*p->interrupted,
                             strsignal(*p->interrupted));
             if (!collective)
                 break;
@@ -214,16 +233,19 @@ void pfs_stream_data(const struct pfs_phase_ctx *p, struct pfs_stream *s)
     }
     t->xfer_end = pfs_now();
     if (fh && wr && cfg->fsync) {
+        mark(s, "fsync");
         rc = p->be->fsync(fh);
         if (rc < 0)
-            backend_fail(p, s, "fsync", path, 0, -rc);
+            backend_fail(p, s, "fsync", path, PFS_NO_OFFSET, -rc);
     }
     if (fh) {
+        mark(s, "close");
         rc = p->be->close(fh);
         if (rc < 0)
-            backend_fail(p, s, "close", path, 0, -rc);
+            backend_fail(p, s, "close", path, PFS_NO_OFFSET, -rc);
     }
     t->close_end = pfs_now();
+    mark(s, NULL);
     /* Pattern work is the benchmark's own, not the file system's: take it
      * out of this stream's span so bandwidth stays comparable. */
     t->verify_s = vt;
@@ -278,7 +300,7 @@ void pfs_stream_meta(const struct pfs_phase_ctx *p, struct pfs_stream *s)
     uint64_t i;
     for (i = 0; i < nfiles; i++) {
         if (*p->interrupted) {
-            pfs_stream_fail(s, "interrupted", dir, 0, 0, *p->interrupted, "signal %d (%s)", (int)*p->interrupted,
+            pfs_stream_fail(s, "interrupted", dir, PFS_NO_OFFSET, 0, *p->interrupted, "signal %d (%s)", (int)*p->interrupted,
                             strsignal(*p->interrupted));
             break;
         }
@@ -286,33 +308,46 @@ void pfs_stream_meta(const struct pfs_phase_ctx *p, struct pfs_stream *s)
         pfs_md_path(path, sizeof(path), dir, owner, k);
         uint64_t got = 0;
         int fd, rc = 0;
+        static const char *md_ops[PFS_PH_KINDS] = {[PFS_PH_CREATE] = "create", [PFS_PH_STAT] = "stat",
+                                                   [PFS_PH_READFILES] = "open, read and close",
+                                                   [PFS_PH_DELETE] = "delete"};
+        if (i == 0)
+            mark(s, md_ops[kind]);
         switch (kind) {
         case PFS_PH_CREATE:
             fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
             if (fd < 0) {
-                pfs_stream_fail(s, "create", path, 0, errno, 0, NULL);
+                pfs_stream_fail(s, "create", path, PFS_NO_OFFSET, errno, 0, NULL);
                 break;
             }
             s->md_created++;
+            if (i + 1 > s->md_reach)
+                s->md_reach = i + 1;
+            s->md_seed = seed;
             if (fsize && (rc = small_io(fd, s->buf, (size_t)cfg->transfer, fsize, 1, &got)) < 0)
                 pfs_stream_fail(s, "write", path, got, -rc, 0, NULL);
             if (close(fd) != 0)
-                pfs_stream_fail(s, "close", path, got, errno, 0, NULL);
+                pfs_stream_fail(s, "close", path, PFS_NO_OFFSET, errno, 0, NULL);
             t->bytes += got;
             break;
         case PFS_PH_STAT: {
             struct stat st;
             if (stat(path, &st) != 0)
-                pfs_stream_fail(s, "stat", path, 0, errno, 0, NULL);
+                pfs_stream_fail(s, "stat", path, PFS_NO_OFFSET, errno, 0, NULL);
             else if ((uint64_t)st.st_size != fsize)
-                pfs_stream_fail(s, "stat", path, 0, 0, 0, "size %lld bytes, expected %" PRIu64, (long long)st.st_size,
+                pfs_stream_fail(s, "stat", path, PFS_NO_OFFSET, 0, 0, "size %lld bytes, expected %" PRIu64, (long long)st.st_size,
                                 fsize);
             break;
         }
         case PFS_PH_READFILES:
-            fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+            /* Never blocks on a FIFO planted under the name, never follows a link. */
+            fd = pfs_open_own(path, O_RDONLY, 0, NULL, NULL);
             if (fd < 0) {
-                pfs_stream_fail(s, "open for reading", path, 0, errno, 0, NULL);
+                char why[200];
+                if (pfs_safefile_why(fd, path, why, sizeof(why)))
+                    pfs_stream_fail(s, "open for reading", path, PFS_NO_OFFSET, 0, 0, "%s", why);
+                else
+                    pfs_stream_fail(s, "open for reading", path, PFS_NO_OFFSET, -fd, 0, NULL);
                 break;
             }
             if ((rc = small_io(fd, s->buf, (size_t)cfg->transfer, fsize, 0, &got)) < 0)
@@ -324,7 +359,7 @@ void pfs_stream_meta(const struct pfs_phase_ctx *p, struct pfs_stream *s)
             break;
         case PFS_PH_DELETE:
             if (unlink(path) != 0)
-                pfs_stream_fail(s, "delete", path, 0, errno, 0, NULL);
+                pfs_stream_fail(s, "delete", path, PFS_NO_OFFSET, errno, 0, NULL);
             else if (s->md_created)
                 s->md_created--;
             break;
@@ -336,6 +371,7 @@ void pfs_stream_meta(const struct pfs_phase_ctx *p, struct pfs_stream *s)
             p->progress(p->arg, s);
     }
     t->xfer_end = t->close_end = pfs_now();
+    mark(s, NULL);
 }
 
 int pfs_stream_meta_clear(const struct pfs_config *cfg, struct pfs_stream *s)
@@ -345,13 +381,22 @@ int pfs_stream_meta_clear(const struct pfs_config *cfg, struct pfs_stream *s)
     if (!s->md_created)
         return 0;
     /* The directory is this run's own (made with mkdir, never reused), so
-     * every f.<stream>.<i> in it is a file this stream made. */
-    for (uint64_t i = 0; i < (uint64_t)cfg->files; i++) {
-        pfs_md_path(path, sizeof(path), s->md_dir, s->id, i);
+     * every f.<stream>.<i> in it is a file this stream made. Only the names
+     * a create reached are looked at: a run of -n 100000000 that failed at
+     * file 29 cleans up 29 names, not a hundred million. */
+    const uint64_t nfiles = (uint64_t)cfg->files;
+    mark(s, "remove the small files");
+    for (uint64_t i = 0; i < s->md_reach; i++) {
+        uint64_t k = cfg->md_random ? pfs_permute(i, nfiles, s->md_seed) : i;
+        pfs_md_path(path, sizeof(path), s->md_dir, s->id, k);
         if (unlink(path) != 0 && errno != ENOENT && !first)
             first = -errno;
+        __atomic_store_n(&s->work, s->work + 1, __ATOMIC_RELAXED);
     }
-    if (!first)
+    mark(s, NULL);
+    if (!first) {
         s->md_created = 0;
+        s->md_reach = 0;
+    }
     return first;
 }

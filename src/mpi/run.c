@@ -16,20 +16,30 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "pfs/clean.h"
+#include "pfs/cmdline.h"
 #include "pfs/config.h"
 #include "pfs/core.h"
 #include "pfs/fsinfo.h"
 #include "pfs/report.h"
 #include "pfs/results.h"
+#include "pfs/safefile.h"
 #include "pfs/stream.h"
+#include "pfs/watch.h"
 
 #define CLOCK_ROUNDS 8
+#define PFS_TAG_ABORT 999
+
+struct known_file {
+    int created;
+    struct pfs_fid fid;
+};
 
 struct ctx {
     MPI_Comm comm;
@@ -67,7 +77,18 @@ struct ctx {
     uint64_t *pbytes, *pops;    /* rank 0: latest figures, per rank */
     double plast, pstart;
     int pseq, pkind, pshown;
+    int cur_kind;               /* the phase running, for the watchdog's message */
     struct pfs_failure fail;    /* this rank's first failure, its streams' included */
+    double *corr;               /* rank 0: clock correction per rank, seconds */
+    /* Rank 0, under --timeout: what every stream has created, as far as the
+     * last gather after a write phase told (the watchdog removes only those). */
+    struct known_file *known;
+    struct pfs_watch *watch;    /* this rank's stall watchdog thread */
+    int in_results;             /* rank 0 is appending to the results file */
+    int lock_fd;                /* rank 0: DIR/pfsbench.ID.lock, flock'ed while the run lives */
+    int lock_made;
+    struct pfs_fid lock_fid;
+    char lock_path[PFS_PATH_MAX + 128];
     /* Rank 0: the results writer, loaded from its module on first use. */
     int (*results_check)(const char *, char *, size_t);
     int (*results_append)(const char *, const struct pfs_run_data *, char *, size_t, char *, size_t);
@@ -98,6 +119,9 @@ static void catch_signals(void)
     sa.sa_flags = SA_RESTART;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    /* A dropped ssh connection or a closed terminal: stop as for SIGTERM
+     * (recorded, files removed, 129) rather than die with files left. */
+    sigaction(SIGHUP, &sa, NULL);
     /* mpirun forwards USR1/USR2 to the ranks (it kills them on INT/TERM):
      * sbatch --signal=B:USR1@120 ends a run cleanly before the time limit. */
     sigaction(SIGUSR1, &sa, NULL);
@@ -119,8 +143,8 @@ static void iso_time(char *buf, size_t len)
     strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-static void set_fail(struct ctx *c, const char *op, const char *path, uint64_t off, int err,
-                     const char *fmt, ...)
+/* Local. Records this rank's own (non-stream) failure; none of these has an offset. */
+static void set_fail(struct ctx *c, const char *op, const char *path, int err, const char *fmt, ...)
 {
     if (c->fail.failed)
         return; /* keep the first failure: later ones are its consequences */
@@ -128,7 +152,8 @@ static void set_fail(struct ctx *c, const char *op, const char *path, uint64_t o
     c->fail.rank = c->rank;
     c->fail.thread = -1;
     c->fail.err = err;
-    c->fail.offset = off;
+    c->fail.offset = PFS_NO_OFFSET;
+    c->fail.when = now();
     c->fail.sig = interrupted;
     snprintf(c->fail.host, sizeof(c->fail.host), "%s", c->host);
     snprintf(c->fail.op, sizeof(c->fail.op), "%s", op);
@@ -197,6 +222,8 @@ static int results_append(struct ctx *c, const struct pfs_run_data *d, char *nam
 /* Collective. The agreement point: 1 when any rank failed. Also the barrier
  * that closes a phase. */
 static void remove_run_files(struct ctx *c);
+static void format_failure(const struct pfs_failure *f, char *msg, size_t len);
+static void data_path(const struct ctx *c, int stream, char *out, size_t len);
 static void allreduce_watched(struct ctx *c, const void *in, void *out, int count, MPI_Datatype type, MPI_Op op,
                               double since, const char *where);
 
@@ -217,6 +244,71 @@ static int agree_watched(struct ctx *c, double since, const char *where)
     return any;
 }
 
+/* Local, rank 0, the watchdog fired: record the run as failed with msg as
+ * its cause, unless this rank had failed first (a create refused with
+ * EEXIST, say): then that failure is the cause and msg what followed. */
+static void record_watchdog(struct ctx *c, const char *msg)
+{
+    if (!c->d || c->in_results)
+        return; /* the append itself stalled: a second writer would not help */
+    collect_failure(c);
+    c->d->status = "failed";
+    if (c->fail.failed) {
+        char first[800];
+        format_failure(&c->fail, first, sizeof(first));
+        snprintf(c->d->error, sizeof(c->d->error), "%s; then the watchdog: %s", first, msg);
+    } else {
+        snprintf(c->d->error, sizeof(c->d->error), "%s", msg);
+    }
+    iso_time(c->d->end_iso, sizeof(c->d->end_iso));
+    char name[64], err[PFS_ERRLEN];
+    if (!c->cfg.no_results && results_append(c, c->d, name, sizeof(name), err, sizeof(err)) == 0)
+        fprintf(stderr, "pfsbench: the run is recorded in %s %s (failed)\n", c->cfg.results, name);
+    else if (!c->cfg.no_results)
+        fprintf(stderr, "pfsbench: error: results file %s: %s\n", c->cfg.results, err);
+}
+
+/* Local, rank 0, before the watchdog ends the job: the ranks that arrived
+ * are polling in wait_watched, so they can remove the files they created
+ * themselves (only they know them all); each answers when done. Waits 2 s
+ * at most: a rank that does not answer is killed with its files left. */
+static void tell_arrived_to_clean(struct ctx *c, const int *arrived)
+{
+    int n = 0, one = 1;
+    for (int r = 1; r < c->nranks; r++)
+        if (arrived[r - 1]) {
+            MPI_Send(&one, 1, MPI_INT, r, PFS_TAG_ABORT, c->comm);
+            n++;
+        }
+    const double until = now() + 2;
+    struct timespec nap = {0, 1000000};
+    while (n > 0 && now() < until) {
+        int flag = 0, x;
+        MPI_Status st;
+        MPI_Iprobe(MPI_ANY_SOURCE, PFS_TAG_ABORT, c->comm, &flag, &st);
+        if (flag) {
+            MPI_Recv(&x, 1, MPI_INT, st.MPI_SOURCE, PFS_TAG_ABORT, c->comm, MPI_STATUS_IGNORE);
+            n--;
+        } else {
+            nanosleep(&nap, NULL);
+        }
+    }
+}
+
+/* Local, a rank other than 0 waiting under the watchdog: rank 0 is ending
+ * the job. Remove what this rank made, say so, and wait to be killed. */
+static void clean_for_abort(struct ctx *c)
+{
+    int x, one = 1;
+    MPI_Recv(&x, 1, MPI_INT, 0, PFS_TAG_ABORT, c->comm, MPI_STATUS_IGNORE);
+    remove_run_files(c);
+    MPI_Send(&one, 1, MPI_INT, 0, PFS_TAG_ABORT, c->comm);
+    fflush(stderr);
+    for (int i = 0; i < 100; i++)
+        usleep(100000);
+    _exit(PFS_EXIT_TIMEOUT); /* rank 0's MPI_Abort should have ended us by now */
+}
+
 /* Local, rank 0, the watchdog fired: say who is missing, record the run as
  * failed, remove this run's files (the other ranks will not), abort. */
 static void watchdog_abort(struct ctx *c, const int *arrived, const char *where)
@@ -234,14 +326,8 @@ static void watchdog_abort(struct ctx *c, const int *arrived, const char *where)
         if (!arrived[r - 1] && listed++ < 32)
             m += (size_t)snprintf(msg + m, sizeof(msg) - m, " rank %d on %s;", r, c->hosts[r]);
     fprintf(stderr, "pfsbench: error: %s aborting the job\n", msg);
-    if (c->d) {
-        c->d->status = "failed";
-        snprintf(c->d->error, sizeof(c->d->error), "%s", msg);
-        iso_time(c->d->end_iso, sizeof(c->d->end_iso));
-        char name[64], err[PFS_ERRLEN];
-        if (!c->cfg.no_results && results_append(c, c->d, name, sizeof(name), err, sizeof(err)) == 0)
-            fprintf(stderr, "pfsbench: the run is recorded in %s %s (failed)\n", c->cfg.results, name);
-    }
+    record_watchdog(c, msg);
+    tell_arrived_to_clean(c, arrived);
     remove_run_files(c);
     fflush(stderr);
     MPI_Abort(c->comm, PFS_EXIT_TIMEOUT);
@@ -265,6 +351,8 @@ static void wait_watched(struct ctx *c, MPI_Request *r, double since, const char
         int flag = 0;
         if (MPI_Test(r, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS || flag)
             return;
+        if (c->rank != 0 && MPI_Iprobe(0, PFS_TAG_ABORT, c->comm, &flag, MPI_STATUS_IGNORE) == MPI_SUCCESS && flag)
+            clean_for_abort(c);
         if (now() > limit) {
             if (c->rank == 0) {
                 int *arrived = malloc(sizeof(int) * (size_t)c->nranks);
@@ -345,8 +433,38 @@ static void gather_watched(struct ctx *c, const void *in, int bytes, void *out, 
     wait_watched(c, &r, since, w);
 }
 
-/* Collective, after agree() said some rank failed: rank 0 names every
- * failed rank on stderr and keeps the first message for the results file. */
+/* Local. One failure as a sentence: rank, thread, host, what, path; the
+ * offset only where one applies, errno only where there is one. */
+static void format_failure(const struct pfs_failure *f, char *msg, size_t len)
+{
+    char who[32] = "";
+    if (f->thread >= 0)
+        snprintf(who, sizeof(who), " thread %d", f->thread);
+    size_t n = (size_t)snprintf(msg, len, "rank %d%s on %s: %s%s%s", f->rank, who, f->host, f->op,
+                                f->path[0] ? " " : "", f->path);
+    if (f->offset != PFS_NO_OFFSET && n < len)
+        n += (size_t)snprintf(msg + n, len - n, " at offset %" PRIu64, f->offset);
+    if (f->err && n < len)
+        n += (size_t)snprintf(msg + n, len - n, ": %s (errno %d)", strerror(f->err), f->err);
+    if (f->detail[0] && n < len)
+        snprintf(msg + n, len - n, ": %s", f->detail);
+}
+
+/* Local, rank 0. The cause among the failures: the earliest on rank 0's
+ * clock (a rank's later failures, and other ranks', are its consequences). */
+static int first_failure(const struct pfs_failure *all, int n, const double *corr)
+{
+    int first = -1;
+    for (int r = 0; r < n; r++)
+        if (all[r].failed &&
+            (first < 0 || all[r].when + corr[r] < all[first].when + corr[first]))
+            first = r;
+    return first;
+}
+
+/* Collective, after agree() said some rank failed: rank 0 names the first
+ * failure (the cause) and then every other failed rank on stderr, and keeps
+ * the cause for the results file. */
 static void report_failures(struct ctx *c, struct pfs_run_data *d)
 {
     struct pfs_failure *all = NULL;
@@ -355,32 +473,33 @@ static void report_failures(struct ctx *c, struct pfs_run_data *d)
     MPI_Gather(&c->fail, (int)sizeof(c->fail), MPI_BYTE, all, (int)sizeof(c->fail), MPI_BYTE, 0, c->comm);
     if (c->rank != 0)
         return;
-    int shown = 0, failed = 0, sig = 0;
-    for (int r = 0; r < c->nranks && all; r++)
-        if (all[r].failed && all[r].sig > sig)
-            sig = all[r].sig;
+    if (!all) {
+        fprintf(stderr, "pfsbench: error: a rank failed (no memory to gather the failures of %d ranks)\n", c->nranks);
+        if (d && !d->error[0])
+            snprintf(d->error, sizeof(d->error), "a rank failed; no memory to gather the failures");
+        return;
+    }
+    int failed = 0, sig = 0;
+    for (int r = 0; r < c->nranks; r++)
+        if (all[r].failed) {
+            failed++;
+            if (all[r].sig > sig)
+                sig = all[r].sig;
+        }
     if (sig && d) {
         d->status = "interrupted";
         d->interrupt_signal = sig;
     }
-    for (int r = 0; r < c->nranks && all; r++) {
-        struct pfs_failure *f = &all[r];
-        if (!f->failed)
+    const int cause = first_failure(all, c->nranks, c->corr);
+    char msg[1024];
+    int shown = 0;
+    for (int k = -1; k < c->nranks; k++) {
+        int r = k < 0 ? cause : k;
+        if (r < 0 || !all[r].failed || (k >= 0 && r == cause))
             continue;
-        failed++;
-        char msg[1024];
-        char who[32] = "";
-        if (f->thread >= 0)
-            snprintf(who, sizeof(who), " thread %d", f->thread);
-        int n = snprintf(msg, sizeof(msg), "rank %d%s on %s: %s %s at offset %" PRIu64, f->rank, who, f->host, f->op,
-                         f->path, f->offset);
-        if (f->err && n < (int)sizeof(msg))
-            n += snprintf(msg + n, sizeof(msg) - (size_t)n, ": %s (errno %d)", strerror(f->err), f->err);
-        if (f->detail[0] && n < (int)sizeof(msg))
-            snprintf(msg + n, sizeof(msg) - (size_t)n, ": %s", f->detail);
-        if (shown < 16)
-            fprintf(stderr, "pfsbench: error: %s\n", msg);
-        shown++;
+        format_failure(&all[r], msg, sizeof(msg));
+        if (shown++ < 16)
+            fprintf(stderr, "pfsbench: error: %s%s\n", msg, failed > 1 && r == cause ? " (the first failure)" : "");
         if (d && !d->error[0])
             snprintf(d->error, sizeof(d->error), "%s", msg);
     }
@@ -388,7 +507,7 @@ static void report_failures(struct ctx *c, struct pfs_run_data *d)
         fprintf(stderr, "pfsbench: error: ... and %d more ranks failed\n", shown - 16);
     if (d && failed > 1) {
         size_t n = strlen(d->error);
-        snprintf(d->error + n, sizeof(d->error) - n, " (%d ranks failed)", failed);
+        snprintf(d->error + n, sizeof(d->error) - n, " (the first of %d ranks that failed)", failed);
     }
     free(all);
 }
@@ -615,7 +734,7 @@ static void run_streams(struct ctx *c, int kind)
         w[i] = (struct worker){&ph, &c->streams[i], c};
         int e = pthread_create(&tid[i], NULL, stream_main, &w[i]);
         if (e != 0) {
-            set_fail(c, "start a thread", "", 0, e, "thread %d of %d", i, c->threads);
+            set_fail(c, "start a thread", "", e, "thread %d of %d", i, c->threads);
             break;
         }
         started++;
@@ -667,7 +786,8 @@ static void progress_finish(struct ctx *c)
 static int drop_caches(struct ctx *c, int lowest_on_node)
 {
     for (int i = 0; i < c->threads; i++) {
-        int fd = open(c->streams[i].rd_path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+        /* Never through a link, never blocking on a FIFO: only the file to be read. */
+        int fd = pfs_open_own(c->streams[i].rd_path, O_RDONLY, 0, &c->streams[i].rd_fid, NULL);
         if (fd >= 0) {
             fdatasync(fd);
             posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
@@ -687,35 +807,100 @@ static int drop_caches(struct ctx *c, int lowest_on_node)
     return ok;
 }
 
-/* Local, rank 0, when the watchdog is about to abort the job: the other
- * ranks will not clean up, so remove every data file of this run, which
- * are this run's own only when it wrote them (a read-only run with
- * --run-id reads another run's files and leaves them). Small files of the
- * metadata phases stay: their names are listed by nobody but their ranks. */
-static void remove_run_files(struct ctx *c)
+/* Local. Removes path when it is still the file this run created (fid);
+ * says so when it cannot, naming the file and the way to clean it up.
+ * 0 when nothing is left, -1 when something is. */
+static int remove_own(struct ctx *c, const char *path, const struct pfs_fid *fid)
 {
-    if (c->cfg.keep || !c->writes)
-        return;
-    char path[PFS_PATH_MAX + 128];
-    int n = c->cfg.shared ? 1 : c->nstreams;
-    for (int r = 0; r < n; r++) {
-        data_path(c, r, path, sizeof(path));
-        unlink(path);
-    }
+    int rc = pfs_unlink_own(path, fid);
+    if (rc == 0 || rc == 1)
+        return 0;
+    fprintf(stderr, "pfsbench: warning: rank %d on %s: could not remove %s: %s; "
+            "list this run's leftovers with pfsbench --clean -d %s\n", c->rank, c->host, path,
+            rc == PFS_ERR_REPLACED ? "it is no longer the file this run created, so it is left alone" : strerror(-rc),
+            c->cfg.dir);
+    return -1;
 }
 
-/* Local. Removes exactly the files and directories this rank made. */
-static void cleanup(struct ctx *c)
+/* Local, when the watchdog is about to end the job: the other ranks will
+ * not clean up. Removes the files this rank's streams created and, on rank
+ * 0, those the other streams had reported created by the last write phase,
+ * each only while it is still the inode that was created. Files created
+ * since that report stay, and the message points to --clean. Small files of
+ * the metadata phases stay: only their ranks know how far they got. */
+static void remove_run_files(struct ctx *c)
 {
+    if (c->cfg.keep)
+        return;
+    for (int i = 0; i < c->threads; i++)
+        if (c->streams[i].created && remove_own(c, c->streams[i].path, &c->streams[i].fid) == 0)
+            c->streams[i].created = 0;
+    if (c->rank != 0)
+        return;
+    int unknown = 0;
+    char path[PFS_PATH_MAX + 128];
+    for (int s = c->threads; s < c->nstreams && !c->cfg.shared; s++) {
+        if (!c->known || !c->known[s].created) {
+            unknown += !c->known;
+            continue;
+        }
+        data_path(c, s, path, sizeof(path));
+        remove_own(c, path, &c->known[s].fid);
+    }
+    if (unknown && c->writes)
+        fprintf(stderr, "pfsbench: warning: the other ranks' data files, if they had created any, may be left behind; "
+                "list them with pfsbench --clean -d %s\n", c->cfg.dir);
+    if (c->lock_made && pfs_unlink_own(c->lock_path, &c->lock_fid) == 0)
+        c->lock_made = 0;
+}
+
+/* Collective, after a write phase under --timeout: rank 0 learns which
+ * streams created their file and its inode, for remove_run_files. */
+static void gather_known(struct ctx *c, double since)
+{
+    struct known_file mine[c->threads];
+    for (int i = 0; i < c->threads; i++)
+        mine[i] = (struct known_file){c->streams[i].created, c->streams[i].fid};
+    if (c->rank == 0 && !c->known)
+        c->known = calloc((size_t)c->nstreams, sizeof(*c->known));
+    struct known_file *all = c->known;
+    gather_watched(c, mine, (int)sizeof(mine), all, since, "the report of created files");
+}
+
+/* Local. Removes exactly the files and directories this rank made, under
+ * the watchdog. Returns how many could not be removed (each named on stderr). */
+static int cleanup(struct ctx *c)
+{
+    int left = 0;
+    pfs_watch_step(c->watch, "the clean-up");
     for (int i = 0; i < c->threads; i++) {
         struct pfs_stream *s = &c->streams[i];
-        if (!c->cfg.keep && s->created && unlink(s->path) == 0)
-            s->created = 0;
+        if (!c->cfg.keep && s->created) {
+            if (remove_own(c, s->path, &s->fid) == 0)
+                s->created = 0;
+            else
+                left++;
+        }
         /* Small files go whatever --keep says: they are not data to read again. */
-        pfs_stream_meta_clear(&c->cfg, s);
-        if (s->md_dir_made && rmdir(s->md_dir) == 0)
-            s->md_dir_made = 0;
+        int e = pfs_stream_meta_clear(&c->cfg, s);
+        if (e) {
+            fprintf(stderr, "pfsbench: warning: rank %d on %s: could not remove the small files in %s: %s; "
+                    "list this run's leftovers with pfsbench --clean -d %s\n", c->rank, c->host, s->md_dir,
+                    strerror(-e), c->cfg.dir);
+            left++;
+        }
+        if (s->md_dir_made) {
+            if (rmdir(s->md_dir) == 0)
+                s->md_dir_made = 0;
+            else {
+                fprintf(stderr, "pfsbench: warning: rank %d on %s: could not remove %s: %s\n", c->rank, c->host,
+                        s->md_dir, strerror(errno));
+                left++;
+            }
+        }
     }
+    pfs_watch_step(c->watch, NULL);
+    return left;
 }
 
 static void make_run_id(char *out, size_t len)
@@ -742,10 +927,46 @@ static uint64_t seed_of(const char *run_id)
     return h;
 }
 
+/* Local, rank 0: memory whose size the input sets, checked before anything
+ * is made, so a valid but huge combination is refused with the figure and
+ * the option to lower instead of failing (or being killed) half-way. The
+ * nodes are taken to be alike: this node's memory stands for each. */
+static int check_memory(const struct ctx *c, char *err, size_t len)
+{
+    const struct pfs_config *cfg = &c->cfg;
+    const double mem = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+    const double streams = (double)c->nranks * cfg->threads;
+    /* Rank 0 keeps every stream's times for every phase and repetition,
+     * and the results writer builds arrays of the same size again. */
+    const double records = 2.0 * cfg->nphases * cfg->reps * streams * sizeof(struct pfs_times) +
+                           4.0 * streams * (sizeof(struct pfs_times) + sizeof(struct pfs_failure) / 4 + PFS_HOST_MAX);
+    char need[32], have[32];
+    snprintf(have, sizeof(have), "%.1f GiB", mem / (1 << 30));
+    if (records > mem / 2) {
+        snprintf(need, sizeof(need), "%.1f GiB", records / (1 << 30));
+        snprintf(err, len, "the run's records need %s on rank 0 (%d phases x %d repetitions x %.0f streams x %zu bytes, "
+                 "twice for the results file), more than half of this node's %s of memory; lower -i/--reps, "
+                 "-T/--threads or the number of ranks", need, cfg->nphases, cfg->reps, streams,
+                 sizeof(struct pfs_times), have);
+        return -1;
+    }
+    const double buffers = (double)cfg->threads * (double)cfg->transfer;
+    if (buffers > mem / 2) {
+        snprintf(need, sizeof(need), "%.1f GiB", buffers / (1 << 30));
+        snprintf(err, len, "the transfer buffers need %s per rank (-T %d x -t %llu bytes), more than half of this "
+                 "node's %s of memory; lower -T/--threads or -t/--transfer", need, cfg->threads,
+                 (unsigned long long)cfg->transfer, have);
+        return -1;
+    }
+    return 0;
+}
+
 /* Local, rank 0: everything that can be refused before any file is made. */
 static int precheck(struct ctx *c, char *err, size_t len)
 {
     if (pfs_config_check_dir(&c->cfg, err, len) != 0)
+        return -1;
+    if (check_memory(c, err, len) != 0)
         return -1;
     if (c->cfg.direct) {
         unsigned a = pfs_dio_alignment(c->cfg.dir);
@@ -769,12 +990,238 @@ static int precheck(struct ctx *c, char *err, size_t len)
     return 0;
 }
 
-static void join_cmdline(int argc, char **argv, char *out, size_t len)
+/* ---- the stall watchdog's callbacks (on its own thread) ---- */
+
+static uint64_t watch_progress(void *arg)
 {
-    size_t n = 0;
-    out[0] = '\0';
-    for (int i = 0; i < argc && n + 1 < len; i++)
-        n += (size_t)snprintf(out + n, len - n, "%s%s", i ? " " : "", argv[i]);
+    struct ctx *c = arg;
+    uint64_t n = 0;
+    for (int i = 0; i < c->threads; i++)
+        n += __atomic_load_n(&c->streams[i].t.xfers, __ATOMIC_RELAXED) +
+             __atomic_load_n(&c->streams[i].work, __ATOMIC_RELAXED);
+    return n;
+}
+
+static void watch_describe(void *arg, char *buf, size_t len)
+{
+    struct ctx *c = arg;
+    for (int i = 0; i < c->threads; i++) {
+        const char *op = __atomic_load_n(&c->streams[i].op, __ATOMIC_RELAXED);
+        if (op) {
+            char who[32] = "";
+            if (c->threads > 1)
+                snprintf(who, sizeof(who), " (thread %d)", i);
+            snprintf(buf, len, "%s %s%s", op, pfs_phase_is_read(c->cur_kind) ? c->streams[i].rd_path
+                                               : c->streams[i].path, who);
+            return;
+        }
+    }
+    snprintf(buf, len, "a system call");
+}
+
+/* Every call of this rank has stood still past the limit, so no poll on
+ * the main thread can act: name the rank and the call, record the run
+ * (rank 0), remove what this rank knows it created, and end the job. The
+ * exit without MPI_Finalize makes mpirun end the other ranks. */
+static void watch_fire(void *arg, const char *what)
+{
+    struct ctx *c = arg;
+    char msg[900];
+    snprintf(msg, sizeof(msg), "watchdog: rank %d on %s %s", c->rank, c->host, what);
+    fprintf(stderr, "pfsbench: error: %s; ending the job\n", msg);
+    record_watchdog(c, msg);
+    remove_run_files(c);
+    fflush(stderr);
+    fflush(stdout);
+    _exit(PFS_EXIT_TIMEOUT);
+}
+
+/* Local, rank 0. Marks the run live before anything else is made:
+ * DIR/pfsbench.ID.lock, holding "host pid", flock'ed for the run's lifetime
+ * (flock on a regular file holds across clients of GlusterFS, NFSv4, Lustre
+ * with -o flock, GPFS). --clean leaves alone the files of a run whose lock
+ * is held, and a run id whose lock is held is refused. A stale lock (its
+ * run died) is taken over but not removed: --clean removes it. */
+static int take_run_lock(struct ctx *c, char *err, size_t len)
+{
+    snprintf(c->lock_path, sizeof(c->lock_path), "%s/pfsbench.%s.lock", c->cfg.dir, c->run_id);
+    int fd = pfs_open_own(c->lock_path, O_RDWR | O_CREAT | O_EXCL, 0644, NULL, &c->lock_fid);
+    c->lock_made = fd >= 0;
+    if (fd == -EEXIST)
+        fd = pfs_open_own(c->lock_path, O_RDWR, 0, NULL, &c->lock_fid);
+    if (fd < 0) {
+        char why[200];
+        snprintf(err, len, "cannot make the run's lock file %.250s: %.150s", c->lock_path,
+                 pfs_safefile_why(fd, c->lock_path, why, sizeof(why)) ? why : strerror(-fd));
+        return -1;
+    }
+    int locked = 0;
+    for (int i = 0; i < 5 && !(locked = flock(fd, LOCK_EX | LOCK_NB) == 0); i++)
+        usleep(20000); /* a --clean may be probing it this instant */
+    if (!locked) {
+        char owner[128] = "";
+        ssize_t n = pread(fd, owner, sizeof(owner) - 1, 0);
+        owner[n > 0 ? n : 0] = '\0';
+        owner[strcspn(owner, "\n")] = '\0';
+        snprintf(err, len, "run id %.63s is in use by a live run (%.100s holds %.200s); choose another --run-id, or wait for it",
+                 c->run_id, owner[0] ? owner : "another process", c->lock_path);
+        close(fd);
+        if (c->lock_made)
+            pfs_unlink_own(c->lock_path, &c->lock_fid);
+        return -1;
+    }
+    if (c->lock_made) {
+        char owner[128];
+        int n = snprintf(owner, sizeof(owner), "%s %ld\n", c->host, (long)getpid());
+        if (pwrite(fd, owner, (size_t)n, 0) != n)
+            fprintf(stderr, "pfsbench: warning: could not write %s: %s\n", c->lock_path, strerror(errno));
+    }
+    c->lock_fd = fd;
+    return 0;
+}
+
+/* Local, rank 0, at the very end: the run is no longer live. */
+static void drop_run_lock(struct ctx *c)
+{
+    if (c->lock_fd < 0)
+        return;
+    if (c->lock_made && pfs_unlink_own(c->lock_path, &c->lock_fid) < 0)
+        fprintf(stderr, "pfsbench: warning: could not remove %s: %s\n", c->lock_path, strerror(errno));
+    close(c->lock_fd);
+    c->lock_fd = -1;
+}
+
+/* Collective, after a write phase of files per stream: each stream learns
+ * the inode of the file it will read (its own, or with -C another rank's),
+ * so a read opens that inode or nothing. */
+static void exchange_fids(struct ctx *c, double since)
+{
+    const int to = (c->rank - c->shift + c->nranks) % c->nranks, from = (c->rank + c->shift) % c->nranks;
+    struct pfs_fid mine[c->threads], theirs[c->threads];
+    for (int i = 0; i < c->threads; i++)
+        mine[i] = c->streams[i].fid;
+    if (c->shift == 0) {
+        memcpy(theirs, mine, sizeof(mine));
+    } else {
+        MPI_Request r[2];
+        MPI_Irecv(theirs, (int)sizeof(theirs), MPI_BYTE, from, 78, c->comm, &r[1]);
+        MPI_Isend(mine, (int)sizeof(mine), MPI_BYTE, to, 78, c->comm, &r[0]);
+        if (c->cfg.timeout > 0 && c->nranks > 1) {
+            wait_watched(c, &r[1], since, "the exchange of file identities");
+            wait_watched(c, &r[0], since, "the exchange of file identities");
+        } else {
+            MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
+        }
+    }
+    for (int i = 0; i < c->threads; i++)
+        c->streams[i].rd_fid = theirs[i];
+}
+
+/* Local, rank 0: the shared file, made untimed so that every rank's timed
+ * open finds it; O_EXCL, so a file of that name already there is refused. */
+static void make_shared_file(struct ctx *c)
+{
+    struct pfs_stream *s = &c->streams[0];
+    int fd = pfs_open_own(s->path, O_WRONLY | O_CREAT | O_EXCL, 0644, NULL, &s->fid);
+    if (fd < 0) {
+        set_fail(c, "create", s->path, -fd, fd == -EEXIST ? "a file of that name is already there; pfsbench never "
+                 "reuses a file it did not create" : NULL);
+        return;
+    }
+    close(fd);
+    s->created = 1;
+}
+
+/* Local, under the watchdog: the untimed work before a phase. Returns 1
+ * when this rank wrote drop_caches. Failures go to set_fail. */
+static int prepare_phase(struct ctx *c, int kind, int rep, int has_delete, int lowest_on_node)
+{
+    int drops = 0;
+    char step[96];
+    snprintf(step, sizeof(step), "the preparation of %s (repetition %d)", pfs_phase_name(kind), rep);
+    pfs_watch_step(c->watch, step);
+    if (interrupted)
+        set_fail(c, "interrupted", "", 0, "signal %d (%s) between phases", (int)interrupted, strsignal(interrupted));
+    /* A write starts from an empty file: rank 0 empties the shared one
+     * through a descriptor of the inode it made, never by path. */
+    struct pfs_stream *s0 = &c->streams[0];
+    if (c->cfg.shared && kind == PFS_PH_WRITE && c->rank == 0 && s0->created) {
+        int fd = pfs_open_own(s0->path, O_WRONLY | O_TRUNC, 0, &s0->fid, NULL);
+        char why[200];
+        if (fd >= 0)
+            close(fd);
+        else if (pfs_safefile_why(fd, s0->path, why, sizeof(why)))
+            set_fail(c, "truncate", s0->path, 0, "%s", why);
+        else
+            set_fail(c, "truncate", s0->path, -fd, NULL);
+    }
+    if (c->cfg.drop_caches && pfs_phase_is_read(kind))
+        drops = drop_caches(c, lowest_on_node);
+    /* A create that repeats without a delete in the list starts from an
+     * empty directory, like a write starts from an empty file. */
+    if (kind == PFS_PH_CREATE && rep > 0 && !has_delete)
+        for (int i = 0; i < c->threads; i++) {
+            int e = pfs_stream_meta_clear(&c->cfg, &c->streams[i]);
+            if (e)
+                set_fail(c, "remove", c->streams[i].md_dir, -e, "clearing the files of the last create");
+        }
+    pfs_watch_step(c->watch, NULL);
+    return drops;
+}
+
+/* Collective. The longest call any rank was blocked in (past --stall-warn
+ * seconds, with or without --timeout) becomes a warning of the run: rank,
+ * host, call, seconds, and how many ranks had one. */
+static void note_stalls(struct ctx *c, struct pfs_run_data *d)
+{
+    char desc[512] = "";
+    struct {
+        double s;
+        int rank;
+    } mine = {pfs_watch_longest(c->watch, desc, sizeof(desc)), c->rank}, top;
+    int had = mine.s > 0, nhad = 0;
+    MPI_Allreduce(&mine, &top, 1, MPI_DOUBLE_INT, MPI_MAXLOC, c->comm);
+    MPI_Reduce(&had, &nhad, 1, MPI_INT, MPI_SUM, 0, c->comm);
+    if (top.s <= 0)
+        return;
+    if (top.rank != 0 && c->rank == top.rank)
+        MPI_Send(desc, (int)sizeof(desc), MPI_CHAR, 0, 79, c->comm);
+    else if (top.rank != 0 && c->rank == 0)
+        MPI_Recv(desc, (int)sizeof(desc), MPI_CHAR, top.rank, 79, c->comm, MPI_STATUS_IGNORE);
+    if (c->rank != 0)
+        return;
+    desc[sizeof(desc) - 1] = '\0';
+    char w[900], more[96] = "";
+    if (nhad > 1)
+        snprintf(more, sizeof(more), " (%d ranks had calls blocked over %g s)", nhad, c->cfg.stall_warn);
+    snprintf(w, sizeof(w), "long-blocked call: rank %d on %s was blocked %.1f s in %s%s", top.rank,
+             c->hosts[top.rank], top.s, desc, more);
+    pfs_run_warn(d, "%s", w);
+    if (!c->cfg.quiet)
+        fprintf(c->cfg.format == PFS_FORMAT_TEXT ? stdout : stderr, "warning      %s\n", w);
+}
+
+/* Collective, at the end: each rank removes what it made (under the
+ * watchdog), then rank 0 the run's metadata directory, once every rank has
+ * emptied its part; what could not be removed becomes a warning of the run. */
+static void finish_files(struct ctx *c, struct pfs_run_data *d)
+{
+    int left = cleanup(c), total = 0;
+    allreduce_watched(c, &left, &total, 1, MPI_INT, MPI_SUM, now(), "the clean-up");
+    if (c->md_top_made) {
+        if (rmdir(c->md_top) == 0)
+            c->md_top_made = 0;
+        else {
+            fprintf(stderr, "pfsbench: warning: could not remove %s: %s; list this run's leftovers with "
+                    "pfsbench --clean -d %s\n", c->md_top, strerror(errno), c->cfg.dir);
+            total++;
+        }
+    }
+    if (d && total)
+        pfs_run_warn(d, "%d file%s or director%s of this run could not be removed (named on stderr); "
+                     "pfsbench --clean -d %s lists them", total, total == 1 ? "" : "s", total == 1 ? "y" : "ies",
+                     c->cfg.dir);
+    note_stalls(c, d);
 }
 
 int pfs_main(MPI_Comm comm, int argc, char **argv)
@@ -784,7 +1231,12 @@ int pfs_main(MPI_Comm comm, int argc, char **argv)
     c.comm = comm;
     MPI_Comm_rank(comm, &c.rank);
     MPI_Comm_size(comm, &c.nranks);
+    c.lock_fd = -1;
     char err[PFS_ERRLEN] = "";
+    int hlen = 0;
+    char pname[MPI_MAX_PROCESSOR_NAME];
+    MPI_Get_processor_name(pname, &hlen);
+    snprintf(c.host, sizeof(c.host), "%.*s", PFS_HOST_MAX - 1, pname);
 
     /* Every rank parses alike and reaches the same verdict; rank 0 speaks. */
     enum pfs_parse_result pr = pfs_config_parse(&c.cfg, argc, argv, err, sizeof(err));
@@ -804,7 +1256,7 @@ int pfs_main(MPI_Comm comm, int argc, char **argv)
             if (stat(c.cfg.dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
                 fprintf(stderr, "pfsbench: error: --clean: '%s' is not a directory\n", c.cfg.dir);
                 rc = PFS_EXIT_USAGE;
-            } else if (pfs_clean(c.cfg.dir, c.cfg.yes, stdout, err, sizeof(err)) < 0) {
+            } else if (pfs_clean(c.cfg.dir, c.cfg.yes, c.cfg.any_owner, stdout, err, sizeof(err)) < 0) {
                 fprintf(stderr, "pfsbench: error: --clean: %s\n", err);
                 rc = PFS_EXIT_IO;
             }
@@ -852,11 +1304,18 @@ int pfs_main(MPI_Comm comm, int argc, char **argv)
     MPI_Bcast(c.run_id, sizeof(c.run_id), MPI_CHAR, 0, comm);
     c.seed = seed_of(c.run_id);
 
+    /* The run is live from here on: its lock is the first thing it makes. */
+    bad = c.rank == 0 && take_run_lock(&c, err, sizeof(err)) != 0;
+    MPI_Bcast(&bad, 1, MPI_INT, 0, comm);
+    if (bad) {
+        if (c.rank == 0)
+            fprintf(stderr, "pfsbench: error: %s\n", err);
+        if (cfg->api == PFS_API_MPIIO)
+            pfs_mpiio_fini(&c.mpiio);
+        return PFS_EXIT_USAGE;
+    }
+
     /* Placement: the real one, from the processor names. */
-    int hlen = 0;
-    char pname[MPI_MAX_PROCESSOR_NAME];
-    MPI_Get_processor_name(pname, &hlen);
-    snprintf(c.host, sizeof(c.host), "%.*s", PFS_HOST_MAX - 1, pname);
     c.hosts = calloc((size_t)c.nranks, PFS_HOST_MAX);
     c.node_of_rank = calloc((size_t)c.nranks, sizeof(int));
     double *corr = calloc((size_t)c.nranks, sizeof(double)), *unc = calloc((size_t)c.nranks, sizeof(double));
@@ -868,6 +1327,7 @@ int pfs_main(MPI_Comm comm, int argc, char **argv)
             lowest_on_node = 0;
     c.shift = cfg->reorder ? pfs_reorder_shift(c.node_of_rank, c.nranks) : 0;
     measure_clocks(&c, corr, unc);
+    c.corr = corr;
     /* A correction smaller than its own uncertainty is noise (ranks of one
      * node share a clock, and an oversubscribed node stretches the round
      * trips): applying it would skew short phases, so it is not applied. */
@@ -916,11 +1376,28 @@ int pfs_main(MPI_Comm comm, int argc, char **argv)
         snprintf(st->fail.host, sizeof(st->fail.host), "%s", c.host);
         if (posix_memalign(&st->buf, align, (size_t)cfg->transfer) != 0) {
             st->buf = NULL;
-            set_fail(&c, "allocate the transfer buffer", "", 0, ENOMEM, NULL);
+            set_fail(&c, "allocate the transfer buffer", "", ENOMEM, NULL);
         } else {
             pfs_random_fill(st->buf, (size_t)cfg->transfer, c.seed ^ pfs_mix64((uint64_t)st->id));
         }
     }
+
+    /* The stall watchdog: a thread of its own, so that a call blocked in
+     * the kernel on every rank is still seen. Rank 0 fires first; the
+     * others later, so that normally rank 0, which can record the run and
+     * name the rank it waits for, speaks. */
+    struct pfs_watch_ops wops = {
+        .warn = cfg->stall_warn,
+        .timeout = cfg->timeout <= 0 ? 0 : c.rank == 0 ? cfg->timeout : 1.5 * cfg->timeout + 1,
+        .tick = 0.05,
+        .progress = watch_progress,
+        .describe = watch_describe,
+        .fire = watch_fire,
+        .arg = &c,
+    };
+    c.watch = pfs_watch_start(&wops);
+    if (!c.watch)
+        set_fail(&c, "start the watchdog thread", "", EAGAIN, NULL);
 
     /* Live progress: forced, or when rank 0 writes the text report to a terminal. */
     c.preq = MPI_REQUEST_NULL;
@@ -955,7 +1432,7 @@ int pfs_main(MPI_Comm comm, int argc, char **argv)
         for (char *p = mpiver; *p; p++)
             if (*p == '\n')
                 *p = ' ';
-        join_cmdline(argc, argv, cmdline, sizeof(cmdline));
+        pfs_cmdline_join(argc, argv, cmdline, sizeof(cmdline));
         times = calloc((size_t)cfg->nphases * (size_t)cfg->reps * (size_t)c.nstreams, sizeof(*times));
         gathered = calloc((size_t)c.nstreams, sizeof(*gathered));
         reps_done = calloc((size_t)cfg->nphases, sizeof(int));
@@ -1041,27 +1518,25 @@ int pfs_main(MPI_Comm comm, int argc, char **argv)
         has_meta |= pfs_phase_is_meta(cfg->phases[i]);
     }
     if (!failed && ((cfg->shared && c.writes) || has_meta)) {
-        if (c.rank == 0 && cfg->shared && c.writes) {
-            int fd = open(c.streams[0].path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-            if (fd < 0)
-                set_fail(&c, "create", c.streams[0].path, 0, errno,
-                         errno == EEXIST ? "a file of that name is already there; pfsbench never reuses a file it did not create" : NULL);
-            else {
-                close(fd);
-                c.streams[0].created = 1;
-            }
-        }
+        if (c.rank == 0 && cfg->shared && c.writes)
+            make_shared_file(&c);
         if (c.rank == 0 && has_meta) {
             if (mkdir(c.md_top, 0755) != 0)
-                set_fail(&c, "mkdir", c.md_top, 0, errno, NULL);
+                set_fail(&c, "mkdir", c.md_top, errno, NULL);
             else
                 c.md_top_made = 1;
         }
         failed = agree(&c);
+        if (!failed && cfg->shared && c.writes) {
+            /* Every rank opens that inode and no other. */
+            MPI_Bcast(&c.streams[0].fid, (int)sizeof(struct pfs_fid), MPI_BYTE, 0, comm);
+            for (int i = 0; i < c.threads; i++)
+                c.streams[i].fid = c.streams[i].rd_fid = c.streams[0].fid;
+        }
         if (!failed && has_meta && cfg->dirs == PFS_DIRS_PER_RANK) {
             for (int i = 0; i < c.threads; i++) {
                 if (mkdir(c.streams[i].md_dir, 0755) != 0)
-                    set_fail(&c, "mkdir", c.streams[i].md_dir, 0, errno, NULL);
+                    set_fail(&c, "mkdir", c.streams[i].md_dir, errno, NULL);
                 else
                     c.streams[i].md_dir_made = 1;
             }
@@ -1079,23 +1554,7 @@ int pfs_main(MPI_Comm comm, int argc, char **argv)
         for (int p = 0; p < cfg->nphases && !failed; p++) {
             int kind = cfg->phases[p];
             /* Untimed preparation, then agreement, then the opening barrier. */
-            int drops = 0;
-            if (interrupted)
-                set_fail(&c, "interrupted", "", 0, 0, "signal %d (%s) between phases", (int)interrupted,
-                         strsignal(interrupted));
-            if (cfg->shared && kind == PFS_PH_WRITE && c.rank == 0 && c.streams[0].created &&
-                truncate(c.streams[0].path, 0) != 0)
-                set_fail(&c, "truncate", c.streams[0].path, 0, errno, NULL);
-            if (cfg->drop_caches && pfs_phase_is_read(kind))
-                drops = drop_caches(&c, lowest_on_node);
-            /* A create that repeats without a delete in the list starts
-             * from an empty directory, like a write starts from an empty file. */
-            if (kind == PFS_PH_CREATE && rep > 0 && !has_delete)
-                for (int i = 0; i < c.threads; i++) {
-                    int e = pfs_stream_meta_clear(cfg, &c.streams[i]);
-                    if (e)
-                        set_fail(&c, "remove", c.streams[i].md_dir, 0, -e, "clearing the files of the last create");
-                }
+            int drops = prepare_phase(&c, kind, rep, has_delete, lowest_on_node);
             char where[64];
             snprintf(where, sizeof(where), "the start of %s (repetition %d)", pfs_phase_name(kind), rep);
             /* No rank leaves an allreduce before every rank has entered it:
@@ -1113,8 +1572,11 @@ int pfs_main(MPI_Comm comm, int argc, char **argv)
                 dropped_notice = 1;
             }
             double phase_start = now();
-            run_streams(&c, kind);
             snprintf(where, sizeof(where), "%s (repetition %d)", pfs_phase_name(kind), rep);
+            c.cur_kind = kind;
+            pfs_watch_step(c.watch, where);
+            run_streams(&c, kind);
+            pfs_watch_step(c.watch, NULL);
             failed = agree_watched(&c, phase_start, where);
             struct pfs_times mine[c.threads];
             for (int i = 0; i < c.threads; i++)
@@ -1143,6 +1605,10 @@ int pfs_main(MPI_Comm comm, int argc, char **argv)
                     fflush(stdout);
                 }
             }
+            if (!failed && kind == PFS_PH_WRITE && !cfg->shared)
+                exchange_fids(&c, phase_start);
+            if (!failed && kind == PFS_PH_WRITE && cfg->timeout > 0)
+                gather_known(&c, phase_start);
             if (failed)
                 report_failures(&c, c.rank == 0 ? &d : NULL);
         }
@@ -1150,14 +1616,8 @@ int pfs_main(MPI_Comm comm, int argc, char **argv)
 
     progress_finish(&c);
 
-    /* Every rank is past its last phase: files can go, then the run's
-     * metadata directory, once every rank has emptied its part. */
-    cleanup(&c);
-    if (has_meta) {
-        MPI_Barrier(comm);
-        if (c.md_top_made && rmdir(c.md_top) != 0)
-            fprintf(stderr, "pfsbench: warning: could not remove %s: %s\n", c.md_top, strerror(errno));
-    }
+    /* Every rank is past its last phase: files can go. */
+    finish_files(&c, c.rank == 0 ? &d : NULL);
     int rc = failed ? PFS_EXIT_IO : PFS_EXIT_OK;
     if (c.rank == 0 && d.interrupt_signal)
         rc = 128 + d.interrupt_signal; /* 130 for SIGINT, 143 for SIGTERM, as a shell reports them */
@@ -1182,7 +1642,12 @@ int pfs_main(MPI_Comm comm, int argc, char **argv)
                     c.run_id, c.run_id);
         if (!cfg->no_results) {
             char name[64];
-            if (results_append(&c, &d, name, sizeof(name), err, sizeof(err)) != 0) {
+            c.in_results = 1;
+            pfs_watch_step(c.watch, "the results append");
+            int arc = results_append(&c, &d, name, sizeof(name), err, sizeof(err));
+            pfs_watch_step(c.watch, NULL);
+            c.in_results = 0;
+            if (arc != 0) {
                 fprintf(stderr, "pfsbench: error: results file %s: %s\n", cfg->results, err);
                 rc = PFS_EXIT_IO;
             } else if (!cfg->quiet) {
@@ -1192,6 +1657,8 @@ int pfs_main(MPI_Comm comm, int argc, char **argv)
         fflush(stdout);
     }
     MPI_Bcast(&rc, 1, MPI_INT, 0, comm);
+    pfs_watch_stop(c.watch);
+    drop_run_lock(&c);
 
     if (cfg->api == PFS_API_MPIIO)
         pfs_mpiio_fini(&c.mpiio);
@@ -1212,5 +1679,6 @@ int pfs_main(MPI_Comm comm, int argc, char **argv)
     free(times);
     free(gathered);
     free(reps_done);
+    free(c.known);
     return rc;
 }

@@ -37,7 +37,7 @@ run_mpi 2 60 -d "$D" -p stat,create --no-results
 check "stat before create: exit 2" [ "$RC" -eq 2 ]
 mkdir "$D/pfsbench.stale.md"
 run_mpi 2 60 -d "$D" -p create,delete --run-id stale --no-results
-check "a leftover directory of that run id: exit 1, named with EEXIST" grep -q "mkdir $D/pfsbench.stale.md at offset 0: File exists" "$T/err"
+check "a leftover directory of that run id: exit 1, named with EEXIST" grep -q "mkdir $D/pfsbench.stale.md: File exists" "$T/err"
 check "... and left alone" [ -d "$D/pfsbench.stale.md" ]
 rmdir "$D/pfsbench.stale.md"
 
@@ -45,6 +45,6 @@ rmdir "$D/pfsbench.stale.md"
 run_in_tmpfs size=16m,nr_inodes=64 4 -p create,stat,delete -n 100 --dirs per-rank --no-results
 check "out of inodes: exit 1" [ "$RC" -eq 1 ]
 check "out of inodes: rank, host, path and errno named" \
-    grep -qE "rank [0-3] on [^ ]+: create .*/pfsbench\.[^ ]+\.md/s[0-3]/f\.[0-3]\.[0-9]+ at offset 0: No space left on device \(errno 28\)" "$T/err"
+    grep -qE "rank [0-3] on [^ ]+: create .*/pfsbench\.[^ ]+\.md/s[0-3]/f\.[0-3]\.[0-9]+: No space left on device \(errno 28\)" "$T/err"
 check "out of inodes: every file and directory of the run removed" [ ! -s "$T/left" ]
 finish

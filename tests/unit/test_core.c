@@ -37,6 +37,36 @@ static void test_offsets(void **state)
     }
 }
 
+/* Every byte is checked whatever the transfer: 1, 3, 12 and 47,008 bytes at
+ * offsets that are not multiples of 8; a zeroed or one-byte-changed buffer
+ * is caught, and pieces written with one transfer size check with another. */
+static void test_pattern_any_size(void **state)
+{
+    (void)state;
+    static const size_t sizes[] = {1, 3, 7, 12, 47008};
+    static unsigned char buf[47008 + 16], whole[3 * 47008];
+    size_t at;
+    uint64_t e, f;
+    for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+        size_t len = sizes[k];
+        for (uint64_t j = 0; j < 3; j++) {
+            uint64_t off = 5 + j * len;
+            pfs_pattern_fill(buf, len, 7, 2, off);
+            assert_true(pfs_pattern_check(buf, len, 7, 2, off, &at, &e, &f) == 0);
+            memset(buf, 0, len);
+            assert_true(pfs_pattern_check(buf, len, 7, 2, off, &at, &e, &f) >= 1);
+            pfs_pattern_fill(buf, len, 7, 2, off);
+            buf[len - 1] ^= 0x40; /* the last byte, in the tail past the last whole word */
+            assert_true(pfs_pattern_check(buf, len, 7, 2, off, &at, &e, &f) == 1);
+            assert_int_equal(at, len - 1);
+        }
+    }
+    /* written as one piece, checked in pieces of another size */
+    pfs_pattern_fill(whole, sizeof(whole), 11, 0, 0);
+    for (size_t off = 0; off + 12 <= sizeof(whole); off += 12)
+        assert_true(pfs_pattern_check(whole + off, 12, 11, 0, off, &at, &e, &f) == 0);
+}
+
 static void test_permute(void **state)
 {
     (void)state;
@@ -146,7 +176,7 @@ static void test_placement(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_offsets), cmocka_unit_test(test_permute), cmocka_unit_test(test_pattern),
+        cmocka_unit_test(test_offsets), cmocka_unit_test(test_permute), cmocka_unit_test(test_pattern), cmocka_unit_test(test_pattern_any_size),
         cmocka_unit_test(test_random_fill), cmocka_unit_test(test_placement),
     };
     return cmocka_run_group_tests_name("core", tests, NULL, NULL);
