@@ -78,6 +78,8 @@ data_case() {
     check "$what: removed through the other client, bricks empty" [ "$(brick_nfiles)" -eq 0 ]
 }
 PH=(write rewrite read reread)
+# nruns_of FILE: how many runs the results file holds (or why it cannot say)
+nruns_of() { "$PY" -c "import h5py, sys; print(len(h5py.File(sys.argv[1], 'r')['runs']))" "$1" 2>&1 | tail -n 1; }
 # cond 'SHELL CONDITION': check's command for a compound condition
 cond() { eval "$1"; }
 NOPS=""     # filled per case: transfers of each phase, as the results file counts them
@@ -182,7 +184,7 @@ for i in 1 2 3 4 5 6; do
     wait "$pa" || napp_rc=$((napp_rc + 1))
     wait "$pb" || napp_rc=$((napp_rc + 1))
 done
-nruns=$("$PY" -c "import h5py, sys; print(len(h5py.File(sys.argv[1], 'r')['runs']))" "$A/$RES" 2>&1 | tail -n 1)
+nruns=$(nruns_of "$A/$RES")
 echo "# cross-client append: $napp_rc of 12 runs exited non-zero; the results file: $nruns runs"
 cat "$T"/appA.* "$T"/appB.* | grep -v -e '^ *$' -e '^phase ' -e '^summary ' -e '^write ' | sort | uniq -c >"$T/err"
 : >"$T/out"
@@ -279,10 +281,11 @@ for p in $(pgrep -f "^$PFSBENCH -d $A/clean"); do kill -KILL "$p"; done
 wait_bg "$T_RUN"
 check "killed ranks: mpirun ends, non-zero, well before its timeout (rc $RC, $ELAPSED s)" \
     cond '[ "$RC" -ne 0 ] && awk -v e="$ELAPSED" "BEGIN { exit !(e < 60) }"'
-check "killed ranks: their files are left on the volume" [ "$(ls "$A/clean" | grep -c '^pfsbench\.glclean\.')" -eq 2 ]
+ndata() { ls -A "$1" 2>/dev/null | grep -cE '^pfsbench\.glclean\.[0-9]+$'; }
+check "killed ranks: their 2 data files are left on the volume" [ "$(ndata "$A/clean")" -eq 2 ]
 RC=0; timeout 60 "$PFSBENCH" --clean -d "$A/clean" >"$T/out" 2>"$T/err" || RC=$?
-check "--clean lists the 2 leftovers on the volume, removes nothing" \
-    cond '[ "$RC" -eq 0 ] && grep -q "^2 pfsbench files" "$T/out" && [ "$(ls "$A/clean" | wc -l)" -eq 2 ]'
+check "--clean lists the 2 leftover data files on the volume, removes nothing" \
+    cond '[ "$RC" -eq 0 ] && grep -q "^leftover .*/pfsbench.glclean.0 " "$T/out" && grep -q "^leftover .*/pfsbench.glclean.1 " "$T/out" && [ "$(ndata "$A/clean")" -eq 2 ]'
 RC=0; timeout 60 "$PFSBENCH" --clean --yes -d "$B/clean" >"$T/out" 2>"$T/err" || RC=$?
 check "--clean --yes through the other client removes them" \
     cond '[ "$RC" -eq 0 ] && [ -z "$(ls -A "$B/clean")" ] && [ -z "$(ls -A "$A/clean")" ]'
@@ -301,17 +304,28 @@ if [ -n "$K" ]; then
     kill -STOP "$SP"
     T_STOP=$(date +%s.%N)
     # bounded: wait at most 60 s for pfsbench to end, then the brick is let go
-    for ((w = 0; w < 600; w++)); do kill -0 "$BG" 2>/dev/null || break; sleep 0.1; done
+    WD=
+    for ((w = 0; w < 600; w++)); do
+        kill -0 "$BG" 2>/dev/null || break
+        [ -z "$WD" ] && grep -q "watchdog" "$T/err" &&
+            WD=$(awk -v a="$T_STOP" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+        sleep 0.1
+    done
+    [ -z "$WD" ] && grep -q "watchdog" "$T/err" && WD=never-before-the-exit
     STOPPED=$(awk -v a="$T_STOP" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
     kill -CONT "$SP" 2>/dev/null
     wait_bg "$T_STOP"
     [ "$w" -ge 600 ] && echo "# brick stopped: pfsbench still ran after 60 s; the brick was continued"
     ELAPSED=$STOPPED
-    echo "# brick $K stopped: pfsbench exited $RC after $ELAPSED s; stderr:"
+    echo "# brick $K stopped: the first watchdog message after ${WD:-never} s; pfsbench exited $RC after $ELAPSED s; stderr:"
     grep '^pfsbench' "$T/err" | sed 's/^/#   /'
     echo "#   recorded: $(err_of "$T/stop.h5")"
-    check "brick stopped, --timeout 5: the watchdog fires (exit 3, rc $RC)" [ "$RC" -eq 3 ]
+    check "brick stopped, --timeout 5: the watchdog speaks within 15 s (${WD:-never})" \
+        cond '[ -n "$WD" ] && awk -v e="$WD" "BEGIN { exit !(e + 0 == e && e < 15) }"'
+    check "brick stopped, --timeout 5: and names the blocked call" grep -qE "watchdog: rank [0-9]+ on .* blocked .* in write" "$T/err"
+    check "brick stopped, --timeout 5: the job ends with exit 3 (rc $RC)" [ "$RC" -eq 3 ]
     check "brick stopped, --timeout 5: within 20 s ($ELAPSED s)" awk -v e="$ELAPSED" 'BEGIN { exit !(e < 20) }'
+    check "brick stopped: the run is recorded once ($(nruns_of "$T/stop.h5") runs in its results file)" [ "$(nruns_of "$T/stop.h5")" = 1 ]
 else
     bad "brick stopped: no data of the run appeared on a brick"
     wait_bg "$T_RUN"
