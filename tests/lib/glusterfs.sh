@@ -39,7 +39,7 @@
 GL_PORT=24007
 GL_START_WAIT=${GL_START_WAIT:-30}    # seconds for glusterd to answer the CLI
 GL_CLI_TIMEOUT=${GL_CLI_TIMEOUT:-60}  # seconds for one gluster command
-GL_T_UP= GL_T_CREATE= GL_T_MOUNT= GL_T_STOP=
+GL_T_UP='' GL_T_CREATE='' GL_T_MOUNT='' GL_T_STOP=''
 GL_BRICKS=() GL_BRICK_PIDS=() GL_MOUNTS=() GL_CLIENT_PIDS=()
 GL_SCRATCH=${GL_SCRATCH:-}
 PATH=$PATH:/usr/sbin:/sbin
@@ -47,7 +47,8 @@ PATH=$PATH:/usr/sbin:/sbin
 gl__now() { date +%s.%N; }
 gl__since() { awk -v a="$1" -v b="$(gl__now)" 'BEGIN { printf "%.2f", b - a }'; }
 gl__log() { echo "glusterfs: $*" >&2; }
-gl_skip() { echo "SKIP: GlusterFS tests not run: $*" >&2; GL_SKIP_REASON=$*; }
+# GL_SKIP_REASON keeps the why for a caller that prints its own summary.
+gl_skip() { echo "SKIP: GlusterFS tests not run: $*" >&2; export GL_SKIP_REASON="$*"; }
 
 # gl_cli ARGS...: the gluster CLI against this harness's glusterd, bounded.
 gl_cli() {
@@ -100,6 +101,13 @@ gl__port_busy() {
 # working directory (brick sockets, snaps, geo-replication, ss_brick, logs).
 GL_GLOBAL_DIRS="/var/run/gluster /var/lib/glusterd /var/log/glusterfs"
 
+gl__unlock() {
+    [ -n "${GL_LOCKFD:-}" ] || return 0
+    flock -u "$GL_LOCKFD" 2>/dev/null
+    exec {GL_LOCKFD}<&-
+    GL_LOCKFD=
+}
+
 # gl__reap_stale: stop the harness instances of tests that died without
 # their EXIT trap (SIGKILL, a ctest timeout): their owner PID is gone.
 gl__reap_stale() {
@@ -119,7 +127,7 @@ gl__reap_stale() {
 # what was started is stopped again).
 gl_start() {
     local n=${1:-2} t0 i b pid host addr
-    GL_SKIP_REASON=
+    GL_SKIP_REASON=''
     [ "$(id -u)" -eq 0 ] || { gl_skip "not root (glusterd and FUSE mounts need root)"; return 77; }
     [ -c /dev/fuse ] || { gl_skip "/dev/fuse is missing"; return 77; }
     for b in glusterd gluster glusterfs glusterfsd; do
@@ -131,14 +139,31 @@ gl_start() {
         127.*) ;;
         *) gl_skip "host name $host resolves to '${addr:-nothing}', not loopback (bricks must stay on 127.0.0.1)"; return 77 ;;
     esac
+    # One volume at a time on this machine (the port is fixed): a second test
+    # (ctest -j, another checkout) waits for the first, bounded, instead of
+    # failing. The lock is an flock on the packaged volfile, so no file is
+    # made for it; it goes with the descriptor, closed in gl_stop or at exit.
+    if [ -z "${GL_LOCKFD:-}" ]; then
+        exec {GL_LOCKFD}</etc/glusterfs/glusterd.vol || { gl_skip "cannot open /etc/glusterfs/glusterd.vol"; return 77; }
+        if ! flock -n "$GL_LOCKFD"; then
+            gl__log "another GlusterFS test holds the volume lock; waiting up to ${GL_LOCK_WAIT:-150} s"
+            flock -w "${GL_LOCK_WAIT:-150}" "$GL_LOCKFD" || {
+                gl_skip "another GlusterFS test held the volume for ${GL_LOCK_WAIT:-150} s"
+                gl__unlock
+                return 77
+            }
+        fi
+    fi
     gl__reap_stale
     if gl__port_busy; then
         gl_skip "port $GL_PORT is taken (another glusterd runs: $(pgrep -a glusterd | head -1))"
+        gl__unlock
         return 77
     fi
     GL_HOST=$host GL_NBRICKS=$n
     GL_SCRATCH=$(mktemp -d /tmp/pfsgl.XXXXXX) || return 1
     GL_VOL=pfsgl_${GL_SCRATCH##*.}
+    GL_SCRATCH_MINE=$GL_SCRATCH
     mkdir -p "$GL_SCRATCH"/{wd,run,log,clients} || return 1
     for d in $GL_GLOBAL_DIRS; do
         ls -A "$d" 2>/dev/null | sed "s#^#$d/#" >>"$GL_SCRATCH/global.before"
@@ -156,7 +181,7 @@ EOF
 
     t0=$(gl__now)
     setsid glusterd -N -f "$GL_SCRATCH/glusterd.vol" -p "$GL_SCRATCH/glusterd.pid" \
-        -l "$GL_SCRATCH/log/glusterd.log" </dev/null >"$GL_SCRATCH/log/glusterd.out" 2>&1 &
+        -l "$GL_SCRATCH/log/glusterd.log" </dev/null >"$GL_SCRATCH/log/glusterd.out" 2>&1 {GL_LOCKFD}<&- &
     pid=$!
     echo "$pid" >"$GL_SCRATCH/glusterd.pid"
     i=0
@@ -241,11 +266,11 @@ gl_mount() {
     t0=$(gl__now)
     for m in "${list[@]}"; do
         mkdir -p "$m" || return 1
-        k=$(($(ls "$GL_SCRATCH/clients" | grep -c '\.pid$') + 1))
+        k=$(($(cat "$GL_SCRATCH/mounts" 2>/dev/null | wc -l) + 1))
         pf=$GL_SCRATCH/clients/c$k.pid log=$GL_SCRATCH/log/client$k.log
         printf '%s\t%s\n' "$m" "$pf" >>"$GL_SCRATCH/mounts"
         timeout -k 5 30 glusterfs --volfile-server="$GL_HOST" --volfile-id="$GL_VOL" -p "$pf" -l "$log" \
-            ${GL_MOUNT_OPTS:-} "$m" || { gl__log "glusterfs client for $m failed"; return 1; }
+            ${GL_MOUNT_OPTS:-} "$m" {GL_LOCKFD}<&- || { gl__log "glusterfs client for $m failed"; return 1; }
         for ((i = 0; i < 200; i++)); do
             gl__mounted "$m" && timeout 10 stat -f "$m" >/dev/null 2>&1 && [ -s "$pf" ] && break
             sleep 0.1
@@ -313,7 +338,7 @@ gl_stop() {
     # is reported as left behind (never removed blindly).
     if [ -f "$s/global.before" ]; then
         for d in $GL_GLOBAL_DIRS; do
-            for e in $(ls -A "$d" 2>/dev/null); do
+            while IFS= read -r e; do
                 grep -qxF "$d/$e" "$s/global.before" && continue
                 gl__other_glusterd && continue    # another glusterd's, perhaps
                 case $d/$e in
@@ -322,7 +347,7 @@ gl_stop() {
                         rm -rf "${d:?}/$e" ;;
                     *) left=1; gl__log "LEFTOVER $d/$e (made while the volume ran)" ;;
                 esac
-            done
+            done < <(find "$d" -mindepth 1 -maxdepth 1 -printf '%f\n' 2>/dev/null)
         done
     fi
     GL_T_STOP=$(gl__since "$t0")
@@ -341,6 +366,8 @@ gl_stop() {
     rm -rf "$s" 2>/dev/null
     [ -e "$s" ] && { left=1; gl__log "LEFTOVER $s (could not remove it)"; }
     gl__log "stopped $vol in ${GL_T_STOP} s$([ "$left" -ne 0 ] && echo ', with LEFTOVERS')"
+    # This shell's own volume is down: let the next test have the port.
+    [ "$s" = "${GL_SCRATCH_MINE:-}" ] && gl__unlock
     return "$left"
 }
 
