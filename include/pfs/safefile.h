@@ -10,10 +10,19 @@
 #include <sys/types.h>
 
 /* A file's identity: device and inode. {0, 0} means "not known" (a file an
- * earlier run kept, which this run only reads). */
+ * earlier run kept, which this run only reads). dev 0 with an inode means
+ * "the inode alone": an identity learnt from another rank, whose client of
+ * a network file system (NFS, Lustre, GlusterFS over FUSE) numbers its
+ * device differently while the inode number is the file's own. */
 struct pfs_fid {
     uint64_t dev, ino;
 };
+
+/* Local. 1 when the file actually opened (have) is the one expected. */
+static inline int pfs_fid_same(const struct pfs_fid *have, const struct pfs_fid *expect)
+{
+    return have->ino == expect->ino && (expect->dev == 0 || have->dev == expect->dev);
+}
 
 /* pfsbench's own failure codes, beside negative errnos. */
 #define PFS_ERR_NOTREG (-4097)   /* the path is not a regular file */

@@ -40,7 +40,8 @@ const char *pfs_safefile_why(int code, const char *path, char *buf, size_t len)
 
 static int same(const struct stat *st, const struct pfs_fid *id)
 {
-    return (uint64_t)st->st_dev == id->dev && (uint64_t)st->st_ino == id->ino;
+    struct pfs_fid have = {(uint64_t)st->st_dev, (uint64_t)st->st_ino};
+    return pfs_fid_same(&have, id);
 }
 
 int pfs_fid_of_fd(int fd, struct pfs_fid *id)
@@ -83,7 +84,7 @@ int pfs_open_own(const char *path, int oflags, mode_t mode, const struct pfs_fid
         return errno == ELOOP && pfs_fid_known(expect) ? PFS_ERR_REPLACED : errno == ELOOP ? PFS_ERR_NOTREG : -errno;
     struct pfs_fid id;
     int rc = pfs_fid_of_fd(fd, &id);
-    if (rc == 0 && pfs_fid_known(expect) && (id.dev != expect->dev || id.ino != expect->ino))
+    if (rc == 0 && pfs_fid_known(expect) && !pfs_fid_same(&id, expect))
         rc = PFS_ERR_REPLACED;
     /* O_NONBLOCK was only for the open (a FIFO must not block it). */
     if (rc == 0 && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0)

@@ -60,8 +60,8 @@ static void backend_fail(const struct pfs_phase_ctx *p, struct pfs_stream *s, co
     const char *why = p->be->errstr ? p->be->errstr(p->bectx) : NULL;
     if (own)
         pfs_stream_fail(s, op, path, off, 0, 0, "%s%s%s", own, why ? ": " : "", why ? why : "");
-    else if (why)
-        pfs_stream_fail(s, op, path, off, err, 0, "%s", why);
+    else if (why) /* MPI's error string; the errno its class maps to is not one the system gave */
+        pfs_stream_fail(s, op, path, off, 0, 0, "%s", why);
     else
         pfs_stream_fail(s, op, path, off, err, 0, NULL);
 }
@@ -171,10 +171,11 @@ void pfs_stream_data(const struct pfs_phase_ctx *p, struct pfs_stream *s)
             local_bad = 1;
         } else if ((size_t)got < len) {
             t->bytes += (uint64_t)got;
+            const char *why = p->be->errstr ? p->be->errstr(p->bectx) : NULL;
             pfs_stream_fail(s, wr ? "write" : "read", path, off + (uint64_t)got, 0, 0,
-                            wr ? "short write: %" PRId64 " of %zu bytes"
-                               : "short read: the file ends early (%" PRId64 " of %zu bytes)",
-                            got, len);
+                            wr ? "short write: %" PRId64 " of %zu bytes%s%s"
+                               : "short read: the file ends early (%" PRId64 " of %zu bytes)%s%s",
+                            got, len, why ? ": " : "", why ? why : "");
             local_bad = 1;
         } else {
             /* Atomic so that the progress hook on the main thread may read it. */

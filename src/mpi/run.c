@@ -85,6 +85,8 @@ struct ctx {
     struct known_file *known;
     struct pfs_watch *watch;    /* this rank's stall watchdog thread */
     int in_results;             /* rank 0 is appending to the results file */
+    int recorded;               /* the watchdog recorded the run (once) */
+    int ending;                 /* a watchdog is ending the job (once) */
     int lock_fd;                /* rank 0: DIR/pfsbench.ID.lock, flock'ed while the run lives */
     int lock_made;
     struct pfs_fid lock_fid;
@@ -251,6 +253,9 @@ static void record_watchdog(struct ctx *c, const char *msg)
 {
     if (!c->d || c->in_results)
         return; /* the append itself stalled: a second writer would not help */
+    /* The main thread's watchdog and this rank's stall thread may both fire: one record. */
+    if (__atomic_exchange_n(&c->recorded, 1, __ATOMIC_ACQ_REL))
+        return;
     collect_failure(c);
     c->d->status = "failed";
     if (c->fail.failed) {
@@ -313,6 +318,9 @@ static void clean_for_abort(struct ctx *c)
  * failed, remove this run's files (the other ranks will not), abort. */
 static void watchdog_abort(struct ctx *c, const int *arrived, const char *where)
 {
+    if (__atomic_exchange_n(&c->ending, 1, __ATOMIC_ACQ_REL))
+        for (;;)
+            pause(); /* the stall thread is ending the job already */
     char msg[1024];
     int left = 0;
     for (int r = 1; r < c->nranks; r++)
@@ -865,6 +873,8 @@ static void gather_known(struct ctx *c, double since)
         c->known = calloc((size_t)c->nstreams, sizeof(*c->known));
     struct known_file *all = c->known;
     gather_watched(c, mine, (int)sizeof(mine), all, since, "the report of created files");
+    for (int s = c->threads; c->rank == 0 && all && s < c->nstreams; s++)
+        all[s].fid.dev = 0; /* another client's device number: the inode alone */
 }
 
 /* Local. Removes exactly the files and directories this rank made, under
@@ -1026,6 +1036,10 @@ static void watch_describe(void *arg, char *buf, size_t len)
 static void watch_fire(void *arg, const char *what)
 {
     struct ctx *c = arg;
+    if (__atomic_exchange_n(&c->ending, 1, __ATOMIC_ACQ_REL)) {
+        sleep(10); /* the main thread is ending the job already; if it cannot, end it here */
+        _exit(PFS_EXIT_TIMEOUT);
+    }
     char msg[900];
     snprintf(msg, sizeof(msg), "watchdog: rank %d on %s %s", c->rank, c->host, what);
     fprintf(stderr, "pfsbench: error: %s; ending the job\n", msg);
@@ -1113,8 +1127,11 @@ static void exchange_fids(struct ctx *c, double since)
             MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
         }
     }
-    for (int i = 0; i < c->threads; i++)
+    for (int i = 0; i < c->threads; i++) {
         c->streams[i].rd_fid = theirs[i];
+        if (c->shift)
+            c->streams[i].rd_fid.dev = 0; /* another client's device number: the inode alone */
+    }
 }
 
 /* Local, rank 0: the shared file, made untimed so that every rank's timed
@@ -1530,6 +1547,8 @@ int pfs_main(MPI_Comm comm, int argc, char **argv)
         if (!failed && cfg->shared && c.writes) {
             /* Every rank opens that inode and no other. */
             MPI_Bcast(&c.streams[0].fid, (int)sizeof(struct pfs_fid), MPI_BYTE, 0, comm);
+            if (c.rank != 0)
+                c.streams[0].fid.dev = 0; /* another client's device number: the inode alone */
             for (int i = 0; i < c.threads; i++)
                 c.streams[i].fid = c.streams[i].rd_fid = c.streams[0].fid;
         }

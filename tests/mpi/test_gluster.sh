@@ -300,9 +300,9 @@ rm -rf "${A:?}/clean"
 
 # ---- a brick SIGSTOPped mid-phase, --timeout 5 -----------------------------
 # Expected (issue 13): the watchdog fires (exit 3) naming the stall within
-# about 5 s and ends the job. Every rank may be blocked in write() on the
-# stopped brick; the client's ping timeout (15 s here; it fired 15-40 s after
-# the stop) would end those calls with ENOTCONN, so the job must end before.
+# about 5 s, records the run once and ends the job. Every rank may be
+# blocked in write() on the stopped brick; those calls end only with the
+# client's ping timeout (15 s here; it fired 15-40 s after the stop).
 mkdir -p "$A/stop"
 start_bg 2 -d "$A/stop" -t 1m -b 1g -p write --run-id glstop --timeout 5 -o "$T/stop.h5"
 K=$(brick_with glstop) || K=
@@ -331,9 +331,14 @@ if [ -n "$K" ]; then
         cond '[ -n "$WD" ] && awk -v e="$WD" "BEGIN { exit !(e + 0 == e && e < 15) }"'
     check "brick stopped, --timeout 5: and names the blocked call" grep -qE "watchdog: rank [0-9]+ on .* blocked .* in write" "$T/err"
     check "brick stopped, --timeout 5: the job ends with exit 3 (rc $RC)" [ "$RC" -eq 3 ]
-    # 12 s: the watchdog's 5 s plus slack for the abort, and less than the
-    # 15 s ping timeout, after which ENOTCONN would end the job anyway.
-    check "brick stopped, --timeout 5: within 12 s, before the ping timeout ($ELAPSED s)" awk -v e="$ELAPSED" 'BEGIN { exit !(e < 12) }'
+    # The job itself cannot end before the client answers: a process blocked
+    # in a FUSE request the server already has cannot exit (the kernel waits
+    # uninterruptibly for the answer), so the ranks go when the client gives
+    # up on the brick (its ping timeout, 15 s here, took 15-40 s). pfsbench's
+    # part is done at the watchdog: message, record, its files; the bound is
+    # the loop's 60 s.
+    check "brick stopped, --timeout 5: the job ends once the client gives up on the brick ($ELAPSED s < 60 s)" awk -v e="$ELAPSED" 'BEGIN { exit !(e < 60) }'
+    check "brick stopped: recorded failed, naming the watchdog" sh -c 'case "$1" in *watchdog*) exit 0;; esac; exit 1' sh "$(err_of "$T/stop.h5")"
     check "brick stopped: the run is recorded once ($(nruns_of "$T/stop.h5") runs in its results file)" [ "$(nruns_of "$T/stop.h5")" = 1 ]
 else
     bad "brick stopped: no data of the run appeared on a brick"

@@ -119,6 +119,8 @@ if command -v chattr >/dev/null && [ "$(stat -f -c %T "$D")" = ext2/ext3 ]; then
     chattr +i "$D/pfsbench.imm$$.1"
     wait_rc
     chattr -i "$D/pfsbench.imm$$.1"
+    check "immutable file: the clean-up that cannot remove it says so and points to --clean" \
+        grep -q "could not remove $D/pfsbench.imm$$.1: Operation not permitted; list this run's leftovers with pfsbench --clean -d $D" "$T/err"
     check "immutable file: exit 1 naming rank 1 and EPERM" [ "$RC" -eq 1 ]
     check "immutable file: exit 1 naming rank 1 and EPERM (2)" grep -q "rank 1 on .*pfsbench.imm$$.1: .*Operation not permitted (errno 1)" "$T/err"
     rm -f "$D"/pfsbench.*

@@ -211,6 +211,18 @@ check "a long-blocked call without --timeout: and in the results file" \
     sh -c 'case "$1" in *"long-blocked call: rank 1 on "*) exit 0;; esac; exit 1' sh "$(warnings_of "$(last_run)")"
 check "a long-blocked call without --timeout: files removed" [ -z "$(ls -A "$D")" ]
 
+# 10. Messages name an offset only where one applies and errno only where the
+# system gave one: an MPI-IO write into a full file system is a short write
+# with what MPI said; a create that finds the name taken has no offset.
+run_in_tmpfs size=1m 2 -t 64k -b 1m --api mpiio --no-results
+check "MPI-IO ENOSPC: exit 1" [ "$RC" -eq 1 ]
+check "MPI-IO ENOSPC: a short write with MPI's words, no invented errno" \
+    grep -qE "rank [01] on [^ ]+: write [^ ]+ at offset [0-9]+: short write: [0-9]+ of 65536 bytes: MPI_File_write_at[^(]*$" "$T/err"
+: >"$D/pfsbench.taken$$.0"
+run_mpi 1 60 -d "$D" -t 64k -b 256k --no-results --run-id "taken$$"
+check "EEXIST: no offset in the message" grep -q "open for writing $D/pfsbench.taken$$.0: File exists (errno 17)" "$T/err"
+rm -f "$D/pfsbench.taken$$.0"
+
 # 9. SIGHUP (an ssh connection dropped): like SIGTERM.
 stalled 2 3 fsync 0 -d "$D" -t 64k -b 256k -e -i 1000 -o "$R"
 wait_mark
