@@ -7,6 +7,7 @@
 
 #include "pfs/config.h"
 #include "pfs/core.h"
+#include "pfs/fsinfo.h"
 
 struct pfs_run_data {
     const struct pfs_config *cfg;
@@ -16,7 +17,9 @@ struct pfs_run_data {
     const char *status;     /* "complete", "failed", "interrupted" */
     const char *cmdline;
     const char *mpi_version;
-    char fstype[32];
+    char fstype[32];                   /* statfs's name ("fuse" for any FUSE file system) */
+    struct pfs_fsinfo fs;              /* the mount's real type, source, options, layout (pfs_fs_describe);
+                                        * all empty when not filled */
     int nranks, nnodes;
     const char (*hosts)[PFS_HOST_MAX]; /* nranks */
     const int *node_of_rank;           /* nranks */

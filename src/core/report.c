@@ -154,6 +154,26 @@ static double alt_scale(int units)
     return units == PFS_UNITS_KB ? PFS_MIB : 1024.0;
 }
 
+/* The target's file system: the mount's own type and source where the
+ * mount table was read ("fuse.glusterfs, 127.0.0.1:/vol"), else statfs's
+ * name; then its layout facts, when the file system gave any. */
+static void report_fs(FILE *out, const struct pfs_run_data *d)
+{
+    char esc[4 * sizeof(d->fs.source) + 8];
+    const struct pfs_fsinfo *fs = &d->fs;
+    if (!fs->mount_type[0]) {
+        fprintf(out, " (%s)\n", text_of(d->fstype, esc, sizeof(esc)));
+    } else {
+        fprintf(out, " (%s", text_of(fs->mount_type, esc, sizeof(esc)));
+        /* A memory file system's "source" is a name, not a place. */
+        if (fs->source[0] && strcmp(fs->source, "none") != 0 && strcmp(fs->source, fs->mount_type) != 0)
+            fprintf(out, ", %s", text_of(fs->source, esc, sizeof(esc)));
+        fputs(")\n", out);
+    }
+    if (fs->layout[0])
+        fprintf(out, "fs layout    %s\n", text_of(fs->layout, esc, sizeof(esc)));
+}
+
 void pfs_report_header(FILE *out, const struct pfs_run_data *d)
 {
     const struct pfs_config *c = d->cfg;
@@ -174,7 +194,7 @@ void pfs_report_header(FILE *out, const struct pfs_run_data *d)
     if (threads_of(d) > 1)
         fprintf(out, ", %d threads per rank: %d streams", threads_of(d), pfs_run_nstreams(d));
     fprintf(out, "\ntarget       %s", text_of(c->dir, esc, sizeof(esc)));
-    fprintf(out, " (%s)\n", text_of(d->fstype, esc, sizeof(esc)));
+    report_fs(out, d);
     if (has_data) {
         fprintf(out, "access       %s%s, api %s%s%s%s%s\n", c->shared ? "one shared file, " : "file per stream",
                 c->shared ? (c->layout == PFS_LAYOUT_STRIDED ? "strided" : "segmented") : "",
@@ -378,12 +398,15 @@ void pfs_report_json(FILE *out, const struct pfs_run_data *d)
     } head[] = {
         {"pfsbench", PFS_VERSION}, {"run_id", d->run_id}, {"status", d->status},   {"error", d->error},
         {"start_time", d->start_iso}, {"end_time", d->end_iso}, {"label", c->label}, {"dir", c->dir},
-        {"fs_type", d->fstype}, {"command_line", d->cmdline},
+        {"fs_type", d->fstype}, {"fs_mount_type", d->fs.mount_type}, {"fs_source", d->fs.source},
+        {"fs_mount_point", d->fs.mount_point}, {"fs_options", d->fs.options}, {"fs_layout", d->fs.layout},
+        {"command_line", d->cmdline},
     };
     for (size_t i = 0; i < sizeof(head) / sizeof(head[0]); i++) {
         fprintf(out, "%s\n  \"%s\": ", i ? "," : "{", head[i].key);
         json_str(out, head[i].val);
     }
+    fprintf(out, ",\n  \"fs_block_size\": %lu", d->fs.block_size);
     fprintf(out, ",\n  \"ranks\": %d,\n  \"nodes\": %d,\n  \"threads\": %d,\n  \"streams\": %d,\n", d->nranks,
             d->nnodes, threads_of(d), pfs_run_nstreams(d));
     fprintf(out, "  \"transfer\": %llu,\n  \"block\": %llu,\n  \"total\": %llu,\n", (unsigned long long)c->transfer,
@@ -480,7 +503,8 @@ void pfs_report_csv(FILE *out, const struct pfs_run_data *d)
         if (*p == '/')
             *p = 'p';
     fprintf(out, "run_id,label,status,phase,rep,ranks,nodes,threads,transfer,block,bytes,ops,seconds,"
-                 "bandwidth_bytes_per_s,%s,KBps,ops_per_s,utilization,stonewall_bandwidth_bytes_per_s\n", ucol);
+                 "bandwidth_bytes_per_s,%s,KBps,ops_per_s,utilization,stonewall_bandwidth_bytes_per_s,"
+                 "fs_type,fs_mount_type,fs_source,fs_options,fs_layout\n", ucol);
     for (int p = 0; p < d->nphases; p++)
         for (int rep = 0; rep < d->reps_done[p]; rep++) {
             struct pfs_phase_stat s;
@@ -490,10 +514,16 @@ void pfs_report_csv(FILE *out, const struct pfs_run_data *d)
             csv_str(out, c->label);
             fputc(',', out);
             csv_str(out, d->status);
-            fprintf(out, ",%s,%d,%d,%d,%d,%llu,%llu,%llu,%llu,%.9g,%.9g,%.9g,%.9g,%.9g,%.6f,%.9g\n",
+            fprintf(out, ",%s,%d,%d,%d,%d,%llu,%llu,%llu,%llu,%.9g,%.9g,%.9g,%.9g,%.9g,%.6f,%.9g",
                     pfs_phase_name(c->phases[p]), rep, d->nranks, d->nnodes, threads_of(d),
                     (unsigned long long)c->transfer, (unsigned long long)c->block, (unsigned long long)s.bytes,
                     (unsigned long long)s.ops, s.seconds, s.bandwidth, s.bandwidth / scale, s.bandwidth / 1024.0,
                     s.rate, s.utilization, s.sw_bandwidth);
+            const char *fsf[] = {d->fstype, d->fs.mount_type, d->fs.source, d->fs.options, d->fs.layout};
+            for (size_t i = 0; i < sizeof(fsf) / sizeof(fsf[0]); i++) {
+                fputc(',', out);
+                csv_str(out, fsf[i]);
+            }
+            fputc('\n', out);
         }
 }

@@ -489,6 +489,14 @@ static int write_run(hid_t file, const struct pfs_run_data *d, char *name, size_
     rc |= attr_dbl(g, "ranks_per_node", (double)d->nranks / d->nnodes);
     rc |= attr_str(g, "dir", cfg->dir);
     rc |= attr_str(g, "fs_type", d->fstype);
+    /* The mount's own word for what it is (fs_type is statfs's: "fuse"
+     * for every FUSE file system), where it is mounted from and how. */
+    rc |= attr_str(g, "fs_mount_type", d->fs.mount_type);
+    rc |= attr_str(g, "fs_source", d->fs.source);
+    rc |= attr_str(g, "fs_mount_point", d->fs.mount_point);
+    rc |= attr_str(g, "fs_options", d->fs.options);
+    rc |= attr_str(g, "fs_layout", d->fs.layout);
+    rc |= attr_u64(g, "fs_block_size", d->fs.block_size);
     rc |= attr_str(g, "host_rank0", d->hosts[0]);
     rc |= attr_u64(g, "seed", d->seed);
     rc |= attr_str(g, "error", d->error);

@@ -7,10 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "pfs/cmdline.h"
+#include "pfs/fsinfo.h"
 #include "pfs/report.h"
 
 struct fixture {
@@ -661,6 +663,240 @@ static void test_cmdline_cut(void **state)
     assert_string_equal(out, "");
 }
 
+/* ---- what the file system is ---- */
+
+/* Sample mountinfo lines (real shapes: a GlusterFS FUSE client, Lustre,
+ * NFS 4, GPFS, a tmpfs and a mount point with a space), into a temp file. */
+static const char *sample_mountinfo =
+    "22 1 8:1 / / rw,relatime shared:1 - ext4 /dev/sda1 rw,errors=remount-ro\n"
+    "25 22 0:21 / /tmp rw,nosuid,nodev shared:5 - tmpfs tmpfs rw,size=4096k\n"
+    "30 22 0:40 / /mnt/gl rw,relatime shared:12 - fuse.glusterfs 127.0.0.1:/pfsvol "
+    "rw,user_id=0,group_id=0,default_permissions,allow_other,max_read=131072\n"
+    "31 22 0:41 / /mnt/g rw,relatime - ext4 /dev/sdb1 rw\n"
+    "32 22 0:42 / /lustre/scratch rw,flock shared:20 master:3 - lustre 10.0.0.1@o2ib:/scratch rw,flock,lazystatfs\n"
+    "33 22 0:43 / /home rw,relatime - nfs4 nfs1:/export/home rw,vers=4.2,rsize=1048576,wsize=1048576,proto=tcp\n"
+    "34 22 0:44 / /gpfs/fs1 rw,relatime - gpfs fs1 rw\n"
+    "35 22 0:45 / /mnt/with\\040space rw - beegfs beegfs_nodev rw,cfgFile=/etc/beegfs/beegfs-client.conf\n"
+    "36 30 0:46 / /mnt/gl rw,relatime - fuse.glusterfs 127.0.0.1:/second rw,user_id=0\n"
+    "garbage line without the separator\n";
+
+static void test_mountinfo_parse(void **state)
+{
+    (void)state;
+    char mp[64], type[32], src[64], opt[128];
+    assert_int_equal(pfs_mountinfo_parse("30 22 0:40 / /mnt/gl rw,relatime shared:12 - fuse.glusterfs 127.0.0.1:/pfsvol "
+                                         "rw,user_id=0,default_permissions",
+                                         mp, sizeof(mp), type, sizeof(type), src, sizeof(src), opt, sizeof(opt)),
+                     0);
+    assert_string_equal(mp, "/mnt/gl");
+    assert_string_equal(type, "fuse.glusterfs");
+    assert_string_equal(src, "127.0.0.1:/pfsvol");
+    /* the mount's options, then the super block's not already there */
+    assert_string_equal(opt, "rw,relatime,user_id=0,default_permissions");
+    /* escaped space, tab, backslash; no optional fields */
+    assert_int_equal(pfs_mountinfo_parse("35 22 0:45 / /a\\040b\\011c\\134d rw - beegfs x\\040y rw", mp, sizeof(mp),
+                                         type, sizeof(type), src, sizeof(src), opt, sizeof(opt)),
+                     0);
+    assert_string_equal(mp, "/a b\tc\\d");
+    assert_string_equal(src, "x y");
+    assert_string_equal(opt, "rw");
+    /* no super options at all */
+    assert_int_equal(pfs_mountinfo_parse("1 0 0:1 / /x rw - tmpfs none", mp, sizeof(mp), type, sizeof(type), src,
+                                         sizeof(src), opt, sizeof(opt)),
+                     0);
+    assert_string_equal(src, "none");
+    /* not mountinfo */
+    const char *bad[] = {"", "garbage", "1 2 3 4 5 6 7 8", "1 0 0:1 / /x rw -", "1 0 0:1 / /x rw - tmpfs",
+                         "1 0 0:1 / rel rw - tmpfs none rw"};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+        assert_int_equal(pfs_mountinfo_parse(bad[i], mp, sizeof(mp), type, sizeof(type), src, sizeof(src), opt,
+                                             sizeof(opt)),
+                         -1);
+    /* a buffer too small cuts, never overruns */
+    char tiny[4];
+    assert_int_equal(pfs_mountinfo_parse("1 0 0:1 / /mnt/long rw - fuse.glusterfs h:/v rw", tiny, sizeof(tiny), tiny,
+                                         sizeof(tiny), tiny, sizeof(tiny), tiny, sizeof(tiny)),
+                     0);
+    assert_true(strlen(tiny) < sizeof(tiny));
+}
+
+static void test_mountinfo_lookup(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/pfs-mountinfo.XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fputs(sample_mountinfo, f);
+    fclose(f);
+    /* Directories that do not exist resolve through their nearest
+     * existing ancestor ("/"), and the textual path picks the mount. */
+    static const struct {
+        const char *dir, *type, *source, *mp;
+    } cases[] = {
+        {"/mnt/gl/x/y", "fuse.glusterfs", "127.0.0.1:/second", "/mnt/gl"}, /* the later of two on /mnt/gl */
+        {"/mnt/gl", "fuse.glusterfs", "127.0.0.1:/second", "/mnt/gl"},
+        {"/mnt/g/x", "ext4", "/dev/sdb1", "/mnt/g"},                       /* /mnt/g is not a prefix of /mnt/gl */
+        {"/mnt/glx", "ext4", "/dev/sda1", "/"},
+        {"/lustre/scratch/u/run", "lustre", "10.0.0.1@o2ib:/scratch", "/lustre/scratch"},
+        {"/home/u", "nfs4", "nfs1:/export/home", "/home"},
+        {"/gpfs/fs1/x", "gpfs", "fs1", "/gpfs/fs1"},
+        {"/mnt/with space/d", "beegfs", "beegfs_nodev", "/mnt/with space"},
+        {"/usr/local/nowhere", "ext4", "/dev/sda1", "/"},
+    };
+    struct pfs_fsinfo fi;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        assert_int_equal(pfs_fs_mountinfo(path, cases[i].dir, &fi), 0);
+        assert_string_equal(fi.mount_type, cases[i].type);
+        assert_string_equal(fi.source, cases[i].source);
+        assert_string_equal(fi.mount_point, cases[i].mp);
+        assert_string_equal(fi.layout, "");
+    }
+    assert_int_equal(pfs_fs_mountinfo(path, "/lustre/scratch", &fi), 0);
+    assert_string_equal(fi.options, "rw,flock,lazystatfs");
+    assert_int_equal(pfs_fs_mountinfo(path, "/home", &fi), 0);
+    assert_string_equal(fi.options, "rw,relatime,vers=4.2,rsize=1048576,wsize=1048576,proto=tcp");
+    /* A real directory resolves through realpath: /tmp's own mount here. */
+    assert_int_equal(pfs_fs_mountinfo(path, "/tmp/../tmp/.", &fi), 0);
+    assert_string_equal(fi.mount_point, "/tmp");
+    assert_true(fi.block_size > 0);
+    /* No such mountinfo file, or one with no mount that holds the path. */
+    assert_int_equal(pfs_fs_mountinfo("/nonexistent/mountinfo", "/tmp", &fi), -1);
+    assert_string_equal(fi.mount_type, "");
+    f = fopen(path, "w");
+    fputs("25 22 0:21 / /tmp rw - tmpfs tmpfs rw\n", f);
+    fclose(f);
+    assert_int_equal(pfs_fs_mountinfo(path, "/usr", &fi), -1);
+    assert_string_equal(fi.source, "");
+    unlink(path);
+    /* The live table: this process's / is somewhere in it. */
+    assert_int_equal(pfs_fs_describe("/", &fi), 0);
+    assert_string_equal(fi.mount_point, "/");
+    assert_true(fi.mount_type[0] != '\0');
+}
+
+static void test_layout_parse(void **state)
+{
+    (void)state;
+    char b[128];
+    pfs_lustre_layout("stripe_count:  4 stripe_size:   1048576 \n", b, sizeof(b));
+    assert_string_equal(b, "stripe_count=4 stripe_size=1048576");
+    pfs_lustre_layout("lmm_stripe_count:  -1\nlmm_stripe_size:   4194304\n", b, sizeof(b));
+    assert_string_equal(b, "stripe_count=-1 stripe_size=4194304");
+    pfs_lustre_layout("8\n2097152\n", b, sizeof(b));
+    assert_string_equal(b, "stripe_count=8 stripe_size=2097152");
+    const char *not_lustre[] = {"", "error: not on a Lustre file system\n", "8\n", "stripe_count: 4\n"};
+    for (size_t i = 0; i < sizeof(not_lustre) / sizeof(not_lustre[0]); i++) {
+        pfs_lustre_layout(not_lustre[i], b, sizeof(b));
+        assert_string_equal(b, "");
+    }
+    pfs_beegfs_layout("Entry type: directory\nEntryID: root\nMetadata node: meta01 [ID: 1]\n"
+                      "Stripe pattern details:\n+ Type: RAID0\n+ Chunksize: 512K\n"
+                      "+ Number of storage targets: desired: 4\n+ Storage Pool: 1 (Default)\n",
+                      b, sizeof(b));
+    assert_string_equal(b, "chunk_size=524288 storage_targets=4");
+    pfs_beegfs_layout("+ Chunksize: 1M\n", b, sizeof(b));
+    assert_string_equal(b, "chunk_size=1048576");
+    pfs_beegfs_layout("Error: not a BeeGFS path\n", b, sizeof(b));
+    assert_string_equal(b, "");
+    pfs_beegfs_layout("+ Chunksize: lots\n", b, sizeof(b));
+    assert_string_equal(b, "");
+}
+
+static void test_meta_cache_warning(void **state)
+{
+    (void)state;
+    char w[512];
+    const int md[] = {PFS_PH_CREATE, PFS_PH_STAT, PFS_PH_READFILES, PFS_PH_DELETE};
+    assert_int_equal(pfs_meta_cache_warning(md, 4, 0, "fuse.glusterfs", w, sizeof(w)), 1);
+    assert_non_null(strstr(w, "stat and read-files rates may be cache hits of this client"));
+    assert_non_null(strstr(w, "fuse.glusterfs client"));
+    assert_non_null(strstr(w, "(-C reads on another node's client)"));
+    assert_non_null(strstr(w, "FUSE keeps attributes and entries 1 s"));
+    /* Lustre: the same, without the FUSE remark */
+    assert_int_equal(pfs_meta_cache_warning(md, 4, 0, "lustre", w, sizeof(w)), 1);
+    assert_null(strstr(w, "FUSE"));
+    /* -C across nodes: another client answers */
+    assert_int_equal(pfs_meta_cache_warning(md, 4, 1, "fuse.glusterfs", w, sizeof(w)), 0);
+    assert_string_equal(w, "");
+    /* local disk and memory: nothing another client could do differently */
+    assert_int_equal(pfs_meta_cache_warning(md, 4, 0, "ext4", w, sizeof(w)), 0);
+    assert_int_equal(pfs_meta_cache_warning(md, 4, 0, "tmpfs", w, sizeof(w)), 0);
+    /* not known: not guessed */
+    assert_int_equal(pfs_meta_cache_warning(md, 4, 0, "", w, sizeof(w)), 0);
+    assert_int_equal(pfs_meta_cache_warning(md, 4, 0, NULL, w, sizeof(w)), 0);
+    /* one of the two, and which */
+    const int only_stat[] = {PFS_PH_CREATE, PFS_PH_STAT, PFS_PH_DELETE};
+    assert_int_equal(pfs_meta_cache_warning(only_stat, 3, 0, "nfs4", w, sizeof(w)), 1);
+    assert_true(strncmp(w, "stat rates may be", 17) == 0);
+    const int only_read[] = {PFS_PH_WRITE, PFS_PH_CREATE, PFS_PH_READFILES};
+    assert_int_equal(pfs_meta_cache_warning(only_read, 3, 0, "gpfs", w, sizeof(w)), 1);
+    assert_true(strncmp(w, "read-files rates may be", 23) == 0);
+    assert_non_null(strstr(w, "page caches"));
+    /* no create before them, or no stat/read-files, or data phases only */
+    const int before[] = {PFS_PH_STAT, PFS_PH_READFILES, PFS_PH_CREATE, PFS_PH_DELETE};
+    assert_int_equal(pfs_meta_cache_warning(before, 4, 0, "lustre", w, sizeof(w)), 0);
+    const int cd[] = {PFS_PH_CREATE, PFS_PH_DELETE};
+    assert_int_equal(pfs_meta_cache_warning(cd, 2, 0, "lustre", w, sizeof(w)), 0);
+    const int data[] = {PFS_PH_WRITE, PFS_PH_READ};
+    assert_int_equal(pfs_meta_cache_warning(data, 2, 0, "lustre", w, sizeof(w)), 0);
+    assert_int_equal(pfs_meta_cache_warning(md, 0, 0, "lustre", w, sizeof(w)), 0);
+    /* a short buffer: cut, terminated */
+    char tiny[8];
+    assert_int_equal(pfs_meta_cache_warning(md, 4, 0, "lustre", tiny, sizeof(tiny)), 1);
+    assert_string_equal(tiny, "stat an");
+}
+
+static void fill_fs(struct fixture *f)
+{
+    snprintf(f->d.fstype, sizeof(f->d.fstype), "fuse");
+    snprintf(f->d.fs.mount_type, sizeof(f->d.fs.mount_type), "fuse.glusterfs");
+    snprintf(f->d.fs.source, sizeof(f->d.fs.source), "127.0.0.1:/pfsvol");
+    snprintf(f->d.fs.mount_point, sizeof(f->d.fs.mount_point), "/scratch");
+    snprintf(f->d.fs.options, sizeof(f->d.fs.options), "rw,relatime,user_id=0,allow_other");
+    f->d.fs.block_size = 131072;
+}
+
+static void test_fs_in_report(void **state)
+{
+    struct fixture *f = *state;
+    fill_fs(f);
+    char *s = render(f, pfs_report_header);
+    assert_non_null(strstr(s, "target       /scratch/x (fuse.glusterfs, 127.0.0.1:/pfsvol)\n"));
+    assert_null(strstr(s, "fs layout"));
+    free(s);
+    snprintf(f->d.fs.layout, sizeof(f->d.fs.layout), "stripe_count=4 stripe_size=1048576");
+    snprintf(f->d.fs.mount_type, sizeof(f->d.fs.mount_type), "lustre");
+    snprintf(f->d.fs.source, sizeof(f->d.fs.source), "mgs@tcp:/x\x1b");
+    s = render(f, pfs_report_header);
+    assert_non_null(strstr(s, "target       /scratch/x (lustre, mgs@tcp:/x\\x1b)\nfs layout    stripe_count=4 "
+                              "stripe_size=1048576\n"));
+    free(s);
+    /* A memory file system's source is only a name: not shown. */
+    snprintf(f->d.fs.mount_type, sizeof(f->d.fs.mount_type), "tmpfs");
+    snprintf(f->d.fs.source, sizeof(f->d.fs.source), "tmpfs");
+    f->d.fs.layout[0] = '\0';
+    s = render(f, pfs_report_header);
+    assert_non_null(strstr(s, "target       /scratch/x (tmpfs)\n"));
+    free(s);
+
+    fill_fs(f);
+    s = render(f, pfs_report_json);
+    assert_true(json_parses(s, strlen(s)));
+    assert_non_null(strstr(s, "\"fs_type\": \"fuse\""));
+    assert_non_null(strstr(s, "\"fs_mount_type\": \"fuse.glusterfs\""));
+    assert_non_null(strstr(s, "\"fs_source\": \"127.0.0.1:/pfsvol\""));
+    assert_non_null(strstr(s, "\"fs_mount_point\": \"/scratch\""));
+    assert_non_null(strstr(s, "\"fs_options\": \"rw,relatime,user_id=0,allow_other\""));
+    assert_non_null(strstr(s, "\"fs_layout\": \"\""));
+    assert_non_null(strstr(s, "\"fs_block_size\": 131072"));
+    free(s);
+    s = render(f, pfs_report_csv);
+    assert_non_null(strstr(s, ",stonewall_bandwidth_bytes_per_s,fs_type,fs_mount_type,fs_source,fs_options,fs_layout\n"));
+    assert_non_null(strstr(s, ",fuse,fuse.glusterfs,127.0.0.1:/pfsvol,\"rw,relatime,user_id=0,allow_other\",\n"));
+    free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -677,6 +913,11 @@ int main(void)
         cmocka_unit_test(test_cmdline_join),
         cmocka_unit_test(test_cmdline_all_bytes),
         cmocka_unit_test(test_cmdline_cut),
+        cmocka_unit_test(test_mountinfo_parse),
+        cmocka_unit_test(test_mountinfo_lookup),
+        cmocka_unit_test(test_layout_parse),
+        cmocka_unit_test(test_meta_cache_warning),
+        cmocka_unit_test_setup_teardown(test_fs_in_report, setup, teardown),
     };
     return cmocka_run_group_tests_name("report", tests, NULL, NULL);
 }

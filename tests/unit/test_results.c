@@ -137,6 +137,12 @@ static int setup(void **state)
     d->cmdline = "pfsbench -d /scratch/pfs -t 1m -b 4m -p write,read -i 3 -C --label synthetic";
     d->mpi_version = "Open MPI v4.1.4 (test)";
     snprintf(d->fstype, sizeof(d->fstype), "lustre");
+    snprintf(d->fs.mount_type, sizeof(d->fs.mount_type), "lustre");
+    snprintf(d->fs.source, sizeof(d->fs.source), "10.0.0.1@o2ib:/scratch");
+    snprintf(d->fs.mount_point, sizeof(d->fs.mount_point), "/scratch");
+    snprintf(d->fs.options, sizeof(d->fs.options), "rw,flock,lazystatfs");
+    snprintf(d->fs.layout, sizeof(d->fs.layout), "stripe_count=4 stripe_size=1048576");
+    d->fs.block_size = 4096;
     d->nranks = NR;
     d->nnodes = NN;
     d->hosts = (const char(*)[PFS_HOST_MAX])f->hosts;
@@ -628,6 +634,14 @@ static void test_append_one_run(void **state)
     assert_near(attr_dbl(g, "ranks_per_node"), 2.0, 0);
     expect_attr_str(g, "dir", "/scratch/pfs");
     expect_attr_str(g, "fs_type", "lustre");
+    expect_attr_str(g, "fs_mount_type", "lustre");
+    expect_attr_str(g, "fs_source", "10.0.0.1@o2ib:/scratch");
+    expect_attr_str(g, "fs_mount_point", "/scratch");
+    expect_attr_str(g, "fs_options", "rw,flock,lazystatfs");
+    expect_attr_str(g, "fs_layout", "stripe_count=4 stripe_size=1048576");
+    uint64_t bsize = 0;
+    get_attr(g, "fs_block_size", H5T_NATIVE_UINT64, &bsize);
+    assert_true(bsize == 4096);
     expect_attr_str(g, "host_rank0", "node1");
     uint64_t seed = 0;
     get_attr(g, "seed", H5T_NATIVE_UINT64, &seed);
