@@ -5,7 +5,10 @@
 # bytes counted on the BRICKS against what the results file says; ranks of
 # two fake nodes on two different clients (reads of the other client's data);
 # two clients appending to one results file at once; a brick killed mid-write;
-# --clean after killed ranks; a brick stopped mid-phase under --timeout.
+# --clean after killed ranks; a brick stopped mid-phase and during the cache
+# drop under --timeout; a brick stopped 3 s without --timeout (a warning);
+# the report and the results file name the mount as it is (fuse.glusterfs,
+# its source); stat rates through the creating client and through the other.
 # Exits 77 (skipped, said loudly) without root, FUSE or the gluster packages.
 . "$PFS_TESTS/mpi/lib.sh"
 . "$PFS_TESTS/lib/fakenodes.sh"
@@ -96,6 +99,33 @@ NOPS=128 data_case "--threads 2, 2 ranks" 2 4 $((4 << 20)) -t 32k -b 1m -p $P --
 NOPS=64 data_case "MPI-IO independent, file per process" 2 2 $((2 << 20)) -t 32k -b 1m -p $P --api mpiio
 NOPS=64 data_case "MPI-IO independent, shared" 2 1 $((2 << 20)) -t 32k -b 1m -p $P --api mpiio --shared
 NOPS=64 data_case "MPI-IO collective, shared" 2 1 $((2 << 20)) -t 32k -b 1m -p $P --api mpiio --shared --collective
+NOPS=64 data_case "--drop-caches, 2 ranks" 2 2 $((2 << 20)) -t 32k -b 1m -p $P --drop-caches
+
+# ---- what the file system is: the mount's own type and source --------------
+# statfs says "fuse"; the report and the results file must say what the
+# mount table says (fs_type stays statfs's, for existing readers).
+mkdir -p "$A/prov"
+rm -f "$T/r.h5"
+run_mpi 1 60 -d "$A/prov" -t 64k -b 256k -p write -o "$T/r.h5"
+GL_SRC=$(awk -v m="$A" '$5 == m { for (i = 7; $i != "-"; i++); print $(i + 2) }' /proc/self/mountinfo | tail -n 1)
+echo "# mountinfo source of client A: $GL_SRC; $(grep '^target' "$T/out")"
+check "provenance: the target line names fuse.glusterfs and the source ($GL_SRC)" \
+    grep -qxF "target       $A/prov (fuse.glusterfs, $GL_SRC)" "$T/out"
+pycheck "provenance: the results file: fs_type fuse, fs_mount_type fuse.glusterfs, fs_source, fs_mount_point, fs_options" \
+    "$T/r.h5" "$GL_SRC" "$A" <<'EOF'
+import sys, h5py
+a = h5py.File(sys.argv[1], "r")["runs/000001"].attrs
+s = lambda k: a[k].decode() if isinstance(a[k], bytes) else str(a[k])
+assert s("fs_type") == "fuse", s("fs_type")
+assert s("fs_mount_type") == "fuse.glusterfs", s("fs_mount_type")
+assert s("fs_source") == sys.argv[2], s("fs_source")
+assert s("fs_mount_point") == sys.argv[3], s("fs_mount_point")
+assert "allow_other" in s("fs_options").split(","), s("fs_options")
+assert s("fs_layout") == "", s("fs_layout")
+assert int(a["fs_block_size"]) > 0
+EOF
+check "provenance: pfs-results --runs shows it" grep -qF "fuse.glusterfs $GL_SRC" <("$PY" "$PFS_SRC/scripts/pfs-results" "$T/r.h5" --runs)
+rm -rf "${A:?}/prov"
 
 # The stonewall: the wear-out leaves files of equal size, and the bricks hold
 # exactly the bytes the results file says were written.
@@ -167,6 +197,30 @@ for name, ph in r["phases"].items():
     assert [int(x) for x in ph["node_bytes"][0]] == [4 << 20, 4 << 20], (name, ph["node_bytes"][()])
 EOF
 rm -rf "${A:?}"/pfsbench.*
+
+# Metadata caches: stat and read-files right after a create through the same
+# client can be answered by that client's attribute and entry caches (1 s
+# by default); with -C across the two nodes they go through the other one.
+# The rates are printed (they vary with timing); the warning is checked.
+xnode() {
+    RC=0
+    timeout -k 5 90 mpirun -np 4 --hostfile "$FAKENODES_HOSTFILE" --map-by node -x PFSBENCH_PLACEMENT=round-robin \
+        --mca plm_rsh_agent "$T/gl-rsh" --mca oob_tcp_if_include lo --mca btl_tcp_if_include lo \
+        --oversubscribe --bind-to none "$BIN" -d "$X" "$@" >"$T/out" 2>"$T/err" || RC=$?
+}
+md_rate() { awk -v p="$1" '/^summary/ { exit } $1 == p && $2 ~ /^[0-9]+$/ { printf "%s%.0f", n++ ? "," : "", $3 }' "$T/out"; }
+MD=(-p "create,stat,read-files,delete" --files 200 --file-size 4k --dirs per-rank -i 2 --no-results)
+xnode "${MD[@]}"
+same_rc=$RC same_stat=$(md_rate stat) same_read=$(md_rate read-files)
+check "metadata, 2 nodes, no -C: exit 0" [ "$same_rc" -eq 0 ]
+check "metadata, 2 nodes, no -C: warned that stat and read-files may be cache hits of this client" \
+    grep -qE "^warning +stat and read-files rates may be cache hits of this client: .*fuse.glusterfs.*-C reads on another node's client" "$T/out"
+xnode "${MD[@]}" -C
+other_rc=$RC other_stat=$(md_rate stat) other_read=$(md_rate read-files)
+check "metadata, 2 nodes, -C: exit 0" [ "$other_rc" -eq 0 ]
+check "metadata, 2 nodes, -C: stat and read-files on the other client, no cache warning" \
+    cond 'grep -q "stat and read-files reordered" "$T/out" && ! grep -q "may be cache hits" "$T/out"'
+echo "# metadata, 4 ranks on 2 fake nodes, 200 files of 4 KiB per rank, per-rank dirs, 2 reps: stat files/s same client ${same_stat:-?}, other client (-C) ${other_stat:-?}; read-files same ${same_read:-?}, other ${other_read:-?}"
 check "2 nodes: no bind mount left on $X" not gl__mounted "$X"
 
 # ---- two clients append to one results file on the volume at once ---------
@@ -346,6 +400,87 @@ else
 fi
 check "brick stopped: the volume serves both clients again" revive 0
 rm -rf "${A:?}/stop"
+
+# ---- a brick SIGSTOPped during the cache drop, --timeout 5 -----------------
+# --drop-caches before the read: each rank fdatasyncs its file, then the
+# node's lowest rank syncs and writes drop_caches. The stall shim holds each
+# rank's first fdatasync 1 s and leaves a mark as it begins: the brick with
+# the run's data is stopped then, so the real fdatasync (and what follows)
+# meet a stopped server, in the step before the read phase.
+PRELOAD="${LD_PRELOAD:+$LD_PRELOAD:}${PFS_STALL_LIB:-}"
+if [ -n "${PFS_STALL_LIB:-}" ] && [ -e "$PFS_STALL_LIB" ]; then
+    mkdir -p "$A/dstop"
+    rm -f "$T/mark"
+    T_RUN=$(date +%s.%N)
+    env LD_PRELOAD="$PRELOAD" PFS_STALL_SECS=1 PFS_STALL_CALL=fdatasync PFS_STALL_MARK="$T/mark" \
+        timeout -k 5 120 mpirun -np 2 --oversubscribe --bind-to none "$PFSBENCH" -d "$A/dstop" -t 1m -b 8m \
+        -p write,read --drop-caches --timeout 5 --run-id gldrop -o "$T/drop.h5" >"$T/out" 2>"$T/err" &
+    BG=$!
+    for ((w = 0; w < 300; w++)); do [ -e "$T/mark" ] && break; kill -0 "$BG" 2>/dev/null || break; sleep 0.1; done
+    K=$(brick_with gldrop) || K=
+    if [ -e "$T/mark" ] && [ -n "$K" ]; then
+        SP=$(gl_brick_pid "$K")
+        kill -STOP "$SP"
+        T_STOP=$(date +%s.%N)
+        WD=
+        for ((w = 0; w < 600; w++)); do # bounded: 60 s, then the brick is let go
+            kill -0 "$BG" 2>/dev/null || break
+            [ -z "$WD" ] && grep -q "watchdog" "$T/err" &&
+                WD=$(awk -v a="$T_STOP" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+            sleep 0.1
+        done
+        STOPPED=$(awk -v a="$T_STOP" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+        kill -CONT "$SP" 2>/dev/null
+        wait_bg "$T_STOP"
+        echo "# brick $K stopped in the cache drop: the first watchdog message after ${WD:-never} s; pfsbench exited $RC after $STOPPED s; stderr:"
+        grep '^pfsbench' "$T/err" | sed 's/^/#   /'
+        echo "#   recorded: $(err_of "$T/drop.h5")"
+        check "brick stopped in the cache drop, --timeout 5: the watchdog speaks within 15 s (${WD:-never})" \
+            cond '[ -n "$WD" ] && awk -v e="$WD" "BEGIN { exit !(e + 0 == e && e < 15) }"'
+        check "brick stopped in the cache drop: the step is named (the preparation of read)" \
+            grep -qE "watchdog: rank [0-9]+ on .* blocked .*during the preparation of read \(repetition 0\)" "$T/err"
+        check "brick stopped in the cache drop: exit 3 (rc $RC), the job gone within 60 s ($STOPPED s)" \
+            cond '[ "$RC" -eq 3 ] && awk -v e="$STOPPED" "BEGIN { exit !(e < 60) }"'
+        check "brick stopped in the cache drop: recorded failed, once, naming the watchdog" \
+            cond 'case "$(err_of "$T/drop.h5")" in failed:*watchdog*) [ "$(nruns_of "$T/drop.h5")" = 1 ];; *) false;; esac'
+    else
+        kill -TERM "$BG" 2>/dev/null
+        wait_bg "$T_RUN"
+        bad "brick stopped in the cache drop: the drop never began or no data on a brick (mark: $([ -e "$T/mark" ] && echo yes || echo no))"
+    fi
+    check "brick stopped in the cache drop: the volume serves both clients again" revive 0
+    rm -rf "${A:?}/dstop"
+else
+    bad "brick stopped in the cache drop: PFS_STALL_LIB (the stall shim) is not set; ctest sets it"
+fi
+
+# ---- a brick stopped 3 s, no --timeout: a long-blocked call is a warning ----
+mkdir -p "$A/lb"
+start_bg 2 -d "$A/lb" -t 1m -b 512m -p write --run-id gllb --stall-warn 1 -o "$T/lb.h5"
+K=$(brick_with gllb) || K=
+if [ -n "$K" ]; then
+    SP=$(gl_brick_pid "$K")
+    kill -STOP "$SP"
+    sleep 3
+    kill -CONT "$SP"
+    wait_bg "$T_RUN"
+    LB=$(grep -m 1 "long-blocked call" "$T/out")
+    echo "# brick $K stopped 3 s without --timeout: pfsbench exited $RC after $ELAPSED s; ${LB:-no long-blocked warning}"
+    check "brick stopped 3 s, no --timeout: the run completes or fails, no hang (rc $RC, $ELAPSED s)" \
+        cond '[ "$RC" -eq 0 ] || [ "$RC" -eq 1 ]'
+    check "brick stopped 3 s: the report warns of the long-blocked call" \
+        grep -qE "^warning +long-blocked call: rank [0-9]+ on [^ ]+ was blocked [0-9.]+ s in " "$T/out"
+    check "brick stopped 3 s: blocked at least 2 s, as long as the stop (${LB:-none})" \
+        awk '/long-blocked call/ { for (i = 1; i < NF; i++) if ($i == "blocked" && $(i + 1) + 0 >= 2) f = 1 } END { exit !f }' "$T/out"
+    check "brick stopped 3 s: and the results file has the warning" \
+        sh -c 'case "$1" in *"long-blocked call: rank "*) exit 0;; esac; exit 1' sh \
+        "$("$PY" -c 'import sys, h5py; f = h5py.File(sys.argv[1], "r"); print(f["runs"][sorted(f["runs"])[-1]].attrs["warnings"])' "$T/lb.h5" 2>&1)"
+else
+    kill -CONT "$(gl_brick_pid 1)" "$(gl_brick_pid 2)" 2>/dev/null
+    bad "brick stopped 3 s: no data of the run appeared on a brick"
+    wait_bg "$T_RUN"
+fi
+rm -rf "${A:?}/lb"
 
 # ---- teardown: nothing left -------------------------------------------------
 S=$GL_SCRATCH
