@@ -33,6 +33,29 @@ enum pfs_phase {
     PFS_PH_KINDS
 };
 
+/* What a phase does: one row per enum pfs_phase in src/core/config.c's
+ * phase table, read by the parser, the run driver, the stream layer, the
+ * report and --list-options=json. */
+enum pfs_phase_kind { PFS_PHASE_DATA, PFS_PHASE_META };
+enum {
+    PFS_PHF_READS = 1u << 0,      /* reads file content */
+    PFS_PHF_WRITES = 1u << 1,     /* writes file content */
+    PFS_PHF_CREATES = 1u << 2,    /* makes the files it works on */
+    PFS_PHF_REMOVES = 1u << 3,    /* removes them */
+    PFS_PHF_OTHERS = 1u << 4,     /* -C applies: works on files a stream on another node made */
+    PFS_PHF_STONEWALL = 1u << 5,  /* -D applies */
+    PFS_PHF_SETS_COUNT = 1u << 6, /* under -D, the transfer count it reaches is what later phases move */
+};
+struct pfs_phase_desc {
+    const char *name;          /* as -p, the report and the results file spell it */
+    enum pfs_phase_kind kind;  /* data: bytes and bandwidth; metadata: files and files/s */
+    unsigned flags;            /* PFS_PHF_* */
+    int needs;                 /* the phase that must come earlier in the list, -1: none (a data
+                                * phase may instead work on a kept run's files, --run-id) */
+    const char *op;            /* what its calls do, for error messages ("open, read and close") */
+    const char *help;
+};
+
 enum pfs_dirs { PFS_DIRS_SHARED, PFS_DIRS_PER_RANK };
 enum pfs_format { PFS_FORMAT_TEXT, PFS_FORMAT_JSON, PFS_FORMAT_CSV };
 enum pfs_units { PFS_UNITS_MIB, PFS_UNITS_KB, PFS_UNITS_MB, PFS_UNITS_GB };
@@ -92,6 +115,7 @@ enum pfs_parse_result {
     PFS_PARSE_HELP,
     PFS_PARSE_VERSION,
     PFS_PARSE_ERROR,
+    PFS_PARSE_LIST_OPTIONS, /* --list-options=json: rank 0 calls pfs_config_list_json, all exit 0 */
 };
 
 /* Local. Fills cfg with defaults. */
@@ -124,6 +148,15 @@ void pfs_format_size(uint64_t bytes, char *buf, size_t len);
 int pfs_hint_known(const char *kv);
 int pfs_hint_check(const char *kv, char *err, size_t errlen);
 
+/* Local. The phase table: a phase's row (NULL out of range); a phase by name
+ * (len bytes of name; -1 when none); 1 when it has all of flags. */
+const struct pfs_phase_desc *pfs_phase_desc(int phase);
+int pfs_phase_find(const char *name, size_t len);
+int pfs_phase_has(int phase, unsigned flags);
+
+/* Local, from the table. pfs_phase_name is "?" out of range. is_read and
+ * is_write are of data phases only (read, reread; write, rewrite): a
+ * metadata phase that reads or writes small files is neither. */
 const char *pfs_phase_name(int phase);
 int pfs_phase_is_read(int phase);
 int pfs_phase_is_write(int phase);
@@ -134,16 +167,25 @@ int pfs_phase_is_meta(int phase);
 const char *pfs_units_label(int units);
 double pfs_units_scale(int units);
 
-/* Local. 1 when name is a file pfsbench makes: pfsbench.<run-id>.<rank>,
+/* Local. 1 when name is a file pfsbench makes: pfsbench.<run-id>.<stream>,
  * pfsbench.<run-id>.shared or a run's lock pfsbench.<run-id>.lock (what
- * --clean may remove). */
+ * --clean may remove), exactly as pfs/names.h formats them. Defined in
+ * src/core/names.c. */
 int pfs_is_leftover_name(const char *name);
 
 /* Local. Prints the option table as --help. */
 void pfs_config_usage(FILE *out);
 
 /* Local. Writes "key=value" lines for every resolved option (for the results
- * file and the report header); returns the number of bytes needed. */
+ * file and the report header), walking the option table in its keys' order;
+ * returns the number of bytes needed, like snprintf. */
 size_t pfs_config_describe(const struct pfs_config *cfg, char *buf, size_t len);
+
+/* Local. --list-options=json: one JSON document with the options (long and
+ * short name, takes_value, type, default, min/max, choices, the describe
+ * key, unit, help; one option per line, long, short and takes_value first),
+ * the phases and their descriptor fields, the bandwidth units, the size
+ * syntax, the exit codes and the file names. docs/usage.md describes it. */
+void pfs_config_list_json(FILE *out);
 
 #endif

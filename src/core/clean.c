@@ -11,32 +11,12 @@
 
 #include "pfs/config.h"
 #include "pfs/clean.h"
+#include "pfs/names.h"
 
-static int all_digits(const char *p)
+/* The kinds of entry --clean looks for, by their names alone. */
+static enum pfs_name_kind kind_of(const char *name)
 {
-    if (!*p)
-        return 0;
-    for (; *p; p++)
-        if (*p < '0' || *p > '9')
-            return 0;
-    return 1;
-}
-
-/* A small file of a metadata phase: f.<stream>.<index>. */
-static int is_md_file(const char *name)
-{
-    if (strncmp(name, "f.", 2) != 0)
-        return 0;
-    const char *dot = strchr(name + 2, '.');
-    if (!dot)
-        return 0;
-    char stream[32];
-    size_t n = (size_t)(dot - (name + 2));
-    if (n == 0 || n >= sizeof(stream))
-        return 0;
-    memcpy(stream, name + 2, n);
-    stream[n] = '\0';
-    return all_digits(stream) && all_digits(dot + 1);
+    return pfs_name_parse(name, NULL);
 }
 
 /* Walks a metadata directory of a crashed run (pfsbench.<id>.md, with f.*
@@ -60,11 +40,11 @@ static long md_walk(int dfd, int remove, int depth)
             count = -1;
             break;
         }
-        if (S_ISREG(st.st_mode) && is_md_file(e->d_name)) {
+        if (S_ISREG(st.st_mode) && kind_of(e->d_name) == PFS_NAME_MD_FILE) {
             count++;
             if (remove)
                 unlinkat(dfd, e->d_name, 0);
-        } else if (S_ISDIR(st.st_mode) && depth == 0 && e->d_name[0] == 's' && all_digits(e->d_name + 1)) {
+        } else if (S_ISDIR(st.st_mode) && depth == 0 && kind_of(e->d_name) == PFS_NAME_MD_SUBDIR) {
             int sub = openat(dfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
             long c = sub >= 0 ? md_walk(sub, remove, 1) : -1;
             if (sub >= 0)
@@ -85,28 +65,17 @@ static long md_walk(int dfd, int remove, int depth)
     return count;
 }
 
-static int is_md_dir_name(const char *name)
-{
-    size_t n = strlen(name);
-    if (n < 13 || strcmp(name + n - 3, ".md") != 0 || strncmp(name, "pfsbench.", 9) != 0)
-        return 0;
-    for (const char *p = name + 9; p < name + n - 3; p++)
-        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '-' || *p == '_'))
-            return 0;
-    return 1;
-}
-
 /* A live run holds a flock on DIR/pfsbench.<id>.lock for its lifetime
  * (the lock crosses clients of the file systems that honour flock on a
  * regular file). 1 when the run that named `name` is live, with the lock's
  * content ("host pid") in owner. */
 static int run_is_live(int dfd, const char *name, char *owner, size_t len)
 {
-    const char *id = name + 9, *dot = strrchr(id, '.');
-    char lock[300];
-    if (!dot || (size_t)(dot - id) >= sizeof(lock) - 20)
+    struct pfs_name n;
+    char lock[PFS_RUN_ID_MAX + 32];
+    if (pfs_name_parse(name, &n) == PFS_NAME_NONE || !n.run_id[0] ||
+        pfs_name_lock(lock, sizeof(lock), NULL, n.run_id) != 0)
         return 0;
-    snprintf(lock, sizeof(lock), "pfsbench.%.*s.lock", (int)(dot - id), id);
     int fd = openat(dfd, lock, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
         return 0;
@@ -125,12 +94,6 @@ static int run_is_live(int dfd, const char *name, char *owner, size_t len)
     }
     close(fd);
     return live;
-}
-
-static int is_lock_name(const char *name)
-{
-    size_t n = strlen(name);
-    return n > 5 && strcmp(name + n - 5, ".lock") == 0;
 }
 
 /* 1 when the entry is to be left alone: a live run's, or (without
@@ -158,7 +121,7 @@ static int clean_locks(DIR *dp, int dfd, const char *dir, int remove, int any_ow
     rewinddir(dp);
     while ((e = readdir(dp)) != NULL) {
         struct stat st;
-        if (!is_lock_name(e->d_name) || !pfs_is_leftover_name(e->d_name) ||
+        if (kind_of(e->d_name) != PFS_NAME_LOCK ||
             fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode) ||
             hands_off(dfd, dir, e->d_name, &st, any_owner, out))
             continue;
@@ -193,7 +156,8 @@ int pfs_clean(const char *dir, int remove, int any_owner, FILE *out, char *err, 
     struct dirent *e;
     while ((e = readdir(dp)) != NULL) {
         struct stat st;
-        if (is_md_dir_name(e->d_name) && fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+        const enum pfs_name_kind kind = kind_of(e->d_name);
+        if (kind == PFS_NAME_MD_TOP && fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
             S_ISDIR(st.st_mode)) {
             if (hands_off(dfd, dir, e->d_name, &st, any_owner, out))
                 continue;
@@ -219,7 +183,7 @@ int pfs_clean(const char *dir, int remove, int any_owner, FILE *out, char *err, 
                 fprintf(out, "leftover %s/%s/ (%ld small files)\n", dir, e->d_name, files);
             continue;
         }
-        if (!pfs_is_leftover_name(e->d_name) || is_lock_name(e->d_name))
+        if (kind != PFS_NAME_DATA && kind != PFS_NAME_SHARED)
             continue;
         /* Regular files only, never through a link: a planted link named
          * like ours is not ours. */

@@ -1,10 +1,13 @@
 /* The option table, its one generic parser, and validation.
- * Help text and validation come from the same table (the fio way). */
+ * Help text, validation, pfs_config_describe (the report header and the
+ * results file's config attribute) and --list-options=json all come from
+ * the same tables: the options, the phases, the units (the fio way). */
 #define _GNU_SOURCE
 #include "pfs/config.h"
 
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -14,90 +17,136 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-enum opt_type { T_FLAG, T_SIZE, T_SIZE0, T_INT, T_DOUBLE, T_STRING, T_PHASES, T_CHOICE, T_HINT, T_ACTION };
+#include "pfs/names.h"
 
-struct opt {
-    const char *name;
-    int shrt;               /* 0: long only */
-    enum opt_type type;
-    size_t off;             /* offsetof the field in struct pfs_config */
-    double min, max;        /* T_INT, T_DOUBLE */
-    const char *choices;    /* T_CHOICE: "a|b", index stored; T_FLAG: value stored */
-    const char *arg;
-    const char *help;
-};
+#include "config_table.h"
 
 #define OFF(f) offsetof(struct pfs_config, f)
+#define BLANK(f) (offsetof(struct pfs_config, f) + 1)
+#define DESC(k, p, u) .key = k, .pos = p, .unit = u
 
-static const struct opt opts[] = {
-    {"dir", 'd', T_STRING, OFF(dir), 0, 0, NULL, "DIR", "target directory; must exist (pfsbench creates only its own files)"},
-    {"file-per-process", 'F', T_FLAG, OFF(shared), 0, 0, "0", NULL, "one file per stream: rank, or rank x thread (default)"},
-    {"shared", 0, T_FLAG, OFF(shared), 0, 0, "1", NULL, "one file shared by all ranks"},
-    {"layout", 0, T_CHOICE, OFF(layout), 0, 0, "segmented|strided", "L", "shared-file layout: segmented (rank r owns [r*b,(r+1)*b)) or strided"},
-    {"transfer", 't', T_SIZE, OFF(transfer), 0, 0, NULL, "SIZE", "bytes per I/O call (default 1m)"},
-    {"block", 'b', T_SIZE, OFF(block), 0, 0, NULL, "SIZE", "bytes per rank, a multiple of the transfer (default 64m)"},
-    {"total", 0, T_SIZE, OFF(total), 0, 0, NULL, "SIZE", "bytes over all ranks; block = total / ranks"},
-    {"phases", 'p', T_PHASES, OFF(phases), 0, 0, NULL, "LIST", "comma list of write,rewrite,read,reread,create,stat,read-files,delete (default write,read)"},
-    {"reps", 'i', T_INT, OFF(reps), 1, 1000000, NULL, "N", "repetitions of the phase list (default 1)"},
-    {"fsync", 'e', T_FLAG, OFF(fsync), 0, 0, "1", NULL, "fsync before close, inside the timed region"},
-    {"include-close", 'c', T_ACTION, 0, 0, 0, NULL, NULL, "close is inside the timed region (always; accepted for IOzone users)"},
-    {"keep", 'k', T_FLAG, OFF(keep), 0, 0, "1", NULL, "keep the data files (default: remove the files this run created)"},
-    {"direct", 0, T_FLAG, OFF(direct), 0, 0, "1", NULL, "O_DIRECT; sizes must be multiples of the file system's alignment"},
-    {"drop-caches", 0, T_FLAG, OFF(drop_caches), 0, 0, "1", NULL, "drop the page cache of each file before each read phase"},
-    {"verify", 0, T_FLAG, OFF(verify), 0, 0, "1", NULL, "write a checkable pattern and check every byte read"},
-    {"random", 0, T_FLAG, OFF(random), 0, 0, "1", NULL, "visit each rank's transfers in a seeded random order"},
-    {"deadline", 'D', T_DOUBLE, OFF(deadline), 0.001, 1e9, NULL, "SECS", "stonewall: stop issuing transfers after SECS, then wear out to the largest count"},
-    {"reorder", 'C', T_FLAG, OFF(reorder), 0, 0, "1", NULL, "read the data a rank on another node wrote"},
-    {"api", 'a', T_CHOICE, OFF(api), 0, 0, "posix|mpiio", "API", "I/O interface (default posix)"},
-    {"collective", 0, T_FLAG, OFF(collective), 0, 0, "1", NULL, "MPI-IO collective calls (with --shared)"},
-    {"hint", 0, T_HINT, OFF(hints), 0, 0, NULL, "K=V", "MPI-IO hint, repeatable"},
-    {"results", 'o', T_STRING, OFF(results), 0, 0, NULL, "FILE", "HDF5 results file (default pfsbench-results.h5)"},
-    {"no-results", 0, T_FLAG, OFF(no_results), 0, 0, "1", NULL, "write no results file"},
-    {"label", 0, T_STRING, OFF(label), 0, 0, NULL, "TEXT", "a label stored with the run"},
-    {"run-id", 0, T_STRING, OFF(run_id), 0, 0, NULL, "ID", "name the data files pfsbench.ID.*; reuse with -p read to read files kept earlier"},
-    {"straggler", 0, T_DOUBLE, OFF(straggler), 0.01, 1.0, NULL, "F", "flag a node below F x the median node bandwidth (default 0.8)"},
-    {"threads", 'T', T_INT, OFF(threads), 1, 4096, NULL, "N", "I/O threads per rank (gpfsperf -th); streams = ranks x N (default 1)"},
-    {"files", 'n', T_INT, OFF(files), 1, 100000000, NULL, "N", "metadata phases: files per stream (default 1000)"},
-    {"file-size", 0, T_SIZE0, OFF(file_size), 0, 0, NULL, "SIZE", "metadata phases: bytes in each file (default 0: empty, like bonnie++ -n)"},
-    {"dirs", 0, T_CHOICE, OFF(dirs), 0, 0, "shared|per-rank", "D", "metadata phases: one directory for all, or one per stream (default shared)"},
-    {"order", 0, T_CHOICE, OFF(md_random), 0, 0, "sequential|random", "O", "metadata phases: names in order, or a seeded permutation (default sequential)"},
-    {"format", 0, T_CHOICE, OFF(format), 0, 0, "text|json|csv", "F", "the report on stdout (default text); messages go to stderr"},
-    {"units", 0, T_CHOICE, OFF(units), 0, 0, "MiB|KB|MB|GB", "U", "bandwidth unit: MiB/s (default), KB/s (1024 B/s, the seeds'), MB/s or GB/s (decimal)"},
-    {"progress", 0, T_FLAG, OFF(progress), 0, 0, "1", NULL, "show the live progress line even when stdout is not a terminal"},
-    {"timeout", 0, T_DOUBLE, OFF(timeout), 0.001, 1e9, NULL, "SECS", "watchdog: abort (exit 3) naming the ranks a phase waits for past SECS (default off)"},
-    {"stall-warn", 0, T_DOUBLE, OFF(stall_warn), 0.01, 1e9, NULL, "SECS", "warn of a call blocked SECS or longer, e.g. on a storage server that stopped answering (default 10)"},
-    {"force", 0, T_FLAG, OFF(force), 0, 0, "1", NULL, "accept a world-writable DIR without the sticky bit"},
-    {"clean", 0, T_FLAG, OFF(clean), 0, 0, "1", NULL, "list pfsbench leftovers in DIR (remove them with --yes), then exit"},
-    {"yes", 0, T_FLAG, OFF(yes), 0, 0, "1", NULL, "with --clean: remove the leftovers it lists"},
-    {"any-owner", 0, T_FLAG, OFF(any_owner), 0, 0, "1", NULL, "with --clean: include leftovers owned by other users (default: only your own)"},
-    {"quiet", 'q', T_FLAG, OFF(quiet), 0, 0, "1", NULL, "print only the summary"},
-    {"verbose", 'v', T_FLAG, OFF(verbose), 0, 0, "1", NULL, "print the rank-to-node placement table"},
-    {"help", 'h', T_ACTION, 0, 0, 0, NULL, NULL, "this help"},
-    {"version", 0, T_ACTION, 0, 0, 0, NULL, NULL, "print the version"},
+const struct opt pfs_opt_table[] = {
+    {"dir", 'd', T_STRING, OFF(dir), 0, 0, NULL, "DIR", "target directory; must exist (pfsbench creates only its own files)", DESC("dir", 1, NULL)},
+    {"file-per-process", 'F', T_FLAG, OFF(shared), 0, 0, "0", NULL, "one file per stream: rank, or rank x thread (default)", DESC("mode", 2, NULL), .vals = "file-per-process|shared"},
+    {"shared", 0, T_FLAG, OFF(shared), 0, 0, "1", NULL, "one file shared by all ranks", .key = "mode", .vals = "file-per-process|shared"},
+    {"layout", 0, T_CHOICE, OFF(layout), 0, 0, "segmented|strided", "L", "shared-file layout: segmented (rank r owns [r*b,(r+1)*b)) or strided", DESC("layout", 3, NULL)},
+    {"transfer", 't', T_SIZE, OFF(transfer), 0, 0, NULL, "SIZE", "bytes per I/O call (default 1m)", DESC("transfer", 4, "bytes")},
+    {"block", 'b', T_SIZE, OFF(block), 0, 0, NULL, "SIZE", "bytes per rank, a multiple of the transfer (default 64m)", DESC("block", 5, "bytes")},
+    {"total", 0, T_SIZE, OFF(total), 0, 0, NULL, "SIZE", "bytes over all ranks; block = total / ranks", DESC("total", 6, "bytes")},
+    {"phases", 'p', T_PHASES, OFF(phases), 0, 0, NULL, "LIST", "comma list of write,rewrite,read,reread,create,stat,read-files,delete (default write,read)", DESC("phases", 7, NULL)},
+    {"reps", 'i', T_INT, OFF(reps), 1, 1000000, NULL, "N", "repetitions of the phase list (default 1)", DESC("reps", 8, NULL)},
+    {"fsync", 'e', T_FLAG, OFF(fsync), 0, 0, "1", NULL, "fsync before close, inside the timed region", DESC("fsync", 9, NULL)},
+    {"include-close", 'c', T_ACTION, 0, 0, 0, NULL, NULL, "close is inside the timed region (always; accepted for IOzone users)", DESC("include_close", 23, NULL), .vals = "1"},
+    {"keep", 'k', T_FLAG, OFF(keep), 0, 0, "1", NULL, "keep the data files (default: remove the files this run created)", DESC("keep", 10, NULL)},
+    {"direct", 0, T_FLAG, OFF(direct), 0, 0, "1", NULL, "O_DIRECT; sizes must be multiples of the file system's alignment", DESC("direct", 11, NULL)},
+    {"drop-caches", 0, T_FLAG, OFF(drop_caches), 0, 0, "1", NULL, "drop the page cache of each file before each read phase", DESC("drop_caches", 12, NULL)},
+    {"verify", 0, T_FLAG, OFF(verify), 0, 0, "1", NULL, "write a checkable pattern and check every byte read", DESC("verify", 13, NULL)},
+    {"random", 0, T_FLAG, OFF(random), 0, 0, "1", NULL, "visit each rank's transfers in a seeded random order", DESC("random", 14, NULL)},
+    {"deadline", 'D', T_DOUBLE, OFF(deadline), 0.001, 1e9, NULL, "SECS", "stonewall: stop issuing transfers after SECS, then wear out to the largest count", DESC("deadline", 15, "seconds")},
+    {"reorder", 'C', T_FLAG, OFF(reorder), 0, 0, "1", NULL, "read the data a rank on another node wrote", DESC("reorder", 16, NULL)},
+    {"api", 'a', T_CHOICE, OFF(api), 0, 0, "posix|mpiio", "API", "I/O interface (default posix)", DESC("api", 17, NULL)},
+    {"collective", 0, T_FLAG, OFF(collective), 0, 0, "1", NULL, "MPI-IO collective calls (with --shared)", DESC("collective", 18, NULL)},
+    {"hint", 0, T_HINT, OFF(hints), 0, 0, NULL, "K=V", "MPI-IO hint, repeatable", DESC("hints", 19, NULL)},
+    {"results", 'o', T_STRING, OFF(results), 0, 0, NULL, "FILE", "HDF5 results file (default pfsbench-results.h5)", DESC("results", 20, NULL), .blank = BLANK(no_results)},
+    {"no-results", 0, T_FLAG, OFF(no_results), 0, 0, "1", NULL, "write no results file", .key = NULL},
+    {"label", 0, T_STRING, OFF(label), 0, 0, NULL, "TEXT", "a label stored with the run", DESC("label", 21, NULL)},
+    {"run-id", 0, T_STRING, OFF(run_id), 0, 0, NULL, "ID", "name the data files pfsbench.ID.*; reuse with -p read to read files kept earlier", .key = NULL},
+    {"straggler", 0, T_DOUBLE, OFF(straggler), 0.01, 1.0, NULL, "F", "flag a node below F x the median node bandwidth (default 0.8)", DESC("straggler", 22, "fraction")},
+    {"threads", 'T', T_INT, OFF(threads), 1, 4096, NULL, "N", "I/O threads per rank (gpfsperf -th); streams = ranks x N (default 1)", DESC("threads", 26, NULL)},
+    {"files", 'n', T_INT, OFF(files), 1, 100000000, NULL, "N", "metadata phases: files per stream (default 1000)", DESC("files", 27, NULL)},
+    {"file-size", 0, T_SIZE0, OFF(file_size), 0, 0, NULL, "SIZE", "metadata phases: bytes in each file (default 0: empty, like bonnie++ -n)", DESC("file_size", 28, "bytes")},
+    {"dirs", 0, T_CHOICE, OFF(dirs), 0, 0, "shared|per-rank", "D", "metadata phases: one directory for all, or one per stream (default shared)", DESC("dirs", 29, NULL)},
+    {"order", 0, T_CHOICE, OFF(md_random), 0, 0, "sequential|random", "O", "metadata phases: names in order, or a seeded permutation (default sequential)", DESC("order", 30, NULL)},
+    {"format", 0, T_CHOICE, OFF(format), 0, 0, "text|json|csv", "F", "the report on stdout (default text); messages go to stderr", .key = NULL},
+    {"units", 0, T_CHOICE, OFF(units), 0, 0, "MiB|KB|MB|GB", "U", "bandwidth unit: MiB/s (default), KB/s (1024 B/s, the seeds'), MB/s or GB/s (decimal)", .key = NULL},
+    {"progress", 0, T_FLAG, OFF(progress), 0, 0, "1", NULL, "show the live progress line even when stdout is not a terminal", .key = NULL},
+    {"timeout", 0, T_DOUBLE, OFF(timeout), 0.001, 1e9, NULL, "SECS", "watchdog: abort (exit 3) naming the ranks a phase waits for past SECS (default off)", DESC("timeout", 24, "seconds")},
+    {"stall-warn", 0, T_DOUBLE, OFF(stall_warn), 0.01, 1e9, NULL, "SECS", "warn of a call blocked SECS or longer, e.g. on a storage server that stopped answering (default 10)", DESC("stall_warn", 25, "seconds")},
+    {"force", 0, T_FLAG, OFF(force), 0, 0, "1", NULL, "accept a world-writable DIR without the sticky bit", .key = NULL},
+    {"clean", 0, T_FLAG, OFF(clean), 0, 0, "1", NULL, "list pfsbench leftovers in DIR (remove them with --yes), then exit", .key = NULL},
+    {"yes", 0, T_FLAG, OFF(yes), 0, 0, "1", NULL, "with --clean: remove the leftovers it lists", .key = NULL},
+    {"any-owner", 0, T_FLAG, OFF(any_owner), 0, 0, "1", NULL, "with --clean: include leftovers owned by other users (default: only your own)", .key = NULL},
+    {"quiet", 'q', T_FLAG, OFF(quiet), 0, 0, "1", NULL, "print only the summary", .key = NULL},
+    {"verbose", 'v', T_FLAG, OFF(verbose), 0, 0, "1", NULL, "print the rank-to-node placement table", .key = NULL},
+    {"list-options", 0, T_ACTION, 0, 0, 0, "json", "FORMAT", "print the options, phases, units, exit codes and file names for scripts, then exit", .key = NULL},
+    {"help", 'h', T_ACTION, 0, 0, 0, NULL, NULL, "this help", .key = NULL},
+    {"version", 0, T_ACTION, 0, 0, 0, NULL, NULL, "print the version", .key = NULL},
 };
-#define NOPTS (sizeof(opts) / sizeof(opts[0]))
+#define NOPTS (sizeof(pfs_opt_table) / sizeof(pfs_opt_table[0]))
+const size_t pfs_opt_count = NOPTS;
 
-static const char *phase_names[PFS_PH_KINDS] = {"write", "rewrite", "read", "reread",
-                                                 "create", "stat", "read-files", "delete"};
+/* One row per phase, in the order of enum pfs_phase. A new phase is a row
+ * here plus its function in the stream layer. */
+static const struct pfs_phase_desc phase_table[PFS_PH_KINDS] = {
+    [PFS_PH_WRITE] = {"write", PFS_PHASE_DATA, PFS_PHF_WRITES | PFS_PHF_CREATES | PFS_PHF_STONEWALL | PFS_PHF_SETS_COUNT,
+                      -1, "write", "write the data files (creating them) in -t transfers of -b bytes per stream"},
+    [PFS_PH_REWRITE] = {"rewrite", PFS_PHASE_DATA, PFS_PHF_WRITES | PFS_PHF_STONEWALL, PFS_PH_WRITE, "write",
+                        "write the existing data files again"},
+    [PFS_PH_READ] = {"read", PFS_PHASE_DATA, PFS_PHF_READS | PFS_PHF_OTHERS | PFS_PHF_STONEWALL, PFS_PH_WRITE, "read",
+                     "read the data files"},
+    [PFS_PH_REREAD] = {"reread", PFS_PHASE_DATA, PFS_PHF_READS | PFS_PHF_OTHERS | PFS_PHF_STONEWALL, PFS_PH_WRITE, "read",
+                       "read the data files again"},
+    [PFS_PH_CREATE] = {"create", PFS_PHASE_META, PFS_PHF_CREATES | PFS_PHF_WRITES, -1, "create",
+                       "create -n files per stream (writing --file-size bytes to each)"},
+    [PFS_PH_STAT] = {"stat", PFS_PHASE_META, PFS_PHF_OTHERS, PFS_PH_CREATE, "stat", "stat each file"},
+    [PFS_PH_READFILES] = {"read-files", PFS_PHASE_META, PFS_PHF_READS | PFS_PHF_OTHERS, PFS_PH_CREATE,
+                          "open, read and close", "open each file, read its content, close it"},
+    [PFS_PH_DELETE] = {"delete", PFS_PHASE_META, PFS_PHF_REMOVES, PFS_PH_CREATE, "delete", "delete each file"},
+};
+
+const struct pfs_phase_desc *pfs_phase_desc(int phase)
+{
+    return phase >= 0 && phase < PFS_PH_KINDS ? &phase_table[phase] : NULL;
+}
+
+int pfs_phase_find(const char *name, size_t len)
+{
+    for (int k = 0; k < PFS_PH_KINDS; k++)
+        if (strlen(phase_table[k].name) == len && strncmp(name, phase_table[k].name, len) == 0)
+            return k;
+    return -1;
+}
+
+int pfs_phase_has(int phase, unsigned flags)
+{
+    const struct pfs_phase_desc *d = pfs_phase_desc(phase);
+    return d && (d->flags & flags) == flags;
+}
 
 const char *pfs_phase_name(int phase)
 {
-    return phase >= 0 && phase < PFS_PH_KINDS ? phase_names[phase] : "?";
+    const struct pfs_phase_desc *d = pfs_phase_desc(phase);
+    return d ? d->name : "?";
 }
 
-int pfs_phase_is_read(int phase) { return phase == PFS_PH_READ || phase == PFS_PH_REREAD; }
-int pfs_phase_is_write(int phase) { return phase == PFS_PH_WRITE || phase == PFS_PH_REWRITE; }
-int pfs_phase_is_meta(int phase) { return phase >= PFS_PH_CREATE && phase < PFS_PH_KINDS; }
+/* Data phases only: a metadata phase that reads or writes small files is
+ * neither, so that a data phase's file, cache and count logic never applies to it. */
+int pfs_phase_is_read(int phase) { return !pfs_phase_is_meta(phase) && pfs_phase_has(phase, PFS_PHF_READS); }
+int pfs_phase_is_write(int phase) { return !pfs_phase_is_meta(phase) && pfs_phase_has(phase, PFS_PHF_WRITES); }
+int pfs_phase_is_meta(int phase)
+{
+    const struct pfs_phase_desc *d = pfs_phase_desc(phase);
+    return d && d->kind == PFS_PHASE_META;
+}
 
-static const struct {
-    const char *label;
-    double scale;
-} units_table[] = {
-    {"MiB/s", 1048576.0}, {"KB/s", 1024.0}, {"MB/s", 1e6}, {"GB/s", 1e9},
+const struct pfs_unit_row pfs_units_table[] = {
+    {"MiB", "MiB/s", 1048576.0}, {"KB", "KB/s", 1024.0}, {"MB", "MB/s", 1e6}, {"GB", "GB/s", 1e9},
 };
+const int pfs_units_count = (int)(sizeof(pfs_units_table) / sizeof(pfs_units_table[0]));
 
-const char *pfs_units_label(int units) { return units_table[units >= 0 && units < 4 ? units : 0].label; }
-double pfs_units_scale(int units) { return units_table[units >= 0 && units < 4 ? units : 0].scale; }
+const char *pfs_units_label(int units) { return pfs_units_table[units >= 0 && units < pfs_units_count ? units : 0].label; }
+double pfs_units_scale(int units) { return pfs_units_table[units >= 0 && units < pfs_units_count ? units : 0].scale; }
+
+/* Exit statuses as --help and --list-options=json say them (docs/usage.md too). */
+const struct pfs_exit_row pfs_exit_table[] = {
+    {PFS_EXIT_OK, "success"},
+    {PFS_EXIT_IO, "I/O error or verification failure"},
+    {PFS_EXIT_USAGE, "bad input"},
+    {PFS_EXIT_TIMEOUT, "watchdog timeout"},
+};
+const size_t pfs_exit_count = sizeof(pfs_exit_table) / sizeof(pfs_exit_table[0]);
+const char *const pfs_exit_signals[] = {"SIGHUP", "SIGINT", "SIGTERM", "SIGUSR1", "SIGUSR2"};
+const size_t pfs_exit_nsignals = sizeof(pfs_exit_signals) / sizeof(pfs_exit_signals[0]);
 
 void pfs_config_defaults(struct pfs_config *cfg)
 {
@@ -247,18 +296,48 @@ static int parse_phases(const char *s, struct pfs_config *cfg, char *err, size_t
     cfg->nphases = 0;
     char *save = NULL;
     for (char *tok = strtok_r(tmp, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        int k;
-        for (k = 0; k < PFS_PH_KINDS; k++)
-            if (strcmp(tok, phase_names[k]) == 0)
-                break;
-        if (k == PFS_PH_KINDS)
-            return fail(err, len, "--phases: unknown phase '%s'; use a comma list of write,rewrite,read,reread,create,stat,read-files,delete", tok);
+        int k = pfs_phase_find(tok, strlen(tok));
+        if (k < 0) {
+            char all[256];
+            size_t n = 0;
+            for (int j = 0; j < PFS_PH_KINDS && n < sizeof(all); j++)
+                n += (size_t)snprintf(all + n, sizeof(all) - n, "%s%s", j ? "," : "", phase_table[j].name);
+            return fail(err, len, "--phases: unknown phase '%s'; use a comma list of %s", tok, all);
+        }
         if (cfg->nphases == PFS_MAX_PHASES)
             return fail(err, len, "--phases: at most %d phases", PFS_MAX_PHASES);
         cfg->phases[cfg->nphases++] = k;
     }
     if (cfg->nphases == 0 || s[0] == ',' || s[strlen(s) - 1] == ',' || strstr(s, ",,"))
         return fail(err, len, "--phases: empty phase in '%s'; use e.g. -p write,read", s);
+    return 0;
+}
+
+/* The index of arg among choices "a|b|c", or -1. */
+static int choice_index(const char *choices, const char *arg)
+{
+    const char *c = choices;
+    for (int idx = 0; c && *c; idx++) {
+        size_t n = strcspn(c, "|");
+        if (strlen(arg) == n && strncmp(arg, c, n) == 0)
+            return idx;
+        c += n + (c[n] == '|');
+    }
+    return -1;
+}
+
+/* The idx-th name of "a|b|c": its length, and *name; 0 when there is none. */
+size_t pfs_opt_choice_name(const char *choices, int idx, const char **name)
+{
+    const char *c = choices;
+    for (int i = 0; c && *c; i++) {
+        size_t n = strcspn(c, "|");
+        if (i == idx) {
+            *name = c;
+            return n;
+        }
+        c += n + (c[n] == '|');
+    }
     return 0;
 }
 
@@ -305,26 +384,19 @@ static int set_opt(const struct opt *o, const char *arg, struct pfs_config *cfg,
             return fail(err, len, "--%s: empty value", o->name);
         if (strlen(arg) >= cap)
             return fail(err, len, "--%s: value longer than %zu characters", o->name, cap - 1);
-        if (o->off == OFF(run_id))
-            for (const char *c = arg; *c; c++)
-                if (!(( *c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '-' || *c == '_'))
-                    return fail(err, len, "--run-id: '%s' may hold only letters, digits, '-' and '_'", arg);
+        if (o->off == OFF(run_id) && !pfs_run_id_valid(arg))
+            return fail(err, len, "--run-id: '%s' may hold only letters, digits, '-' and '_'", arg);
         strcpy(field, arg);
         return 0;
     }
     case T_PHASES:
         return parse_phases(arg, cfg, err, len);
     case T_CHOICE: {
-        const char *c = o->choices;
-        for (int idx = 0; c && *c; idx++) {
-            size_t n = strcspn(c, "|");
-            if (strlen(arg) == n && strncmp(arg, c, n) == 0) {
-                *(int *)field = idx;
-                return 0;
-            }
-            c += n + (c[n] == '|');
-        }
-        return fail(err, len, "--%s: '%s' is not one of %s", o->name, arg, o->choices);
+        int idx = choice_index(o->choices, arg);
+        if (idx < 0)
+            return fail(err, len, "--%s: '%s' is not one of %s", o->name, arg, o->choices);
+        *(int *)field = idx;
+        return 0;
     }
     case T_HINT: {
         const char *eq = strchr(arg, '=');
@@ -340,8 +412,70 @@ static int set_opt(const struct opt *o, const char *arg, struct pfs_config *cfg,
         return 0;
     }
     case T_ACTION:
+        /* An action that takes a value takes one of its choices. */
+        if (o->arg && arg && choice_index(o->choices, arg) < 0)
+            return fail(err, len, "--%s: '%s' is not one of %s", o->name, arg, o->choices);
         return 0;
     }
+    return 0;
+}
+
+/* A metadata phase that works on files needs the phase that makes them
+ * earlier in the list. (A data phase may instead read or rewrite the files
+ * a kept run left: pfs_config_parse checks those with --run-id in mind.) */
+static int check_needs(const struct pfs_config *cfg, char *err, size_t len)
+{
+    for (int i = 0; i < cfg->nphases; i++) {
+        const struct pfs_phase_desc *d = pfs_phase_desc(cfg->phases[i]);
+        if (d->kind != PFS_PHASE_META || d->needs < 0)
+            continue;
+        int seen = 0;
+        for (int j = 0; j < i && !seen; j++)
+            seen = cfg->phases[j] == d->needs;
+        if (!seen)
+            return fail(err, len, "--phases: %s needs %s before it in the list (e.g. -p create,stat,delete)", d->name,
+                        pfs_phase_name(d->needs));
+    }
+    return 0;
+}
+
+/* What a run's options must agree on (after the actions and --clean). 0 or -1 with err. */
+static int check_run(const struct pfs_config *cfg, int total_given, char *err, size_t len)
+{
+    if (total_given && cfg->block_given)
+        return fail(err, len, "--total and -b/--block both given; give one (block = total / ranks)");
+    if (cfg->collective && cfg->api != PFS_API_MPIIO)
+        return fail(err, len, "--collective needs --api mpiio");
+    if (cfg->nhints && cfg->api != PFS_API_MPIIO)
+        return fail(err, len, "--hint needs --api mpiio");
+    if (cfg->layout == PFS_LAYOUT_STRIDED && !cfg->shared)
+        return fail(err, len, "--layout strided needs --shared (a file per process is always contiguous)");
+    if (cfg->threads > 1 && cfg->api == PFS_API_MPIIO)
+        return fail(err, len, "--threads with --api mpiio would need MPI_THREAD_MULTIPLE; use --api posix with threads, or ranks instead");
+    if (cfg->shared && cfg->dirs == PFS_DIRS_PER_RANK)
+        return fail(err, len, "--shared and --dirs per-rank contradict each other; give one");
+    if (check_needs(cfg, err, len) != 0)
+        return -1;
+    if (cfg->no_results && strcmp(cfg->results, "pfsbench-results.h5") != 0)
+        return fail(err, len, "--results and --no-results both given; give one");
+    /* A read with no write before it in the list reads kept files of an earlier run. */
+    int first_write = -1, first_read = -1;
+    for (int i = 0; i < cfg->nphases; i++) {
+        if (first_write < 0 && pfs_phase_is_write(cfg->phases[i]))
+            first_write = i;
+        if (first_read < 0 && pfs_phase_is_read(cfg->phases[i]))
+            first_read = i;
+    }
+    int data_phases = 0;
+    for (int i = 0; i < cfg->nphases; i++)
+        data_phases += !pfs_phase_is_meta(cfg->phases[i]);
+    if (first_write < 0 && data_phases && !cfg->run_id[0])
+        return fail(err, len, "phases without a write read files kept by an earlier run; give --run-id ID of that run (it ran with --keep)");
+    if (first_write >= 0 && !pfs_phase_has(cfg->phases[first_write], PFS_PHF_CREATES) && (first_read < 0 || first_read > first_write)
+        && !cfg->run_id[0])
+        return fail(err, len, "rewrite before any write overwrites files of an earlier run; put write first or give --run-id ID");
+    if (first_read >= 0 && first_write >= 0 && first_read < first_write && !cfg->run_id[0])
+        return fail(err, len, "a read comes before the first write; put write first, or give --run-id ID of a kept earlier run");
     return 0;
 }
 
@@ -353,10 +487,11 @@ enum pfs_parse_result pfs_config_parse(struct pfs_config *cfg, int argc, char **
     size_t sp = 0;
     sopts[sp++] = ':'; /* report a missing value as ':' */
     for (size_t i = 0; i < NOPTS; i++) {
-        int has_arg = (opts[i].type == T_FLAG || opts[i].type == T_ACTION) ? no_argument : required_argument;
-        lopts[i] = (struct option){opts[i].name, has_arg, NULL, 256 + (int)i};
-        if (opts[i].shrt) {
-            sopts[sp++] = (char)opts[i].shrt;
+        int has_arg = pfs_opt_table[i].type == T_FLAG || (pfs_opt_table[i].type == T_ACTION && !pfs_opt_table[i].arg) ? no_argument
+                                                                                          : required_argument;
+        lopts[i] = (struct option){pfs_opt_table[i].name, has_arg, NULL, 256 + (int)i};
+        if (pfs_opt_table[i].shrt) {
+            sopts[sp++] = (char)pfs_opt_table[i].shrt;
             if (has_arg == required_argument)
                 sopts[sp++] = ':';
         }
@@ -368,7 +503,7 @@ enum pfs_parse_result pfs_config_parse(struct pfs_config *cfg, int argc, char **
     err[0] = '\0';
     optind = 0; /* glibc: full reinitialisation, so tests can parse many times */
     opterr = 0;
-    int want_help = 0, want_version = 0, total_given = 0;
+    int want_help = 0, want_version = 0, want_list = 0, total_given = 0;
     for (;;) {
         int c = getopt_long(argc, argv, sopts, lopts, NULL);
         if (c == -1)
@@ -377,7 +512,7 @@ enum pfs_parse_result pfs_config_parse(struct pfs_config *cfg, int argc, char **
             /* glibc sets optopt to the option's val (256 + index) when a
              * long option that takes no value is given one (--keep=1). */
             if (optopt >= 256 && optopt < 256 + (int)NOPTS)
-                fail(err, errlen, "option '--%s' takes no value; see pfsbench --help", opts[optopt - 256].name);
+                fail(err, errlen, "option '--%s' takes no value; see pfsbench --help", pfs_opt_table[optopt - 256].name);
             else if (optopt)
                 fail(err, errlen, "unknown option '-%c'; see pfsbench --help", optopt);
             else
@@ -390,17 +525,19 @@ enum pfs_parse_result pfs_config_parse(struct pfs_config *cfg, int argc, char **
         }
         const struct opt *o = NULL;
         if (c >= 256)
-            o = &opts[c - 256];
+            o = &pfs_opt_table[c - 256];
         else
             for (size_t i = 0; i < NOPTS; i++)
-                if (opts[i].shrt == c)
-                    o = &opts[i];
+                if (pfs_opt_table[i].shrt == c)
+                    o = &pfs_opt_table[i];
         if (!o)
             continue;
         if (strcmp(o->name, "help") == 0)
             want_help = 1;
         else if (strcmp(o->name, "version") == 0)
             want_version = 1;
+        else if (strcmp(o->name, "list-options") == 0)
+            want_list = 1;
         if (o->off == OFF(total))
             total_given = 1;
         if (set_opt(o, optarg, cfg, err, errlen) != 0)
@@ -410,6 +547,12 @@ enum pfs_parse_result pfs_config_parse(struct pfs_config *cfg, int argc, char **
         return PFS_PARSE_HELP;
     if (want_version)
         return PFS_PARSE_VERSION;
+    if (want_list) {
+        /* Nothing of the rest of the line applies: a caller that does not
+         * know this result yet finds no directory and runs nothing. */
+        pfs_config_defaults(cfg);
+        return PFS_PARSE_LIST_OPTIONS;
+    }
     if (optind < argc) {
         fail(err, errlen, "unexpected argument '%s'; options take the form -d DIR or --dir DIR", argv[optind]);
         return PFS_PARSE_ERROR;
@@ -428,72 +571,7 @@ enum pfs_parse_result pfs_config_parse(struct pfs_config *cfg, int argc, char **
     }
     if (cfg->clean)
         return PFS_PARSE_RUN;
-    if (total_given && cfg->block_given) {
-        fail(err, errlen, "--total and -b/--block both given; give one (block = total / ranks)");
-        return PFS_PARSE_ERROR;
-    }
-    if (cfg->collective && cfg->api != PFS_API_MPIIO) {
-        fail(err, errlen, "--collective needs --api mpiio");
-        return PFS_PARSE_ERROR;
-    }
-    if (cfg->nhints && cfg->api != PFS_API_MPIIO) {
-        fail(err, errlen, "--hint needs --api mpiio");
-        return PFS_PARSE_ERROR;
-    }
-    if (cfg->layout == PFS_LAYOUT_STRIDED && !cfg->shared) {
-        fail(err, errlen, "--layout strided needs --shared (a file per process is always contiguous)");
-        return PFS_PARSE_ERROR;
-    }
-    if (cfg->threads > 1 && cfg->api == PFS_API_MPIIO) {
-        fail(err, errlen, "--threads with --api mpiio would need MPI_THREAD_MULTIPLE; use --api posix with threads, or ranks instead");
-        return PFS_PARSE_ERROR;
-    }
-    if (cfg->shared && cfg->dirs == PFS_DIRS_PER_RANK) {
-        fail(err, errlen, "--shared and --dirs per-rank contradict each other; give one");
-        return PFS_PARSE_ERROR;
-    }
-    {
-        int has_create = 0;
-        for (int i = 0; i < cfg->nphases; i++) {
-            int k = cfg->phases[i];
-            if (k == PFS_PH_CREATE)
-                has_create = 1;
-            else if (pfs_phase_is_meta(k) && !has_create) {
-                fail(err, errlen, "--phases: %s needs create before it in the list (e.g. -p create,stat,delete)",
-                     phase_names[k]);
-                return PFS_PARSE_ERROR;
-            }
-        }
-    }
-    if (cfg->no_results && strcmp(cfg->results, "pfsbench-results.h5") != 0) {
-        fail(err, errlen, "--results and --no-results both given; give one");
-        return PFS_PARSE_ERROR;
-    }
-    /* A read with no write before it in the list reads kept files of an earlier run. */
-    int first_write = -1, first_read = -1;
-    for (int i = 0; i < cfg->nphases; i++) {
-        if (first_write < 0 && pfs_phase_is_write(cfg->phases[i]))
-            first_write = i;
-        if (first_read < 0 && pfs_phase_is_read(cfg->phases[i]))
-            first_read = i;
-    }
-    int data_phases = 0;
-    for (int i = 0; i < cfg->nphases; i++)
-        data_phases += !pfs_phase_is_meta(cfg->phases[i]);
-    if (first_write < 0 && data_phases && !cfg->run_id[0]) {
-        fail(err, errlen, "phases without a write read files kept by an earlier run; give --run-id ID of that run (it ran with --keep)");
-        return PFS_PARSE_ERROR;
-    }
-    if (first_write >= 0 && cfg->phases[first_write] == PFS_PH_REWRITE && (first_read < 0 || first_read > first_write)
-        && !cfg->run_id[0]) {
-        fail(err, errlen, "rewrite before any write overwrites files of an earlier run; put write first or give --run-id ID");
-        return PFS_PARSE_ERROR;
-    }
-    if (first_read >= 0 && first_write >= 0 && first_read < first_write && !cfg->run_id[0]) {
-        fail(err, errlen, "a read comes before the first write; put write first, or give --run-id ID of a kept earlier run");
-        return PFS_PARSE_ERROR;
-    }
-    return PFS_PARSE_RUN;
+    return check_run(cfg, total_given, err, errlen) != 0 ? PFS_PARSE_ERROR : PFS_PARSE_RUN;
 }
 
 int pfs_config_resolve(struct pfs_config *cfg, int nranks, char *err, size_t len)
@@ -547,27 +625,6 @@ int pfs_config_check_dir(const struct pfs_config *cfg, char *err, size_t len)
     return 0;
 }
 
-int pfs_is_leftover_name(const char *name)
-{
-    if (strncmp(name, "pfsbench.", 9) != 0)
-        return 0;
-    const char *id = name + 9, *dot = strrchr(id, '.');
-    if (!dot || dot == id)
-        return 0;
-    for (const char *p = id; p < dot; p++)
-        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '-' || *p == '_'))
-            return 0;
-    const char *tail = dot + 1;
-    if (strcmp(tail, "shared") == 0 || strcmp(tail, "lock") == 0)
-        return 1;
-    if (!*tail)
-        return 0;
-    for (const char *p = tail; *p; p++)
-        if (*p < '0' || *p > '9')
-            return 0;
-    return 1;
-}
-
 void pfs_config_usage(FILE *out)
 {
     fprintf(out, "usage: mpirun -np N pfsbench -d DIR [options]\n\n"
@@ -576,46 +633,105 @@ void pfs_config_usage(FILE *out)
                  "SIZE takes k, m, g, t (1024-based).\n\noptions:\n");
     for (size_t i = 0; i < NOPTS; i++) {
         char left[64];
-        if (opts[i].shrt)
-            snprintf(left, sizeof(left), "-%c, --%s%s%s", opts[i].shrt, opts[i].name,
-                     opts[i].arg ? " " : "", opts[i].arg ? opts[i].arg : "");
+        if (pfs_opt_table[i].shrt)
+            snprintf(left, sizeof(left), "-%c, --%s%s%s", pfs_opt_table[i].shrt, pfs_opt_table[i].name,
+                     pfs_opt_table[i].arg ? " " : "", pfs_opt_table[i].arg ? pfs_opt_table[i].arg : "");
         else
-            snprintf(left, sizeof(left), "    --%s%s%s", opts[i].name,
-                     opts[i].arg ? " " : "", opts[i].arg ? opts[i].arg : "");
-        if (opts[i].type == T_CHOICE)
-            fprintf(out, "  %-26s %s; %s is one of %s\n", left, opts[i].help, opts[i].arg, opts[i].choices);
+            snprintf(left, sizeof(left), "    --%s%s%s", pfs_opt_table[i].name,
+                     pfs_opt_table[i].arg ? " " : "", pfs_opt_table[i].arg ? pfs_opt_table[i].arg : "");
+        if (pfs_opt_table[i].type == T_CHOICE || (pfs_opt_table[i].type == T_ACTION && pfs_opt_table[i].arg))
+            fprintf(out, "  %-26s %s; %s is one of %s\n", left, pfs_opt_table[i].help, pfs_opt_table[i].arg, pfs_opt_table[i].choices);
         else
-            fprintf(out, "  %-26s %s\n", left, opts[i].help);
+            fprintf(out, "  %-26s %s\n", left, pfs_opt_table[i].help);
     }
-    fprintf(out, "\nexit status: 0 success, 1 I/O error or verification failure, 2 bad input, 3 watchdog timeout,\n"
-                 "128+N interrupted by signal N (SIGHUP, SIGINT, SIGTERM, SIGUSR1, SIGUSR2)\n");
+    fprintf(out, "\nexit status:");
+    for (size_t i = 0; i < pfs_exit_count; i++)
+        fprintf(out, " %d %s,", pfs_exit_table[i].code, pfs_exit_table[i].meaning);
+    fprintf(out, "\n128+N interrupted by signal N (");
+    for (size_t i = 0; i < pfs_exit_nsignals; i++)
+        fprintf(out, "%s%s", i ? ", " : "", pfs_exit_signals[i]);
+    fprintf(out, ")\n");
+}
+
+/* A buffer written like snprintf: n counts what the whole needs. */
+struct sink {
+    char *buf;
+    size_t len, n;
+};
+
+static void sput(struct sink *k, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int w = vsnprintf(k->buf + (k->n < k->len ? k->n : k->len), k->n < k->len ? k->len - k->n : 0, fmt, ap);
+    va_end(ap);
+    if (w > 0)
+        k->n += (size_t)w;
+}
+
+/* An option's value as describe writes it. */
+static void put_value(struct sink *k, const struct opt *o, const struct pfs_config *cfg)
+{
+    const char *field = (const char *)cfg + o->off, *name = "";
+    size_t n;
+    if (o->blank && *(const int *)((const char *)cfg + o->blank - 1))
+        return;
+    switch (o->type) {
+    case T_STRING: sput(k, "%s", field); break;
+    case T_SIZE:
+    case T_SIZE0: sput(k, "%llu", (unsigned long long)*(const uint64_t *)field); break;
+    case T_INT: sput(k, "%d", *(const int *)field); break;
+    case T_DOUBLE: sput(k, "%g", *(const double *)field); break;
+    case T_FLAG:
+        if (o->vals && (n = pfs_opt_choice_name(o->vals, *(const int *)field != 0, &name)))
+            sput(k, "%.*s", (int)n, name);
+        else
+            sput(k, "%d", *(const int *)field);
+        break;
+    case T_CHOICE: {
+        int idx = *(const int *)field;
+        if (!(n = pfs_opt_choice_name(o->choices, idx, &name)))
+            n = pfs_opt_choice_name(o->choices, 0, &name);
+        sput(k, "%.*s", (int)n, name);
+        break;
+    }
+    case T_PHASES:
+        for (int i = 0; i < cfg->nphases; i++)
+            sput(k, "%s%s", i ? "," : "", pfs_phase_name(cfg->phases[i]));
+        break;
+    case T_HINT:
+        for (int i = 0; i < cfg->nhints; i++)
+            sput(k, "%s%s", i ? ";" : "", cfg->hints[i]);
+        break;
+    case T_ACTION: sput(k, "%s", o->vals ? o->vals : ""); break;
+    }
 }
 
 size_t pfs_config_describe(const struct pfs_config *cfg, char *buf, size_t len)
 {
-    size_t n = 0;
-#define PUT(...) n += (size_t)snprintf(buf + (n < len ? n : len), n < len ? len - n : 0, __VA_ARGS__)
-    PUT("dir=%s\n", cfg->dir);
-    PUT("mode=%s\n", cfg->shared ? "shared" : "file-per-process");
-    PUT("layout=%s\n", cfg->layout == PFS_LAYOUT_STRIDED ? "strided" : "segmented");
-    PUT("transfer=%llu\n", (unsigned long long)cfg->transfer);
-    PUT("block=%llu\n", (unsigned long long)cfg->block);
-    PUT("total=%llu\n", (unsigned long long)cfg->total);
-    PUT("phases=");
-    for (int i = 0; i < cfg->nphases; i++)
-        PUT("%s%s", i ? "," : "", pfs_phase_name(cfg->phases[i]));
-    PUT("\nreps=%d\nfsync=%d\nkeep=%d\ndirect=%d\ndrop_caches=%d\nverify=%d\nrandom=%d\n",
-        cfg->reps, cfg->fsync, cfg->keep, cfg->direct, cfg->drop_caches, cfg->verify, cfg->random);
-    PUT("deadline=%g\nreorder=%d\napi=%s\ncollective=%d\n", cfg->deadline, cfg->reorder,
-        cfg->api == PFS_API_MPIIO ? "mpiio" : "posix", cfg->collective);
-    PUT("hints=");
-    for (int i = 0; i < cfg->nhints; i++)
-        PUT("%s%s", i ? ";" : "", cfg->hints[i]);
-    PUT("\nresults=%s\nlabel=%s\nstraggler=%g\ninclude_close=1\ntimeout=%g\nstall_warn=%g\n", cfg->no_results ? "" : cfg->results,
-        cfg->label, cfg->straggler, cfg->timeout, cfg->stall_warn);
-    PUT("threads=%d\nfiles=%d\nfile_size=%llu\ndirs=%s\norder=%s\n", cfg->threads, cfg->files,
-        (unsigned long long)cfg->file_size, cfg->dirs == PFS_DIRS_PER_RANK ? "per-rank" : "shared",
-        cfg->md_random ? "random" : "sequential");
-#undef PUT
-    return n;
+    struct sink k = {buf, len, 0};
+    if (len)
+        buf[0] = '\0';
+    /* In the order of pos, which the results files already hold. */
+    for (int pos = 1;; pos++) {
+        const struct opt *o = NULL;
+        for (size_t i = 0; i < NOPTS && !o; i++)
+            if (pfs_opt_table[i].key && pfs_opt_table[i].pos == pos)
+                o = &pfs_opt_table[i];
+        if (!o)
+            break;
+        sput(&k, "%s=", o->key);
+        put_value(&k, o, cfg);
+        sput(&k, "\n");
+    }
+    return k.n;
+}
+
+size_t pfs_opt_value(const struct opt *o, const struct pfs_config *cfg, char *buf, size_t len)
+{
+    struct sink k = {buf, len, 0};
+    if (len)
+        buf[0] = '\0';
+    put_value(&k, o, cfg);
+    return k.n;
 }

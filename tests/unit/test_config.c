@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -235,12 +236,459 @@ static void test_describe(void **state)
     assert_int_equal(strlen(small), 7);
 }
 
+/* pfs_config_describe walks the option table: its text must stay what the
+ * hand-written list gave (results files and tests read these keys), taken
+ * from the library before the table did it. */
+static const struct { int nranks; const char *args; const char *want; } golden[] = {
+    {1, "-d|/tmp",
+     "dir=/tmp\n"
+     "mode=file-per-process\n"
+     "layout=segmented\n"
+     "transfer=1048576\n"
+     "block=67108864\n"
+     "total=67108864\n"
+     "phases=write,read\n"
+     "reps=1\n"
+     "fsync=0\n"
+     "keep=0\n"
+     "direct=0\n"
+     "drop_caches=0\n"
+     "verify=0\n"
+     "random=0\n"
+     "deadline=0\n"
+     "reorder=0\n"
+     "api=posix\n"
+     "collective=0\n"
+     "hints=\n"
+     "results=pfsbench-results.h5\n"
+     "label=\n"
+     "straggler=0.8\n"
+     "include_close=1\n"
+     "timeout=0\n"
+     "stall_warn=10\n"
+     "threads=1\n"
+     "files=1000\n"
+     "file_size=0\n"
+     "dirs=shared\n"
+     "order=sequential\n"},
+    {2, "-d|/tmp|--shared|--layout|strided|-a|mpiio|--collective|--hint|striping_factor=4|--hint|romio_cb_write=enable|--label|hello world|--straggler|0.5",
+     "dir=/tmp\n"
+     "mode=shared\n"
+     "layout=strided\n"
+     "transfer=1048576\n"
+     "block=67108864\n"
+     "total=134217728\n"
+     "phases=write,read\n"
+     "reps=1\n"
+     "fsync=0\n"
+     "keep=0\n"
+     "direct=0\n"
+     "drop_caches=0\n"
+     "verify=0\n"
+     "random=0\n"
+     "deadline=0\n"
+     "reorder=0\n"
+     "api=mpiio\n"
+     "collective=1\n"
+     "hints=striping_factor=4;romio_cb_write=enable\n"
+     "results=pfsbench-results.h5\n"
+     "label=hello world\n"
+     "straggler=0.5\n"
+     "include_close=1\n"
+     "timeout=0\n"
+     "stall_warn=10\n"
+     "threads=1\n"
+     "files=1000\n"
+     "file_size=0\n"
+     "dirs=shared\n"
+     "order=sequential\n"},
+    {3, "-d|/tmp|--total|3m|-t|1k|--no-results|--timeout|30|--stall-warn|0.5",
+     "dir=/tmp\n"
+     "mode=file-per-process\n"
+     "layout=segmented\n"
+     "transfer=1024\n"
+     "block=1048576\n"
+     "total=3145728\n"
+     "phases=write,read\n"
+     "reps=1\n"
+     "fsync=0\n"
+     "keep=0\n"
+     "direct=0\n"
+     "drop_caches=0\n"
+     "verify=0\n"
+     "random=0\n"
+     "deadline=0\n"
+     "reorder=0\n"
+     "api=posix\n"
+     "collective=0\n"
+     "hints=\n"
+     "results=\n"
+     "label=\n"
+     "straggler=0.8\n"
+     "include_close=1\n"
+     "timeout=30\n"
+     "stall_warn=0.5\n"
+     "threads=1\n"
+     "files=1000\n"
+     "file_size=0\n"
+     "dirs=shared\n"
+     "order=sequential\n"},
+    {2, "-d|/tmp|-T|4|-n|10|--file-size|4k|--dirs|per-rank|--order|random|-p|create,stat,read-files,delete|-o|/tmp/r.h5",
+     "dir=/tmp\n"
+     "mode=file-per-process\n"
+     "layout=segmented\n"
+     "transfer=1048576\n"
+     "block=67108864\n"
+     "total=536870912\n"
+     "phases=create,stat,read-files,delete\n"
+     "reps=1\n"
+     "fsync=0\n"
+     "keep=0\n"
+     "direct=0\n"
+     "drop_caches=0\n"
+     "verify=0\n"
+     "random=0\n"
+     "deadline=0\n"
+     "reorder=0\n"
+     "api=posix\n"
+     "collective=0\n"
+     "hints=\n"
+     "results=/tmp/r.h5\n"
+     "label=\n"
+     "straggler=0.8\n"
+     "include_close=1\n"
+     "timeout=0\n"
+     "stall_warn=10\n"
+     "threads=4\n"
+     "files=10\n"
+     "file_size=4096\n"
+     "dirs=per-rank\n"
+     "order=random\n"},
+    {1, "-d|/tmp|-F|--shared|-F|-c|--file-size|0|--timeout|0.001|-D|1e9",
+     "dir=/tmp\n"
+     "mode=file-per-process\n"
+     "layout=segmented\n"
+     "transfer=1048576\n"
+     "block=67108864\n"
+     "total=67108864\n"
+     "phases=write,read\n"
+     "reps=1\n"
+     "fsync=0\n"
+     "keep=0\n"
+     "direct=0\n"
+     "drop_caches=0\n"
+     "verify=0\n"
+     "random=0\n"
+     "deadline=1e+09\n"
+     "reorder=0\n"
+     "api=posix\n"
+     "collective=0\n"
+     "hints=\n"
+     "results=pfsbench-results.h5\n"
+     "label=\n"
+     "straggler=0.8\n"
+     "include_close=1\n"
+     "timeout=0.001\n"
+     "stall_warn=10\n"
+     "threads=1\n"
+     "files=1000\n"
+     "file_size=0\n"
+     "dirs=shared\n"
+     "order=sequential\n"},
+};
+
+static void test_describe_golden(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof(golden) / sizeof(golden[0]); i++) {
+        struct pfs_config cfg;
+        char err[PFS_ERRLEN], buf[8192];
+        assert_int_equal(parse(&cfg, err, golden[i].args), PFS_PARSE_RUN);
+        assert_int_equal(pfs_config_resolve(&cfg, golden[i].nranks, err, sizeof(err)), 0);
+        size_t n = pfs_config_describe(&cfg, buf, sizeof(buf));
+        assert_string_equal(buf, golden[i].want);
+        assert_int_equal(n, strlen(golden[i].want));
+        for (size_t cut = 0; cut < n + 2; cut += 7) {
+            char *b = malloc(cut ? cut : 1);
+            assert_int_equal(pfs_config_describe(&cfg, b, cut), n);
+            if (cut)
+                assert_int_equal(strncmp(b, golden[i].want, cut - 1), 0);
+            free(b);
+        }
+    }
+}
+
+/* The phase table against what the enum ranges said before it. */
+static void test_phase_table(void **state)
+{
+    (void)state;
+    static const struct { int phase; const char *name; int read, write, meta, others, creates; } want[] = {
+        {PFS_PH_WRITE, "write", 0, 1, 0, 0, 1},         {PFS_PH_REWRITE, "rewrite", 0, 1, 0, 0, 0},
+        {PFS_PH_READ, "read", 1, 0, 0, 1, 0},           {PFS_PH_REREAD, "reread", 1, 0, 0, 1, 0},
+        {PFS_PH_CREATE, "create", 0, 0, 1, 0, 1},       {PFS_PH_STAT, "stat", 0, 0, 1, 1, 0},
+        {PFS_PH_READFILES, "read-files", 0, 0, 1, 1, 0}, {PFS_PH_DELETE, "delete", 0, 0, 1, 0, 0},
+    };
+    assert_int_equal(sizeof(want) / sizeof(want[0]), PFS_PH_KINDS);
+    for (size_t i = 0; i < PFS_PH_KINDS; i++) {
+        int k = want[i].phase;
+        const struct pfs_phase_desc *d = pfs_phase_desc(k);
+        assert_non_null(d);
+        assert_string_equal(pfs_phase_name(k), want[i].name);
+        assert_int_equal(pfs_phase_find(want[i].name, strlen(want[i].name)), k);
+        assert_int_equal(pfs_phase_is_read(k), want[i].read);
+        assert_int_equal(pfs_phase_is_write(k), want[i].write);
+        assert_int_equal(pfs_phase_is_meta(k), want[i].meta);
+        assert_int_equal(pfs_phase_has(k, PFS_PHF_OTHERS), want[i].others);
+        assert_int_equal(pfs_phase_has(k, PFS_PHF_CREATES), want[i].creates);
+        assert_int_equal(pfs_phase_has(k, PFS_PHF_STONEWALL), !want[i].meta);
+        assert_int_equal(pfs_phase_has(k, PFS_PHF_SETS_COUNT), k == PFS_PH_WRITE);
+        assert_true(d->needs >= -1 && d->needs < PFS_PH_KINDS && d->needs != k);
+        assert_true(d->needs < 0 || pfs_phase_has(d->needs, PFS_PHF_CREATES));
+        assert_non_null(d->op);
+        assert_true(d->help && d->help[0]);
+    }
+    assert_null(pfs_phase_desc(-1));
+    assert_null(pfs_phase_desc(PFS_PH_KINDS));
+    assert_string_equal(pfs_phase_name(PFS_PH_KINDS), "?");
+    assert_false(pfs_phase_is_meta(-1) || pfs_phase_is_read(PFS_PH_KINDS) || pfs_phase_has(99, 0));
+    assert_int_equal(pfs_phase_find("reads", 4), PFS_PH_READ);
+    assert_int_equal(pfs_phase_find("reads", 5), -1);
+    /* The parser's messages name phases from the table. */
+    struct pfs_config cfg;
+    char err[PFS_ERRLEN];
+    assert_int_equal(parse(&cfg, err, "-d|/tmp|-p|create,delete,read-files"), PFS_PARSE_RUN);
+    assert_int_equal(parse(&cfg, err, "-d|/tmp|-p|stat,create"), PFS_PARSE_ERROR);
+    assert_string_equal(err, "--phases: stat needs create before it in the list (e.g. -p create,stat,delete)");
+    assert_int_equal(parse(&cfg, err, "-d|/tmp|-p|write,bogus"), PFS_PARSE_ERROR);
+    assert_string_equal(err, "--phases: unknown phase 'bogus'; use a comma list of "
+                             "write,rewrite,read,reread,create,stat,read-files,delete");
+}
+
+static void test_list_options_parse(void **state)
+{
+    (void)state;
+    struct pfs_config cfg, def;
+    char err[PFS_ERRLEN];
+    pfs_config_defaults(&def);
+    assert_int_equal(parse(&cfg, err, "--list-options=json"), PFS_PARSE_LIST_OPTIONS);
+    assert_int_equal(parse(&cfg, err, "--list-options|json"), PFS_PARSE_LIST_OPTIONS);
+    /* The rest of the line does not apply: cfg holds the defaults, no directory. */
+    assert_int_equal(parse(&cfg, err, "-d|/tmp|-t|4k|--list-options=json"), PFS_PARSE_LIST_OPTIONS);
+    assert_memory_equal(&cfg, &def, sizeof(cfg));
+    assert_int_equal(parse(&cfg, err, "--list-options=json|--help"), PFS_PARSE_HELP);
+    assert_int_equal(parse(&cfg, err, "--list-options=xml"), PFS_PARSE_ERROR);
+    assert_string_equal(err, "--list-options: 'xml' is not one of json");
+    assert_int_equal(parse(&cfg, err, "--list-options"), PFS_PARSE_ERROR);
+    assert_non_null(strstr(err, "needs a value"));
+    assert_int_equal(parse(&cfg, err, "--list-options=json|-t|0"), PFS_PARSE_ERROR);
+}
+
+/* A strict JSON checker, enough for one document: 0 when s holds exactly
+ * one value and white space. */
+static const char *json_value(const char *s);
+static const char *json_ws(const char *s)
+{
+    while (*s == ' ' || *s == '\n' || *s == '\t' || *s == '\r')
+        s++;
+    return s;
+}
+static const char *json_string(const char *s)
+{
+    if (*s++ != '"')
+        return NULL;
+    for (; *s != '"'; s++) {
+        if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f) /* ASCII only: the tables' own strings */
+            return NULL;
+        if (*s == '\\') {
+            s++;
+            if (*s == 'u') {
+                for (int i = 1; i <= 4; i++)
+                    if (!strchr("0123456789abcdefABCDEF", s[i]) || !s[i])
+                        return NULL;
+                s += 4;
+            } else if (!*s || !strchr("\"\\/bfnrt", *s))
+                return NULL;
+        }
+    }
+    return s + 1;
+}
+static const char *json_number(const char *s)
+{
+    const char *p = s;
+    if (*p == '-')
+        p++;
+    if (*p == '0')
+        p++;
+    else if (*p >= '1' && *p <= '9')
+        while (*p >= '0' && *p <= '9')
+            p++;
+    else
+        return NULL;
+    if (*p == '.') {
+        if (*++p < '0' || *p > '9')
+            return NULL;
+        while (*p >= '0' && *p <= '9')
+            p++;
+    }
+    if (*p == 'e' || *p == 'E') {
+        p++;
+        if (*p == '+' || *p == '-')
+            p++;
+        if (*p < '0' || *p > '9')
+            return NULL;
+        while (*p >= '0' && *p <= '9')
+            p++;
+    }
+    return p;
+}
+static const char *json_items(const char *s, char close, int keyed)
+{
+    s = json_ws(s + 1);
+    if (*s == close)
+        return s + 1;
+    for (;;) {
+        if (keyed) {
+            if (!(s = json_string(s)))
+                return NULL;
+            s = json_ws(s);
+            if (*s++ != ':')
+                return NULL;
+        }
+        if (!(s = json_value(s)))
+            return NULL;
+        s = json_ws(s);
+        if (*s == close)
+            return s + 1;
+        if (*s++ != ',')
+            return NULL;
+        s = json_ws(s);
+    }
+}
+static const char *json_value(const char *s)
+{
+    s = json_ws(s);
+    switch (*s) {
+    case '{': return json_items(s, '}', 1);
+    case '[': return json_items(s, ']', 0);
+    case '"': return json_string(s);
+    case 't': return strncmp(s, "true", 4) ? NULL : s + 4;
+    case 'f': return strncmp(s, "false", 5) ? NULL : s + 5;
+    case 'n': return strncmp(s, "null", 4) ? NULL : s + 4;
+    default: return json_number(s);
+    }
+}
+static int json_ok(const char *s)
+{
+    const char *e = json_value(s);
+    return e && *json_ws(e) == '\0';
+}
+
+static void test_json_checker(void **state)
+{
+    (void)state;
+    static const char *good[] = {"{}", "[]", "{\"a\": [1, -2.5e3, true, false, null, \"x\\\"\\u00e9\"]}", " 0 "};
+    static const char *bad[] = {"", "{", "[1,]", "{\"a\" 1}", "\"\n\"", "01", "1.", "[1] [2]", "tru", "\"\\x\""};
+    for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+        assert_true(json_ok(good[i]));
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+        if (json_ok(bad[i]))
+            fail_msg("'%s' passed the JSON check", bad[i]);
+}
+
+static char *capture(void (*fn)(FILE *))
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_non_null(f);
+    fn(f);
+    assert_int_equal(fclose(f), 0);
+    return text;
+}
+
+static void test_list_json(void **state)
+{
+    (void)state;
+    char *json = capture(pfs_config_list_json);
+    char *help = capture(pfs_config_usage);
+    assert_true(json_ok(json));
+    /* One option per line, long, short and takes_value first (scripts/pfsrun
+     * reads them so); as many as --help lists. */
+    int nopt = 0, nhelp = 0;
+    for (char *p = json; (p = strstr(p, "\n    {\"long\": \"")); p++)
+        nopt++;
+    for (char *p = help; (p = strstr(p, "\n  ")); p++)
+        nhelp += p[3] == '-' || strncmp(p + 1, "      --", 8) == 0;
+    assert_true(nopt > 40);
+    assert_int_equal(nopt, nhelp);
+    assert_non_null(strstr(json, "\n    {\"long\": \"dir\", \"short\": \"d\", \"takes_value\": true,"));
+    assert_non_null(strstr(json, "\n    {\"long\": \"keep\", \"short\": \"k\", \"takes_value\": false,"));
+    assert_non_null(strstr(json, "\n    {\"long\": \"stall-warn\", \"short\": null, \"takes_value\": true,"));
+    assert_non_null(strstr(json, "\n    {\"long\": \"list-options\", \"short\": null, \"takes_value\": true,"));
+    /* Every key describe writes is some option's key. */
+    struct pfs_config cfg;
+    char err[PFS_ERRLEN], buf[8192], want[128];
+    assert_int_equal(parse(&cfg, err, "-d|/tmp"), PFS_PARSE_RUN);
+    pfs_config_describe(&cfg, buf, sizeof(buf));
+    int keys = 0;
+    for (char *line = buf; *line; line = strchr(line, '\n') + 1, keys++) {
+        snprintf(want, sizeof(want), "\"key\": \"%.*s\"", (int)strcspn(line, "="), line);
+        if (!strstr(json, want))
+            fail_msg("no option has %s", want);
+    }
+    assert_int_equal(keys, 30);
+    for (int k = 0; k < PFS_PH_KINDS; k++) {
+        snprintf(want, sizeof(want), "{\"name\": \"%s\", \"kind\": \"%s\"", pfs_phase_name(k),
+                 pfs_phase_is_meta(k) ? "metadata" : "data");
+        assert_non_null(strstr(json, want));
+    }
+    free(json);
+    free(help);
+}
+
+/* The same document through Python's json module, with the facts scripts
+ * rely on (skipped where /usr/bin/python3 is missing). */
+static void test_list_json_python(void **state)
+{
+    (void)state;
+    if (access("/usr/bin/python3", X_OK) != 0)
+        skip();
+    char path[] = "/tmp/pfs-test-list-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    pfs_config_list_json(f);
+    fclose(f);
+    char cmd[2048];
+    snprintf(cmd, sizeof(cmd), "/usr/bin/python3 -c '%s' %s",
+             "import json,sys,re\n"
+             "d=json.load(open(sys.argv[1]))\n"
+             "o={x[\"long\"]:x for x in d[\"options\"]}\n"
+             "assert [u[\"name\"] for u in d[\"units\"]]==o[\"units\"][\"choices\"]\n"
+             "assert [p[\"name\"] for p in d[\"phases\"]]==o[\"phases\"][\"choices\"]\n"
+             "assert o[\"transfer\"][\"default\"]==1<<20 and o[\"transfer\"][\"type\"]==\"size\"\n"
+             "assert o[\"reps\"][\"min\"]==1 and o[\"api\"][\"choices\"]==[\"posix\",\"mpiio\"]\n"
+             "assert o[\"file-per-process\"][\"default\"] is True and o[\"shared\"][\"sets\"]==\"shared\"\n"
+             "assert o[\"deadline\"][\"default\"] is None and o[\"stall-warn\"][\"default\"]==10\n"
+             "assert all(x[\"takes_value\"]==(x[\"type\"] not in (\"flag\",\"action\") or x[\"long\"]==\"list-options\") for x in d[\"options\"])\n"
+             "assert [e[\"code\"] for e in d[\"exit_codes\"]]==[0,1,2,3]\n"
+             "r=re.compile(d[\"sizes\"][\"syntax\"])\n"
+             "assert r.match(\"4m\") and not r.match(\"4mb\") and not r.match(\"1.5g\")\n"
+             "assert re.match(d[\"names\"][\"run_id\"],\"a-b_C9\") and not re.match(d[\"names\"][\"run_id\"],\"a.b\")\n",
+             path);
+    int rc = system(cmd);
+    unlink(path);
+    assert_int_equal(rc, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sizes),       cmocka_unit_test(test_format_size), cmocka_unit_test(test_bad_inputs),
         cmocka_unit_test(test_good_parse),  cmocka_unit_test(test_resolve),     cmocka_unit_test(test_check_dir),
-        cmocka_unit_test(test_describe),
+        cmocka_unit_test(test_describe),    cmocka_unit_test(test_describe_golden), cmocka_unit_test(test_phase_table),
+        cmocka_unit_test(test_list_options_parse), cmocka_unit_test(test_json_checker), cmocka_unit_test(test_list_json),
+        cmocka_unit_test(test_list_json_python),
     };
     return cmocka_run_group_tests_name("config", tests, NULL, NULL);
 }

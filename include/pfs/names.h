@@ -1,0 +1,66 @@
+/* Every name pfsbench gives a file or directory, formatted and parsed in one
+ * place, so that what a run creates, what --clean recognises and what the
+ * documentation says cannot drift apart. Pure and local: no MPI, no I/O.
+ *
+ * In the target directory DIR, for a run id ID:
+ *   DIR/pfsbench.ID.<stream>     a data file of one stream (file per process)
+ *   DIR/pfsbench.ID.shared       the data file all streams share (--shared)
+ *   DIR/pfsbench.ID.lock         the run's lock, held for its lifetime
+ *   DIR/pfsbench.ID.md/          the metadata phases' directory
+ *   DIR/pfsbench.ID.md/s<stream>/        a stream's directory (--dirs per-rank)
+ *   .../f.<stream>.<index>       a small file of a metadata phase
+ * <stream> and <index> are decimal without leading zeros (0 is "0"); ID is 1
+ * to PFS_RUN_ID_MAX - 1 letters, digits, '-' or '_'. */
+#ifndef PFS_NAMES_H
+#define PFS_NAMES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Bytes of a run id with its NUL (the size of struct pfs_config's run_id). */
+#define PFS_RUN_ID_MAX 64
+/* The characters a run id may hold, as a regular-expression class. */
+#define PFS_RUN_ID_CLASS "A-Za-z0-9_-"
+
+enum pfs_name_kind {
+    PFS_NAME_NONE = 0,  /* not a name pfsbench makes */
+    PFS_NAME_DATA,      /* pfsbench.ID.<stream> */
+    PFS_NAME_SHARED,    /* pfsbench.ID.shared */
+    PFS_NAME_LOCK,      /* pfsbench.ID.lock */
+    PFS_NAME_MD_TOP,    /* pfsbench.ID.md */
+    PFS_NAME_MD_SUBDIR, /* s<stream> (inside pfsbench.ID.md) */
+    PFS_NAME_MD_FILE,   /* f.<stream>.<index> (inside pfsbench.ID.md or its s<stream>) */
+};
+
+/* What pfs_name_parse found in a name. */
+struct pfs_name {
+    enum pfs_name_kind kind;
+    char run_id[PFS_RUN_ID_MAX]; /* DATA, SHARED, LOCK, MD_TOP; "" otherwise */
+    int stream;                  /* DATA, MD_SUBDIR, MD_FILE; -1 otherwise */
+    uint64_t index;              /* MD_FILE; 0 otherwise */
+};
+
+/* Local. 1 when c may appear in a run id. */
+int pfs_run_id_char(int c);
+
+/* Local. 1 when id is a run id pfsbench accepts (length and characters). */
+int pfs_run_id_valid(const char *id);
+
+/* Local. The formatters write "DIR/NAME", or the bare NAME when dir is NULL,
+ * into out like snprintf. They return 0, or -1 when the name did not fit in
+ * len bytes (out then holds as much as fitted), the run id is not valid or a
+ * number is negative. */
+int pfs_name_data(char *out, size_t len, const char *dir, const char *run_id, int shared, int stream);
+int pfs_name_lock(char *out, size_t len, const char *dir, const char *run_id);
+int pfs_name_md_top(char *out, size_t len, const char *dir, const char *run_id);
+/* Here dir is the metadata directory (DIR/pfsbench.ID.md), or a stream's. */
+int pfs_name_md_subdir(char *out, size_t len, const char *md_top, int stream);
+int pfs_name_md_file(char *out, size_t len, const char *dir, int stream, uint64_t index);
+
+/* Local. Parses one directory entry's name (no '/'): the kind, and the parts
+ * in *out when out is not NULL. Anything a formatter above could not have
+ * written (leading zeros, a sign, an empty or over-long id, a number past
+ * its type, a trailing character) is PFS_NAME_NONE. */
+enum pfs_name_kind pfs_name_parse(const char *name, struct pfs_name *out);
+
+#endif

@@ -1,0 +1,218 @@
+/* --list-options=json: the option, phase, unit and exit tables as one JSON
+ * document for scripts (scripts/pfsrun, scripts/pfs-sweep). docs/usage.md
+ * describes it. */
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "config_table.h"
+#include "pfs/names.h"
+
+
+/* A JSON string of one of the tables' own strings. They are ASCII and
+ * fixed at build time (tests/unit/test_config.c checks), so quotes,
+ * backslashes and controls are all there is to escape (report.c's escaper
+ * is for bytes from outside). */
+static void json_str(FILE *out, const char *s, size_t n)
+{
+    fputc('"', out);
+    for (size_t i = 0; s && i < n && s[i]; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"' || c == '\\')
+            fprintf(out, "\\%c", c);
+        else if (c < 0x20 || c == 0x7f)
+            fprintf(out, "\\u%04x", c);
+        else
+            fputc(c, out);
+    }
+    fputc('"', out);
+}
+
+static void json_key(FILE *out, const char *key, const char *s)
+{
+    fprintf(out, ", \"%s\": ", key);
+    if (s)
+        json_str(out, s, SIZE_MAX);
+    else
+        fputs("null", out);
+}
+
+static void json_choices(FILE *out, const char *choices)
+{
+    const char *name;
+    size_t n;
+    fputc('[', out);
+    for (int i = 0; (n = pfs_opt_choice_name(choices, i, &name)) != 0; i++) {
+        fputs(i ? ", " : "", out);
+        json_str(out, name, n);
+    }
+    fputc(']', out);
+}
+
+static const char *type_name(enum opt_type t)
+{
+    static const char *names[] = {[T_FLAG] = "flag",     [T_SIZE] = "size",   [T_SIZE0] = "size",
+                                  [T_INT] = "integer",   [T_DOUBLE] = "number", [T_STRING] = "string",
+                                  [T_PHASES] = "phases", [T_CHOICE] = "choice", [T_HINT] = "hint",
+                                  [T_ACTION] = "action"};
+    return names[t];
+}
+
+/* The default, typed: null where there is none (an empty string, a size or
+ * number that means "not given" or "off", an action). */
+static void json_default(FILE *out, const struct opt *o, const struct pfs_config *def)
+{
+    const char *field = (const char *)def + o->off;
+    char buf[256];
+    fputs(", \"default\": ", out);
+    switch (o->type) {
+    case T_FLAG: fputs(*(const int *)field == atoi(o->choices) ? "true" : "false", out); return;
+    case T_SIZE:
+    case T_SIZE0:
+        if (o->type == T_SIZE && *(const uint64_t *)field == 0)
+            break;
+        fprintf(out, "%llu", (unsigned long long)*(const uint64_t *)field);
+        return;
+    case T_INT:
+        if (*(const int *)field < o->min)
+            break;
+        fprintf(out, "%d", *(const int *)field);
+        return;
+    case T_DOUBLE:
+        if (*(const double *)field < o->min)
+            break;
+        fprintf(out, "%.17g", *(const double *)field);
+        return;
+    case T_STRING:
+    case T_CHOICE:
+    case T_PHASES:
+        if (pfs_opt_value(o, def, buf, sizeof(buf)) == 0)
+            break;
+        json_str(out, buf, SIZE_MAX);
+        return;
+    case T_HINT:
+    case T_ACTION: break;
+    }
+    fputs("null", out);
+}
+
+static void json_option(FILE *out, const struct opt *o, const struct pfs_config *def)
+{
+    char shrt[2] = {(char)o->shrt, '\0'};
+    int takes = !(o->type == T_FLAG || (o->type == T_ACTION && !o->arg));
+    /* long, short and takes_value first, on one line per option: a shell
+     * script can read them with a regular expression (scripts/pfsrun). */
+    fputs("    {\"long\": ", out);
+    json_str(out, o->name, SIZE_MAX);
+    fputs(", \"short\": ", out);
+    if (o->shrt)
+        json_str(out, shrt, 1);
+    else
+        fputs("null", out);
+    fprintf(out, ", \"takes_value\": %s", takes ? "true" : "false");
+    json_key(out, "arg", o->arg);
+    json_key(out, "type", type_name(o->type));
+    json_default(out, o, def);
+    if (o->type == T_INT || o->type == T_DOUBLE)
+        fprintf(out, ", \"min\": %.17g, \"max\": %.17g", o->min, o->max);
+    else if (o->type == T_SIZE || o->type == T_SIZE0)
+        fprintf(out, ", \"min\": %d, \"max\": %" PRIu64, o->type == T_SIZE, (uint64_t)INT64_MAX / 2);
+    if (o->type == T_CHOICE || (o->type == T_ACTION && o->arg)) {
+        fputs(", \"choices\": ", out);
+        json_choices(out, o->choices);
+    } else if (o->type == T_PHASES) {
+        fputs(", \"choices\": [", out);
+        for (int i = 0; i < PFS_PH_KINDS; i++) {
+            fputs(i ? ", " : "", out);
+            json_str(out, pfs_phase_desc(i)->name, SIZE_MAX);
+        }
+        fputc(']', out);
+    }
+    if (o->type == T_FLAG) { /* what the flag sets, as describe says it */
+        const char *name = "";
+        size_t n = o->vals ? pfs_opt_choice_name(o->vals, atoi(o->choices) != 0, &name) : 0;
+        fputs(", \"sets\": ", out);
+        if (n)
+            json_str(out, name, n);
+        else
+            fprintf(out, "%d", atoi(o->choices));
+    }
+    fprintf(out, ", \"repeatable\": %s", o->type == T_HINT ? "true" : "false");
+    json_key(out, "key", o->key);
+    json_key(out, "unit", o->unit);
+    json_key(out, "help", o->help);
+    fputc('}', out);
+}
+
+static void json_phases(FILE *out)
+{
+    static const struct {
+        const char *name;
+        unsigned flag;
+    } flags[] = {{"reads", PFS_PHF_READS},         {"writes", PFS_PHF_WRITES},       {"creates", PFS_PHF_CREATES},
+                 {"removes", PFS_PHF_REMOVES},     {"reorder", PFS_PHF_OTHERS},      {"stonewall", PFS_PHF_STONEWALL},
+                 {"sets_count", PFS_PHF_SETS_COUNT}};
+    fputs("  \"phases\": [\n", out);
+    for (int i = 0; i < PFS_PH_KINDS; i++) {
+        const struct pfs_phase_desc *d = pfs_phase_desc(i);
+        fputs("    {\"name\": ", out);
+        json_str(out, d->name, SIZE_MAX);
+        json_key(out, "kind", d->kind == PFS_PHASE_META ? "metadata" : "data");
+        for (size_t f = 0; f < sizeof(flags) / sizeof(flags[0]); f++)
+            fprintf(out, ", \"%s\": %s", flags[f].name, d->flags & flags[f].flag ? "true" : "false");
+        json_key(out, "needs", d->needs >= 0 ? pfs_phase_name(d->needs) : NULL);
+        json_key(out, "op", d->op);
+        json_key(out, "help", d->help);
+        fprintf(out, "}%s\n", i + 1 < PFS_PH_KINDS ? "," : "");
+    }
+    fputs("  ],\n", out);
+}
+
+
+static void json_tail(FILE *out)
+{
+    fputs("  \"units\": [\n", out);
+    for (int i = 0; i < pfs_units_count; i++) {
+        fputs("    {\"name\": ", out);
+        json_str(out, pfs_units_table[i].name, SIZE_MAX);
+        json_key(out, "label", pfs_units_table[i].label);
+        fprintf(out, ", \"bytes_per_second\": %.17g}%s\n", pfs_units_table[i].scale, i + 1 < pfs_units_count ? "," : "");
+    }
+    fprintf(out, "  ],\n  \"sizes\": {\"syntax\": \"^[0-9]+[kKmMgGtT]?$\", \"suffixes\": {\"\": 1, \"k\": %llu, "
+                 "\"m\": %llu, \"g\": %llu, \"t\": %llu}, \"suffix_case\": \"either\", \"min\": 1, \"max\": %" PRIu64
+                 ", \"zero\": \"0, where an option's min is 0\"},\n",
+            1ULL << 10, 1ULL << 20, 1ULL << 30, 1ULL << 40, (uint64_t)INT64_MAX / 2);
+    fputs("  \"exit_codes\": [", out);
+    for (size_t i = 0; i < pfs_exit_count; i++) {
+        fprintf(out, "%s{\"code\": %d", i ? ", " : "", pfs_exit_table[i].code);
+        json_key(out, "meaning", pfs_exit_table[i].meaning);
+        fputc('}', out);
+    }
+    fprintf(out, "],\n  \"signal_exit\": {\"base\": 128, \"signals\": [");
+    for (size_t i = 0; i < pfs_exit_nsignals; i++) {
+        fputs(i ? ", " : "", out);
+        json_str(out, pfs_exit_signals[i], SIZE_MAX);
+    }
+    fprintf(out, "]},\n  \"names\": {\"data\": \"pfsbench.{run_id}.{stream}\", \"shared\": \"pfsbench.{run_id}.shared\", "
+                 "\"lock\": \"pfsbench.{run_id}.lock\", \"md_top\": \"pfsbench.{run_id}.md\", \"md_subdir\": "
+                 "\"s{stream}\", \"md_file\": \"f.{stream}.{index}\", \"run_id\": \"^[%s]{1,%d}$\"}\n",
+            PFS_RUN_ID_CLASS, PFS_RUN_ID_MAX - 1);
+}
+
+void pfs_config_list_json(FILE *out)
+{
+    struct pfs_config def;
+    pfs_config_defaults(&def);
+    fputs("{\n  \"program\": \"pfsbench\",\n  \"version\": ", out);
+    json_str(out, PFS_VERSION, SIZE_MAX);
+    fputs(",\n  \"options\": [\n", out);
+    for (size_t i = 0; i < pfs_opt_count; i++) {
+        json_option(out, &pfs_opt_table[i], &def);
+        fputs(i + 1 < pfs_opt_count ? ",\n" : "\n", out);
+    }
+    fputs("  ],\n", out);
+    json_phases(out);
+    json_tail(out);
+    fputs("}\n", out);
+}

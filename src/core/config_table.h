@@ -1,0 +1,57 @@
+/* The option table and the small tables beside it, shared by config.c
+ * (parser, --help, describe) and config_json.c (--list-options=json).
+ * Private to src/core. */
+#ifndef PFS_CONFIG_TABLE_H
+#define PFS_CONFIG_TABLE_H
+
+#include <stddef.h>
+
+#include "pfs/config.h"
+
+enum opt_type { T_FLAG, T_SIZE, T_SIZE0, T_INT, T_DOUBLE, T_STRING, T_PHASES, T_CHOICE, T_HINT, T_ACTION };
+
+struct opt {
+    const char *name;
+    int shrt;               /* 0: long only */
+    enum opt_type type;
+    size_t off;             /* offsetof the field in struct pfs_config */
+    double min, max;        /* T_INT, T_DOUBLE */
+    const char *choices;    /* T_CHOICE: "a|b", index stored; T_FLAG: value stored */
+    const char *arg;
+    const char *help;
+    /* How the value is described (pfs_config_describe, the results file,
+     * --list-options=json); rows without a key are not described. */
+    const char *key;        /* the key of "key=value" */
+    int pos;                /* its place among the described keys, from 1 (the results files' order) */
+    const char *unit;       /* of the value: "bytes", "seconds", "fraction"; NULL: none */
+    const char *vals;       /* T_FLAG: names of the field's values, "a|b" (NULL: the number); T_ACTION: the constant */
+    size_t blank;           /* BLANK(f): described empty while int field f is set; 0: never */
+};
+
+extern const struct opt pfs_opt_table[];
+extern const size_t pfs_opt_count;
+
+struct pfs_unit_row {
+    const char *name; /* as --units takes it */
+    const char *label;
+    double scale;     /* bytes per second of one unit */
+};
+extern const struct pfs_unit_row pfs_units_table[];
+extern const int pfs_units_count;
+
+struct pfs_exit_row {
+    int code;
+    const char *meaning;
+};
+extern const struct pfs_exit_row pfs_exit_table[];
+extern const size_t pfs_exit_count;
+extern const char *const pfs_exit_signals[]; /* those that end a run with 128+N */
+extern const size_t pfs_exit_nsignals;
+
+/* The idx-th name of "a|b|c": its length, with *name; 0 when there is none. */
+size_t pfs_opt_choice_name(const char *choices, int idx, const char **name);
+
+/* The option's value in cfg as describe writes it, like snprintf. */
+size_t pfs_opt_value(const struct opt *o, const struct pfs_config *cfg, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,185 @@
+/* The names of pfsbench's files: one formatter per kind and one parser that
+ * accepts exactly what the formatters write (see include/pfs/names.h). */
+#include "pfs/config.h"
+#include "pfs/names.h"
+
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#define PREFIX "pfsbench."
+#define PREFIX_LEN (sizeof(PREFIX) - 1)
+
+int pfs_run_id_char(int c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+}
+
+/* Length of the run id at s (up to the first character a run id cannot
+ * hold), or 0 when it is empty or too long. */
+static size_t run_id_len(const char *s)
+{
+    size_t n = 0;
+    while (pfs_run_id_char((unsigned char)s[n]))
+        n++;
+    return n < PFS_RUN_ID_MAX ? n : 0;
+}
+
+int pfs_run_id_valid(const char *id)
+{
+    size_t n = id ? run_id_len(id) : 0;
+    return n > 0 && id[n] == '\0';
+}
+
+static int put(char *out, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(out, len, fmt, ap);
+    va_end(ap);
+    return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
+/* "DIR/" or "" for a bare name. */
+#define DIR_PART(d) (d) ? (d) : "", (d) ? "/" : ""
+
+static int bad_args(char *out, size_t len)
+{
+    if (len)
+        out[0] = '\0';
+    return -1;
+}
+
+int pfs_name_data(char *out, size_t len, const char *dir, const char *run_id, int shared, int stream)
+{
+    if (!pfs_run_id_valid(run_id) || (!shared && stream < 0))
+        return bad_args(out, len);
+    if (shared)
+        return put(out, len, "%s%s" PREFIX "%s.shared", DIR_PART(dir), run_id);
+    return put(out, len, "%s%s" PREFIX "%s.%d", DIR_PART(dir), run_id, stream);
+}
+
+int pfs_name_lock(char *out, size_t len, const char *dir, const char *run_id)
+{
+    if (!pfs_run_id_valid(run_id))
+        return bad_args(out, len);
+    return put(out, len, "%s%s" PREFIX "%s.lock", DIR_PART(dir), run_id);
+}
+
+int pfs_name_md_top(char *out, size_t len, const char *dir, const char *run_id)
+{
+    if (!pfs_run_id_valid(run_id))
+        return bad_args(out, len);
+    return put(out, len, "%s%s" PREFIX "%s.md", DIR_PART(dir), run_id);
+}
+
+int pfs_name_md_subdir(char *out, size_t len, const char *md_top, int stream)
+{
+    if (stream < 0)
+        return bad_args(out, len);
+    return put(out, len, "%s%ss%d", DIR_PART(md_top), stream);
+}
+
+int pfs_name_md_file(char *out, size_t len, const char *dir, int stream, uint64_t index)
+{
+    if (stream < 0)
+        return bad_args(out, len);
+    return put(out, len, "%s%sf.%d.%" PRIu64, DIR_PART(dir), stream, index);
+}
+
+/* A decimal as the formatters write it: digits, no leading zero unless the
+ * number is 0, at most max. Returns the characters read, 0 when none fit. */
+static size_t parse_dec(const char *s, uint64_t max, uint64_t *out)
+{
+    size_t n = 0;
+    uint64_t v = 0;
+    while (s[n] >= '0' && s[n] <= '9') {
+        uint64_t d = (uint64_t)(s[n] - '0');
+        if (v > (max - d) / 10)
+            return 0;
+        v = v * 10 + d;
+        n++;
+    }
+    if (n == 0 || (n > 1 && s[0] == '0'))
+        return 0;
+    *out = v;
+    return n;
+}
+
+/* The names inside a metadata directory: s<stream> and f.<stream>.<index>. */
+static enum pfs_name_kind parse_md_entry(const char *name, struct pfs_name *p)
+{
+    uint64_t v, i;
+    size_t n;
+    if (name[0] == 's') {
+        n = parse_dec(name + 1, INT_MAX, &v);
+        if (!n || name[1 + n] != '\0')
+            return PFS_NAME_NONE;
+        p->stream = (int)v;
+        return PFS_NAME_MD_SUBDIR;
+    }
+    if (strncmp(name, "f.", 2) != 0)
+        return PFS_NAME_NONE;
+    n = parse_dec(name + 2, INT_MAX, &v);
+    if (!n || name[2 + n] != '.')
+        return PFS_NAME_NONE;
+    size_t m = parse_dec(name + 3 + n, UINT64_MAX, &i);
+    if (!m || name[3 + n + m] != '\0')
+        return PFS_NAME_NONE;
+    p->stream = (int)v;
+    p->index = i;
+    return PFS_NAME_MD_FILE;
+}
+
+/* pfsbench.ID.<tail>, tail one of shared, lock, md or a stream number. */
+static enum pfs_name_kind parse_top(const char *name, struct pfs_name *p)
+{
+    const char *id = name + PREFIX_LEN;
+    size_t n = run_id_len(id);
+    if (!n || id[n] != '.')
+        return PFS_NAME_NONE;
+    const char *tail = id + n + 1;
+    enum pfs_name_kind k = PFS_NAME_NONE;
+    uint64_t v;
+    if (strcmp(tail, "shared") == 0)
+        k = PFS_NAME_SHARED;
+    else if (strcmp(tail, "lock") == 0)
+        k = PFS_NAME_LOCK;
+    else if (strcmp(tail, "md") == 0)
+        k = PFS_NAME_MD_TOP;
+    else {
+        size_t m = parse_dec(tail, INT_MAX, &v);
+        if (!m || tail[m] != '\0')
+            return PFS_NAME_NONE;
+        p->stream = (int)v;
+        k = PFS_NAME_DATA;
+    }
+    memcpy(p->run_id, id, n);
+    p->run_id[n] = '\0';
+    return k;
+}
+
+enum pfs_name_kind pfs_name_parse(const char *name, struct pfs_name *out)
+{
+    struct pfs_name p = {.kind = PFS_NAME_NONE, .run_id = "", .stream = -1, .index = 0};
+    enum pfs_name_kind k = PFS_NAME_NONE;
+    if (name && strncmp(name, PREFIX, PREFIX_LEN) == 0)
+        k = parse_top(name, &p);
+    else if (name)
+        k = parse_md_entry(name, &p);
+    if (k == PFS_NAME_NONE)
+        p = (struct pfs_name){.kind = PFS_NAME_NONE, .run_id = "", .stream = -1, .index = 0};
+    p.kind = k;
+    if (out)
+        *out = p;
+    return k;
+}
+
+/* Declared in pfs/config.h, where the callers of --clean's first test look. */
+int pfs_is_leftover_name(const char *name)
+{
+    enum pfs_name_kind k = pfs_name_parse(name, NULL);
+    return k == PFS_NAME_DATA || k == PFS_NAME_SHARED || k == PFS_NAME_LOCK;
+}
