@@ -101,6 +101,15 @@ sweep --block 64k --max 2 -o "$R" --id 'bad:id' -- -d "$D"
 check "refuses an id with ':'" rc_is 2
 sweep --max 2 -o "$R" --id t3 -- -d "$D"
 check "refuses a sweep without --total or --block" rc_is 2
+# Sizes as pfsbench reads them (its --list-options=json when it has one):
+# what pfsbench refuses, the sweep refuses before any point runs.
+for bad_size in 4mb 1.5g " 4m" 0 5000000t; do
+    sweep --total "$bad_size" --max 2 -o "$R" --id t4 -- -d "$D"
+    check "refuses --total '$bad_size' as pfsbench does" rc_is 2
+    check "refuses --total '$bad_size': says it is not a size" grep -q "is not a size" "$T/out"
+    sweep --block 64k --max 2 -o "$R" --id t4 -- -d "$D" -t "$bad_size"
+    check "refuses -t '$bad_size' as pfsbench does" rc_is 2
+done
 
 # ---- a point that fails (ENOSPC on a 3 MiB tmpfs) is run again on resume --
 mkdir -p "$T/small"
