@@ -1,6 +1,10 @@
-/* The I/O backend table (IOR's aiori idea, fio's discipline): each API is a
- * name, capability flags and a few function pointers over opaque handles.
- * Pure header: the MPI-IO backend's context is opaque here. */
+/* The I/O backend table (IOR's aiori idea, fio's ioengine_ops discipline):
+ * each API is a name, capability flags and function pointers over opaque
+ * handles. One interface serves synchronous engines (pwrite/pread) and
+ * queue-depth engines (submit/reap); the core reads the flags, picks its
+ * function pointers once per phase and never tests a backend by name.
+ * Pure header: no MPI; the MPI-IO backend's context is opaque here.
+ * docs/engine-notes.md says how to add a backend. */
 #ifndef PFS_BACKEND_H
 #define PFS_BACKEND_H
 
@@ -8,6 +12,13 @@
 #include <stdint.h>
 
 #include "pfs/safefile.h"
+
+struct pfs_config;
+
+/* A failure's offset when none applies (open, fsync, close, create ...). */
+#ifndef PFS_NO_OFFSET
+#define PFS_NO_OFFSET UINT64_MAX
+#endif
 
 enum {
     PFS_OPEN_READ = 1 << 0,
@@ -18,17 +29,62 @@ enum {
     PFS_OPEN_SHARED = 1 << 5, /* every rank opens the same file (collective for MPI-IO) */
 };
 
+/* What a backend can do. The core reads these, never a NULL pointer, to
+ * decide; pfs_backend_valid() checks that the pointers a flag promises are set. */
 enum {
-    PFS_CAP_DIRECT = 1 << 0,     /* honours PFS_OPEN_DIRECT */
+    PFS_CAP_DIRECT = 1 << 0,     /* honours PFS_OPEN_DIRECT (else --direct is refused) */
     PFS_CAP_COLLECTIVE = 1 << 1, /* xfer may be collective: every rank must call it equally often */
+    PFS_CAP_ASYNC = 1 << 2,      /* submit/reap: several transfers in flight per stream */
+    PFS_CAP_THREADS = 1 << 3,    /* usable from several threads of one rank (--threads) */
+    PFS_CAP_META = 1 << 4,       /* its own md_* calls; without it the POSIX ones serve */
+};
+
+/* One transfer, for submit/reap. The core owns the array of these and their
+ * buffers (one per slot of the queue); the backend may use priv freely
+ * between submit and the reap that hands the transfer back. */
+struct pfs_io {
+    void *buf;
+    size_t len;
+    uint64_t off;
+    uint64_t idx;  /* the core's: the transfer's number in the phase */
+    int64_t res;   /* set by the backend at completion: bytes moved, or a negative errno / PFS_ERR_* */
+    int write;     /* 1: buf to the file at off; 0: the file at off into buf */
+    void *priv;    /* the backend's */
+};
+
+/* What submit did with a transfer. */
+enum { PFS_Q_QUEUED = 0, PFS_Q_COMPLETED = 1 };
+
+/* The outcome of one metadata call (md_*), beside its return code. */
+struct pfs_md_res {
+    const char *step; /* on failure, the call that failed: "create", "write", "close", "stat",
+                       * "open for reading", "read", "delete" (a static string) */
+    uint64_t offset;  /* on failure, the byte offset it applies to, or PFS_NO_OFFSET */
+    uint64_t bytes;   /* content bytes moved (before the failure, on failure) */
+    uint64_t size;    /* md_stat: the file's size */
+    int made;         /* md_create: the file exists now, even when writing it failed */
 };
 
 struct pfs_backend {
-    const char *name;
-    unsigned caps;
-    /* All return 0 / bytes on success, a negative errno on failure; the
-     * backend's errstr says more where it knows more (MPI_Error_string). */
-    /* Opens path for this run: a regular file only, never through a symlink,
+    const char *name; /* what --api takes */
+    const char *help; /* one line for --help and --list-options */
+    unsigned caps;    /* PFS_CAP_* */
+
+    /* ---- life cycle, all optional (NULL: nothing to do) ---- */
+    /* Local. Refuses options this backend cannot honour, before anything is
+     * created: 0, or -1 with one sentence in err. */
+    int (*check)(const struct pfs_config *cfg, char *err, size_t len);
+    /* Local unless a backend says otherwise. Makes the per-run context
+     * (*ctx, passed to open, errstr and md_*). env is what the layer above
+     * gives: the MPI-IO backend takes a pointer to the run's MPI_Comm; the
+     * core's backends take NULL. 0, or -1 with err set. */
+    int (*init)(void **ctx, const struct pfs_config *cfg, const void *env, char *err, size_t len);
+    void (*fini)(void *ctx);
+
+    /* ---- data, synchronous: required ---- */
+    /* All return 0 / bytes on success, a negative errno or PFS_ERR_* on
+     * failure; errstr says more where the backend knows more (MPI_Error_string).
+     * open: path for this run, a regular file only, never through a symlink,
      * never blocking on a FIFO; when expect is known, only the inode it
      * names (PFS_ERR_NOTREG / PFS_ERR_REPLACED otherwise). got receives the
      * identity of the file opened (of the one created, with CREATE). */
@@ -40,9 +96,64 @@ struct pfs_backend {
     int (*close)(void *fh);
     /* Optional: detail of the last error on this context, or NULL. */
     const char *(*errstr)(void *ctx);
+
+    /* ---- data, asynchronous: PFS_CAP_ASYNC ---- */
+    /* Takes one transfer (fio's queue): PFS_Q_QUEUED (reap hands it back;
+     * submit may only queue, reap pushes what is queued), PFS_Q_COMPLETED
+     * (done at once, res set: not reaped), or a negative errno when nothing
+     * was queued (not reaped either). */
+    int (*submit)(void *fh, struct pfs_io *io);
+    /* Hands back between min and max completed transfers (each with res
+     * set) in done[], in any order; waits for at least min. Returns the
+     * count, or a negative errno when the queue itself broke. */
+    int (*reap)(void *fh, struct pfs_io **done, unsigned min, unsigned max);
+
+    /* ---- metadata (small files): PFS_CAP_META, else the POSIX ones ---- */
+    /* Each returns 0 or a negative errno / PFS_ERR_*, with r filled. */
+    int (*md_create)(void *ctx, const char *path, void *buf, size_t bufsize, uint64_t size, struct pfs_md_res *r);
+    int (*md_stat)(void *ctx, const char *path, struct pfs_md_res *r);
+    /* Opens (never blocking on a FIFO, never following a link), reads up to size bytes, closes. */
+    int (*md_read)(void *ctx, const char *path, void *buf, size_t bufsize, uint64_t size, struct pfs_md_res *r);
+    int (*md_unlink)(void *ctx, const char *path, struct pfs_md_res *r);
 };
 
 extern const struct pfs_backend pfs_backend_posix;
+/* Transfers that do nothing and succeed, no file touched (IOR's DUMMY, fio's
+ * null engine): what the engine itself costs per transfer. */
+extern const struct pfs_backend pfs_backend_null;
+
+/* Local. 0 when be's flags and pointers agree (every required op set, every
+ * op a flag promises set); -1 with the reason in err otherwise. */
+int pfs_backend_valid(const struct pfs_backend *be, char *err, size_t len);
+
+/* Local. What the options ask that be cannot do (--direct without
+ * PFS_CAP_DIRECT, --collective without PFS_CAP_COLLECTIVE, --threads > 1
+ * without PFS_CAP_THREADS), then be's own check. 0, or -1 with err set. */
+int pfs_backend_check(const struct pfs_backend *be, const struct pfs_config *cfg, char *err, size_t len);
+
+/* Local. be's init (ctx NULL when it has none). 0, or -1 with err set. */
+static inline int pfs_backend_init(const struct pfs_backend *be, void **ctx, const struct pfs_config *cfg,
+                                   const void *env, char *err, size_t len)
+{
+    *ctx = NULL;
+    return be->init ? be->init(ctx, cfg, env, err, len) : 0;
+}
+
+static inline void pfs_backend_fini(const struct pfs_backend *be, void *ctx)
+{
+    if (be->fini)
+        be->fini(ctx);
+}
+
+/* Local. The backend whose md_* calls serve be's metadata phases: be with
+ * PFS_CAP_META (ctx unchanged), else POSIX (*ctx becomes NULL). */
+static inline const struct pfs_backend *pfs_backend_md(const struct pfs_backend *be, void **ctx)
+{
+    if (be->caps & PFS_CAP_META)
+        return be;
+    *ctx = NULL;
+    return &pfs_backend_posix;
+}
 
 /* Local. Direct-I/O alignment of files in dir: the larger of the memory and
  * offset alignments statx reports (STATX_DIOALIGN), else 4096. */

@@ -14,8 +14,7 @@
 #include "pfs/config.h"
 #include "pfs/core.h"
 
-/* A failure's offset when none applies (open, fsync, close, create ...). */
-#define PFS_NO_OFFSET UINT64_MAX
+/* PFS_NO_OFFSET, a failure's offset when none applies, is in pfs/backend.h. */
 
 /* A failure on one stream, gathered to rank 0 to be named. */
 struct pfs_failure {
@@ -48,6 +47,9 @@ struct pfs_stream {
     uint64_t md_seed;           /* the order's seed */
     int md_dir_made;            /* it made md_dir (--dirs per-rank) */
     void *buf;                  /* transfer-sized, aligned */
+    /* With an async backend and an iodepth above 1: iodepth such buffers
+     * (qbuf[0] may be buf), one per transfer in flight. NULL: depth 1. */
+    void **qbuf;
     /* For the stall watchdog, read from its thread: the call the stream is
      * in (a static string) and untimed operations done (clean-up). */
     const char *op;
@@ -81,6 +83,9 @@ struct pfs_phase_ctx {
      * the bytes and counts of the rank's streams and must be cheap. */
     void (*progress)(void *arg, struct pfs_stream *s);
     void *arg;
+    /* Transfers in flight per stream with a PFS_CAP_ASYNC backend (0 or 1:
+     * one at a time); the streams' qbuf must hold as many buffers. */
+    unsigned iodepth;
 };
 
 /* Seconds on this host's realtime clock. */
@@ -94,8 +99,12 @@ void pfs_stream_data(const struct pfs_phase_ctx *p, struct pfs_stream *s);
 void pfs_stream_meta(const struct pfs_phase_ctx *p, struct pfs_stream *s);
 
 /* Untimed: removes the small files s created (before a create that repeats
- * without a delete, and at the end). Returns 0 or -errno of the first failure. */
+ * without a delete, and at the end). Returns 0 or -errno of the first failure.
+ * pfs_stream_meta_clear uses the POSIX calls; _with, be's metadata calls
+ * (those of pfs_backend_md). */
 int pfs_stream_meta_clear(const struct pfs_config *cfg, struct pfs_stream *s);
+int pfs_stream_meta_clear_with(const struct pfs_backend *be, void *bectx, const struct pfs_config *cfg,
+                               struct pfs_stream *s);
 
 /* Records a failure on s (the first one only: later ones are its consequences). */
 void pfs_stream_fail(struct pfs_stream *s, const char *op, const char *path, uint64_t off, int err, int sig,

@@ -1,15 +1,19 @@
 /* The I/O loops of one stream. The transfer loop is the hot path: with no
- * --verify, --random, --deadline or collective I/O it is an offset, a
- * pread/pwrite and a flag test per transfer, nothing more. */
+ * --verify, --deadline or collective I/O it is, per transfer, the next
+ * offset, the backend's call (through the queue's submit and reap) and the
+ * counters, with no clock read, allocation or test of the backend. */
 #define _GNU_SOURCE
 #include "pfs/stream.h"
+#include "pfs/offsetgen.h"
 #include "pfs/safefile.h"
+#include "stream_mark.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -44,11 +48,6 @@ void pfs_stream_fail(struct pfs_stream *s, const char *op, const char *path, uin
     }
 }
 
-/* Names the call the stream enters, for the stall watchdog's thread. */
-static inline void mark(struct pfs_stream *s, const char *op)
-{
-    __atomic_store_n(&s->op, op, __ATOMIC_RELAXED);
-}
 
 /* A backend failure: the backend's own words when it has them. err is a
  * positive errno or a negated PFS_ERR_* code (no errno then). */
@@ -66,42 +65,274 @@ static void backend_fail(const struct pfs_phase_ctx *p, struct pfs_stream *s, co
         pfs_stream_fail(s, op, path, off, err, 0, NULL);
 }
 
-void pfs_stream_data(const struct pfs_phase_ctx *p, struct pfs_stream *s)
+/* ---- the data phases: one loop over a queue of transfers ----
+ *
+ * As in fio, submit either queues a transfer (PFS_Q_QUEUED: reap hands it
+ * back later) or completes it at once (PFS_Q_COMPLETED). A synchronous
+ * backend is a queue of depth 1 whose submit is its pwrite/pread
+ * (sync_submit_*): it never reaches reap. An async one (PFS_CAP_ASYNC) is
+ * driven through its own submit/reap at p->iodepth. The same loop serves
+ * both, the timed part and the stonewall's wear-out alike; every choice
+ * that depends on the backend is made once, in loop_init. */
+
+enum { STOP_BAD = 1, STOP_WALL = 2 };
+
+struct loop {
+    const struct pfs_phase_ctx *p;
+    struct pfs_stream *s;
+    struct pfs_times *t;
+    void *fh;
+    const char *path, *op;
+    int wr, writer, collective;
+    int fill, check;            /* --verify: fill before a write, check after a read */
+    int after;                  /* a progress hook or collective I/O: after() runs per completion */
+    size_t len;
+    uint64_t seed;
+    double deadline;            /* on the timing's clock (pattern time out); 0: none */
+    double vt;                  /* seconds of pattern work */
+    void (*progress)(void *arg, struct pfs_stream *s);
+    struct pfs_offgen gen;
+    /* The queue: submit/reap take qh (the backend's fh, or this loop). */
+    void *qh;
+    int (*submit)(void *qh, struct pfs_io *io);
+    int (*reap)(void *qh, struct pfs_io **done, unsigned min, unsigned max);
+    int64_t (*pwrite)(void *fh, const void *buf, size_t len, uint64_t off);
+    int64_t (*pread)(void *fh, void *buf, size_t len, uint64_t off);
+    struct pfs_io one, *one_idle, *one_done; /* the slot of a queue of depth 1 */
+    void *slots;                /* the slots' block when depth > 1 */
+    struct pfs_io **idle;       /* slots not in flight: a stack of nidle */
+    struct pfs_io **done;       /* what reap hands back */
+    unsigned depth, nidle, inflight;
+    uint64_t until;             /* run(): issue no further than this */
+    uint64_t issued, completed;
+    int stop;                   /* STOP_* */
+    /* --verify's first mismatch. */
+    size_t bad_at;
+    uint64_t bad_exp, bad_found, bad_off;
+};
+
+static int sync_submit_write(void *qh, struct pfs_io *io)
+{
+    struct loop *l = qh;
+    io->res = l->pwrite(l->fh, io->buf, io->len, io->off);
+    return PFS_Q_COMPLETED;
+}
+
+static int sync_submit_read(void *qh, struct pfs_io *io)
+{
+    struct loop *l = qh;
+    io->res = l->pread(l->fh, io->buf, io->len, io->off);
+    return PFS_Q_COMPLETED;
+}
+
+static int loop_init(struct loop *l)
+{
+    const struct pfs_phase_ctx *p = l->p;
+    const struct pfs_backend *be = p->be;
+    const int async = (be->caps & PFS_CAP_ASYNC) != 0;
+    l->depth = 1;
+    /* Collective I/O agrees after every transfer: one at a time. */
+    if (async && !l->collective && p->iodepth > 1 && l->s->qbuf)
+        l->depth = p->iodepth;
+    l->qh = async ? l->fh : (void *)l;
+    l->submit = async ? be->submit : l->wr ? sync_submit_write : sync_submit_read;
+    l->reap = async ? be->reap : NULL; /* a synchronous queue never has a transfer in flight */
+    l->pwrite = be->pwrite;
+    l->pread = be->pread;
+    struct pfs_io *ios = &l->one;
+    l->idle = &l->one_idle;
+    l->done = &l->one_done;
+    if (l->depth > 1) {
+        char *blk = calloc(l->depth, sizeof(struct pfs_io) + 2 * sizeof(struct pfs_io *));
+        if (!blk) {
+            l->depth = 1;
+            return -ENOMEM;
+        }
+        l->slots = blk;
+        ios = (struct pfs_io *)blk;
+        l->idle = (struct pfs_io **)(blk + l->depth * sizeof(struct pfs_io));
+        l->done = l->idle + l->depth;
+    }
+    for (unsigned k = 0; k < l->depth; k++) {
+        ios[k] = (struct pfs_io){.buf = l->depth > 1 ? l->s->qbuf[k] : l->s->buf, .len = l->len, .write = l->wr};
+        l->idle[k] = &ios[l->depth - 1 - k];
+    }
+    l->nidle = l->depth;
+    return 0;
+}
+
+static void loop_fini(struct loop *l)
+{
+    free(l->slots);
+    l->slots = NULL;
+}
+
+static void verify_io(struct loop *l, const struct pfs_io *io)
+{
+    double v0 = pfs_now();
+    size_t at;
+    uint64_t e, f;
+    uint64_t bad = pfs_pattern_check(io->buf, io->len, l->seed, l->writer, io->off, &at, &e, &f);
+    if (bad && !l->t->errors) {
+        l->bad_at = at;
+        l->bad_exp = e;
+        l->bad_found = f;
+        l->bad_off = io->off;
+    }
+    l->t->errors += bad;
+    l->vt += pfs_now() - v0;
+}
+
+/* A transfer that failed or moved less than asked: named on the stream. */
+static void __attribute__((noinline)) xfer_bad(struct loop *l, const struct pfs_io *io)
+{
+    const struct pfs_phase_ctx *p = l->p;
+    const int64_t got = io->res;
+    if (got < 0) {
+        backend_fail(p, l->s, l->op, l->path, io->off, (int)-got);
+        return;
+    }
+    __atomic_store_n(&l->t->bytes, l->t->bytes + (uint64_t)got, __ATOMIC_RELAXED);
+    const char *why = p->be->errstr ? p->be->errstr(p->bectx) : NULL;
+    pfs_stream_fail(l->s, l->op, l->path, io->off + (uint64_t)got, 0, 0,
+                    l->wr ? "short write: %" PRId64 " of %zu bytes%s%s"
+                          : "short read: the file ends early (%" PRId64 " of %zu bytes)%s%s",
+                    got, io->len, why ? ": " : "", why ? why : "");
+}
+
+/* Collective MPI-IO: one agreement per transfer, to stop together on an
+ * error or at the stonewall and never leave a rank inside a _all call. */
+static void agree(struct loop *l, int local_bad, int timed)
+{
+    int past = timed && l->deadline > 0 && pfs_now() - l->vt >= l->deadline;
+    int any = l->p->agree_xfer(l->p->arg, local_bad || l->s->fail.failed, past);
+    if (any & 1)
+        l->stop |= STOP_BAD;
+    else if ((any & 2) && l->issued < l->until)
+        l->stop |= STOP_WALL;
+}
+
+/* What follows a completion when the phase has a progress hook or
+ * collective I/O (one test in the common case, where it has neither). */
+static void after(struct loop *l, int local_bad, int timed)
+{
+    if (l->progress && (l->completed & 15) == 0)
+        l->progress(l->p->arg, l->s);
+    if (l->collective)
+        agree(l, local_bad, timed);
+    else if (local_bad)
+        l->stop |= STOP_BAD;
+}
+
+/* The one per-transfer step, at completion: check it, count it, agree on it. */
+static inline void complete(struct loop *l, struct pfs_io *io, int timed)
+{
+    struct pfs_times *t = l->t;
+    int local_bad = 0;
+    if (l->check && io->res == (int64_t)io->len)
+        verify_io(l, io);
+    if (__builtin_expect(io->res != (int64_t)io->len, 0)) {
+        xfer_bad(l, io);
+        local_bad = 1;
+    } else {
+        /* Atomic: the progress hook and the stall watchdog read them from other threads. */
+        __atomic_store_n(&t->bytes, t->bytes + io->len, __ATOMIC_RELAXED);
+    }
+    __atomic_store_n(&t->xfers, ++l->completed, __ATOMIC_RELAXED);
+    l->idle[l->nidle++] = io;
+    if (l->after)
+        after(l, local_bad, timed);
+    else if (local_bad)
+        l->stop |= STOP_BAD;
+}
+
+/* Points a free slot at the next offset, fills it (--verify) and submits
+ * it; a transfer the backend completed at once is completed here. */
+static inline void issue(struct loop *l, int timed)
+{
+    struct pfs_io *io = l->idle[--l->nidle];
+    io->off = pfs_offgen_next(&l->gen);
+    io->idx = l->issued++;
+    if (l->fill) {
+        double v0 = pfs_now();
+        pfs_pattern_fill(io->buf, io->len, l->seed, l->writer, io->off);
+        l->vt += pfs_now() - v0;
+    }
+    int rc = l->submit(l->qh, io);
+    if (rc == PFS_Q_QUEUED) {
+        l->inflight++;
+        return;
+    }
+    if (rc < 0) /* nothing queued: it completes here, as failed */
+        io->res = rc;
+    complete(l, io, timed);
+}
+
+/* Reaps at least one transfer in flight. */
+static void reap_some(struct loop *l, int timed)
+{
+    int got = l->reap(l->qh, l->done, 1, l->inflight);
+    if (got <= 0) { /* the queue itself broke: what was in flight is lost */
+        backend_fail(l->p, l->s, l->op, l->path, PFS_NO_OFFSET, got < 0 ? -got : EIO);
+        l->stop |= STOP_BAD;
+        l->inflight = 0;
+        return;
+    }
+    l->inflight -= (unsigned)got;
+    for (int i = 0; i < got; i++)
+        complete(l, l->done[i], timed);
+}
+
+/* The one transfer loop: issues until `until` transfers were issued or
+ * something stops it, and reaps all it issued. timed: the stonewall's
+ * deadline applies (the wear-out runs untimed, to a count). */
+static void run(struct loop *l, uint64_t until, int timed)
+{
+    volatile sig_atomic_t *interrupted = l->p->interrupted;
+    const int wall = timed && l->deadline > 0 && !l->collective;
+    l->until = until;
+    for (;;) {
+        while (l->nidle && l->issued < until && !l->stop) {
+            if (*interrupted) {
+                int sig = *interrupted;
+                pfs_stream_fail(l->s, "interrupted", l->path, PFS_NO_OFFSET, 0, sig, "signal %d (%s)", sig,
+                                strsignal(sig));
+                if (!l->collective) {
+                    l->stop |= STOP_BAD;
+                    break;
+                }
+            }
+            if (wall && pfs_now() - l->vt >= l->deadline) {
+                l->stop |= STOP_WALL;
+                break;
+            }
+            issue(l, timed);
+        }
+        if (!l->inflight)
+            return;
+        reap_some(l, timed);
+    }
+}
+
+/* Opens the stream's file for this phase, with the identity it must have. */
+static void *data_open(const struct pfs_phase_ctx *p, struct pfs_stream *s, int wr, const char *path)
 {
     const struct pfs_config *cfg = p->cfg;
-    const int kind = p->kind;
-    const int wr = pfs_phase_is_write(kind);
-    const char *path = wr ? s->path : s->rd_path;
-    const int writer = wr ? s->id : s->rd_writer;
-    const int collective = cfg->collective;
-    const size_t len = (size_t)cfg->transfer;
-    const uint64_t perm_seed = p->seed ^ pfs_mix64((uint64_t)writer + 1);
-    struct pfs_times *t = &s->t;
-    uint64_t n = kind == PFS_PH_WRITE ? p->nxfers : p->data_xfers;
     unsigned flags = wr ? PFS_OPEN_WRITE : PFS_OPEN_READ;
     int creating = 0;
-    if (cfg->direct)
+    if (cfg->direct && (p->be->caps & PFS_CAP_DIRECT))
         flags |= PFS_OPEN_DIRECT;
     if (cfg->shared)
         flags |= PFS_OPEN_SHARED;
-    else if (kind == PFS_PH_WRITE) {
+    else if (p->kind == PFS_PH_WRITE) {
         creating = !s->created;
         flags |= creating ? PFS_OPEN_CREATE : PFS_OPEN_TRUNC;
     }
-
-    memset(t, 0, sizeof(*t));
-    void *fh = NULL;
-    uint64_t j = 0, off = 0;
-    double vt = 0;
-    int stopped = 0;
-    size_t bad_at = 0;
-    uint64_t bad_exp = 0, bad_found = 0, bad_off = 0;
-
     /* Every open after the create expects the inode the create made. */
     const struct pfs_fid *expect = creating ? NULL : wr ? &s->fid : &s->rd_fid;
     struct pfs_fid got = {0, 0};
+    void *fh = NULL;
     mark(s, wr ? "open for writing" : "open for reading");
-    t->open_start = pfs_now();
     int rc = p->be->open(p->bectx, path, flags, expect, &got, &fh);
     if (rc < 0) {
         if (rc == -EEXIST)
@@ -109,295 +340,127 @@ void pfs_stream_data(const struct pfs_phase_ctx *p, struct pfs_stream *s)
                             "a file of that name is already there; pfsbench never reuses a file it did not create");
         else
             backend_fail(p, s, wr ? "open for writing" : "open for reading", path, PFS_NO_OFFSET, -rc);
-        fh = NULL;
-    } else if (creating) {
+        return NULL;
+    }
+    if (creating) {
         s->created = 1;
         s->fid = got;
     }
-    t->open_end = pfs_now();
-    if (collective && p->agree_open) {
-        /* Collective calls must be made by all ranks alike: agree first. */
-        if (p->agree_open(p->arg, fh == NULL))
-            n = 0;
-    } else if (!fh) {
-        n = 0;
-    }
+    return fh;
+}
 
-    /* The stonewall runs on the same clock as the timing: pattern work
-     * (--verify) is taken out of both, so verifying does not move it. */
-    const double deadline = cfg->deadline > 0 ? t->open_start + cfg->deadline : 0;
-    mark(s, wr ? "write" : "read");
-    for (j = 0; j < n; j++) {
-        if (*p->interrupted) {
-            pfs_stream_fail(s, "interrupted", path, PFS_NO_OFFSET, 0, *p->interrupted, "signal %d (%s)", (int)*p->interrupted,
-                            strsignal(*p->interrupted));
-            if (!collective)
-                break;
-        }
-        if (deadline > 0 && !collective && pfs_now() - vt >= deadline) {
-            stopped = 1;
-            break;
-        }
-        uint64_t idx = cfg->random ? pfs_permute(j, p->nxfers, perm_seed) : j;
-        off = pfs_offset(cfg->shared, cfg->layout, writer, p->nstreams, cfg->block, cfg->transfer, idx);
-        int64_t got;
-        if (wr) {
-            if (cfg->verify) {
-                double v0 = pfs_now();
-                pfs_pattern_fill(s->buf, len, p->seed, writer, off);
-                vt += pfs_now() - v0;
-            }
-            got = p->be->pwrite(fh, s->buf, len, off);
-        } else {
-            got = p->be->pread(fh, s->buf, len, off);
-            if (got == (int64_t)len && cfg->verify) {
-                double v0 = pfs_now();
-                size_t at;
-                uint64_t e, f;
-                uint64_t bad = pfs_pattern_check(s->buf, len, p->seed, writer, off, &at, &e, &f);
-                if (bad && !t->errors) {
-                    bad_at = at;
-                    bad_exp = e;
-                    bad_found = f;
-                    bad_off = off;
-                }
-                t->errors += bad;
-                vt += pfs_now() - v0;
-            }
-        }
-        int local_bad = 0;
-        if (got < 0) {
-            backend_fail(p, s, wr ? "write" : "read", path, off, (int)-got);
-            local_bad = 1;
-        } else if ((size_t)got < len) {
-            t->bytes += (uint64_t)got;
-            const char *why = p->be->errstr ? p->be->errstr(p->bectx) : NULL;
-            pfs_stream_fail(s, wr ? "write" : "read", path, off + (uint64_t)got, 0, 0,
-                            wr ? "short write: %" PRId64 " of %zu bytes%s%s"
-                               : "short read: the file ends early (%" PRId64 " of %zu bytes)%s%s",
-                            got, len, why ? ": " : "", why ? why : "");
-            local_bad = 1;
-        } else {
-            /* Atomic so that the progress hook on the main thread may read it. */
-            __atomic_store_n(&t->bytes, t->bytes + len, __ATOMIC_RELAXED);
-        }
-        if (p->progress && (j & 15) == 15)
-            p->progress(p->arg, s);
-        if (collective) {
-            /* One agreement per collective transfer: stop together on an
-             * error or at the stonewall, never leave a rank inside a _all call. */
-            int any = p->agree_xfer(p->arg, local_bad || s->fail.failed, deadline > 0 && pfs_now() - vt >= deadline);
-            if (any & 1) {
-                j++;
-                break;
-            }
-            if ((any & 2) && j + 1 < n) {
-                j++;
-                stopped = 1;
-                break;
-            }
-        } else if (local_bad) {
-            j++;
-            break;
-        }
-    }
-    t->xfers = j;
-    if (cfg->deadline > 0) {
-        t->sw_bytes = t->bytes;
-        if (stopped)
-            t->sw_end = pfs_now() - vt;
-        /* Wear-out: every stream continues to the largest count any stream
-         * reached, so every file holds the same transfers. Every stream
-         * reaches the hook, the failed ones too; 0 means someone failed. */
-        uint64_t target = p->wearout(p->arg, s, j);
-        if (fh && !s->fail.failed) {
-            for (; j < target; j++) {
-                uint64_t idx = cfg->random ? pfs_permute(j, p->nxfers, perm_seed) : j;
-                off = pfs_offset(cfg->shared, cfg->layout, writer, p->nstreams, cfg->block, cfg->transfer, idx);
-                if (wr && cfg->verify) {
-                    double v0 = pfs_now();
-                    pfs_pattern_fill(s->buf, len, p->seed, writer, off);
-                    vt += pfs_now() - v0;
-                }
-                int64_t got = wr ? p->be->pwrite(fh, s->buf, len, off) : p->be->pread(fh, s->buf, len, off);
-                if (got != (int64_t)len) {
-                    if (got < 0)
-                        backend_fail(p, s, wr ? "write" : "read", path, off, (int)-got);
-                    else
-                        pfs_stream_fail(s, wr ? "write" : "read", path, off, 0, 0, "short transfer in wear-out");
-                    break;
-                }
-                t->bytes += len;
-            }
-            t->xfers = j;
-        }
-    }
-    t->xfer_end = pfs_now();
-    if (fh && wr && cfg->fsync) {
+/* fsync (with -e) and close, then the pattern time out of the span and the
+ * verification's verdict. */
+static void data_close(const struct pfs_phase_ctx *p, struct pfs_stream *s, const struct loop *l)
+{
+    const struct pfs_config *cfg = p->cfg;
+    struct pfs_times *t = &s->t;
+    int rc;
+    if (l->fh && l->wr && cfg->fsync) {
         mark(s, "fsync");
-        rc = p->be->fsync(fh);
+        rc = p->be->fsync(l->fh);
         if (rc < 0)
-            backend_fail(p, s, "fsync", path, PFS_NO_OFFSET, -rc);
+            backend_fail(p, s, "fsync", l->path, PFS_NO_OFFSET, -rc);
     }
-    if (fh) {
+    if (l->fh) {
         mark(s, "close");
-        rc = p->be->close(fh);
+        rc = p->be->close(l->fh);
         if (rc < 0)
-            backend_fail(p, s, "close", path, PFS_NO_OFFSET, -rc);
+            backend_fail(p, s, "close", l->path, PFS_NO_OFFSET, -rc);
     }
     t->close_end = pfs_now();
     mark(s, NULL);
     /* Pattern work is the benchmark's own, not the file system's: take it
      * out of this stream's span so bandwidth stays comparable. */
-    t->verify_s = vt;
-    t->xfer_end -= vt;
-    t->close_end -= vt;
+    t->verify_s = l->vt;
+    t->xfer_end -= l->vt;
+    t->close_end -= l->vt;
     if (t->errors)
-        pfs_stream_fail(s, "verify", path, bad_off + bad_at, 0, 0,
+        pfs_stream_fail(s, "verify", l->path, l->bad_off + l->bad_at, 0, 0,
                         "%" PRIu64 " mismatching 8-byte words in data written by %s %d, read by %s %d; first at byte %" PRIu64
                         ": expected 0x%016" PRIx64 ", found 0x%016" PRIx64,
-                        t->errors, cfg->threads > 1 ? "stream" : "rank", writer, cfg->threads > 1 ? "stream" : "rank",
-                        s->id, bad_off + bad_at, bad_exp, bad_found);
+                        t->errors, cfg->threads > 1 ? "stream" : "rank", l->writer, cfg->threads > 1 ? "stream" : "rank",
+                        s->id, l->bad_off + l->bad_at, l->bad_exp, l->bad_found);
 }
 
-void pfs_md_path(char *out, size_t len, const char *dir, int stream, uint64_t i)
+/* The timed transfers, then the stonewall's wear-out: both the same loop. */
+static void data_transfers(struct loop *l, uint64_t n)
 {
-    snprintf(out, len, "%s/f.%d.%" PRIu64, dir, stream, i);
-}
-
-/* Writes or reads exactly n bytes of a small file in transfer-sized pieces. */
-static int small_io(int fd, void *buf, size_t bufsize, uint64_t n, int write_it, uint64_t *done)
-{
-    *done = 0;
-    while (*done < n) {
-        size_t chunk = n - *done < bufsize ? (size_t)(n - *done) : bufsize;
-        ssize_t r = write_it ? write(fd, buf, chunk) : read(fd, buf, chunk);
-        if (r < 0) {
-            if (errno == EINTR)
-                continue;
-            return -errno;
-        }
-        if (r == 0)
-            return write_it ? -ENOSPC : 0;
-        *done += (uint64_t)r;
+    const struct pfs_phase_ctx *p = l->p;
+    struct pfs_times *t = &l->s->t;
+    mark(l->s, l->op);
+    run(l, n, 1);
+    if (p->cfg->deadline <= 0)
+        return;
+    t->sw_bytes = t->bytes;
+    if (l->stop & STOP_WALL)
+        t->sw_end = pfs_now() - l->vt;
+    /* Wear-out: every stream continues to the largest count any stream
+     * reached, so every file holds the same transfers. Every stream
+     * reaches the hook, the failed ones too; 0 means someone failed. */
+    uint64_t target = p->wearout(p->arg, l->s, l->completed);
+    if (l->fh && !l->s->fail.failed) {
+        l->stop = 0;
+        run(l, target, 0);
     }
-    return 0;
 }
 
-void pfs_stream_meta(const struct pfs_phase_ctx *p, struct pfs_stream *s)
+void pfs_stream_data(const struct pfs_phase_ctx *p, struct pfs_stream *s)
 {
     const struct pfs_config *cfg = p->cfg;
-    const int kind = p->kind;
-    const int other = kind == PFS_PH_STAT || kind == PFS_PH_READFILES; /* -C applies */
-    const char *dir = other ? s->md_rd_dir : s->md_dir;
-    const int owner = other ? s->rd_writer : s->id;
-    const uint64_t nfiles = (uint64_t)cfg->files, fsize = cfg->file_size;
-    const uint64_t seed = p->seed ^ pfs_mix64((uint64_t)owner + 0x6d64);
+    const int wr = pfs_phase_is_write(p->kind);
     struct pfs_times *t = &s->t;
-    char path[PFS_PATH_MAX + 256];
+    struct loop l = {
+        .p = p,
+        .s = s,
+        .path = wr ? s->path : s->rd_path,
+        .op = wr ? "write" : "read",
+        .wr = wr,
+        .writer = wr ? s->id : s->rd_writer,
+        .collective = cfg->collective && (p->be->caps & PFS_CAP_COLLECTIVE),
+        .fill = cfg->verify && wr,
+        .check = cfg->verify && !wr,
+        .len = (size_t)cfg->transfer,
+        .seed = p->seed,
+        .t = &s->t,
+        .progress = p->progress,
+    };
+    uint64_t n = p->kind == PFS_PH_WRITE ? p->nxfers : p->data_xfers;
+    struct pfs_offgen_spec spec = {
+        .order = cfg->random ? PFS_ORDER_RANDOM : PFS_ORDER_SEQUENTIAL,
+        .shared = cfg->shared,
+        .layout = cfg->layout,
+        .stream = l.writer,
+        .nstreams = p->nstreams,
+        .block = cfg->block,
+        .transfer = cfg->transfer,
+        .nxfers = p->nxfers,
+        .seed = p->seed ^ pfs_mix64((uint64_t)l.writer + 1),
+    };
+    pfs_offgen_init(&l.gen, &spec);
+    l.after = l.progress || l.collective;
 
     memset(t, 0, sizeof(*t));
-    t->open_start = t->open_end = pfs_now();
-    uint64_t i;
-    for (i = 0; i < nfiles; i++) {
-        if (*p->interrupted) {
-            pfs_stream_fail(s, "interrupted", dir, PFS_NO_OFFSET, 0, *p->interrupted, "signal %d (%s)", (int)*p->interrupted,
-                            strsignal(*p->interrupted));
-            break;
-        }
-        uint64_t k = cfg->md_random ? pfs_permute(i, nfiles, seed) : i;
-        pfs_md_path(path, sizeof(path), dir, owner, k);
-        uint64_t got = 0;
-        int fd, rc = 0;
-        static const char *md_ops[PFS_PH_KINDS] = {[PFS_PH_CREATE] = "create", [PFS_PH_STAT] = "stat",
-                                                   [PFS_PH_READFILES] = "open, read and close",
-                                                   [PFS_PH_DELETE] = "delete"};
-        if (i == 0)
-            mark(s, md_ops[kind]);
-        switch (kind) {
-        case PFS_PH_CREATE:
-            fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-            if (fd < 0) {
-                pfs_stream_fail(s, "create", path, PFS_NO_OFFSET, errno, 0, NULL);
-                break;
-            }
-            s->md_created++;
-            if (i + 1 > s->md_reach)
-                s->md_reach = i + 1;
-            s->md_seed = seed;
-            if (fsize && (rc = small_io(fd, s->buf, (size_t)cfg->transfer, fsize, 1, &got)) < 0)
-                pfs_stream_fail(s, "write", path, got, -rc, 0, NULL);
-            if (close(fd) != 0)
-                pfs_stream_fail(s, "close", path, PFS_NO_OFFSET, errno, 0, NULL);
-            t->bytes += got;
-            break;
-        case PFS_PH_STAT: {
-            struct stat st;
-            if (stat(path, &st) != 0)
-                pfs_stream_fail(s, "stat", path, PFS_NO_OFFSET, errno, 0, NULL);
-            else if ((uint64_t)st.st_size != fsize)
-                pfs_stream_fail(s, "stat", path, PFS_NO_OFFSET, 0, 0, "size %lld bytes, expected %" PRIu64, (long long)st.st_size,
-                                fsize);
-            break;
-        }
-        case PFS_PH_READFILES:
-            /* Never blocks on a FIFO planted under the name, never follows a link. */
-            fd = pfs_open_own(path, O_RDONLY, 0, NULL, NULL);
-            if (fd < 0) {
-                char why[200];
-                if (pfs_safefile_why(fd, path, why, sizeof(why)))
-                    pfs_stream_fail(s, "open for reading", path, PFS_NO_OFFSET, 0, 0, "%s", why);
-                else
-                    pfs_stream_fail(s, "open for reading", path, PFS_NO_OFFSET, -fd, 0, NULL);
-                break;
-            }
-            if ((rc = small_io(fd, s->buf, (size_t)cfg->transfer, fsize, 0, &got)) < 0)
-                pfs_stream_fail(s, "read", path, got, -rc, 0, NULL);
-            else if (got < fsize)
-                pfs_stream_fail(s, "read", path, got, 0, 0, "short read: %" PRIu64 " of %" PRIu64 " bytes", got, fsize);
-            close(fd);
-            t->bytes += got;
-            break;
-        case PFS_PH_DELETE:
-            if (unlink(path) != 0)
-                pfs_stream_fail(s, "delete", path, PFS_NO_OFFSET, errno, 0, NULL);
-            else if (s->md_created)
-                s->md_created--;
-            break;
-        }
-        if (s->fail.failed)
-            break;
-        __atomic_store_n(&t->xfers, t->xfers + 1, __ATOMIC_RELAXED);
-        if (p->progress && (i & 15) == 15)
-            p->progress(p->arg, s);
+    t->open_start = pfs_now();
+    l.fh = data_open(p, s, wr, l.path);
+    t->open_end = pfs_now();
+    if (l.collective && p->agree_open) {
+        /* Collective calls must be made by all ranks alike: agree first. */
+        if (p->agree_open(p->arg, l.fh == NULL))
+            n = 0;
+    } else if (!l.fh) {
+        n = 0;
     }
-    t->xfer_end = t->close_end = pfs_now();
-    mark(s, NULL);
-}
-
-int pfs_stream_meta_clear(const struct pfs_config *cfg, struct pfs_stream *s)
-{
-    char path[PFS_PATH_MAX + 256];
-    int first = 0;
-    if (!s->md_created)
-        return 0;
-    /* The directory is this run's own (made with mkdir, never reused), so
-     * every f.<stream>.<i> in it is a file this stream made. Only the names
-     * a create reached are looked at: a run of -n 100000000 that failed at
-     * file 29 cleans up 29 names, not a hundred million. */
-    const uint64_t nfiles = (uint64_t)cfg->files;
-    mark(s, "remove the small files");
-    for (uint64_t i = 0; i < s->md_reach; i++) {
-        uint64_t k = cfg->md_random ? pfs_permute(i, nfiles, s->md_seed) : i;
-        pfs_md_path(path, sizeof(path), s->md_dir, s->id, k);
-        if (unlink(path) != 0 && errno != ENOENT && !first)
-            first = -errno;
-        __atomic_store_n(&s->work, s->work + 1, __ATOMIC_RELAXED);
+    /* The stonewall runs on the same clock as the timing: pattern work
+     * (--verify) is taken out of both, so verifying does not move it. */
+    l.deadline = cfg->deadline > 0 ? t->open_start + cfg->deadline : 0;
+    if (loop_init(&l) != 0) {
+        pfs_stream_fail(s, l.op, l.path, PFS_NO_OFFSET, ENOMEM, 0, "no memory for %u transfers in flight", p->iodepth);
+        n = 0;
     }
-    mark(s, NULL);
-    if (!first) {
-        s->md_created = 0;
-        s->md_reach = 0;
-    }
-    return first;
+    data_transfers(&l, n);
+    loop_fini(&l);
+    t->xfers = l.completed;
+    t->xfer_end = pfs_now();
+    data_close(p, s, &l);
 }

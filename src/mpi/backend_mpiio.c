@@ -3,9 +3,11 @@
  * back as a message instead of an abort. */
 #define _GNU_SOURCE
 #include "pfs/mpi.h"
+#include "pfs/config.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -243,9 +245,53 @@ static const char *mpiio_errstr(void *vctx)
     return ctx->msg[0] ? ctx->msg : NULL;
 }
 
+/* What MPI-IO cannot take, refused before any file is made. */
+static int mpiio_check(const struct pfs_config *cfg, char *err, size_t len)
+{
+    if (cfg->transfer > (uint64_t)INT_MAX) {
+        snprintf(err, len, "--api mpiio takes transfers below 2 GiB (an MPI count is an int)");
+        return -1;
+    }
+    if (cfg->direct) {
+        snprintf(err, len, "--direct is not available with --api mpiio; use --api posix "
+                 "or an MPI-IO hint such as direct_read/direct_write");
+        return -1;
+    }
+    return 0;
+}
+
+/* Local. env: the run's MPI_Comm (a pointer to it). */
+static int mpiio_be_init(void **ctx, const struct pfs_config *cfg, const void *env, char *err, size_t len)
+{
+    struct pfs_mpiio_ctx *c = calloc(1, sizeof(*c));
+    if (!c || !env) {
+        free(c);
+        snprintf(err, len, "--api mpiio: %s", c ? "no communicator given" : "out of memory");
+        return -1;
+    }
+    if (pfs_mpiio_init(c, *(const MPI_Comm *)env, cfg->collective, (char(*)[128])cfg->hints, cfg->nhints, err, len) != 0) {
+        pfs_mpiio_fini(c);
+        free(c);
+        return -1;
+    }
+    *ctx = c;
+    return 0;
+}
+
+static void mpiio_be_fini(void *ctx)
+{
+    if (ctx)
+        pfs_mpiio_fini(ctx);
+    free(ctx);
+}
+
 const struct pfs_backend pfs_backend_mpiio = {
     .name = "mpiio",
+    .help = "MPI-IO MPI_File_write_at/read_at, or their _all collective forms with --collective",
     .caps = PFS_CAP_COLLECTIVE,
+    .check = mpiio_check,
+    .init = mpiio_be_init,
+    .fini = mpiio_be_fini,
     .open = mpiio_open,
     .pwrite = mpiio_pwrite,
     .pread = mpiio_pread,

@@ -1,0 +1,49 @@
+/* Where each transfer of a stream goes (elbencho's OffsetGenerator): one
+ * "next offset" interface over every access order and layout, so that one
+ * transfer loop serves them all. Set up once per phase; next() is the hot
+ * path (an add for sequential order, a keyed permutation for random).
+ * Local and pure: no I/O, no MPI. */
+#ifndef PFS_OFFSETGEN_H
+#define PFS_OFFSETGEN_H
+
+#include <stdint.h>
+
+enum pfs_order { PFS_ORDER_SEQUENTIAL, PFS_ORDER_RANDOM };
+
+/* Every layout is affine in the transfer's index k within the stream's own
+ * transfers: offset = base + k * stride (see pfs_offset in pfs/core.h).
+ * The order decides which k the j-th transfer issued gets. */
+struct pfs_offgen {
+    uint64_t (*next)(struct pfs_offgen *g); /* the offset of transfer j, then j++ */
+    uint64_t j;                             /* transfers handed out so far */
+    uint64_t base, stride;
+    uint64_t n;                             /* random: the permutation's domain (the block's transfers) */
+    uint64_t seed;                          /* random: its key */
+    uint64_t cur;                           /* sequential: the next offset */
+};
+
+struct pfs_offgen_spec {
+    int order;          /* enum pfs_order */
+    int shared;         /* one file for all streams */
+    int layout;         /* enum pfs_layout (shared only) */
+    int stream;         /* whose transfers: the writer's number */
+    int nstreams;
+    uint64_t block;     /* bytes per stream */
+    uint64_t transfer;  /* bytes per transfer */
+    uint64_t nxfers;    /* transfers in a full block */
+    uint64_t seed;      /* random order's key */
+};
+
+/* Local. Sets g up to hand out transfer 0 first. */
+void pfs_offgen_init(struct pfs_offgen *g, const struct pfs_offgen_spec *spec);
+
+/* Local. Makes the next call hand out transfer j (j <= n for random). */
+void pfs_offgen_seek(struct pfs_offgen *g, uint64_t j);
+
+/* Local. The offset of the next transfer; advances. */
+static inline uint64_t pfs_offgen_next(struct pfs_offgen *g)
+{
+    return g->next(g);
+}
+
+#endif

@@ -1,0 +1,37 @@
+/* Offset generators: one next() per order, picked once at init. */
+#include "pfs/offsetgen.h"
+#include "pfs/core.h"
+
+static uint64_t next_sequential(struct pfs_offgen *g)
+{
+    uint64_t off = g->cur;
+    g->cur += g->stride;
+    g->j++;
+    return off;
+}
+
+static uint64_t next_random(struct pfs_offgen *g)
+{
+    return g->base + pfs_permute(g->j++, g->n, g->seed) * g->stride;
+}
+
+void pfs_offgen_init(struct pfs_offgen *g, const struct pfs_offgen_spec *sp)
+{
+    /* pfs_offset at k = 0 and k = 1 gives base and stride for every layout. */
+    uint64_t o0 = pfs_offset(sp->shared, sp->layout, sp->stream, sp->nstreams, sp->block, sp->transfer, 0);
+    uint64_t o1 = pfs_offset(sp->shared, sp->layout, sp->stream, sp->nstreams, sp->block, sp->transfer, 1);
+    *g = (struct pfs_offgen){
+        .next = sp->order == PFS_ORDER_RANDOM ? next_random : next_sequential,
+        .base = o0,
+        .stride = o1 - o0,
+        .n = sp->nxfers,
+        .seed = sp->seed,
+        .cur = o0,
+    };
+}
+
+void pfs_offgen_seek(struct pfs_offgen *g, uint64_t j)
+{
+    g->j = j;
+    g->cur = g->base + j * g->stride;
+}

@@ -1,0 +1,150 @@
+/* The metadata phases of one stream (create, stat, read-files, delete) and
+ * their clean-up, through the backend's small-file calls or the POSIX ones. */
+#define _GNU_SOURCE
+#include "pfs/stream.h"
+#include "pfs/safefile.h"
+#include "stream_mark.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+void pfs_md_path(char *out, size_t len, const char *dir, int stream, uint64_t i)
+{
+    snprintf(out, len, "%s/f.%d.%" PRIu64, dir, stream, i);
+}
+
+/* A metadata call's failure, in the backend's words when it has them. */
+static void md_fail(struct pfs_stream *s, const struct pfs_md_res *r, const char *path, int rc)
+{
+    char why[200];
+    if (pfs_safefile_why(rc, path, why, sizeof(why)))
+        pfs_stream_fail(s, r->step, path, r->offset, 0, 0, "%s", why);
+    else
+        pfs_stream_fail(s, r->step, path, r->offset, -rc, 0, NULL);
+}
+
+/* One small file of a metadata phase, through md (the backend's calls or
+ * the POSIX ones). */
+static void md_one(const struct pfs_phase_ctx *p, const struct pfs_backend *md, void *mdctx, struct pfs_stream *s,
+                   const char *path, uint64_t i, uint64_t seed)
+{
+    const struct pfs_config *cfg = p->cfg;
+    const uint64_t fsize = cfg->file_size;
+    struct pfs_md_res r = {.offset = PFS_NO_OFFSET};
+    int rc;
+    switch (p->kind) {
+    case PFS_PH_CREATE:
+        rc = md->md_create(mdctx, path, s->buf, (size_t)cfg->transfer, fsize, &r);
+        if (r.made) {
+            s->md_created++;
+            if (i + 1 > s->md_reach)
+                s->md_reach = i + 1;
+            s->md_seed = seed;
+        }
+        s->t.bytes += r.bytes;
+        if (rc < 0)
+            md_fail(s, &r, path, rc);
+        break;
+    case PFS_PH_STAT:
+        rc = md->md_stat(mdctx, path, &r);
+        if (rc < 0)
+            md_fail(s, &r, path, rc);
+        else if (r.size != fsize)
+            pfs_stream_fail(s, "stat", path, PFS_NO_OFFSET, 0, 0, "size %lld bytes, expected %" PRIu64, (long long)r.size,
+                            fsize);
+        break;
+    case PFS_PH_READFILES:
+        rc = md->md_read(mdctx, path, s->buf, (size_t)cfg->transfer, fsize, &r);
+        if (rc < 0)
+            md_fail(s, &r, path, rc);
+        else if (r.bytes < fsize)
+            pfs_stream_fail(s, "read", path, r.bytes, 0, 0, "short read: %" PRIu64 " of %" PRIu64 " bytes", r.bytes, fsize);
+        s->t.bytes += r.bytes;
+        break;
+    case PFS_PH_DELETE:
+        rc = md->md_unlink(mdctx, path, &r);
+        if (rc < 0)
+            md_fail(s, &r, path, rc);
+        else if (s->md_created)
+            s->md_created--;
+        break;
+    }
+}
+
+void pfs_stream_meta(const struct pfs_phase_ctx *p, struct pfs_stream *s)
+{
+    const struct pfs_config *cfg = p->cfg;
+    const int kind = p->kind;
+    const int other = kind == PFS_PH_STAT || kind == PFS_PH_READFILES; /* -C applies */
+    const char *dir = other ? s->md_rd_dir : s->md_dir;
+    const int owner = other ? s->rd_writer : s->id;
+    const uint64_t nfiles = (uint64_t)cfg->files;
+    const uint64_t seed = p->seed ^ pfs_mix64((uint64_t)owner + 0x6d64);
+    void *mdctx = p->bectx;
+    const struct pfs_backend *md = pfs_backend_md(p->be, &mdctx);
+    struct pfs_times *t = &s->t;
+    char path[PFS_PATH_MAX + 256];
+    static const char *md_ops[PFS_PH_KINDS] = {[PFS_PH_CREATE] = "create", [PFS_PH_STAT] = "stat",
+                                               [PFS_PH_READFILES] = "open, read and close",
+                                               [PFS_PH_DELETE] = "delete"};
+
+    memset(t, 0, sizeof(*t));
+    t->open_start = t->open_end = pfs_now();
+    for (uint64_t i = 0; i < nfiles; i++) {
+        if (*p->interrupted) {
+            pfs_stream_fail(s, "interrupted", dir, PFS_NO_OFFSET, 0, *p->interrupted, "signal %d (%s)", (int)*p->interrupted,
+                            strsignal(*p->interrupted));
+            break;
+        }
+        uint64_t k = cfg->md_random ? pfs_permute(i, nfiles, seed) : i;
+        pfs_md_path(path, sizeof(path), dir, owner, k);
+        if (i == 0)
+            mark(s, md_ops[kind]);
+        md_one(p, md, mdctx, s, path, i, seed);
+        if (s->fail.failed)
+            break;
+        __atomic_store_n(&t->xfers, t->xfers + 1, __ATOMIC_RELAXED);
+        if (p->progress && (i & 15) == 15)
+            p->progress(p->arg, s);
+    }
+    t->xfer_end = t->close_end = pfs_now();
+    mark(s, NULL);
+}
+
+int pfs_stream_meta_clear(const struct pfs_config *cfg, struct pfs_stream *s)
+{
+    return pfs_stream_meta_clear_with(&pfs_backend_posix, NULL, cfg, s);
+}
+
+int pfs_stream_meta_clear_with(const struct pfs_backend *be, void *bectx, const struct pfs_config *cfg,
+                               struct pfs_stream *s)
+{
+    char path[PFS_PATH_MAX + 256];
+    int first = 0;
+    if (!s->md_created)
+        return 0;
+    const struct pfs_backend *md = pfs_backend_md(be, &bectx);
+    /* The directory is this run's own (made with mkdir, never reused), so
+     * every f.<stream>.<i> in it is a file this stream made. Only the names
+     * a create reached are looked at: a run of -n 100000000 that failed at
+     * file 29 cleans up 29 names, not a hundred million. */
+    const uint64_t nfiles = (uint64_t)cfg->files;
+    mark(s, "remove the small files");
+    for (uint64_t i = 0; i < s->md_reach; i++) {
+        uint64_t k = cfg->md_random ? pfs_permute(i, nfiles, s->md_seed) : i;
+        pfs_md_path(path, sizeof(path), s->md_dir, s->id, k);
+        struct pfs_md_res r = {.offset = PFS_NO_OFFSET};
+        int rc = md->md_unlink(bectx, path, &r);
+        if (rc < 0 && rc != -ENOENT && !first)
+            first = rc;
+        __atomic_store_n(&s->work, s->work + 1, __ATOMIC_RELAXED);
+    }
+    mark(s, NULL);
+    if (!first) {
+        s->md_created = 0;
+        s->md_reach = 0;
+    }
+    return first;
+}

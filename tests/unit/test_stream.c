@@ -1,0 +1,592 @@
+/* pfs_stream_data and pfs_stream_meta in a plain process, no MPI: the null
+ * backend, the POSIX backend on a temp dir, and test backends that keep the
+ * "file" in memory and record every offset: one synchronous, one that
+ * queues (PFS_CAP_ASYNC) and completes out of order; the offset generator
+ * and the backend table's own checks. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "pfs/backend.h"
+#include "pfs/offsetgen.h"
+#include "pfs/stream.h"
+
+#define T 4096u   /* transfer */
+#define NX 64u    /* transfers per block */
+#define MAXQ 16u
+
+/* ---- a memory "file" that records offsets ---- */
+
+struct mem {
+    unsigned char *data;
+    size_t size;
+    uint64_t offs[4 * NX];
+    unsigned noffs;
+    int64_t fail_at; /* transfer number that fails with fail_err (-1: none) */
+    int fail_err;
+    struct pfs_io *pending[MAXQ];
+    unsigned npending, max_inflight, reaps, submits;
+};
+
+static int mem_open(void *ctx, const char *path, unsigned flags, const struct pfs_fid *expect, struct pfs_fid *got,
+                    void **fh)
+{
+    (void)path, (void)flags, (void)expect;
+    if (got)
+        *got = (struct pfs_fid){1, 42};
+    *fh = ctx;
+    return 0;
+}
+
+/* One transfer against the memory file; the numbering counts every call. */
+static int64_t mem_do(struct mem *m, void *buf, size_t len, uint64_t off, int write)
+{
+    unsigned k = m->noffs;
+    if (k < sizeof(m->offs) / sizeof(m->offs[0]))
+        m->offs[m->noffs++] = off;
+    if (m->fail_at >= 0 && k == (uint64_t)m->fail_at)
+        return -m->fail_err;
+    if (off + len > m->size)
+        return -ENOSPC;
+    if (write)
+        memcpy(m->data + off, buf, len);
+    else
+        memcpy(buf, m->data + off, len);
+    return (int64_t)len;
+}
+
+static int64_t mem_pwrite(void *fh, const void *buf, size_t len, uint64_t off)
+{
+    return mem_do(fh, (void *)buf, len, off, 1);
+}
+
+static int64_t mem_pread(void *fh, void *buf, size_t len, uint64_t off)
+{
+    return mem_do(fh, buf, len, off, 0);
+}
+
+static int mem_ok(void *fh)
+{
+    (void)fh;
+    return 0;
+}
+
+/* Async: submit mostly queues (every 5th it completes at once, as fio's
+ * FIO_Q_COMPLETED); reap does the work, newest first (out of order). */
+static int mem_submit(void *fh, struct pfs_io *io)
+{
+    struct mem *m = fh;
+    if (m->npending == MAXQ)
+        return -EAGAIN;
+    if (m->submits++ % 5 == 4) {
+        io->res = mem_do(m, io->buf, io->len, io->off, io->write);
+        return PFS_Q_COMPLETED;
+    }
+    m->pending[m->npending++] = io;
+    if (m->npending > m->max_inflight)
+        m->max_inflight = m->npending;
+    return PFS_Q_QUEUED;
+}
+
+static int mem_reap(void *fh, struct pfs_io **done, unsigned min, unsigned max)
+{
+    struct mem *m = fh;
+    assert_true(min >= 1 && min <= max && max <= m->npending);
+    m->reaps++;
+    unsigned n = m->reaps % 2 ? max : min; /* sometimes all, sometimes the least asked */
+    for (unsigned i = 0; i < n; i++) {
+        struct pfs_io *io = m->pending[--m->npending];
+        io->res = mem_do(m, io->buf, io->len, io->off, io->write);
+        done[i] = io;
+    }
+    return (int)n;
+}
+
+static const struct pfs_backend mem_sync = {
+    .name = "mem",
+    .caps = PFS_CAP_THREADS,
+    .open = mem_open,
+    .pwrite = mem_pwrite,
+    .pread = mem_pread,
+    .fsync = mem_ok,
+    .close = mem_ok,
+};
+
+static const struct pfs_backend mem_async = {
+    .name = "mem-async",
+    .caps = PFS_CAP_ASYNC,
+    .open = mem_open,
+    .pwrite = mem_pwrite,
+    .pread = mem_pread,
+    .fsync = mem_ok,
+    .close = mem_ok,
+    .submit = mem_submit,
+    .reap = mem_reap,
+};
+
+/* ---- a phase around one stream ---- */
+
+struct fix {
+    struct pfs_config cfg;
+    struct pfs_phase_ctx p;
+    struct pfs_stream s;
+    struct mem m;
+    volatile sig_atomic_t interrupted;
+    uint64_t wear_target, wear_done;
+    int wear_calls, progress_calls;
+    void *qbuf[MAXQ];
+    char dir[64];
+};
+
+static uint64_t fake_wearout(void *arg, struct pfs_stream *s, uint64_t done)
+{
+    struct fix *f = arg;
+    (void)s;
+    f->wear_calls++;
+    f->wear_done = done;
+    return f->wear_target;
+}
+
+static void count_progress(void *arg, struct pfs_stream *s)
+{
+    (void)s;
+    ((struct fix *)arg)->progress_calls++;
+}
+
+static int setup(void **state)
+{
+    struct fix *f = calloc(1, sizeof(*f));
+    if (!f)
+        return -1;
+    snprintf(f->dir, sizeof(f->dir), "/tmp/pfs-stream.XXXXXX");
+    if (!mkdtemp(f->dir))
+        return -1;
+    pfs_config_defaults(&f->cfg);
+    f->cfg.transfer = T;
+    f->cfg.block = (uint64_t)T * NX;
+    f->cfg.threads = 1;
+    f->m.fail_at = -1;
+    f->m.size = (size_t)4 * T * NX;
+    f->m.data = calloc(1, f->m.size);
+    f->p = (struct pfs_phase_ctx){
+        .cfg = &f->cfg,
+        .be = &mem_sync,
+        .bectx = &f->m,
+        .kind = PFS_PH_WRITE,
+        .nstreams = 1,
+        .seed = 0x5eed,
+        .nxfers = NX,
+        .data_xfers = NX,
+        .interrupted = &f->interrupted,
+        .wearout = fake_wearout,
+        .arg = f,
+    };
+    f->s.fail.rank = 3;
+    f->s.fail.thread = -1;
+    snprintf(f->s.path, sizeof(f->s.path), "%s/pfsbench.test.0", f->dir);
+    snprintf(f->s.rd_path, sizeof(f->s.rd_path), "%s", f->s.path);
+    if (posix_memalign(&f->s.buf, 4096, T) != 0)
+        return -1;
+    for (unsigned k = 0; k < MAXQ; k++)
+        if (posix_memalign(&f->qbuf[k], 4096, T) != 0)
+            return -1;
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct fix *f = *state;
+    char cmd[128];
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->dir);
+    int rc = system(cmd);
+    free(f->s.buf);
+    for (unsigned k = 0; k < MAXQ; k++)
+        free(f->qbuf[k]);
+    free(f->m.data);
+    free(f);
+    return rc == 0 ? 0 : -1;
+}
+
+static void run_data(struct fix *f, int kind)
+{
+    f->p.kind = kind;
+    f->m.noffs = 0;
+    pfs_stream_data(&f->p, &f->s);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* ---- tests ---- */
+
+static void test_null_counts(void **state)
+{
+    struct fix *f = *state;
+    void *ctx;
+    char err[128];
+    assert_int_equal(pfs_backend_init(&pfs_backend_null, &ctx, &f->cfg, NULL, err, sizeof(err)), 0);
+    f->p.be = &pfs_backend_null;
+    f->p.bectx = ctx;
+    f->cfg.fsync = 1;
+    f->p.progress = count_progress;
+    run_data(f, PFS_PH_WRITE);
+    assert_false(f->s.fail.failed);
+    assert_int_equal(f->s.t.bytes, (uint64_t)T * NX);
+    assert_int_equal(f->s.t.xfers, NX);
+    assert_int_equal(f->progress_calls, NX / 16);
+    assert_true(f->s.created);
+    assert_true(pfs_fid_known(&f->s.fid));
+    assert_true(f->s.t.open_start <= f->s.t.open_end && f->s.t.open_end <= f->s.t.xfer_end &&
+                f->s.t.xfer_end <= f->s.t.close_end);
+    assert_int_equal(access(f->s.path, F_OK), -1); /* no file made */
+    /* A read expects the identity the write got: it is the null file's. */
+    f->s.rd_fid = f->s.fid;
+    run_data(f, PFS_PH_READ);
+    assert_false(f->s.fail.failed);
+    assert_int_equal(f->s.t.bytes, (uint64_t)T * NX);
+    /* Another identity expected: refused like a replaced file. */
+    f->s.rd_fid.ino ^= 2;
+    run_data(f, PFS_PH_READ);
+    assert_true(f->s.fail.failed);
+    assert_string_equal(f->s.fail.op, "open for reading");
+    assert_int_equal(f->s.t.xfers, 0);
+    pfs_backend_fini(&pfs_backend_null, ctx);
+}
+
+static void test_sequential_offsets(void **state)
+{
+    struct fix *f = *state;
+    run_data(f, PFS_PH_WRITE);
+    assert_false(f->s.fail.failed);
+    assert_int_equal(f->m.noffs, NX);
+    for (unsigned j = 0; j < NX; j++)
+        assert_int_equal(f->m.offs[j], (uint64_t)j * T);
+}
+
+static void test_random_covers_once(void **state)
+{
+    struct fix *f = *state;
+    f->cfg.random = 1;
+    run_data(f, PFS_PH_WRITE);
+    assert_int_equal(f->m.noffs, NX);
+    int in_order = 1;
+    for (unsigned j = 0; j < NX; j++)
+        in_order &= f->m.offs[j] == (uint64_t)j * T;
+    assert_false(in_order);
+    qsort(f->m.offs, NX, sizeof(uint64_t), cmp_u64);
+    for (unsigned j = 0; j < NX; j++)
+        assert_int_equal(f->m.offs[j], (uint64_t)j * T);
+}
+
+/* Shared file, stream 2 of 4: segmented rank*b + j*t, strided (j*N + rank)*t. */
+static void test_shared_layouts(void **state)
+{
+    struct fix *f = *state;
+    f->cfg.shared = 1;
+    f->p.nstreams = 4;
+    f->s.id = 2;
+    f->cfg.layout = PFS_LAYOUT_SEGMENTED;
+    f->p.nxfers = f->p.data_xfers = 8;
+    run_data(f, PFS_PH_WRITE);
+    for (unsigned j = 0; j < 8; j++)
+        assert_int_equal(f->m.offs[j], 2ull * T * NX + (uint64_t)j * T);
+    f->cfg.layout = PFS_LAYOUT_STRIDED;
+    run_data(f, PFS_PH_WRITE);
+    assert_int_equal(f->m.noffs, 8);
+    for (unsigned j = 0; j < 8; j++)
+        assert_int_equal(f->m.offs[j], ((uint64_t)j * 4 + 2) * T);
+}
+
+/* The stonewall: a deadline that has passed at once stops the timed loop
+ * at 0; the wear-out reaches the hook's target, through the same offsets. */
+static void test_wearout_reaches_target(void **state)
+{
+    struct fix *f = *state;
+    f->cfg.deadline = 1e-9;
+    f->wear_target = 10;
+    run_data(f, PFS_PH_WRITE);
+    assert_false(f->s.fail.failed);
+    assert_int_equal(f->wear_calls, 1);
+    assert_int_equal(f->wear_done, 0);
+    assert_int_equal(f->s.t.sw_bytes, 0);
+    assert_true(f->s.t.sw_end > 0);
+    assert_int_equal(f->s.t.xfers, 10);
+    assert_int_equal(f->s.t.bytes, 10ull * T);
+    for (unsigned j = 0; j < 10; j++)
+        assert_int_equal(f->m.offs[j], (uint64_t)j * T);
+    /* A deadline never reached: no stonewall end, the hook still called. */
+    f->cfg.deadline = 1e6;
+    f->wear_target = NX;
+    run_data(f, PFS_PH_WRITE);
+    assert_int_equal(f->wear_calls, 2);
+    assert_int_equal(f->wear_done, NX);
+    assert_true(f->s.t.sw_end == 0);
+    assert_int_equal(f->s.t.xfers, NX);
+}
+
+static void test_failure_at_k(void **state)
+{
+    struct fix *f = *state;
+    f->m.fail_at = 5;
+    f->m.fail_err = ENOSPC;
+    run_data(f, PFS_PH_WRITE);
+    assert_true(f->s.fail.failed);
+    assert_int_equal(f->s.fail.rank, 3);
+    assert_int_equal(f->s.fail.err, ENOSPC);
+    assert_int_equal(f->s.fail.offset, 5ull * T);
+    assert_string_equal(f->s.fail.op, "write");
+    assert_int_equal(f->s.t.xfers, 6); /* the failed one is counted, as before */
+    assert_int_equal(f->s.t.bytes, 5ull * T);
+    assert_int_equal(f->m.noffs, 6);
+}
+
+static void test_interrupted(void **state)
+{
+    struct fix *f = *state;
+    f->interrupted = SIGTERM;
+    run_data(f, PFS_PH_WRITE);
+    assert_true(f->s.fail.failed);
+    assert_string_equal(f->s.fail.op, "interrupted");
+    assert_int_equal(f->s.fail.sig, SIGTERM);
+    assert_int_equal(f->s.t.xfers, 0);
+    assert_int_equal(f->m.noffs, 0);
+}
+
+/* Verify through memory, synchronous and async at depth 4: a clean read
+ * passes, a flipped byte is found where it is. */
+static void verify_roundtrip(struct fix *f)
+{
+    f->cfg.verify = 1;
+    run_data(f, PFS_PH_WRITE);
+    assert_false(f->s.fail.failed);
+    run_data(f, PFS_PH_READ);
+    assert_false(f->s.fail.failed);
+    assert_int_equal(f->s.t.errors, 0);
+    f->m.data[7 * T + 123] ^= 0x40;
+    run_data(f, PFS_PH_READ);
+    assert_true(f->s.fail.failed);
+    assert_string_equal(f->s.fail.op, "verify");
+    assert_int_equal(f->s.fail.offset, 7ull * T + 123);
+    assert_int_equal(f->s.t.errors, 1);
+    assert_int_equal(f->s.t.bytes, (uint64_t)T * NX);
+}
+
+static void test_verify_catches_corruption(void **state)
+{
+    verify_roundtrip(*state);
+}
+
+static void test_async_out_of_order(void **state)
+{
+    struct fix *f = *state;
+    f->p.be = &mem_async;
+    f->p.iodepth = 4;
+    f->s.qbuf = f->qbuf;
+    f->cfg.random = 1;
+    run_data(f, PFS_PH_WRITE);
+    assert_false(f->s.fail.failed);
+    assert_int_equal(f->m.max_inflight, 4);
+    assert_int_equal(f->s.t.bytes, (uint64_t)T * NX);
+    assert_int_equal(f->s.t.xfers, NX);
+    qsort(f->m.offs, NX, sizeof(uint64_t), cmp_u64);
+    for (unsigned j = 0; j < NX; j++)
+        assert_int_equal(f->m.offs[j], (uint64_t)j * T);
+    verify_roundtrip(f);
+}
+
+/* At depth 4, a failure stops issuing; what was in flight is reaped and counted. */
+static void test_async_failure_drains(void **state)
+{
+    struct fix *f = *state;
+    f->p.be = &mem_async;
+    f->p.iodepth = 4;
+    f->s.qbuf = f->qbuf;
+    f->m.fail_at = 9;
+    f->m.fail_err = EIO;
+    run_data(f, PFS_PH_WRITE);
+    assert_true(f->s.fail.failed);
+    assert_int_equal(f->s.fail.err, EIO);
+    assert_int_equal(f->m.npending, 0);
+    assert_true(f->s.t.xfers >= 10 && f->s.t.xfers <= 13);
+    assert_int_equal(f->s.t.bytes, (f->s.t.xfers - 1) * T);
+}
+
+/* The async wear-out: stonewall at once, wear out to 20 at depth 4. */
+static void test_async_wearout(void **state)
+{
+    struct fix *f = *state;
+    f->p.be = &mem_async;
+    f->p.iodepth = 4;
+    f->s.qbuf = f->qbuf;
+    f->cfg.deadline = 1e-9;
+    f->wear_target = 20;
+    run_data(f, PFS_PH_WRITE);
+    assert_false(f->s.fail.failed);
+    assert_int_equal(f->s.t.xfers, 20);
+    assert_int_equal(f->s.t.bytes, 20ull * T);
+}
+
+/* The POSIX backend on a real file: sizes, bytes, a corrupted byte on disk. */
+static void test_posix_file(void **state)
+{
+    struct fix *f = *state;
+    f->p.be = &pfs_backend_posix;
+    f->p.bectx = NULL;
+    f->cfg.verify = 1;
+    f->cfg.fsync = 1;
+    run_data(f, PFS_PH_WRITE);
+    assert_false(f->s.fail.failed);
+    struct stat st;
+    assert_int_equal(stat(f->s.path, &st), 0);
+    assert_int_equal(st.st_size, (off_t)T * NX);
+    assert_int_equal(f->s.fid.ino, (uint64_t)st.st_ino);
+    f->s.rd_fid = f->s.fid;
+    run_data(f, PFS_PH_READ);
+    assert_false(f->s.fail.failed);
+    assert_int_equal(f->s.t.bytes, (uint64_t)T * NX);
+    int fd = open(f->s.path, O_WRONLY);
+    assert_true(fd >= 0);
+    assert_int_equal(pwrite(fd, "Z", 1, 3 * T + 5), 1);
+    close(fd);
+    run_data(f, PFS_PH_READ);
+    assert_string_equal(f->s.fail.op, "verify");
+    assert_int_equal(f->s.fail.offset, 3ull * T + 5);
+    /* A second write truncates the inode it made; a read past the end is short. */
+    memset(&f->s.fail, 0, sizeof(f->s.fail));
+    f->cfg.verify = 0;
+    f->p.nxfers = f->p.data_xfers = 4;
+    run_data(f, PFS_PH_WRITE);
+    assert_false(f->s.fail.failed);
+    assert_int_equal(stat(f->s.path, &st), 0);
+    assert_int_equal(st.st_size, 4 * T);
+    f->p.data_xfers = 5;
+    run_data(f, PFS_PH_READ);
+    assert_true(f->s.fail.failed);
+    assert_non_null(strstr(f->s.fail.detail, "short read"));
+    assert_int_equal(f->s.fail.offset, 4ull * T);
+}
+
+static void meta_phases(struct fix *f, const struct pfs_backend *be, void *ctx)
+{
+    f->p.be = be;
+    f->p.bectx = ctx;
+    f->cfg.files = 40;
+    f->cfg.file_size = 100;
+    snprintf(f->s.md_dir, sizeof(f->s.md_dir), "%s", f->dir);
+    snprintf(f->s.md_rd_dir, sizeof(f->s.md_rd_dir), "%s", f->dir);
+    const int kinds[] = {PFS_PH_CREATE, PFS_PH_STAT, PFS_PH_READFILES};
+    for (unsigned i = 0; i < 3; i++) {
+        f->p.kind = kinds[i];
+        pfs_stream_meta(&f->p, &f->s);
+        assert_false(f->s.fail.failed);
+        assert_int_equal(f->s.t.xfers, 40);
+    }
+    assert_int_equal(f->s.t.bytes, 40 * 100);
+    assert_int_equal(f->s.md_created, 40);
+}
+
+static void test_meta_posix_and_null(void **state)
+{
+    struct fix *f = *state;
+    char path[PFS_PATH_MAX + 256];
+    meta_phases(f, &pfs_backend_posix, NULL);
+    pfs_md_path(path, sizeof(path), f->dir, 0, 39);
+    assert_int_equal(access(path, F_OK), 0);
+    assert_int_equal(pfs_stream_meta_clear(&f->cfg, &f->s), 0);
+    assert_int_equal(access(path, F_OK), -1);
+    assert_int_equal(f->s.md_created, 0);
+    /* The MPI-IO-like backend without PFS_CAP_META gets the POSIX calls. */
+    void *ctx = &f->m;
+    assert_ptr_equal(pfs_backend_md(&mem_sync, &ctx), &pfs_backend_posix);
+    assert_null(ctx);
+    /* null: the same counts, nothing on disk. */
+    assert_int_equal(pfs_backend_init(&pfs_backend_null, &ctx, &f->cfg, NULL, NULL, 0), 0);
+    meta_phases(f, &pfs_backend_null, ctx);
+    assert_int_equal(access(path, F_OK), -1);
+    f->p.kind = PFS_PH_DELETE;
+    pfs_stream_meta(&f->p, &f->s);
+    assert_int_equal(f->s.md_created, 0);
+    pfs_backend_fini(&pfs_backend_null, ctx);
+}
+
+static void test_backend_tables(void **state)
+{
+    (void)state;
+    char err[160];
+    assert_int_equal(pfs_backend_valid(&pfs_backend_posix, err, sizeof(err)), 0);
+    assert_int_equal(pfs_backend_valid(&pfs_backend_null, err, sizeof(err)), 0);
+    assert_int_equal(pfs_backend_valid(&mem_async, err, sizeof(err)), 0);
+    struct pfs_backend broken = mem_async;
+    broken.reap = NULL;
+    assert_int_equal(pfs_backend_valid(&broken, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "PFS_CAP_ASYNC"));
+    broken = pfs_backend_null;
+    broken.md_stat = NULL;
+    assert_int_equal(pfs_backend_valid(&broken, err, sizeof(err)), -1);
+    struct pfs_config cfg;
+    pfs_config_defaults(&cfg);
+    cfg.direct = 1;
+    assert_int_equal(pfs_backend_check(&pfs_backend_posix, &cfg, err, sizeof(err)), 0);
+    assert_int_equal(pfs_backend_check(&mem_sync, &cfg, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "--direct"));
+    cfg.direct = 0;
+    cfg.threads = 2;
+    assert_int_equal(pfs_backend_check(&mem_async, &cfg, err, sizeof(err)), -1);
+    assert_int_equal(pfs_backend_check(&mem_sync, &cfg, err, sizeof(err)), 0);
+}
+
+static void test_offgen(void **state)
+{
+    (void)state;
+    struct pfs_offgen g;
+    struct pfs_offgen_spec sp = {.order = PFS_ORDER_SEQUENTIAL, .shared = 1, .layout = PFS_LAYOUT_STRIDED,
+                                 .stream = 1, .nstreams = 3, .block = 10 * 8, .transfer = 8, .nxfers = 10, .seed = 7};
+    pfs_offgen_init(&g, &sp);
+    for (uint64_t j = 0; j < 10; j++)
+        assert_int_equal(pfs_offgen_next(&g), pfs_offset(1, PFS_LAYOUT_STRIDED, 1, 3, 80, 8, j));
+    pfs_offgen_seek(&g, 4);
+    assert_int_equal(pfs_offgen_next(&g), pfs_offset(1, PFS_LAYOUT_STRIDED, 1, 3, 80, 8, 4));
+    sp.order = PFS_ORDER_RANDOM;
+    sp.layout = PFS_LAYOUT_SEGMENTED;
+    pfs_offgen_init(&g, &sp);
+    for (uint64_t j = 0; j < 10; j++)
+        assert_int_equal(pfs_offgen_next(&g), pfs_offset(1, PFS_LAYOUT_SEGMENTED, 1, 3, 80, 8, pfs_permute(j, 10, 7)));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_null_counts, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_sequential_offsets, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_random_covers_once, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_shared_layouts, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_wearout_reaches_target, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_failure_at_k, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_interrupted, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_verify_catches_corruption, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_async_out_of_order, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_async_failure_drains, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_async_wearout, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_posix_file, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_meta_posix_and_null, setup, teardown),
+        cmocka_unit_test(test_backend_tables),
+        cmocka_unit_test(test_offgen),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
