@@ -1,7 +1,8 @@
 /* bench_reduce: the per-phase cost of pfsbench's agreements, gather and
  * reductions, without any I/O.
  *
- * Mimics what src/mpi/run.c pfs_main() does between two timed phases:
+ * Mimics what the run driver (src/mpi/phases.c) does between two timed phases,
+ * with its own watched collectives (src/mpi/agree.c):
  *
  *   after a phase   agreement (MPI_Allreduce of one int, MAX; under
  *                   --timeout the watched form: a message to rank 0 plus an
@@ -42,6 +43,8 @@
 #include "pfs/core.h"
 #include "pfs/report.h"
 
+#include "agree.h" /* the driver's own watched collectives (src/mpi) */
+
 static double now(void)
 {
     struct timespec ts;
@@ -53,45 +56,6 @@ static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
-}
-
-/* The watched allreduce of run.c allreduce_watched(), minus the abort. */
-static void allreduce_watched(MPI_Comm comm, int rank, int nranks, const void *in, void *out, int count,
-                              MPI_Datatype type, MPI_Op op, int tag)
-{
-    struct timespec nap = {0, 1000000};
-    if (rank != 0) {
-        int one = 1;
-        MPI_Send(&one, 1, MPI_INT, 0, tag, comm);
-        MPI_Request r;
-        MPI_Iallreduce(in, out, count, type, op, comm, &r);
-        for (;;) {
-            int flag = 0;
-            if (MPI_Test(&r, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS || flag)
-                return;
-            nanosleep(&nap, NULL);
-        }
-    }
-    int n = nranks - 1, left = n, reduced = 0;
-    MPI_Request *req = malloc(sizeof(*req) * (size_t)(n + 1));
-    int *buf = malloc(sizeof(int) * (size_t)(n + 1)), *arrived = calloc((size_t)(n + 1), sizeof(int));
-    for (int i = 0; i < n; i++)
-        MPI_Irecv(&buf[i], 1, MPI_INT, i + 1, tag, comm, &req[i]);
-    MPI_Iallreduce(in, out, count, type, op, comm, &req[n]);
-    while (left > 0 || !reduced) {
-        int flag = 0;
-        for (int i = 0; i < n; i++)
-            if (!arrived[i] && MPI_Test(&req[i], &flag, MPI_STATUS_IGNORE) == MPI_SUCCESS && flag) {
-                arrived[i] = 1;
-                left--;
-            }
-        if (!reduced && MPI_Test(&req[n], &flag, MPI_STATUS_IGNORE) == MPI_SUCCESS && flag)
-            reduced = 1;
-        if (left == 0 && reduced)
-            break;
-        nanosleep(&nap, NULL);
-    }
-    free(req), free(buf), free(arrived);
 }
 
 static void stats_ms(double *v, int n, double *med, double *p90, double *max)
@@ -176,8 +140,10 @@ int main(int argc, char **argv)
     }
     double *ta = calloc((size_t)total, sizeof(double)), *tb = calloc((size_t)total, sizeof(double)),
            *tc = calloc((size_t)total, sizeof(double));
-    int epoch = 0;
 
+    /* The watched form never gives up here (no one stalls): its cost is the point. */
+    struct pfs_agree ag = {.comm = comm, .rank = rank, .nranks = nranks, .timeout = watched ? 1e9 : 0,
+                           .host = host, .root_host = hosts[0]};
     for (int it = 0; it < total; it++) {
         struct pfs_times t;
         memset(&t, 0, sizeof(t));
@@ -192,11 +158,8 @@ int main(int argc, char **argv)
         t.xfers = 1024;
         /* After the phase: agreement, gather, rank 0 reduces and prints. */
         int mine = 0, any = 0;
-        if (watched && nranks > 1)
-            allreduce_watched(comm, rank, nranks, &mine, &any, 1, MPI_INT, MPI_MAX, 1000 + epoch++ % 30000);
-        else
-            MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, comm);
-        MPI_Gather(&t, (int)sizeof(t), MPI_BYTE, gathered, (int)sizeof(t), MPI_BYTE, 0, comm);
+        pfs_agree_allreduce(&ag, &mine, &any, 1, MPI_INT, MPI_MAX, a, "the end of a phase");
+        pfs_agree_gather(&ag, &t, (int)sizeof(t), gathered, a, "a phase");
         if (rank == 0) {
             struct pfs_times *dst = times + (size_t)it * (size_t)nranks;
             for (int r = 0; r < nranks; r++) {
@@ -214,10 +177,7 @@ int main(int argc, char **argv)
         double b = now();
         /* Before the next phase: agreement and barrier in one. */
         int pre[2] = {0, 0}, sum[2];
-        if (watched && nranks > 1)
-            allreduce_watched(comm, rank, nranks, pre, sum, 2, MPI_INT, MPI_SUM, 1000 + epoch++ % 30000);
-        else
-            MPI_Allreduce(pre, sum, 2, MPI_INT, MPI_SUM, comm);
+        pfs_agree_allreduce(&ag, pre, sum, 2, MPI_INT, MPI_SUM, b, "the start of a phase");
         double c = now();
         ta[it] = a, tb[it] = b, tc[it] = c;
     }

@@ -1,0 +1,209 @@
+/* The run driver's private header: the context of one run, shared by the
+ * driver's modules, and the functions they offer each other (prefix drv_;
+ * the public API is pfs_main in pfs/mpi.h). Each function says whether it is
+ * collective over c->comm or local. Module map (docs/architecture.md):
+ *   run.c       pfs_main: the table of contents of a run; parse, checks, backend
+ *   failure.c   a rank's first failure; rank 0 names them
+ *   agree.c     the watched allreduce/gather/wait, with a context of their own (agree.h)
+ *   watchdog.c  the stall thread's glue and the job's end when a watchdog fires
+ *   topology.c  hosts, nodes, clocks, the reorder shift, memory per node
+ *   streams.c   the streams of a rank, threads, the hooks the stream loops call
+ *   progress.c  the live progress line
+ *   phases.c    the phase loop: prepare, agree, run, gather, correct clocks
+ *   files.c     run id, the run's lock, shared file, metadata dirs, clean-up
+ *   record.c    rank 0's record of the run, warnings, report, results file */
+#ifndef PFS_DRIVER_H
+#define PFS_DRIVER_H
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "pfs/config.h"
+#include "pfs/core.h"
+#include "pfs/mpi.h"
+#include "pfs/report.h"
+#include "pfs/safefile.h"
+#include "pfs/stream.h"
+#include "pfs/watch.h"
+
+#include "agree.h"
+
+#define CLOCK_ROUNDS 8
+#define PFS_TAG_CLOCK 77
+#define PFS_TAG_FIDS 78
+#define PFS_TAG_STALL 79
+#define PFS_TAG_PROGRESS 5  /* on the progress communicator */
+
+/* What rank 0 knows another stream created (for the watchdog's clean-up). */
+struct known_file {
+    int created;
+    struct pfs_fid fid;
+};
+
+/* Live progress: rank 0 shows one line; the others report to it with
+ * non-blocking sends on a communicator of their own, so no collective is
+ * involved that a failed rank could hang. */
+struct progress {
+    int on;                     /* for this run (rank 0 decided) */
+    MPI_Comm comm;
+    MPI_Request req;            /* this rank's last report */
+    uint64_t buf[3];            /* its content: phase sequence, bytes, ops */
+    int sent;                   /* reports sent */
+    int *recv;                  /* rank 0: reports received, per rank */
+    uint64_t *bytes, *ops;      /* rank 0: latest figures, per rank */
+    double last, start;
+    int seq, kind, shown;
+};
+
+/* The stonewall agreement among a rank's threads, and their start. */
+struct stonewall {
+    pthread_mutex_t mu;
+    pthread_barrier_t bar;
+    pthread_cond_t go_cv;       /* the phase's threads start together */
+    int go;                     /* 0 wait, 1 run, -1 a thread failed to start: none runs */
+    uint64_t done, target;
+    int failed;
+};
+
+/* Rank 0's record of the run (NULL d elsewhere). */
+struct record {
+    struct pfs_run_data *d;
+    struct pfs_run_data data;
+    struct pfs_times *times, *gathered;
+    int *reps_done;
+    char cmdline[8192];
+    char mpiver[MPI_MAX_LIBRARY_VERSION_STRING];
+    char start_iso[32];
+    /* The results writer, loaded from its module on first use. */
+    int (*check)(const char *, char *, size_t);
+    int (*append)(const char *, const struct pfs_run_data *, char *, size_t, char *, size_t);
+    int in_results;             /* rank 0 is appending to the results file */
+    int recorded;               /* the watchdog recorded the run (once) */
+};
+
+struct ctx {
+    MPI_Comm comm;
+    int rank, nranks;
+    struct pfs_config cfg;
+    volatile sig_atomic_t *interrupted; /* the signal handler's flag */
+    const struct pfs_backend *be;
+    void *bectx;
+    struct pfs_mpiio_ctx mpiio;
+    /* topology */
+    char host[PFS_HOST_MAX];
+    char (*hosts)[PFS_HOST_MAX];
+    int *node_of_rank;
+    int *node_of_stream;
+    int nnodes;
+    int lowest_on_node;         /* the lowest rank of its node */
+    int shift;                  /* reorder: read the data of rank (r+shift) mod n */
+    double *corr, *unc;         /* clock correction and its uncertainty per rank, seconds */
+    double *mems;               /* rank 0: memory of each rank's node, bytes */
+    /* the run */
+    char run_id[64];
+    uint64_t seed;
+    int threads, nstreams;
+    uint64_t nxfers;            /* transfers per stream in a full block */
+    uint64_t data_xfers;        /* transfers per stream present in the files (stonewall may cut) */
+    struct pfs_stream *streams; /* this rank's, threads of them */
+    int cur_kind;               /* the phase running, for the watchdog's message */
+    int writes, has_meta, has_delete; /* what the phase list holds */
+    struct pfs_agree ag;        /* the watched collectives (agree.h) */
+    struct pfs_failure fail;    /* this rank's first failure, its streams' included */
+    /* files */
+    char md_top[PFS_PATH_MAX + 128]; /* the run's directory for metadata phases */
+    int md_top_made;            /* rank 0 made md_top in this run */
+    struct known_file *known;   /* rank 0, under --timeout: what each stream created */
+    int lock_fd;                /* rank 0: DIR/pfsbench.ID.lock, flock'ed while the run lives */
+    int lock_made;
+    struct pfs_fid lock_fid;
+    char lock_path[PFS_PATH_MAX + 128];
+    /* watchdog */
+    struct pfs_watch *watch;    /* this rank's stall watchdog thread */
+    int ending;                 /* a watchdog is ending the job (once) */
+    struct progress prog;
+    struct stonewall sw;
+    struct record rec;
+};
+
+static inline double drv_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* failure.c */
+void drv_set_fail(struct ctx *c, const char *op, const char *path, int err, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+void drv_collect_failure(struct ctx *c);
+void drv_format_failure(const struct pfs_failure *f, char *msg, size_t len);
+void drv_report_failures(struct ctx *c);
+
+/* The agreements (failure.c): 1 when any rank failed; also a barrier. */
+int drv_agree(struct ctx *c);
+int drv_agree_watched(struct ctx *c, double since, const char *where);
+
+/* The watched collectives of agree.h over the run's context. */
+static inline void drv_allreduce_watched(struct ctx *c, const void *in, void *out, int count, MPI_Datatype type,
+                                         MPI_Op op, double since, const char *where)
+{
+    pfs_agree_allreduce(&c->ag, in, out, count, type, op, since, where);
+}
+static inline void drv_gather_watched(struct ctx *c, const void *in, int bytes, void *out, double since,
+                                      const char *where)
+{
+    pfs_agree_gather(&c->ag, in, bytes, out, since, where);
+}
+static inline void drv_wait_watched(struct ctx *c, MPI_Request *r, double since, const char *where)
+{
+    pfs_agree_wait(&c->ag, r, since, where);
+}
+
+/* watchdog.c */
+void drv_watchdog_start(struct ctx *c);
+void drv_watchdog_abort(struct ctx *c, const int *arrived, const char *where) __attribute__((noreturn));
+void drv_clean_for_abort(struct ctx *c) __attribute__((noreturn));
+
+/* topology.c */
+int drv_topology_setup(struct ctx *c);
+
+/* streams.c */
+void drv_streams_setup(struct ctx *c);
+void drv_run_streams(struct ctx *c, int kind);
+void drv_streams_free(struct ctx *c);
+
+/* progress.c */
+void drv_progress_setup(struct ctx *c);
+void drv_progress_phase(struct ctx *c, int kind);
+void drv_progress_phase_end(struct ctx *c);
+void drv_hook_progress(void *arg, struct pfs_stream *s);
+void drv_progress_finish(struct ctx *c);
+
+/* phases.c */
+int drv_phases_run(struct ctx *c, int failed);
+
+/* files.c */
+void drv_data_path(const struct ctx *c, int stream, char *out, size_t len);
+void drv_run_id(struct ctx *c);
+int drv_take_run_lock(struct ctx *c, char *err, size_t len);
+void drv_drop_run_lock(struct ctx *c);
+int drv_files_setup(struct ctx *c, int failed);
+void drv_exchange_fids(struct ctx *c, double since);
+void drv_gather_known(struct ctx *c, double since);
+void drv_remove_run_files(struct ctx *c);
+void drv_finish_files(struct ctx *c);
+
+/* record.c */
+void drv_iso_time(char *buf, size_t len);
+int drv_results_check(struct ctx *c, const char *path, char *err, size_t len);
+void drv_record_begin(struct ctx *c, int argc, char **argv);
+void drv_record_phase(struct ctx *c, int p, int rep, int failed);
+void drv_record_watchdog(struct ctx *c, const char *msg);
+void drv_note_stalls(struct ctx *c);
+int drv_record_end(struct ctx *c, int failed);
+void drv_record_free(struct ctx *c);
+
+#endif

@@ -1,0 +1,325 @@
+/* The files of a run: its id, its lock (a live run's mark), the shared file,
+ * the metadata directories, and the clean-up, which removes exactly what
+ * this run created, each only while it is still the inode created. */
+#define _GNU_SOURCE
+#include "driver.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "pfs/names.h"
+
+/* Local. The data file of a stream (the shared file with --shared); the
+ * buffers hold DIR (< PFS_PATH_MAX) and a run id with room to spare. */
+void drv_data_path(const struct ctx *c, int stream, char *out, size_t len)
+{
+    (void)pfs_name_data(out, len, c->cfg.dir, c->run_id, c->cfg.shared, stream);
+}
+
+static void make_run_id(char *out, size_t len)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    char host[64] = "";
+    gethostname(host, sizeof(host) - 1);
+    uint64_t h = pfs_mix64((uint64_t)ts.tv_nsec ^ ((uint64_t)getpid() << 32) ^ (uint64_t)ts.tv_sec);
+    for (const char *p = host; *p; p++)
+        h = pfs_mix64(h ^ (uint64_t)(unsigned char)*p);
+    struct tm tm;
+    gmtime_r(&ts.tv_sec, &tm);
+    char stamp[32];
+    strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+    snprintf(out, len, "%s-%06" PRIx64, stamp, h & 0xFFFFFF);
+}
+
+static uint64_t seed_of(const char *run_id)
+{
+    uint64_t h = 0x5046534245ULL;
+    for (const char *p = run_id; *p; p++)
+        h = pfs_mix64(h ^ (uint64_t)(unsigned char)*p);
+    return h;
+}
+
+/* Local. Removes path when it is still the file this run created (fid);
+ * says so when it cannot, naming the file and the way to clean it up.
+ * 0 when nothing is left, -1 when something is. */
+static int remove_own(struct ctx *c, const char *path, const struct pfs_fid *fid)
+{
+    int rc = pfs_unlink_own(path, fid);
+    if (rc == 0 || rc == 1)
+        return 0;
+    fprintf(stderr, "pfsbench: warning: rank %d on %s: could not remove %s: %s; "
+            "list this run's leftovers with pfsbench --clean -d %s\n", c->rank, c->host, path,
+            rc == PFS_ERR_REPLACED ? "it is no longer the file this run created, so it is left alone" : strerror(-rc),
+            c->cfg.dir);
+    return -1;
+}
+
+/* Local, when the watchdog is about to end the job: the other ranks will
+ * not clean up. Removes the files this rank's streams created and, on rank
+ * 0, those the other streams had reported created by the last write phase,
+ * each only while it is still the inode that was created. Files created
+ * since that report stay, and the message points to --clean. Small files of
+ * the metadata phases stay: only their ranks know how far they got. */
+void drv_remove_run_files(struct ctx *c)
+{
+    if (c->cfg.keep)
+        return;
+    for (int i = 0; i < c->threads; i++)
+        if (c->streams[i].created && remove_own(c, c->streams[i].path, &c->streams[i].fid) == 0)
+            c->streams[i].created = 0;
+    if (c->rank != 0)
+        return;
+    int unknown = 0;
+    char path[PFS_PATH_MAX + 128];
+    for (int s = c->threads; s < c->nstreams && !c->cfg.shared; s++) {
+        if (!c->known || !c->known[s].created) {
+            unknown += !c->known;
+            continue;
+        }
+        drv_data_path(c, s, path, sizeof(path));
+        remove_own(c, path, &c->known[s].fid);
+    }
+    if (unknown && c->writes)
+        fprintf(stderr, "pfsbench: warning: the other ranks' data files, if they had created any, may be left behind; "
+                "list them with pfsbench --clean -d %s\n", c->cfg.dir);
+    if (c->lock_made && pfs_unlink_own(c->lock_path, &c->lock_fid) == 0)
+        c->lock_made = 0;
+}
+
+/* Collective, after a write phase under --timeout: rank 0 learns which
+ * streams created their file and its inode, for remove_run_files. */
+void drv_gather_known(struct ctx *c, double since)
+{
+    struct known_file mine[c->threads];
+    for (int i = 0; i < c->threads; i++)
+        mine[i] = (struct known_file){c->streams[i].created, c->streams[i].fid};
+    if (c->rank == 0 && !c->known)
+        c->known = calloc((size_t)c->nstreams, sizeof(*c->known));
+    struct known_file *all = c->known;
+    drv_gather_watched(c, mine, (int)sizeof(mine), all, since, "the report of created files");
+    for (int s = c->threads; c->rank == 0 && all && s < c->nstreams; s++)
+        all[s].fid.dev = 0; /* another client's device number: the inode alone */
+}
+
+/* Local. Removes exactly the files and directories this rank made, under
+ * the watchdog. Returns how many could not be removed (each named on stderr). */
+static int cleanup(struct ctx *c)
+{
+    int left = 0;
+    pfs_watch_step(c->watch, "the clean-up");
+    for (int i = 0; i < c->threads; i++) {
+        struct pfs_stream *s = &c->streams[i];
+        if (!c->cfg.keep && s->created) {
+            if (remove_own(c, s->path, &s->fid) == 0)
+                s->created = 0;
+            else
+                left++;
+        }
+        /* Small files go whatever --keep says: they are not data to read again. */
+        int e = pfs_stream_meta_clear(&c->cfg, s);
+        if (e) {
+            fprintf(stderr, "pfsbench: warning: rank %d on %s: could not remove the small files in %s: %s; "
+                    "list this run's leftovers with pfsbench --clean -d %s\n", c->rank, c->host, s->md_dir,
+                    strerror(-e), c->cfg.dir);
+            left++;
+        }
+        if (s->md_dir_made) {
+            if (rmdir(s->md_dir) == 0)
+                s->md_dir_made = 0;
+            else {
+                fprintf(stderr, "pfsbench: warning: rank %d on %s: could not remove %s: %s\n", c->rank, c->host,
+                        s->md_dir, strerror(errno));
+                left++;
+            }
+        }
+    }
+    pfs_watch_step(c->watch, NULL);
+    return left;
+}
+
+/* Local, rank 0. Marks the run live before anything else is made:
+ * DIR/pfsbench.ID.lock, holding "host pid", flock'ed for the run's lifetime
+ * (flock on a regular file holds across clients of GlusterFS, NFSv4, Lustre
+ * with -o flock, GPFS). --clean leaves alone the files of a run whose lock
+ * is held, and a run id whose lock is held is refused. A stale lock (its
+ * run died) is taken over but not removed: --clean removes it. */
+int drv_take_run_lock(struct ctx *c, char *err, size_t len)
+{
+    if (pfs_name_lock(c->lock_path, sizeof(c->lock_path), c->cfg.dir, c->run_id) != 0) {
+        snprintf(err, len, "the run's lock file name does not fit: DIR too long");
+        return -1;
+    }
+    int fd = pfs_open_own(c->lock_path, O_RDWR | O_CREAT | O_EXCL, 0644, NULL, &c->lock_fid);
+    c->lock_made = fd >= 0;
+    if (fd == -EEXIST)
+        fd = pfs_open_own(c->lock_path, O_RDWR, 0, NULL, &c->lock_fid);
+    if (fd < 0) {
+        char why[200];
+        snprintf(err, len, "cannot make the run's lock file %.250s: %.150s", c->lock_path,
+                 pfs_safefile_why(fd, c->lock_path, why, sizeof(why)) ? why : strerror(-fd));
+        return -1;
+    }
+    int locked = 0;
+    for (int i = 0; i < 5 && !(locked = flock(fd, LOCK_EX | LOCK_NB) == 0); i++)
+        usleep(20000); /* a --clean may be probing it this instant */
+    if (!locked) {
+        char owner[128] = "";
+        ssize_t n = pread(fd, owner, sizeof(owner) - 1, 0);
+        owner[n > 0 ? n : 0] = '\0';
+        owner[strcspn(owner, "\n")] = '\0';
+        snprintf(err, len, "run id %.63s is in use by a live run (%.100s holds %.200s); choose another --run-id, or wait for it",
+                 c->run_id, owner[0] ? owner : "another process", c->lock_path);
+        close(fd);
+        if (c->lock_made)
+            pfs_unlink_own(c->lock_path, &c->lock_fid);
+        return -1;
+    }
+    if (c->lock_made) {
+        char owner[128];
+        int n = snprintf(owner, sizeof(owner), "%s %ld\n", c->host, (long)getpid());
+        if (pwrite(fd, owner, (size_t)n, 0) != n)
+            fprintf(stderr, "pfsbench: warning: could not write %s: %s\n", c->lock_path, strerror(errno));
+    }
+    c->lock_fd = fd;
+    return 0;
+}
+
+/* Local, rank 0, at the very end: the run is no longer live. */
+void drv_drop_run_lock(struct ctx *c)
+{
+    if (c->lock_fd < 0)
+        return;
+    if (c->lock_made && pfs_unlink_own(c->lock_path, &c->lock_fid) < 0)
+        fprintf(stderr, "pfsbench: warning: could not remove %s: %s\n", c->lock_path, strerror(errno));
+    close(c->lock_fd);
+    c->lock_fd = -1;
+}
+
+/* Collective, after a write phase of files per stream: each stream learns
+ * the inode of the file it will read (its own, or with -C another rank's),
+ * so a read opens that inode or nothing. */
+void drv_exchange_fids(struct ctx *c, double since)
+{
+    const int to = (c->rank - c->shift + c->nranks) % c->nranks, from = (c->rank + c->shift) % c->nranks;
+    struct pfs_fid mine[c->threads], theirs[c->threads];
+    for (int i = 0; i < c->threads; i++)
+        mine[i] = c->streams[i].fid;
+    if (c->shift == 0) {
+        memcpy(theirs, mine, sizeof(mine));
+    } else {
+        MPI_Request r[2];
+        MPI_Irecv(theirs, (int)sizeof(theirs), MPI_BYTE, from, PFS_TAG_FIDS, c->comm, &r[1]);
+        MPI_Isend(mine, (int)sizeof(mine), MPI_BYTE, to, PFS_TAG_FIDS, c->comm, &r[0]);
+        if (c->cfg.timeout > 0 && c->nranks > 1) {
+            drv_wait_watched(c, &r[1], since, "the exchange of file identities");
+            drv_wait_watched(c, &r[0], since, "the exchange of file identities");
+        } else {
+            MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
+        }
+    }
+    for (int i = 0; i < c->threads; i++) {
+        c->streams[i].rd_fid = theirs[i];
+        if (c->shift)
+            c->streams[i].rd_fid.dev = 0; /* another client's device number: the inode alone */
+    }
+}
+
+/* Local, rank 0: the shared file, made untimed so that every rank's timed
+ * open finds it; O_EXCL, so a file of that name already there is refused. */
+static void make_shared_file(struct ctx *c)
+{
+    struct pfs_stream *s = &c->streams[0];
+    int fd = pfs_open_own(s->path, O_WRONLY | O_CREAT | O_EXCL, 0644, NULL, &s->fid);
+    if (fd < 0) {
+        drv_set_fail(c, "create", s->path, -fd, fd == -EEXIST ? "a file of that name is already there; pfsbench never "
+                 "reuses a file it did not create" : NULL);
+        return;
+    }
+    close(fd);
+    s->created = 1;
+}
+
+/* Collective, at the end: each rank removes what it made (under the
+ * watchdog), then rank 0 the run's metadata directory, once every rank has
+ * emptied its part; what could not be removed becomes a warning of the run. */
+void drv_finish_files(struct ctx *c)
+{
+    struct pfs_run_data *d = c->rec.d;
+    int left = cleanup(c), total = 0;
+    drv_allreduce_watched(c, &left, &total, 1, MPI_INT, MPI_SUM, drv_now(), "the clean-up");
+    if (c->md_top_made) {
+        if (rmdir(c->md_top) == 0)
+            c->md_top_made = 0;
+        else {
+            fprintf(stderr, "pfsbench: warning: could not remove %s: %s; list this run's leftovers with "
+                    "pfsbench --clean -d %s\n", c->md_top, strerror(errno), c->cfg.dir);
+            total++;
+        }
+    }
+    if (d && total)
+        pfs_run_warn(d, "%d file%s or director%s of this run could not be removed (named on stderr); "
+                     "pfsbench --clean -d %s lists them", total, total == 1 ? "" : "s", total == 1 ? "y" : "ies",
+                     c->cfg.dir);
+}
+
+/* Collective. The run id (--run-id, or made up by rank 0) and the pattern
+ * seed derived from it: one for all ranks. */
+void drv_run_id(struct ctx *c)
+{
+    if (c->rank == 0) {
+        if (c->cfg.run_id[0])
+            snprintf(c->run_id, sizeof(c->run_id), "%s", c->cfg.run_id);
+        else
+            make_run_id(c->run_id, sizeof(c->run_id));
+    }
+    MPI_Bcast(c->run_id, sizeof(c->run_id), MPI_CHAR, 0, c->comm);
+    c->seed = seed_of(c->run_id);
+}
+
+/* Collective, untimed, before the first phase. Shared file: rank 0 makes
+ * it, so that every rank's timed open finds it, and every rank learns its
+ * inode. Metadata phases: rank 0 makes the run's directory, each stream its
+ * own with --dirs per-rank; mkdir, so a directory already there is
+ * refused. Returns 1 when any rank failed (named). */
+int drv_files_setup(struct ctx *c, int failed)
+{
+    const struct pfs_config *cfg = &c->cfg;
+    if (failed || !((cfg->shared && c->writes) || c->has_meta))
+        return failed;
+    if (c->rank == 0 && cfg->shared && c->writes)
+        make_shared_file(c);
+    if (c->rank == 0 && c->has_meta) {
+        if (mkdir(c->md_top, 0755) != 0)
+            drv_set_fail(c, "mkdir", c->md_top, errno, NULL);
+        else
+            c->md_top_made = 1;
+    }
+    failed = drv_agree(c);
+    if (!failed && cfg->shared && c->writes) {
+        MPI_Bcast(&c->streams[0].fid, (int)sizeof(struct pfs_fid), MPI_BYTE, 0, c->comm);
+        if (c->rank != 0)
+            c->streams[0].fid.dev = 0; /* another client's device number: the inode alone */
+        for (int i = 0; i < c->threads; i++)
+            c->streams[i].fid = c->streams[i].rd_fid = c->streams[0].fid;
+    }
+    if (!failed && c->has_meta && cfg->dirs == PFS_DIRS_PER_RANK) {
+        for (int i = 0; i < c->threads; i++) {
+            if (mkdir(c->streams[i].md_dir, 0755) != 0)
+                drv_set_fail(c, "mkdir", c->streams[i].md_dir, errno, NULL);
+            else
+                c->streams[i].md_dir_made = 1;
+        }
+        failed = drv_agree(c);
+    }
+    if (failed)
+        drv_report_failures(c);
+    return failed;
+}

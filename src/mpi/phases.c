@@ -1,0 +1,130 @@
+/* The phase loop: for each repetition and phase, prepare (untimed),
+ * agree (the opening barrier), run the streams, agree (the closing
+ * barrier), gather the times onto rank 0's clock. */
+#define _GNU_SOURCE
+#include "driver.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Local, untimed: before a read phase, push this rank's files out of the
+ * page cache; the lowest rank of each node also drops the whole cache when
+ * it may (root). Returns 1 when it wrote drop_caches. */
+static int drop_caches(struct ctx *c)
+{
+    for (int i = 0; i < c->threads; i++) {
+        /* Never through a link, never blocking on a FIFO: only the file to be read. */
+        int fd = pfs_open_own(c->streams[i].rd_path, O_RDONLY, 0, &c->streams[i].rd_fid, NULL);
+        if (fd >= 0) {
+            fdatasync(fd);
+            posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+            close(fd);
+        }
+        if (c->cfg.shared)
+            break;
+    }
+    if (!c->lowest_on_node || geteuid() != 0)
+        return 0;
+    sync();
+    int pfd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
+    if (pfd < 0)
+        return 0;
+    int ok = write(pfd, "3\n", 2) == 2;
+    close(pfd);
+    return ok;
+}
+
+/* Local, under the watchdog: the untimed work before a phase. Returns 1
+ * when this rank wrote drop_caches. Failures go to set_fail. */
+static int prepare_phase(struct ctx *c, int kind, int rep)
+{
+    int drops = 0;
+    char step[96];
+    snprintf(step, sizeof(step), "the preparation of %s (repetition %d)", pfs_phase_name(kind), rep);
+    pfs_watch_step(c->watch, step);
+    if (*c->interrupted)
+        drv_set_fail(c, "interrupted", "", 0, "signal %d (%s) between phases", (int)*c->interrupted, strsignal(*c->interrupted));
+    /* A write starts from an empty file: rank 0 empties the shared one
+     * through a descriptor of the inode it made, never by path. */
+    struct pfs_stream *s0 = &c->streams[0];
+    if (c->cfg.shared && kind == PFS_PH_WRITE && c->rank == 0 && s0->created) {
+        int fd = pfs_open_own(s0->path, O_WRONLY | O_TRUNC, 0, &s0->fid, NULL);
+        char why[200];
+        if (fd >= 0)
+            close(fd);
+        else if (pfs_safefile_why(fd, s0->path, why, sizeof(why)))
+            drv_set_fail(c, "truncate", s0->path, 0, "%s", why);
+        else
+            drv_set_fail(c, "truncate", s0->path, -fd, NULL);
+    }
+    if (c->cfg.drop_caches && pfs_phase_is_read(kind))
+        drops = drop_caches(c);
+    /* A create that repeats without a delete in the list starts from an
+     * empty directory, like a write starts from an empty file. */
+    if (kind == PFS_PH_CREATE && rep > 0 && !c->has_delete)
+        for (int i = 0; i < c->threads; i++) {
+            int e = pfs_stream_meta_clear(&c->cfg, &c->streams[i]);
+            if (e)
+                drv_set_fail(c, "remove", c->streams[i].md_dir, -e, "clearing the files of the last create");
+        }
+    pfs_watch_step(c->watch, NULL);
+    return drops;
+}
+
+/* Collective. One phase of one repetition: untimed preparation, the
+ * agreement that is also the opening barrier, the timed streams, the
+ * agreement that closes it, the gather of times. Returns 1 when any rank
+ * failed (named). */
+static int run_phase(struct ctx *c, int p, int rep, int *dropped_notice)
+{
+    const struct pfs_config *cfg = &c->cfg;
+    const int kind = cfg->phases[p];
+    int drops = prepare_phase(c, kind, rep);
+    char where[64];
+    snprintf(where, sizeof(where), "the start of %s (repetition %d)", pfs_phase_name(kind), rep);
+    /* No rank leaves an allreduce before every rank has entered it: this
+     * agreement is also the barrier before the phase. */
+    int pre[2] = {c->fail.failed, drops}, sum[2];
+    drv_allreduce_watched(c, pre, sum, 2, MPI_INT, MPI_SUM, drv_now(), where);
+    if (sum[0]) {
+        drv_report_failures(c);
+        return 1;
+    }
+    if (c->rank == 0 && cfg->drop_caches && pfs_phase_is_read(kind) && !*dropped_notice && !cfg->quiet) {
+        fprintf(cfg->format == PFS_FORMAT_TEXT ? stdout : stderr, "cache        before each read phase: fdatasync + "
+                "posix_fadvise(DONTNEED) on every file; /proc/sys/vm/drop_caches written on %d of %d nodes\n",
+                sum[1], c->nnodes);
+        *dropped_notice = 1;
+    }
+    double phase_start = drv_now();
+    snprintf(where, sizeof(where), "%s (repetition %d)", pfs_phase_name(kind), rep);
+    c->cur_kind = kind;
+    pfs_watch_step(c->watch, where);
+    drv_run_streams(c, kind);
+    pfs_watch_step(c->watch, NULL);
+    int failed = drv_agree_watched(c, phase_start, where);
+    struct pfs_times mine[c->threads];
+    for (int i = 0; i < c->threads; i++)
+        mine[i] = c->streams[i].t;
+    drv_gather_watched(c, mine, (int)sizeof(struct pfs_times) * c->threads, c->rec.gathered, phase_start, where);
+    drv_record_phase(c, p, rep, failed);
+    if (!failed && kind == PFS_PH_WRITE && !cfg->shared)
+        drv_exchange_fids(c, phase_start);
+    if (!failed && kind == PFS_PH_WRITE && cfg->timeout > 0)
+        drv_gather_known(c, phase_start);
+    if (failed)
+        drv_report_failures(c);
+    return failed;
+}
+
+/* Collective. Every repetition of the phase list, until one fails. */
+int drv_phases_run(struct ctx *c, int failed)
+{
+    int dropped_notice = 0;
+    for (int rep = 0; rep < c->cfg.reps && !failed; rep++)
+        for (int p = 0; p < c->cfg.nphases && !failed; p++)
+            failed = run_phase(c, p, rep, &dropped_notice);
+    return failed;
+}

@@ -1,0 +1,315 @@
+/* Rank 0's record of the run: the results writer (a module loaded on rank
+ * 0 only), the run's warnings, the report, the results file. */
+#define _GNU_SOURCE
+#include "driver.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "pfs/cmdline.h"
+#include "pfs/fsinfo.h"
+#include "pfs/results.h"
+
+void drv_iso_time(char *buf, size_t len)
+{
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* Local, rank 0. The results writer lives in a module loaded on first use,
+ * so that the other ranks never map HDF5: libpfs_results.so beside the
+ * executable (the build tree), else PFS_RESULTS_MODULE (the installed one).
+ * 0 or -1 with err. */
+static int results_load(struct ctx *c, char *err, size_t len)
+{
+    if (c->rec.check && c->rec.append)
+        return 0;
+    char exe[PATH_MAX] = "", here[PATH_MAX + 32];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    exe[n > 0 ? n : 0] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (slash)
+        *slash = '\0';
+    snprintf(here, sizeof(here), "%s/libpfs_results.so", exe);
+    const char *tries[] = {here, PFS_RESULTS_MODULE};
+    void *h = NULL;
+    for (size_t i = 0; i < sizeof(tries) / sizeof(tries[0]) && !h; i++)
+        if (access(tries[i], R_OK) == 0)
+            h = dlopen(tries[i], RTLD_NOW | RTLD_LOCAL);
+    if (h) {
+        *(void **)&c->rec.check = dlsym(h, "pfs_results_check");
+        *(void **)&c->rec.append = dlsym(h, "pfs_results_append");
+    }
+    if (!c->rec.check || !c->rec.append) {
+        const char *why = dlerror();
+        snprintf(err, len, "cannot load the results writer (%.200s or %.200s)%s%.200s; "
+                 "use --no-results to run without it", here, PFS_RESULTS_MODULE, why ? ": " : "", why ? why : "");
+        return -1;
+    }
+    return 0;
+}
+
+int drv_results_check(struct ctx *c, const char *path, char *err, size_t len)
+{
+    return results_load(c, err, len) ? -1 : c->rec.check(path, err, len);
+}
+
+static int results_append(struct ctx *c, const struct pfs_run_data *d, char *name, size_t nlen, char *err,
+                          size_t len)
+{
+    return results_load(c, err, len) ? -1 : c->rec.append(c->cfg.results, d, name, nlen, err, len);
+}
+
+/* Local, rank 0, the watchdog fired: record the run as failed with msg as
+ * its cause, unless this rank had failed first (a create refused with
+ * EEXIST, say): then that failure is the cause and msg what followed. */
+void drv_record_watchdog(struct ctx *c, const char *msg)
+{
+    if (!c->rec.d || c->rec.in_results)
+        return; /* the append itself stalled: a second writer would not help */
+    /* The main thread's watchdog and this rank's stall thread may both fire: one record. */
+    if (__atomic_exchange_n(&c->rec.recorded, 1, __ATOMIC_ACQ_REL))
+        return;
+    drv_collect_failure(c);
+    c->rec.d->status = "failed";
+    if (c->fail.failed) {
+        char first[800];
+        drv_format_failure(&c->fail, first, sizeof(first));
+        snprintf(c->rec.d->error, sizeof(c->rec.d->error), "%s; then the watchdog: %s", first, msg);
+    } else {
+        snprintf(c->rec.d->error, sizeof(c->rec.d->error), "%s", msg);
+    }
+    drv_iso_time(c->rec.d->end_iso, sizeof(c->rec.d->end_iso));
+    char name[64], err[PFS_ERRLEN];
+    if (!c->cfg.no_results && results_append(c, c->rec.d, name, sizeof(name), err, sizeof(err)) == 0)
+        fprintf(stderr, "pfsbench: the run is recorded in %s %s (failed)\n", c->cfg.results, name);
+    else if (!c->cfg.no_results)
+        fprintf(stderr, "pfsbench: error: results file %s: %s\n", c->cfg.results, err);
+}
+
+/* Collective. The longest call any rank was blocked in (past --stall-warn
+ * seconds, with or without --timeout) becomes a warning of the run: rank,
+ * host, call, seconds, and how many ranks had one. */
+void drv_note_stalls(struct ctx *c)
+{
+    struct pfs_run_data *d = c->rec.d;
+    char desc[512] = "";
+    struct {
+        double s;
+        int rank;
+    } mine = {pfs_watch_longest(c->watch, desc, sizeof(desc)), c->rank}, top;
+    int had = mine.s > 0, nhad = 0;
+    MPI_Allreduce(&mine, &top, 1, MPI_DOUBLE_INT, MPI_MAXLOC, c->comm);
+    MPI_Reduce(&had, &nhad, 1, MPI_INT, MPI_SUM, 0, c->comm);
+    if (top.s <= 0)
+        return;
+    if (top.rank != 0 && c->rank == top.rank)
+        MPI_Send(desc, (int)sizeof(desc), MPI_CHAR, 0, PFS_TAG_STALL, c->comm);
+    else if (top.rank != 0 && c->rank == 0)
+        MPI_Recv(desc, (int)sizeof(desc), MPI_CHAR, top.rank, PFS_TAG_STALL, c->comm, MPI_STATUS_IGNORE);
+    if (c->rank != 0)
+        return;
+    desc[sizeof(desc) - 1] = '\0';
+    char w[900], more[96] = "";
+    if (nhad > 1)
+        snprintf(more, sizeof(more), " (%d ranks had calls blocked over %g s)", nhad, c->cfg.stall_warn);
+    snprintf(w, sizeof(w), "long-blocked call: rank %d on %s was blocked %.1f s in %s%s", top.rank,
+             c->hosts[top.rank], top.s, desc, more);
+    pfs_run_warn(d, "%s", w);
+    if (!c->cfg.quiet)
+        fprintf(c->cfg.format == PFS_FORMAT_TEXT ? stdout : stderr, "warning      %s\n", w);
+}
+
+/* Local, rank 0: the warnings that placement and sizes call for. */
+static void placement_warnings(struct ctx *c, struct pfs_run_data *d)
+{
+    const struct pfs_config *cfg = &c->cfg;
+    for (int i = 0; i < cfg->nhints; i++)
+        if (pfs_hint_known(cfg->hints[i]) == 0)
+            pfs_run_warn(d, "hint '%s' is not one pfsbench knows; passed to MPI-IO unchecked", cfg->hints[i]);
+    if (!pfs_placement_is_even(c->node_of_rank, c->nranks, c->nnodes))
+        pfs_run_warn(d, "uneven placement: nodes hold different rank counts; per-node bandwidths are not comparable");
+    if (d->round_robin_asked && !pfs_placement_is_round_robin(c->node_of_rank, c->nranks, c->nnodes))
+        pfs_run_warn(d, "round-robin placement was asked for, but rank r is not on node r mod %d", c->nnodes);
+    if (cfg->reorder && c->shift == 0)
+        pfs_run_warn(d, "--reorder on one node: every rank reads its own node's data, which may come from cache");
+    else if (cfg->reorder)
+        pfs_run_warn(d, "reorder: rank r reads the data of rank (r+%d) mod %d, on another node", c->shift, c->nranks);
+    int has_read = 0;
+    for (int i = 0; i < cfg->nphases; i++)
+        has_read |= pfs_phase_is_read(cfg->phases[i]);
+    if (!has_read || cfg->direct || cfg->drop_caches || c->shift != 0)
+        return;
+    /* The PixStor and bonnie++ rule: data under twice the memory of a node
+     * can be served from its page cache. */
+    for (int n = 0; n < c->nnodes; n++) {
+        double data = 0, nodemem = 0;
+        for (int r = 0; r < c->nranks; r++)
+            if (c->node_of_rank[r] == n) {
+                data += (double)cfg->block * c->threads;
+                nodemem = c->mems[r];
+            }
+        if (data < 2 * nodemem) {
+            pfs_run_warn(d, "reads may be served from the page cache: %.0f MiB per node is less than twice "
+                         "the node's %.0f MiB of memory; use --direct, --drop-caches or -C across nodes",
+                         data / PFS_MIB, nodemem / PFS_MIB);
+            return;
+        }
+    }
+}
+
+/* Local, rank 0 (nothing elsewhere): the record of the run, its warnings,
+ * and the report's header. Failures (memory) are recorded. */
+void drv_record_begin(struct ctx *c, int argc, char **argv)
+{
+    struct record *r = &c->rec;
+    const struct pfs_config *cfg = &c->cfg;
+    if (c->rank != 0 || !c->hosts || !c->node_of_rank || !c->mems)
+        return; /* the topology could not be set up: no record (the failure is named) */
+    int ml = 0;
+    MPI_Get_library_version(r->mpiver, &ml);
+    for (char *p = r->mpiver; *p; p++)
+        if (*p == '\n')
+            *p = ' ';
+    pfs_cmdline_join(argc, argv, r->cmdline, sizeof(r->cmdline));
+    r->times = calloc((size_t)cfg->nphases * (size_t)cfg->reps * (size_t)c->nstreams, sizeof(*r->times));
+    r->gathered = calloc((size_t)c->nstreams, sizeof(*r->gathered));
+    r->reps_done = calloc((size_t)cfg->nphases, sizeof(int));
+    if (!r->times || !r->gathered || !r->reps_done) {
+        drv_set_fail(c, "allocate the run's records", "", ENOMEM, NULL);
+        return;
+    }
+    struct pfs_run_data *d = r->d = &r->data;
+    d->cfg = cfg;
+    snprintf(d->run_id, sizeof(d->run_id), "%s", c->run_id);
+    d->seed = c->seed;
+    snprintf(d->start_iso, sizeof(d->start_iso), "%s", r->start_iso);
+    d->status = "complete";
+    d->cmdline = r->cmdline;
+    d->mpi_version = r->mpiver;
+    pfs_fs_type(cfg->dir, d->fstype, sizeof(d->fstype));
+    pfs_fs_describe(cfg->dir, &d->fs);
+    d->nranks = c->nranks;
+    d->nnodes = c->nnodes;
+    d->hosts = (const char(*)[PFS_HOST_MAX])c->hosts;
+    d->node_of_rank = c->node_of_rank;
+    d->threads = c->threads;
+    d->nstreams = c->nstreams;
+    d->node_of_stream = c->node_of_stream;
+    d->clock_corr = c->corr;
+    d->clock_unc = c->unc;
+    d->reorder_shift = c->shift;
+    d->nphases = cfg->nphases;
+    d->reps = cfg->reps;
+    d->times = r->times;
+    d->reps_done = r->reps_done;
+    const char *rr = getenv("PFSBENCH_PLACEMENT");
+    d->round_robin_asked = rr && strcmp(rr, "round-robin") == 0;
+    placement_warnings(c, d);
+    char mdw[512];
+    if (pfs_meta_cache_warning(cfg->phases, cfg->nphases, c->shift != 0, d->fs.mount_type, mdw, sizeof(mdw)))
+        pfs_run_warn(d, "%s", mdw);
+    if (!cfg->quiet && cfg->format == PFS_FORMAT_TEXT) {
+        pfs_report_header(stdout, d);
+        if (cfg->verbose)
+            pfs_report_placement(stdout, d);
+        pfs_report_columns(stdout, d);
+        fflush(stdout);
+    }
+}
+
+/* Local, rank 0, after the gather of a phase: every stream's times go onto
+ * rank 0's clock; a repetition that did not fail counts and is shown. */
+void drv_record_phase(struct ctx *c, int p, int rep, int failed)
+{
+    struct record *r = &c->rec;
+    if (c->rank != 0 || !r->d)
+        return;
+    const struct pfs_config *cfg = &c->cfg;
+    struct pfs_times *dst = r->times + ((size_t)p * (size_t)cfg->reps + (size_t)rep) * (size_t)c->nstreams;
+    for (int s = 0; s < c->nstreams; s++) {
+        double k = c->corr[s / c->threads];
+        dst[s] = r->gathered[s];
+        dst[s].open_start += k;
+        dst[s].open_end += k;
+        dst[s].xfer_end += k;
+        dst[s].close_end += k;
+        if (dst[s].sw_end > 0)
+            dst[s].sw_end += k;
+    }
+    /* A failed repetition's times stay out of the statistics; the error
+     * message says what happened to it. */
+    if (failed)
+        return;
+    r->reps_done[p] = rep + 1;
+    if (!cfg->quiet && cfg->format == PFS_FORMAT_TEXT) {
+        pfs_report_row(stdout, r->d, p, rep);
+        fflush(stdout);
+    }
+}
+
+/* Collective. The end of the record: status, the summary (text, JSON or
+ * CSV), the results file; returns the exit status, the same on every rank. */
+int drv_record_end(struct ctx *c, int failed)
+{
+    const struct pfs_config *cfg = &c->cfg;
+    struct pfs_run_data *d = c->rec.d;
+    int rc = failed ? PFS_EXIT_IO : PFS_EXIT_OK;
+    if (c->rank == 0 && d && d->interrupt_signal)
+        rc = 128 + d->interrupt_signal; /* 130 for SIGINT, 143 for SIGTERM, as a shell reports them */
+    if (c->rank == 0 && d) {
+        if (failed && !d->interrupt_signal)
+            d->status = "failed";
+        drv_iso_time(d->end_iso, sizeof(d->end_iso));
+        /* What was measured before a failure still counts: show it. */
+        int any = 0;
+        for (int p = 0; p < cfg->nphases; p++)
+            any |= c->rec.reps_done[p] > 0;
+        /* JSON and CSV own stdout: nothing else goes there, messages go to stderr. */
+        FILE *msg = cfg->format == PFS_FORMAT_TEXT ? stdout : stderr;
+        if (cfg->format == PFS_FORMAT_JSON)
+            pfs_report_json(stdout, d);
+        else if (cfg->format == PFS_FORMAT_CSV)
+            pfs_report_csv(stdout, d);
+        else if (any)
+            pfs_report_summary(stdout, d);
+        if (cfg->keep && !cfg->quiet)
+            fprintf(msg, "\nkept data files %s/pfsbench.%s.* (read them again with --run-id %s)\n", cfg->dir,
+                    c->run_id, c->run_id);
+        if (!cfg->no_results) {
+            char name[64], err[PFS_ERRLEN];
+            c->rec.in_results = 1;
+            pfs_watch_step(c->watch, "the results append");
+            int arc = results_append(c, d, name, sizeof(name), err, sizeof(err));
+            pfs_watch_step(c->watch, NULL);
+            c->rec.in_results = 0;
+            if (arc != 0) {
+                fprintf(stderr, "pfsbench: error: results file %s: %s\n", cfg->results, err);
+                rc = PFS_EXIT_IO;
+            } else if (!cfg->quiet) {
+                fprintf(msg, "results      %s %s (%s)\n", cfg->results, name, d->status);
+            }
+        }
+        fflush(stdout);
+    } else if (c->rank == 0) {
+        rc = PFS_EXIT_IO; /* no record could be made (no memory): said on stderr */
+    }
+    MPI_Bcast(&rc, 1, MPI_INT, 0, c->comm);
+    return rc;
+}
+
+/* Local. */
+void drv_record_free(struct ctx *c)
+{
+    free(c->rec.times);
+    free(c->rec.gathered);
+    free(c->rec.reps_done);
+}

@@ -1,0 +1,207 @@
+/* The streams of a rank (rank x thread): their setup, the threads of a
+ * phase, and the hooks the stream loops call where ranks must agree. Only
+ * the main thread calls MPI (stream 0 runs on it). */
+#define _GNU_SOURCE
+#include "driver.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pfs/names.h"
+
+/* ---- hooks the streams call inside a phase (on the main thread for MPI) ---- */
+
+/* The stonewall: a rank's threads meet at a barrier, stream 0 (the main
+ * thread, the only one that calls MPI) agrees with the other ranks on the
+ * largest count, and every stream wears out to it. */
+static uint64_t hook_wearout(void *arg, struct pfs_stream *s, uint64_t done)
+{
+    struct ctx *c = arg;
+    pthread_mutex_lock(&c->sw.mu);
+    if (done > c->sw.done)
+        c->sw.done = done;
+    if (s->fail.failed)
+        c->sw.failed = 1;
+    pthread_mutex_unlock(&c->sw.mu);
+    if (c->threads > 1)
+        pthread_barrier_wait(&c->sw.bar);
+    if (s->thread == 0) {
+        uint64_t mine[2] = {c->sw.done, (uint64_t)c->sw.failed}, most[2];
+        drv_allreduce_watched(c, mine, most, 2, MPI_UINT64_T, MPI_MAX, s->t.open_start, "the stonewall agreement");
+        c->sw.target = most[1] ? 0 : most[0];
+    }
+    if (c->threads > 1)
+        pthread_barrier_wait(&c->sw.bar);
+    return c->sw.target;
+}
+
+static int hook_agree_open(void *arg, int local_bad)
+{
+    struct ctx *c = arg;
+    int any = 0;
+    MPI_Allreduce(&local_bad, &any, 1, MPI_INT, MPI_MAX, c->comm);
+    return any;
+}
+
+static int hook_agree_xfer(void *arg, int local_bad, int past_deadline)
+{
+    struct ctx *c = arg;
+    int mine[2] = {local_bad, past_deadline}, any[2];
+    MPI_Allreduce(mine, any, 2, MPI_INT, MPI_MAX, c->comm);
+    return (any[0] ? 1 : 0) | (any[1] ? 2 : 0);
+}
+
+struct worker {
+    const struct pfs_phase_ctx *ph;
+    struct pfs_stream *s;
+    struct ctx *c;
+};
+
+static void run_one(struct worker *w)
+{
+    if (pfs_phase_is_meta(w->ph->kind))
+        pfs_stream_meta(w->ph, w->s);
+    else
+        pfs_stream_data(w->ph, w->s);
+}
+
+/* A thread waits until every thread of the phase exists: should one fail to
+ * start, none runs, since the stonewall's barrier would wait for it forever. */
+static void *stream_main(void *arg)
+{
+    struct worker *w = arg;
+    pthread_mutex_lock(&w->c->sw.mu);
+    while (w->c->sw.go == 0)
+        pthread_cond_wait(&w->c->sw.go_cv, &w->c->sw.mu);
+    int go = w->c->sw.go;
+    pthread_mutex_unlock(&w->c->sw.mu);
+    if (go > 0)
+        run_one(w);
+    return NULL;
+}
+
+/* Local (collective inside for the stonewall and collective MPI-IO). Runs
+ * one timed phase on this rank's streams: threads 1..T-1 in pthreads, stream
+ * 0 on the main thread, which alone calls MPI (MPI_THREAD_FUNNELED). */
+void drv_run_streams(struct ctx *c, int kind)
+{
+    struct pfs_phase_ctx ph = {
+        .cfg = &c->cfg,
+        .be = c->be,
+        .bectx = c->bectx,
+        .kind = kind,
+        .nstreams = c->nstreams,
+        .seed = c->seed,
+        .nxfers = c->nxfers,
+        .data_xfers = c->data_xfers,
+        .interrupted = c->interrupted,
+        .wearout = hook_wearout,
+        .agree_xfer = hook_agree_xfer,
+        .agree_open = hook_agree_open,
+        .progress = c->prog.on ? drv_hook_progress : NULL,
+        .arg = c,
+    };
+    drv_progress_phase(c, kind);
+    c->sw.done = c->sw.target = 0;
+    c->sw.failed = 0;
+    pthread_t tid[c->threads > 1 ? c->threads : 1];
+    struct worker w[c->threads > 1 ? c->threads : 1];
+    int started = 1;
+    c->sw.go = 0;
+    for (int i = 1; i < c->threads; i++) {
+        w[i] = (struct worker){&ph, &c->streams[i], c};
+        int e = pthread_create(&tid[i], NULL, stream_main, &w[i]);
+        if (e != 0) {
+            drv_set_fail(c, "start a thread", "", e, "thread %d of %d", i, c->threads);
+            break;
+        }
+        started++;
+    }
+    pthread_mutex_lock(&c->sw.mu);
+    c->sw.go = started == c->threads ? 1 : -1;
+    pthread_cond_broadcast(&c->sw.go_cv);
+    pthread_mutex_unlock(&c->sw.mu);
+    w[0] = (struct worker){&ph, &c->streams[0], c};
+    if (c->sw.go > 0)
+        run_one(&w[0]);
+    else if (c->cfg.deadline > 0 && !pfs_phase_is_meta(kind)) {
+        /* The other ranks wait in the stonewall agreement: join it, failed. */
+        uint64_t mine[2] = {0, 1}, most[2];
+        drv_allreduce_watched(c, mine, most, 2, MPI_UINT64_T, MPI_MAX, drv_now(), "the stonewall agreement");
+    }
+    for (int i = 1; i < started; i++)
+        pthread_join(tid[i], NULL);
+    if (kind == PFS_PH_WRITE && c->cfg.deadline > 0)
+        c->data_xfers = c->sw.target;
+    drv_progress_phase_end(c);
+}
+
+/* Local. The streams of this rank. Each has its own transfer buffer:
+ * aligned for O_DIRECT and for fast read() (a buffer 16 bytes off a page
+ * made read() 3x slower here), filled once with incompressible bytes so no
+ * compressing file system reports fantasy bandwidth. With -C a stream reads
+ * the same thread's data of rank (r+shift) mod n. Failures are recorded. */
+void drv_streams_setup(struct ctx *c)
+{
+    const struct pfs_config *cfg = &c->cfg;
+    c->nxfers = cfg->block / cfg->transfer;
+    c->data_xfers = c->nxfers;
+    c->threads = cfg->threads;
+    c->nstreams = c->nranks * c->threads;
+    pthread_mutex_init(&c->sw.mu, NULL);
+    pthread_cond_init(&c->sw.go_cv, NULL);
+    pthread_barrier_init(&c->sw.bar, NULL, (unsigned)c->threads);
+    c->node_of_stream = calloc((size_t)c->nstreams, sizeof(int));
+    c->streams = calloc((size_t)c->threads, sizeof(*c->streams));
+    if (!c->node_of_stream || !c->streams) {
+        drv_set_fail(c, "allocate the streams", "", ENOMEM, "%d streams", c->nstreams);
+        c->threads = 0; /* nothing to run or clean; the agreement after the set-up stops the run */
+        return;
+    }
+    for (int s = 0; s < c->nstreams; s++)
+        c->node_of_stream[s] = c->node_of_rank ? c->node_of_rank[s / c->threads] : 0;
+    (void)pfs_name_md_top(c->md_top, sizeof(c->md_top), cfg->dir, c->run_id);
+    size_t align = cfg->direct ? pfs_dio_alignment(cfg->dir) : 4096;
+    if (align < 4096)
+        align = 4096;
+    for (int i = 0; i < c->threads; i++) {
+        struct pfs_stream *st = &c->streams[i];
+        st->id = c->rank * c->threads + i;
+        st->rank = c->rank;
+        st->thread = i;
+        st->rd_writer = ((c->rank + c->shift) % c->nranks) * c->threads + i;
+        drv_data_path(c, st->id, st->path, sizeof(st->path));
+        drv_data_path(c, st->rd_writer, st->rd_path, sizeof(st->rd_path));
+        if (cfg->dirs == PFS_DIRS_PER_RANK) {
+            (void)pfs_name_md_subdir(st->md_dir, sizeof(st->md_dir), c->md_top, st->id);
+            (void)pfs_name_md_subdir(st->md_rd_dir, sizeof(st->md_rd_dir), c->md_top, st->rd_writer);
+        } else {
+            snprintf(st->md_dir, sizeof(st->md_dir), "%s", c->md_top);
+            snprintf(st->md_rd_dir, sizeof(st->md_rd_dir), "%s", c->md_top);
+        }
+        st->fail.rank = c->rank;
+        st->fail.thread = c->threads > 1 ? i : -1;
+        snprintf(st->fail.host, sizeof(st->fail.host), "%s", c->host);
+        if (posix_memalign(&st->buf, align, (size_t)cfg->transfer) != 0) {
+            st->buf = NULL;
+            drv_set_fail(c, "allocate the transfer buffer", "", ENOMEM, NULL);
+        } else {
+            pfs_random_fill(st->buf, (size_t)cfg->transfer, c->seed ^ pfs_mix64((uint64_t)st->id));
+        }
+    }
+}
+
+/* Local. */
+void drv_streams_free(struct ctx *c)
+{
+    for (int i = 0; c->streams && i < c->threads; i++)
+        free(c->streams[i].buf);
+    free(c->streams);
+    free(c->node_of_stream);
+    pthread_mutex_destroy(&c->sw.mu);
+    pthread_cond_destroy(&c->sw.go_cv);
+    pthread_barrier_destroy(&c->sw.bar);
+}
