@@ -215,12 +215,16 @@ same_rc=$RC same_stat=$(md_rate stat) same_read=$(md_rate read-files)
 check "metadata, 2 nodes, no -C: exit 0" [ "$same_rc" -eq 0 ]
 check "metadata, 2 nodes, no -C: warned that stat and read-files may be cache hits of this client" \
     grep -qE "^warning +stat and read-files rates may be cache hits of this client: .*fuse.glusterfs.*-C reads on another node's client" "$T/out"
-xnode "${MD[@]}" -C
+# One repetition with -C: in a second one the names deleted and created
+# again within the client's 1 s entry timeout can resolve, through the other
+# client, to the deleted file (open works, read gives ENOENT) — the file
+# system's cache, seen here once in a few runs; docs/glusterfs-testing.md.
+xnode "${MD[@]:0:8}" -i 1 --no-results -C
 other_rc=$RC other_stat=$(md_rate stat) other_read=$(md_rate read-files)
 check "metadata, 2 nodes, -C: exit 0" [ "$other_rc" -eq 0 ]
 check "metadata, 2 nodes, -C: stat and read-files on the other client, no cache warning" \
     cond 'grep -q "stat and read-files reordered" "$T/out" && ! grep -q "may be cache hits" "$T/out"'
-echo "# metadata, 4 ranks on 2 fake nodes, 200 files of 4 KiB per rank, per-rank dirs, 2 reps: stat files/s same client ${same_stat:-?}, other client (-C) ${other_stat:-?}; read-files same ${same_read:-?}, other ${other_read:-?}"
+echo "# metadata, 4 ranks on 2 fake nodes, 200 files of 4 KiB per rank, per-rank dirs, 2 reps (1 with -C): stat files/s same client ${same_stat:-?}, other client (-C) ${other_stat:-?}; read-files same ${same_read:-?}, other ${other_read:-?}"
 check "2 nodes: no bind mount left on $X" not gl__mounted "$X"
 
 # ---- two clients append to one results file on the volume at once ---------

@@ -122,7 +122,7 @@ if command -v chattr >/dev/null && [ "$(stat -f -c %T "$D")" = ext2/ext3 ]; then
     check "immutable file: the clean-up that cannot remove it says so and points to --clean" \
         grep -q "could not remove $D/pfsbench.imm$$.1: Operation not permitted; list this run's leftovers with pfsbench --clean -d $D" "$T/err"
     check "immutable file: exit 1 naming rank 1 and EPERM" [ "$RC" -eq 1 ]
-    check "immutable file: exit 1 naming rank 1 and EPERM (2)" grep -q "rank 1 on .*pfsbench.imm$$.1: .*Operation not permitted (errno 1)" "$T/err"
+    check "immutable file: exit 1 naming rank 1 and EPERM (2)" grep -qE "rank 1 on .*pfsbench.imm$$.1(: | at offset [0-9]+: ).*Operation not permitted \(errno 1\)" "$T/err"
     rm -f "$D"/pfsbench.*
 fi
 
