@@ -61,7 +61,7 @@ enum pfs_format { PFS_FORMAT_TEXT, PFS_FORMAT_JSON, PFS_FORMAT_CSV };
 enum pfs_units { PFS_UNITS_MIB, PFS_UNITS_KB, PFS_UNITS_MB, PFS_UNITS_GB };
 
 enum pfs_layout { PFS_LAYOUT_SEGMENTED, PFS_LAYOUT_STRIDED };
-enum pfs_api { PFS_API_POSIX, PFS_API_MPIIO };
+enum pfs_api { PFS_API_POSIX, PFS_API_MPIIO, PFS_API_NULL }; /* the order of --api's choices */
 
 struct pfs_config {
     char dir[PFS_PATH_MAX];
@@ -157,6 +157,9 @@ int pfs_phase_has(int phase, unsigned flags);
 /* Local, from the table. pfs_phase_name is "?" out of range. is_read and
  * is_write are of data phases only (read, reread; write, rewrite): a
  * metadata phase that reads or writes small files is neither. */
+/* Local. The name of an --api choice (enum pfs_api), as --api takes it. */
+const char *pfs_api_name(int api);
+
 const char *pfs_phase_name(int phase);
 int pfs_phase_is_read(int phase);
 int pfs_phase_is_write(int phase);

@@ -25,6 +25,16 @@
 #define BLANK(f) (offsetof(struct pfs_config, f) + 1)
 #define DESC(k, p, u) .key = k, .pos = p, .unit = u
 
+/* --api's choices, in the order of enum pfs_api and of the run driver's
+ * registry (src/mpi/backends.c); pfs_api_name gives each by its index. */
+#define API_CHOICES "posix|mpiio|null"
+static const char *const api_names[] = {"posix", "mpiio", "null"};
+
+const char *pfs_api_name(int api)
+{
+    return api >= 0 && api < (int)(sizeof(api_names) / sizeof(api_names[0])) ? api_names[api] : "?";
+}
+
 const struct opt pfs_opt_table[] = {
     {"dir", 'd', T_STRING, OFF(dir), 0, 0, NULL, "DIR", "target directory; must exist (pfsbench creates only its own files)", DESC("dir", 1, NULL)},
     {"file-per-process", 'F', T_FLAG, OFF(shared), 0, 0, "0", NULL, "one file per stream: rank, or rank x thread (default)", DESC("mode", 2, NULL), .vals = "file-per-process|shared"},
@@ -44,7 +54,7 @@ const struct opt pfs_opt_table[] = {
     {"random", 0, T_FLAG, OFF(random), 0, 0, "1", NULL, "visit each rank's transfers in a seeded random order", DESC("random", 14, NULL)},
     {"deadline", 'D', T_DOUBLE, OFF(deadline), 0.001, 1e9, NULL, "SECS", "stonewall: stop issuing transfers after SECS, then wear out to the largest count", DESC("deadline", 15, "seconds")},
     {"reorder", 'C', T_FLAG, OFF(reorder), 0, 0, "1", NULL, "read the data a rank on another node wrote", DESC("reorder", 16, NULL)},
-    {"api", 'a', T_CHOICE, OFF(api), 0, 0, "posix|mpiio", "API", "I/O interface (default posix)", DESC("api", 17, NULL)},
+    {"api", 'a', T_CHOICE, OFF(api), 0, 0, API_CHOICES, "API", "I/O interface (default posix); null moves no data and measures pfsbench's own cost", DESC("api", 17, NULL)},
     {"collective", 0, T_FLAG, OFF(collective), 0, 0, "1", NULL, "MPI-IO collective calls (with --shared)", DESC("collective", 18, NULL)},
     {"hint", 0, T_HINT, OFF(hints), 0, 0, NULL, "K=V", "MPI-IO hint, repeatable", DESC("hints", 19, NULL)},
     {"results", 'o', T_STRING, OFF(results), 0, 0, NULL, "FILE", "HDF5 results file (default pfsbench-results.h5)", DESC("results", 20, NULL), .blank = BLANK(no_results)},

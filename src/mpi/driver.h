@@ -90,7 +90,6 @@ struct ctx {
     volatile sig_atomic_t *interrupted; /* the signal handler's flag */
     const struct pfs_backend *be;
     void *bectx;
-    struct pfs_mpiio_ctx mpiio;
     /* topology */
     char host[PFS_HOST_MAX];
     char (*hosts)[PFS_HOST_MAX];
@@ -195,6 +194,10 @@ void drv_exchange_fids(struct ctx *c, double since);
 void drv_gather_known(struct ctx *c, double since);
 void drv_remove_run_files(struct ctx *c);
 void drv_finish_files(struct ctx *c);
+
+/* backends.c: the registry, indexed by enum pfs_api */
+const struct pfs_backend *drv_backend_at(int api);
+const struct pfs_backend *drv_backend_find(const char *name);
 
 /* record.c */
 void drv_iso_time(char *buf, size_t len);

@@ -124,7 +124,7 @@ static int cleanup(struct ctx *c)
                 left++;
         }
         /* Small files go whatever --keep says: they are not data to read again. */
-        int e = pfs_stream_meta_clear(&c->cfg, s);
+        int e = pfs_stream_meta_clear_with(c->be, c->bectx, &c->cfg, s);
         if (e) {
             fprintf(stderr, "pfsbench: warning: rank %d on %s: could not remove the small files in %s: %s; "
                     "list this run's leftovers with pfsbench --clean -d %s\n", c->rank, c->host, s->md_dir,

@@ -65,7 +65,7 @@ static int prepare_phase(struct ctx *c, int kind, int rep)
      * empty directory, like a write starts from an empty file. */
     if (kind == PFS_PH_CREATE && rep > 0 && !c->has_delete)
         for (int i = 0; i < c->threads; i++) {
-            int e = pfs_stream_meta_clear(&c->cfg, &c->streams[i]);
+            int e = pfs_stream_meta_clear_with(c->be, c->bectx, &c->cfg, &c->streams[i]);
             if (e)
                 drv_set_fail(c, "remove", c->streams[i].md_dir, -e, "clearing the files of the last create");
         }

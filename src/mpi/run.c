@@ -92,15 +92,9 @@ static int precheck(struct ctx *c, char *err, size_t len)
             return -1;
         }
     }
-    if (c->cfg.api == PFS_API_MPIIO && c->cfg.transfer > (uint64_t)INT_MAX) {
-        snprintf(err, len, "--api mpiio takes transfers below 2 GiB (an MPI count is an int)");
+    /* The backend's own options and what it cannot do. */
+    if (pfs_backend_check(c->be, &c->cfg, err, len) != 0)
         return -1;
-    }
-    if (c->cfg.api == PFS_API_MPIIO && c->cfg.direct) {
-        snprintf(err, len, "--direct is not available with --api mpiio; use --api posix "
-                 "or an MPI-IO hint such as direct_read/direct_write");
-        return -1;
-    }
     if (!c->cfg.no_results && drv_results_check(c, c->cfg.results, err, len) != 0)
         return -1;
     return 0;
@@ -149,6 +143,10 @@ static int parse_and_check(struct ctx *c, int argc, char **argv)
     if (pr == PFS_PARSE_RUN && pfs_config_resolve(&c->cfg, c->nranks, err, sizeof(err)) != 0)
         pr = PFS_PARSE_ERROR;
     int bad = pr == PFS_PARSE_ERROR;
+    if (!bad && !(c->be = drv_backend_at(c->cfg.api))) {
+        snprintf(err, sizeof(err), "--api: no backend %d", c->cfg.api);
+        bad = 1;
+    }
     if (!bad && c->rank == 0)
         bad = precheck(c, err, sizeof(err)) != 0;
     MPI_Bcast(&bad, 1, MPI_INT, 0, c->comm);
@@ -161,27 +159,20 @@ static int parse_and_check(struct ctx *c, int argc, char **argv)
  * else the exit status. */
 static int setup_backend(struct ctx *c)
 {
-    struct pfs_config *cfg = &c->cfg;
     char err[PFS_ERRLEN] = "";
-    if (cfg->api != PFS_API_MPIIO) {
-        c->be = &pfs_backend_posix;
-        c->bectx = NULL;
-        return -1;
-    }
-    if (pfs_mpiio_init(&c->mpiio, c->comm, cfg->collective, cfg->hints, cfg->nhints, err, sizeof(err)) != 0) {
+    /* Local, and alike on every rank: the verdict needs no agreement. */
+    if (pfs_backend_init(c->be, &c->bectx, &c->cfg, &c->comm, err, sizeof(err)) != 0) {
         if (c->rank == 0)
             fprintf(stderr, "pfsbench: error: %s\n", err);
         return PFS_EXIT_USAGE;
     }
-    c->be = &pfs_backend_mpiio;
-    c->bectx = &c->mpiio;
     return -1;
 }
 
 static void free_backend(struct ctx *c)
 {
-    if (c->cfg.api == PFS_API_MPIIO)
-        pfs_mpiio_fini(&c->mpiio);
+    pfs_backend_fini(c->be, c->bectx);
+    c->bectx = NULL;
 }
 
 /* Collective. The run becomes live: its id, then its lock, the first thing

@@ -524,7 +524,7 @@ static int write_run(hid_t file, const struct pfs_run_data *d, char *name, size_
     rc |= attr_int(g, "random", cfg->random);
     rc |= attr_dbl(g, "deadline", cfg->deadline);
     rc |= attr_int(g, "reorder", cfg->reorder);
-    rc |= attr_str(g, "api", cfg->api == PFS_API_MPIIO ? "mpiio" : "posix");
+    rc |= attr_str(g, "api", pfs_api_name(cfg->api));
     rc |= attr_int(g, "collective", cfg->collective);
     rc |= attr_dbl(g, "straggler", cfg->straggler);
     rc |= attr_int(g, "threads", d->threads > 0 ? d->threads : 1);

@@ -12,6 +12,25 @@
 
 #include "pfs/config.h"
 
+/* Every --api choice parses to the index whose name pfs_api_name gives. */
+static void test_api_names(void **state)
+{
+    (void)state;
+    const char *names[] = {"posix", "mpiio", "null"};
+    for (int i = 0; i < 3; i++) {
+        struct pfs_config cfg;
+        char err[PFS_ERRLEN];
+        char *argv[] = {"pfsbench", "-d", "/tmp", "--api", (char *)names[i], NULL};
+        assert_int_equal(pfs_config_parse(&cfg, 5, argv, err, sizeof(err)), PFS_PARSE_RUN);
+        assert_int_equal(cfg.api, i);
+        assert_string_equal(pfs_api_name(cfg.api), names[i]);
+    }
+    struct pfs_config cfg;
+    char err[PFS_ERRLEN];
+    char *argv[] = {"pfsbench", "-d", "/tmp", "--api", "nul", NULL};
+    assert_int_equal(pfs_config_parse(&cfg, 5, argv, err, sizeof(err)), PFS_PARSE_ERROR);
+}
+
 static void test_sizes(void **state)
 {
     (void)state;
@@ -667,7 +686,7 @@ static void test_list_json_python(void **state)
              "assert [u[\"name\"] for u in d[\"units\"]]==o[\"units\"][\"choices\"]\n"
              "assert [p[\"name\"] for p in d[\"phases\"]]==o[\"phases\"][\"choices\"]\n"
              "assert o[\"transfer\"][\"default\"]==1<<20 and o[\"transfer\"][\"type\"]==\"size\"\n"
-             "assert o[\"reps\"][\"min\"]==1 and o[\"api\"][\"choices\"]==[\"posix\",\"mpiio\"]\n"
+             "assert o[\"reps\"][\"min\"]==1 and o[\"api\"][\"choices\"]==[\"posix\",\"mpiio\",\"null\"]\n"
              "assert o[\"file-per-process\"][\"default\"] is True and o[\"shared\"][\"sets\"]==\"shared\"\n"
              "assert o[\"deadline\"][\"default\"] is None and o[\"stall-warn\"][\"default\"]==10\n"
              "assert all(x[\"takes_value\"]==(x[\"type\"] not in (\"flag\",\"action\") or x[\"long\"]==\"list-options\") for x in d[\"options\"])\n"
@@ -684,7 +703,7 @@ static void test_list_json_python(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_sizes),       cmocka_unit_test(test_format_size), cmocka_unit_test(test_bad_inputs),
+        cmocka_unit_test(test_api_names), cmocka_unit_test(test_sizes),       cmocka_unit_test(test_format_size), cmocka_unit_test(test_bad_inputs),
         cmocka_unit_test(test_good_parse),  cmocka_unit_test(test_resolve),     cmocka_unit_test(test_check_dir),
         cmocka_unit_test(test_describe),    cmocka_unit_test(test_describe_golden), cmocka_unit_test(test_phase_table),
         cmocka_unit_test(test_list_options_parse), cmocka_unit_test(test_json_checker), cmocka_unit_test(test_list_json),
