@@ -1,0 +1,525 @@
+/* The append's integrity steps: where the file is, the up-front checks,
+ * the lock file, the temporary copy, stale copies and the rename. The
+ * HDF5 side is results_h5.c (the schema) and image.c (the file as a whole).
+ *
+ * Integrity: a run is appended to a copy of the file beside it
+ * (.NAME.tmp.HOST.PID), built in memory, written, fsync'ed and renamed over
+ * the original, all under a write lock on a regular lock file beside it
+ * (.NAME.lock), which crosses clients where a directory flock does not. A
+ * crash at any moment leaves either the old file or the new one, never a
+ * half-written one; a failed write leaves the old one byte for byte. */
+#define _GNU_SOURCE
+#include "results_int.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <linux/fs.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- where the file is, and what may go wrong with it ----
+ *
+ * The append replaces the file by rename(2) of a new copy beside it, so
+ * everything that would make the rename fail, or that the rename would
+ * break (a symlink, a hard link, the owner or mode), is checked up front by
+ * pfs_results_check and again under the lock by the append. */
+
+#define LOCK_WAIT_S 600 /* how long an append waits for another writer's lock */
+#define PID_DIGITS 10   /* room for any pid in a temporary copy's name */
+
+/* The host name, with anything but [A-Za-z0-9._-] as '_', so that it is a
+ * safe part of a file name. Several clients share the results directory:
+ * the host tells whose a temporary copy is. */
+static void host_tag(char *out, size_t len)
+{
+    char h[HOST_NAME_MAX + 1] = "";
+    if (gethostname(h, sizeof(h)) != 0 || !h[0])
+        snprintf(h, sizeof(h), "unknown-host");
+    h[HOST_NAME_MAX] = '\0';
+    size_t i = 0;
+    for (; h[i] && i + 1 < len; i++) {
+        char c = h[i];
+        int safe = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+                   c == '-' || c == '_';
+        out[i] = safe ? c : '_';
+    }
+    out[i] = '\0';
+}
+
+/* Fills t for the results path: a symlink is followed to its target (the
+ * rename must replace the target in its own directory, never the link),
+ * and every name the append makes must fit NAME_MAX and PATH_MAX. */
+static int resolve_target(const char *path, struct target *t, char *err, size_t len)
+{
+    memset(t, 0, sizeof(*t));
+    snprintf(t->given, sizeof(t->given), "%s", path);
+    size_t n = strlen(path);
+    if (n == 0)
+        return fail(err, len, "the results path is empty; give -o a file name");
+    if (path[n - 1] == '/')
+        return fail(err, len, "results path '%s' ends in '/'; give -o a file name, not a directory", path);
+    char full[PATH_MAX];
+    struct stat st;
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+        if (!realpath(path, full))
+            return fail(err, len, "results path '%s' is a symbolic link that does not lead to a file (%s); point it "
+                        "at an existing results file or give -o the file itself", path, strerror(errno));
+    } else {
+        char d[PATH_MAX], b[PATH_MAX], rd[PATH_MAX];
+        if (n >= sizeof(d))
+            return fail(err, len, "results path '%.64s...' is longer than PATH_MAX (%d)", path, PATH_MAX);
+        memcpy(d, path, n + 1);
+        memcpy(b, path, n + 1);
+        if (!realpath(dirname(d), rd))
+            return fail(err, len, "the directory of results path '%s' does not exist (%s); create it or give -o "
+                        "elsewhere", path, strerror(errno));
+        if (snprintf(full, sizeof(full), "%s/%s", strcmp(rd, "/") ? rd : "", basename(b)) >= (int)sizeof(full))
+            return fail(err, len, "results path '%.64s...' is longer than PATH_MAX (%d)", path, PATH_MAX);
+    }
+    char *slash = strrchr(full, '/'); /* full is absolute */
+    size_t dl = slash == full ? 1 : (size_t)(slash - full), bl = strlen(slash + 1);
+    memcpy(t->dir, full, dl);
+    t->dir[dl] = '\0';
+    host_tag(t->host, sizeof(t->host));
+    /* The longest name made: .BASE.tmp.HOST.PID */
+    size_t extra = 1 + 5 + strlen(t->host) + 1 + PID_DIGITS;
+    if (bl + extra > NAME_MAX)
+        return fail(err, len, "results file name '%.40s...' (%zu bytes) is too long: its temporary copy "
+                    "'.NAME.tmp.%s.PID' would exceed the %d-byte limit on a file name (NAME_MAX); give -o a name of "
+                    "at most %zu bytes", slash + 1, bl, t->host, NAME_MAX, (size_t)NAME_MAX - extra);
+    if (dl + 1 + bl + extra >= PATH_MAX)
+        return fail(err, len, "results path '%.64s...' is too long: its temporary copy's path would exceed "
+                    "PATH_MAX (%d)", path, PATH_MAX);
+    memcpy(t->base, slash + 1, bl + 1);
+    const char *sep = strcmp(t->dir, "/") ? "/" : "";
+    snprintf(t->path, sizeof(t->path), "%s%s%s", t->dir, sep, t->base);
+    snprintf(t->lock, sizeof(t->lock), "%s%s.%s.lock", t->dir, sep, t->base);
+    snprintf(t->tmp, sizeof(t->tmp), "%s%s.%s.tmp.%s.%ld", t->dir, sep, t->base, t->host, (long)getpid());
+    return 0;
+}
+
+/* chattr +i / +a: rename can neither replace such a file nor change such a
+ * directory. 0 when neither is set or the file system keeps no such flags. */
+static int check_fs_flags(const char *p, int is_dir, const struct target *t, char *err, size_t len)
+{
+    int fd = open(p, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC | (is_dir ? O_DIRECTORY : 0));
+    int fl = 0;
+    if (fd < 0)
+        return 0; /* whatever stops the open is found by the checks that follow */
+    if (ioctl(fd, FS_IOC_GETFLAGS, &fl) != 0)
+        fl = 0;
+    close(fd);
+    const char *what = fl & FS_IMMUTABLE_FL ? "immutable (chattr +i)" : fl & FS_APPEND_FL ? "append-only (chattr +a)"
+                                                                                         : NULL;
+    if (!what)
+        return 0;
+    if (is_dir)
+        return fail(err, len, "cannot record results beside '%s': directory %s is %s, so the new copy of the results "
+                    "file cannot be made or renamed there; clear the flag (chattr -%c) or give -o elsewhere", t->given,
+                    p, what, fl & FS_IMMUTABLE_FL ? 'i' : 'a');
+    return fail(err, len, "results file '%s' (%s) is %s: pfsbench appends by replacing the file with a new copy, "
+                "which that forbids; clear the flag (chattr -%c) or give -o another file", t->given, p, what,
+                fl & FS_IMMUTABLE_FL ? 'i' : 'a');
+}
+
+static int in_group(gid_t g)
+{
+    if (g == getegid())
+        return 1;
+    gid_t gs[256];
+    int n = getgroups(256, gs);
+    for (int i = 0; i < n; i++)
+        if (gs[i] == g)
+            return 1;
+    return 0;
+}
+
+/* An existing results file: what the rename would lose is refused. */
+static int check_existing(const struct target *t, const struct stat *st, char *err, size_t len)
+{
+    const char *g = t->given, *p = t->path;
+    if (S_ISDIR(st->st_mode))
+        return fail(err, len, "results path '%s' is a directory; give -o a file name", g);
+    if (!S_ISREG(st->st_mode))
+        return fail(err, len, "results path '%s' is not a regular file", g);
+    if (st->st_nlink > 1)
+        return fail(err, len, "results file '%s' has %lu hard links: pfsbench appends by renaming a new copy over it, "
+                    "which would leave the other names on the old file; give -o a file with one link (cp it to a new "
+                    "name)", g, (unsigned long)st->st_nlink);
+    if (check_fs_flags(p, 0, t, err, len) != 0) /* before access(), whose EPERM would not say why */
+        return -1;
+    if (access(p, R_OK | W_OK) != 0)
+        return fail(err, len, "results file '%s' is not readable and writable (%s)", g, strerror(errno));
+    /* The copy is made by us: only root can give it another owner, and
+     * anyone else only a group of theirs. */
+    if (geteuid() != 0 && (st->st_uid != geteuid() || !in_group(st->st_gid)))
+        return fail(err, len, "results file '%s' belongs to uid %u gid %u: its new copy would belong to you (uid %u), "
+                    "so appending would change its owner; run as its owner or give -o another file", g,
+                    (unsigned)st->st_uid, (unsigned)st->st_gid, (unsigned)geteuid());
+    return pfs_res_check_file(p, g, err, len);
+}
+
+static int lock_refused(const struct target *t, int e, char *err, size_t len)
+{
+    return fail(err, len, "the file system of '%s' refuses file locks on %s (%s): without a lock, runs appending from "
+                "several clients at once could drop each other's results, so pfsbench does not record the run there; "
+                "give -o a file on a file system with locks (local disk, NFSv4, GlusterFS, Lustre mounted with "
+                "-o flock, GPFS)", t->given, t->lock, strerror(e));
+}
+
+/* The lock file: a regular file beside the results file, never removed (a
+ * removal would race with a writer that just opened it). Locks on a
+ * regular file cross clients on GlusterFS, NFSv4, Lustre (-o flock) and
+ * GPFS; a flock on a directory is kept per client by FUSE. */
+static int lock_open(const struct target *t, mode_t mode, char *err, size_t len)
+{
+    int fd = open(t->lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, mode);
+    if (fd < 0) {
+        int e = errno;
+        if (e == ELOOP)
+            return fail(err, len, "lock file %s of results path '%s' is a symbolic link; pfsbench never follows "
+                        "one there: remove it", t->lock, t->given);
+        return fail(err, len, "cannot create or open lock file %s of results path '%s': %s", t->lock, t->given,
+                    strerror(e));
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return fail(err, len, "lock file %s of results path '%s' is not a regular file: remove it", t->lock, t->given);
+    }
+    return fd;
+}
+
+/* One try at the whole-file write lock: 0 taken, 1 held by another writer,
+ * -1 refused by the file system (err set). OFD locks belong to the open
+ * file, so two appends in one process exclude each other too; a kernel or
+ * file system without them gets the classic POSIX lock. */
+static int lock_try(int fd, int *cmd, const struct target *t, char *err, size_t len)
+{
+    for (;;) {
+        struct flock fl;
+        memset(&fl, 0, sizeof(fl));
+        fl.l_type = F_WRLCK;
+        fl.l_whence = SEEK_SET;
+        if (fcntl(fd, *cmd, &fl) == 0)
+            return 0;
+        int e = errno;
+        if (e == EINTR)
+            continue;
+        if (e == EINVAL && *cmd == F_OFD_SETLK) {
+            *cmd = F_SETLK;
+            continue;
+        }
+        if (e == EAGAIN || e == EACCES)
+            return 1;
+        return lock_refused(t, e, err, len);
+    }
+}
+
+static void lock_release(int fd, int cmd)
+{
+    struct flock fl;
+    memset(&fl, 0, sizeof(fl));
+    fl.l_type = F_UNLCK;
+    fl.l_whence = SEEK_SET;
+    fcntl(fd, cmd, &fl);
+}
+
+/* Waits for the lock by polling, with a limit, so that a writer stuck on
+ * a dead client never hangs this run forever. */
+static int lock_take(int fd, int *cmd, const struct target *t, char *err, size_t len)
+{
+    struct timespec nap = {0, 1000000};
+    double waited = 0;
+    for (;;) {
+        int r = lock_try(fd, cmd, t, err, len);
+        if (r <= 0)
+            return r;
+        if (waited >= LOCK_WAIT_S)
+            return fail(err, len, "waited %d s for the lock on %s (another pfsbench appending to '%s' holds it); the "
+                        "run is not recorded", LOCK_WAIT_S, t->lock, t->given);
+        nanosleep(&nap, NULL);
+        waited += (double)nap.tv_nsec / 1e9;
+        if (nap.tv_nsec < 200000000)
+            nap.tv_nsec *= 2;
+    }
+}
+
+/* The directory must let us make the copy and rename it: tried for real
+ * (root passes every permission check, not an immutable flag or a
+ * read-only mount), and the lock file must be creatable and lockable. */
+static int check_dir_and_lock(const struct target *t, mode_t mode, char *err, size_t len)
+{
+    struct stat st;
+    if (stat(t->dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return fail(err, len, "the directory of results path '%s' does not exist or is not a directory; create it "
+                    "or give -o elsewhere", t->given);
+    if (check_fs_flags(t->dir, 1, t, err, len) != 0)
+        return -1;
+    if (access(t->dir, W_OK | X_OK) != 0)
+        return fail(err, len, "cannot write results beside '%s': directory %s is not writable (%s)", t->given, t->dir,
+                    strerror(errno));
+    /* The very name the append will create; ours (this pid), so no other
+     * writer touches it. */
+    unlink(t->tmp);
+    int fd = open(t->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return fail(err, len, "cannot create files beside '%s' in %s (%s); give -o elsewhere", t->given, t->dir,
+                    strerror(errno));
+    close(fd);
+    unlink(t->tmp);
+    fd = lock_open(t, mode, err, len);
+    if (fd < 0)
+        return -1;
+    int cmd = F_OFD_SETLK;
+    int r = lock_try(fd, &cmd, t, err, len);
+    if (r == 0)
+        lock_release(fd, cmd);
+    close(fd);
+    return r < 0 ? -1 : 0; /* held by another writer: lockable */
+}
+
+int pfs_results_check(const char *path, char *err, size_t len)
+{
+    pfs_res_quiet_hdf5();
+    struct target t;
+    if (resolve_target(path, &t, err, len) != 0)
+        return -1;
+    struct stat st;
+    int exists = stat(t.path, &st) == 0;
+    if (!exists && errno != ENOENT)
+        return fail(err, len, "results path '%s': %s", path, strerror(errno));
+    if (exists && check_existing(&t, &st, err, len) != 0)
+        return -1;
+    return check_dir_and_lock(&t, exists ? (st.st_mode & 0666) : 0644, err, len);
+}
+
+/* ---- the append ---- */
+
+/* Whether the temporary copy named .BASE.tmp.<rest> is provably stale:
+ * made on this host by a process that no longer exists. A copy of another
+ * host is never judged: its pid means nothing here, and it may be in
+ * flight on a client whose lock we cannot see. */
+static int copy_is_stale(const char *rest, const char *host)
+{
+    const char *dot = strrchr(rest, '.');
+    if (!dot || (size_t)(dot - rest) != strlen(host) || strncmp(rest, host, (size_t)(dot - rest)) != 0)
+        return 0;
+    char *end;
+    errno = 0;
+    long pid = strtol(dot + 1, &end, 10);
+    if (end == dot + 1 || *end || errno || pid <= 0 || pid > INT_MAX)
+        return 0;
+    if (pid == (long)getpid())
+        return 1; /* our own name, left by an earlier process with this pid: we hold no copy yet */
+    return kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
+/* Under the lock. A live writer on this host holds the lock while its copy
+ * exists, so a copy seen here is a dead writer's; the pid test is for
+ * file systems whose lock does not cross clients after all. */
+static void remove_stale_copies(int dfd, const struct target *t)
+{
+    char prefix[NAME_MAX + 16];
+    int n = snprintf(prefix, sizeof(prefix), ".%s.tmp.", t->base);
+    int fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR *dh = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!dh) {
+        if (fd >= 0)
+            close(fd);
+        return;
+    }
+    struct dirent *e;
+    while ((e = readdir(dh)))
+        if (strncmp(e->d_name, prefix, (size_t)n) == 0 && copy_is_stale(e->d_name + n, t->host))
+            unlinkat(dfd, e->d_name, 0);
+    closedir(dh);
+}
+
+/* Reads all of fd into a new buffer. 0, or -1 with errno of the failing call. */
+static int read_all(int fd, size_t hint, char **out, size_t *outn)
+{
+    size_t cap = hint > 0 ? hint + 1 : 65536, n = 0;
+    char *buf = malloc(cap);
+    if (!buf)
+        return -1;
+    for (;;) {
+        if (n == cap) {
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) {
+                free(buf);
+                return -1;
+            }
+            buf = nb, cap *= 2;
+        }
+        ssize_t r = read(fd, buf + n, cap - n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            int e = errno;
+            free(buf);
+            errno = e;
+            return -1;
+        }
+        if (r == 0)
+            break;
+        n += (size_t)r;
+    }
+    *out = buf, *outn = n;
+    return 0;
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0)
+            return -1;
+        if (w == 0) {
+            errno = EIO;
+            return -1;
+        }
+        p += w, n -= (size_t)w;
+    }
+    return 0;
+}
+
+/* Writes the copy with the old file's owner and mode, fsync'ed. On any
+ * failure the copy is removed and err names the errno of the failing call. */
+static int write_copy(const struct target *t, const char *img, size_t n, const struct stat *old, char *err, size_t len)
+{
+    int fd = open(t->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return fail(err, len, "cannot create %s: %s; '%s' is as it was", t->tmp, strerror(errno), t->given);
+    const char *what = NULL;
+    int e = 0;
+    if (write_all(fd, img, n) != 0)
+        e = errno, what = "write";
+    else if (old && (old->st_uid != geteuid() || old->st_gid != getegid()) &&
+             fchown(fd, old->st_uid, old->st_gid) != 0)
+        e = errno, what = "chown";
+    else if (old && fchmod(fd, old->st_mode & 07777) != 0)
+        e = errno, what = "chmod";
+    /* A test hook: die with the copy written, as a crash or kill -9 would. */
+    else if (getenv("PFSBENCH_TEST_CRASH_IN_RESULTS"))
+        abort();
+    else if (fsync(fd) != 0)
+        e = errno, what = "fsync";
+    if (close(fd) != 0 && !e) /* NFS reports a full disk or quota at close */
+        e = errno, what = "close";
+    if (e) {
+        unlink(t->tmp);
+        return fail(err, len, "%s of %s failed: %s; '%s' is as it was", what, t->tmp, strerror(e), t->given);
+    }
+    return 0;
+}
+
+static int same_file(const struct stat *a, const struct stat *b)
+{
+    return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
+           a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
+}
+
+/* One attempt, under the lock: 0 appended, -1 failed (err set), 1 the file
+ * was replaced by someone else meanwhile (nothing changed by us). The old
+ * file stays open until the rename, so its inode cannot be reused and
+ * mistaken for the same file. */
+static int append_once(const struct target *t, const struct pfs_run_data *d, char *name, size_t namelen, char *err,
+                       size_t len)
+{
+    struct stat st, now;
+    memset(&st, 0, sizeof(st));
+    char *old = NULL, *img = NULL;
+    size_t oldn = 0, imgn = 0;
+    int rc = -1;
+    int fd = open(t->path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0 && errno != ENOENT)
+        return fail(err, len, "cannot open results file '%s': %s", t->given, strerror(errno));
+    if (fd >= 0) {
+        if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1) {
+            fail(err, len, "results file '%s' is no longer a regular file with one link; the run is not recorded",
+                 t->given);
+            goto out;
+        }
+        if (read_all(fd, (size_t)st.st_size, &old, &oldn) != 0) {
+            fail(err, len, "cannot read results file '%s': %s", t->given, strerror(errno));
+            goto out;
+        }
+    }
+    if (pfs_res_build_image(t, old, oldn, d, name, namelen, &img, &imgn, err, len) != 0)
+        goto out;
+    if (write_copy(t, img, imgn, fd >= 0 ? &st : NULL, err, len) != 0)
+        goto out;
+    /* A writer that did not see our lock (a lock that does not cross
+     * clients after all) may have renamed its copy over the file meanwhile:
+     * ours would drop its run. Start again from its file instead. */
+    int exists = lstat(t->path, &now) == 0;
+    if (exists != (fd >= 0) || (exists && !same_file(&st, &now))) {
+        unlink(t->tmp);
+        rc = 1;
+        goto out;
+    }
+    if (rename(t->tmp, t->path) != 0) {
+        int e = errno;
+        unlink(t->tmp);
+        fail(err, len, "rename %s to %s: %s; '%s' is as it was", t->tmp, t->path, strerror(e), t->given);
+        goto out;
+    }
+    rc = 0;
+out:
+    free(old);
+    free(img);
+    if (fd >= 0)
+        close(fd);
+    return rc;
+}
+
+int pfs_results_append(const char *path, const struct pfs_run_data *d, char *name, size_t namelen, char *err,
+                       size_t errlen)
+{
+    pfs_res_quiet_hdf5();
+    struct target t;
+    if (resolve_target(path, &t, err, errlen) != 0)
+        return -1;
+    struct stat st;
+    int lfd = lock_open(&t, stat(t.path, &st) == 0 ? (st.st_mode & 0666) : 0644, err, errlen);
+    if (lfd < 0)
+        return -1;
+    int cmd = F_OFD_SETLK, dfd = -1, rc = -1;
+    if (lock_take(lfd, &cmd, &t, err, errlen) != 0) {
+        close(lfd);
+        return -1;
+    }
+    dfd = open(t.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd < 0) {
+        fail(err, errlen, "cannot open directory %s: %s", t.dir, strerror(errno));
+        goto out;
+    }
+    remove_stale_copies(dfd, &t);
+    for (int attempt = 0; attempt < 3 && rc != 0; attempt++)
+        if ((rc = append_once(&t, d, name, namelen, err, errlen)) < 0)
+            goto out;
+    if (rc == 1) {
+        rc = fail(err, errlen, "results file '%s' was replaced by another writer 3 times while this one held the lock "
+                  "%s: the file system does not honour the lock across clients; the run is not recorded (give each "
+                  "client its own -o file)", t.given, t.lock);
+        goto out;
+    }
+    fsync(dfd); /* the rename is durable; some file systems cannot fsync a directory, which is no error */
+out:
+    if (dfd >= 0)
+        close(dfd);
+    lock_release(lfd, cmd);
+    close(lfd);
+    return rc;
+}

@@ -1,0 +1,54 @@
+/* What the results module's files share (private to src/results/):
+ * results_h5.c writes the schema (run group, placement, phases, summary),
+ * image.c handles the file as a whole (format check, in-memory image) and
+ * append.c the append's integrity steps (target, up-front checks, lock
+ * file, temporary copy, stale copies, rename). These names stay out of the
+ * module's exported symbols. */
+#ifndef PFS_RESULTS_INT_H
+#define PFS_RESULTS_INT_H
+
+#include "pfs/results.h"
+
+#include <hdf5.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define PFS_RES_HIDDEN __attribute__((visibility("hidden")))
+
+static inline int fail(char *err, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, len, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+struct target {
+    char given[PFS_PATH_MAX]; /* what -o said, for messages */
+    /* Sized for the compiler's worst case; resolve_target keeps each below PATH_MAX. */
+    char path[PATH_MAX + NAME_MAX + 128]; /* the results file itself, symlinks resolved */
+    char dir[PATH_MAX];       /* its directory: the copy and the lock live there */
+    char base[NAME_MAX + 1];
+    char lock[PATH_MAX + NAME_MAX + 128]; /* dir/.base.lock */
+    char tmp[PATH_MAX + NAME_MAX + 128];  /* dir/.base.tmp.HOST.PID */
+    char host[72];       /* this host as it appears in temporary names */
+};
+
+/* results_h5.c */
+/* The format and format_version attributes of a new file; nonzero on failure. */
+PFS_RES_HIDDEN int pfs_res_write_format(hid_t file);
+/* Writes run d as the next /runs/NNNNNN group (its name into name) and its summary rows. */
+PFS_RES_HIDDEN int pfs_res_write_run(hid_t file, const struct pfs_run_data *d, char *name, size_t namelen);
+
+/* image.c */
+PFS_RES_HIDDEN void pfs_res_quiet_hdf5(void);
+/* An existing file p (given: what -o said): an HDF5 pfsbench results file of a version this writes. */
+PFS_RES_HIDDEN int pfs_res_check_file(const char *p, const char *given, char *err, size_t len);
+PFS_RES_HIDDEN int pfs_res_build_image(const struct target *t, const char *old, size_t oldn,
+                                       const struct pfs_run_data *d, char *name, size_t namelen, char **img,
+                                       size_t *imgn, char *err, size_t len);
+
+#endif
