@@ -353,4 +353,62 @@ check "compare: unknown sweep: exit 2" rc_is 2
 tool pfs-compare "$R" --units furlongs
 check "compare: unknown unit: exit 2, lists the units" grep -q "use one of KB, KiB, MiB, GiB, MB, GB" "$T/err"
 
+# ---- phase kinds: from the file, else pfsbench, else the fallback --------
+# A metadata run: pfs-compare and pfs-results take each phase's kind from its
+# group's `kind` attribute; a copy without those attributes reads the same
+# through pfsbench --list-options=json and, with no pfsbench to ask, through
+# pfs-results' fallback list, which must match what pfsbench says.
+M=$T/m.h5
+mkdir -p "$D/m"
+run_mpi 2 120 -d "$D/m" -t 64k -b 256k -p write,read,create,stat,read-files,delete -n 8 -o "$M" --label md
+check "metadata run for the kind checks exits 0" rc_is 0
+"$PY" - "$M" "$T/m-old.h5" <<'EOF'
+import h5py, shutil, sys
+shutil.copy(sys.argv[1], sys.argv[2])
+with h5py.File(sys.argv[2], "r+") as f:
+    f.visititems(lambda n, o: o.attrs.__delitem__("kind") if "kind" in o.attrs else None)
+EOF
+# kinds_same FILE [ENV...]: pfs-compare --csv and pfs-results --csv of FILE, run under ENV, as of $M with ours.
+kinds_same() {
+    local f=$1 want
+    shift
+    want=$("$PY" "$S/pfs-compare" "$M" --by label --format csv --minmax && "$PY" "$S/pfs-results" "$M" --csv) || return 1
+    [ "$(env "$@" "$PY" "$S/pfs-compare" "$f" --by label --format csv --minmax &&
+         env "$@" "$PY" "$S/pfs-results" "$f" --csv)" = "$want" ]
+}
+check "kinds: pfs-compare and pfs-results need no pfsbench when the file says the kinds" \
+    kinds_same "$M" PFSBENCH=/nonexistent PATH=/usr/bin:/bin
+check "kinds: a file without kind attributes reads the same through pfsbench" kinds_same "$T/m-old.h5"
+check "kinds: ... and through the fallback, with no pfsbench to ask" \
+    kinds_same "$T/m-old.h5" PFSBENCH=/nonexistent PATH=/usr/bin:/bin
+tool pfs-compare "$M" --by label
+check "kinds: metadata phases in files/s" hasre '^create \[files/s\] '
+check "kinds: data phases in MiB/s" hasre '^write \[MiB/s\] '
+pycheck "kinds: the file's kind wins; pfs-results' fallback and pfs-compare's units agree with pfsbench" "$M" <<'EOF'
+import h5py, json, os, shutil, subprocess, sys, tempfile, importlib.machinery, importlib.util
+def load(name, path):
+    loader = importlib.machinery.SourceFileLoader(name, path)
+    spec = importlib.util.spec_from_loader(name, loader); m = importlib.util.module_from_spec(spec)
+    loader.exec_module(m); return m
+pc = load("pc", os.environ["PFS_SRC"] + "/scripts/pfs-compare"); pr = pc.pfs_results
+table = json.loads(subprocess.run([os.environ["PFSBENCH"], "--list-options=json"], stdout=subprocess.PIPE,
+                                  check=True, universal_newlines=True).stdout)
+meta = tuple(p["name"] for p in table["phases"] if p["kind"] == "metadata")
+assert pr.FALLBACK_METADATA_PHASES == meta, (pr.FALLBACK_METADATA_PHASES, meta)
+assert pr.pfsbench_kinds() == {p["name"]: p["kind"] for p in table["phases"]}
+for u in table["units"]:
+    assert pc.UNITS[u["name"]][:2] == (float(u["bytes_per_second"]), u["label"]), u
+t = tempfile.mkdtemp(); f2 = os.path.join(t, "k.h5"); shutil.copy(sys.argv[1], f2)
+with h5py.File(f2, "r+") as f:   # a file that calls stat a data phase: its rows say so
+    for n, g in f["runs/000001/phases"].items():
+        if pr._text(g.attrs["phase"]) == "stat":
+            g.attrs["kind"] = "data"
+kinds = {r["phase"]: r["kind"] for r in pr.summary_rows(f2)}
+assert kinds == {"write": "data", "read": "data", "create": "metadata", "stat": "data",
+                 "read-files": "metadata", "delete": "metadata"}, kinds
+assert [p["kind"] for p in pr.raw_times(f2, 1)][3] == "data"
+assert not pc.is_meta("stat", pc.Data(f2)) and pc.is_meta("stat")
+shutil.rmtree(t)
+EOF
+
 finish
