@@ -3,16 +3,11 @@
 #define _GNU_SOURCE
 #include "agree.h"
 
+#include "pfs/stream.h" /* pfs_now: the clock the stream loops and the driver use */
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 void pfs_agree_wait(struct pfs_agree *a, MPI_Request *r, double since, const char *where)
 {
@@ -25,7 +20,7 @@ void pfs_agree_wait(struct pfs_agree *a, MPI_Request *r, double since, const cha
         if (a->rank != 0 && a->on_notice &&
             MPI_Iprobe(0, PFS_TAG_ABORT, a->comm, &flag, MPI_STATUS_IGNORE) == MPI_SUCCESS && flag)
             a->on_notice(a->arg);
-        if (now() > limit) {
+        if (pfs_now() > limit) {
             if (a->rank == 0) {
                 int *arrived = malloc(sizeof(int) * (size_t)a->nranks);
                 for (int i = 0; arrived && i < a->nranks; i++)
@@ -83,7 +78,7 @@ static void root_allreduce(struct pfs_agree *a, const void *in, void *out, int c
             reduced = 1;
         if (left == 0 && reduced)
             break;
-        if (now() > limit && a->on_timeout)
+        if (pfs_now() > limit && a->on_timeout)
             a->on_timeout(a->arg, arrived, where);
         nanosleep(&nap, NULL);
     }

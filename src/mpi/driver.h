@@ -18,7 +18,6 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
-#include <time.h>
 
 #include "pfs/config.h"
 #include "pfs/core.h"
@@ -126,13 +125,6 @@ struct ctx {
     struct stonewall sw;
     struct record rec;
 };
-
-static inline double drv_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* failure.c */
 void drv_set_fail(struct ctx *c, const char *op, const char *path, int err, const char *fmt, ...)

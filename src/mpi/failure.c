@@ -19,7 +19,7 @@ void drv_set_fail(struct ctx *c, const char *op, const char *path, int err, cons
     c->fail.thread = -1;
     c->fail.err = err;
     c->fail.offset = PFS_NO_OFFSET;
-    c->fail.when = drv_now();
+    c->fail.when = pfs_now();
     c->fail.sig = *c->interrupted;
     snprintf(c->fail.host, sizeof(c->fail.host), "%s", c->host);
     snprintf(c->fail.op, sizeof(c->fail.op), "%s", op);

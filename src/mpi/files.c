@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -254,7 +255,7 @@ void drv_finish_files(struct ctx *c)
 {
     struct pfs_run_data *d = c->rec.d;
     int left = cleanup(c), total = 0;
-    drv_allreduce_watched(c, &left, &total, 1, MPI_INT, MPI_SUM, drv_now(), "the clean-up");
+    drv_allreduce_watched(c, &left, &total, 1, MPI_INT, MPI_SUM, pfs_now(), "the clean-up");
     if (c->md_top_made) {
         if (rmdir(c->md_top) == 0)
             c->md_top_made = 0;

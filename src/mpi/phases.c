@@ -87,7 +87,7 @@ static int run_phase(struct ctx *c, int p, int rep, int *dropped_notice)
     /* No rank leaves an allreduce before every rank has entered it: this
      * agreement is also the barrier before the phase. */
     int pre[2] = {c->fail.failed, drops}, sum[2];
-    drv_allreduce_watched(c, pre, sum, 2, MPI_INT, MPI_SUM, drv_now(), where);
+    drv_allreduce_watched(c, pre, sum, 2, MPI_INT, MPI_SUM, pfs_now(), where);
     if (sum[0]) {
         drv_report_failures(c);
         return 1;
@@ -98,7 +98,7 @@ static int run_phase(struct ctx *c, int p, int rep, int *dropped_notice)
                 sum[1], c->nnodes);
         *dropped_notice = 1;
     }
-    double phase_start = drv_now();
+    double phase_start = pfs_now();
     snprintf(where, sizeof(where), "%s (repetition %d)", pfs_phase_name(kind), rep);
     c->cur_kind = kind;
     pfs_watch_step(c->watch, where);

@@ -36,7 +36,7 @@ void drv_hook_progress(void *arg, struct pfs_stream *s)
     struct ctx *c = arg;
     if (s->thread != 0)
         return;
-    double t = drv_now();
+    double t = pfs_now();
     if (t - c->prog.last < 1.0)
         return;
     c->prog.last = t;
@@ -135,7 +135,7 @@ void drv_progress_phase(struct ctx *c, int kind)
         return;
     c->prog.seq++;
     c->prog.kind = kind;
-    c->prog.start = c->prog.last = drv_now();
+    c->prog.start = c->prog.last = pfs_now();
     c->prog.shown = 0;
     if (c->rank == 0 && c->prog.bytes && c->prog.ops)
         for (int r = 0; r < c->nranks; r++)

@@ -130,7 +130,7 @@ void drv_run_streams(struct ctx *c, int kind)
     else if (c->cfg.deadline > 0 && !pfs_phase_is_meta(kind)) {
         /* The other ranks wait in the stonewall agreement: join it, failed. */
         uint64_t mine[2] = {0, 1}, most[2];
-        drv_allreduce_watched(c, mine, most, 2, MPI_UINT64_T, MPI_MAX, drv_now(), "the stonewall agreement");
+        drv_allreduce_watched(c, mine, most, 2, MPI_UINT64_T, MPI_MAX, pfs_now(), "the stonewall agreement");
     }
     for (int i = 1; i < started; i++)
         pthread_join(tid[i], NULL);

@@ -17,10 +17,10 @@ static void measure_clocks(struct ctx *c, double *corr, double *unc)
         for (int r = 1; r < c->nranks; r++) {
             double t0[CLOCK_ROUNDS], tr[CLOCK_ROUNDS], t1[CLOCK_ROUNDS];
             for (int i = 0; i < CLOCK_ROUNDS; i++) {
-                t0[i] = drv_now();
+                t0[i] = pfs_now();
                 MPI_Send(&t0[i], 1, MPI_DOUBLE, r, tag, c->comm);
                 MPI_Recv(&tr[i], 1, MPI_DOUBLE, r, tag, c->comm, MPI_STATUS_IGNORE);
-                t1[i] = drv_now();
+                t1[i] = pfs_now();
             }
             pfs_clock_estimate(t0, tr, t1, CLOCK_ROUNDS, &corr[r], &unc[r]);
         }
@@ -28,7 +28,7 @@ static void measure_clocks(struct ctx *c, double *corr, double *unc)
         for (int i = 0; i < CLOCK_ROUNDS; i++) {
             double x;
             MPI_Recv(&x, 1, MPI_DOUBLE, 0, tag, c->comm, MPI_STATUS_IGNORE);
-            x = drv_now();
+            x = pfs_now();
             MPI_Send(&x, 1, MPI_DOUBLE, 0, tag, c->comm);
         }
     }

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -23,9 +24,9 @@ static void tell_arrived_to_clean(struct ctx *c, const int *arrived)
             MPI_Send(&one, 1, MPI_INT, r, PFS_TAG_ABORT, c->comm);
             n++;
         }
-    const double until = drv_now() + 2;
+    const double until = pfs_now() + 2;
     struct timespec nap = {0, 1000000};
-    while (n > 0 && drv_now() < until) {
+    while (n > 0 && pfs_now() < until) {
         int flag = 0, x;
         MPI_Status st;
         MPI_Iprobe(MPI_ANY_SOURCE, PFS_TAG_ABORT, c->comm, &flag, &st);
