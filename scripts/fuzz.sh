@@ -4,7 +4,7 @@
 #   scripts/fuzz.sh [SECONDS]            build, then fuzz for SECONDS (default 180)
 #   scripts/fuzz.sh --build-only DIR     build DIR/fuzz_config and stop (the ctest replay uses this)
 #
-# The target is tests/fuzz/fuzz_config.c linked with the MPI-free parser only,
+# The target is tests/fuzz/fuzz_config.c linked with the MPI-free core only,
 # built with clang -fsanitize=fuzzer,address,undefined. The committed corpus
 # (tests/fuzz/corpus/) seeds the run from a copy in a temporary directory:
 # what libFuzzer adds to that copy is thrown away, the committed corpus never
@@ -34,11 +34,13 @@ build() { # build OUTDIR: OUTDIR/fuzz_config, or exit 2
     mkdir -p "$out"
     local rev
     rev=$(git -C "$SRC" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
-    # The harness and the parser only: config.c needs libc and libm, no MPI, no HDF5.
+    # The harness and the MPI-free core (the parser reads the option and
+    # phase tables, the file names and the backend registry): libc, libm
+    # and pthreads, no MPI, no HDF5.
     if ! "$cc" -g -O1 -fno-omit-frame-pointer \
         -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
         -I"$SRC/include" -DPFS_VERSION='"fuzz"' -DPFS_GIT_REV="\"$rev\"" \
-        "$SRC/tests/fuzz/fuzz_config.c" "$SRC/src/core/config.c" -lm \
+        "$SRC/tests/fuzz/fuzz_config.c" "$SRC"/src/core/*.c -lm -lpthread \
         -o "$out/fuzz_config" 2>"$out/build.log"; then
         echo "fuzz.sh: could not build the fuzz target with $cc:" >&2
         cat "$out/build.log" >&2

@@ -4,7 +4,8 @@
  * queue-depth engines (submit/reap); the core reads the flags, picks its
  * function pointers once per phase and never tests a backend by name.
  * Pure header: no MPI; the MPI-IO backend's context is opaque here.
- * docs/engine-notes.md says how to add a backend. */
+ * docs/engine.md says how to add a backend: one file, one line in
+ * src/core/backends.def. */
 #ifndef PFS_BACKEND_H
 #define PFS_BACKEND_H
 
@@ -36,7 +37,8 @@ enum {
     PFS_CAP_COLLECTIVE = 1 << 1, /* xfer may be collective: every rank must call it equally often */
     PFS_CAP_ASYNC = 1 << 2,      /* submit/reap: several transfers in flight per stream */
     PFS_CAP_THREADS = 1 << 3,    /* usable from several threads of one rank (--threads) */
-    PFS_CAP_META = 1 << 4,       /* its own md_* calls; without it the POSIX ones serve */
+    PFS_CAP_META = 1 << 4,       /* its own md_* calls (files and directories); without it the POSIX ones serve */
+    PFS_CAP_HINTS = 1 << 5,      /* takes --hint key=value (MPI-IO info) */
 };
 
 /* One transfer, for submit/reap. The core owns the array of these and their
@@ -115,12 +117,31 @@ struct pfs_backend {
     /* Opens (never blocking on a FIFO, never following a link), reads up to size bytes, closes. */
     int (*md_read)(void *ctx, const char *path, void *buf, size_t bufsize, uint64_t size, struct pfs_md_res *r);
     int (*md_unlink)(void *ctx, const char *path, struct pfs_md_res *r);
+    /* The directories the metadata phases work in (untimed, before the
+     * first phase and at the end): mkdir refuses one that is there
+     * (-EEXIST, never reused); rmdir removes only an empty one. */
+    int (*md_mkdir)(void *ctx, const char *path);
+    int (*md_rmdir)(void *ctx, const char *path);
 };
 
 extern const struct pfs_backend pfs_backend_posix;
 /* Transfers that do nothing and succeed, no file touched (IOR's DUMMY, fio's
  * null engine): what the engine itself costs per transfer. */
 extern const struct pfs_backend pfs_backend_null;
+
+/* ---- the registry (src/core/backends.def): --api's choices ---- */
+/* Lines in the registry; cfg->api is an index into it. */
+int pfs_backend_count(void);
+/* The i-th line's name ("?" past the end). */
+const char *pfs_backend_name(int i);
+/* The i-th backend, or NULL past the end or when this program lacks its layer. */
+const struct pfs_backend *pfs_backend_at(int i);
+/* The line named name, or -1. */
+int pfs_backend_index(const char *name);
+const struct pfs_backend *pfs_backend_find(const char *name);
+/* The names of the backends in this program that have all of caps, joined
+ * by ", ", like snprintf (0 when none). */
+size_t pfs_backend_with(unsigned caps, char *buf, size_t len);
 
 /* Local. 0 when be's flags and pointers agree (every required op set, every
  * op a flag promises set); -1 with the reason in err otherwise. */

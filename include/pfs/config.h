@@ -61,7 +61,6 @@ enum pfs_format { PFS_FORMAT_TEXT, PFS_FORMAT_JSON, PFS_FORMAT_CSV };
 enum pfs_units { PFS_UNITS_MIB, PFS_UNITS_KB, PFS_UNITS_MB, PFS_UNITS_GB };
 
 enum pfs_layout { PFS_LAYOUT_SEGMENTED, PFS_LAYOUT_STRIDED };
-enum pfs_api { PFS_API_POSIX, PFS_API_MPIIO, PFS_API_NULL }; /* the order of --api's choices */
 
 struct pfs_config {
     char dir[PFS_PATH_MAX];
@@ -83,7 +82,7 @@ struct pfs_config {
     int random;             /* visit each rank's transfers in a seeded permutation */
     double deadline;        /* stonewall seconds, 0: off */
     int reorder;            /* read the file another node wrote */
-    int api;                /* enum pfs_api */
+    int api;                /* the line of --api's backend in the registry (src/core/backends.def) */
     int collective;         /* MPI-IO _all calls */
     char hints[PFS_MAX_HINTS][128];
     int nhints;
@@ -158,7 +157,6 @@ int pfs_phase_has(int phase, unsigned flags);
  * is_write are of data phases only (read, reread; write, rewrite): a
  * metadata phase that reads or writes small files is neither. */
 /* Local. The name of an --api choice (enum pfs_api), as --api takes it. */
-const char *pfs_api_name(int api);
 
 const char *pfs_phase_name(int phase);
 int pfs_phase_is_read(int phase);
@@ -183,6 +181,23 @@ void pfs_config_usage(FILE *out);
  * file and the report header), walking the option table in its keys' order;
  * returns the number of bytes needed, like snprintf. */
 size_t pfs_config_describe(const struct pfs_config *cfg, char *buf, size_t len);
+
+/* One described option with its value typed as its table row says (the
+ * results file's one attribute per option). */
+enum pfs_field_type { PFS_FIELD_STR, PFS_FIELD_INT, PFS_FIELD_U64, PFS_FIELD_DBL };
+struct pfs_field {
+    const char *key;        /* the describe key */
+    const char *unit;       /* "bytes", "seconds", "fraction" or NULL */
+    enum pfs_field_type type;
+    long long i;            /* PFS_FIELD_INT */
+    uint64_t u;             /* PFS_FIELD_U64 */
+    double d;               /* PFS_FIELD_DBL */
+    const char *s;          /* the value as describe writes it (every type) */
+};
+
+/* Calls fn once per described option, in describe's order; stops at the
+ * first nonzero return and returns it (0 when all returned 0). */
+int pfs_config_fields(const struct pfs_config *cfg, int (*fn)(void *arg, const struct pfs_field *f), void *arg);
 
 /* Local. --list-options=json: one JSON document with the options (long and
  * short name, takes_value, type, default, min/max, choices, the describe

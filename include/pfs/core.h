@@ -70,6 +70,7 @@ struct pfs_times {
     uint64_t bytes, xfers;
     uint64_t sw_bytes;      /* bytes done when the rank stopped at the stonewall */
     uint64_t errors;        /* verification mismatches (words) */
+    double cpu_user, cpu_sys; /* CPU seconds of the stream's thread over the phase (getrusage RUSAGE_THREAD) */
 };
 
 struct pfs_phase_stat {

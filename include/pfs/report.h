@@ -8,6 +8,7 @@
 #include "pfs/config.h"
 #include "pfs/core.h"
 #include "pfs/fsinfo.h"
+#include "pfs/latency.h"
 
 struct pfs_run_data {
     const struct pfs_config *cfg;
@@ -33,6 +34,9 @@ struct pfs_run_data {
     int nphases, reps;
     const struct pfs_times *times;     /* [(phase * reps + rep) * nstreams + stream] */
     const int *reps_done;              /* nphases: repetitions recorded */
+    /* [phase * reps + rep]: latency histograms, time series and CPU
+     * (pfs/latency.h); NULL, or an entry with valid 0, when not recorded. */
+    const struct pfs_phase_lat *lat;
     char warnings[2048];               /* newline-separated */
     char error[1024];                  /* the failure, when status is not complete */
     int interrupt_signal;              /* the signal that interrupted the run, 0 when none */
@@ -48,6 +52,12 @@ static inline int pfs_run_nstreams(const struct pfs_run_data *d)
 static inline const int *pfs_run_stream_nodes(const struct pfs_run_data *d)
 {
     return d->node_of_stream ? d->node_of_stream : d->node_of_rank;
+}
+
+static inline const struct pfs_phase_lat *pfs_run_lat(const struct pfs_run_data *d, int phase, int rep)
+{
+    const struct pfs_phase_lat *l = d->lat ? &d->lat[(size_t)phase * (size_t)d->reps + (size_t)rep] : NULL;
+    return l && l->valid ? l : NULL;
 }
 
 static inline const struct pfs_times *pfs_run_times(const struct pfs_run_data *d, int phase, int rep)

@@ -15,13 +15,25 @@ int pfs_backend_valid(const struct pfs_backend *be, char *err, size_t len)
         missing = "open, pwrite, pread, fsync and close";
     else if ((be->caps & PFS_CAP_ASYNC) && (!be->submit || !be->reap))
         missing = "submit and reap (PFS_CAP_ASYNC)";
-    else if ((be->caps & PFS_CAP_META) && (!be->md_create || !be->md_stat || !be->md_read || !be->md_unlink))
-        missing = "md_create, md_stat, md_read and md_unlink (PFS_CAP_META)";
+    else if ((be->caps & PFS_CAP_META)
+             && (!be->md_create || !be->md_stat || !be->md_read || !be->md_unlink || !be->md_mkdir || !be->md_rmdir))
+        missing = "md_create, md_stat, md_read, md_unlink, md_mkdir and md_rmdir (PFS_CAP_META)";
     else if (!be->fini != !be->init)
         missing = "init and fini together";
     if (!missing)
         return 0;
     snprintf(err, len, "backend %s lacks %s", name, missing);
+    return -1;
+}
+
+/* "--collective is not available with --api posix; it is with --api mpiio" */
+static int refuse(char *err, size_t len, const char *what, const struct pfs_backend *be, unsigned cap)
+{
+    char with[128];
+    if (pfs_backend_with(cap, with, sizeof(with)))
+        snprintf(err, len, "%s needs --api %s (not available with --api %s)", what, with, be->name);
+    else
+        snprintf(err, len, "%s is not available with --api %s", what, be->name);
     return -1;
 }
 
@@ -34,10 +46,10 @@ int pfs_backend_check(const struct pfs_backend *be, const struct pfs_config *cfg
         snprintf(err, len, "--direct is not available with --api %s", be->name);
         return -1;
     }
-    if (cfg->collective && !(be->caps & PFS_CAP_COLLECTIVE)) {
-        snprintf(err, len, "--collective is not available with --api %s", be->name);
-        return -1;
-    }
+    if (cfg->collective && !(be->caps & PFS_CAP_COLLECTIVE))
+        return refuse(err, len, "--collective", be, PFS_CAP_COLLECTIVE);
+    if (cfg->nhints && !(be->caps & PFS_CAP_HINTS))
+        return refuse(err, len, "--hint", be, PFS_CAP_HINTS);
     if (cfg->threads > 1 && !(be->caps & PFS_CAP_THREADS)) {
         snprintf(err, len, "--threads is not available with --api %s; use ranks instead", be->name);
         return -1;

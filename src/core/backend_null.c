@@ -103,6 +103,12 @@ static int null_md_unlink(void *ctx, const char *path, struct pfs_md_res *r)
     return 0;
 }
 
+static int null_md_dir(void *ctx, const char *path)
+{
+    (void)ctx, (void)path;
+    return 0;
+}
+
 const struct pfs_backend pfs_backend_null = {
     .name = "null",
     .help = "no I/O at all: transfers and small files succeed at once (measures pfsbench's own cost)",
@@ -118,4 +124,6 @@ const struct pfs_backend pfs_backend_null = {
     .md_stat = null_md_stat,
     .md_read = null_md_read,
     .md_unlink = null_md_unlink,
+    .md_mkdir = null_md_dir,
+    .md_rmdir = null_md_dir,
 };

@@ -153,6 +153,18 @@ static int posix_md_unlink(void *ctx, const char *path, struct pfs_md_res *r)
     return unlink(path) == 0 ? 0 : md_failed(r, "delete", PFS_NO_OFFSET, -errno);
 }
 
+static int posix_md_mkdir(void *ctx, const char *path)
+{
+    (void)ctx;
+    return mkdir(path, 0755) == 0 ? 0 : -errno;
+}
+
+static int posix_md_rmdir(void *ctx, const char *path)
+{
+    (void)ctx;
+    return rmdir(path) == 0 ? 0 : -errno;
+}
+
 const struct pfs_backend pfs_backend_posix = {
     .name = "posix",
     .help = "POSIX pread/pwrite on a file descriptor, one transfer at a time (O_DIRECT with --direct)",
@@ -167,6 +179,8 @@ const struct pfs_backend pfs_backend_posix = {
     .md_stat = posix_md_stat,
     .md_read = posix_md_read,
     .md_unlink = posix_md_unlink,
+    .md_mkdir = posix_md_mkdir,
+    .md_rmdir = posix_md_rmdir,
 };
 
 unsigned pfs_dio_alignment(const char *dir)

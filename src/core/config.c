@@ -1,7 +1,5 @@
-/* The option table, its one generic parser, and validation.
- * Help text, validation, pfs_config_describe (the report header and the
- * results file's config attribute) and --list-options=json all come from
- * the same tables: the options, the phases, the units (the fio way). */
+/* The one generic parser over the option table (config_table.c), and the
+ * checks a run's options must pass before anything is created. */
 #define _GNU_SOURCE
 #include "pfs/config.h"
 
@@ -17,146 +15,13 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "pfs/backend.h"
 #include "pfs/names.h"
 
 #include "config_table.h"
 
+#define NOPTS pfs_opt_count
 #define OFF(f) offsetof(struct pfs_config, f)
-#define BLANK(f) (offsetof(struct pfs_config, f) + 1)
-#define DESC(k, p, u) .key = k, .pos = p, .unit = u
-
-/* --api's choices, in the order of enum pfs_api and of the run driver's
- * registry (src/mpi/backends.c); pfs_api_name gives each by its index. */
-#define API_CHOICES "posix|mpiio|null"
-static const char *const api_names[] = {"posix", "mpiio", "null"};
-
-const char *pfs_api_name(int api)
-{
-    return api >= 0 && api < (int)(sizeof(api_names) / sizeof(api_names[0])) ? api_names[api] : "?";
-}
-
-const struct opt pfs_opt_table[] = {
-    {"dir", 'd', T_STRING, OFF(dir), 0, 0, NULL, "DIR", "target directory; must exist (pfsbench creates only its own files)", DESC("dir", 1, NULL)},
-    {"file-per-process", 'F', T_FLAG, OFF(shared), 0, 0, "0", NULL, "one file per stream: rank, or rank x thread (default)", DESC("mode", 2, NULL), .vals = "file-per-process|shared"},
-    {"shared", 0, T_FLAG, OFF(shared), 0, 0, "1", NULL, "one file shared by all ranks", .key = "mode", .vals = "file-per-process|shared"},
-    {"layout", 0, T_CHOICE, OFF(layout), 0, 0, "segmented|strided", "L", "shared-file layout: segmented (rank r owns [r*b,(r+1)*b)) or strided", DESC("layout", 3, NULL)},
-    {"transfer", 't', T_SIZE, OFF(transfer), 0, 0, NULL, "SIZE", "bytes per I/O call (default 1m)", DESC("transfer", 4, "bytes")},
-    {"block", 'b', T_SIZE, OFF(block), 0, 0, NULL, "SIZE", "bytes per rank, a multiple of the transfer (default 64m)", DESC("block", 5, "bytes")},
-    {"total", 0, T_SIZE, OFF(total), 0, 0, NULL, "SIZE", "bytes over all ranks; block = total / ranks", DESC("total", 6, "bytes")},
-    {"phases", 'p', T_PHASES, OFF(phases), 0, 0, NULL, "LIST", "comma list of write,rewrite,read,reread,create,stat,read-files,delete (default write,read)", DESC("phases", 7, NULL)},
-    {"reps", 'i', T_INT, OFF(reps), 1, 1000000, NULL, "N", "repetitions of the phase list (default 1)", DESC("reps", 8, NULL)},
-    {"fsync", 'e', T_FLAG, OFF(fsync), 0, 0, "1", NULL, "fsync before close, inside the timed region", DESC("fsync", 9, NULL)},
-    {"include-close", 'c', T_ACTION, 0, 0, 0, NULL, NULL, "close is inside the timed region (always; accepted for IOzone users)", DESC("include_close", 23, NULL), .vals = "1"},
-    {"keep", 'k', T_FLAG, OFF(keep), 0, 0, "1", NULL, "keep the data files (default: remove the files this run created)", DESC("keep", 10, NULL)},
-    {"direct", 0, T_FLAG, OFF(direct), 0, 0, "1", NULL, "O_DIRECT; sizes must be multiples of the file system's alignment", DESC("direct", 11, NULL)},
-    {"drop-caches", 0, T_FLAG, OFF(drop_caches), 0, 0, "1", NULL, "drop the page cache of each file before each read phase", DESC("drop_caches", 12, NULL)},
-    {"verify", 0, T_FLAG, OFF(verify), 0, 0, "1", NULL, "write a checkable pattern and check every byte read", DESC("verify", 13, NULL)},
-    {"random", 0, T_FLAG, OFF(random), 0, 0, "1", NULL, "visit each rank's transfers in a seeded random order", DESC("random", 14, NULL)},
-    {"deadline", 'D', T_DOUBLE, OFF(deadline), 0.001, 1e9, NULL, "SECS", "stonewall: stop issuing transfers after SECS, then wear out to the largest count", DESC("deadline", 15, "seconds")},
-    {"reorder", 'C', T_FLAG, OFF(reorder), 0, 0, "1", NULL, "read the data a rank on another node wrote", DESC("reorder", 16, NULL)},
-    {"api", 'a', T_CHOICE, OFF(api), 0, 0, API_CHOICES, "API", "I/O interface (default posix); null moves no data and measures pfsbench's own cost", DESC("api", 17, NULL)},
-    {"collective", 0, T_FLAG, OFF(collective), 0, 0, "1", NULL, "MPI-IO collective calls (with --shared)", DESC("collective", 18, NULL)},
-    {"hint", 0, T_HINT, OFF(hints), 0, 0, NULL, "K=V", "MPI-IO hint, repeatable", DESC("hints", 19, NULL)},
-    {"results", 'o', T_STRING, OFF(results), 0, 0, NULL, "FILE", "HDF5 results file (default pfsbench-results.h5)", DESC("results", 20, NULL), .blank = BLANK(no_results)},
-    {"no-results", 0, T_FLAG, OFF(no_results), 0, 0, "1", NULL, "write no results file", .key = NULL},
-    {"label", 0, T_STRING, OFF(label), 0, 0, NULL, "TEXT", "a label stored with the run", DESC("label", 21, NULL)},
-    {"run-id", 0, T_STRING, OFF(run_id), 0, 0, NULL, "ID", "name the data files pfsbench.ID.*; reuse with -p read to read files kept earlier", .key = NULL},
-    {"straggler", 0, T_DOUBLE, OFF(straggler), 0.01, 1.0, NULL, "F", "flag a node below F x the median node bandwidth (default 0.8)", DESC("straggler", 22, "fraction")},
-    {"threads", 'T', T_INT, OFF(threads), 1, 4096, NULL, "N", "I/O threads per rank (gpfsperf -th); streams = ranks x N (default 1)", DESC("threads", 26, NULL)},
-    {"files", 'n', T_INT, OFF(files), 1, 100000000, NULL, "N", "metadata phases: files per stream (default 1000)", DESC("files", 27, NULL)},
-    {"file-size", 0, T_SIZE0, OFF(file_size), 0, 0, NULL, "SIZE", "metadata phases: bytes in each file (default 0: empty, like bonnie++ -n)", DESC("file_size", 28, "bytes")},
-    {"dirs", 0, T_CHOICE, OFF(dirs), 0, 0, "shared|per-rank", "D", "metadata phases: one directory for all, or one per stream (default shared)", DESC("dirs", 29, NULL)},
-    {"order", 0, T_CHOICE, OFF(md_random), 0, 0, "sequential|random", "O", "metadata phases: names in order, or a seeded permutation (default sequential)", DESC("order", 30, NULL)},
-    {"format", 0, T_CHOICE, OFF(format), 0, 0, "text|json|csv", "F", "the report on stdout (default text); messages go to stderr", .key = NULL},
-    {"units", 0, T_CHOICE, OFF(units), 0, 0, "MiB|KB|MB|GB", "U", "bandwidth unit: MiB/s (default), KB/s (1024 B/s, the seeds'), MB/s or GB/s (decimal)", .key = NULL},
-    {"progress", 0, T_FLAG, OFF(progress), 0, 0, "1", NULL, "show the live progress line even when stdout is not a terminal", .key = NULL},
-    {"timeout", 0, T_DOUBLE, OFF(timeout), 0.001, 1e9, NULL, "SECS", "watchdog: abort (exit 3) naming the ranks a phase waits for past SECS (default off)", DESC("timeout", 24, "seconds")},
-    {"stall-warn", 0, T_DOUBLE, OFF(stall_warn), 0.01, 1e9, NULL, "SECS", "warn of a call blocked SECS or longer, e.g. on a storage server that stopped answering (default 10)", DESC("stall_warn", 25, "seconds")},
-    {"force", 0, T_FLAG, OFF(force), 0, 0, "1", NULL, "accept a world-writable DIR without the sticky bit", .key = NULL},
-    {"clean", 0, T_FLAG, OFF(clean), 0, 0, "1", NULL, "list pfsbench leftovers in DIR (remove them with --yes), then exit", .key = NULL},
-    {"yes", 0, T_FLAG, OFF(yes), 0, 0, "1", NULL, "with --clean: remove the leftovers it lists", .key = NULL},
-    {"any-owner", 0, T_FLAG, OFF(any_owner), 0, 0, "1", NULL, "with --clean: include leftovers owned by other users (default: only your own)", .key = NULL},
-    {"quiet", 'q', T_FLAG, OFF(quiet), 0, 0, "1", NULL, "print only the summary", .key = NULL},
-    {"verbose", 'v', T_FLAG, OFF(verbose), 0, 0, "1", NULL, "print the rank-to-node placement table", .key = NULL},
-    {"list-options", 0, T_ACTION, 0, 0, 0, "json", "FORMAT", "print the options, phases, units, exit codes and file names for scripts, then exit", .key = NULL},
-    {"help", 'h', T_ACTION, 0, 0, 0, NULL, NULL, "this help", .key = NULL},
-    {"version", 0, T_ACTION, 0, 0, 0, NULL, NULL, "print the version", .key = NULL},
-};
-#define NOPTS (sizeof(pfs_opt_table) / sizeof(pfs_opt_table[0]))
-const size_t pfs_opt_count = NOPTS;
-
-/* One row per phase, in the order of enum pfs_phase. A new phase is a row
- * here plus its function in the stream layer. */
-static const struct pfs_phase_desc phase_table[PFS_PH_KINDS] = {
-    [PFS_PH_WRITE] = {"write", PFS_PHASE_DATA, PFS_PHF_WRITES | PFS_PHF_CREATES | PFS_PHF_STONEWALL | PFS_PHF_SETS_COUNT,
-                      -1, "write", "write the data files (creating them) in -t transfers of -b bytes per stream"},
-    [PFS_PH_REWRITE] = {"rewrite", PFS_PHASE_DATA, PFS_PHF_WRITES | PFS_PHF_STONEWALL, PFS_PH_WRITE, "write",
-                        "write the existing data files again"},
-    [PFS_PH_READ] = {"read", PFS_PHASE_DATA, PFS_PHF_READS | PFS_PHF_OTHERS | PFS_PHF_STONEWALL, PFS_PH_WRITE, "read",
-                     "read the data files"},
-    [PFS_PH_REREAD] = {"reread", PFS_PHASE_DATA, PFS_PHF_READS | PFS_PHF_OTHERS | PFS_PHF_STONEWALL, PFS_PH_WRITE, "read",
-                       "read the data files again"},
-    [PFS_PH_CREATE] = {"create", PFS_PHASE_META, PFS_PHF_CREATES | PFS_PHF_WRITES, -1, "create",
-                       "create -n files per stream (writing --file-size bytes to each)"},
-    [PFS_PH_STAT] = {"stat", PFS_PHASE_META, PFS_PHF_OTHERS, PFS_PH_CREATE, "stat", "stat each file"},
-    [PFS_PH_READFILES] = {"read-files", PFS_PHASE_META, PFS_PHF_READS | PFS_PHF_OTHERS, PFS_PH_CREATE,
-                          "open, read and close", "open each file, read its content, close it"},
-    [PFS_PH_DELETE] = {"delete", PFS_PHASE_META, PFS_PHF_REMOVES, PFS_PH_CREATE, "delete", "delete each file"},
-};
-
-const struct pfs_phase_desc *pfs_phase_desc(int phase)
-{
-    return phase >= 0 && phase < PFS_PH_KINDS ? &phase_table[phase] : NULL;
-}
-
-int pfs_phase_find(const char *name, size_t len)
-{
-    for (int k = 0; k < PFS_PH_KINDS; k++)
-        if (strlen(phase_table[k].name) == len && strncmp(name, phase_table[k].name, len) == 0)
-            return k;
-    return -1;
-}
-
-int pfs_phase_has(int phase, unsigned flags)
-{
-    const struct pfs_phase_desc *d = pfs_phase_desc(phase);
-    return d && (d->flags & flags) == flags;
-}
-
-const char *pfs_phase_name(int phase)
-{
-    const struct pfs_phase_desc *d = pfs_phase_desc(phase);
-    return d ? d->name : "?";
-}
-
-/* Data phases only: a metadata phase that reads or writes small files is
- * neither, so that a data phase's file, cache and count logic never applies to it. */
-int pfs_phase_is_read(int phase) { return !pfs_phase_is_meta(phase) && pfs_phase_has(phase, PFS_PHF_READS); }
-int pfs_phase_is_write(int phase) { return !pfs_phase_is_meta(phase) && pfs_phase_has(phase, PFS_PHF_WRITES); }
-int pfs_phase_is_meta(int phase)
-{
-    const struct pfs_phase_desc *d = pfs_phase_desc(phase);
-    return d && d->kind == PFS_PHASE_META;
-}
-
-const struct pfs_unit_row pfs_units_table[] = {
-    {"MiB", "MiB/s", 1048576.0}, {"KB", "KB/s", 1024.0}, {"MB", "MB/s", 1e6}, {"GB", "GB/s", 1e9},
-};
-const int pfs_units_count = (int)(sizeof(pfs_units_table) / sizeof(pfs_units_table[0]));
-
-const char *pfs_units_label(int units) { return pfs_units_table[units >= 0 && units < pfs_units_count ? units : 0].label; }
-double pfs_units_scale(int units) { return pfs_units_table[units >= 0 && units < pfs_units_count ? units : 0].scale; }
-
-/* Exit statuses as --help and --list-options=json say them (docs/usage.md too). */
-const struct pfs_exit_row pfs_exit_table[] = {
-    {PFS_EXIT_OK, "success"},
-    {PFS_EXIT_IO, "I/O error or verification failure"},
-    {PFS_EXIT_USAGE, "bad input"},
-    {PFS_EXIT_TIMEOUT, "watchdog timeout"},
-};
-const size_t pfs_exit_count = sizeof(pfs_exit_table) / sizeof(pfs_exit_table[0]);
-const char *const pfs_exit_signals[] = {"SIGHUP", "SIGINT", "SIGTERM", "SIGUSR1", "SIGUSR2"};
-const size_t pfs_exit_nsignals = sizeof(pfs_exit_signals) / sizeof(pfs_exit_signals[0]);
 
 void pfs_config_defaults(struct pfs_config *cfg)
 {
@@ -311,7 +176,7 @@ static int parse_phases(const char *s, struct pfs_config *cfg, char *err, size_t
             char all[256];
             size_t n = 0;
             for (int j = 0; j < PFS_PH_KINDS && n < sizeof(all); j++)
-                n += (size_t)snprintf(all + n, sizeof(all) - n, "%s%s", j ? "," : "", phase_table[j].name);
+                n += (size_t)snprintf(all + n, sizeof(all) - n, "%s%s", j ? "," : "", pfs_phase_name(j));
             return fail(err, len, "--phases: unknown phase '%s'; use a comma list of %s", tok, all);
         }
         if (cfg->nphases == PFS_MAX_PHASES)
@@ -349,6 +214,29 @@ size_t pfs_opt_choice_name(const char *choices, int idx, const char **name)
         c += n + (c[n] == '|');
     }
     return 0;
+}
+
+size_t pfs_opt_choice(const struct opt *o, int idx, const char **name)
+{
+    if (!o->registry)
+        return pfs_opt_choice_name(o->choices, idx, name);
+    if (idx < 0 || idx >= pfs_backend_count())
+        return 0;
+    *name = pfs_backend_name(idx);
+    return strlen(*name);
+}
+
+const char *pfs_opt_choices_text(const struct opt *o, char *buf, size_t len)
+{
+    size_t n = 0, k;
+    const char *name;
+    if (len)
+        buf[0] = '\0';
+    for (int i = 0; (k = pfs_opt_choice(o, i, &name)) != 0 && n < len; i++) {
+        int w = snprintf(buf + n, len - n, "%s%.*s", i ? "|" : "", (int)k, name);
+        n += w > 0 ? (size_t)w : 0;
+    }
+    return buf;
 }
 
 static int set_opt(const struct opt *o, const char *arg, struct pfs_config *cfg, char *err, size_t len)
@@ -402,9 +290,10 @@ static int set_opt(const struct opt *o, const char *arg, struct pfs_config *cfg,
     case T_PHASES:
         return parse_phases(arg, cfg, err, len);
     case T_CHOICE: {
-        int idx = choice_index(o->choices, arg);
+        char all[256];
+        int idx = o->registry ? pfs_backend_index(arg) : choice_index(o->choices, arg);
         if (idx < 0)
-            return fail(err, len, "--%s: '%s' is not one of %s", o->name, arg, o->choices);
+            return fail(err, len, "--%s: '%s' is not one of %s", o->name, arg, pfs_opt_choices_text(o, all, sizeof(all)));
         *(int *)field = idx;
         return 0;
     }
@@ -454,14 +343,15 @@ static int check_run(const struct pfs_config *cfg, int total_given, char *err, s
 {
     if (total_given && cfg->block_given)
         return fail(err, len, "--total and -b/--block both given; give one (block = total / ranks)");
-    if (cfg->collective && cfg->api != PFS_API_MPIIO)
-        return fail(err, len, "--collective needs --api mpiio");
-    if (cfg->nhints && cfg->api != PFS_API_MPIIO)
-        return fail(err, len, "--hint needs --api mpiio");
     if (cfg->layout == PFS_LAYOUT_STRIDED && !cfg->shared)
         return fail(err, len, "--layout strided needs --shared (a file per process is always contiguous)");
-    if (cfg->threads > 1 && cfg->api == PFS_API_MPIIO)
-        return fail(err, len, "--threads with --api mpiio would need MPI_THREAD_MULTIPLE; use --api posix with threads, or ranks instead");
+    /* What the chosen backend cannot do (--collective, --hint, --direct,
+     * --threads) and its own options: its capability flags and check.
+     * A backend of a layer this program lacks (mpiio in a plain process) is
+     * checked by the program that has it. */
+    const struct pfs_backend *be = pfs_backend_at(cfg->api);
+    if (be && pfs_backend_check(be, cfg, err, len) != 0)
+        return -1;
     if (cfg->shared && cfg->dirs == PFS_DIRS_PER_RANK)
         return fail(err, len, "--shared and --dirs per-rank contradict each other; give one");
     if (check_needs(cfg, err, len) != 0)
@@ -492,8 +382,8 @@ static int check_run(const struct pfs_config *cfg, int total_given, char *err, s
 enum pfs_parse_result pfs_config_parse(struct pfs_config *cfg, int argc, char **argv,
                                        char *err, size_t errlen)
 {
-    struct option lopts[NOPTS + 1];
-    char sopts[3 * NOPTS + 2];
+    struct option lopts[PFS_OPT_MAX + 1];
+    char sopts[3 * PFS_OPT_MAX + 2];
     size_t sp = 0;
     sopts[sp++] = ':'; /* report a missing value as ':' */
     for (size_t i = 0; i < NOPTS; i++) {
@@ -635,113 +525,3 @@ int pfs_config_check_dir(const struct pfs_config *cfg, char *err, size_t len)
     return 0;
 }
 
-void pfs_config_usage(FILE *out)
-{
-    fprintf(out, "usage: mpirun -np N pfsbench -d DIR [options]\n\n"
-                 "Sequential bandwidth and metadata rates of a parallel file system: N ranks (x threads),\n"
-                 "a file each or one shared file, phases separated by barriers, results in HDF5.\n"
-                 "SIZE takes k, m, g, t (1024-based).\n\noptions:\n");
-    for (size_t i = 0; i < NOPTS; i++) {
-        char left[64];
-        if (pfs_opt_table[i].shrt)
-            snprintf(left, sizeof(left), "-%c, --%s%s%s", pfs_opt_table[i].shrt, pfs_opt_table[i].name,
-                     pfs_opt_table[i].arg ? " " : "", pfs_opt_table[i].arg ? pfs_opt_table[i].arg : "");
-        else
-            snprintf(left, sizeof(left), "    --%s%s%s", pfs_opt_table[i].name,
-                     pfs_opt_table[i].arg ? " " : "", pfs_opt_table[i].arg ? pfs_opt_table[i].arg : "");
-        if (pfs_opt_table[i].type == T_CHOICE || (pfs_opt_table[i].type == T_ACTION && pfs_opt_table[i].arg))
-            fprintf(out, "  %-26s %s; %s is one of %s\n", left, pfs_opt_table[i].help, pfs_opt_table[i].arg, pfs_opt_table[i].choices);
-        else
-            fprintf(out, "  %-26s %s\n", left, pfs_opt_table[i].help);
-    }
-    fprintf(out, "\nexit status:");
-    for (size_t i = 0; i < pfs_exit_count; i++)
-        fprintf(out, " %d %s,", pfs_exit_table[i].code, pfs_exit_table[i].meaning);
-    fprintf(out, "\n128+N interrupted by signal N (");
-    for (size_t i = 0; i < pfs_exit_nsignals; i++)
-        fprintf(out, "%s%s", i ? ", " : "", pfs_exit_signals[i]);
-    fprintf(out, ")\n");
-}
-
-/* A buffer written like snprintf: n counts what the whole needs. */
-struct sink {
-    char *buf;
-    size_t len, n;
-};
-
-static void sput(struct sink *k, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int w = vsnprintf(k->buf + (k->n < k->len ? k->n : k->len), k->n < k->len ? k->len - k->n : 0, fmt, ap);
-    va_end(ap);
-    if (w > 0)
-        k->n += (size_t)w;
-}
-
-/* An option's value as describe writes it. */
-static void put_value(struct sink *k, const struct opt *o, const struct pfs_config *cfg)
-{
-    const char *field = (const char *)cfg + o->off, *name = "";
-    size_t n;
-    if (o->blank && *(const int *)((const char *)cfg + o->blank - 1))
-        return;
-    switch (o->type) {
-    case T_STRING: sput(k, "%s", field); break;
-    case T_SIZE:
-    case T_SIZE0: sput(k, "%llu", (unsigned long long)*(const uint64_t *)field); break;
-    case T_INT: sput(k, "%d", *(const int *)field); break;
-    case T_DOUBLE: sput(k, "%g", *(const double *)field); break;
-    case T_FLAG:
-        if (o->vals && (n = pfs_opt_choice_name(o->vals, *(const int *)field != 0, &name)))
-            sput(k, "%.*s", (int)n, name);
-        else
-            sput(k, "%d", *(const int *)field);
-        break;
-    case T_CHOICE: {
-        int idx = *(const int *)field;
-        if (!(n = pfs_opt_choice_name(o->choices, idx, &name)))
-            n = pfs_opt_choice_name(o->choices, 0, &name);
-        sput(k, "%.*s", (int)n, name);
-        break;
-    }
-    case T_PHASES:
-        for (int i = 0; i < cfg->nphases; i++)
-            sput(k, "%s%s", i ? "," : "", pfs_phase_name(cfg->phases[i]));
-        break;
-    case T_HINT:
-        for (int i = 0; i < cfg->nhints; i++)
-            sput(k, "%s%s", i ? ";" : "", cfg->hints[i]);
-        break;
-    case T_ACTION: sput(k, "%s", o->vals ? o->vals : ""); break;
-    }
-}
-
-size_t pfs_config_describe(const struct pfs_config *cfg, char *buf, size_t len)
-{
-    struct sink k = {buf, len, 0};
-    if (len)
-        buf[0] = '\0';
-    /* In the order of pos, which the results files already hold. */
-    for (int pos = 1;; pos++) {
-        const struct opt *o = NULL;
-        for (size_t i = 0; i < NOPTS && !o; i++)
-            if (pfs_opt_table[i].key && pfs_opt_table[i].pos == pos)
-                o = &pfs_opt_table[i];
-        if (!o)
-            break;
-        sput(&k, "%s=", o->key);
-        put_value(&k, o, cfg);
-        sput(&k, "\n");
-    }
-    return k.n;
-}
-
-size_t pfs_opt_value(const struct opt *o, const struct pfs_config *cfg, char *buf, size_t len)
-{
-    struct sink k = {buf, len, 0};
-    if (len)
-        buf[0] = '\0';
-    put_value(&k, o, cfg);
-    return k.n;
-}

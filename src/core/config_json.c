@@ -38,12 +38,12 @@ static void json_key(FILE *out, const char *key, const char *s)
         fputs("null", out);
 }
 
-static void json_choices(FILE *out, const char *choices)
+static void json_choices(FILE *out, const struct opt *o)
 {
     const char *name;
     size_t n;
     fputc('[', out);
-    for (int i = 0; (n = pfs_opt_choice_name(choices, i, &name)) != 0; i++) {
+    for (int i = 0; (n = pfs_opt_choice(o, i, &name)) != 0; i++) {
         fputs(i ? ", " : "", out);
         json_str(out, name, n);
     }
@@ -120,7 +120,7 @@ static void json_option(FILE *out, const struct opt *o, const struct pfs_config 
         fprintf(out, ", \"min\": %d, \"max\": %" PRIu64, o->type == T_SIZE, (uint64_t)INT64_MAX / 2);
     if (o->type == T_CHOICE || (o->type == T_ACTION && o->arg)) {
         fputs(", \"choices\": ", out);
-        json_choices(out, o->choices);
+        json_choices(out, o);
     } else if (o->type == T_PHASES) {
         fputs(", \"choices\": [", out);
         for (int i = 0; i < PFS_PH_KINDS; i++) {

@@ -26,8 +26,11 @@ struct opt {
     const char *unit;       /* of the value: "bytes", "seconds", "fraction"; NULL: none */
     const char *vals;       /* T_FLAG: names of the field's values, "a|b" (NULL: the number); T_ACTION: the constant */
     size_t blank;           /* BLANK(f): described empty while int field f is set; 0: never */
+    int registry;           /* T_CHOICE whose choices are the backend registry's (--api): choices is NULL */
 };
 
+/* The option table's rows, at most PFS_OPT_MAX (the parser's arrays). */
+#define PFS_OPT_MAX 96
 extern const struct opt pfs_opt_table[];
 extern const size_t pfs_opt_count;
 
@@ -50,6 +53,13 @@ extern const size_t pfs_exit_nsignals;
 
 /* The idx-th name of "a|b|c": its length, with *name; 0 when there is none. */
 size_t pfs_opt_choice_name(const char *choices, int idx, const char **name);
+
+/* The idx-th choice of a T_CHOICE row or of an action that takes a value
+ * (its table string, or the backend registry's names): as pfs_opt_choice_name. */
+size_t pfs_opt_choice(const struct opt *o, int idx, const char **name);
+
+/* The row's choices as "a|b|c" in buf (truncated to len). */
+const char *pfs_opt_choices_text(const struct opt *o, char *buf, size_t len);
 
 /* The option's value in cfg as describe writes it, like snprintf. */
 size_t pfs_opt_value(const struct opt *o, const struct pfs_config *cfg, char *buf, size_t len);

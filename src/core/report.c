@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pfs/backend.h"
 #include "pfs/cmdline.h"
 
 /* ---- strings from outside, made safe for each output ---- */
@@ -198,7 +199,7 @@ void pfs_report_header(FILE *out, const struct pfs_run_data *d)
     if (has_data) {
         fprintf(out, "access       %s%s, api %s%s%s%s%s\n", c->shared ? "one shared file, " : "file per stream",
                 c->shared ? (c->layout == PFS_LAYOUT_STRIDED ? "strided" : "segmented") : "",
-                pfs_api_name(c->api), c->collective ? " collective" : "",
+                pfs_backend_name(c->api), c->collective ? " collective" : "",
                 c->direct ? ", O_DIRECT" : "", c->random ? ", random order" : ", sequential",
                 c->reorder ? ", reads reordered" : "");
         fprintf(out, "sizes        transfer %s, block %s per %s, total %s\n", t, b,

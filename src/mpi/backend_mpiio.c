@@ -252,6 +252,10 @@ static int mpiio_check(const struct pfs_config *cfg, char *err, size_t len)
         snprintf(err, len, "--api mpiio takes transfers below 2 GiB (an MPI count is an int)");
         return -1;
     }
+    if (cfg->threads > 1) {
+        snprintf(err, len, "--threads with --api mpiio would need MPI_THREAD_MULTIPLE; use --api posix with threads, or ranks instead");
+        return -1;
+    }
     if (cfg->direct) {
         snprintf(err, len, "--direct is not available with --api mpiio; use --api posix "
                  "or an MPI-IO hint such as direct_read/direct_write");
@@ -288,7 +292,7 @@ static void mpiio_be_fini(void *ctx)
 const struct pfs_backend pfs_backend_mpiio = {
     .name = "mpiio",
     .help = "MPI-IO MPI_File_write_at/read_at, or their _all collective forms with --collective",
-    .caps = PFS_CAP_COLLECTIVE,
+    .caps = PFS_CAP_COLLECTIVE | PFS_CAP_HINTS,
     .check = mpiio_check,
     .init = mpiio_be_init,
     .fini = mpiio_be_fini,

@@ -187,10 +187,6 @@ void drv_gather_known(struct ctx *c, double since);
 void drv_remove_run_files(struct ctx *c);
 void drv_finish_files(struct ctx *c);
 
-/* backends.c: the registry, indexed by enum pfs_api */
-const struct pfs_backend *drv_backend_at(int api);
-const struct pfs_backend *drv_backend_find(const char *name);
-
 /* record.c */
 void drv_iso_time(char *buf, size_t len);
 int drv_results_check(struct ctx *c, const char *path, char *err, size_t len);

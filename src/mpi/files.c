@@ -112,6 +112,15 @@ void drv_gather_known(struct ctx *c, double since)
 
 /* Local. Removes exactly the files and directories this rank made, under
  * the watchdog. Returns how many could not be removed (each named on stderr). */
+/* The metadata phases' directories, made (mk) or removed through the
+ * backend that serves those phases. 0 or a negative errno. */
+static int md_dir(struct ctx *c, const char *path, int mk)
+{
+    void *ctx = c->bectx;
+    const struct pfs_backend *be = pfs_backend_md(c->be, &ctx);
+    return mk ? be->md_mkdir(ctx, path) : be->md_rmdir(ctx, path);
+}
+
 static int cleanup(struct ctx *c)
 {
     int left = 0;
@@ -133,11 +142,11 @@ static int cleanup(struct ctx *c)
             left++;
         }
         if (s->md_dir_made) {
-            if (rmdir(s->md_dir) == 0)
+            if ((e = md_dir(c, s->md_dir, 0)) == 0)
                 s->md_dir_made = 0;
             else {
                 fprintf(stderr, "pfsbench: warning: rank %d on %s: could not remove %s: %s\n", c->rank, c->host,
-                        s->md_dir, strerror(errno));
+                        s->md_dir, strerror(-e));
                 left++;
             }
         }
@@ -256,12 +265,13 @@ void drv_finish_files(struct ctx *c)
     struct pfs_run_data *d = c->rec.d;
     int left = cleanup(c), total = 0;
     drv_allreduce_watched(c, &left, &total, 1, MPI_INT, MPI_SUM, pfs_now(), "the clean-up");
+    int e;
     if (c->md_top_made) {
-        if (rmdir(c->md_top) == 0)
+        if ((e = md_dir(c, c->md_top, 0)) == 0)
             c->md_top_made = 0;
         else {
             fprintf(stderr, "pfsbench: warning: could not remove %s: %s; list this run's leftovers with "
-                    "pfsbench --clean -d %s\n", c->md_top, strerror(errno), c->cfg.dir);
+                    "pfsbench --clean -d %s\n", c->md_top, strerror(-e), c->cfg.dir);
             total++;
         }
     }
@@ -298,8 +308,9 @@ int drv_files_setup(struct ctx *c, int failed)
     if (c->rank == 0 && cfg->shared && c->writes)
         make_shared_file(c);
     if (c->rank == 0 && c->has_meta) {
-        if (mkdir(c->md_top, 0755) != 0)
-            drv_set_fail(c, "mkdir", c->md_top, errno, NULL);
+        int e = md_dir(c, c->md_top, 1);
+        if (e)
+            drv_set_fail(c, "mkdir", c->md_top, -e, NULL);
         else
             c->md_top_made = 1;
     }
@@ -313,8 +324,9 @@ int drv_files_setup(struct ctx *c, int failed)
     }
     if (!failed && c->has_meta && cfg->dirs == PFS_DIRS_PER_RANK) {
         for (int i = 0; i < c->threads; i++) {
-            if (mkdir(c->streams[i].md_dir, 0755) != 0)
-                drv_set_fail(c, "mkdir", c->streams[i].md_dir, errno, NULL);
+            int e = md_dir(c, c->streams[i].md_dir, 1);
+            if (e)
+                drv_set_fail(c, "mkdir", c->streams[i].md_dir, -e, NULL);
             else
                 c->streams[i].md_dir_made = 1;
         }

@@ -92,9 +92,6 @@ static int precheck(struct ctx *c, char *err, size_t len)
             return -1;
         }
     }
-    /* The backend's own options and what it cannot do. */
-    if (pfs_backend_check(c->be, &c->cfg, err, len) != 0)
-        return -1;
     if (!c->cfg.no_results && drv_results_check(c, c->cfg.results, err, len) != 0)
         return -1;
     return 0;
@@ -143,8 +140,9 @@ static int parse_and_check(struct ctx *c, int argc, char **argv)
     if (pr == PFS_PARSE_RUN && pfs_config_resolve(&c->cfg, c->nranks, err, sizeof(err)) != 0)
         pr = PFS_PARSE_ERROR;
     int bad = pr == PFS_PARSE_ERROR;
-    if (!bad && !(c->be = drv_backend_at(c->cfg.api))) {
-        snprintf(err, sizeof(err), "--api: no backend %d", c->cfg.api);
+    /* The parser refused names it has no backend for, and what the backend cannot do. */
+    if (!bad && !(c->be = pfs_backend_at(c->cfg.api))) {
+        snprintf(err, sizeof(err), "--api %s: this program was built without that backend", pfs_backend_name(c->cfg.api));
         bad = 1;
     }
     if (!bad && c->rank == 0)

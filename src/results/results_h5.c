@@ -5,6 +5,8 @@
 #define _GNU_SOURCE
 #include "results_int.h"
 
+#include "pfs/backend.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,6 +64,21 @@ static int attr_u64(hid_t obj, const char *name, uint64_t v)
 static int attr_dbl(hid_t obj, const char *name, double v)
 {
     return attr_num(obj, name, H5T_NATIVE_DOUBLE, &v);
+}
+
+/* One option's attribute; a key the run group already holds (dir, label:
+ * run facts written above) keeps what it has. */
+static int attr_field(void *arg, const struct pfs_field *f)
+{
+    hid_t g = *(const hid_t *)arg;
+    if (H5Aexists(g, f->key) > 0)
+        return 0;
+    switch (f->type) {
+    case PFS_FIELD_INT: return attr_int(g, f->key, f->i);
+    case PFS_FIELD_U64: return attr_u64(g, f->key, f->u);
+    case PFS_FIELD_DBL: return attr_dbl(g, f->key, f->d);
+    default: return attr_str(g, f->key, f->s);
+    }
 }
 
 static hid_t str_type(size_t n)
@@ -468,7 +485,6 @@ int pfs_res_write_run(hid_t file, const struct pfs_run_data *d, char *name, size
     if (g < 0)
         return -1;
     int rc = 0;
-    char buf[4096];
     rc |= attr_str(g, "run_id", d->run_id);
     rc |= attr_str(g, "status", d->status);
     rc |= attr_str(g, "start_time", d->start_iso);
@@ -499,36 +515,10 @@ int pfs_res_write_run(hid_t file, const struct pfs_run_data *d, char *name, size
     rc |= attr_int(g, "interrupt_signal", d->interrupt_signal);
     rc |= attr_int(g, "reorder_shift", d->reorder_shift);
     rc |= attr_int(g, "round_robin_asked", d->round_robin_asked);
-    /* Every resolved option, one attribute each, and the whole as text. */
-    rc |= attr_str(g, "mode", cfg->shared ? "shared" : "file-per-process");
-    rc |= attr_str(g, "layout", cfg->layout == PFS_LAYOUT_STRIDED ? "strided" : "segmented");
-    rc |= attr_u64(g, "transfer", cfg->transfer);
-    rc |= attr_u64(g, "block", cfg->block);
-    rc |= attr_u64(g, "total", cfg->total);
-    size_t n = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < cfg->nphases && n < sizeof(buf); i++)
-        n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s", i ? "," : "", pfs_phase_name(cfg->phases[i]));
-    rc |= attr_str(g, "phases", buf);
-    rc |= attr_int(g, "reps", cfg->reps);
-    rc |= attr_int(g, "fsync", cfg->fsync);
-    rc |= attr_int(g, "keep", cfg->keep);
-    rc |= attr_int(g, "direct", cfg->direct);
-    rc |= attr_int(g, "drop_caches", cfg->drop_caches);
-    rc |= attr_int(g, "verify", cfg->verify);
-    rc |= attr_int(g, "random", cfg->random);
-    rc |= attr_dbl(g, "deadline", cfg->deadline);
-    rc |= attr_int(g, "reorder", cfg->reorder);
-    rc |= attr_str(g, "api", pfs_api_name(cfg->api));
-    rc |= attr_int(g, "collective", cfg->collective);
-    rc |= attr_dbl(g, "straggler", cfg->straggler);
-    rc |= attr_int(g, "threads", d->threads > 0 ? d->threads : 1);
+    /* Every resolved option, one attribute each, typed as the option table
+     * says (the keys of describe), and the whole as text. */
+    rc |= pfs_config_fields(cfg, attr_field, &g) != 0;
     rc |= attr_int(g, "streams", pfs_run_nstreams(d));
-    rc |= attr_int(g, "files", cfg->files);
-    rc |= attr_u64(g, "file_size", cfg->file_size);
-    rc |= attr_str(g, "dirs", cfg->dirs == PFS_DIRS_PER_RANK ? "per-rank" : "shared");
-    rc |= attr_str(g, "order", cfg->md_random ? "random" : "sequential");
-    rc |= attr_dbl(g, "timeout", cfg->timeout);
     char *conf = malloc(8192);
     if (conf) {
         pfs_config_describe(cfg, conf, 8192);

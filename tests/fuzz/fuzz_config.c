@@ -46,12 +46,6 @@
 #include "pfs/config.h"
 #include "pfs/names.h"
 
-/* scripts/fuzz.sh compiles config.c alone; config.c now reads run ids and
- * file names through names.c, which comes in here until fuzz.sh lists it. */
-#ifndef PFS_FUZZ_HAS_NAMES
-#include "../../src/core/names.c"
-#endif
-
 static void check_name(const char *w);
 
 #define MAX_WORDS 256

@@ -62,6 +62,14 @@ for args in "-t 3m -b 4m" "-t 1mb" "-p write,sing" "--total 1m -b 1m" "-i 0" "--
     check "bad '$args': no files made" [ -z "$(ls -A "$D")" ]
     check "bad '$args': no files made (2)" [ ! -e "$T/r.h5" ]
 done
+# What a backend cannot do is refused by its capability flags, naming the one that can.
+for args in "--collective" "--hint striping_factor=2"; do
+    # shellcheck disable=SC2086
+    run_mpi 2 60 -d "$D" $args -o "$T/r.h5"
+    check "posix with '$args': exit 2" [ "$RC" -eq 2 ]
+    check "posix with '$args': names --api mpiio" grep -q "needs --api mpiio (not available with --api posix)" "$T/err"
+    check "posix with '$args': no files made" [ -z "$(ls -A "$D")" ]
+done
 run_mpi 3 60 -d "$D" --total 1m -t 64k --no-results
 check "total not divisible by 3 ranks: exit 2" [ "$RC" -eq 2 ]
 check "total not divisible: says so" grep -q "does not divide by 3 ranks" "$T/err"

@@ -2,7 +2,7 @@
 # The option and size parser under libFuzzer (AddressSanitizer and UBSan):
 # the committed corpus replayed once, then a 20-second fuzzing run from a
 # copy of it. Skipped where clang has no libFuzzer. No MPI here: the target
-# links src/core/config.c only (scripts/fuzz.sh builds it).
+# links the MPI-free core only (scripts/fuzz.sh builds it).
 . "$(dirname "$0")/lib.sh"
 SRC=${PFS_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 TESTS=${PFS_TESTS:-$SRC/tests}

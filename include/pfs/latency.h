@@ -1,0 +1,73 @@
+/* Latency and time, as rank 0 holds them after a phase: the histograms of
+ * every operation, merged over streams and per node, the time series per
+ * interval, and the CPU the streams used. Filled by the MPI layer
+ * (src/mpi/latency.c: per node first, then rank 0), read by the report
+ * (report.c) and the results writer (results_h5.c). Pure: no MPI, no HDF5.
+ *
+ * Every data transfer (or metadata file operation) of a stream is timed
+ * from its submission to its completion (a closed loop reads one clock per
+ * transfer: the end of one is the start of the next) and counted into the
+ * stream's histograms (pfs/hist.h); open, fsync and close of a data file
+ * are operations of their own. */
+#ifndef PFS_LATENCY_H
+#define PFS_LATENCY_H
+
+#include <stdint.h>
+
+#include "pfs/hist.h"
+
+/* The operations a phase times. A data phase: each transfer (OP), each
+ * file's open, fsync (-e) and close. A metadata phase: each file's
+ * operation (OP: create, stat, open+read+close, unlink); the others stay empty. */
+enum { PFS_LAT_OP, PFS_LAT_OPEN, PFS_LAT_FSYNC, PFS_LAT_CLOSE, PFS_LAT_KINDS };
+
+/* The names the report and the results file give them ("op" is the
+ * phase's own: "write", "read", "create" ... in the report). */
+static inline const char *pfs_lat_kind_name(int k)
+{
+    static const char *const n[PFS_LAT_KINDS] = {"op", "open", "fsync", "close"};
+    return k >= 0 && k < PFS_LAT_KINDS ? n[k] : "?";
+}
+
+/* One node's figures in one interval: what the node's streams completed
+ * then, and the interval's latency summary (from the coarse histogram of
+ * pfs/hist.h: within 12.5%; max exact). */
+struct pfs_node_tslot {
+    uint64_t bytes, ops;
+    double p50_ns, p99_ns, max_ns; /* 0 when the node completed nothing in the interval */
+};
+
+/* One phase and repetition. */
+struct pfs_phase_lat {
+    int valid;                              /* 0: not recorded (a failed phase) */
+    struct pfs_hist run[PFS_LAT_KINDS];     /* merged over every stream */
+    int nnodes;
+    struct pfs_hist *node_op;               /* [nnodes]: the OP histogram of each node's streams */
+    /* Time series: interval i is [t0 + i*dt, t0 + (i+1)*dt) on rank 0's
+     * clock (the realtime clock of the phase's start agreement; each rank's
+     * intervals start when it leaves that agreement). dt is --interval, or
+     * a power-of-two multiple of it when the phase outlasted the cap. */
+    double t0, dt, base_dt;
+    uint32_t nint;
+    struct pfs_tslot *run_ts;               /* [nint]: every stream, with the coarse histogram */
+    struct pfs_node_tslot *node_ts;         /* [nint * nnodes]: [interval][node] */
+};
+
+static inline const struct pfs_node_tslot *pfs_lat_node_ts(const struct pfs_phase_lat *l, uint32_t i, int node)
+{
+    return &l->node_ts[(uint64_t)i * (uint64_t)l->nnodes + (uint64_t)node];
+}
+
+/* The node whose OP histogram has the largest p99 (-1 when none has any). */
+int pfs_lat_slowest_node(const struct pfs_phase_lat *l, double *p99_ns);
+
+/* CPU seconds (user, system) of each node's streams, from each stream's
+ * pfs_times (getrusage per thread over its phase): arrays of nnodes. */
+struct pfs_times;
+void pfs_node_cpu(const struct pfs_times *t, const int *node_of_stream, int nstreams, int nnodes, double *user,
+                  double *sys);
+
+/* Frees what the arrays hold (the struct itself is the caller's). */
+void pfs_lat_free(struct pfs_phase_lat *l);
+
+#endif

@@ -1,0 +1,173 @@
+/* The options as people and files read them: --help, and describe (the
+ * report header, the results file's config attribute and its one attribute
+ * per option), all walking the option table. */
+#include "pfs/config.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pfs/backend.h"
+
+#include "config_table.h"
+
+#define NOPTS pfs_opt_count
+
+void pfs_config_usage(FILE *out)
+{
+    fprintf(out, "usage: mpirun -np N pfsbench -d DIR [options]\n\n"
+                 "Sequential bandwidth and metadata rates of a parallel file system: N ranks (x threads),\n"
+                 "a file each or one shared file, phases separated by barriers, results in HDF5.\n"
+                 "SIZE takes k, m, g, t (1024-based).\n\noptions:\n");
+    for (size_t i = 0; i < NOPTS; i++) {
+        char left[64];
+        if (pfs_opt_table[i].shrt)
+            snprintf(left, sizeof(left), "-%c, --%s%s%s", pfs_opt_table[i].shrt, pfs_opt_table[i].name,
+                     pfs_opt_table[i].arg ? " " : "", pfs_opt_table[i].arg ? pfs_opt_table[i].arg : "");
+        else
+            snprintf(left, sizeof(left), "    --%s%s%s", pfs_opt_table[i].name,
+                     pfs_opt_table[i].arg ? " " : "", pfs_opt_table[i].arg ? pfs_opt_table[i].arg : "");
+        char all[256];
+        if (pfs_opt_table[i].type == T_CHOICE || (pfs_opt_table[i].type == T_ACTION && pfs_opt_table[i].arg))
+            fprintf(out, "  %-26s %s; %s is one of %s\n", left, pfs_opt_table[i].help, pfs_opt_table[i].arg,
+                    pfs_opt_choices_text(&pfs_opt_table[i], all, sizeof(all)));
+        else
+            fprintf(out, "  %-26s %s\n", left, pfs_opt_table[i].help);
+    }
+    fprintf(out, "\nexit status:");
+    for (size_t i = 0; i < pfs_exit_count; i++)
+        fprintf(out, " %d %s,", pfs_exit_table[i].code, pfs_exit_table[i].meaning);
+    fprintf(out, "\n128+N interrupted by signal N (");
+    for (size_t i = 0; i < pfs_exit_nsignals; i++)
+        fprintf(out, "%s%s", i ? ", " : "", pfs_exit_signals[i]);
+    fprintf(out, ")\n");
+}
+
+/* A buffer written like snprintf: n counts what the whole needs. */
+struct sink {
+    char *buf;
+    size_t len, n;
+};
+
+static void sput(struct sink *k, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int w = vsnprintf(k->buf + (k->n < k->len ? k->n : k->len), k->n < k->len ? k->len - k->n : 0, fmt, ap);
+    va_end(ap);
+    if (w > 0)
+        k->n += (size_t)w;
+}
+
+/* An option's value as describe writes it. */
+static void put_value(struct sink *k, const struct opt *o, const struct pfs_config *cfg)
+{
+    const char *field = (const char *)cfg + o->off, *name = "";
+    size_t n;
+    if (o->blank && *(const int *)((const char *)cfg + o->blank - 1))
+        return;
+    switch (o->type) {
+    case T_STRING: sput(k, "%s", field); break;
+    case T_SIZE:
+    case T_SIZE0: sput(k, "%llu", (unsigned long long)*(const uint64_t *)field); break;
+    case T_INT: sput(k, "%d", *(const int *)field); break;
+    case T_DOUBLE: sput(k, "%g", *(const double *)field); break;
+    case T_FLAG:
+        if (o->vals && (n = pfs_opt_choice_name(o->vals, *(const int *)field != 0, &name)))
+            sput(k, "%.*s", (int)n, name);
+        else
+            sput(k, "%d", *(const int *)field);
+        break;
+    case T_CHOICE: {
+        int idx = *(const int *)field;
+        if (!(n = pfs_opt_choice(o, idx, &name)))
+            n = pfs_opt_choice(o, 0, &name);
+        sput(k, "%.*s", (int)n, name);
+        break;
+    }
+    case T_PHASES:
+        for (int i = 0; i < cfg->nphases; i++)
+            sput(k, "%s%s", i ? "," : "", pfs_phase_name(cfg->phases[i]));
+        break;
+    case T_HINT:
+        for (int i = 0; i < cfg->nhints; i++)
+            sput(k, "%s%s", i ? ";" : "", cfg->hints[i]);
+        break;
+    case T_ACTION: sput(k, "%s", o->vals ? o->vals : ""); break;
+    }
+}
+
+size_t pfs_config_describe(const struct pfs_config *cfg, char *buf, size_t len)
+{
+    struct sink k = {buf, len, 0};
+    if (len)
+        buf[0] = '\0';
+    /* In the order of pos, which the results files already hold. */
+    for (int pos = 1;; pos++) {
+        const struct opt *o = NULL;
+        for (size_t i = 0; i < NOPTS && !o; i++)
+            if (pfs_opt_table[i].key && pfs_opt_table[i].pos == pos)
+                o = &pfs_opt_table[i];
+        if (!o)
+            break;
+        sput(&k, "%s=", o->key);
+        put_value(&k, o, cfg);
+        sput(&k, "\n");
+    }
+    return k.n;
+}
+
+size_t pfs_opt_value(const struct opt *o, const struct pfs_config *cfg, char *buf, size_t len)
+{
+    struct sink k = {buf, len, 0};
+    if (len)
+        buf[0] = '\0';
+    put_value(&k, o, cfg);
+    return k.n;
+}
+
+/* The typed value of row o: sizes are u64, counts int, durations and
+ * fractions double, flags int (or their value's name), the rest text. */
+static void field_of(const struct opt *o, const struct pfs_config *cfg, struct pfs_field *f, char *text, size_t len)
+{
+    const char *field = (const char *)cfg + o->off;
+    pfs_opt_value(o, cfg, text, len);
+    *f = (struct pfs_field){.key = o->key, .unit = o->unit, .type = PFS_FIELD_STR, .s = text};
+    switch (o->type) {
+    case T_SIZE:
+    case T_SIZE0: f->type = PFS_FIELD_U64; f->u = *(const uint64_t *)field; break;
+    case T_INT: f->type = PFS_FIELD_INT; f->i = *(const int *)field; break;
+    case T_DOUBLE: f->type = PFS_FIELD_DBL; f->d = *(const double *)field; break;
+    case T_FLAG:
+        if (!o->vals) {
+            f->type = PFS_FIELD_INT;
+            f->i = *(const int *)field;
+        }
+        break;
+    case T_ACTION:
+        f->type = PFS_FIELD_INT;
+        f->i = o->vals ? atoi(o->vals) : 0;
+        break;
+    default: break;
+    }
+}
+
+int pfs_config_fields(const struct pfs_config *cfg, int (*fn)(void *arg, const struct pfs_field *f), void *arg)
+{
+    char text[4096];
+    for (int pos = 1;; pos++) {
+        const struct opt *o = NULL;
+        for (size_t i = 0; i < NOPTS && !o; i++)
+            if (pfs_opt_table[i].key && pfs_opt_table[i].pos == pos)
+                o = &pfs_opt_table[i];
+        if (!o)
+            return 0;
+        struct pfs_field f;
+        field_of(o, cfg, &f, text, sizeof(text));
+        int rc = fn(arg, &f);
+        if (rc)
+            return rc;
+    }
+}
