@@ -11,6 +11,7 @@
 
 #include "pfs/backend.h"
 #include "pfs/cmdline.h"
+#include "report_lat.h"
 
 /* ---- strings from outside, made safe for each output ---- */
 
@@ -197,9 +198,13 @@ void pfs_report_header(FILE *out, const struct pfs_run_data *d)
     fprintf(out, "\ntarget       %s", text_of(c->dir, esc, sizeof(esc)));
     report_fs(out, d);
     if (has_data) {
-        fprintf(out, "access       %s%s, api %s%s%s%s%s\n", c->shared ? "one shared file, " : "file per stream",
+        const struct pfs_backend *be = pfs_backend_at(c->api);
+        char depth[32] = "";
+        if (be && (be->caps & PFS_CAP_ASYNC))
+            snprintf(depth, sizeof(depth), ", iodepth %d", c->iodepth);
+        fprintf(out, "access       %s%s, api %s%s%s%s%s%s\n", c->shared ? "one shared file, " : "file per stream",
                 c->shared ? (c->layout == PFS_LAYOUT_STRIDED ? "strided" : "segmented") : "",
-                pfs_backend_name(c->api), c->collective ? " collective" : "",
+                pfs_backend_name(c->api), depth, c->collective ? " collective" : "",
                 c->direct ? ", O_DIRECT" : "", c->random ? ", random order" : ", sequential",
                 c->reorder ? ", reads reordered" : "");
         fprintf(out, "sizes        transfer %s, block %s per %s, total %s\n", t, b,
@@ -350,7 +355,8 @@ void pfs_report_summary(FILE *out, const struct pfs_run_data *d)
 {
     const char *u = pfs_units_label(d->cfg->units);
     fprintf(out, "\nsummary over repetitions (aggregate %s; files/s for metadata phases)\n", u);
-    fprintf(out, "%-10s %4s %12s %12s %12s %12s %12s %10s %14s\n", "phase", "reps", "min", "max", "mean", "median",
+    /* 100 columns: min .. stddev up to 99,999,999.99, bytes up to 10^14 - 1. */
+    fprintf(out, "%-10s %4s %11s %11s %11s %11s %11s %9s %14s\n", "phase", "reps", "min", "max", "mean", "median",
             "stddev", "mean s", "bytes|files");
     double *val = malloc(sizeof(double) * (size_t)(d->reps > 0 ? d->reps : 1));
     double *sec = malloc(sizeof(double) * (size_t)(d->reps > 0 ? d->reps : 1));
@@ -367,11 +373,12 @@ void pfs_report_summary(FILE *out, const struct pfs_run_data *d)
         struct pfs_stats st, ss;
         pfs_stats_compute(val, n, &st);
         pfs_stats_compute(sec, n, &ss);
-        fprintf(out, "%-10s %4d %12.2f %12.2f %12.2f %12.2f %12.2f %10.4f %14llu\n",
+        fprintf(out, "%-10s %4d %11.2f %11.2f %11.2f %11.2f %11.2f %9.4f %14llu\n",
                 pfs_phase_name(d->cfg->phases[p]), n, st.min, st.max, st.mean, st.median, st.stddev, ss.mean,
                 (unsigned long long)amount);
     }
     free(val), free(sec);
+    pfs_report_latency(out, d);
 }
 
 /* ---- JSON ---- */
@@ -453,6 +460,7 @@ void pfs_report_json(FILE *out, const struct pfs_run_data *d)
                 fprintf(out, ", \"%s\": ", fig[i].key);
                 json_num(out, fig[i].val);
             }
+            pfs_report_lat_json(out, d, p, rep);
             fprintf(out, ", \"nodes\": [");
             for (int n = 0; n < d->nnodes; n++) {
                 fprintf(out, "%s{\"node\": %d, \"host\": ", n ? ", " : "", n);
@@ -505,7 +513,9 @@ void pfs_report_csv(FILE *out, const struct pfs_run_data *d)
             *p = 'p';
     fprintf(out, "run_id,label,status,phase,rep,ranks,nodes,threads,transfer,block,bytes,ops,seconds,"
                  "bandwidth_bytes_per_s,%s,KBps,ops_per_s,utilization,stonewall_bandwidth_bytes_per_s,"
-                 "fs_type,fs_mount_type,fs_source,fs_options,fs_layout\n", ucol);
+                 "fs_type,fs_mount_type,fs_source,fs_options,fs_layout", ucol);
+    pfs_report_lat_csv_head(out); /* new columns go at the end: old readers keep their indices */
+    fputc('\n', out);
     for (int p = 0; p < d->nphases; p++)
         for (int rep = 0; rep < d->reps_done[p]; rep++) {
             struct pfs_phase_stat s;
@@ -525,6 +535,7 @@ void pfs_report_csv(FILE *out, const struct pfs_run_data *d)
                 fputc(',', out);
                 csv_str(out, fsf[i]);
             }
+            pfs_report_lat_csv(out, d, p, rep);
             fputc('\n', out);
         }
 }

@@ -1,5 +1,6 @@
 /* The text report, written into memory and read back. */
 #define _GNU_SOURCE
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -892,9 +893,207 @@ static void test_fs_in_report(void **state)
     assert_non_null(strstr(s, "\"fs_block_size\": 131072"));
     free(s);
     s = render(f, pfs_report_csv);
-    assert_non_null(strstr(s, ",stonewall_bandwidth_bytes_per_s,fs_type,fs_mount_type,fs_source,fs_options,fs_layout\n"));
-    assert_non_null(strstr(s, ",fuse,fuse.glusterfs,127.0.0.1:/pfsvol,\"rw,relatime,user_id=0,allow_other\",\n"));
+    /* The latency columns come after fs_layout, so older readers keep their indices. */
+    assert_non_null(strstr(s, ",stonewall_bandwidth_bytes_per_s,fs_type,fs_mount_type,fs_source,fs_options,fs_layout,"
+                              "iops,"));
+    assert_non_null(strstr(s, ",fuse,fuse.glusterfs,127.0.0.1:/pfsvol,\"rw,relatime,user_id=0,allow_other\",,"));
     free(s);
+}
+
+/* ---- latency, IOPS and CPU ---- */
+
+/* Latency of phase 0 (write), repetition 0, and nothing elsewhere: 1000
+ * transfers at 100 us and 10 at 5 ms (node 1 has the slow ones), 4 opens at
+ * 20 us and 4 closes at 30 us, no fsync. Every stream used 0.5 s user and
+ * 0.25 s system CPU in its 2 s phase: (4 x 0.75) / (2 s x 4) = 37.5 %. */
+struct lat_fixture {
+    struct pfs_phase_lat lat[4]; /* 2 phases x 2 reps */
+    struct pfs_hist node_op[2];
+};
+
+static struct lat_fixture *lat_fill(struct fixture *f, uint64_t fsync_ns)
+{
+    struct lat_fixture *lf = calloc(1, sizeof(*lf));
+    struct pfs_phase_lat *l = &lf->lat[0];
+    for (int k = 0; k < PFS_LAT_KINDS; k++)
+        pfs_hist_reset(&l->run[k]);
+    pfs_hist_reset(&lf->node_op[0]);
+    pfs_hist_reset(&lf->node_op[1]);
+    for (int i = 0; i < 1000; i++) {
+        pfs_hist_add(&l->run[PFS_LAT_OP], 100000);
+        pfs_hist_add(&lf->node_op[i % 2], 100000);
+    }
+    for (int i = 0; i < 10; i++) {
+        pfs_hist_add(&l->run[PFS_LAT_OP], 5000000);
+        pfs_hist_add(&lf->node_op[1], 5000000);
+    }
+    for (int i = 0; i < 4; i++) {
+        pfs_hist_add(&l->run[PFS_LAT_OPEN], 20000);
+        pfs_hist_add(&l->run[PFS_LAT_CLOSE], 30000);
+        if (fsync_ns)
+            pfs_hist_add(&l->run[PFS_LAT_FSYNC], fsync_ns);
+    }
+    l->valid = 1;
+    l->nnodes = 2;
+    l->node_op = lf->node_op;
+    for (int r = 0; r < 4; r++) {
+        f->times[r].cpu_user = 0.5;
+        f->times[r].cpu_sys = 0.25;
+        f->times[r].xfers = 250; /* 1000 ops in 2 s: 500 IOPS */
+    }
+    f->d.lat = lf->lat;
+    return lf;
+}
+
+/* The latency table's row of phase p, rep 0, kind op, or NULL. */
+static const char *lat_row(const char *s, const char *phase, const char *op)
+{
+    const char *t = strstr(s, "\nlatency per operation");
+    char want[64];
+    snprintf(want, sizeof(want), "\n%-10s %3d %-10s ", phase, 0, op);
+    return t ? strstr(t, want) : NULL;
+}
+
+static int max_line_width(const char *s)
+{
+    int w = 0, cur = 0;
+    for (; *s; s++) {
+        cur = *s == '\n' ? 0 : cur + 1;
+        w = cur > w ? cur : w;
+    }
+    return w;
+}
+
+static void test_latency_text(void **state)
+{
+    struct fixture *f = *state;
+    char *s = render(f, pfs_report_summary);
+    assert_null(strstr(s, "latency per operation")); /* nothing recorded: no table */
+    free(s);
+    struct lat_fixture *lf = lat_fill(f, 0);
+    s = render(f, pfs_report_summary);
+    assert_non_null(strstr(s, "\nlatency per operation in us (microseconds)"));
+    const char *r = lat_row(s, "write", "write");
+    assert_non_null(r);
+    char phase[16], op[16];
+    int rep;
+    unsigned long long count;
+    double mn, p50, p90, p99, p999, mx, iops, cpu;
+    assert_int_equal(sscanf(r + 1, "%15s %d %15s %llu %lf %lf %lf %lf %lf %lf %lf %lf", phase, &rep, op, &count, &mn,
+                            &p50, &p90, &p99, &p999, &mx, &iops, &cpu),
+                     12);
+    assert_int_equal(count, 1010);
+    assert_true(fabs(p50 - 100.0) <= 100.0 / 128 + 0.05);
+    assert_true(fabs(p99 - 100.0) <= 100.0 / 128 + 0.05); /* rank 1000 of 1010 is still 100 us */
+    assert_true(fabs(p999 - 5000.0) <= 5000.0 / 128 + 0.05);
+    assert_float_equal(mn, 100.0, 0.05);
+    assert_float_equal(mx, 5000.0, 0.05);
+    assert_float_equal(iops, 500.0, 0.05);
+    assert_float_equal(cpu, 37.5, 0.05);
+    assert_non_null(lat_row(s, "write", "open"));
+    assert_non_null(lat_row(s, "write", "close"));
+    assert_null(lat_row(s, "write", "fsync")); /* no counts, no row */
+    assert_null(lat_row(s, "read", "read"));   /* not recorded */
+    assert_non_null(strstr(s, "slowest node p99 5000.0 us: node 1 (node2); CPU user 2.000 s, sys 1.000 s\n"));
+    if (max_line_width(s) > 100)
+        fputs(s, stderr);
+    assert_true(max_line_width(s) <= 100);
+    free(s);
+    /* One operation of 200 ms: the whole table in ms. */
+    free(lf);
+    lf = lat_fill(f, 200000000);
+    s = render(f, pfs_report_summary);
+    assert_non_null(strstr(s, "\nlatency per operation in ms (milliseconds)"));
+    r = lat_row(s, "write", "fsync");
+    assert_non_null(r);
+    assert_int_equal(sscanf(r + 1, "%15s %d %15s %llu %lf %lf", phase, &rep, op, &count, &mn, &p50), 6);
+    assert_int_equal(count, 4);
+    assert_true(fabs(p50 - 200.0) <= 200.0 / 128 + 0.05);
+    r = lat_row(s, "write", "write");
+    assert_int_equal(sscanf(r + 1, "%15s %d %15s %llu %lf %lf", phase, &rep, op, &count, &mn, &p50), 6);
+    assert_true(fabs(p50 - 0.1) <= 0.1 / 128 + 0.005);
+    assert_true(max_line_width(s) <= 100);
+    free(s);
+    free(lf);
+}
+
+static void test_latency_json(void **state)
+{
+    struct fixture *f = *state;
+    struct lat_fixture *lf = lat_fill(f, 0);
+    char *s = render(f, pfs_report_json);
+    assert_true(json_parses(s, strlen(s)));
+    const char *w = strstr(s, "{\"rep\": 0");
+    assert_non_null(w);
+    assert_non_null(strstr(w, "\"iops\": 500, \"cpu_percent\": 37.5, \"cpu_user_s\": 2, \"cpu_sys_s\": 1"));
+    const char *op = strstr(w, "\"latency\": {\"op\": {\"count\": 1010, \"min_ns\": 100000, \"p50_ns\": ");
+    assert_non_null(op);
+    double p50 = strtod(op + strlen("\"latency\": {\"op\": {\"count\": 1010, \"min_ns\": 100000, \"p50_ns\": "), NULL);
+    assert_true(fabs(p50 - 1e5) <= 1e5 / 128);
+    const char *p999 = strstr(op, "\"p999_ns\": ");
+    assert_true(fabs(strtod(p999 + 11, NULL) - 5e6) <= 5e6 / 128);
+    assert_non_null(strstr(op, "\"max_ns\": 5000000, \"mean_ns\": "));
+    assert_non_null(strstr(op, "\"fsync\": {\"count\": 0, \"min_ns\": 0,"));
+    assert_non_null(strstr(op, "\"slowest_node_p99_ns\": 5000000, \"slowest_node\": 1, \"nodes\""));
+    /* Repetition 1 recorded none: null, not zeros. */
+    const char *r1 = strstr(w + 1, "{\"rep\": 1");
+    assert_non_null(r1);
+    assert_non_null(strstr(r1, "\"latency\": null, \"slowest_node_p99_ns\": null, \"slowest_node\": null"));
+    free(s);
+    free(lf);
+}
+
+/* Splits CSV line s (no quoted fields) into at most max fields. */
+static int csv_fields(const char *s, char out[][48], int max)
+{
+    int n = 0;
+    size_t i = 0;
+    out[0][0] = '\0';
+    for (; *s && *s != '\n' && n < max; s++) {
+        if (*s == ',') {
+            out[n][i] = '\0';
+            n++, i = 0;
+            continue;
+        }
+        if (i + 1 < 48)
+            out[n][i++] = *s;
+    }
+    out[n][i] = '\0';
+    return n + 1;
+}
+
+static void test_latency_csv(void **state)
+{
+    struct fixture *f = *state;
+    struct lat_fixture *lf = lat_fill(f, 0);
+    char *s = render(f, pfs_report_csv);
+    static char head[64][48], row[64][48], row1[64][48];
+    int nh = csv_fields(s, head, 64);
+    const char *l1 = strchr(s, '\n') + 1, *l2 = strchr(l1, '\n') + 1;
+    assert_int_equal(csv_fields(l1, row, 64), nh);
+    assert_int_equal(csv_fields(l2, row1, 64), nh);
+    /* The old columns keep their places; the new ones are at the end. */
+    assert_string_equal(head[23], "fs_layout");
+    assert_string_equal(head[24], "iops");
+    assert_string_equal(head[nh - 1], "cpu_sys_s");
+    int seen = 0;
+    for (int i = 24; i < nh; i++) {
+        if (!strcmp(head[i], "iops"))
+            assert_float_equal(strtod(row[i], NULL), 500.0, 1e-9), seen++;
+        if (!strcmp(head[i], "lat_count"))
+            assert_string_equal(row[i], "1010"), assert_string_equal(row1[i], ""), seen++;
+        if (!strcmp(head[i], "lat_p50_us"))
+            assert_true(fabs(strtod(row[i], NULL) - 100.0) <= 100.0 / 128), seen++;
+        if (!strcmp(head[i], "lat_p999_us"))
+            assert_true(fabs(strtod(row[i], NULL) - 5000.0) <= 5000.0 / 128), seen++;
+        if (!strcmp(head[i], "slowest_node"))
+            assert_string_equal(row[i], "1"), seen++;
+        if (!strcmp(head[i], "cpu_percent"))
+            assert_float_equal(strtod(row[i], NULL), 37.5, 1e-9), seen++;
+    }
+    assert_int_equal(seen, 6);
+    free(s);
+    free(lf);
 }
 
 int main(void)
@@ -918,6 +1117,9 @@ int main(void)
         cmocka_unit_test(test_layout_parse),
         cmocka_unit_test(test_meta_cache_warning),
         cmocka_unit_test_setup_teardown(test_fs_in_report, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_latency_text, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_latency_json, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_latency_csv, setup, teardown),
     };
     return cmocka_run_group_tests_name("report", tests, NULL, NULL);
 }

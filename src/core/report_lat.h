@@ -1,0 +1,36 @@
+/* The report's latency, IOPS and CPU figures (report_lat.c), shared by the
+ * three outputs of report.c. Private to src/core. */
+#ifndef PFS_REPORT_LAT_H
+#define PFS_REPORT_LAT_H
+
+#include <stdio.h>
+
+#include "pfs/report.h"
+
+/* CPU of one phase and repetition, from every stream's pfs_times: seconds
+ * of user and system time summed over the streams, and bonnie++'s %CP:
+ * (user + sys) / (phase seconds x streams) x 100, the average stream's
+ * share of one CPU (0 when the phase took no time). */
+struct pfs_cpu {
+    double user_s, sys_s, percent;
+};
+void pfs_report_cpu(const struct pfs_run_data *d, int phase, int rep, struct pfs_cpu *c);
+
+/* The text table after the summary: one row per phase, repetition and
+ * operation kind with counts (min .. max in one unit for the table, IOPS,
+ * %CPU), then the slowest node's p99 and the CPU seconds. Nothing when no
+ * phase recorded latencies. At most 100 columns. */
+void pfs_report_latency(FILE *out, const struct pfs_run_data *d);
+
+/* JSON: the members a repetition's object gains, each preceded by ", ":
+ * "iops", "cpu_percent", "cpu_user_s", "cpu_sys_s", "latency" (per kind:
+ * count, min_ns .. max_ns, mean_ns; null when not recorded),
+ * "slowest_node_p99_ns" and "slowest_node" (null when not recorded). */
+void pfs_report_lat_json(FILE *out, const struct pfs_run_data *d, int phase, int rep);
+
+/* CSV: the columns appended after the existing ones (header, with its
+ * leading comma, and one row's fields, each with its leading comma). */
+void pfs_report_lat_csv_head(FILE *out);
+void pfs_report_lat_csv(FILE *out, const struct pfs_run_data *d, int phase, int rep);
+
+#endif
