@@ -4,6 +4,7 @@
  * src/results/ speaks HDF5. */
 #define _GNU_SOURCE
 #include "results_int.h"
+#include "latency_h5.h"
 
 #include "pfs/backend.h"
 
@@ -262,6 +263,8 @@ static hid_t times_type(void)
     H5Tinsert(t, "transfers", HOFFSET(struct pfs_times, xfers), H5T_NATIVE_UINT64);
     H5Tinsert(t, "stonewall_bytes", HOFFSET(struct pfs_times, sw_bytes), H5T_NATIVE_UINT64);
     H5Tinsert(t, "verify_errors", HOFFSET(struct pfs_times, errors), H5T_NATIVE_UINT64);
+    H5Tinsert(t, "cpu_user", HOFFSET(struct pfs_times, cpu_user), H5T_NATIVE_DOUBLE);
+    H5Tinsert(t, "cpu_sys", HOFFSET(struct pfs_times, cpu_sys), H5T_NATIVE_DOUBLE);
     return t;
 }
 
@@ -361,7 +364,8 @@ static int write_rep_arrays(hid_t g, const struct phase_figs *f, const struct pf
                       "open_start, open_end, xfer_end, close_end, stonewall_end: s since the Unix epoch on rank 0's "
                       "clock; verify_seconds: s (already taken out of xfer_end and close_end); bytes, "
                       "stonewall_bytes: bytes; transfers: count (files in a metadata phase); verify_errors: "
-                      "mismatching 8-byte words; one column per stream (rank x threads + thread)");
+                      "mismatching 8-byte words; cpu_user, cpu_sys: CPU s of the stream's thread; one column per stream "
+                      "(rank x threads + thread)");
     H5Tclose(tt);
     rc |= write_array(g, "bandwidth", H5T_NATIVE_DOUBLE, 1, &R, f->bw, "bytes/s");
     rc |= write_array(g, "seconds", H5T_NATIVE_DOUBLE, 1, &R, f->sec, "s");
@@ -463,6 +467,7 @@ static int write_phase(hid_t phases, const struct pfs_run_data *d, int p, struct
     rc |= write_array(g, "rate", H5T_NATIVE_DOUBLE, 1, &d1, f.rate, "ops/s (files/s in a metadata phase)");
     rc |= write_array(g, "node_rate", H5T_NATIVE_DOUBLE, 2, dn, f.nrate, "ops/s");
     rc |= write_stats_attrs(g, &f, reps, meta);
+    rc |= pfs_res_write_latency(g, d, p);
 done:
     figs_free(&f);
     H5Gclose(g);

@@ -1452,6 +1452,233 @@ static void test_lock_file_excludes(void **state)
     H5Fclose(file);
 }
 
+/* ---- latency, time series and CPU ---- */
+
+/* Phase 0 (write), every repetition k: 100 + k transfers of (i + 1) us,
+ * node i % 2; 4 opens and closes of 20 and 30 us, no fsync; a time series
+ * of 3 intervals of 0.5 s (base 0.25 s). Phase 1 (read) recorded none.
+ * Every stream: 0.1 x rank s user, 0.01 s system CPU. */
+struct lat_data {
+    struct pfs_phase_lat lat[NPH * NREP];
+    struct pfs_hist node_op[NREP][NN];
+    struct pfs_tslot run_ts[NREP][3];
+    struct pfs_node_tslot node_ts[NREP][3 * NN];
+};
+
+static struct lat_data *lat_fill(struct fixture *f)
+{
+    struct lat_data *ld = calloc(1, sizeof(*ld));
+    assert_non_null(ld);
+    for (int k = 0; k < NREP; k++) {
+        struct pfs_phase_lat *l = &ld->lat[k]; /* phase 0 */
+        for (int j = 0; j < PFS_LAT_KINDS; j++)
+            pfs_hist_reset(&l->run[j]);
+        for (int n = 0; n < NN; n++)
+            pfs_hist_reset(&ld->node_op[k][n]);
+        for (int i = 0; i < 100 + k; i++) {
+            pfs_hist_add(&l->run[PFS_LAT_OP], 1000u * (uint64_t)(i + 1));
+            pfs_hist_add(&ld->node_op[k][i % NN], 1000u * (uint64_t)(i + 1));
+        }
+        for (int i = 0; i < 4; i++) {
+            pfs_hist_add(&l->run[PFS_LAT_OPEN], 20000);
+            pfs_hist_add(&l->run[PFS_LAT_CLOSE], 30000);
+        }
+        l->valid = 1;
+        l->nnodes = NN;
+        l->node_op = ld->node_op[k];
+        l->t0 = T0 + 10 * k;
+        l->dt = 0.5;
+        l->base_dt = 0.25;
+        l->nint = 3;
+        l->run_ts = ld->run_ts[k];
+        l->node_ts = ld->node_ts[k];
+        for (int i = 0; i < 3; i++) {
+            ld->run_ts[k][i].ops = 10u + (uint64_t)i;
+            ld->run_ts[k][i].h[pfs_ts_index(5000)] = 10u + (uint32_t)i;
+            for (int n = 0; n < NN; n++) {
+                struct pfs_node_tslot *ns = &ld->node_ts[k][i * NN + n];
+                ns->bytes = (uint64_t)(i + 1) * XFER * (uint64_t)(n + 1);
+                ns->ops = (uint64_t)(i + 1) * (uint64_t)(n + 1);
+                ns->p50_ns = 1000.0 * (i + 1), ns->p99_ns = 2000.0 * (i + 1), ns->max_ns = 3000.0 * (i + 1);
+            }
+        }
+    }
+    for (int p = 0; p < NPH; p++)
+        for (int k = 0; k < NREP; k++)
+            for (int r = 0; r < NR; r++)
+                tm(f, p, k, r)->cpu_user = 0.1 * r, tm(f, p, k, r)->cpu_sys = 0.01;
+    f->d.lat = ld->lat;
+    return ld;
+}
+
+struct rlatsum { /* another member order than the writer's */
+    double mean_ns, max_ns, p999_ns, p99_ns, p90_ns, p50_ns, min_ns;
+    uint64_t sum_ns, count;
+};
+
+static hid_t rlatsum_type(void)
+{
+    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct rlatsum));
+    H5Tinsert(t, "count", HOFFSET(struct rlatsum, count), H5T_NATIVE_UINT64);
+    H5Tinsert(t, "sum_ns", HOFFSET(struct rlatsum, sum_ns), H5T_NATIVE_UINT64);
+    H5Tinsert(t, "min_ns", HOFFSET(struct rlatsum, min_ns), H5T_NATIVE_DOUBLE);
+    H5Tinsert(t, "p50_ns", HOFFSET(struct rlatsum, p50_ns), H5T_NATIVE_DOUBLE);
+    H5Tinsert(t, "p90_ns", HOFFSET(struct rlatsum, p90_ns), H5T_NATIVE_DOUBLE);
+    H5Tinsert(t, "p99_ns", HOFFSET(struct rlatsum, p99_ns), H5T_NATIVE_DOUBLE);
+    H5Tinsert(t, "p999_ns", HOFFSET(struct rlatsum, p999_ns), H5T_NATIVE_DOUBLE);
+    H5Tinsert(t, "max_ns", HOFFSET(struct rlatsum, max_ns), H5T_NATIVE_DOUBLE);
+    H5Tinsert(t, "mean_ns", HOFFSET(struct rlatsum, mean_ns), H5T_NATIVE_DOUBLE);
+    return t;
+}
+
+static herr_t has_units(hid_t g, const char *name, const H5L_info_t *info, void *bad)
+{
+    (void)info;
+    hid_t o = H5Oopen(g, name, H5P_DEFAULT);
+    if (o < 0)
+        return -1;
+    if (H5Iget_type(o) == H5I_DATASET && H5Aexists(o, "units") <= 0) {
+        print_error("dataset %s has no units\n", name);
+        (*(int *)bad)++;
+    } else if (H5Iget_type(o) == H5I_GROUP) {
+        H5Literate(o, H5_INDEX_NAME, H5_ITER_INC, NULL, has_units, bad);
+    }
+    H5Oclose(o);
+    return 0;
+}
+
+static void check_lat_hists(struct lat_data *ld, hid_t g)
+{
+    hsize_t d3[3], d2[2], d1[1];
+    uint64_t *c = read_ds(g, "latency", H5T_NATIVE_UINT64, 3, d3);
+    assert_int_equal(d3[0], NREP), assert_int_equal(d3[1], PFS_LAT_KINDS), assert_int_equal(d3[2], PFS_HIST_BUCKETS);
+    uint64_t *lo = read_ds(g, "latency_bucket_lo", H5T_NATIVE_UINT64, 1, d1);
+    uint64_t *hi = read_ds(g, "latency_bucket_hi", H5T_NATIVE_UINT64, 1, d1);
+    assert_int_equal(d1[0], PFS_HIST_BUCKETS);
+    uint64_t *nc = read_ds(g, "node_latency", H5T_NATIVE_UINT64, 3, d3);
+    assert_int_equal(d3[1], NN);
+    hid_t st = rlatsum_type();
+    struct rlatsum *sm = read_ds(g, "latency_summary", st, 2, d2);
+    assert_int_equal(d2[0], NREP), assert_int_equal(d2[1], PFS_LAT_KINDS);
+    struct rlatsum *nsm = read_ds(g, "node_latency_summary", st, 2, d2);
+    assert_int_equal(d2[1], NN);
+    H5Tclose(st);
+    for (int k = 0; k < NREP; k++) {
+        const struct pfs_phase_lat *l = &ld->lat[k];
+        uint64_t ops = 0, nops = 0;
+        for (unsigned b = 0; b < PFS_HIST_BUCKETS; b++) {
+            uint64_t v = c[((size_t)k * PFS_LAT_KINDS + PFS_LAT_OP) * PFS_HIST_BUCKETS + b];
+            assert_int_equal(v, l->run[PFS_LAT_OP].b[b]);
+            ops += v;
+            for (int n = 0; n < NN; n++)
+                nops += nc[((size_t)k * NN + (size_t)n) * PFS_HIST_BUCKETS + b];
+        }
+        assert_int_equal(ops, 100 + k);
+        assert_int_equal(nops, 100 + k);
+        const struct rlatsum *o = &sm[k * PFS_LAT_KINDS + PFS_LAT_OP];
+        assert_int_equal(o->count, 100 + k);
+        assert_int_equal(o->sum_ns, 1000u * (uint64_t)(100 + k) * (uint64_t)(101 + k) / 2);
+        assert_near(o->min_ns, 1000, 0);
+        assert_near(o->max_ns, 1000.0 * (100 + k), 0);
+        assert_near(o->p50_ns, pfs_hist_quantile(&l->run[PFS_LAT_OP], 0.5), 0);
+        assert_near(o->p999_ns, pfs_hist_quantile(&l->run[PFS_LAT_OP], 0.999), 0);
+        assert_int_equal(sm[k * PFS_LAT_KINDS + PFS_LAT_OPEN].count, 4);
+        assert_int_equal(sm[k * PFS_LAT_KINDS + PFS_LAT_FSYNC].count, 0);
+        assert_int_equal(nsm[k * NN + 0].count + nsm[k * NN + 1].count, 100 + k);
+    }
+    for (unsigned b = 0; b < PFS_HIST_BUCKETS; b++)
+        assert_true(lo[b] == pfs_hist_bucket_lo(b) && hi[b] == pfs_hist_bucket_hi(b));
+    free(c), free(lo), free(hi), free(nc), free(sm), free(nsm);
+}
+
+static void check_timeseries(struct lat_data *ld, hid_t g)
+{
+    hsize_t d2[2], d1[1];
+    for (int k = 0; k < NREP; k++) {
+        char name[64];
+        snprintf(name, sizeof(name), "timeseries/rep_%03d", k);
+        hid_t tg = H5Gopen2(g, name, H5P_DEFAULT);
+        assert_true(tg >= 0);
+        assert_near(attr_dbl(tg, "t0"), T0 + 10 * k, 0);
+        assert_near(attr_dbl(tg, "interval"), 0.5, 0);
+        assert_near(attr_dbl(tg, "base_interval"), 0.25, 0);
+        assert_int_equal(attr_ll(tg, "intervals"), 3);
+        uint64_t *bytes = read_ds(tg, "bytes", H5T_NATIVE_UINT64, 2, d2);
+        assert_int_equal(d2[0], 3), assert_int_equal(d2[1], NN);
+        uint64_t sum = 0;
+        for (int i = 0; i < 3 * NN; i++)
+            sum += bytes[i];
+        assert_int_equal(sum, (1 + 2 + 3) * (1 + 2) * XFER);
+        double *p99 = read_ds(tg, "p99_ns", H5T_NATIVE_DOUBLE, 2, d2);
+        assert_near(p99[2 * NN + 1], ld->node_ts[k][2 * NN + 1].p99_ns, 0);
+        uint32_t *h = read_ds(tg, "run_hist", H5T_NATIVE_UINT32, 2, d2);
+        assert_int_equal(d2[1], PFS_TS_BUCKETS);
+        assert_int_equal(h[2 * PFS_TS_BUCKETS + pfs_ts_index(5000)], 12);
+        free(bytes), free(p99), free(h);
+        H5Gclose(tg);
+    }
+    uint64_t *lo = read_ds(g, "timeseries/ts_bucket_lo", H5T_NATIVE_UINT64, 1, d1);
+    assert_int_equal(d1[0], PFS_TS_BUCKETS);
+    for (unsigned b = 0; b < PFS_TS_BUCKETS; b++)
+        assert_int_equal(lo[b], pfs_ts_bucket_lo(b));
+    free(lo);
+}
+
+struct rcpu {
+    double cpu_sys, cpu_user;
+};
+
+static void test_latency_round_trip(void **state)
+{
+    struct fixture *f = *state;
+    struct lat_data *ld = lat_fill(f);
+    append_ok(f, "/runs/000001");
+    hid_t file = open_ro(f->path);
+    hid_t g = H5Gopen2(file, "runs/000001/phases/00_write", H5P_DEFAULT);
+    assert_true(g >= 0);
+    expect_attr_str(g, "latency_kinds", "op,open,fsync,close");
+    check_lat_hists(ld, g);
+    check_timeseries(ld, g);
+    /* Compressed where this HDF5 can. */
+    hid_t ds = H5Dopen2(g, "latency", H5P_DEFAULT);
+    hid_t dcpl = H5Dget_create_plist(ds);
+    assert_int_equal(H5Pget_nfilters(dcpl), H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0 ? 1 : 0);
+    H5Pclose(dcpl), H5Dclose(ds);
+    /* CPU per node [rep][node], and per stream in times. */
+    hsize_t d2[2];
+    double *cu = read_ds(g, "cpu_user", H5T_NATIVE_DOUBLE, 2, d2);
+    assert_int_equal(d2[0], NREP), assert_int_equal(d2[1], NN);
+    assert_near(cu[1], 0.1 * 1 + 0.1 * 3, 1e-12); /* rep 0, node 1: ranks 1 and 3 */
+    free(cu);
+    hid_t ct = H5Tcreate(H5T_COMPOUND, sizeof(struct rcpu));
+    H5Tinsert(ct, "cpu_user", HOFFSET(struct rcpu, cpu_user), H5T_NATIVE_DOUBLE);
+    H5Tinsert(ct, "cpu_sys", HOFFSET(struct rcpu, cpu_sys), H5T_NATIVE_DOUBLE);
+    struct rcpu *tc = read_ds(g, "times", ct, 2, d2);
+    assert_near(tc[3].cpu_user, 0.3, 1e-12);
+    assert_near(tc[3].cpu_sys, 0.01, 1e-12);
+    free(tc);
+    H5Tclose(ct);
+    int bad = 0;
+    H5Literate(g, H5_INDEX_NAME, H5_ITER_INC, NULL, has_units, &bad);
+    assert_int_equal(bad, 0);
+    H5Gclose(g);
+    /* The read phase recorded none: its CPU, but no latency datasets. */
+    g = H5Gopen2(file, "runs/000001/phases/01_read", H5P_DEFAULT);
+    assert_int_equal(H5Lexists(g, "latency", H5P_DEFAULT), 0);
+    assert_int_equal(H5Lexists(g, "timeseries", H5P_DEFAULT), 0);
+    assert_int_equal(H5Lexists(g, "cpu_sys", H5P_DEFAULT), 1);
+    H5Gclose(g);
+    H5Fclose(file);
+    free(ld);
+    /* PFS_TEST_KEEP=PATH keeps the file (docs/results-format.md's h5dump excerpts). */
+    const char *keep = getenv("PFS_TEST_KEEP");
+    if (keep) {
+        char cmd[2048];
+        snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", f->path, keep);
+        assert_int_equal(system(cmd), 0);
+    }
+}
+
 static void test_mpi_never_initialized(void **state)
 {
     (void)state;
@@ -1477,6 +1704,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_mode_and_owner_kept, setup, teardown),
         cmocka_unit_test_setup_teardown(test_refused_up_front, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lock_file_excludes, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_latency_round_trip, setup, teardown),
         cmocka_unit_test(test_mpi_never_initialized),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,307 @@
+/* The latency datasets of a phase group: the fine histograms of every
+ * repetition (run-wide per kind, the op kind per node, compressed: they
+ * are mostly empty buckets), their summaries, the CPU seconds per node and
+ * one time-series group per repetition. docs/results-format.md has the
+ * schema and the sizes. */
+#include "latency_h5.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define KINDS_ATTR "op,open,fsync,close"
+
+/* ---- helpers ---- */
+
+static int attr_s(hid_t obj, const char *name, const char *val)
+{
+    hid_t t = H5Tcopy(H5T_C_S1);
+    H5Tset_size(t, H5T_VARIABLE);
+    H5Tset_cset(t, H5T_CSET_UTF8);
+    hid_t s = H5Screate(H5S_SCALAR);
+    hid_t a = H5Acreate2(obj, name, t, s, H5P_DEFAULT, H5P_DEFAULT);
+    herr_t rc = a < 0 ? -1 : H5Awrite(a, t, &val);
+    if (a >= 0)
+        H5Aclose(a);
+    H5Sclose(s);
+    H5Tclose(t);
+    return rc < 0 ? -1 : 0;
+}
+
+static int attr_n(hid_t obj, const char *name, hid_t type, const void *val)
+{
+    hid_t s = H5Screate(H5S_SCALAR);
+    hid_t a = H5Acreate2(obj, name, type, s, H5P_DEFAULT, H5P_DEFAULT);
+    herr_t rc = a < 0 ? -1 : H5Awrite(a, type, val);
+    if (a >= 0)
+        H5Aclose(a);
+    H5Sclose(s);
+    return rc < 0 ? -1 : 0;
+}
+
+/* Deflate where this HDF5 can encode it; else chunked, unfiltered. */
+static int deflate_ok(void)
+{
+    unsigned cfg = 0;
+    return H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0 && H5Zget_filter_info(H5Z_FILTER_DEFLATE, &cfg) >= 0 &&
+           (cfg & H5Z_FILTER_CONFIG_ENCODE_ENABLED);
+}
+
+/* A dataset with a units attribute; chunk (rank entries, none 0) makes it
+ * chunked and, where deflate is there, compressed at level 4. */
+static int put(hid_t loc, const char *name, hid_t type, int rank, const hsize_t *dims, const void *data,
+               const char *units, const hsize_t *chunk)
+{
+    hid_t s = H5Screate_simple(rank, dims, NULL);
+    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    int empty = 0;
+    for (int i = 0; i < rank; i++)
+        empty |= dims[i] == 0;
+    if (chunk && !empty) {
+        H5Pset_chunk(dcpl, rank, chunk);
+        if (deflate_ok())
+            H5Pset_deflate(dcpl, 4);
+    }
+    hid_t ds = H5Dcreate2(loc, name, type, s, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    int rc = ds < 0 ? -1 : (H5Dwrite(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0 ? -1 : 0);
+    if (ds >= 0) {
+        if (rc == 0 && units)
+            rc = attr_s(ds, "units", units);
+        H5Dclose(ds);
+    }
+    H5Pclose(dcpl);
+    H5Sclose(s);
+    return rc;
+}
+
+/* ---- the histograms and their summaries ---- */
+
+struct lat_sum {
+    uint64_t count, sum_ns;
+    double min_ns, p50_ns, p90_ns, p99_ns, p999_ns, max_ns, mean_ns;
+};
+
+static hid_t sum_type(void)
+{
+    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct lat_sum));
+    H5Tinsert(t, "count", HOFFSET(struct lat_sum, count), H5T_NATIVE_UINT64);
+    H5Tinsert(t, "sum_ns", HOFFSET(struct lat_sum, sum_ns), H5T_NATIVE_UINT64);
+    H5Tinsert(t, "min_ns", HOFFSET(struct lat_sum, min_ns), H5T_NATIVE_DOUBLE);
+    H5Tinsert(t, "p50_ns", HOFFSET(struct lat_sum, p50_ns), H5T_NATIVE_DOUBLE);
+    H5Tinsert(t, "p90_ns", HOFFSET(struct lat_sum, p90_ns), H5T_NATIVE_DOUBLE);
+    H5Tinsert(t, "p99_ns", HOFFSET(struct lat_sum, p99_ns), H5T_NATIVE_DOUBLE);
+    H5Tinsert(t, "p999_ns", HOFFSET(struct lat_sum, p999_ns), H5T_NATIVE_DOUBLE);
+    H5Tinsert(t, "max_ns", HOFFSET(struct lat_sum, max_ns), H5T_NATIVE_DOUBLE);
+    H5Tinsert(t, "mean_ns", HOFFSET(struct lat_sum, mean_ns), H5T_NATIVE_DOUBLE);
+    return t;
+}
+
+static void summarize(const struct pfs_hist *h, struct lat_sum *o)
+{
+    double sm[PFS_HS_N];
+    pfs_hist_summary(h, sm);
+    o->count = h->count;
+    o->sum_ns = h->sum_ns;
+    o->min_ns = sm[PFS_HS_MIN], o->p50_ns = sm[PFS_HS_P50], o->p90_ns = sm[PFS_HS_P90];
+    o->p99_ns = sm[PFS_HS_P99], o->p999_ns = sm[PFS_HS_P999], o->max_ns = sm[PFS_HS_MAX];
+    o->mean_ns = sm[PFS_HS_MEAN];
+}
+
+#define SUM_UNITS "count: operations; sum_ns, min_ns .. max_ns, mean_ns: ns (percentiles nearest-rank, " \
+                  "within 1/128)"
+
+static int write_buckets(hid_t g)
+{
+    uint64_t *lo = malloc(sizeof(uint64_t) * PFS_HIST_BUCKETS), *hi = malloc(sizeof(uint64_t) * PFS_HIST_BUCKETS);
+    int rc = !lo || !hi;
+    for (unsigned i = 0; !rc && i < PFS_HIST_BUCKETS; i++)
+        lo[i] = pfs_hist_bucket_lo(i), hi[i] = pfs_hist_bucket_hi(i);
+    hsize_t B = PFS_HIST_BUCKETS;
+    if (!rc) {
+        rc |= put(g, "latency_bucket_lo", H5T_NATIVE_UINT64, 1, &B, lo, "ns: the smallest value of each bucket", NULL);
+        rc |= put(g, "latency_bucket_hi", H5T_NATIVE_UINT64, 1, &B, hi,
+                  "ns: the largest value of each bucket, inclusive (2^64-1 for the last)", NULL);
+    }
+    free(lo), free(hi);
+    return rc;
+}
+
+/* latency [R][4][B] and latency_summary [R][4]: every stream, per kind. */
+static int write_run_hists(hid_t g, const struct pfs_run_data *d, int p, int R)
+{
+    const size_t B = PFS_HIST_BUCKETS;
+    uint64_t *c = calloc((size_t)R * PFS_LAT_KINDS * B, sizeof(uint64_t));
+    struct lat_sum *sm = calloc((size_t)R * PFS_LAT_KINDS, sizeof(*sm));
+    if (!c || !sm) {
+        free(c), free(sm);
+        return -1;
+    }
+    for (int rep = 0; rep < R; rep++) {
+        const struct pfs_phase_lat *l = pfs_run_lat(d, p, rep);
+        for (int k = 0; l && k < PFS_LAT_KINDS; k++) {
+            size_t o = (size_t)rep * PFS_LAT_KINDS + (size_t)k;
+            memcpy(c + o * B, l->run[k].b, B * sizeof(uint64_t));
+            summarize(&l->run[k], &sm[o]);
+        }
+    }
+    hsize_t dims[3] = {(hsize_t)R, PFS_LAT_KINDS, B}, chunk[3] = {1, PFS_LAT_KINDS, B};
+    int rc = put(g, "latency", H5T_NATIVE_UINT64, 3, dims, c,
+                 "operations per bucket ([rep][kind][bucket]; kinds op,open,fsync,close; buckets "
+                 "latency_bucket_lo .. latency_bucket_hi, ns)", chunk);
+    hid_t t = sum_type();
+    rc |= put(g, "latency_summary", t, 2, dims, sm, SUM_UNITS, NULL);
+    H5Tclose(t);
+    free(c), free(sm);
+    return rc;
+}
+
+/* node_latency [R][K][B], node_latency_summary [R][K]: the op kind per node. */
+static int write_node_hists(hid_t g, const struct pfs_run_data *d, int p, int R)
+{
+    const size_t B = PFS_HIST_BUCKETS, K = (size_t)d->nnodes;
+    uint64_t *c = calloc((size_t)R * K * B, sizeof(uint64_t));
+    struct lat_sum *sm = calloc((size_t)R * K, sizeof(*sm));
+    if (!c || !sm) {
+        free(c), free(sm);
+        return -1;
+    }
+    for (int rep = 0; rep < R; rep++) {
+        const struct pfs_phase_lat *l = pfs_run_lat(d, p, rep);
+        for (size_t n = 0; l && l->node_op && n < K && n < (size_t)l->nnodes; n++) {
+            size_t o = (size_t)rep * K + n;
+            memcpy(c + o * B, l->node_op[n].b, B * sizeof(uint64_t));
+            summarize(&l->node_op[n], &sm[o]);
+        }
+    }
+    hsize_t dims[3] = {(hsize_t)R, K, B}, chunk[3] = {1, K < 8 ? K : 8, B};
+    int rc = put(g, "node_latency", H5T_NATIVE_UINT64, 3, dims, c,
+                 "operations of the phase's own kind (op) per bucket ([rep][node][bucket]; buckets "
+                 "latency_bucket_lo .. latency_bucket_hi, ns)", chunk);
+    hid_t t = sum_type();
+    rc |= put(g, "node_latency_summary", t, 2, dims, sm, SUM_UNITS, NULL);
+    H5Tclose(t);
+    free(c), free(sm);
+    return rc;
+}
+
+/* cpu_user, cpu_sys [R][K]: CPU seconds of each node's streams. */
+static int write_cpu(hid_t g, const struct pfs_run_data *d, int p, int R)
+{
+    size_t K = (size_t)d->nnodes;
+    double *u = calloc((size_t)R * K, sizeof(double)), *s = calloc((size_t)R * K, sizeof(double));
+    int rc = !u || !s;
+    for (int rep = 0; !rc && rep < R; rep++)
+        pfs_node_cpu(pfs_run_times(d, p, rep), pfs_run_stream_nodes(d), pfs_run_nstreams(d), d->nnodes,
+                     u + (size_t)rep * K, s + (size_t)rep * K);
+    hsize_t dims[2] = {(hsize_t)R, K};
+    if (!rc) {
+        rc |= put(g, "cpu_user", H5T_NATIVE_DOUBLE, 2, dims, u, "s: user CPU of the node's streams' threads", NULL);
+        rc |= put(g, "cpu_sys", H5T_NATIVE_DOUBLE, 2, dims, s, "s: system CPU of the node's streams' threads", NULL);
+    }
+    free(u), free(s);
+    return rc;
+}
+
+/* ---- the time series ---- */
+
+struct ts_cols {
+    uint64_t *bytes, *ops;
+    double *p50, *p99, *max;
+    uint32_t *hist;
+};
+
+static int ts_fill(struct ts_cols *c, const struct pfs_phase_lat *l, size_t n, size_t K)
+{
+    c->bytes = calloc(n * K + 1, sizeof(uint64_t)), c->ops = calloc(n * K + 1, sizeof(uint64_t));
+    c->p50 = calloc(n * K + 1, sizeof(double)), c->p99 = calloc(n * K + 1, sizeof(double));
+    c->max = calloc(n * K + 1, sizeof(double));
+    c->hist = calloc(n * PFS_TS_BUCKETS + 1, sizeof(uint32_t));
+    if (!c->bytes || !c->ops || !c->p50 || !c->p99 || !c->max || !c->hist)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        for (size_t k = 0; l->node_ts && k < K && k < (size_t)l->nnodes; k++) {
+            const struct pfs_node_tslot *s = pfs_lat_node_ts(l, (uint32_t)i, (int)k);
+            size_t o = i * K + k;
+            c->bytes[o] = s->bytes, c->ops[o] = s->ops;
+            c->p50[o] = s->p50_ns, c->p99[o] = s->p99_ns, c->max[o] = s->max_ns;
+        }
+        if (l->run_ts)
+            memcpy(c->hist + i * PFS_TS_BUCKETS, l->run_ts[i].h, sizeof(uint32_t) * PFS_TS_BUCKETS);
+    }
+    return 0;
+}
+
+static void ts_free(struct ts_cols *c)
+{
+    free(c->bytes), free(c->ops), free(c->p50), free(c->p99), free(c->max), free(c->hist);
+}
+
+static int write_ts_rep(hid_t tg, const struct pfs_run_data *d, const struct pfs_phase_lat *l, int rep)
+{
+    char name[16];
+    snprintf(name, sizeof(name), "rep_%03d", rep);
+    hid_t g = H5Gcreate2(tg, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (g < 0)
+        return -1;
+    size_t n = l->nint, K = (size_t)d->nnodes;
+    long long nint = (long long)n;
+    int rc = attr_n(g, "t0", H5T_NATIVE_DOUBLE, &l->t0) | attr_n(g, "interval", H5T_NATIVE_DOUBLE, &l->dt) |
+             attr_n(g, "base_interval", H5T_NATIVE_DOUBLE, &l->base_dt) |
+             attr_n(g, "intervals", H5T_NATIVE_LLONG, &nint) |
+             attr_s(g, "units", "t0: s since the Unix epoch on rank 0's clock; interval, base_interval: s");
+    struct ts_cols c;
+    memset(&c, 0, sizeof(c));
+    if (ts_fill(&c, l, n, K) != 0) {
+        ts_free(&c);
+        H5Gclose(g);
+        return -1;
+    }
+    hsize_t dk[2] = {n, K}, ck[2] = {n < 64 ? n : 64, K < 64 ? K : 64};
+    hsize_t dh[2] = {n, PFS_TS_BUCKETS}, ch[2] = {n < 64 ? n : 64, PFS_TS_BUCKETS};
+    rc |= put(g, "bytes", H5T_NATIVE_UINT64, 2, dk, c.bytes, "bytes per [interval][node]", ck);
+    rc |= put(g, "ops", H5T_NATIVE_UINT64, 2, dk, c.ops, "operations completed per [interval][node]", ck);
+    rc |= put(g, "p50_ns", H5T_NATIVE_DOUBLE, 2, dk, c.p50, "ns, within 12.5% (0: no operation)", ck);
+    rc |= put(g, "p99_ns", H5T_NATIVE_DOUBLE, 2, dk, c.p99, "ns, within 12.5% (0: no operation)", ck);
+    rc |= put(g, "max_ns", H5T_NATIVE_DOUBLE, 2, dk, c.max, "ns, exact (0: no operation)", ck);
+    rc |= put(g, "run_hist", H5T_NATIVE_UINT32, 2, dh, c.hist,
+              "operations of every stream per [interval][coarse bucket] (buckets: ../ts_bucket_lo, ns)", ch);
+    ts_free(&c);
+    H5Gclose(g);
+    return rc;
+}
+
+static int write_timeseries(hid_t pg, const struct pfs_run_data *d, int p, int R)
+{
+    hid_t tg = H5Gcreate2(pg, "timeseries", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (tg < 0)
+        return -1;
+    uint64_t lo[PFS_TS_BUCKETS];
+    for (unsigned i = 0; i < PFS_TS_BUCKETS; i++)
+        lo[i] = pfs_ts_bucket_lo(i);
+    hsize_t TB = PFS_TS_BUCKETS;
+    int rc = put(tg, "ts_bucket_lo", H5T_NATIVE_UINT64, 1, &TB, lo,
+                 "ns: the smallest value of each coarse bucket of run_hist (4 per power of two)", NULL);
+    for (int rep = 0; rep < R; rep++) {
+        const struct pfs_phase_lat *l = pfs_run_lat(d, p, rep);
+        if (l)
+            rc |= write_ts_rep(tg, d, l, rep);
+    }
+    H5Gclose(tg);
+    return rc;
+}
+
+int pfs_res_write_latency(hid_t g, const struct pfs_run_data *d, int p)
+{
+    int R = d->reps_done[p], any = 0;
+    for (int rep = 0; rep < R; rep++)
+        any |= pfs_run_lat(d, p, rep) != NULL;
+    int rc = write_cpu(g, d, p, R);
+    if (!any)
+        return rc;
+    rc |= attr_s(g, "latency_kinds", KINDS_ATTR);
+    rc |= write_buckets(g);
+    rc |= write_run_hists(g, d, p, R);
+    rc |= write_node_hists(g, d, p, R);
+    rc |= write_timeseries(g, d, p, R);
+    return rc;
+}
