@@ -51,6 +51,7 @@ struct pfs_io {
     uint64_t idx;  /* the core's: the transfer's number in the phase */
     int64_t res;   /* set by the backend at completion: bytes moved, or a negative errno / PFS_ERR_* */
     int write;     /* 1: buf to the file at off; 0: the file at off into buf */
+    uint64_t t0_ns; /* the core's: when it was submitted (its latency runs from here to its completion) */
     void *priv;    /* the backend's */
 };
 

@@ -93,6 +93,7 @@ struct pfs_config {
     double straggler;       /* flag nodes below this fraction of the median node */
     int quiet;
     int threads;            /* I/O threads per rank: streams = ranks x threads */
+    int iodepth;            /* transfers in flight per stream with a PFS_CAP_ASYNC backend (1: one at a time) */
     int files;              /* metadata phases: files per stream */
     uint64_t file_size;     /* metadata phases: bytes in each file (0: empty) */
     int dirs;               /* enum pfs_dirs */
@@ -106,6 +107,7 @@ struct pfs_config {
     int yes;
     int any_owner;          /* --clean: also other users' leftovers */
     double stall_warn;      /* seconds a call may block before it is warned about */
+    double interval;        /* seconds per interval of the time series (the base; coarsened past the cap) */
 };
 
 /* What parsing asks the caller to do next. */

@@ -40,7 +40,8 @@ struct pfs_node_tslot {
 /* One phase and repetition. */
 struct pfs_phase_lat {
     int valid;                              /* 0: not recorded (a failed phase) */
-    struct pfs_hist run[PFS_LAT_KINDS];     /* merged over every stream */
+    struct pfs_hist *run;                   /* [PFS_LAT_KINDS]: merged over every stream (allocated:
+                                             * a run of a million repetitions keeps this struct small) */
     int nnodes;
     struct pfs_hist *node_op;               /* [nnodes]: the OP histogram of each node's streams */
     /* Time series: interval i is [t0 + i*dt, t0 + (i+1)*dt) on rank 0's

@@ -9,10 +9,13 @@
 
 #include <signal.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "pfs/backend.h"
 #include "pfs/config.h"
 #include "pfs/core.h"
+#include "pfs/hist.h"
+#include "pfs/latency.h"
 
 /* PFS_NO_OFFSET, a failure's offset when none applies, is in pfs/backend.h. */
 
@@ -29,6 +32,14 @@ struct pfs_failure {
     char op[32];
     char path[PFS_PATH_MAX + 128];
     char detail[256];
+};
+
+/* One stream's latency record of one phase (reset at its start): a
+ * histogram per operation kind (PFS_LAT_*) and the time series of what it
+ * completed per interval. About 360 KiB with the default cap. */
+struct pfs_stream_lat {
+    struct pfs_hist h[PFS_LAT_KINDS];
+    struct pfs_tseries ts;      /* t0 = 0: times are seconds since the phase's t0_ns */
 };
 
 struct pfs_stream {
@@ -56,6 +67,7 @@ struct pfs_stream {
     uint64_t work;
     struct pfs_times t;
     struct pfs_failure fail;
+    struct pfs_stream_lat *lat; /* NULL: not recorded */
 };
 
 /* What the streams of one rank share in one phase. Hooks are called from the
@@ -86,7 +98,39 @@ struct pfs_phase_ctx {
     /* Transfers in flight per stream with a PFS_CAP_ASYNC backend (0 or 1:
      * one at a time); the streams' qbuf must hold as many buffers. */
     unsigned iodepth;
+    /* The phase's start on this rank (pfs_now_ns, when it left the opening
+     * agreement): interval 0 of the time series begins here. */
+    uint64_t t0_ns;
 };
+
+/* Nanoseconds on this host's monotonic clock: every latency. */
+static inline uint64_t pfs_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Local. CPU seconds this thread has used: its CPU clock
+ * (CLOCK_THREAD_CPUTIME_ID) and the kernel's user/system split (getrusage
+ * RUSAGE_THREAD, tick-sampled). */
+struct pfs_cpu {
+    double total, user, sys;
+};
+void pfs_thread_cpu(struct pfs_cpu *c);
+/* Local. t's cpu_user and cpu_sys since a: they add up to the CPU clock's
+ * total, split in the kernel's user:system proportion. */
+void pfs_thread_cpu_since(const struct pfs_cpu *a, struct pfs_times *t);
+
+/* Local. Empties s's latency record for a new phase. */
+void pfs_stream_lat_begin(struct pfs_stream *s);
+
+/* Local. Counts one operation of kind k that took lat_ns into s's record. */
+static inline void pfs_stream_lat_add(struct pfs_stream *s, int k, uint64_t lat_ns)
+{
+    if (s->lat)
+        pfs_hist_add(&s->lat->h[k], lat_ns);
+}
 
 /* Seconds on this host's realtime clock. */
 double pfs_now(void);

@@ -50,6 +50,8 @@ int pfs_backend_check(const struct pfs_backend *be, const struct pfs_config *cfg
         return refuse(err, len, "--collective", be, PFS_CAP_COLLECTIVE);
     if (cfg->nhints && !(be->caps & PFS_CAP_HINTS))
         return refuse(err, len, "--hint", be, PFS_CAP_HINTS);
+    if (cfg->iodepth > 1 && !(be->caps & PFS_CAP_ASYNC))
+        return refuse(err, len, "--iodepth above 1", be, PFS_CAP_ASYNC);
     if (cfg->threads > 1 && !(be->caps & PFS_CAP_THREADS)) {
         snprintf(err, len, "--threads is not available with --api %s; use ranks instead", be->name);
         return -1;

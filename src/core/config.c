@@ -34,8 +34,10 @@ void pfs_config_defaults(struct pfs_config *cfg)
     cfg->reps = 1;
     cfg->straggler = 0.8;
     cfg->threads = 1;
+    cfg->iodepth = 1;
     cfg->files = 1000;
     cfg->stall_warn = 10;
+    cfg->interval = 1;
     snprintf(cfg->results, sizeof(cfg->results), "pfsbench-results.h5");
 }
 

@@ -26,6 +26,7 @@ int pfs_lat_slowest_node(const struct pfs_phase_lat *l, double *p99_ns)
 
 void pfs_lat_free(struct pfs_phase_lat *l)
 {
+    free(l->run);
     free(l->node_op);
     free(l->run_ts);
     free(l->node_ts);

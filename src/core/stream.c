@@ -1,7 +1,9 @@
 /* The I/O loops of one stream. The transfer loop is the hot path: with no
  * --verify, --deadline or collective I/O it is, per transfer, the next
- * offset, the backend's call (through the queue's submit and reap) and the
- * counters, with no clock read, allocation or test of the backend. */
+ * offset, the backend's call (through the queue's submit and reap), one
+ * clock read (the completion; in a closed loop the end of one transfer is
+ * the start of the next), the latency's histogram bucket and interval, and
+ * the counters, with no allocation or test of the backend. */
 #define _GNU_SOURCE
 #include "pfs/stream.h"
 #include "pfs/offsetgen.h"
@@ -15,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -24,6 +27,43 @@ double pfs_now(void)
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void pfs_thread_cpu(struct pfs_cpu *c)
+{
+    struct rusage ru;
+    struct timespec ts;
+    *c = (struct pfs_cpu){0, 0, 0};
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0)
+        c->total = (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+    if (getrusage(RUSAGE_THREAD, &ru) == 0) {
+        c->user = (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec;
+        c->sys = (double)ru.ru_stime.tv_sec + 1e-6 * (double)ru.ru_stime.tv_usec;
+    }
+}
+
+/* The thread's CPU clock gives the total (exact); the kernel's split into
+ * user and system is sampled at the scheduler tick (4 ms at HZ 250), so
+ * over a short phase it is clamped to that total. */
+void pfs_thread_cpu_since(const struct pfs_cpu *a, struct pfs_times *t)
+{
+    struct pfs_cpu b;
+    pfs_thread_cpu(&b);
+    double total = b.total - a->total, user = b.user - a->user, sys = b.sys - a->sys;
+    if (total <= 0)
+        total = user + sys > 0 ? user + sys : 0;
+    double share = user + sys > 0 ? user / (user + sys) : 0;
+    t->cpu_user = total * share;
+    t->cpu_sys = total - t->cpu_user;
+}
+
+void pfs_stream_lat_begin(struct pfs_stream *s)
+{
+    if (!s->lat)
+        return;
+    for (int k = 0; k < PFS_LAT_KINDS; k++)
+        pfs_hist_reset(&s->lat->h[k]);
+    pfs_ts_reset(&s->lat->ts, 0);
 }
 
 void pfs_stream_fail(struct pfs_stream *s, const char *op, const char *path, uint64_t off, int err, int sig,
@@ -103,6 +143,10 @@ struct loop {
     struct pfs_io **idle;       /* slots not in flight: a stack of nidle */
     struct pfs_io **done;       /* what reap hands back */
     unsigned depth, nidle, inflight;
+    /* Latency: the stream's record (NULL: none), the phase's start and the
+     * last completion (a closed loop's next submission). */
+    struct pfs_stream_lat *lat;
+    uint64_t t0_ns, last_ns;
     uint64_t until;             /* run(): issue no further than this */
     uint64_t issued, completed;
     int stop;                   /* STOP_* */
@@ -224,13 +268,22 @@ static void after(struct loop *l, int local_bad, int timed)
         l->stop |= STOP_BAD;
 }
 
-/* The one per-transfer step, at completion: check it, count it, agree on it. */
-static inline void complete(struct loop *l, struct pfs_io *io, int timed)
+/* The one per-transfer step, at completion (now, pfs_now_ns): time it,
+ * check it, count it, agree on it. */
+static inline void complete(struct loop *l, struct pfs_io *io, int timed, uint64_t now)
 {
     struct pfs_times *t = l->t;
     int local_bad = 0;
-    if (l->check && io->res == (int64_t)io->len)
+    if (l->lat) {
+        const uint64_t lat = now - io->t0_ns;
+        pfs_hist_add(&l->lat->h[PFS_LAT_OP], lat);
+        pfs_ts_add(&l->lat->ts, 1e-9 * (double)(now - l->t0_ns), io->res > 0 ? (uint64_t)io->res : 0, lat);
+    }
+    l->last_ns = now;
+    if (l->check && io->res == (int64_t)io->len) {
         verify_io(l, io);
+        l->last_ns = pfs_now_ns(); /* checking is not the next transfer's time */
+    }
     if (__builtin_expect(io->res != (int64_t)io->len, 0)) {
         xfer_bad(l, io);
         local_bad = 1;
@@ -240,9 +293,10 @@ static inline void complete(struct loop *l, struct pfs_io *io, int timed)
     }
     __atomic_store_n(&t->xfers, ++l->completed, __ATOMIC_RELAXED);
     l->idle[l->nidle++] = io;
-    if (l->after)
+    if (l->after) {
         after(l, local_bad, timed);
-    else if (local_bad)
+        l->last_ns = pfs_now_ns(); /* nor is the progress report or the collective agreement */
+    } else if (local_bad)
         l->stop |= STOP_BAD;
 }
 
@@ -257,6 +311,10 @@ static inline void issue(struct loop *l, int timed)
         double v0 = pfs_now();
         pfs_pattern_fill(io->buf, io->len, l->seed, l->writer, io->off);
         l->vt += pfs_now() - v0;
+        io->t0_ns = pfs_now_ns();
+    } else {
+        /* A synchronous queue submits where the last transfer completed. */
+        io->t0_ns = l->reap ? pfs_now_ns() : l->last_ns;
     }
     int rc = l->submit(l->qh, io);
     if (rc == PFS_Q_QUEUED) {
@@ -265,7 +323,7 @@ static inline void issue(struct loop *l, int timed)
     }
     if (rc < 0) /* nothing queued: it completes here, as failed */
         io->res = rc;
-    complete(l, io, timed);
+    complete(l, io, timed, pfs_now_ns());
 }
 
 /* Reaps at least one transfer in flight. */
@@ -279,8 +337,9 @@ static void reap_some(struct loop *l, int timed)
         return;
     }
     l->inflight -= (unsigned)got;
+    const uint64_t now = pfs_now_ns(); /* one read for the batch */
     for (int i = 0; i < got; i++)
-        complete(l, l->done[i], timed);
+        complete(l, l->done[i], timed, now);
 }
 
 /* The one transfer loop: issues until `until` transfers were issued or
@@ -291,6 +350,7 @@ static void run(struct loop *l, uint64_t until, int timed)
     volatile sig_atomic_t *interrupted = l->p->interrupted;
     const int wall = timed && l->deadline > 0 && !l->collective;
     l->until = until;
+    l->last_ns = pfs_now_ns();
     for (;;) {
         while (l->nidle && l->issued < until && !l->stop) {
             if (*interrupted) {
@@ -356,17 +416,22 @@ static void data_close(const struct pfs_phase_ctx *p, struct pfs_stream *s, cons
     const struct pfs_config *cfg = p->cfg;
     struct pfs_times *t = &s->t;
     int rc;
+    uint64_t c0 = pfs_now_ns();
     if (l->fh && l->wr && cfg->fsync) {
         mark(s, "fsync");
         rc = p->be->fsync(l->fh);
         if (rc < 0)
             backend_fail(p, s, "fsync", l->path, PFS_NO_OFFSET, -rc);
+        uint64_t c1 = pfs_now_ns();
+        pfs_stream_lat_add(s, PFS_LAT_FSYNC, c1 - c0);
+        c0 = c1;
     }
     if (l->fh) {
         mark(s, "close");
         rc = p->be->close(l->fh);
         if (rc < 0)
             backend_fail(p, s, "close", l->path, PFS_NO_OFFSET, -rc);
+        pfs_stream_lat_add(s, PFS_LAT_CLOSE, pfs_now_ns() - c0);
     }
     t->close_end = pfs_now();
     mark(s, NULL);
@@ -424,6 +489,8 @@ void pfs_stream_data(const struct pfs_phase_ctx *p, struct pfs_stream *s)
         .seed = p->seed,
         .t = &s->t,
         .progress = p->progress,
+        .lat = s->lat,
+        .t0_ns = p->t0_ns,
     };
     uint64_t n = p->kind == PFS_PH_WRITE ? p->nxfers : p->data_xfers;
     struct pfs_offgen_spec spec = {
@@ -441,8 +508,14 @@ void pfs_stream_data(const struct pfs_phase_ctx *p, struct pfs_stream *s)
     l.after = l.progress || l.collective;
 
     memset(t, 0, sizeof(*t));
+    pfs_stream_lat_begin(s);
+    struct pfs_cpu cpu0;
+    pfs_thread_cpu(&cpu0);
     t->open_start = pfs_now();
+    uint64_t o0 = pfs_now_ns();
     l.fh = data_open(p, s, wr, l.path);
+    if (l.fh)
+        pfs_stream_lat_add(s, PFS_LAT_OPEN, pfs_now_ns() - o0);
     t->open_end = pfs_now();
     if (l.collective && p->agree_open) {
         /* Collective calls must be made by all ranks alike: agree first. */
@@ -463,4 +536,5 @@ void pfs_stream_data(const struct pfs_phase_ctx *p, struct pfs_stream *s)
     t->xfers = l.completed;
     t->xfer_end = pfs_now();
     data_close(p, s, &l);
+    pfs_thread_cpu_since(&cpu0, t);
 }

@@ -91,7 +91,11 @@ void pfs_stream_meta(const struct pfs_phase_ctx *p, struct pfs_stream *s)
                                                [PFS_PH_DELETE] = "delete"};
 
     memset(t, 0, sizeof(*t));
+    pfs_stream_lat_begin(s);
+    struct pfs_cpu cpu0;
+    pfs_thread_cpu(&cpu0);
     t->open_start = t->open_end = pfs_now();
+    uint64_t last = pfs_now_ns();
     for (uint64_t i = 0; i < nfiles; i++) {
         if (*p->interrupted) {
             pfs_stream_fail(s, "interrupted", dir, PFS_NO_OFFSET, 0, *p->interrupted, "signal %d (%s)", (int)*p->interrupted,
@@ -102,14 +106,24 @@ void pfs_stream_meta(const struct pfs_phase_ctx *p, struct pfs_stream *s)
         pfs_md_path(path, sizeof(path), dir, owner, k);
         if (i == 0)
             mark(s, md_ops[kind]);
+        const uint64_t b0 = t->bytes;
         md_one(p, md, mdctx, s, path, i, seed);
+        const uint64_t now = pfs_now_ns();
         if (s->fail.failed)
             break;
+        if (s->lat) { /* one clock read per file: the end of one is the start of the next */
+            pfs_hist_add(&s->lat->h[PFS_LAT_OP], now - last);
+            pfs_ts_add(&s->lat->ts, 1e-9 * (double)(now - p->t0_ns), t->bytes - b0, now - last);
+        }
+        last = now;
         __atomic_store_n(&t->xfers, t->xfers + 1, __ATOMIC_RELAXED);
-        if (p->progress && (i & 15) == 15)
+        if (p->progress && (i & 15) == 15) {
             p->progress(p->arg, s);
+            last = pfs_now_ns();
+        }
     }
     t->xfer_end = t->close_end = pfs_now();
+    pfs_thread_cpu_since(&cpu0, t);
     mark(s, NULL);
 }
 

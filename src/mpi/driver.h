@@ -66,12 +66,27 @@ struct stonewall {
     int failed;
 };
 
+/* Latency (latency.c): the communicators and buffers of the reductions
+ * after each phase, and the phase's start on this rank. */
+struct lat_ctx {
+    int ready;
+    MPI_Comm node_comm;         /* this node's ranks */
+    MPI_Comm leaders;           /* the lowest rank of each node; MPI_COMM_NULL elsewhere */
+    MPI_Datatype type;          /* one record block */
+    MPI_Op op;                  /* merges blocks */
+    struct pfs_stream_lat *node_blk, *run_blk; /* a leader's node block; rank 0's run block */
+    char *rec, *recs;           /* a leader's node record; rank 0's, one per node */
+    double t0;                  /* the phase's start, pfs_now (rank 0's: the intervals' origin) */
+    uint64_t t0_ns;             /* the same instant, pfs_now_ns */
+};
+
 /* Rank 0's record of the run (NULL d elsewhere). */
 struct record {
     struct pfs_run_data *d;
     struct pfs_run_data data;
     struct pfs_times *times, *gathered;
     int *reps_done;
+    struct pfs_phase_lat *lat;  /* [phase * reps + rep] (latency.c fills them) */
     char cmdline[8192];
     char mpiver[MPI_MAX_LIBRARY_VERSION_STRING];
     char start_iso[32];
@@ -124,6 +139,7 @@ struct ctx {
     struct progress prog;
     struct stonewall sw;
     struct record rec;
+    struct lat_ctx lat;
 };
 
 /* failure.c */
@@ -157,6 +173,12 @@ static inline void drv_wait_watched(struct ctx *c, MPI_Request *r, double since,
 void drv_watchdog_start(struct ctx *c);
 void drv_watchdog_abort(struct ctx *c, const int *arrived, const char *where) __attribute__((noreturn));
 void drv_clean_for_abort(struct ctx *c) __attribute__((noreturn));
+
+/* latency.c */
+struct pfs_stream_lat *drv_lat_alloc(const struct pfs_config *cfg);
+void drv_lat_setup(struct ctx *c);
+void drv_lat_collect(struct ctx *c, struct pfs_phase_lat *out, int failed, double since, const char *where);
+void drv_lat_free(struct ctx *c);
 
 /* topology.c */
 int drv_topology_setup(struct ctx *c);

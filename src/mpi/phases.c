@@ -109,6 +109,8 @@ static int run_phase(struct ctx *c, int p, int rep, int *dropped_notice)
     for (int i = 0; i < c->threads; i++)
         mine[i] = c->streams[i].t;
     drv_gather_watched(c, mine, (int)sizeof(struct pfs_times) * c->threads, c->rec.gathered, phase_start, where);
+    struct pfs_phase_lat *lat = c->rank == 0 && c->rec.lat ? &c->rec.lat[(size_t)p * (size_t)cfg->reps + (size_t)rep] : NULL;
+    drv_lat_collect(c, lat, failed, phase_start, where);
     drv_record_phase(c, p, rep, failed);
     if (!failed && kind == PFS_PH_WRITE && !cfg->shared)
         drv_exchange_fids(c, phase_start);

@@ -183,7 +183,8 @@ void drv_record_begin(struct ctx *c, int argc, char **argv)
     r->times = calloc((size_t)cfg->nphases * (size_t)cfg->reps * (size_t)c->nstreams, sizeof(*r->times));
     r->gathered = calloc((size_t)c->nstreams, sizeof(*r->gathered));
     r->reps_done = calloc((size_t)cfg->nphases, sizeof(int));
-    if (!r->times || !r->gathered || !r->reps_done) {
+    r->lat = calloc((size_t)cfg->nphases * (size_t)cfg->reps, sizeof(*r->lat));
+    if (!r->times || !r->gathered || !r->reps_done || !r->lat) {
         drv_set_fail(c, "allocate the run's records", "", ENOMEM, NULL);
         return;
     }
@@ -211,6 +212,7 @@ void drv_record_begin(struct ctx *c, int argc, char **argv)
     d->reps = cfg->reps;
     d->times = r->times;
     d->reps_done = r->reps_done;
+    d->lat = r->lat;
     const char *rr = getenv("PFSBENCH_PLACEMENT");
     d->round_robin_asked = rr && strcmp(rr, "round-robin") == 0;
     placement_warnings(c, d);
@@ -312,4 +314,7 @@ void drv_record_free(struct ctx *c)
     free(c->rec.times);
     free(c->rec.gathered);
     free(c->rec.reps_done);
+    for (int i = 0; c->rec.lat && i < c->cfg.nphases * c->cfg.reps; i++)
+        pfs_lat_free(&c->rec.lat[i]);
+    free(c->rec.lat);
 }

@@ -66,12 +66,17 @@ static int check_memory(const struct ctx *c, char *err, size_t len)
                  sizeof(struct pfs_times), have);
         return -1;
     }
-    const double buffers = (double)cfg->threads * (double)cfg->transfer;
+    /* An async backend holds --iodepth buffers per stream. */
+    const int depth = cfg->iodepth > 1 && (c->be->caps & PFS_CAP_ASYNC) ? cfg->iodepth : 1;
+    const double buffers = (double)cfg->threads * depth * (double)cfg->transfer;
     if (buffers > mem / 2) {
+        char dx[32] = "";
+        if (depth > 1)
+            snprintf(dx, sizeof(dx), " x --iodepth %d", depth);
         snprintf(need, sizeof(need), "%.1f GiB", buffers / (1 << 30));
-        snprintf(err, len, "the transfer buffers need %s per rank (-T %d x -t %llu bytes), more than half of this "
-                 "node's %s of memory; lower -T/--threads or -t/--transfer", need, cfg->threads,
-                 (unsigned long long)cfg->transfer, have);
+        snprintf(err, len, "the transfer buffers need %s per rank (-T %d%s x -t %llu bytes), more than half of this "
+                 "node's %s of memory; lower -T/--threads%s or -t/--transfer", need, cfg->threads, dx,
+                 (unsigned long long)cfg->transfer, have, depth > 1 ? ", --iodepth" : "");
         return -1;
     }
     return 0;
@@ -216,6 +221,7 @@ static void note_phases(struct ctx *c)
 
 static void free_ctx(struct ctx *c)
 {
+    drv_lat_free(c);
     drv_streams_free(c);
     free(c->prog.recv);
     free(c->prog.bytes);
@@ -255,6 +261,7 @@ int pfs_main(MPI_Comm comm, int argc, char **argv)
     }
     drv_topology_setup(c);
     drv_streams_setup(c);
+    drv_lat_setup(c);
     drv_watchdog_start(c);
     drv_progress_setup(c);
     drv_record_begin(c, argc, argv);

@@ -103,7 +103,12 @@ void drv_run_streams(struct ctx *c, int kind)
         .agree_open = hook_agree_open,
         .progress = c->prog.on ? drv_hook_progress : NULL,
         .arg = c,
+        .iodepth = (unsigned)c->cfg.iodepth,
     };
+    /* Interval 0 of every stream's time series starts here, just after the
+     * opening agreement that every rank left at about the same instant. */
+    c->lat.t0 = pfs_now();
+    c->lat.t0_ns = ph.t0_ns = pfs_now_ns();
     drv_progress_phase(c, kind);
     c->sw.done = c->sw.target = 0;
     c->sw.failed = 0;
@@ -137,6 +142,27 @@ void drv_run_streams(struct ctx *c, int kind)
     if (kind == PFS_PH_WRITE && c->cfg.deadline > 0)
         c->data_xfers = c->sw.target;
     drv_progress_phase_end(c);
+}
+
+/* Local. An async backend's --iodepth buffers of stream st: qbuf[0] is its
+ * buf, the others are made and filled alike. Failures are recorded. */
+static void alloc_qbuf(struct ctx *c, struct pfs_stream *st, size_t align)
+{
+    const struct pfs_config *cfg = &c->cfg;
+    st->qbuf = calloc((size_t)cfg->iodepth, sizeof(void *));
+    if (!st->qbuf) {
+        drv_set_fail(c, "allocate the transfer buffers", "", ENOMEM, "--iodepth %d", cfg->iodepth);
+        return;
+    }
+    st->qbuf[0] = st->buf;
+    for (int k = 1; k < cfg->iodepth; k++) {
+        if (posix_memalign(&st->qbuf[k], align, (size_t)cfg->transfer) != 0) {
+            st->qbuf[k] = NULL;
+            drv_set_fail(c, "allocate the transfer buffers", "", ENOMEM, "--iodepth %d", cfg->iodepth);
+            return;
+        }
+        pfs_random_fill(st->qbuf[k], (size_t)cfg->transfer, c->seed ^ pfs_mix64((uint64_t)st->id * 65537 + (uint64_t)k));
+    }
 }
 
 /* Local. The streams of this rank. Each has its own transfer buffer:
@@ -185,20 +211,29 @@ void drv_streams_setup(struct ctx *c)
         st->fail.rank = c->rank;
         st->fail.thread = c->threads > 1 ? i : -1;
         snprintf(st->fail.host, sizeof(st->fail.host), "%s", c->host);
+        if (!(st->lat = drv_lat_alloc(cfg)))
+            drv_set_fail(c, "allocate the latency record", "", ENOMEM, NULL);
         if (posix_memalign(&st->buf, align, (size_t)cfg->transfer) != 0) {
             st->buf = NULL;
             drv_set_fail(c, "allocate the transfer buffer", "", ENOMEM, NULL);
         } else {
             pfs_random_fill(st->buf, (size_t)cfg->transfer, c->seed ^ pfs_mix64((uint64_t)st->id));
         }
+        if (st->buf && cfg->iodepth > 1 && (c->be->caps & PFS_CAP_ASYNC))
+            alloc_qbuf(c, st, align);
     }
 }
 
 /* Local. */
 void drv_streams_free(struct ctx *c)
 {
-    for (int i = 0; c->streams && i < c->threads; i++)
+    for (int i = 0; c->streams && i < c->threads; i++) {
+        for (int k = 1; c->streams[i].qbuf && k < c->cfg.iodepth; k++)
+            free(c->streams[i].qbuf[k]);
+        free(c->streams[i].qbuf);
         free(c->streams[i].buf);
+        free(c->streams[i].lat);
+    }
     free(c->streams);
     free(c->node_of_stream);
     pthread_mutex_destroy(&c->sw.mu);

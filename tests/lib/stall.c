@@ -1,7 +1,7 @@
 /* A test shim (LD_PRELOAD) that makes a system call block on purpose, the
  * way a storage server that stopped answering does: the call sleeps in the
  * kernel for PFS_STALL_SECS before doing its work, through signals.
- *   PFS_STALL_CALL   fsync | fdatasync | sync (default fsync)
+ *   PFS_STALL_CALL   fsync | fdatasync | sync | pwrite | pread (default fsync)
  *   PFS_STALL_SECS   seconds to block (unset: the shim does nothing)
  *   PFS_STALL_RANK   only this MPI rank (OMPI_COMM_WORLD_RANK); unset: all
  *   PFS_STALL_COUNT  only the first N such calls (default 1)
@@ -66,4 +66,25 @@ void sync(void)
         *(void **)&real = dlsym(RTLD_NEXT, "sync");
     maybe_stall("sync");
     real();
+}
+
+/* The data calls, so a test can give every transfer a known time
+ * (PFS_STALL_CALL=pwrite, PFS_STALL_COUNT large): the latency histograms
+ * must then show that time. */
+ssize_t pwrite(int fd, const void *buf, size_t n, off_t off)
+{
+    static ssize_t (*real)(int, const void *, size_t, off_t);
+    if (!real)
+        *(void **)&real = dlsym(RTLD_NEXT, "pwrite");
+    maybe_stall("pwrite");
+    return real(fd, buf, n, off);
+}
+
+ssize_t pread(int fd, void *buf, size_t n, off_t off)
+{
+    static ssize_t (*real)(int, void *, size_t, off_t);
+    if (!real)
+        *(void **)&real = dlsym(RTLD_NEXT, "pread");
+    maybe_stall("pread");
+    return real(fd, buf, n, off);
 }

@@ -22,7 +22,7 @@ for np in 1 2 4; do
     for ph in write rewrite read reread; do
         check "fpp np=$np: $ph bytes reported = bytes on disk ($ondisk)" [ "$(bytes_of $ph)" = "$ondisk" ]
     done
-    check "fpp np=$np: 8 rows (4 phases x 2 reps)" [ "$(grep -cE '^(write|rewrite|read|reread) +[01] ' "$T/out")" -eq 8 ]
+    check "fpp np=$np: 8 rows (4 phases x 2 reps)" [ "$(grep -cE '^(write|rewrite|read|reread) +[01] +[0-9]' "$T/out")" -eq 8 ]
     check "fpp np=$np: nothing on stderr" [ ! -s "$T/err" ]
     rm -f "$D"/pfsbench."$id".*
 done

@@ -300,7 +300,9 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "files=1000\n"
      "file_size=0\n"
      "dirs=shared\n"
-     "order=sequential\n"},
+     "order=sequential\n"
+     "iodepth=1\n"
+     "interval=1\n"},
     {2, "-d|/tmp|--shared|--layout|strided|-a|mpiio|--collective|--hint|striping_factor=4|--hint|romio_cb_write=enable|--label|hello world|--straggler|0.5",
      "dir=/tmp\n"
      "mode=shared\n"
@@ -331,7 +333,9 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "files=1000\n"
      "file_size=0\n"
      "dirs=shared\n"
-     "order=sequential\n"},
+     "order=sequential\n"
+     "iodepth=1\n"
+     "interval=1\n"},
     {3, "-d|/tmp|--total|3m|-t|1k|--no-results|--timeout|30|--stall-warn|0.5",
      "dir=/tmp\n"
      "mode=file-per-process\n"
@@ -362,7 +366,9 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "files=1000\n"
      "file_size=0\n"
      "dirs=shared\n"
-     "order=sequential\n"},
+     "order=sequential\n"
+     "iodepth=1\n"
+     "interval=1\n"},
     {2, "-d|/tmp|-T|4|-n|10|--file-size|4k|--dirs|per-rank|--order|random|-p|create,stat,read-files,delete|-o|/tmp/r.h5",
      "dir=/tmp\n"
      "mode=file-per-process\n"
@@ -393,7 +399,9 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "files=10\n"
      "file_size=4096\n"
      "dirs=per-rank\n"
-     "order=random\n"},
+     "order=random\n"
+     "iodepth=1\n"
+     "interval=1\n"},
     {1, "-d|/tmp|-F|--shared|-F|-c|--file-size|0|--timeout|0.001|-D|1e9",
      "dir=/tmp\n"
      "mode=file-per-process\n"
@@ -424,7 +432,9 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "files=1000\n"
      "file_size=0\n"
      "dirs=shared\n"
-     "order=sequential\n"},
+     "order=sequential\n"
+     "iodepth=1\n"
+     "interval=1\n"},
 };
 
 static void test_describe_golden(void **state)
@@ -666,7 +676,7 @@ static void test_list_json(void **state)
         if (!strstr(json, want))
             fail_msg("no option has %s", want);
     }
-    assert_int_equal(keys, 30);
+    assert_int_equal(keys, 32);
     for (int k = 0; k < PFS_PH_KINDS; k++) {
         snprintf(want, sizeof(want), "{\"name\": \"%s\", \"kind\": \"%s\"", pfs_phase_name(k),
                  pfs_phase_is_meta(k) ? "metadata" : "data");
@@ -697,7 +707,7 @@ static void test_list_json_python(void **state)
              "assert [u[\"name\"] for u in d[\"units\"]]==o[\"units\"][\"choices\"]\n"
              "assert [p[\"name\"] for p in d[\"phases\"]]==o[\"phases\"][\"choices\"]\n"
              "assert o[\"transfer\"][\"default\"]==1<<20 and o[\"transfer\"][\"type\"]==\"size\"\n"
-             "assert o[\"reps\"][\"min\"]==1 and o[\"api\"][\"choices\"]==[\"posix\",\"mpiio\",\"null\"]\n"
+             "assert o[\"reps\"][\"min\"]==1 and o[\"api\"][\"choices\"]==[\"posix\",\"mpiio\",\"null\",\"uring\"]\n"
              "assert o[\"file-per-process\"][\"default\"] is True and o[\"shared\"][\"sets\"]==\"shared\"\n"
              "assert o[\"deadline\"][\"default\"] is None and o[\"stall-warn\"][\"default\"]==10\n"
              "assert all(x[\"takes_value\"]==(x[\"type\"] not in (\"flag\",\"action\") or x[\"long\"]==\"list-options\") for x in d[\"options\"])\n"

@@ -908,6 +908,7 @@ static void test_fs_in_report(void **state)
  * 0.25 s system CPU in its 2 s phase: (4 x 0.75) / (2 s x 4) = 37.5 %. */
 struct lat_fixture {
     struct pfs_phase_lat lat[4]; /* 2 phases x 2 reps */
+    struct pfs_hist run[PFS_LAT_KINDS];
     struct pfs_hist node_op[2];
 };
 
@@ -915,6 +916,7 @@ static struct lat_fixture *lat_fill(struct fixture *f, uint64_t fsync_ns)
 {
     struct lat_fixture *lf = calloc(1, sizeof(*lf));
     struct pfs_phase_lat *l = &lf->lat[0];
+    l->run = lf->run;
     for (int k = 0; k < PFS_LAT_KINDS; k++)
         pfs_hist_reset(&l->run[k]);
     pfs_hist_reset(&lf->node_op[0]);

@@ -1460,6 +1460,7 @@ static void test_lock_file_excludes(void **state)
  * Every stream: 0.1 x rank s user, 0.01 s system CPU. */
 struct lat_data {
     struct pfs_phase_lat lat[NPH * NREP];
+    struct pfs_hist run[NREP][PFS_LAT_KINDS];
     struct pfs_hist node_op[NREP][NN];
     struct pfs_tslot run_ts[NREP][3];
     struct pfs_node_tslot node_ts[NREP][3 * NN];
@@ -1471,6 +1472,7 @@ static struct lat_data *lat_fill(struct fixture *f)
     assert_non_null(ld);
     for (int k = 0; k < NREP; k++) {
         struct pfs_phase_lat *l = &ld->lat[k]; /* phase 0 */
+        l->run = ld->run[k];
         for (int j = 0; j < PFS_LAT_KINDS; j++)
             pfs_hist_reset(&l->run[j]);
         for (int n = 0; n < NN; n++)

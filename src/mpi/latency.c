@@ -1,0 +1,209 @@
+/* Latency and time after each phase: every stream's histograms and time
+ * series reach rank 0 merged, per node first, so rank 0 never receives one
+ * record per stream.
+ *
+ *   1. each rank merges its threads' records into stream 0's (a block laid
+ *      out as a message: struct pfs_stream_lat, then its slots);
+ *   2. MPI_Ireduce over the node's communicator to its lowest rank, with a
+ *      merge operation (histograms add; time series align their intervals);
+ *   3. the node leaders agree on one interval for all (the coarsest any
+ *      node had to take) and on the number of intervals, then reduce their
+ *      node blocks to rank 0 (the run's record) and gather to it each
+ *      node's histogram of operations and per-interval summary.
+ *
+ * Nothing here runs inside a phase: the records are each stream's own
+ * memory while it runs (no message, no lock), and these collectives come
+ * after the phase's closing agreement, each waited for under the watchdog
+ * (agree.h), so a rank that dies still cannot hang the others. */
+#include "driver.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A record's block: the struct, then cap slots. */
+static size_t block_bytes(void) { return sizeof(struct pfs_stream_lat) + pfs_ts_bytes(PFS_TS_CAP_DEFAULT); }
+
+static struct pfs_tslot *block_slots(const struct pfs_stream_lat *b) { return (struct pfs_tslot *)(void *)(b + 1); }
+
+/* The view of a block's series with its slot pointer made right (a block
+ * that travelled holds the sender's pointer). */
+static struct pfs_tseries block_ts(const struct pfs_stream_lat *b)
+{
+    struct pfs_tseries ts = b->ts;
+    ts.slot = block_slots(b);
+    return ts;
+}
+
+static void block_merge(struct pfs_stream_lat *dst, const struct pfs_stream_lat *src)
+{
+    for (int k = 0; k < PFS_LAT_KINDS; k++)
+        pfs_hist_merge(&dst->h[k], &src->h[k]);
+    struct pfs_tseries d = block_ts(dst), s = block_ts(src);
+    (void)pfs_ts_merge(&d, &s); /* the same base interval everywhere: --interval */
+    dst->ts = d;
+}
+
+/* The MPI operation: inout += in, block by block. */
+static void merge_op(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    (void)type;
+    const size_t bytes = block_bytes();
+    for (int i = 0; i < *len; i++)
+        block_merge((struct pfs_stream_lat *)(void *)((char *)inout + (size_t)i * bytes),
+                    (const struct pfs_stream_lat *)(const void *)((const char *)in + (size_t)i * bytes));
+}
+
+struct pfs_stream_lat *drv_lat_alloc(const struct pfs_config *cfg)
+{
+    struct pfs_stream_lat *b = calloc(1, block_bytes());
+    if (!b)
+        return NULL;
+    b->ts.dt = cfg->interval > 0 ? cfg->interval : 1.0;
+    b->ts.inv_dt = 1 / b->ts.dt;
+    b->ts.factor = 1;
+    b->ts.cap = PFS_TS_CAP_DEFAULT;
+    b->ts.slot = block_slots(b);
+    for (int k = 0; k < PFS_LAT_KINDS; k++)
+        pfs_hist_reset(&b->h[k]);
+    return b;
+}
+
+/* One node's share of rank 0's record: its histogram of operations, then
+ * nint interval summaries. */
+static size_t node_rec_bytes(uint32_t nint) { return sizeof(struct pfs_hist) + nint * sizeof(struct pfs_node_tslot); }
+
+/* Collective. The node and leader communicators, the block's type and the
+ * merge operation, and the buffers the reductions land in (a node leader's
+ * block and record; rank 0's run block and every node's record), once per
+ * run, so that no reduction can lack memory. Failures are recorded. */
+void drv_lat_setup(struct ctx *c)
+{
+    struct lat_ctx *l = &c->lat;
+    int node = c->node_of_rank ? c->node_of_rank[c->rank] : 0;
+    MPI_Comm_split(c->comm, node, c->rank, &l->node_comm);
+    MPI_Comm_split(c->comm, c->lowest_on_node ? 0 : MPI_UNDEFINED, c->rank, &l->leaders);
+    MPI_Type_contiguous((int)block_bytes(), MPI_BYTE, &l->type);
+    MPI_Type_commit(&l->type);
+    MPI_Op_create(merge_op, 1, &l->op);
+    l->ready = 1;
+    if (c->lowest_on_node) {
+        l->node_blk = drv_lat_alloc(&c->cfg);
+        l->rec = malloc(node_rec_bytes(PFS_TS_CAP_DEFAULT));
+    }
+    if (c->rank == 0) {
+        l->run_blk = drv_lat_alloc(&c->cfg);
+        l->recs = malloc(node_rec_bytes(PFS_TS_CAP_DEFAULT) * (size_t)(c->nnodes > 0 ? c->nnodes : 1));
+    }
+    if ((c->lowest_on_node && (!l->node_blk || !l->rec)) || (c->rank == 0 && (!l->run_blk || !l->recs)))
+        drv_set_fail(c, "allocate the latency records", "", ENOMEM, "%d nodes", c->nnodes);
+}
+
+void drv_lat_free(struct ctx *c)
+{
+    struct lat_ctx *l = &c->lat;
+    if (!l->ready)
+        return;
+    MPI_Comm_free(&l->node_comm);
+    if (l->leaders != MPI_COMM_NULL)
+        MPI_Comm_free(&l->leaders);
+    MPI_Type_free(&l->type);
+    MPI_Op_free(&l->op);
+    free(l->node_blk);
+    free(l->run_blk);
+    free(l->rec);
+    free(l->recs);
+    l->ready = 0;
+}
+
+static void node_rec_fill(char *rec, const struct pfs_stream_lat *b, uint32_t nint)
+{
+    memcpy(rec, &b->h[PFS_LAT_OP], sizeof(struct pfs_hist));
+    struct pfs_node_tslot *o = (struct pfs_node_tslot *)(void *)(rec + sizeof(struct pfs_hist));
+    const struct pfs_tslot *s = block_slots(b);
+    for (uint32_t i = 0; i < nint; i++) {
+        const int any = i < b->ts.n && s[i].ops;
+        o[i] = (struct pfs_node_tslot){
+            .bytes = i < b->ts.n ? s[i].bytes : 0,
+            .ops = i < b->ts.n ? s[i].ops : 0,
+            .p50_ns = any ? pfs_tslot_quantile(&s[i], 0.5) : 0,
+            .p99_ns = any ? pfs_tslot_quantile(&s[i], 0.99) : 0,
+            .max_ns = any ? (double)s[i].max_ns : 0,
+        };
+    }
+}
+
+/* Rank 0: the phase's record from the run's block and the nodes' records. */
+static void store(struct ctx *c, struct pfs_phase_lat *out, const struct pfs_stream_lat *run, const char *recs,
+                  uint32_t nint)
+{
+    const int K = c->nnodes;
+    out->run = malloc(sizeof(run->h));
+    out->nnodes = K;
+    out->node_op = calloc((size_t)K, sizeof(struct pfs_hist));
+    out->run_ts = calloc(nint ? nint : 1, sizeof(struct pfs_tslot));
+    out->node_ts = calloc((size_t)(nint ? nint : 1) * (size_t)K, sizeof(struct pfs_node_tslot));
+    if (!out->run || !out->node_op || !out->run_ts || !out->node_ts) {
+        pfs_lat_free(out); /* the phase's bandwidth is still recorded; its latency is not */
+        return;
+    }
+    memcpy(out->run, run->h, sizeof(run->h));
+    memcpy(out->run_ts, block_slots(run), nint * sizeof(struct pfs_tslot));
+    for (int n = 0; n < K; n++) {
+        const char *rec = recs + (size_t)n * node_rec_bytes(nint);
+        memcpy(&out->node_op[n], rec, sizeof(struct pfs_hist));
+        const struct pfs_node_tslot *ts = (const struct pfs_node_tslot *)(const void *)(rec + sizeof(struct pfs_hist));
+        for (uint32_t i = 0; i < nint; i++)
+            out->node_ts[(size_t)i * (size_t)K + (size_t)n] = ts[i];
+    }
+    out->base_dt = c->cfg.interval;
+    out->dt = run->ts.dt;
+    out->t0 = c->lat.t0;
+    out->nint = nint;
+    out->valid = 1;
+}
+
+/* Node leaders: one interval and count for all, then the run's block and
+ * the nodes' records to rank 0. */
+static void leaders_step(struct ctx *c, struct pfs_stream_lat *node, struct pfs_phase_lat *out, double since,
+                         const char *where)
+{
+    struct lat_ctx *l = &c->lat;
+    MPI_Request req;
+    /* The coarsest factor any node took, and the span in base intervals. */
+    uint64_t mine[2] = {node->ts.factor, (uint64_t)node->ts.n * node->ts.factor}, most[2];
+    MPI_Iallreduce(mine, most, 2, MPI_UINT64_T, MPI_MAX, l->leaders, &req);
+    drv_wait_watched(c, &req, since, where);
+    struct pfs_tseries ts = block_ts(node);
+    pfs_ts_coarsen_to(&ts, (uint32_t)most[0]);
+    node->ts = ts;
+    uint32_t nint = (uint32_t)((most[1] + most[0] - 1) / most[0]);
+    if (nint > PFS_TS_CAP_DEFAULT)
+        nint = PFS_TS_CAP_DEFAULT;
+    MPI_Ireduce(node, c->rank == 0 ? (void *)l->run_blk : NULL, 1, l->type, l->op, 0, l->leaders, &req);
+    drv_wait_watched(c, &req, since, where);
+    node_rec_fill(l->rec, node, nint);
+    MPI_Igather(l->rec, (int)node_rec_bytes(nint), MPI_BYTE, l->recs, (int)node_rec_bytes(nint), MPI_BYTE, 0,
+                l->leaders, &req);
+    drv_wait_watched(c, &req, since, where);
+    if (c->rank == 0 && out)
+        store(c, out, l->run_blk, l->recs, nint);
+}
+
+/* Collective, after a phase that every rank finished (failed: it did not,
+ * and nothing is collected). out: rank 0's entry for the phase. */
+void drv_lat_collect(struct ctx *c, struct pfs_phase_lat *out, int failed, double since, const char *where)
+{
+    struct lat_ctx *l = &c->lat;
+    if (failed || !l->ready || c->threads < 1)
+        return; /* the same on every rank: a rank without its records failed the set-up */
+    struct pfs_stream_lat *mine = c->streams[0].lat;
+    for (int i = 1; i < c->threads; i++)
+        if (c->streams[i].lat)
+            block_merge(mine, c->streams[i].lat);
+    MPI_Request req;
+    MPI_Ireduce(mine, l->node_blk, 1, l->type, l->op, 0, l->node_comm, &req);
+    drv_wait_watched(c, &req, since, where);
+    if (c->lowest_on_node)
+        leaders_step(c, l->node_blk, out, since, where);
+}

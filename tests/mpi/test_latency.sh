@@ -1,0 +1,114 @@
+#!/bin/bash
+# Latency and time (issue 16), measured against operations of known length:
+# the stall shim (tests/lib/stall.c) makes every pwrite (or pread) sleep a
+# known time before it works, so each transfer's latency is that time plus
+# the call itself. Checked from the results file:
+#   - the histogram counts every transfer, open and close (sums = ops);
+#   - p50 and min are no less than the programmed delay and p50 is within
+#     the delay plus the sleep's overshoot on a loaded VM;
+#   - per node, the histograms add up to the run's;
+#   - the time series' bytes and operations add up to the phase's, and no
+#     interval holds more operations than the delay allows;
+#   - a second rank's histogram is merged in (2 ranks, one of them delayed:
+#     the run's p99 is the delayed rank's, its p10 the fast one's);
+#   - --interval is refused outside 0.01..3600 s (exit 2, nothing made).
+. "$(dirname "$0")/lib.sh"
+: "${PFS_STALL_LIB:?set PFS_STALL_LIB to the stall shim (ctest does)}"
+D=$T/data
+R=$T/results.h5
+mkdir -p "$D"
+PRELOAD="${LD_PRELOAD:+$LD_PRELOAD:}$PFS_STALL_LIB"
+
+# delayed NP SECS CALL RANK ARGS...: pfsbench with every CALL sleeping SECS on RANK ('*': all).
+delayed() {
+    local np=$1 secs=$2 call=$3 rank=$4
+    shift 4
+    local env=(env LD_PRELOAD="$PRELOAD" PFS_STALL_SECS="$secs" PFS_STALL_CALL="$call" PFS_STALL_COUNT=1000000)
+    [ "$rank" = "*" ] || env+=(PFS_STALL_RANK="$rank")
+    RC=0
+    "${env[@]}" timeout 120 mpirun -np "$np" --oversubscribe --bind-to none "$PFSBENCH" "$@" >"$T/out" 2>"$T/err" || RC=$?
+}
+
+# 1 rank, 60 writes of 4 KiB, each 2 ms longer than it would be.
+delayed 1 0.002 pwrite '*' -d "$D" -t 4k -b 240k -p write,read --interval 0.05 -o "$R" -q
+check "2 ms per write: exit 0" [ "$RC" -eq 0 ]
+pycheck "2 ms per write: counts, percentiles and the time series" "$R" <<'EOF'
+import sys, h5py, numpy as np
+f = h5py.File(sys.argv[1], "r")
+run = f["runs"][sorted(f["runs"])[-1]]
+w = run["phases"]["00_write"]
+lat = w["latency"][0]                  # [kind][bucket]
+ops = int(w["ops"][0])
+assert ops == 60, ops
+assert lat[0].sum() == ops, (lat[0].sum(), ops)      # every transfer
+assert lat[1].sum() == 1 and lat[3].sum() == 1       # one open, one close
+s = w["latency_summary"][0][0]
+d = 2e6                                              # ns
+assert s["min_ns"] >= d, s
+assert d <= s["p50_ns"] <= d + 1.5e6, s              # nanosleep overshoot on a busy VM
+assert s["max_ns"] >= s["p99_ns"] >= s["p50_ns"]
+# per node (one node here) = run
+assert (w["node_latency"][0].sum(axis=0) == lat[0]).all()
+ts = w["timeseries"]["rep_000"]
+assert abs(ts.attrs["interval"] - 0.05) < 1e-12, dict(ts.attrs)
+b, o = ts["bytes"][()], ts["ops"][()]
+assert b.sum() == int(w["bytes"][0]) == 60 * 4096, (b.sum(), w["bytes"][0])
+assert o.sum() == ops, o.sum()
+assert ts.attrs["intervals"] >= 2                   # 60 x 2 ms = 0.12 s over 0.05 s intervals
+assert o.max() <= 0.05 / 0.002 + 1, o.max()         # no interval holds more than the delay allows
+# the read phase was not delayed: its p50 is far below 2 ms
+r = run["phases"]["01_read"]["latency_summary"][0][0]
+assert r["p50_ns"] < 1e6, r
+EOF
+
+# 2 ranks, only rank 1 delayed by 5 ms: the run's histogram holds both.
+delayed 2 0.005 pwrite 1 -d "$D" -t 4k -b 200k -p write --interval 0.05 -o "$R" -q
+check "2 ranks, rank 1 at 5 ms: exit 0" [ "$RC" -eq 0 ]
+pycheck "2 ranks: the run's histogram is the merge of both ranks'" "$R" <<'EOF'
+import sys, h5py, numpy as np
+f = h5py.File(sys.argv[1], "r")
+w = f["runs"][sorted(f["runs"])[-1]]["phases"]["00_write"]
+lat = w["latency"][0][0]
+lo = w["latency_bucket_lo"][()]
+assert lat.sum() == 100 == int(w["ops"][0]), lat.sum()
+slow = lat[lo >= 4.9e6].sum()               # the bucket holding 5 ms starts up to 1/64 below it
+fast = lat[lo < 1e6].sum()
+assert slow == 50 and fast == 50, (slow, fast)       # one rank each
+s = w["latency_summary"][0][0]
+assert s["p99_ns"] >= 5e6 * (1 - 1 / 128) and s["min_ns"] < 1e6, s
+EOF
+
+# The report prints the latency table with the delay in it.
+delayed 1 0.002 pwrite '*' -d "$D" -t 4k -b 40k -p write --format json -o "$R"
+check "json: exit 0" [ "$RC" -eq 0 ]
+pycheck "json: the latency object of the write row holds the delay" "$T/out" <<'EOF'
+import sys, json
+doc = json.load(open(sys.argv[1]))
+rows = doc["phases"] if "phases" in doc else doc["rows"]
+row = rows[0] if isinstance(rows, list) else rows
+def find(o):
+    if isinstance(o, dict):
+        if "latency" in o:
+            return o
+        for v in o.values():
+            r = find(v)
+            if r: return r
+    if isinstance(o, list):
+        for v in o:
+            r = find(v)
+            if r: return r
+r = find(doc)
+assert r is not None, "no latency object"
+lat = r["latency"]
+op = lat["op"] if "op" in lat else lat[next(iter(lat))]
+assert op["count"] == 10, op
+assert op["p50_ns"] >= 2e6, op
+EOF
+
+for bad in 0.001 3601 abc; do
+    run_mpi 1 60 -d "$D" --interval "$bad" -o "$T/bad.h5"
+    check "--interval $bad: exit 2" [ "$RC" -eq 2 ]
+    check "--interval $bad: names the option" grep -q -- "--interval" "$T/err"
+    check "--interval $bad: no results file" [ ! -e "$T/bad.h5" ]
+done
+finish
