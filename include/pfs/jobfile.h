@@ -1,0 +1,61 @@
+/* Job files: several runs in one MPI job, in fio's job-file syntax.
+ *
+ *   # a comment (also ; at the start of a line)
+ *   [global]
+ *   dir = /scratch/me/pfs
+ *   transfer = 1m
+ *   fsync
+ *
+ *   [write-read]
+ *   phases = write,read
+ *   block = 4g
+ *
+ *   [metadata]
+ *   phases = create,stat,delete
+ *   files = 10000
+ *
+ * Each line is `option = value` with a long option name of pfsbench, or a
+ * flag's bare name (or `flag = 1`; `flag = 0` leaves it out). [global]
+ * lines apply to every section after them. A section becomes one run: its
+ * command line is "pfsbench", the globals, the command line's own options
+ * (other than -f and --stop-on-error), then the section's lines, so a
+ * section's word is final; its label is the section's name unless it
+ * gives one. Pure, local: the MPI layer reads the file on rank 0, sends its
+ * text to every rank and runs the sections in order. */
+#ifndef PFS_JOBFILE_H
+#define PFS_JOBFILE_H
+
+#include <stddef.h>
+
+#define PFS_JOB_MAX_BYTES (1 << 20) /* a job file larger than this is refused */
+#define PFS_JOB_MAX_SECTIONS 1024
+
+struct pfs_job_section {
+    char name[64];
+    int line;                   /* of its [name] header */
+    int argc;
+    char **argv;                /* argv[0] = "pfsbench"; NULL-terminated */
+    int *arg_line;              /* the job-file line each argv word came from (0: the command line) */
+};
+
+struct pfs_jobfile {
+    int n;
+    struct pfs_job_section *sec;
+};
+
+/* Local. Parses text (the job file path for messages) with the command
+ * line's own options (cli_argc/cli_argv: argv without argv[0], -f FILE and
+ * --stop-on-error). 0, or -1 with every error found as "PATH:LINE: ..."
+ * lines in err (nothing allocated then). */
+int pfs_jobfile_parse(const char *path, const char *text, int cli_argc, char **cli_argv, struct pfs_jobfile *jf,
+                      char *err, size_t len);
+
+/* Local. Checks every section as pfsbench would parse it (pfs_config_parse
+ * and pfs_config_resolve for nranks ranks): 0, or -1 with one line per bad
+ * section in err, naming the file, the line of the option at fault where
+ * it can tell, and the section. */
+int pfs_jobfile_check(const char *path, const struct pfs_jobfile *jf, int nranks, char *err, size_t len);
+
+void pfs_jobfile_free(struct pfs_jobfile *jf);
+
+#endif

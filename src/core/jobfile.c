@@ -1,0 +1,343 @@
+/* Job files (pfs/jobfile.h): fio's syntax over pfsbench's long options. */
+#include "pfs/jobfile.h"
+#include "pfs/config.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config_table.h"
+
+/* Options a job file may not hold: what ends pfsbench instead of running
+ * (help, version, the listing), the job file itself, and --clean's mode. */
+static int refused_in_jobs(const struct opt *o)
+{
+    static const char *const no[] = {"job", "stop-on-error", "clean", "yes", "any-owner"};
+    if (o->type == T_ACTION && strcmp(o->name, "include-close") != 0)
+        return 1;
+    for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
+        if (strcmp(o->name, no[i]) == 0)
+            return 1;
+    return 0;
+}
+
+static const struct opt *find_opt(const char *name)
+{
+    for (size_t i = 0; i < pfs_opt_count; i++)
+        if (strcmp(pfs_opt_table[i].name, name) == 0)
+            return &pfs_opt_table[i];
+    return NULL;
+}
+
+static int takes_value(const struct opt *o) { return !(o->type == T_FLAG || (o->type == T_ACTION && !o->arg)); }
+
+/* Errors pile up in err, one line each, so a file's every mistake is told at once. */
+struct errs {
+    char *buf;
+    size_t len, n;
+    int count;
+};
+
+static void add_err(struct errs *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void add_err(struct errs *e, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (e->n < e->len) {
+        int w = vsnprintf(e->buf + e->n, e->len - e->n, fmt, ap);
+        e->n += w > 0 ? (size_t)w : 0;
+        if (e->n < e->len - 1)
+            e->buf[e->n++] = '\n', e->buf[e->n] = '\0';
+    }
+    va_end(ap);
+    e->count++;
+}
+
+/* A growing list of words with the line each came from. */
+struct words {
+    char **w;
+    int *line;
+    int n, cap;
+};
+
+static int push(struct words *v, const char *s, int line)
+{
+    if (v->n + 2 > v->cap) {
+        int cap = v->cap ? 2 * v->cap : 16;
+        char **w = realloc(v->w, sizeof(*w) * (size_t)cap);
+        if (!w)
+            return -1;
+        v->w = w;
+        int *l = realloc(v->line, sizeof(*l) * (size_t)cap);
+        if (!l)
+            return -1;
+        v->line = l;
+        v->cap = cap;
+    }
+    if (!(v->w[v->n] = strdup(s)))
+        return -1;
+    v->line[v->n++] = line;
+    v->w[v->n] = NULL;
+    return 0;
+}
+
+static void words_free(struct words *v)
+{
+    for (int i = 0; i < v->n; i++)
+        free(v->w[i]);
+    free(v->w);
+    free(v->line);
+    *v = (struct words){0};
+}
+
+static char *trim(char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    size_t n = strlen(s);
+    while (n && isspace((unsigned char)s[n - 1]))
+        s[--n] = '\0';
+    return s;
+}
+
+static int name_ok(const char *s)
+{
+    if (!*s || strlen(s) >= sizeof(((struct pfs_job_section *)0)->name))
+        return 0;
+    for (; *s; s++)
+        if (!isalnum((unsigned char)*s) && *s != '-' && *s != '_' && *s != '.')
+            return 0;
+    return 1;
+}
+
+/* One `key [= value]` line into words (as --key=value or --key). 0, or 1
+ * when the line is an error (told in e). */
+static int option_line(char *s, int line, const char *path, struct words *to, struct errs *e, int *oom)
+{
+    char *eq = strchr(s, '=');
+    char *key = s, *val = NULL;
+    if (eq) {
+        *eq = '\0';
+        val = trim(eq + 1);
+    }
+    key = trim(key);
+    const struct opt *o = find_opt(key);
+    if (!o) {
+        add_err(e, "%s:%d: unknown option '%s' (job files use pfsbench's long option names: transfer, block, phases ...)",
+                path, line, key);
+        return 1;
+    }
+    if (refused_in_jobs(o)) {
+        add_err(e, "%s:%d: '%s' cannot be used in a job file", path, line, key);
+        return 1;
+    }
+    char word[PFS_PATH_MAX + 256];
+    if (takes_value(o)) {
+        if (!val || !*val) {
+            add_err(e, "%s:%d: '%s' needs a value: %s = %s", path, line, key, key, o->arg ? o->arg : "VALUE");
+            return 1;
+        }
+        snprintf(word, sizeof(word), "--%s=%s", key, val);
+    } else {
+        if (val && strcmp(val, "1") != 0 && strcmp(val, "0") != 0) {
+            add_err(e, "%s:%d: '%s' is a flag: give it bare, or = 1 / = 0", path, line, key);
+            return 1;
+        }
+        if (val && strcmp(val, "0") == 0)
+            return 0;
+        snprintf(word, sizeof(word), "--%s", key);
+    }
+    if (push(to, word, line) != 0)
+        *oom = 1;
+    return 0;
+}
+
+static int has_label(const struct words *v)
+{
+    for (int i = 0; i < v->n; i++)
+        if (strncmp(v->w[i], "--label=", 8) == 0)
+            return 1;
+    return 0;
+}
+
+/* The section's whole command line: pfsbench, globals, command line, its own lines, its label. */
+static int finish_section(struct pfs_job_section *sec, const struct words *glob, int cli_argc, char **cli_argv,
+                          const struct words *own)
+{
+    struct words all = {0};
+    int rc = push(&all, "pfsbench", 0);
+    for (int i = 0; rc == 0 && i < glob->n; i++)
+        rc = push(&all, glob->w[i], glob->line[i]);
+    for (int i = 0; rc == 0 && i < cli_argc; i++)
+        rc = push(&all, cli_argv[i], 0);
+    for (int i = 0; rc == 0 && i < own->n; i++)
+        rc = push(&all, own->w[i], own->line[i]);
+    if (rc == 0 && !has_label(&all)) {
+        char w[96];
+        snprintf(w, sizeof(w), "--label=%s", sec->name);
+        rc = push(&all, w, sec->line);
+    }
+    if (rc != 0) {
+        words_free(&all);
+        return -1;
+    }
+    sec->argc = all.n;
+    sec->argv = all.w;
+    sec->arg_line = all.line;
+    return 0;
+}
+
+/* A [name] header line. 0, or 1 when it is an error. */
+static int header_line(char *s, int line, const char *path, const struct pfs_jobfile *jf, struct errs *e, char *name)
+{
+    size_t n = strlen(s);
+    if (s[n - 1] != ']') {
+        add_err(e, "%s:%d: a section header is [name]", path, line);
+        return 1;
+    }
+    s[n - 1] = '\0';
+    char *nm = trim(s + 1);
+    if (!name_ok(nm)) {
+        add_err(e, "%s:%d: section name '%s': use letters, digits, '-', '_' and '.', at most 63", path, line, nm);
+        return 1;
+    }
+    for (int i = 0; i < jf->n; i++)
+        if (strcmp(jf->sec[i].name, nm) == 0) {
+            add_err(e, "%s:%d: section [%s] again (first at line %d)", path, line, nm, jf->sec[i].line);
+            return 1;
+        }
+    strcpy(name, nm);
+    return 0;
+}
+
+struct parse_state {
+    struct words glob, own;
+    int in_global, in_section, oom;
+};
+
+/* Closes the section being read, if any. */
+static void close_section(struct parse_state *st, struct pfs_jobfile *jf, int cli_argc, char **cli_argv)
+{
+    if (st->in_section && finish_section(&jf->sec[jf->n - 1], &st->glob, cli_argc, cli_argv, &st->own) != 0)
+        st->oom = 1;
+    words_free(&st->own);
+    st->in_section = 0;
+}
+
+static void one_line(struct parse_state *st, char *s, int line, const char *path, struct pfs_jobfile *jf,
+                     int cli_argc, char **cli_argv, struct errs *e)
+{
+    if (!*s || *s == '#' || *s == ';')
+        return;
+    if (*s == '[') {
+        char name[64];
+        if (header_line(s, line, path, jf, e, name))
+            return;
+        close_section(st, jf, cli_argc, cli_argv);
+        st->in_global = strcmp(name, "global") == 0;
+        if (st->in_global)
+            return;
+        if (jf->n == PFS_JOB_MAX_SECTIONS) {
+            add_err(e, "%s:%d: more than %d sections", path, line, PFS_JOB_MAX_SECTIONS);
+            return;
+        }
+        struct pfs_job_section *sec = realloc(jf->sec, sizeof(*sec) * (size_t)(jf->n + 1));
+        if (!sec) {
+            st->oom = 1;
+            return;
+        }
+        jf->sec = sec;
+        sec[jf->n] = (struct pfs_job_section){.line = line};
+        snprintf(sec[jf->n].name, sizeof(sec[jf->n].name), "%s", name);
+        jf->n++;
+        st->in_section = 1;
+        return;
+    }
+    if (!st->in_global && !st->in_section) {
+        add_err(e, "%s:%d: an option before any section: put it under [global] or a [name]", path, line);
+        return;
+    }
+    option_line(s, line, path, st->in_global ? &st->glob : &st->own, e, &st->oom);
+}
+
+int pfs_jobfile_parse(const char *path, const char *text, int cli_argc, char **cli_argv, struct pfs_jobfile *jf,
+                      char *err, size_t len)
+{
+    struct errs e = {err, len, 0, 0};
+    struct parse_state st = {0};
+    *jf = (struct pfs_jobfile){0};
+    if (len)
+        err[0] = '\0';
+    char *copy = strdup(text ? text : "");
+    if (!copy) {
+        add_err(&e, "%s: out of memory", path);
+        return -1;
+    }
+    int line = 0;
+    for (char *s = copy; s;) {
+        char *nl = strchr(s, '\n');
+        if (nl)
+            *nl = '\0';
+        one_line(&st, trim(s), ++line, path, jf, cli_argc, cli_argv, &e);
+        s = nl ? nl + 1 : NULL;
+    }
+    close_section(&st, jf, cli_argc, cli_argv);
+    words_free(&st.glob);
+    free(copy);
+    if (!jf->n && !e.count)
+        add_err(&e, "%s: no [name] section: nothing to run", path);
+    if (st.oom)
+        add_err(&e, "%s: out of memory", path);
+    if (e.count) {
+        pfs_jobfile_free(jf);
+        return -1;
+    }
+    return 0;
+}
+
+/* The job-file line of the option a parser message starts with ("--transfer: ..."), or the header's. */
+static int line_of(const struct pfs_job_section *sec, const char *msg)
+{
+    if (strncmp(msg, "--", 2) != 0)
+        return sec->line;
+    size_t n = strcspn(msg + 2, ":= ");
+    for (int i = sec->argc - 1; i > 0; i--)
+        if (strncmp(sec->argv[i] + 2, msg + 2, n) == 0 && (sec->argv[i][2 + n] == '=' || !sec->argv[i][2 + n]))
+            return sec->arg_line[i] ? sec->arg_line[i] : sec->line;
+    return sec->line;
+}
+
+int pfs_jobfile_check(const char *path, const struct pfs_jobfile *jf, int nranks, char *err, size_t len)
+{
+    struct errs e = {err, len, 0, 0};
+    if (len)
+        err[0] = '\0';
+    for (int i = 0; i < jf->n; i++) {
+        const struct pfs_job_section *sec = &jf->sec[i];
+        struct pfs_config cfg;
+        char msg[PFS_ERRLEN];
+        enum pfs_parse_result pr = pfs_config_parse(&cfg, sec->argc, sec->argv, msg, sizeof(msg));
+        if (pr == PFS_PARSE_RUN && pfs_config_resolve(&cfg, nranks, msg, sizeof(msg)) != 0)
+            pr = PFS_PARSE_ERROR;
+        else if (pr == PFS_PARSE_RUN && cfg.job[0])
+            snprintf(msg, sizeof(msg), "a job file cannot name another (-f)"), pr = PFS_PARSE_ERROR;
+        if (pr != PFS_PARSE_RUN)
+            add_err(&e, "%s:%d: section [%s]: %s", path, line_of(sec, msg), sec->name,
+                    pr == PFS_PARSE_ERROR ? msg : "help, version and listings cannot run from a job file");
+    }
+    return e.count ? -1 : 0;
+}
+
+void pfs_jobfile_free(struct pfs_jobfile *jf)
+{
+    for (int i = 0; i < jf->n; i++) {
+        for (int k = 0; k < jf->sec[i].argc; k++)
+            free(jf->sec[i].argv[k]);
+        free(jf->sec[i].argv);
+        free(jf->sec[i].arg_line);
+    }
+    free(jf->sec);
+    *jf = (struct pfs_jobfile){0};
+}

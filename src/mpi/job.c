@@ -1,0 +1,158 @@
+/* -f JOBFILE: every [section] of a job file (pfs/jobfile.h) as one run,
+ * in order, inside this one MPI job: one start-up for the whole campaign.
+ * Rank 0 reads the file and sends its text to every rank; every rank
+ * parses it alike, so every rank reaches the same verdict; every section is
+ * checked before the first runs (exit 2 with each error's file and line). */
+#include "driver.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "pfs/jobfile.h"
+
+/* Local, rank 0: the file's text (malloc'ed), or NULL with err set. */
+static char *read_job(const char *path, long *len, char *err, size_t errlen)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    struct stat st;
+    char *text = NULL;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        snprintf(err, errlen, "-f %.400s: %s", path, strerror(errno));
+    } else if (!S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "-f %.400s: not a regular file", path);
+    } else if (st.st_size > PFS_JOB_MAX_BYTES) {
+        snprintf(err, errlen, "-f %.400s: larger than %d bytes", path, PFS_JOB_MAX_BYTES);
+    } else if (!(text = malloc((size_t)st.st_size + 1))) {
+        snprintf(err, errlen, "-f %.400s: out of memory", path);
+    } else {
+        ssize_t n = read(fd, text, (size_t)st.st_size);
+        if (n != (ssize_t)st.st_size) {
+            snprintf(err, errlen, "-f %.400s: %s", path, n < 0 ? strerror(errno) : "short read");
+            free(text);
+            text = NULL;
+        } else {
+            text[n] = '\0';
+            *len = (long)n;
+        }
+    }
+    if (fd >= 0)
+        close(fd);
+    return text;
+}
+
+/* The command line's own options for every section: argv without argv[0],
+ * -f FILE (or --job FILE, --job=FILE, -fFILE) and --stop-on-error. */
+static int cli_words(int argc, char **argv, char **out)
+{
+    int n = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "-f") == 0 || strcmp(a, "--job") == 0) {
+            i++;
+            continue;
+        }
+        if (strncmp(a, "--job=", 6) == 0 || (strncmp(a, "-f", 2) == 0 && a[2]) || strcmp(a, "--stop-on-error") == 0)
+            continue;
+        out[n++] = argv[i];
+    }
+    out[n] = NULL;
+    return n;
+}
+
+/* Rank 0: the errors, one "pfsbench: error: " line each. */
+static void say_errors(const char *err)
+{
+    for (const char *p = err; *p;) {
+        size_t n = strcspn(p, "\n");
+        fprintf(stderr, "pfsbench: error: %.*s\n", (int)n, p);
+        p += n + (p[n] == '\n');
+    }
+}
+
+/* Collective. Rank 0's text of the job file on every rank, or NULL (told). */
+static char *share_text(MPI_Comm comm, int rank, const char *path)
+{
+    char err[PFS_ERRLEN] = "";
+    long len = -1;
+    char *text = rank == 0 ? read_job(path, &len, err, sizeof(err)) : NULL;
+    MPI_Bcast(&len, 1, MPI_LONG, 0, comm);
+    if (len < 0) {
+        if (rank == 0)
+            say_errors(err);
+        return NULL;
+    }
+    if (rank != 0 && !(text = malloc((size_t)len + 1))) {
+        /* The broadcast cannot be left half-joined: end the job, saying why. */
+        fprintf(stderr, "pfsbench: error: rank %d: -f %s: no memory for %ld bytes\n", rank, path, len);
+        MPI_Abort(comm, PFS_EXIT_IO);
+    }
+    MPI_Bcast(text, (int)len, MPI_CHAR, 0, comm);
+    text[len] = '\0';
+    return text;
+}
+
+/* Runs the sections in order. Returns the first failing section's exit
+ * status (0 when all passed); an interrupted section ends the job. */
+static int run_sections(MPI_Comm comm, int rank, const struct pfs_jobfile *jf, const struct drv_job *base,
+                        int stop_on_error)
+{
+    int first = 0, failed = 0, ran = 0;
+    for (int i = 0; i < jf->n; i++) {
+        struct drv_job job = *base;
+        job.section = jf->sec[i].name;
+        job.index = i;
+        if (rank == 0)
+            fprintf(stderr, "pfsbench: job %s: section [%s] (%d of %d)\n", base->path, job.section, i + 1, jf->n);
+        int rc = drv_run_one(comm, jf->sec[i].argc, jf->sec[i].argv, &job);
+        ran++;
+        if (rc && !first)
+            first = rc;
+        failed += rc != 0;
+        if (rc > 128 || (rc && stop_on_error))
+            break;
+    }
+    if (rank == 0)
+        fprintf(stderr, "pfsbench: job %s: %d of %d sections ran, %d failed%s\n", base->path, ran, jf->n, failed,
+                ran < jf->n ? (first > 128 ? " (interrupted)" : " (--stop-on-error)") : "");
+    return first;
+}
+
+int drv_job_run(MPI_Comm comm, const struct pfs_config *cli, int argc, char **argv)
+{
+    int rank, nranks;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &nranks);
+    char *text = share_text(comm, rank, cli->job);
+    if (!text)
+        return PFS_EXIT_USAGE;
+    char **words = calloc((size_t)argc + 1, sizeof(*words));
+    char *err = malloc(PFS_ERRLEN * 8);
+    struct pfs_jobfile jf = {0};
+    int rc = !words || !err ? -1 : 0;
+    if (rc == 0) {
+        int n = cli_words(argc, argv, words);
+        rc = pfs_jobfile_parse(cli->job, text, n, words, &jf, err, PFS_ERRLEN * 8);
+        if (rc == 0)
+            rc = pfs_jobfile_check(cli->job, &jf, nranks, err, PFS_ERRLEN * 8);
+        if (rc != 0 && rank == 0)
+            say_errors(err);
+    } else if (rank == 0) {
+        fprintf(stderr, "pfsbench: error: -f %s: out of memory\n", cli->job);
+    }
+    if (rc == 0) {
+        const struct drv_job base = {.path = cli->job, .text = text};
+        rc = run_sections(comm, rank, &jf, &base, cli->stop_on_error);
+    } else {
+        rc = PFS_EXIT_USAGE;
+    }
+    pfs_jobfile_free(&jf);
+    free(words);
+    free(err);
+    free(text);
+    return rc;
+}

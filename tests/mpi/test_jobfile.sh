@@ -1,0 +1,146 @@
+#!/bin/bash
+# Job files (-f JOBFILE, issue 20): several runs in one MPI job.
+#   - every section runs, in order, as a run of its own in the same results
+#     file, labelled with its name, with the job file's text stored;
+#   - [global] lines apply to the sections after them; a section's own word
+#     wins; the command line's options apply to every section;
+#   - every error in the file is told at once with its file and line, exit
+#     2, nothing created;
+#   - a failing section is recorded and the next ones still run (exit status
+#     of the first failure), unless --stop-on-error;
+#   - a section's stored command line, run natively, does the same work.
+. "$(dirname "$0")/lib.sh"
+D=$T/data
+R=$T/results.h5
+mkdir -p "$D"
+
+cat >"$T/ok.job" <<EOF
+# two data runs and a metadata run
+[global]
+dir = $D
+transfer = 64k
+block = 1m
+
+[seq]
+phases = write,read
+fsync
+
+[shared-strided]
+shared
+layout = strided
+phases = write,read
+block = 512k
+
+; small files
+[md]
+phases = create,stat,delete
+files = 50
+EOF
+run_mpi 2 120 -f "$T/ok.job" -o "$R" -q
+check "3 sections: exit 0" [ "$RC" -eq 0 ]
+check "3 sections: each announced" [ "$(grep -c 'section \[' "$T/err")" -eq 3 ]
+check "3 sections: no data file left" [ -z "$(ls -A "$D")" ]
+pycheck "3 sections: 3 runs, labels, the job's text, globals and own words" "$R" "$T/ok.job" <<'EOF'
+import sys, h5py
+f = h5py.File(sys.argv[1], "r")
+text = open(sys.argv[2]).read()
+runs = [f["runs"][k] for k in sorted(f["runs"])]
+assert len(runs) == 3, len(runs)
+assert [r.attrs["label"] for r in runs] == ["seq", "shared-strided", "md"]
+assert [r.attrs["job_section"] for r in runs] == ["seq", "shared-strided", "md"]
+for r in runs:
+    assert r.attrs["job_text"] == text
+    assert r.attrs["job_file"] == sys.argv[2]
+    assert r.attrs["status"] == "complete", r.attrs["status"]
+    assert r.attrs["transfer"] == 65536            # [global]
+seq, sh, md = runs
+assert seq.attrs["fsync"] == 1 and sh.attrs["fsync"] == 0
+assert sh.attrs["mode"] == "shared" and sh.attrs["layout"] == "strided"
+assert seq.attrs["block"] == 1 << 20 and sh.attrs["block"] == 512 << 10   # the section's word wins
+assert list(md["phases"]) == ["00_create", "01_stat", "02_delete"]
+assert md.attrs["files"] == 50
+EOF
+
+# The stored command line of a section, run natively, does the same work.
+cmd=$("$PY" -c "import h5py,sys; f=h5py.File(sys.argv[1],'r'); print(f['runs'][sorted(f['runs'])[0]].attrs['command_line'])" "$R")
+# shellcheck disable=SC2086
+run_mpi 2 120 ${cmd#pfsbench }
+check "the stored command line runs natively: exit 0" [ "$RC" -eq 0 ]
+pycheck "the native run moved the same bytes in the same phases" "$R" <<'EOF'
+import sys, h5py
+f = h5py.File(sys.argv[1], "r")
+runs = [f["runs"][k] for k in sorted(f["runs"])]
+a, b = runs[0], runs[-1]
+assert list(a["phases"]) == list(b["phases"])
+for p in a["phases"]:
+    assert (a["phases"][p]["bytes"][()] == b["phases"][p]["bytes"][()]).all(), p
+    assert (a["phases"][p]["ops"][()] == b["phases"][p]["ops"][()]).all(), p
+EOF
+
+# Every error at once, with file and line; nothing made.
+cat >"$T/bad.job" <<EOF
+transfer = 1m
+[global]
+dir = $D
+trnasfer = 64k
+[a]
+fsync = yes
+[a]
+[b]
+help
+EOF
+run_mpi 2 60 -f "$T/bad.job" -o "$T/bad.h5"
+check "bad job file: exit 2" [ "$RC" -eq 2 ]
+for l in 1 4 6 7 9; do
+    check "bad job file: line $l named" grep -q "bad.job:$l: " "$T/err"
+done
+check "bad job file: nothing created" [ ! -e "$T/bad.h5" ] && [ -z "$(ls -A "$D")" ]
+cat >"$T/bad2.job" <<EOF
+[global]
+dir = $D
+[a]
+block = 1mb
+[b]
+transfer = 3m
+block = 4m
+EOF
+run_mpi 2 60 -f "$T/bad2.job" -o "$T/bad.h5"
+check "sections that do not parse: exit 2" [ "$RC" -eq 2 ]
+check "sections that do not parse: the option's line and section" grep -q "bad2.job:4: section \[a\]: --block" "$T/err"
+check "sections that do not parse: the second section too" grep -q "bad2.job:5: section \[b\]" "$T/err"
+check "sections that do not parse: nothing created" [ ! -e "$T/bad.h5" ]
+run_mpi 1 60 -f "$T/nosuch.job"
+check "a missing job file: exit 2, named" [ "$RC" -eq 2 ] && grep -q "nosuch.job" "$T/err"
+run_mpi 1 60 -d "$D" --stop-on-error
+check "--stop-on-error without -f: exit 2" [ "$RC" -eq 2 ]
+
+# A section that fails (it reads files no run kept) is recorded; the next runs.
+cat >"$T/fail.job" <<EOF
+[global]
+dir = $D
+transfer = 64k
+block = 256k
+[first]
+phases = write
+[broken]
+phases = read
+run-id = nosuchrun
+[last]
+phases = write,read
+EOF
+rm -f "$R"
+run_mpi 2 120 -f "$T/fail.job" -o "$R" -q
+check "a failing section: exit 1 (its status)" [ "$RC" -eq 1 ]
+check "a failing section: the summary counts it" grep -q "3 of 3 sections ran, 1 failed" "$T/err"
+pycheck "a failing section: recorded failed, the others complete" "$R" <<'EOF'
+import sys, h5py
+f = h5py.File(sys.argv[1], "r")
+st = [(f["runs"][k].attrs["label"], f["runs"][k].attrs["status"]) for k in sorted(f["runs"])]
+assert st == [("first", "complete"), ("broken", "failed"), ("last", "complete")], st
+EOF
+rm -f "$R"
+run_mpi 2 120 -f "$T/fail.job" --stop-on-error -o "$R" -q
+check "--stop-on-error: exit 1" [ "$RC" -eq 1 ]
+check "--stop-on-error: the last section did not run" grep -q "2 of 3 sections ran, 1 failed (--stop-on-error)" "$T/err"
+check "--stop-on-error: no data file left" [ -z "$(ls -A "$D")" ]
+finish
