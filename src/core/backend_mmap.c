@@ -62,7 +62,9 @@ struct mmap_fh {
 
 /* ---- the SIGBUS guard: a copy that faults returns -1 instead of killing ---- */
 
-static __thread sigjmp_buf *guard_jb;
+/* volatile: memcpy is a builtin the compiler knows cannot read it, and the
+ * store before the copy would otherwise be dropped as dead. */
+static __thread sigjmp_buf *volatile guard_jb;
 static struct sigaction old_bus;
 static int bus_users; /* contexts with the handler installed */
 
