@@ -196,8 +196,10 @@ static int map_file(struct mmap_fh *h, int fd, unsigned flags, const struct pfs_
     uint64_t have = (uint64_t)st.st_size;
     uint64_t need = c ? (c->shared ? c->total : c->block) : have;
     int ours = (flags & PFS_OPEN_CREATE) || pfs_fid_known(expect);
+    /* Already as large and fully allocated (a rewrite): nothing to size. */
+    int whole = have >= need && (uint64_t)st.st_blocks * 512 >= need;
     if (wr && ours) {
-        int rc = size_file(fd, have, need);
+        int rc = whole ? 0 : size_file(fd, have, need);
         if (rc < 0)
             return rc;
         h->settle = !(flags & PFS_OPEN_SHARED);
