@@ -42,7 +42,10 @@ const char *pfs_safefile_why(int code, const char *path, char *buf, size_t len);
  * expect is known, refuses an inode other than expect. O_TRUNC is applied
  * with ftruncate only after those checks (so it can never empty someone
  * else's file). Returns the descriptor, or a negative errno / PFS_ERR_*.
- * got (may be NULL) receives the identity of what was opened. */
+ * got (may be NULL) receives the identity of what was opened. A file that
+ * O_CREAT|O_EXCL made and that then fails a check, or that a file system
+ * refusing O_DIRECT would have kept (EINVAL after the create), is removed:
+ * a failed open leaves nothing of this run behind. */
 int pfs_open_own(const char *path, int oflags, mode_t mode, const struct pfs_fid *expect, struct pfs_fid *got);
 
 /* Local. The identity of an open descriptor; 0, -errno, or PFS_ERR_NOTREG. */

@@ -127,32 +127,14 @@ static int open_flags(unsigned flags)
     return of;
 }
 
-/* pfs_open_own, and with --direct a create that leaves nothing behind
- * where the file system refuses O_DIRECT (open(2) makes the file before it
- * fails with EINVAL): the file is created without it, then opened again
- * with it, as the inode just made, and removed when that fails. */
+/* pfs_open_own (which, with --direct, leaves nothing behind where the
+ * file system refuses O_DIRECT), noting that refusal for errstr. */
 static int open_file(struct uring_ctx *c, const char *path, unsigned flags, const struct pfs_fid *expect,
                      struct pfs_fid *got)
 {
-    if (!(flags & PFS_OPEN_CREATE) || !(flags & PFS_OPEN_DIRECT)) {
-        int fd = pfs_open_own(path, open_flags(flags), 0644, expect, got);
-        if (fd == -EINVAL && (flags & PFS_OPEN_DIRECT) && c)
-            __atomic_store_n(&c->no_direct, 1, __ATOMIC_RELAXED);
-        return fd;
-    }
-    struct pfs_fid made = {0, 0};
-    int fd = pfs_open_own(path, open_flags(flags & ~PFS_OPEN_DIRECT), 0644, expect, &made);
-    if (fd < 0)
-        return fd;
-    close(fd);
-    fd = pfs_open_own(path, open_flags(flags & ~(PFS_OPEN_CREATE | PFS_OPEN_TRUNC)), 0, &made, got);
-    if (fd < 0) {
-        (void)pfs_unlink_own(path, &made);
-        if (fd == -EINVAL && c)
-            __atomic_store_n(&c->no_direct, 1, __ATOMIC_RELAXED);
-    } else if (got) {
-        *got = made;
-    }
+    int fd = pfs_open_own(path, open_flags(flags), 0644, expect, got);
+    if (fd == -EINVAL && (flags & PFS_OPEN_DIRECT) && c)
+        __atomic_store_n(&c->no_direct, 1, __ATOMIC_RELAXED);
     return fd;
 }
 

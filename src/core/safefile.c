@@ -70,7 +70,7 @@ int pfs_fid_check_path(const char *path, const struct pfs_fid *expect)
     return 0;
 }
 
-int pfs_open_own(const char *path, int oflags, mode_t mode, const struct pfs_fid *expect, struct pfs_fid *got)
+static int open_once(const char *path, int oflags, mode_t mode, const struct pfs_fid *expect, struct pfs_fid *got)
 {
     const int trunc = oflags & O_TRUNC;
     /* Look before opening: opening a device can have effects of its own. */
@@ -93,10 +93,32 @@ int pfs_open_own(const char *path, int oflags, mode_t mode, const struct pfs_fid
         rc = -errno;
     if (rc < 0) {
         close(fd);
+        /* O_CREAT|O_EXCL made it: this run's own, and of no use now. */
+        if ((oflags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL) && rc != PFS_ERR_NOTREG)
+            (void)pfs_unlink_own(path, &id);
         return rc;
     }
     if (got)
         *got = id;
+    return fd;
+}
+
+int pfs_open_own(const char *path, int oflags, mode_t mode, const struct pfs_fid *expect, struct pfs_fid *got)
+{
+    if (!(oflags & O_CREAT) || !(oflags & O_DIRECT))
+        return open_once(path, oflags, mode, expect, got);
+    /* open(2) makes the file before a file system that refuses O_DIRECT
+     * (tmpfs before 6.6, ramfs, some FUSE) fails it with EINVAL: create it
+     * without, open it again with O_DIRECT as the inode just made, and
+     * remove it when that fails, so a refused --direct leaves nothing. */
+    struct pfs_fid made = {0, 0};
+    int fd = open_once(path, oflags & ~O_DIRECT, mode, expect, &made);
+    if (fd < 0)
+        return fd;
+    close(fd);
+    fd = open_once(path, oflags & ~(O_CREAT | O_EXCL | O_TRUNC), 0, &made, got);
+    if (fd < 0)
+        (void)pfs_unlink_own(path, &made);
     return fd;
 }
 

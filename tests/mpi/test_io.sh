@@ -98,4 +98,20 @@ check "mpiio: a bad hint value exits 2 (2)" grep -q "striping_factor: 'four' is 
 run_mpi 2 60 -d "$D" -a mpiio --hint made_up_hint=1 -t 64k -b 256k --no-results
 check "mpiio: an unknown hint is reported" grep -q "hint 'made_up_hint=1' is not one pfsbench knows" "$T/out"
 check "all runs cleaned up" [ -z "$(ls -A "$D")" ]
+
+# --direct where the file system refuses O_DIRECT (ramfs): open(2) makes the
+# file before it fails with EINVAL; pfsbench must leave nothing behind.
+mkdir -p "$T/ramfs"
+RC=0
+timeout 120 unshare --mount --propagation private sh -c \
+    'mount -t ramfs pfstest "$1" || exit 99; d=$1; left=$2; bin=$3; shift 3
+     mpirun -np 2 --oversubscribe --bind-to none "$bin" -d "$d" "$@"; rc=$?
+     ls -A "$d" >"$left"; exit $rc' \
+    sh "$T/ramfs" "$T/left" "$PFSBENCH" --direct -t 64k -b 1m --no-results >"$T/out" 2>"$T/err" || RC=$?
+if [ "$RC" -eq 99 ]; then
+    echo "# no ramfs mount here (not root?): the refusal of O_DIRECT is not checked"
+else
+    check "posix --direct on ramfs: exit 1, the open named" [ "$RC" -eq 1 ] && grep -q "open for writing" "$T/err"
+    check "posix --direct on ramfs: no file left behind" [ ! -s "$T/left" ]
+fi
 finish
