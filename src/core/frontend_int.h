@@ -1,0 +1,81 @@
+/* The front ends' shared machinery (frontend.c) and the three tools'
+ * translators (frontend_ior.c, frontend_mdtest.c, frontend_iozone.c). Private to the core. */
+#ifndef PFS_FRONTEND_INT_H
+#define PFS_FRONTEND_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define PFS_FE_NOTES 4096
+#define NO_EQUIV "no pfsbench equivalent"
+
+enum fe_arity {
+    FE_FLAG,   /* no value; may be combined with others in one word (-CLF) */
+    FE_VALUE,  /* a value: the rest of the word (-t2m, -G=5) or the next word */
+    FE_OPTVAL, /* an optional value, only attached to the letter (mdtest -R5) */
+    FE_LIST,   /* the following words that are not options (IOzone -F f1 f2) */
+};
+
+/* One option of a tool, spelled as that tool spells it ("-t", "-+n",
+ * "--posix.odirect"). id: what the translator does with it; why: when not
+ * NULL, the option is refused with this reason. */
+struct fe_opt {
+    const char *name;
+    enum fe_arity arity;
+    int id;
+    const char *why;
+};
+
+/* A translation in progress: the native words, the refusals and the notes. */
+struct fe {
+    const char *tool;
+    int nranks;
+    char **v;          /* the native argv being built, v[0] = "pfsbench" */
+    int n, cap;
+    int oom;
+    char *bad;         /* refusals, one per line */
+    size_t badlen, badused;
+    int nbad;
+    char notes[PFS_FE_NOTES];
+    size_t notesused;
+    int pass_argc;     /* words after a bare "--": native options, appended last */
+    char **pass_argv;
+};
+
+/* The value (or list) an option came with, as the tool's translator sees it. */
+struct fe_arg {
+    const char *val;   /* FE_VALUE, FE_OPTVAL (NULL: none) */
+    int lc;            /* FE_LIST */
+    char **lv;
+};
+
+typedef void (*fe_on_opt)(struct fe *f, const struct fe_opt *o, const struct fe_arg *a, void *st);
+
+/* Walk a tool's words against its table, calling on() for each option it
+ * knows and does not refuse; refusals (unknown options, missing values,
+ * stray words, rows with a reason) are recorded. A bare "--" ends the walk:
+ * the rest is passed through. */
+void fe_walk(struct fe *f, const struct fe_opt *tab, int argc, char **argv, fe_on_opt on, void *st);
+
+void fe_add(struct fe *f, const char *word);
+void fe_addf(struct fe *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* "-t", then the size written compactly ("2m", "47008"). */
+void fe_add_size(struct fe *f, const char *opt, uint64_t bytes);
+void fe_refuse(struct fe *f, const char *opt, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void fe_note(struct fe *f, const char *opt, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* A size: digits and an optional 1024-based suffix of `suffixes` (e.g.
+ * "kmgtp"), either case; a plain number is multiplied by `plain` (IOzone: 1024).
+ * Refuses (and returns -1) on anything else, 0 included. */
+int fe_size(struct fe *f, const char *opt, const char *val, const char *suffixes, uint64_t plain, uint64_t *out);
+/* A whole number in [min, max]; refuses (and returns -1) otherwise. */
+int fe_int(struct fe *f, const char *opt, const char *val, long min, long max, long *out);
+/* The directory part of a file path ("." for a bare name), into dir. */
+void fe_dirname(const char *path, char *dir, size_t len);
+
+/* The translators: fill f->v from the tool's words. */
+void fe_ior(struct fe *f, int argc, char **argv);
+void fe_mdtest(struct fe *f, int argc, char **argv);
+void fe_iozone(struct fe *f, int argc, char **argv);
+
+#endif

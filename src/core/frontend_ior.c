@@ -1,0 +1,259 @@
+/* `pfsbench ior ARGS`: IOR's options as IOR means them, with its defaults
+ * (-t 256k, -b 1m, -s 1, one shared file, write and read), written as native
+ * pfsbench options. docs/usage.md, "IOR, mdtest and IOzone command lines",
+ * is this table as prose. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "frontend_int.h"
+#include "pfs/backend.h"
+
+enum {
+    IOR_API = 1, IOR_B, IOR_T, IOR_S, IOR_F, IOR_C, IOR_Q, IOR_E, IOR_W, IOR_R, IOR_CW, IOR_CR, IOR_K, IOR_I,
+    IOR_D, IOR_O, IOR_OPATH, IOR_Z, IOR_COLL, IOR_V, IOR_DIRECT, IOR_HELP, IOR_IGNORE, IOR_G, IOR_QUIT,
+};
+
+static const struct fe_opt ior_tab[] = {
+    {"-a", FE_VALUE, IOR_API, NULL},
+    {"-b", FE_VALUE, IOR_B, NULL},
+    {"-t", FE_VALUE, IOR_T, NULL},
+    {"-s", FE_VALUE, IOR_S, NULL},
+    {"-F", FE_FLAG, IOR_F, NULL},
+    {"-C", FE_FLAG, IOR_C, NULL},
+    {"-Q", FE_VALUE, IOR_Q, NULL},
+    {"-e", FE_FLAG, IOR_E, NULL},
+    {"-w", FE_FLAG, IOR_W, NULL},
+    {"-r", FE_FLAG, IOR_R, NULL},
+    {"-W", FE_FLAG, IOR_CW, NULL},
+    {"-R", FE_FLAG, IOR_CR, NULL},
+    {"-k", FE_FLAG, IOR_K, NULL},
+    {"-i", FE_VALUE, IOR_I, NULL},
+    {"-D", FE_VALUE, IOR_D, NULL},
+    {"-O", FE_VALUE, IOR_O, NULL},
+    {"-o", FE_VALUE, IOR_OPATH, NULL},
+    {"-z", FE_FLAG, IOR_Z, NULL},
+    {"-c", FE_FLAG, IOR_COLL, NULL},
+    {"-v", FE_FLAG, IOR_V, NULL},
+    {"-B", FE_FLAG, IOR_DIRECT, NULL},
+    {"--posix.odirect", FE_FLAG, IOR_DIRECT, NULL},
+    {"-h", FE_FLAG, IOR_HELP, NULL},
+    {"-g", FE_FLAG, IOR_IGNORE, NULL}, /* pfsbench always has barriers around open and close */
+    {"-G", FE_VALUE, IOR_G, NULL},
+    {"-q", FE_FLAG, IOR_QUIT, NULL},
+    {"-Y", FE_FLAG, 0, "fsync after every write: pfsbench has no per-write fsync yet (-e is fsync at close)"},
+    {"-E", FE_FLAG, 0, "use the existing file: pfsbench reads only files a run of its own kept: write with -k, then "
+                       "give -r and, after --, --run-id ID (the id that run printed)"},
+    {"-d", FE_VALUE, 0, "a delay between repetitions: pfsbench has none"},
+    {"-T", FE_VALUE, 0, "a time limit in minutes: pfsbench has none for the run; -D SECS is the stonewall per phase"},
+    {"-N", FE_VALUE, 0, "the number of tasks: every rank mpirun starts takes part; give mpirun -np N"},
+    {"-u", FE_FLAG, 0, "a directory per task: pfsbench's data files share -d's directory"},
+    {"-m", FE_FLAG, 0, "a file name per repetition: " NO_EQUIV},
+    {"-A", FE_VALUE, 0, "a reference number for the summary: give -- --label TEXT"},
+    {"-f", FE_VALUE, 0, "an IOR script: translate each RUN's options into a command line of its own"},
+    {"-H", FE_FLAG, 0, "show hints: " NO_EQUIV " (the hints given with -- --hint are in the results file)"},
+    {"-U", FE_VALUE, 0, "a hints file: give each hint with -- --hint KEY=VALUE"},
+    {"-j", FE_VALUE, 0, "an outlier threshold: pfsbench flags slow nodes instead (-- --straggler F)"},
+    {"-K", FE_FLAG, 0, "keep a file with errors: " NO_EQUIV " (--verify names the file and offset of a bad byte)"},
+    {"-l", FE_VALUE, 0, "the data packet type: pfsbench writes incompressible random bytes, or --verify's pattern (-W)"},
+    {"--dataPacketType", FE_VALUE, 0, "the data packet type: pfsbench writes incompressible random bytes, or --verify's "
+                                      "pattern (-W)"},
+    {"-M", FE_VALUE, 0, "a memory hog per node: " NO_EQUIV},
+    {"-x", FE_FLAG, 0, "one transfer attempt: pfsbench continues short transfers, failing the run on an error"},
+    {"-X", FE_VALUE, 0, "random task reordering: pfsbench's -C reads from the next node, no random order"},
+    {"-Z", FE_FLAG, 0, "random task reordering: pfsbench's -C reads from the next node, no random order"},
+    {"-y", FE_FLAG, 0, "dual mount points: " NO_EQUIV},
+    {"-I", FE_FLAG, 0, "HDF5 individual data sets: " NO_EQUIV},
+    {"-J", FE_VALUE, 0, "HDF5 alignment: " NO_EQUIV},
+    {"-n", FE_FLAG, 0, "HDF5 no fill: " NO_EQUIV},
+    {"-p", FE_FLAG, 0, "preallocation: " NO_EQUIV},
+    {"-P", FE_FLAG, 0, "a shared file pointer: " NO_EQUIV " (pfsbench computes every offset)"},
+    {"-S", FE_FLAG, 0, "a strided MPI datatype: " NO_EQUIV},
+    {"-V", FE_FLAG, 0, "an MPI file view: " NO_EQUIV},
+    {"--dryRun", FE_FLAG, 0, NO_EQUIV},
+    {"--warningAsErrors", FE_FLAG, 0, NO_EQUIV},
+    {NULL, FE_FLAG, 0, NULL},
+};
+
+struct ior_st {
+    char api[16];
+    uint64_t b, t;
+    long s, reps, deadline;
+    int fpp, reorder, fsync, w, r, cw, cr, keep, random, coll, verbose, direct, help, wearout;
+    char dir[1024];
+    int have_o;
+};
+
+/* IOR's -a, as a pfsbench --api: the backends pfsbench has under IOR's names. */
+static void ior_api(struct fe *f, struct ior_st *s, const char *val)
+{
+    static const char *const ior_apis[] = {"POSIX", "MPIIO", "HDF5", "MMAP", "DUMMY", "NCMPI", "HDFS", "S3", "RADOS",
+                                           "DAOS", "DFS", "AIO", "PMDK", "CEPHFS", "GFARM", "CHFS", "FINCHFS", NULL};
+    int known = 0;
+    for (int i = 0; ior_apis[i]; i++)
+        known |= strcasecmp(val, ior_apis[i]) == 0;
+    if (!known) {
+        fe_refuse(f, "-a", "'%s' is not an IOR API", val);
+        return;
+    }
+    char lower[16];
+    size_t i = 0;
+    for (; val[i] && i + 1 < sizeof(lower); i++)
+        lower[i] = (char)(val[i] >= 'A' && val[i] <= 'Z' ? val[i] - 'A' + 'a' : val[i]);
+    lower[i] = '\0';
+    const char *mine = strcmp(lower, "dummy") == 0 ? "null" : lower;
+    if (strcmp(lower, "aio") == 0 || pfs_backend_index(mine) < 0) {
+        char have[256] = "";
+        for (int k = 0, n = 0; k < pfs_backend_count() && n < (int)sizeof(have); k++)
+            n += snprintf(have + n, sizeof(have) - (size_t)n, "%s%s", k ? ", " : "", pfs_backend_name(k));
+        fe_refuse(f, "-a", "%s: pfsbench has no such backend (its --api: %s)", val, have);
+        return;
+    }
+    snprintf(s->api, sizeof(s->api), "%s", mine);
+}
+
+/* -O key=value[,key=value]: the stonewall's keys. */
+static void ior_directives(struct fe *f, struct ior_st *s, const char *val)
+{
+    char buf[512];
+    snprintf(buf, sizeof(buf), "%s", val);
+    for (char *save = NULL, *kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(kv, '=');
+        const char *v = eq ? eq + 1 : "";
+        if (eq)
+            *eq = '\0';
+        if (strcasecmp(kv, "stoneWallingWearOut") == 0 && strcmp(v, "1") == 0)
+            s->wearout = 1;
+        else if (strcasecmp(kv, "stoneWallingWearOut") == 0)
+            fe_refuse(f, "-O", "stoneWallingWearOut=%s: pfsbench's stonewall always wears out (=1)", v);
+        else if (strcasecmp(kv, "stoneWallingStatusFile") == 0)
+            fe_note(f, "-O", "stoneWallingStatusFile=%s: not written; pfsbench stores the stonewall (the count every "
+                    "stream reached, both bandwidths) in its results file", v);
+        else
+            fe_refuse(f, "-O", "%s: not an IOR directive pfsbench translates (stoneWallingWearOut=1, "
+                      "stoneWallingStatusFile=F)", kv);
+    }
+}
+
+static void ior_on(struct fe *f, const struct fe_opt *o, const struct fe_arg *a, void *st)
+{
+    struct ior_st *s = st;
+    long v;
+    switch (o->id) {
+    case IOR_API: ior_api(f, s, a->val); break;
+    case IOR_B: fe_size(f, "-b", a->val, "kmgtp", 1, &s->b); break;
+    case IOR_T: fe_size(f, "-t", a->val, "kmgtp", 1, &s->t); break;
+    case IOR_S: fe_int(f, "-s", a->val, 1, 1L << 40, &s->s); break;
+    case IOR_F: s->fpp = 1; break;
+    case IOR_C: s->reorder = 1; break;
+    case IOR_Q:
+        if (fe_int(f, "-Q", a->val, 0, 1L << 30, &v) == 0 && v != 1)
+            fe_refuse(f, "-Q", "%ld: pfsbench's -C reads what the next node wrote (IOR's -Q 1); other offsets are not "
+                      "built", v);
+        break;
+    case IOR_E: s->fsync = 1; break;
+    case IOR_W: s->w = 1; break;
+    case IOR_R: s->r = 1; break;
+    case IOR_CW: s->cw = 1; break;
+    case IOR_CR: s->cr = 1; break;
+    case IOR_K: s->keep = 1; break;
+    case IOR_I: fe_int(f, "-i", a->val, 1, 1000000, &s->reps); break;
+    case IOR_D: fe_int(f, "-D", a->val, 0, 1000000000, &s->deadline); break;
+    case IOR_O: ior_directives(f, s, a->val); break;
+    case IOR_OPATH:
+        fe_dirname(a->val, s->dir, sizeof(s->dir));
+        s->have_o = 1;
+        fe_note(f, "-o", "%s: pfsbench names its own files in %s (pfsbench.RUNID.N, or .shared)", a->val, s->dir);
+        break;
+    case IOR_Z: s->random = 1; break;
+    case IOR_COLL: s->coll = 1; break;
+    case IOR_V: s->verbose = 1; break;
+    case IOR_DIRECT: s->direct = 1; break;
+    case IOR_HELP: s->help = 1; break;
+    case IOR_G: fe_note(f, "-G", "the timestamp signature is not used: pfsbench's data is its own"); break;
+    case IOR_QUIT: break; /* pfsbench always ends the run at an I/O error */
+    default: break;
+    }
+}
+
+/* IOR's segments as pfsbench's one block per stream. Returns the block, 0 when refused. */
+static uint64_t ior_block(struct fe *f, const struct ior_st *s, int *strided)
+{
+    *strided = 0;
+    if (s->s == 1)
+        return s->b;
+    if (s->b > UINT64_MAX / (uint64_t)s->s) {
+        fe_refuse(f, "-s", "%ld segments of %llu bytes do not fit 64 bits", s->s, (unsigned long long)s->b);
+        return 0;
+    }
+    if (s->fpp) /* segment k of a rank's own file follows segment k-1: one block of s x b */
+        return s->b * (uint64_t)s->s;
+    if (s->b != s->t) {
+        fe_refuse(f, "-s", "%ld segments in a shared file interleave the ranks' -b blocks; pfsbench's strided layout "
+                  "interleaves transfers: give -b equal to -t (IOR's ior-hard), or -F", s->s);
+        return 0;
+    }
+    *strided = 1; /* segment k of rank r is at (k x N + r) x t: strided transfers */
+    return s->t * (uint64_t)s->s;
+}
+
+void fe_ior(struct fe *f, int argc, char **argv)
+{
+    struct ior_st s = {.api = "posix", .b = 1 << 20, .t = 256 << 10, .s = 1, .reps = 1, .dir = "."};
+    fe_walk(f, ior_tab, argc, argv, ior_on, &s);
+    if (s.help) {
+        fe_add(f, "--help");
+        return;
+    }
+    if (s.coll && strcmp(s.api, "mpiio") != 0)
+        fe_refuse(f, "-c", "collective I/O needs -a MPIIO");
+    int strided;
+    uint64_t block = ior_block(f, &s, &strided);
+    if (!s.have_o)
+        fe_note(f, "-o", "not given: IOR's testFile in the working directory; pfsbench writes its own files in .");
+    if (s.deadline > 0 && !s.wearout)
+        fe_note(f, "-D", "pfsbench's stonewall always wears out to the largest count (IOR's -O stoneWallingWearOut=1)");
+    /* IOR with none of -w -r -W -R writes and reads; its -W check reads what it wrote, -R reads again. */
+    int w = s.w || s.cw, r = s.r || s.cr || s.cw;
+    if (!s.w && !s.r && !s.cw && !s.cr)
+        w = r = 1;
+    if (s.cw && !s.r)
+        fe_note(f, "-W", "the check is pfsbench's timed read phase with --verify (every byte)");
+    fe_add(f, "-d");
+    fe_add(f, s.dir);
+    fe_add_size(f, "-t", s.t);
+    fe_add_size(f, "-b", block ? block : s.b);
+    if (s.fpp)
+        fe_add(f, "-F");
+    else
+        fe_add(f, "--shared");
+    if (!s.fpp && strided) {
+        fe_add(f, "--layout");
+        fe_add(f, "strided");
+    }
+    fe_add(f, "-p");
+    fe_add(f, w && r ? "write,read" : w ? "write" : "read");
+    if (s.reps > 1)
+        fe_add(f, "-i"), fe_addf(f, "%ld", s.reps);
+    if (s.fsync)
+        fe_add(f, "-e");
+    if (s.keep)
+        fe_add(f, "-k");
+    if (s.reorder)
+        fe_add(f, "-C");
+    if (s.cw || s.cr)
+        fe_add(f, "--verify");
+    if (s.random)
+        fe_add(f, "--random");
+    if (s.deadline > 0)
+        fe_add(f, "-D"), fe_addf(f, "%ld", s.deadline);
+    if (strcmp(s.api, "posix") != 0)
+        fe_add(f, "--api"), fe_add(f, s.api);
+    if (s.coll)
+        fe_add(f, "--collective");
+    if (s.direct)
+        fe_add(f, "--direct");
+    if (s.verbose)
+        fe_add(f, "-v");
+}

@@ -1,0 +1,185 @@
+/* `pfsbench mdtest ARGS`: mdtest's options as mdtest means them (create,
+ * stat, read and remove without -C -T -E -r; the working directory without
+ * -d), written as native pfsbench options (docs/usage.md, "IOR, mdtest and
+ * IOzone command lines"). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "frontend_int.h"
+
+enum {
+    MD_N = 1, MD_FILES, MD_U, MD_Z, MD_B, MD_I, MD_D, MD_ITER, MD_C, MD_T, MD_R, MD_E, MD_STRIDE, MD_W, MD_READ,
+    MD_API, MD_V, MD_HELP, MD_IGNORE, MD_G, MD_X, MD_LEAF,
+};
+
+static const struct fe_opt md_tab[] = {
+    {"-n", FE_VALUE, MD_N, NULL},
+    {"-F", FE_FLAG, MD_FILES, NULL},
+    {"-u", FE_FLAG, MD_U, NULL},
+    {"-z", FE_VALUE, MD_Z, NULL},
+    {"-b", FE_VALUE, MD_B, NULL},
+    {"-I", FE_VALUE, MD_I, NULL},
+    {"-d", FE_VALUE, MD_D, NULL},
+    {"-i", FE_VALUE, MD_ITER, NULL},
+    {"-C", FE_FLAG, MD_C, NULL},
+    {"-T", FE_FLAG, MD_T, NULL},
+    {"-r", FE_FLAG, MD_R, NULL},
+    {"-E", FE_FLAG, MD_E, NULL},
+    {"-N", FE_VALUE, MD_STRIDE, NULL},
+    {"-w", FE_VALUE, MD_W, NULL},
+    {"-e", FE_VALUE, MD_READ, NULL},
+    {"-a", FE_VALUE, MD_API, NULL},
+    {"-v", FE_FLAG, MD_V, NULL},
+    {"-V", FE_VALUE, MD_V, NULL},
+    {"-h", FE_FLAG, MD_HELP, NULL},
+    {"-L", FE_FLAG, MD_LEAF, NULL},
+    {"-P", FE_FLAG, MD_IGNORE, NULL}, /* rates and times: pfsbench prints both */
+    {"-Z", FE_FLAG, MD_IGNORE, NULL}, /* times in seconds: so does pfsbench */
+    {"-G", FE_VALUE, MD_G, NULL},
+    {"-x", FE_VALUE, MD_X, NULL},
+    {"-D", FE_FLAG, 0, "directories only: pfsbench has no directory phases yet"},
+    {"-W", FE_VALUE, 0, "a stonewall for metadata phases is not built yet: each phase does all -n files"},
+    {"-B", FE_FLAG, 0, "no barriers: pfsbench always has a barrier before and after each phase"},
+    {"-c", FE_FLAG, 0, "collective creates (task 0 makes every file): " NO_EQUIV},
+    {"-f", FE_VALUE, 0, "a first task count to scale from: run pfsbench once per rank count (scripts/pfs-sweep)"},
+    {"-l", FE_VALUE, 0, "a last task count to scale to: run pfsbench once per rank count (scripts/pfs-sweep)"},
+    {"-s", FE_VALUE, 0, "a task-count stride to scale by: run pfsbench once per rank count (scripts/pfs-sweep)"},
+    {"-k", FE_FLAG, 0, "mknod instead of creat: " NO_EQUIV},
+    {"-p", FE_VALUE, 0, "a delay before each iteration: pfsbench has none"},
+    {"-R", FE_OPTVAL, 0, "random stat order only: pfsbench's -- --order random permutes every metadata phase's names"},
+    {"-S", FE_FLAG, 0, "one shared file: " NO_EQUIV},
+    {"-t", FE_FLAG, 0, "timing the unique directory's set-up: " NO_EQUIV},
+    {"-X", FE_FLAG, 0, "verifying the data read: not built for pfsbench's metadata phases"},
+    {"-y", FE_FLAG, 0, "fsync of each file after writing: pfsbench's metadata phases have none"},
+    {"-Y", FE_FLAG, 0, "a sync after each phase: " NO_EQUIV},
+    {"-K", FE_FLAG, 0, "keep the tree: pfsbench removes the small metadata files it made"},
+    {"-M", FE_FLAG, 0, NO_EQUIV},
+    {"--dataPacketType", FE_VALUE, 0, "the data packet type: pfsbench's file content is its own random bytes"},
+    {NULL, FE_FLAG, 0, NULL},
+};
+
+struct md_st {
+    long n, items, depth, reps, stride;
+    uint64_t wbytes, rbytes;
+    int files, unique, c, t, r, e, have_w, have_e, verbose, help;
+    char dir[1024], api[16];
+};
+
+/* mdtest's -w and -e: bytes, 0 allowed. */
+static int md_bytes(struct fe *f, const char *opt, const char *val, uint64_t *out)
+{
+    if (strcmp(val, "0") == 0) {
+        *out = 0;
+        return 0;
+    }
+    return fe_size(f, opt, val, "kmgtp", 1, out);
+}
+
+static void md_on(struct fe *f, const struct fe_opt *o, const struct fe_arg *a, void *st)
+{
+    struct md_st *s = st;
+    long v;
+    switch (o->id) {
+    case MD_N: fe_int(f, "-n", a->val, 1, 100000000, &s->n); break;
+    case MD_FILES: s->files = 1; break;
+    case MD_U: s->unique = 1; break;
+    case MD_Z:
+        if (fe_int(f, "-z", a->val, 0, 1000, &s->depth) == 0 && s->depth != 0)
+            fe_refuse(f, "-z", "%ld: a directory tree is not built: pfsbench's files are in one directory, or one per "
+                      "rank (-u); give -z 0", s->depth);
+        break;
+    case MD_B: fe_int(f, "-b", a->val, 0, 1L << 30, &v); break; /* no effect at depth 0 */
+    case MD_LEAF: break;                                         /* no effect at depth 0 */
+    case MD_I: fe_int(f, "-I", a->val, 1, 100000000, &s->items); break;
+    case MD_D:
+        if (strchr(a->val, '@'))
+            fe_refuse(f, "-d", "%s: several directories (@): pfsbench's -d is one", a->val);
+        snprintf(s->dir, sizeof(s->dir), "%s", a->val);
+        break;
+    case MD_ITER: fe_int(f, "-i", a->val, 1, 1000000, &s->reps); break;
+    case MD_C: s->c = 1; break;
+    case MD_T: s->t = 1; break;
+    case MD_R: s->r = 1; break;
+    case MD_E: s->e = 1; break;
+    case MD_STRIDE: fe_int(f, "-N", a->val, 0, 1L << 30, &s->stride); break;
+    case MD_W: s->have_w = md_bytes(f, "-w", a->val, &s->wbytes) == 0; break;
+    case MD_READ: s->have_e = md_bytes(f, "-e", a->val, &s->rbytes) == 0; break;
+    case MD_API:
+        if (strcasecmp(a->val, "DUMMY") == 0)
+            snprintf(s->api, sizeof(s->api), "null");
+        else if (strcasecmp(a->val, "POSIX") != 0)
+            fe_refuse(f, "-a", "%s: pfsbench's metadata phases use POSIX calls (or DUMMY: --api null)", a->val);
+        break;
+    case MD_V: s->verbose = 1; break;
+    case MD_HELP: s->help = 1; break;
+    case MD_G: fe_note(f, "-G", "the data offset seed is not used: pfsbench's file content is its own"); break;
+    case MD_X:
+        fe_note(f, "-x", "%s: not written; pfsbench stores its figures in its results file", a->val);
+        break;
+    default: break;
+    }
+}
+
+/* mdtest's phases (create, stat, read, remove; all four without -C -T -E -r) as -p. */
+static void md_phases(struct fe *f, struct md_st *s, char *list, size_t len)
+{
+    if (!s->c && !s->t && !s->e && !s->r)
+        s->c = s->t = s->e = s->r = 1;
+    if (!s->c && (s->t || s->e || s->r))
+        fe_refuse(f, s->t ? "-T" : s->e ? "-E" : "-r", "without -C this works on the files an earlier mdtest left; "
+                  "pfsbench's stat, read-files and delete need create in the same run: add -C");
+    snprintf(list, len, "%s%s%s%s", s->c ? "create," : "", s->t ? "stat," : "", s->e ? "read-files," : "",
+             s->r ? "delete," : "");
+    size_t n = strlen(list);
+    if (n)
+        list[n - 1] = '\0';
+    /* mdtest reads -e bytes of each file; pfsbench reads the whole --file-size. */
+    if (s->e && (s->have_e ? s->rbytes : 0) != s->wbytes)
+        fe_refuse(f, s->have_e ? "-e" : "-w", "mdtest's read phase reads -e %llu bytes of each file, pfsbench's "
+                  "read-files all -w %llu: give -e equal to -w", (unsigned long long)(s->have_e ? s->rbytes : 0),
+                  (unsigned long long)s->wbytes);
+}
+
+void fe_mdtest(struct fe *f, int argc, char **argv)
+{
+    struct md_st s = {.n = 0, .reps = 1, .dir = "."};
+    fe_walk(f, md_tab, argc, argv, md_on, &s);
+    if (s.help) {
+        fe_add(f, "--help");
+        return;
+    }
+    if (s.items && s.n && s.items != s.n)
+        fe_refuse(f, "-I", "%ld items per directory with -n %ld: at depth 0 there is one directory, so -I must "
+                  "equal -n", s.items, s.n);
+    else if (s.items)
+        s.n = s.items;
+    if (!s.n)
+        fe_refuse(f, "-n", "not given: give -n N, the files per process");
+    if (!s.files)
+        fe_note(f, "-F", "not given: mdtest would also create, stat and remove directories; pfsbench has no "
+                "directory phases, so only the file phases run");
+    char list[64];
+    md_phases(f, &s, list, sizeof(list));
+    fe_add(f, "-d");
+    fe_add(f, s.dir);
+    fe_add(f, "-p");
+    fe_add(f, list);
+    fe_add(f, "-n");
+    fe_addf(f, "%ld", s.n);
+    if (s.wbytes)
+        fe_add_size(f, "--file-size", s.wbytes);
+    if (s.unique)
+        fe_add(f, "--dirs"), fe_add(f, "per-rank");
+    if (s.stride > 0)
+        fe_add(f, "-C");
+    if (s.stride > 0 && s.r)
+        fe_note(f, "-N", "pfsbench's -C applies to stat and read-files; each rank deletes its own files");
+    if (s.reps > 1)
+        fe_add(f, "-i"), fe_addf(f, "%ld", s.reps);
+    if (s.api[0])
+        fe_add(f, "--api"), fe_add(f, s.api);
+    if (s.verbose)
+        fe_add(f, "-v");
+}

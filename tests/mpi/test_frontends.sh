@@ -1,0 +1,146 @@
+#!/bin/bash
+# `pfsbench ior|mdtest|iozone ARGS` (issue 18): their usual lines at 2 ranks
+# with small sizes print "pfsbench: equivalent: ..." and run; the printed
+# line, pasted, run natively, gives a results file with the same config, the
+# same phases and the same bytes and operations per phase and repetition
+# (read with h5py); a refused option exits 2, names every bad option, and
+# creates nothing.
+. "$(dirname "$0")/lib.sh"
+
+NP=2
+D=$T/data
+mkdir -p "$D"
+
+# in_dir DIR CMD...: run CMD with DIR as the working directory (stdout/stderr/RC as run_mpi).
+in_dir() {
+    local dir=$1
+    shift
+    mkdir -p "$dir"
+    RC=0
+    (cd "$dir" && timeout 120 mpirun -np "$NP" --oversubscribe --bind-to none "$@") >"$T/out" 2>"$T/err" || RC=$?
+}
+
+# compare NAME EXPECT...: the results files of $T/NAME/fe and $T/NAME/native hold one run each with
+# the same config, phases, bytes and ops; EXPECT: phase=bytes or phase=ops (metadata) per phase.
+compare() {
+    local name=$1
+    shift
+    pycheck "$name: the equivalent run natively moves the same bytes and ops per phase" \
+        "$T/$name/fe/pfsbench-results.h5" "$T/$name/native/pfsbench-results.h5" "$@" <<'EOF'
+import sys, h5py
+def s(v):
+    return v.decode() if isinstance(v, bytes) else str(v)
+def load(path):
+    f = h5py.File(path, "r")
+    runs = sorted(f["runs"])
+    assert len(runs) == 1, "%s: %d runs" % (path, len(runs))
+    g = f["runs"][runs[0]]
+    assert s(g.attrs["status"]) == "complete", s(g.attrs["status"])
+    ph = []
+    for name in sorted(g["phases"]):
+        pg = g["phases"][name]
+        ph.append((s(pg.attrs["phase"]), s(pg.attrs["kind"]), int(pg.attrs["repetitions"]),
+                   [int(x) for x in pg["bytes"][()]], [int(x) for x in pg["ops"][()]]))
+    return s(g.attrs["config"]), ph
+cfe, pfe = load(sys.argv[1])
+cnat, pnat = load(sys.argv[2])
+if cfe != cnat:
+    sys.exit("configs differ:\n%s\n---\n%s" % (cfe, cnat))
+if pfe != pnat:
+    sys.exit("phases differ:\n%s\n%s" % (pfe, pnat))
+want = dict(a.split("=") for a in sys.argv[3:])
+got = [p[0] for p in pfe]
+if got != list(want):
+    sys.exit("phases %s, want %s" % (got, list(want)))
+for name, kind, reps, nbytes, ops in pfe:
+    fig = ops if kind == "metadata" else nbytes
+    if any(x != int(want[name]) for x in fig) or len(fig) != reps:
+        sys.exit("%s: %s %s, want %s per repetition" % (name, kind, fig, want[name]))
+print(pfe)
+EOF
+}
+
+# case_run NAME EXPECTED_NATIVE_RE TOOL ARGS...: run the tool's line (its stdout and stderr kept in
+# $T/NAME/fe.out, fe.err), then its printed equivalent natively.
+case_run() {
+    local name=$1 want=$2
+    shift 2
+    in_dir "$T/$name/fe" "$PFSBENCH" "$@"
+    cp "$T/out" "$T/$name/fe.out"
+    cp "$T/err" "$T/$name/fe.err"
+    local line
+    line=$(sed -n 's/^pfsbench: equivalent: //p' "$T/out")
+    if [ "$RC" -ne 0 ] || [ -z "$line" ]; then
+        bad "$name: pfsbench $* runs and prints its equivalent (rc $RC)"
+        return
+    fi
+    ok "$name: runs and prints: $line"
+    if [[ "$line" =~ $want ]]; then ok "$name: the equivalent is $want"; else bad "$name: equivalent '$line' !~ $want"; fi
+    eval "set -- $line"
+    shift
+    in_dir "$T/$name/native" "$PFSBENCH" "$@"
+    if [ "$RC" -eq 0 ] && hasnt "pfsbench: equivalent:"; then ok "$name: the equivalent runs natively"; else bad "$name: native rc $RC"; fi
+}
+
+# ---- IOR: IO500's ior-easy and ior-hard, small; -W with segments and repetitions
+mkdir -p "$D/ior-easy" "$D/ior-hard" "$D/ior-w"
+case_run ior-easy "^pfsbench -d $D/ior-easy -t 1m -b 4m -F -p write,read -e -k -C -D 300\$" \
+    ior -w -r -C -Q 1 -g -G 1234 -k -e -t 1m -b 4m -F -o "$D/ior-easy/file" \
+    -O stoneWallingStatusFile="$D/ior-easy.stonewall" -O stoneWallingWearOut=1 -D 300
+compare ior-easy write=$((2 * 4 << 20)) read=$((2 * 4 << 20))
+check "ior-easy: the notes name -G, -o and stoneWallingStatusFile" \
+    test "$(grep -c "^pfsbench: note: ior -[GoO]: " "$T/ior-easy/fe.err")" -eq 3
+check "ior-easy: no stonewall status file is written" not test -e "$D/ior-easy.stonewall"
+
+case_run ior-hard "--shared --layout strided" \
+    ior -w -r -C -Q 1 -g -G 27 -k -e -t 47008 -b 47008 -s 20 -o "$D/ior-hard/file" -O stoneWallingWearOut=1 -D 300
+compare ior-hard write=$((2 * 20 * 47008)) read=$((2 * 20 * 47008))
+
+case_run ior-check "-p write,read -i 2 --verify" ior -a POSIX -w -W -F -s 4 -b 64k -t 16k -i 2 -o "$D/ior-w/f"
+compare ior-check write=$((2 * 4 * 65536)) read=$((2 * 4 * 65536))
+
+# ---- mdtest: the default phases, and mdtest-hard's shape (3,901-byte files, -N 1, repeated)
+mkdir -p "$D/md" "$D/md-hard"
+case_run mdtest-all "^pfsbench -d $D/md -p create,stat,read-files,delete -n 40\$" mdtest -F -n 40 -d "$D/md"
+compare mdtest-all create=80 stat=80 read-files=80 delete=80
+case_run mdtest-hard "--file-size 3901 --dirs per-rank -C -i 2" \
+    mdtest -n 30 -u -w 3901 -e 3901 -P -N 1 -F -i 2 -d "$D/md-hard"
+compare mdtest-hard create=60 stat=60 read-files=60 delete=60
+
+# ---- IOzone: seed 002's line (4g made 4m) and seed 004's without its client list; -t 4 on 2 ranks is -T 2
+mkdir -p "$D/iz"
+case_run iozone-002 "^pfsbench -d \\. -t 256k -b 4m -p write,rewrite,read,reread\$" iozone -i 0 -i 1 -r 256k -s 4m -t 2
+compare iozone-002 write=$((2 * 4 << 20)) rewrite=$((2 * 4 << 20)) read=$((2 * 4 << 20)) reread=$((2 * 4 << 20))
+case_run iozone-004 "^pfsbench -d $D/iz -t 1m -b 4m -p write,read -T 2 -c -e -k\$" \
+    iozone -i0 -i1 -c -e -w -r 1M -s 4m -t 4 -+n -F "$D/iz/a" "$D/iz/b" "$D/iz/c" "$D/iz/d"
+compare iozone-004 write=$((4 * 4 << 20)) read=$((4 * 4 << 20))
+
+# ---- refusals: exit 2, every bad option named, nothing made (no data, no results file)
+mkdir -p "$D/empty"
+in_dir "$T/refuse1" "$PFSBENCH" iozone -i0 -i1 -c -e -w -r 16M -s 4m -t 2 -+n -+m "$T/threadlist" -F "$D/empty/f1" "$D/empty/f2"
+check "iozone -+m (seed 004's client list): exit 2" test "$RC" -eq 2
+check "iozone -+m: names it and points to mpirun's hostfile" grep -q "error: iozone -+m: .*hostfile" "$T/err"
+check "iozone -+m: nothing made" test -z "$(ls -A "$D/empty")$(ls -A "$T/refuse1")"
+
+in_dir "$T/refuse2" "$PFSBENCH" ior -w -Y -E -T 5 -s 2 -b 2m -t 1m -o "$D/empty/f"
+check "ior -Y -E -T -s: exit 2" test "$RC" -eq 2
+check "ior: all four refusals at once, one line each" test "$(grep -c "^pfsbench: error: ior -[YETs]: " "$T/err")" -eq 4
+check "ior: refusals print no equivalent" hasnt "pfsbench: equivalent:"
+check "ior: nothing made" test -z "$(ls -A "$D/empty")$(ls -A "$T/refuse2")"
+
+in_dir "$T/refuse3" "$PFSBENCH" mdtest -D -W 300 -z 2 -n 10 -d "$D/empty"
+check "mdtest -D -W -z: exit 2, three refusals" test "$RC" -eq 2 -a "$(grep -c "^pfsbench: error: mdtest -[DWz]: " "$T/err")" -eq 3
+check "mdtest: nothing made" test -z "$(ls -A "$D/empty")$(ls -A "$T/refuse3")"
+
+# A missing directory: the native check refuses it (exit 2, nothing made).
+in_dir "$T/refuse4" "$PFSBENCH" ior -w -F -o "$D/nowhere/file"
+check "ior -o in a missing directory: exit 2 naming it" test "$RC" -eq 2 -a -n "$(grep "nowhere" "$T/err")"
+
+# ---- a link named pfsbench-ior is the front end too; native options after --
+ln -s "$PFSBENCH" "$T/pfsbench-ior"
+in_dir "$T/link" "$T/pfsbench-ior" -w -r -F -b 1m -t 256k -o "$D/ior-w/g" -- --no-results --label via-link
+check "pfsbench-ior: runs, the equivalent carries the options after --" \
+    grep -q "^pfsbench: equivalent: pfsbench -d $D/ior-w -t 256k -b 1m -F -p write,read --no-results --label via-link\$" "$T/out"
+check "pfsbench-ior: no results file" test ! -e "$T/link/pfsbench-results.h5"
+
+finish

@@ -1,0 +1,217 @@
+/* The IOR, mdtest and IOzone front ends: each tool's usual lines become the
+ * native argv expected; refusals name every bad option, one line each; the
+ * native argv parses. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "pfs/cmdline.h"
+#include "pfs/config.h"
+#include "pfs/frontend.h"
+
+/* Splits line at spaces into words (no quoting needed by these tests). */
+static int split(char *line, char **v, int max)
+{
+    int n = 0;
+    for (char *save = NULL, *w = strtok_r(line, " ", &save); w && n < max; w = strtok_r(NULL, " ", &save))
+        v[n++] = w;
+    return n;
+}
+
+static char msg[PFS_FRONTEND_ERRLEN];
+
+/* The native line for tool's words over nranks, or NULL when refused (msg: why). */
+static const char *xlate(const char *tool, int nranks, const char *words)
+{
+    static char out[4096];
+    char buf[2048], *v[128];
+    snprintf(buf, sizeof(buf), "%s", words);
+    int n = split(buf, v, 128), oc = 0;
+    char **ov = NULL;
+    if (pfs_frontend_translate_for(tool, nranks, n, v, &oc, &ov, msg, sizeof(msg)) != 0) {
+        assert_null(ov);
+        return NULL;
+    }
+    assert_non_null(ov);
+    assert_null(ov[oc]);
+    pfs_cmdline_join(oc, ov, out, sizeof(out));
+    /* The equivalent is a native line the parser takes. */
+    struct pfs_config cfg;
+    char err[PFS_ERRLEN];
+    enum pfs_parse_result pr = pfs_config_parse(&cfg, oc, ov, err, sizeof(err));
+    if (pr != PFS_PARSE_RUN && pr != PFS_PARSE_HELP && pr != PFS_PARSE_VERSION)
+        fail_msg("'%s' does not parse: %s", out, err);
+    pfs_frontend_free(oc, ov);
+    return out;
+}
+
+static void expect(const char *tool, int nranks, const char *words, const char *native)
+{
+    const char *got = xlate(tool, nranks, words);
+    if (!got)
+        fail_msg("%s %s: refused:\n%s", tool, words, msg);
+    if (strcmp(got, native) != 0)
+        fail_msg("%s %s\n got  %s\n want %s", tool, words, got, native);
+}
+
+/* Refused, with one line per bad option naming it, and nothing else. */
+static void expect_refused(const char *tool, int nranks, const char *words, const char *const *opts, int nopts)
+{
+    if (xlate(tool, nranks, words))
+        fail_msg("%s %s was accepted", tool, words);
+    int lines = 0;
+    for (const char *p = msg; *p; p++)
+        lines += *p == '\n';
+    if (lines != nopts)
+        fail_msg("%s %s: %d refusals, want %d:\n%s", tool, words, lines, nopts, msg);
+    for (int i = 0; i < nopts; i++) {
+        char want[64];
+        snprintf(want, sizeof(want), "%s %s: ", tool, opts[i]);
+        if (!strstr(msg, want))
+            fail_msg("%s %s: no refusal of %s in:\n%s", tool, words, opts[i], msg);
+    }
+}
+
+static void test_detect(void **state)
+{
+    (void)state;
+    assert_string_equal(pfs_frontend_tool("pfsbench", "ior"), "ior");
+    assert_string_equal(pfs_frontend_tool("/usr/bin/pfsbench-mdtest", "-n"), "mdtest");
+    assert_string_equal(pfs_frontend_tool("pfsbench", "iozone"), "iozone");
+    assert_null(pfs_frontend_tool("pfsbench", "-d"));
+    assert_null(pfs_frontend_tool("pfsbench", NULL));
+    assert_null(pfs_frontend_tool("ior", "x"));
+    char *a[] = {"pfsbench", "ior", "-w"}, *b[] = {"./pfsbench-iozone", "-i", "0"}, *c[] = {"pfsbench", "-d", "x"};
+    const char *t = NULL;
+    assert_int_equal(pfs_frontend_detect(3, a, &t), 2);
+    assert_string_equal(t, "ior");
+    assert_int_equal(pfs_frontend_detect(3, b, &t), 1);
+    assert_string_equal(t, "iozone");
+    assert_int_equal(pfs_frontend_detect(3, c, &t), 0);
+    assert_int_equal(pfs_frontend_detect(1, c, &t), 0);
+}
+
+static void test_ior(void **state)
+{
+    (void)state;
+    /* IOR's defaults: -t 256k -b 1m, one shared file, write and read, testFile here. */
+    expect("ior", 4, "", "pfsbench -d . -t 256k -b 1m --shared -p write,read");
+    /* IO500's ior-easy and ior-hard. */
+    expect("ior", 4, "-w -r -C -Q 1 -g -G 1234 -k -e -t 2m -b 9920000m -F -o /x/ior-easy/file "
+                     "-O stoneWallingStatusFile=/x/ior-easy.stonewall -O stoneWallingWearOut=1 -D 300",
+           "pfsbench -d /x/ior-easy -t 2m -b 9920000m -F -p write,read -e -k -C -D 300");
+    assert_non_null(strstr(msg, "ior -G: "));
+    assert_non_null(strstr(msg, "ior -O: stoneWallingStatusFile="));
+    expect("ior", 4, "-w -r -C -Q 1 -g -G 27 -k -e -t 47008 -b 47008 -s 10000 -o /x/ior-hard/file "
+                     "-O stoneWallingWearOut=1 -D 300",
+           "pfsbench -d /x/ior-hard -t 47008 -b 470080000 --shared --layout strided -p write,read -e -k -C -D 300");
+    /* Segments of a file per process are one longer block; attached values, combined flags, IOR's -x=v. */
+    expect("ior", 2, "-a posix -F -s 4 -b4m -t=1m -wr -i 3 -z -v", "pfsbench -d . -t 1m -b 16m -F -p write,read -i 3 --random -v");
+    expect("ior", 2, "-a MPIIO -c -b 8m -t 1m -w -o f", "pfsbench -d . -t 1m -b 8m --shared -p write --api mpiio --collective");
+    expect("ior", 2, "-a DUMMY -r -o /d/f -- --run-id R1", "pfsbench -d /d -t 256k -b 1m --shared -p read --api null --run-id R1");
+    /* Checks: --verify, and -W reads back what it wrote. */
+    expect("ior", 2, "-w -W -F -o /d/f", "pfsbench -d /d -t 256k -b 1m -F -p write,read --verify");
+    expect("ior", 2, "-w -r -R -B -o /d/f", "pfsbench -d /d -t 256k -b 1m --shared -p write,read --verify --direct");
+    /* Native options after --. */
+    expect("ior", 2, "-w -F -o /d/f -- --results /r.h5 --label x", "pfsbench -d /d -t 256k -b 1m -F -p write --results /r.h5 --label x");
+    expect("ior", 2, "-h", "pfsbench --help");
+}
+
+static void test_ior_refused(void **state)
+{
+    (void)state;
+    static const char *const all[] = {"-Y", "-E", "-d", "-T", "-Q", "-c", "-s", "-N", "-O"};
+    expect_refused("ior", 2, "-Y -E -d 5 -T 10 -Q 2 -c -s 3 -b 2m -t 1m -N 4 -O stoneWallingWearOut=0", all, 9);
+    static const char *const unk[] = {"-L", "--bogus", "stray"};
+    expect_refused("ior", 2, "-L 3 --bogus stray -w", unk, 3);
+    static const char *const api[] = {"-a"};
+    expect_refused("ior", 2, "-a S3", api, 1);
+    expect_refused("ior", 2, "-a NOPE", api, 1);
+    static const char *const sz[] = {"-t", "-b", "-i"};
+    expect_refused("ior", 2, "-t 1.5m -b 0 -i x", sz, 3);
+    static const char *const val[] = {"-t"};
+    expect_refused("ior", 2, "-w -t", val, 1);
+}
+
+static void test_mdtest(void **state)
+{
+    (void)state;
+    /* Without -C -T -E -r: create, stat, read, remove; the working directory. */
+    expect("mdtest", 2, "-F -n 1000", "pfsbench -d . -p create,stat,read-files,delete -n 1000");
+    /* IO500's mdtest-easy and mdtest-hard shapes (without the -W stonewall). */
+    expect("mdtest", 4, "-n 500 -u -L -F -P -G 12 -N 1 -d /x/mdt_easy -x /x/mdt_easy.stonewall -a POSIX -C",
+           "pfsbench -d /x/mdt_easy -p create -n 500 --dirs per-rank -C");
+    /* IO500's mdtest-hard line has -t (the unique directory's timing): refused, alone. */
+    static const char *const t[] = {"-t"};
+    expect_refused("mdtest", 4, "-n 200 -t -w 3901 -e 3901 -P -N 1 -F -d /x/mdt_hard -a POSIX", t, 1);
+}
+
+static void test_mdtest_more(void **state)
+{
+    (void)state;
+    expect("mdtest", 4, "-n 200 -w 3901 -e 3901 -P -N 1 -F -d /x/mdt_hard",
+           "pfsbench -d /x/mdt_hard -p create,stat,read-files,delete -n 200 --file-size 3901 -C");
+    expect("mdtest", 2, "-CTEr -F -z 0 -b 4 -I 50 -i 3 -v -d /d", "pfsbench -d /d -p create,stat,read-files,delete -n 50 -i 3 -v");
+    expect("mdtest", 2, "-C -r -F -n 10 -w 1k -a DUMMY", "pfsbench -d . -p create,delete -n 10 --file-size 1k --api null");
+    /* Without -F: the directory phases are left out, with a note. */
+    expect("mdtest", 2, "-n 10 -C", "pfsbench -d . -p create -n 10");
+    assert_non_null(strstr(msg, "mdtest -F: "));
+    static const char *const all[] = {"-D", "-W", "-z", "-I", "-B", "-R"};
+    expect_refused("mdtest", 2, "-D -W 300 -z 2 -n 10 -I 5 -B -R5 -F", all, 6);
+    static const char *const ph[] = {"-T", "-e"};
+    expect_refused("mdtest", 2, "-T -E -n 10 -w 100 -e 10", ph, 2);
+    static const char *const nwe[] = {"-w"};
+    expect_refused("mdtest", 2, "-n 10 -F -w 100", nwe, 1);
+    static const char *const non[] = {"-n", "-a", "-d"};
+    expect_refused("mdtest", 2, "-F -a MPIIO -d /a@/b", non, 3);
+}
+
+static void test_iozone(void **state)
+{
+    (void)state;
+    /* Seed 002: 16 processes, 4 GB each (here 4m), 256k records; -t 16 over 16, 4 and 1 ranks. */
+    expect("iozone", 16, "-i 0 -i 1 -r 256k -s 4m -t 16", "pfsbench -d . -t 256k -b 4m -p write,rewrite,read,reread");
+    expect("iozone", 4, "-i 0 -i 1 -r 256k -s 4m -t 16", "pfsbench -d . -t 256k -b 4m -p write,rewrite,read,reread -T 4");
+    expect("iozone", 1, "-i 0 -i 1 -r 256k -s 4g -t 16", "pfsbench -d . -t 256k -b 4g -p write,rewrite,read,reread -T 16");
+    assert_non_null(strstr(msg, "iozone -c: "));
+    /* Seed 004 without its client list; attached -i0; IOzone's sizes are KiB without a suffix. */
+    expect("iozone", 2, "-i0 -i1 -c -e -w -r 16M -s 4m -t 2 -+n", "pfsbench -d . -t 16m -b 4m -p write,read -c -e -k");
+    expect("iozone", 1, "-i 0 -r 64 -s 1024", "pfsbench -d . -t 64k -b 1m -p write,rewrite");
+    expect("iozone", 1, "-i 0 -s 512k", "pfsbench -d . -t 4k -b 512k -p write,rewrite");
+    expect("iozone", 2, "-i 0 -i 9 -i 1 -t 2 -F /m/a /m/b -I -T -+u -C -x", "pfsbench -d /m -t 4k -b 512k -p write,rewrite,read,reread --direct");
+    expect("iozone", 1, "-i 1 -f /m/one -- --run-id R1", "pfsbench -d /m -t 4k -b 512k -p read,reread --run-id R1");
+}
+
+static void test_iozone_refused(void **state)
+{
+    (void)state;
+    static const char *const seed[] = {"-+m"};
+    expect_refused("iozone", 2, "-i0 -i1 -c -e -w -r 16M -s 512G -t 2 -+n -+m threadlist", seed, 1);
+    static const char *const all[] = {"-i", "-a", "-R", "-b", "-t"};
+    expect_refused("iozone", 2, "-i 0 -i 2 -a -R -b out.xls -t 3", all, 5);
+    static const char *const noi[] = {"-i"};
+    expect_refused("iozone", 1, "-s 4m", noi, 1);
+    static const char *const not[] = {"-t"};
+    expect_refused("iozone", 2, "-i 0", not, 1);
+    static const char *const mix[] = {"-F"};
+    expect_refused("iozone", 2, "-i 0 -t 2 -F /a/x /b/y", mix, 1);
+    expect_refused("iozone", 2, "-i 0 -t 4 -F /a/x /a/y", mix, 1);
+    static const char *const tool[] = {"fio"};
+    expect_refused("fio", 1, "-x", tool, 1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_detect),        cmocka_unit_test(test_ior),    cmocka_unit_test(test_ior_refused),
+        cmocka_unit_test(test_mdtest),        cmocka_unit_test(test_mdtest_more), cmocka_unit_test(test_iozone),
+        cmocka_unit_test(test_iozone_refused),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
