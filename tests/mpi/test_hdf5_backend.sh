@@ -1,0 +1,213 @@
+#!/bin/bash
+# --api hdf5 (the module libpfs_hdf5.so): at 1, 2 and 4 ranks, file per
+# process and --shared (segmented, strided), independent and --collective,
+# each file holds one 1-D uint8 dataset of the bytes reported, and h5py
+# reads back exactly the bytes --verify's pattern says; a byte corrupted
+# through h5py fails a verified read (exit 1); --hdf5-chunk and --hdf5-align
+# change the file; the --hdf5-* options are refused with another --api, and
+# --threads, --direct, --iodepth with hdf5 (exit 2, nothing made); the trust
+# rules (a file there is never reused, a symlink never followed); a missing
+# module is one message, exit 2; the stonewall; the results file's api.
+. "$(dirname "$0")/lib.sh"
+D=$T/data
+mkdir -p "$D"
+run_id_of() { sed -n 's/.*read them again with --run-id \([A-Za-z0-9_-]*\)).*/\1/p' "$T/out"; }
+# bytes_of PHASE: the bytes column of PHASE's summary row
+bytes_of() { awk -v p="$1" '$1 == p && NF == 9 {print $9}' "$T/out"; }
+empty_dir() { [ -z "$(ls -A "$D")" ]; }
+
+# h5check DIR ID NSTREAMS BLOCK TRANSFER MODE(fpp|segmented|strided): every
+# file's dataset "data" is 1-D uint8 of the right size and holds the pattern.
+h5check() {
+    pycheck "$1" "$D" "$2" "$3" "$4" "$5" "$6" <<'EOF'
+import sys, glob, h5py, numpy as np
+d, rid, n, block, t, mode = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), sys.argv[6]
+M = (1 << 64) - 1
+def mix(x):
+    x = (x + 0x9E3779B97F4A7C15) & M
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & M
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & M
+    return x ^ (x >> 31)
+def vmix(x):
+    x = x + np.uint64(0x9E3779B97F4A7C15)
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
+seed = 0x5046534245
+for ch in rid:
+    seed = mix(seed ^ ord(ch))
+def pattern(size, writer_of_word):
+    off = np.arange(0, size, 8, dtype=np.uint64)
+    w = writer_of_word(off).astype(np.uint64)
+    with np.errstate(over="ignore"):
+        words = vmix(np.uint64(seed) ^ (w << np.uint64(40)) ^ (off * np.uint64(0x9E3779B97F4A7C15)))
+    return words.astype("<u8").tobytes()
+if mode == "fpp":
+    files = [(f"{d}/pfsbench.{rid}.{s}", block, (lambda s: lambda o: np.full(o.shape, s))(s)) for s in range(n)]
+elif mode == "segmented":
+    files = [(f"{d}/pfsbench.{rid}.shared", n * block, lambda o: o // np.uint64(block))]
+else:
+    files = [(f"{d}/pfsbench.{rid}.shared", n * block, lambda o: (o // np.uint64(t)) % np.uint64(n))]
+for path, size, writer in files:
+    with h5py.File(path, "r") as f:
+        ds = f["data"]
+        assert ds.shape == (size,) and ds.dtype == np.uint8, (path, ds.shape, ds.dtype)
+        assert ds[()].tobytes() == pattern(size, writer), f"{path}: not the pattern"
+EOF
+}
+
+# --- bytes in the datasets = bytes reported, and they are the pattern
+for np in 1 2 4; do
+    for mode in fpp segmented strided; do
+        for coll in "" --collective; do
+            what="np=$np $mode ${coll:-independent}"
+            args=()
+            [ "$mode" != fpp ] && args=(--shared --layout "$mode")
+            run_mpi "$np" 60 -d "$D" -a hdf5 -t 16k -b 256k "${args[@]}" $coll -p write,read --verify -k --no-results
+            id=$(run_id_of)
+            want=$((np * 256 * 1024))
+            check "$what: exit 0 with --verify" [ "$RC" -eq 0 ]
+            check "$what: write and read reported $want bytes" [ "$(bytes_of write)/$(bytes_of read)" = "$want/$want" ]
+            h5check "$what: h5py reads datasets of $want bytes holding the pattern" "$id" "$np" 262144 16384 "$mode"
+            rm -f "$D"/pfsbench.*
+        done
+    done
+done
+
+# --- repetitions: a write again starts from an empty file (the same inode), a rewrite, fsync = H5Fflush
+for mode in "" --shared; do
+    run_mpi 2 60 -d "$D" -a hdf5 -t 64k -b 512k $mode -p write,rewrite,read -i 2 -e --verify -k --no-results
+    check "${mode:-fpp} -i 2 write,rewrite,read -e: exit 0" [ "$RC" -eq 0 ]
+    id=$(run_id_of)
+    h5check "${mode:-fpp} -i 2: still the pattern" "$id" 2 524288 65536 "$([ -n "$mode" ] && echo segmented || echo fpp)"
+    rm -f "$D"/pfsbench.*
+done
+
+# --- verification: one byte of the raw dataset corrupted through h5py is found
+for mode in "" --shared; do
+    run_mpi 2 60 -d "$D" -a hdf5 -t 64k -b 1m $mode -p write --verify -k --no-results
+    id=$(run_id_of)
+    f=$(ls "$D"/pfsbench."$id".* | tail -1)
+    pycheck "${mode:-fpp} corrupt: h5py flips byte 300001 of the dataset" "$f" <<'EOF'
+import sys, h5py
+with h5py.File(sys.argv[1], "r+") as f:
+    f["data"][300001] ^= 0xFF
+EOF
+    run_mpi 2 60 -d "$D" -a hdf5 -t 64k -b 1m $mode -p read --verify --run-id "$id" --no-results -q
+    check "${mode:-fpp} corrupt: the verified read exits 1" [ "$RC" -eq 1 ]
+    check "${mode:-fpp} corrupt: the mismatch is named at its offset" \
+        grep -q "verify $f at offset 300001: 1 mismatching 8-byte words" "$T/err"
+    rm -f "$D"/pfsbench.*
+done
+
+# --- the options change the file
+run_mpi 2 60 -d "$D" -a hdf5 -t 256k -b 4m --shared --hdf5-chunk 1m -p write,read --verify -k --no-results
+check "--hdf5-chunk 1m: exit 0" [ "$RC" -eq 0 ]
+pycheck "--hdf5-chunk 1m: the dataset is chunked in 1 MiB" "$D/pfsbench.$(run_id_of).shared" <<'EOF'
+import sys, h5py
+with h5py.File(sys.argv[1], "r") as f:
+    assert f["data"].chunks == (1048576,), f["data"].chunks
+EOF
+rm -f "$D"/pfsbench.*
+run_mpi 2 60 -d "$D" -a hdf5 -t 256k -b 4m --hdf5-align 1m -p write,read --verify -k --no-results
+check "--hdf5-align 1m: exit 0" [ "$RC" -eq 0 ]
+pycheck "--hdf5-align 1m: the data start at a multiple of 1 MiB" "$D/pfsbench.$(run_id_of).0" <<'EOF'
+import sys, h5py
+with h5py.File(sys.argv[1], "r") as f:
+    off = f["data"].id.get_offset()
+    assert off and off % 1048576 == 0, off
+EOF
+rm -f "$D"/pfsbench.*
+run_mpi 2 60 -d "$D" -a hdf5 -t 256k -b 4m --shared --collective --hdf5-chunk 512k --hdf5-align 1m \
+    --hdf5-mdc-size 4m --hdf5-coll-metadata --hint romio_cb_write=enable -p write,read --verify -k --no-results
+check "all the options and a hint, shared collective: exit 0" [ "$RC" -eq 0 ]
+pycheck "chunk 512k aligned to 1m: every chunk starts at a multiple of 1 MiB" "$D/pfsbench.$(run_id_of).shared" <<'EOF'
+import sys, h5py
+with h5py.File(sys.argv[1], "r") as f:
+    ds = f["data"]
+    n = ds.id.get_num_chunks()
+    offs = [ds.id.get_chunk_info(i).byte_offset for i in range(n)]
+    assert n == 16 and all(o % 1048576 == 0 for o in offs), (n, offs)
+EOF
+rm -f "$D"/pfsbench.*
+
+# --- refused before anything is made (exit 2, one message, the directory empty)
+refused() { # WHAT PATTERN ARGS...
+    local what=$1 pat=$2
+    shift 2
+    run_mpi 2 30 -d "$D" "$@" --no-results
+    check "$what: exit 2" [ "$RC" -eq 2 ]
+    check "$what: says so" grep -q -- "$pat" "$T/err"
+    check "$what: nothing made" empty_dir
+}
+refused "--hdf5-chunk with posix" "--hdf5-chunk is an option of --api hdf5 (not available with --api posix)" --hdf5-chunk 1m
+refused "--hdf5-align with mpiio" "--hdf5-align is an option of --api hdf5 (not available with --api mpiio)" -a mpiio --hdf5-align 1m
+refused "--hdf5-coll-metadata with uring" "--hdf5-coll-metadata is an option of --api hdf5" -a uring --hdf5-coll-metadata
+refused "--hdf5-mdc-size with the default api" "--hdf5-mdc-size is an option of --api hdf5" --hdf5-mdc-size 2m
+refused "-T 2 with hdf5" "--threads with --api hdf5: HDF5 is not thread-safe" -a hdf5 -T 2
+refused "--direct with hdf5" "--direct is not available with --api hdf5" -a hdf5 --direct -t 4k -b 64k
+refused "--iodepth with hdf5" "--iodepth above 1 needs --api uring" -a hdf5 --iodepth 4
+refused "a chunk over the block" "--hdf5-chunk 2 MiB: a chunk must be" -a hdf5 -b 1m --hdf5-chunk 2m
+refused "a metadata cache too large" "--hdf5-mdc-size: HDF5's metadata cache takes 1k to 128m" -a hdf5 --hdf5-mdc-size 1g
+
+# --- the module missing: one message, exit 2, nothing made
+cp "$PFSBENCH" "$T/pfsbench-alone"
+RC=0
+timeout 30 mpirun -np 2 --oversubscribe --bind-to none "$T/pfsbench-alone" -d "$D" -a hdf5 --no-results >"$T/out" 2>"$T/err" || RC=$?
+check "no module: exit 2" [ "$RC" -eq 2 ]
+check "no module: one message naming libpfs_hdf5.so" [ "$(grep -c "error: --api hdf5: cannot load its module (.*libpfs_hdf5.so" "$T/err")" -eq 1 ]
+check "no module: nothing made" empty_dir
+
+# --- trust: a file there is never reused; a kept file replaced by a symlink is never followed
+run_mpi 1 30 -d "$D" -a hdf5 -p write -t 64k -b 256k --run-id planted --no-results
+check "planted: a first run (kept nothing) exits 0" [ "$RC" -eq 0 ]
+echo "someone else's" >"$D/pfsbench.planted.0"
+run_mpi 1 30 -d "$D" -a hdf5 -p write -t 64k -b 256k --run-id planted --no-results
+check "planted file: exit 1" [ "$RC" -eq 1 ]
+check "planted file: never reused" grep -q "already there; pfsbench never reuses a file it did not create" "$T/err"
+check "planted file: its bytes kept" [ "$(cat "$D/pfsbench.planted.0")" = "someone else's" ]
+rm -f "$D"/pfsbench.*
+echo "victim" >"$T/victim"
+for mode in "" --shared; do
+    run_mpi 2 30 -d "$D" -a hdf5 -p write -t 64k -b 256k $mode -k --no-results
+    id=$(run_id_of)
+    f=$(ls "$D"/pfsbench."$id".* | tail -1)
+    rm -f "$f" && ln -s "$T/victim" "$f"
+    run_mpi 2 30 -d "$D" -a hdf5 -p read -t 64k -b 256k $mode --run-id "$id" --no-results
+    check "${mode:-fpp} symlink: the read exits 1" [ "$RC" -eq 1 ]
+    check "${mode:-fpp} symlink: named not a regular file" grep -q "not a regular file" "$T/err"
+    check "${mode:-fpp} symlink: the victim is untouched" [ "$(cat "$T/victim")" = "victim" ]
+    rm -f "$D"/pfsbench.*
+done
+
+# --- stonewall: the write stops, wears out to one count, and the read of what was written verifies
+S=/dev/shm/pfstest.hdf5.$$
+mkdir -p "$S"
+RC=0
+timeout 120 mpirun -np 2 --oversubscribe --bind-to none "$PFSBENCH" -d "$S" -a hdf5 -t 1m -b 2g -D 0.2 \
+    -p write,read --verify --no-results >"$T/out" 2>"$T/err" || RC=$?
+check "stonewall: exit 0" [ "$RC" -eq 0 ]
+check "stonewall: the bandwidth up to the stonewall is reported" grep -q "(up to the stonewall)" "$T/out"
+w=$(bytes_of write)
+check "stonewall: cut short, in whole transfers, read as written ($w)" \
+    [ "$w" -lt $((4 << 30)) ] && [ $((w % 1048576)) -eq 0 ] && [ "$(bytes_of read)" = "$w" ]
+check "stonewall: nothing left" [ -z "$(ls -A "$S")" ]
+rm -rf "$S"
+
+# --- the report and the results file say api hdf5, and the options are stored
+run_mpi 2 60 -d "$D" -a hdf5 -t 16k -b 512k --shared --hdf5-chunk 64k -o "$T/r.h5"
+check "results: exit 0" [ "$RC" -eq 0 ]
+check "report: api hdf5" grep -q "^access .*api hdf5," "$T/out"
+check "results: the data files are removed" empty_dir
+pycheck "results: runs/*/attrs api hdf5, hdf5_chunk 65536" "$T/r.h5" <<'EOF'
+import sys, h5py
+with h5py.File(sys.argv[1], "r") as f:
+    runs = list(f["runs"].values())
+    assert len(runs) == 1, len(runs)
+    a = runs[0].attrs
+    api = a["api"].decode() if isinstance(a["api"], bytes) else str(a["api"])
+    assert api == "hdf5", api
+    assert int(a["hdf5_chunk"]) == 65536, a["hdf5_chunk"]
+EOF
+
+finish
