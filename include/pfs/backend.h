@@ -137,6 +137,10 @@ int pfs_backend_count(void);
 const char *pfs_backend_name(int i);
 /* The i-th backend, or NULL past the end or when this program lacks its layer. */
 const struct pfs_backend *pfs_backend_at(int i);
+/* 1 when the i-th line is a MODULE line: its table is in libpfs_<name>.so
+ * (exporting pfs_backend_<name>), loaded by the run driver; pfs_backend_at
+ * is NULL for it. */
+int pfs_backend_is_module(int i);
 /* The line named name, or -1. */
 int pfs_backend_index(const char *name);
 const struct pfs_backend *pfs_backend_find(const char *name);

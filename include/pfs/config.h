@@ -108,6 +108,13 @@ struct pfs_config {
     int any_owner;          /* --clean: also other users' leftovers */
     double stall_warn;      /* seconds a call may block before it is warned about */
     double interval;        /* seconds per interval of the time series (the base; coarsened past the cap) */
+    uint64_t hdf5_chunk;    /* --api hdf5: chunk bytes of the dataset; 0: contiguous */
+    uint64_t hdf5_align;    /* --api hdf5: H5Pset_alignment bytes; 0: HDF5's (none) */
+    uint64_t hdf5_mdc_size; /* --api hdf5: metadata cache bytes (fixed size); 0: HDF5's adaptive default */
+    int hdf5_coll_md;       /* --api hdf5: collective metadata reads and writes */
+    char job[PFS_PATH_MAX]; /* -f: a job file to run instead (pfs/jobfile.h) */
+    int stop_on_error;      /* with -f */
+    char ranks[PFS_PATH_MAX]; /* --ranks: a rank sweep's points ("" : none) */
 };
 
 /* What parsing asks the caller to do next. */
@@ -117,6 +124,7 @@ enum pfs_parse_result {
     PFS_PARSE_VERSION,
     PFS_PARSE_ERROR,
     PFS_PARSE_LIST_OPTIONS, /* --list-options=json: rank 0 calls pfs_config_list_json, all exit 0 */
+    PFS_PARSE_JOB,          /* -f JOBFILE: run its sections (cfg->job, cfg->stop_on_error) */
 };
 
 /* Local. Fills cfg with defaults. */

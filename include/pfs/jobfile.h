@@ -58,4 +58,16 @@ int pfs_jobfile_check(const char *path, const struct pfs_jobfile *jf, int nranks
 
 void pfs_jobfile_free(struct pfs_jobfile *jf);
 
+/* Local. The points of a rank sweep (--ranks): "pow2" (1, 2, 4, ... and
+ * nranks itself when it is not a power of two), "all" (1 .. nranks), or a
+ * comma list of counts from 1 to nranks. Sorted, without repeats, into
+ * pts (at most max). Returns the count, or -1 with err set. */
+int pfs_ranks_points(const char *spec, int nranks, int *pts, int max, char *err, size_t len);
+
+/* Local. The order in which a sweep takes ranks: round-robin across nodes
+ * (the first rank of each node in node order, then the second ...), so k
+ * ranks of K nodes are on min(k, K) nodes. order has nranks entries (fewer
+ * than 2^21 ranks and nodes). 0, or -1 without memory. */
+int pfs_ranks_round_robin(const int *node_of_rank, int nranks, int nnodes, int *order);
+
 #endif

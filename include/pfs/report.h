@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 
+#include "pfs/affinity.h"
 #include "pfs/config.h"
 #include "pfs/core.h"
 #include "pfs/fsinfo.h"
@@ -26,6 +27,7 @@ struct pfs_run_data {
     const int *node_of_rank;           /* nranks */
     const double *clock_corr;          /* nranks: seconds added to put a rank on rank 0's clock */
     const double *clock_unc;           /* nranks */
+    const struct pfs_affinity *affinity; /* nranks: CPU affinity and NUMA nodes (pfs/affinity.h); NULL: not recorded */
     int threads;                       /* per rank; 0 is read as 1 */
     int nstreams;                      /* ranks x threads; 0 is read as nranks */
     const int *node_of_stream;         /* nstreams; NULL is read as node_of_rank */
@@ -37,6 +39,9 @@ struct pfs_run_data {
     /* [phase * reps + rep]: latency histograms, time series and CPU
      * (pfs/latency.h); NULL, or an entry with valid 0, when not recorded. */
     const struct pfs_phase_lat *lat;
+    /* A section of a job file (-f): the file as given, its whole text and
+     * the section's name; all NULL for a plain run. */
+    const char *job_path, *job_text, *job_section;
     char warnings[2048];               /* newline-separated */
     char error[1024];                  /* the failure, when status is not complete */
     int interrupt_signal;              /* the signal that interrupted the run, 0 when none */

@@ -2,23 +2,32 @@
  * the results file all name a backend through it. A backend of a layer
  * above the core is a weak reference here, so the core links without that
  * layer; a program that has the layer (pfsbench links all of the MPI
- * layer's objects) resolves it. */
+ * layer's objects) resolves it. A backend in a module of its own (hdf5:
+ * libpfs_hdf5.so, so that only a run that uses it maps HDF5) has no pointer
+ * here; pfs_backend_is_module says so, and the run driver loads it. */
 #include "pfs/backend.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#define CORE
-#define LAYER __attribute__((weak))
-#define PFS_BACKEND(name, where) extern const struct pfs_backend pfs_backend_##name where;
+/* A MODULE line has no symbol here: its table is in a module the run
+ * driver loads (src/mpi/backend_load.c), so its pointer stays NULL. */
+#define DECL_CORE(name) extern const struct pfs_backend pfs_backend_##name;
+#define DECL_LAYER(name) extern const struct pfs_backend pfs_backend_##name __attribute__((weak));
+#define DECL_MODULE(name)
+#define PFS_BACKEND(name, where) DECL_##where(name)
 #include "backends.def"
 #undef PFS_BACKEND
 
+#define PTR_CORE(name) &pfs_backend_##name, 0
+#define PTR_LAYER(name) &pfs_backend_##name, 0
+#define PTR_MODULE(name) NULL, 1
 static const struct {
     const char *name;
     const struct pfs_backend *be;
+    int module; /* loaded from libpfs_<name>.so by the run driver */
 } registry[] = {
-#define PFS_BACKEND(name, where) {#name, &pfs_backend_##name},
+#define PFS_BACKEND(name, where) {#name, PTR_##where(name)},
 #include "backends.def"
 #undef PFS_BACKEND
 };
@@ -29,6 +38,8 @@ int pfs_backend_count(void) { return NREG; }
 const char *pfs_backend_name(int i) { return i >= 0 && i < NREG ? registry[i].name : "?"; }
 
 const struct pfs_backend *pfs_backend_at(int i) { return i >= 0 && i < NREG ? registry[i].be : NULL; }
+
+int pfs_backend_is_module(int i) { return i >= 0 && i < NREG && registry[i].module; }
 
 int pfs_backend_index(const char *name)
 {

@@ -406,6 +406,7 @@ enum pfs_parse_result pfs_config_parse(struct pfs_config *cfg, int argc, char **
     optind = 0; /* glibc: full reinitialisation, so tests can parse many times */
     opterr = 0;
     int want_help = 0, want_version = 0, want_list = 0, total_given = 0;
+    const struct opt *owned = NULL; /* the first option given that a backend owns */
     for (;;) {
         int c = getopt_long(argc, argv, sopts, lopts, NULL);
         if (c == -1)
@@ -442,6 +443,8 @@ enum pfs_parse_result pfs_config_parse(struct pfs_config *cfg, int argc, char **
             want_list = 1;
         if (o->off == OFF(total))
             total_given = 1;
+        if (o->api && !owned)
+            owned = o;
         if (set_opt(o, optarg, cfg, err, errlen) != 0)
             return PFS_PARSE_ERROR;
     }
@@ -459,6 +462,12 @@ enum pfs_parse_result pfs_config_parse(struct pfs_config *cfg, int argc, char **
         fail(err, errlen, "unexpected argument '%s'; options take the form -d DIR or --dir DIR", argv[optind]);
         return PFS_PARSE_ERROR;
     }
+    if (cfg->stop_on_error && !cfg->job[0]) {
+        fail(err, errlen, "--stop-on-error goes with -f JOBFILE");
+        return PFS_PARSE_ERROR;
+    }
+    if (cfg->job[0]) /* the sections say the rest; each is parsed on its own */
+        return PFS_PARSE_JOB;
     if (!cfg->dir[0]) {
         fail(err, errlen, "no target directory; give -d DIR");
         return PFS_PARSE_ERROR;
@@ -473,6 +482,11 @@ enum pfs_parse_result pfs_config_parse(struct pfs_config *cfg, int argc, char **
     }
     if (cfg->clean)
         return PFS_PARSE_RUN;
+    if (owned && strcmp(owned->api, pfs_backend_name(cfg->api)) != 0) {
+        fail(err, errlen, "--%s is an option of --api %s (not available with --api %s)", owned->name, owned->api,
+             pfs_backend_name(cfg->api));
+        return PFS_PARSE_ERROR;
+    }
     return check_run(cfg, total_given, err, errlen) != 0 ? PFS_PARSE_ERROR : PFS_PARSE_RUN;
 }
 

@@ -27,6 +27,7 @@ struct opt {
     const char *vals;       /* T_FLAG: names of the field's values, "a|b" (NULL: the number); T_ACTION: the constant */
     size_t blank;           /* BLANK(f): described empty while int field f is set; 0: never */
     int registry;           /* T_CHOICE whose choices are the backend registry's (--api): choices is NULL */
+    const char *api;        /* the backend that owns the option (its --api name): refused with any other */
 };
 
 /* The option table's rows, at most PFS_OPT_MAX (the parser's arrays). */

@@ -252,13 +252,41 @@ void pfs_report_columns(FILE *out, const struct pfs_run_data *d)
             "util", "slowest / fastest node");
 }
 
+/* A list of at most max bytes (a cpulist) for a column of w characters:
+ * whole entries, then ",..." (the results file has it in full); "-" for an
+ * empty one; anything but digits, ',' '-' and '.' shown as '?'. */
+static const char *list_cut(const char *s, size_t max, char *buf, size_t w)
+{
+    size_t n = strnlen(s, max - 1), k = 0;
+    if (n == 0)
+        s = "-", n = 1;
+    if (n > w) {
+        for (size_t i = 0; i + 4 <= w; i++)
+            if (s[i] == ',')
+                k = i;
+    }
+    snprintf(buf, w + 1, "%.*s%s", (int)(n > w ? k : n), s, n <= w ? "" : k ? ",..." : "...");
+    for (char *p = buf; *p; p++)
+        if (!strchr("0123456789,-.", *p))
+            *p = '?';
+    return buf;
+}
+
 void pfs_report_placement(FILE *out, const struct pfs_run_data *d)
 {
-    char h[4 * PFS_HOST_MAX + 8];
-    fprintf(out, "placement (rank node host clock-correction-us +/-us)\n");
-    for (int r = 0; r < d->nranks; r++)
-        fprintf(out, "  %5d %4d %-24s %10.1f %8.1f\n", r, d->node_of_rank[r], text_of(d->hosts[r], h, sizeof(h)),
+    char h[4 * PFS_HOST_MAX + 8], cl[28], nn[PFS_NUMALIST_MAX + 1];
+    /* Within 100 columns for a host of up to 24 characters. */
+    fprintf(out, "placement (rank node host clock-correction-us +/-us%s)\n", d->affinity ? " cpus affinity numa" : "");
+    for (int r = 0; r < d->nranks; r++) {
+        fprintf(out, "  %5d %4d %-24s %10.1f %8.1f", r, d->node_of_rank[r], text_of(d->hosts[r], h, sizeof(h)),
                 d->clock_corr ? d->clock_corr[r] * 1e6 : 0.0, d->clock_unc ? d->clock_unc[r] * 1e6 : 0.0);
+        if (d->affinity) {
+            const struct pfs_affinity *a = &d->affinity[r];
+            fprintf(out, " %4d %-24s %s", (int)a->cpus, list_cut(a->cpu_affinity, sizeof(a->cpu_affinity), cl, 24),
+                    list_cut(a->numa_nodes, sizeof(a->numa_nodes), nn, PFS_NUMALIST_MAX - 1));
+        }
+        fputc('\n', out);
+    }
 }
 
 static int first_rank_on(const struct pfs_run_data *d, int node)

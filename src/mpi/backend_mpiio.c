@@ -4,8 +4,8 @@
 #define _GNU_SOURCE
 #include "pfs/mpi.h"
 #include "pfs/config.h"
+#include "pfs/fdscan.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -38,64 +38,6 @@ static int mpiio_fail(struct pfs_mpiio_ctx *ctx, const char *what, int rc)
     }
 }
 
-#define FD_SCAN 4096
-
-/* Marks in set the descriptors this process has open (those below FD_SCAN). */
-static void open_fds(unsigned char *set)
-{
-    memset(set, 0, FD_SCAN / 8);
-    DIR *d = opendir("/proc/self/fd");
-    if (!d)
-        return;
-    int self = dirfd(d);
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        int fd = atoi(e->d_name);
-        if (e->d_name[0] >= '0' && e->d_name[0] <= '9' && fd != self && fd < FD_SCAN)
-            set[fd / 8] |= (unsigned char)(1u << (fd % 8));
-    }
-    closedir(d);
-}
-
-/* After MPI_File_open: the library's own descriptor for path is among the
- * new ones, and must be the inode expected (expect, or for a file it has
- * just created, what path names now). 0 with got set when it checks;
- * PFS_ERR_REPLACED when no new descriptor is that inode; 1 when the library
- * opened nothing we can see (a deferred open on a non-aggregator). */
-static int check_new_fds(const char *path, const unsigned char *before, const struct pfs_fid *expect,
-                         struct pfs_fid *got)
-{
-    struct pfs_fid want = {0, 0};
-    if (pfs_fid_known(expect))
-        want = *expect;
-    else {
-        struct stat st;
-        if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode))
-            return PFS_ERR_NOTREG;
-        want.dev = (uint64_t)st.st_dev;
-        want.ino = (uint64_t)st.st_ino;
-    }
-    unsigned char after[FD_SCAN / 8];
-    open_fds(after);
-    int seen = 0;
-    for (int fd = 0; fd < FD_SCAN; fd++) {
-        if (!(after[fd / 8] & (1u << (fd % 8))) || (before[fd / 8] & (1u << (fd % 8))))
-            continue;
-        struct pfs_fid id;
-        if (pfs_fid_of_fd(fd, &id) != 0)
-            continue;
-        seen = 1;
-        if (pfs_fid_same(&id, &want)) {
-            *got = id;
-            return 0;
-        }
-    }
-    if (seen)
-        return PFS_ERR_REPLACED;
-    *got = want;
-    return 1;
-}
-
 /* Local checks around MPI_File_open, which follows symlinks and blocks on
  * FIFOs: the path before (a regular file, the expected inode), the inode
  * the library actually opened after. */
@@ -108,8 +50,8 @@ static int mpiio_checked_open(struct pfs_mpiio_ctx *ctx, MPI_Comm comm, const ch
         rc = pfs_fid_check_path(path, expect);
     else if (lstat(path, &st) == 0)
         rc = -EEXIST;
-    unsigned char before[FD_SCAN / 8];
-    open_fds(before);
+    struct pfs_fdset before;
+    pfs_fdset_take(&before);
     /* MPI_File_open is collective over comm: every rank calls it, or none. */
     int bad = rc < 0, anybad = bad;
     if (comm != MPI_COMM_SELF)
@@ -119,7 +61,7 @@ static int mpiio_checked_open(struct pfs_mpiio_ctx *ctx, MPI_Comm comm, const ch
     int mrc = MPI_File_open(comm, path, amode, ctx->info, fh);
     if (mrc != MPI_SUCCESS)
         return mpiio_fail(ctx, "MPI_File_open", mrc);
-    rc = check_new_fds(path, before, expect, got);
+    rc = pfs_fdset_check_new(path, &before, expect, got);
     if (rc == 1)
         rc = pfs_fid_check_path(path, got);
     bad = rc < 0;

@@ -80,6 +80,13 @@ struct lat_ctx {
     uint64_t t0_ns;             /* the same instant, pfs_now_ns */
 };
 
+/* The job file a run is a section of (job.c); NULL for a plain run. */
+struct drv_job {
+    const char *path, *text;    /* the file, as given, and its whole text */
+    const char *section;        /* the section's name */
+    int index;                  /* its place in the file, from 0 */
+};
+
 /* Rank 0's record of the run (NULL d elsewhere). */
 struct record {
     struct pfs_run_data *d;
@@ -114,6 +121,7 @@ struct ctx {
     int shift;                  /* reorder: read the data of rank (r+shift) mod n */
     double *corr, *unc;         /* clock correction and its uncertainty per rank, seconds */
     double *mems;               /* rank 0: memory of each rank's node, bytes */
+    struct pfs_affinity *affinity; /* rank 0: each rank's CPU affinity and NUMA nodes */
     /* the run */
     char run_id[64];
     uint64_t seed;
@@ -140,7 +148,15 @@ struct ctx {
     struct stonewall sw;
     struct record rec;
     struct lat_ctx lat;
+    const struct drv_job *job;  /* NULL: not from a job file */
 };
+
+/* run.c: one run over comm (a job file's section when job is set). */
+int drv_run_one(MPI_Comm comm, int argc, char **argv, const struct drv_job *job);
+/* job.c: -f JOBFILE; cli is the command line's parse. */
+int drv_job_run(MPI_Comm comm, const struct pfs_config *cli, int argc, char **argv);
+/* sweep.c: --ranks LIST; cfg is the command line's (or section's) parse. */
+int drv_sweep_run(MPI_Comm comm, const struct pfs_config *cfg, int argc, char **argv, const struct drv_job *job);
 
 /* failure.c */
 void drv_set_fail(struct ctx *c, const char *op, const char *path, int err, const char *fmt, ...)
@@ -208,6 +224,10 @@ void drv_exchange_fids(struct ctx *c, double since);
 void drv_gather_known(struct ctx *c, double since);
 void drv_remove_run_files(struct ctx *c);
 void drv_finish_files(struct ctx *c);
+
+/* backend_load.c: a MODULE line's backend (pfs_backend_is_module), loaded
+ * on every rank into c->be. Collective; 0, or -1 with rank 0's err set. */
+int drv_backend_load(struct ctx *c, char *err, size_t len);
 
 /* record.c */
 void drv_iso_time(char *buf, size_t len);

@@ -207,11 +207,17 @@ void drv_record_begin(struct ctx *c, int argc, char **argv)
     d->node_of_stream = c->node_of_stream;
     d->clock_corr = c->corr;
     d->clock_unc = c->unc;
+    d->affinity = c->affinity;
     d->reorder_shift = c->shift;
     d->nphases = cfg->nphases;
     d->reps = cfg->reps;
     d->times = r->times;
     d->reps_done = r->reps_done;
+    if (c->job) {
+        d->job_path = c->job->path;
+        d->job_text = c->job->text;
+        d->job_section = c->job->section;
+    }
     d->lat = r->lat;
     const char *rr = getenv("PFSBENCH_PLACEMENT");
     d->round_robin_asked = rr && strcmp(rr, "round-robin") == 0;

@@ -15,6 +15,12 @@
 #include <unistd.h>
 
 #include "pfs/clean.h"
+#include "pfs/frontend.h"
+
+/* parse_and_check's words for -f JOBFILE and --ranks LIST: the caller
+ * runs the sections, or the sweep's points. */
+#define JOB_MODE (-2)
+#define SWEEP_MODE (-3)
 
 /* The one mutable global: a signal handler can set nothing else. The
  * transfer loops read it and stop at the next transfer. */
@@ -85,6 +91,9 @@ static int check_memory(const struct ctx *c, char *err, size_t len)
 /* Local, rank 0: everything that can be refused before any file is made. */
 static int precheck(struct ctx *c, char *err, size_t len)
 {
+    /* A module's backend was loaded after the parser, which could not check it. */
+    if (pfs_backend_is_module(c->cfg.api) && pfs_backend_check(c->be, &c->cfg, err, len) != 0)
+        return -1;
     if (pfs_config_check_dir(&c->cfg, err, len) != 0)
         return -1;
     if (check_memory(c, err, len) != 0)
@@ -140,13 +149,19 @@ static int parse_and_check(struct ctx *c, int argc, char **argv)
             pfs_config_list_json(stdout);
         return PFS_EXIT_OK;
     }
+    if (pr == PFS_PARSE_JOB)
+        return c->job ? PFS_EXIT_USAGE : JOB_MODE; /* a section never names a job file (checked before) */
     if (pr == PFS_PARSE_RUN && c->cfg.clean)
         return run_clean(c);
+    if (pr == PFS_PARSE_RUN && c->cfg.ranks[0]) /* each point resolves with its own rank count */
+        return SWEEP_MODE;
     if (pr == PFS_PARSE_RUN && pfs_config_resolve(&c->cfg, c->nranks, err, sizeof(err)) != 0)
         pr = PFS_PARSE_ERROR;
     int bad = pr == PFS_PARSE_ERROR;
     /* The parser refused names it has no backend for, and what the backend cannot do. */
-    if (!bad && !(c->be = pfs_backend_at(c->cfg.api))) {
+    if (!bad && pfs_backend_is_module(c->cfg.api))
+        bad = drv_backend_load(c, err, sizeof(err)) != 0; /* every rank loads it */
+    else if (!bad && !(c->be = pfs_backend_at(c->cfg.api))) {
         snprintf(err, sizeof(err), "--api %s: this program was built without that backend", pfs_backend_name(c->cfg.api));
         bad = 1;
     }
@@ -231,6 +246,7 @@ static void free_ctx(struct ctx *c)
     free(c->corr);
     free(c->unc);
     free(c->mems);
+    free(c->affinity);
     free(c->known);
     drv_record_free(c);
     free(c);
@@ -239,7 +255,7 @@ static void free_ctx(struct ctx *c)
 /* Collective over comm. A run, as its table of contents. Every step
  * records a failure instead of leaving: the agreement after the set-up
  * names them, and then no phase runs. */
-int pfs_main(MPI_Comm comm, int argc, char **argv)
+int drv_run_one(MPI_Comm comm, int argc, char **argv, const struct drv_job *job)
 {
     struct ctx *c = calloc(1, sizeof(*c));
     if (!c) {
@@ -247,7 +263,19 @@ int pfs_main(MPI_Comm comm, int argc, char **argv)
         return PFS_EXIT_IO;
     }
     init_ctx(c, comm);
+    c->job = job;
     int rc = parse_and_check(c, argc, argv);
+    if (rc == JOB_MODE || rc == SWEEP_MODE) { /* -f: every section is a run; --ranks: every point */
+        struct pfs_config *cli = malloc(sizeof(*cli));
+        if (cli)
+            *cli = c->cfg;
+        free(c);
+        if (!cli)
+            return PFS_EXIT_IO;
+        rc = rc == JOB_MODE ? drv_job_run(comm, cli, argc, argv) : drv_sweep_run(comm, cli, argc, argv, job);
+        free(cli);
+        return rc;
+    }
     if (rc < 0) {
         catch_signals();
         note_phases(c);
@@ -278,5 +306,21 @@ int pfs_main(MPI_Comm comm, int argc, char **argv)
     drv_drop_run_lock(c);
     free_backend(c);
     free_ctx(c);
+    return rc;
+}
+
+int pfs_main(MPI_Comm comm, int argc, char **argv)
+{
+    /* pfsbench ior|mdtest|iozone ARGS: that tool's line, translated (the
+     * same on every rank; rank 0 prints the equivalent or the refusals). */
+    int rank, nranks;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &nranks);
+    int fe = pfs_frontend_main(rank == 0, nranks, &argc, &argv);
+    if (fe < 0)
+        return PFS_EXIT_USAGE;
+    int rc = drv_run_one(comm, argc, argv, NULL);
+    if (fe > 0)
+        pfs_frontend_free(argc, argv);
     return rc;
 }

@@ -213,6 +213,9 @@ struct placement_row {
     double clock_uncertainty;
     int reads_from_rank;
     int reads_from_node;
+    char cpu_affinity[PFS_CPULIST_MAX]; /* appended: older files lack the three */
+    int32_t cpus;
+    char numa_nodes[PFS_NUMALIST_MAX];
 };
 
 static int write_placement(hid_t g, const struct pfs_run_data *d)
@@ -230,6 +233,13 @@ static int write_placement(hid_t g, const struct pfs_run_data *d)
         rows[r].clock_uncertainty = d->clock_unc ? d->clock_unc[r] : 0;
         rows[r].reads_from_rank = src;
         rows[r].reads_from_node = d->node_of_rank[src];
+        rows[r].cpus = -1; /* not recorded */
+        if (d->affinity) {
+            const struct pfs_affinity *a = &d->affinity[r];
+            memcpy(rows[r].cpu_affinity, a->cpu_affinity, sizeof(rows[r].cpu_affinity) - 1);
+            memcpy(rows[r].numa_nodes, a->numa_nodes, sizeof(rows[r].numa_nodes) - 1);
+            rows[r].cpus = a->cpus;
+        }
     }
     hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct placement_row));
     hid_t hs = str_type(PFS_HOST_MAX);
@@ -240,10 +250,18 @@ static int write_placement(hid_t g, const struct pfs_run_data *d)
     H5Tinsert(t, "clock_uncertainty", HOFFSET(struct placement_row, clock_uncertainty), H5T_NATIVE_DOUBLE);
     H5Tinsert(t, "reads_from_rank", HOFFSET(struct placement_row, reads_from_rank), H5T_NATIVE_INT);
     H5Tinsert(t, "reads_from_node", HOFFSET(struct placement_row, reads_from_node), H5T_NATIVE_INT);
+    hid_t cs = str_type(PFS_CPULIST_MAX), ns = str_type(PFS_NUMALIST_MAX);
+    H5Tinsert(t, "cpu_affinity", HOFFSET(struct placement_row, cpu_affinity), cs);
+    H5Tinsert(t, "cpus", HOFFSET(struct placement_row, cpus), H5T_NATIVE_INT32);
+    H5Tinsert(t, "numa_nodes", HOFFSET(struct placement_row, numa_nodes), ns);
     hsize_t n = (hsize_t)d->nranks;
     int rc = write_array(g, "placement", t, 1, &n, rows,
                          "clock_correction, clock_uncertainty: s (added to a rank's clock to put it on rank 0's); "
-                         "node: index in rank order of first appearance; reads_from_*: whose data the rank read");
+                         "node: index in rank order of first appearance; reads_from_*: whose data the rank read; "
+                         "cpu_affinity: the rank's CPUs (sched_getaffinity, a cpulist), cpus: how many (-1: unknown), "
+                         "numa_nodes: their NUMA nodes (\"\": no NUMA information); threads inherit them");
+    H5Tclose(cs);
+    H5Tclose(ns);
     H5Tclose(hs);
     H5Tclose(t);
     free(rows);
@@ -496,6 +514,10 @@ int pfs_res_write_run(hid_t file, const struct pfs_run_data *d, char *name, size
     rc |= attr_str(g, "end_time", d->end_iso);
     rc |= attr_str(g, "command_line", d->cmdline);
     rc |= attr_str(g, "label", cfg->label);
+    /* A job file's section: the file, its text (the run can be redone from it) and the section. */
+    rc |= attr_str(g, "job_file", d->job_path);
+    rc |= attr_str(g, "job_text", d->job_text);
+    rc |= attr_str(g, "job_section", d->job_section);
     rc |= attr_str(g, "pfsbench_version", PFS_VERSION);
     rc |= attr_str(g, "git_revision", PFS_GIT_REV);
     rc |= attr_str(g, "mpi_library", d->mpi_version);

@@ -246,7 +246,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct pfs_config *cfg = malloc(sizeof(*cfg));
     char err[PFS_ERRLEN];
     enum pfs_parse_result pr = pfs_config_parse(cfg, argc, argv, err, sizeof(err));
-    REQUIRE(pr == PFS_PARSE_RUN || pr == PFS_PARSE_HELP || pr == PFS_PARSE_VERSION || pr == PFS_PARSE_ERROR);
+    REQUIRE(pr == PFS_PARSE_RUN || pr == PFS_PARSE_HELP || pr == PFS_PARSE_VERSION || pr == PFS_PARSE_ERROR ||
+            pr == PFS_PARSE_LIST_OPTIONS || pr == PFS_PARSE_JOB);
+    if (pr == PFS_PARSE_JOB)
+        REQUIRE(cfg->job[0] != '\0');
     check_err(err);
     if (pr == PFS_PARSE_ERROR) {
         REQUIRE(err[0] != '\0');

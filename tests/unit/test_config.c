@@ -34,6 +34,10 @@ static void test_api_names(void **state)
     assert_non_null(pfs_backend_find("null"));
     assert_int_equal(pfs_backend_index("mpiio"), 1); /* results files hold the index order: append only */
     assert_null(pfs_backend_at(pfs_backend_index("mpiio"))); /* no MPI layer in this process */
+    /* hdf5 is a module's: no table in the core, loaded by the run driver */
+    assert_true(pfs_backend_is_module(pfs_backend_index("hdf5")));
+    assert_null(pfs_backend_at(pfs_backend_index("hdf5")));
+    assert_false(pfs_backend_is_module(pfs_backend_index("posix")));
     struct pfs_config cfg;
     char err[PFS_ERRLEN];
     char *argv[] = {"pfsbench", "-d", "/tmp", "--api", "nul", NULL};
@@ -134,7 +138,9 @@ static const struct { const char *args; const char *want; } bad_cases[] = {
     {"-d|/tmp|-p|read,write", "read comes before the first write"},
     {"-d|/tmp|-p|rewrite", "--run-id"},
     {"-d|/tmp|--total|1g|-b|1m", "both given"},
-    {"-d|/tmp|--api|hdf5", "not one of posix|mpiio"},
+    {"-d|/tmp|--api|hdf4", "not one of posix|mpiio"},
+    {"-d|/tmp|--hdf5-chunk|1m", "--hdf5-chunk is an option of --api hdf5 (not available with --api posix)"},
+    {"-d|/tmp|-a|null|--hdf5-coll-metadata", "--hdf5-coll-metadata is an option of --api hdf5 (not available with --api null)"},
     {"-d|/tmp|--layout|diagonal", "not one of segmented|strided"},
     {"-d|/tmp|--layout|strided", "needs --shared"},
     /* mpiio is not in a plain process: pfsbench adds "needs --api mpiio" (test_core.sh). */
@@ -302,7 +308,11 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "dirs=shared\n"
      "order=sequential\n"
      "iodepth=1\n"
-     "interval=1\n"},
+     "interval=1\n"
+     "hdf5_chunk=0\n"
+     "hdf5_align=0\n"
+     "hdf5_mdc_size=0\n"
+     "hdf5_coll_metadata=0\n"},
     {2, "-d|/tmp|--shared|--layout|strided|-a|mpiio|--collective|--hint|striping_factor=4|--hint|romio_cb_write=enable|--label|hello world|--straggler|0.5",
      "dir=/tmp\n"
      "mode=shared\n"
@@ -335,7 +345,11 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "dirs=shared\n"
      "order=sequential\n"
      "iodepth=1\n"
-     "interval=1\n"},
+     "interval=1\n"
+     "hdf5_chunk=0\n"
+     "hdf5_align=0\n"
+     "hdf5_mdc_size=0\n"
+     "hdf5_coll_metadata=0\n"},
     {3, "-d|/tmp|--total|3m|-t|1k|--no-results|--timeout|30|--stall-warn|0.5",
      "dir=/tmp\n"
      "mode=file-per-process\n"
@@ -368,7 +382,11 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "dirs=shared\n"
      "order=sequential\n"
      "iodepth=1\n"
-     "interval=1\n"},
+     "interval=1\n"
+     "hdf5_chunk=0\n"
+     "hdf5_align=0\n"
+     "hdf5_mdc_size=0\n"
+     "hdf5_coll_metadata=0\n"},
     {2, "-d|/tmp|-T|4|-n|10|--file-size|4k|--dirs|per-rank|--order|random|-p|create,stat,read-files,delete|-o|/tmp/r.h5",
      "dir=/tmp\n"
      "mode=file-per-process\n"
@@ -401,7 +419,11 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "dirs=per-rank\n"
      "order=random\n"
      "iodepth=1\n"
-     "interval=1\n"},
+     "interval=1\n"
+     "hdf5_chunk=0\n"
+     "hdf5_align=0\n"
+     "hdf5_mdc_size=0\n"
+     "hdf5_coll_metadata=0\n"},
     {1, "-d|/tmp|-F|--shared|-F|-c|--file-size|0|--timeout|0.001|-D|1e9",
      "dir=/tmp\n"
      "mode=file-per-process\n"
@@ -434,7 +456,48 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "dirs=shared\n"
      "order=sequential\n"
      "iodepth=1\n"
-     "interval=1\n"},
+     "interval=1\n"
+     "hdf5_chunk=0\n"
+     "hdf5_align=0\n"
+     "hdf5_mdc_size=0\n"
+     "hdf5_coll_metadata=0\n"},
+    {1, "-d|/tmp|-a|hdf5|--hdf5-chunk|1m|--hdf5-align|4k|--hdf5-mdc-size|2m|--hdf5-coll-metadata",
+     "dir=/tmp\n"
+     "mode=file-per-process\n"
+     "layout=segmented\n"
+     "transfer=1048576\n"
+     "block=67108864\n"
+     "total=67108864\n"
+     "phases=write,read\n"
+     "reps=1\n"
+     "fsync=0\n"
+     "keep=0\n"
+     "direct=0\n"
+     "drop_caches=0\n"
+     "verify=0\n"
+     "random=0\n"
+     "deadline=0\n"
+     "reorder=0\n"
+     "api=hdf5\n"
+     "collective=0\n"
+     "hints=\n"
+     "results=pfsbench-results.h5\n"
+     "label=\n"
+     "straggler=0.8\n"
+     "include_close=1\n"
+     "timeout=0\n"
+     "stall_warn=10\n"
+     "threads=1\n"
+     "files=1000\n"
+     "file_size=0\n"
+     "dirs=shared\n"
+     "order=sequential\n"
+     "iodepth=1\n"
+     "interval=1\n"
+     "hdf5_chunk=1048576\n"
+     "hdf5_align=4096\n"
+     "hdf5_mdc_size=2097152\n"
+     "hdf5_coll_metadata=1\n"},
 };
 
 static void test_describe_golden(void **state)
@@ -676,7 +739,7 @@ static void test_list_json(void **state)
         if (!strstr(json, want))
             fail_msg("no option has %s", want);
     }
-    assert_int_equal(keys, 32);
+    assert_int_equal(keys, 36);
     for (int k = 0; k < PFS_PH_KINDS; k++) {
         snprintf(want, sizeof(want), "{\"name\": \"%s\", \"kind\": \"%s\"", pfs_phase_name(k),
                  pfs_phase_is_meta(k) ? "metadata" : "data");
@@ -707,7 +770,7 @@ static void test_list_json_python(void **state)
              "assert [u[\"name\"] for u in d[\"units\"]]==o[\"units\"][\"choices\"]\n"
              "assert [p[\"name\"] for p in d[\"phases\"]]==o[\"phases\"][\"choices\"]\n"
              "assert o[\"transfer\"][\"default\"]==1<<20 and o[\"transfer\"][\"type\"]==\"size\"\n"
-             "assert o[\"reps\"][\"min\"]==1 and o[\"api\"][\"choices\"]==[\"posix\",\"mpiio\",\"null\",\"uring\"]\n"
+             "assert o[\"reps\"][\"min\"]==1 and o[\"api\"][\"choices\"][:4]==[\"posix\",\"mpiio\",\"null\",\"uring\"] and \"hdf5\" in o[\"api\"][\"choices\"]\n"
              "assert o[\"file-per-process\"][\"default\"] is True and o[\"shared\"][\"sets\"]==\"shared\"\n"
              "assert o[\"deadline\"][\"default\"] is None and o[\"stall-warn\"][\"default\"]==10\n"
              "assert all(x[\"takes_value\"]==(x[\"type\"] not in (\"flag\",\"action\") or x[\"long\"]==\"list-options\") for x in d[\"options\"])\n"

@@ -1,0 +1,72 @@
+#!/bin/bash
+# Rank sweeps inside one job (--ranks, issue 20), on 2 fake nodes with 2
+# ranks each placed by slot (ranks 0,1 on node1, 2,3 on node2), so that a
+# round-robin choice differs from the first k ranks:
+#   - one run per point, labelled ID:n=K, with K ranks recorded;
+#   - the ranks of a point are taken round-robin across nodes (2 ranks: one
+#     on each node, world ranks 0 and 2);
+#   - with --total fixed the block is divided per point;
+#   - a point that cannot resolve (--total not divisible) is refused before
+#     anything runs (exit 2, nothing made); a bad list is refused;
+#   - a job-file section can be a sweep (its name is the id);
+#   - pfs-compare reads the points as it reads pfs-sweep's.
+. "$(dirname "$0")/lib.sh"
+. "$PFS_TESTS/lib/fakenodes.sh"
+D=$T/data
+R=$T/results.h5
+mkdir -p "$D"
+fakenodes_setup 2 2
+sweep() { RC=0; FAKENODES_MAP=slot fakenodes_mpirun 4 180 "$PFSBENCH" "$@" >"$T/out" 2>"$T/err" || RC=$?; }
+
+sweep -d "$D" --total 8m -t 64k --ranks pow2 --label easy -o "$R" -q
+check "pow2 sweep: exit 0" [ "$RC" -eq 0 ]
+check "pow2 sweep: each point announced" [ "$(grep -c 'rank sweep easy:' "$T/err")" -eq 3 ]
+check "pow2 sweep: no data file left" [ -z "$(ls -A "$D")" ]
+pycheck "pow2 sweep: runs, labels, ranks, round-robin placement, block per point" "$R" <<'EOF'
+import sys, h5py
+f = h5py.File(sys.argv[1], "r")
+runs = [f["runs"][k] for k in sorted(f["runs"])]
+assert [r.attrs["label"] for r in runs] == ["easy:n=1", "easy:n=2", "easy:n=4"], [r.attrs["label"] for r in runs]
+assert [int(r.attrs["ranks"]) for r in runs] == [1, 2, 4]
+assert [int(r.attrs["nodes"]) for r in runs] == [1, 2, 2]
+assert [int(r.attrs["block"]) for r in runs] == [8 << 20, 4 << 20, 2 << 20]
+hosts = [[h.decode() for h in r["placement"]["host"]] for r in runs]
+assert hosts[1] == ["node1", "node2"], hosts       # round-robin: one rank on each node
+assert sorted(hosts[2]) == ["node1", "node1", "node2", "node2"]
+for r in runs:
+    for p in r["phases"]:
+        assert int(r["phases"][p]["bytes"][0]) == 8 << 20, p   # --total fixed
+EOF
+"$PY" "$PFS_SRC/scripts/pfs-compare" "$R" --by ranks >"$T/cmp" 2>&1
+check "pfs-compare reads the sweep by ranks (columns 1, 2, 4)" grep -qE "ranks +1 +2 +4$" "$T/cmp"
+
+sweep -d "$D" --total 8m -t 64k --ranks 1,3 -o "$T/bad.h5"
+check "a point --total does not divide: exit 2" [ "$RC" -eq 2 ]
+check "a point --total does not divide: named" grep -q -- "--ranks point 3" "$T/err"
+check "a point --total does not divide: nothing made" [ ! -e "$T/bad.h5" ] && [ -z "$(ls -A "$D")" ]
+sweep -d "$D" -t 64k -b 1m --ranks 1,9 -o "$T/bad.h5"
+check "a point above the job's ranks: exit 2" [ "$RC" -eq 2 ] && grep -q "from 1 to 4" "$T/err"
+
+cat >"$T/sweep.job" <<EOF
+[global]
+dir = $D
+transfer = 64k
+block = 1m
+[scaling]
+ranks = 1,4
+phases = write,read
+[single]
+phases = write
+EOF
+rm -f "$R"
+sweep -f "$T/sweep.job" -o "$R" -q
+check "a sweep in a job file: exit 0" [ "$RC" -eq 0 ]
+pycheck "a sweep in a job file: the section's name is the sweep's id" "$R" <<'EOF'
+import sys, h5py
+f = h5py.File(sys.argv[1], "r")
+runs = [f["runs"][k] for k in sorted(f["runs"])]
+assert [(r.attrs["label"], int(r.attrs["ranks"])) for r in runs] == [("scaling:n=1", 1), ("scaling:n=4", 4), ("single", 4)], \
+    [(r.attrs["label"], int(r.attrs["ranks"])) for r in runs]
+assert all(r.attrs["job_section"] in ("scaling", "single") for r in runs)
+EOF
+finish
