@@ -98,6 +98,23 @@ want = [(n, "sweep-%d" % n, (1 << 20) // n, min(n, 4)) for n in (1, 2, 4, 8)]
 assert got == want, (got, want)
 EOF
 
+# ---- the I/O engines in a batch job (issue 17): uring, mmap and hdf5 through pfsrun
+for eng in uring mmap hdf5; do
+    PFS_DIR=$D PFS_ARGS="-a $eng -t 64k -b 1m -p write,read --verify" PFS_RESULTS=$T/eng-$eng.h5 \
+        submit "eng-$eng" 90 -N 2 --ntasks-per-node=2 "$PFS_SRC/jobs/pfsbench.slurm"
+    if [ "$eng" = uring ] && grep -q "io_uring" "$T/out" 2>/dev/null && ! state_ok; then
+        echo "# -a uring: io_uring not usable on this kernel"
+        continue
+    fi
+    check "pfsbench.slurm -a $eng: job completed with exit code 0" state_ok
+    pycheck "pfsbench.slurm -a $eng: results say api $eng on 2 nodes" "$T/eng-$eng.h5" "$eng" <<'EOF'
+import sys, h5py
+r = h5py.File(sys.argv[1], "r")["runs/000001"]
+assert r.attrs["api"] == sys.argv[2] and int(r.attrs["nodes"]) == 2, dict(r.attrs)
+assert int(r["phases"]["01_read"]["bytes"][0]) == 4 << 20
+EOF
+done
+
 fakeslurm_stop
 check "every Slurm daemon stopped" [ -z "$(for p in /proc/[0-9]*; do c=$(cat "$p/comm" 2>/dev/null); case $c in slurmctld|slurmd|slurmstepd) tr '\0' '\n' 2>/dev/null <"$p/environ" | grep -qxF "SLURM_CONF=$T/slurm/slurm.conf" && echo "${p#/proc/}";; esac; done)" ]
 finish
