@@ -43,6 +43,14 @@ struct pfs_jobfile {
     struct pfs_job_section *sec;
 };
 
+/* Local. text with ${NAME} and ${NAME:-default} replaced from the
+ * environment (as fio's job files take them), so one job file serves every
+ * size and directory: a malloc'ed copy, or NULL with err set ("PATH:LINE:
+ * ${NAME} is not set" for a name without a default, or a value holding a
+ * newline). Rank 0 expands before it sends the text, so every rank parses
+ * the same words whatever environment mpirun gave it. */
+char *pfs_jobfile_expand(const char *path, const char *text, char *err, size_t len);
+
 /* Local. Parses text (the job file path for messages) with the command
  * line's own options (cli_argc/cli_argv: argv without argv[0], -f FILE and
  * --stop-on-error). 0, or -1 with every error found as "PATH:LINE: ..."

@@ -413,3 +413,80 @@ int pfs_ranks_round_robin(const int *node_of_rank, int nranks, int nnodes, int *
     free(key);
     return 0;
 }
+
+/* Appends n bytes of s to the growing buffer *b (length *n, capacity *cap). */
+static int grow(char **b, size_t *n, size_t *cap, const char *s, size_t k)
+{
+    if (*n + k + 1 > *cap) {
+        size_t c = (*cap ? *cap : 256);
+        while (c < *n + k + 1)
+            c *= 2;
+        char *nb = realloc(*b, c);
+        if (!nb)
+            return -1;
+        *b = nb;
+        *cap = c;
+    }
+    memcpy(*b + *n, s, k);
+    *n += k;
+    (*b)[*n] = '\0';
+    return 0;
+}
+
+/* One ${...} at p (after "${"): its value (getenv or the default), or NULL
+ * with err set; *end points past the closing brace. */
+static const char *one_var(const char *path, int line, const char *p, const char **end, char *def, size_t dlen,
+                           char *err, size_t len)
+{
+    const char *close = strchr(p, '}');
+    const char *nl = strchr(p, '\n');
+    if (!close || (nl && nl < close)) {
+        snprintf(err, len, "%s:%d: '${' without its '}'", path, line);
+        return NULL;
+    }
+    char name[128];
+    const char *dash = strstr(p, ":-");
+    size_t nlen = (size_t)((dash && dash < close ? dash : close) - p);
+    if (!nlen || nlen >= sizeof(name)) {
+        snprintf(err, len, "%s:%d: an empty or overlong ${NAME}", path, line);
+        return NULL;
+    }
+    memcpy(name, p, nlen);
+    name[nlen] = '\0';
+    *end = close + 1;
+    const char *v = getenv(name);
+    if (!v && dash && dash < close) {
+        snprintf(def, dlen, "%.*s", (int)(close - dash - 2), dash + 2);
+        v = def;
+    }
+    if (!v)
+        snprintf(err, len, "%s:%d: ${%s} is not set (set it, or write ${%s:-DEFAULT})", path, line, name, name);
+    else if (strchr(v, '\n'))
+        snprintf(err, len, "%s:%d: ${%s} holds a newline", path, line, name), v = NULL;
+    return v;
+}
+
+char *pfs_jobfile_expand(const char *path, const char *text, char *err, size_t len)
+{
+    char *out = NULL, def[1024];
+    size_t n = 0, cap = 0;
+    int line = 1, bad = grow(&out, &n, &cap, "", 0);
+    for (const char *p = text; *p && !bad;) {
+        const char *d = strstr(p, "${");
+        const char *stop = d ? d : p + strlen(p);
+        for (const char *q = p; q < stop; q++)
+            line += *q == '\n';
+        bad = grow(&out, &n, &cap, p, (size_t)(stop - p));
+        if (!d || bad)
+            break;
+        const char *v = one_var(path, line, d + 2, &p, def, sizeof(def), err, len);
+        bad = !v || grow(&out, &n, &cap, v, strlen(v));
+    }
+    if (bad) {
+        if (!err[0])
+            snprintf(err, len, "%s: out of memory", path);
+        free(out);
+        return NULL;
+    }
+    return out;
+}

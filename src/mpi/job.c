@@ -79,7 +79,13 @@ static char *share_text(MPI_Comm comm, int rank, const char *path)
 {
     char err[PFS_ERRLEN] = "";
     long len = -1;
-    char *text = rank == 0 ? read_job(path, &len, err, sizeof(err)) : NULL;
+    char *text = NULL;
+    if (rank == 0) {
+        char *raw = read_job(path, &len, err, sizeof(err));
+        text = raw ? pfs_jobfile_expand(path, raw, err, sizeof(err)) : NULL;
+        len = text ? (long)strlen(text) : -1;
+        free(raw);
+    }
     MPI_Bcast(&len, 1, MPI_LONG, 0, comm);
     if (len < 0) {
         if (rank == 0)
