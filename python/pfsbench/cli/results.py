@@ -1,0 +1,333 @@
+"""pfs-results: read a pfsbench HDF5 results file (pfsbench.cli.results).
+
+    pfs-results FILE                  the summary table (one row per phase and repetition): MiB/s for
+                                      data phases, files/s for metadata phases
+    pfs-results FILE --csv            the same as CSV, in base units (bytes, s, bytes/s, ops/s) plus MiB/s
+    pfs-results FILE --runs           one line per run: number, run id, status, start, label, ranks, nodes,
+                                      threads, file system (mount type, source, layout), command; with
+                                      --csv also every fs_* attribute
+    pfs-results FILE --run N          the summary rows of run N only (N: 1, 000001, /runs/000001 or a run id)
+    pfs-results FILE --run N --raw    the raw per-stream times of run N (add --csv for CSV); a stream is
+                                      rank x threads + thread, its rank and thread are shown beside it
+    pfs-results FILE --latency        per run, phase and repetition: operations, p50, p99, p99.9 and max
+                                      latency, IOPS, %CPU (add --csv for CSV in ns; --run N for one run)
+    pfs-results FILE --timeseries OUT the time series as CSV into OUT (- for stdout): run, phase, rep,
+                                      interval, t_start_s, node, bytes, ops, p50_ns, p99_ns, max_ns
+
+Exit status: 0 done (also when some runs were damaged and skipped), 1 the file
+holds runs but none of those asked for could be read, 2 bad input (not a
+pfsbench results file, no such run).
+
+Damaged runs: a run group with a missing or unreadable attribute or
+dataset, or a dataset of the wrong shape, is skipped in every view, with
+one line on stderr naming it and what is wrong:
+    pfs-results: run /runs/000003: attribute 'ranks' is missing; skipped
+The other runs print as usual.
+
+Text from the file (labels, hosts, paths, errors, the command line) is
+printed escaped, so nothing in it can act on a terminal: control
+characters as \\n, \\t, \\xNN or \\uXXXX, a byte that is not UTF-8 as
+\\xNN (0x80..0xFF), a backslash as \\\\.  CSV output keeps the text as it
+is, with each byte that is not UTF-8 replaced by U+FFFD.
+
+It is also a module: pfsbench.cli.results holds the printing, and every
+reading function of pfsbench.reader under the same names, as the script
+had them (summary_rows, runs, raw_times, raw_rows, latency_rows, ...).
+scripts/pfs-results, loaded by path as before, is this module:
+
+    import pfsbench.cli.results as pfs_results        # PYTHONPATH=python in a checkout
+    rows = pfs_results.summary_rows("results.h5")     # list of dicts, base units
+
+For DataFrames: pfsbench.open("results.h5").summary() (docs/python.md).
+The schema is in docs/results-format.md.
+"""
+
+import argparse
+import csv
+import sys
+
+from .. import reader as _reader
+from ..reader import (  # noqa: F401  (the names this module uses itself)
+    LAT_KINDS, MIB, NoSuchRun, NotResultsFile, TIMES_FIELDS, TS_FIELDS, _row_is_metadata,
+    _run_numbers, _why, clean, display, find_run, latency_rows, open_results, phase_kind, raw_rows,
+    runs, summary_rows, timeseries_rows)
+
+# Every name of the reader, private ones included, is this module's too: the
+# script was one file, and callers (pfs-compare, pfs-plot, pfs-sweep, tests,
+# notebooks that load scripts/pfs-results by path) use them from here.
+globals().update({k: v for k, v in vars(_reader).items() if not k.startswith("__")})
+
+
+# ---- printing ----
+
+def _size(n):
+    """Bytes as the largest exact 1024-based unit, as pfsbench prints them."""
+    n = int(n)
+    for unit, f in (("TiB", 1 << 40), ("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= f and n % f == 0:
+            return "%d %s" % (n // f, unit)
+    return "%d B" % n
+
+
+def _table(out, header, rows, right):
+    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(header)]
+
+    def line(cells):
+        parts = [c.rjust(w) if right[i] else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths))]
+        return "  ".join(parts).rstrip()
+
+    out.write(line(header) + "\n")
+    for r in rows:
+        out.write(line(r) + "\n")
+
+
+def _files_per_s(r):
+    """A metadata row's rate (files/s) as pfsbench prints it, else "-"."""
+    if not _row_is_metadata(r):
+        return "-"
+    rate = r.get("rate")
+    if rate is None:  # no rate column: ops / seconds cannot be known either
+        return "?"
+    return "%.1f" % rate
+
+
+def print_summary(rows, out=sys.stdout):
+    """The table: data phases in MiB/s (files/s is -), metadata phases in
+    files/s (MiB/s is -), each rounded as pfsbench's report rounds it."""
+    header = ["run", "label", "status", "phase", "rep", "ranks", "threads", "nodes", "transfer", "block", "bytes",
+              "seconds", "MiB/s", "files/s", "util", "stonewall MiB/s"]
+    right = [True, False, False, False, True, True, True, True, True, True, True, True, True, True, True, True]
+    cells = []
+    for r in rows:
+        meta = _row_is_metadata(r)
+        cells.append([
+            str(r["run"]), display(r["label"]) or "-", display(r["status"]), display(r["phase"]), str(r["rep"]),
+            str(r["ranks"]),
+            str(r.get("threads", 1)), str(r["nodes"]), _size(r["transfer"]), _size(r["block"]), str(r["bytes"]),
+            "%.4f" % r["seconds"], "-" if meta else "%.2f" % (r["bandwidth"] / MIB), _files_per_s(r),
+            "%.3f" % r["utilization"],
+            "%.2f" % (r["stonewall_bandwidth"] / MIB) if r["stonewall_bandwidth"] > 0 else "-",
+        ])
+    _table(out, header, cells, right)
+    out.write("units: MiB/s = 2^20 bytes/s, for data phases; files/s = files created, stat'ed, read or deleted "
+              "per second by all streams, for metadata phases\n"
+              "       seconds = last close end - first open start over all streams; bytes moved by all streams; "
+              "util = stream busy time / (streams x seconds); streams = ranks x threads\n")
+
+
+def print_summary_csv(rows, out=sys.stdout):
+    """The summary as CSV, full precision. The columns after
+    stonewall_bandwidth_bytes_per_s came with threads and metadata phases:
+    threads (per rank), streams (ranks x threads), kind (data or metadata),
+    ops (transfers, or files in a metadata phase) and rate_ops_per_s
+    (files/s in a metadata phase); ops and rate are empty for a file written
+    before they existed."""
+    cols = ["run", "run_id", "label", "status", "phase", "rep", "ranks", "nodes", "transfer_bytes",
+            "block_bytes", "bytes", "seconds", "bandwidth_bytes_per_s", "bandwidth_MiB_per_s", "utilization",
+            "stonewall_bandwidth_bytes_per_s", "threads", "streams", "kind", "ops", "rate_ops_per_s"]
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(cols)
+    for r in rows:
+        threads = r.get("threads", 1)
+        w.writerow([r["run"], clean(r["run_id"]), clean(r["label"]), clean(r["status"]), clean(r["phase"]), r["rep"],
+                    r["ranks"], r["nodes"],
+                    r["transfer"], r["block"], r["bytes"], repr(r["seconds"]), repr(r["bandwidth"]),
+                    repr(r["bandwidth"] / MIB), repr(r["utilization"]), repr(r["stonewall_bandwidth"]),
+                    threads, r.get("streams", r["ranks"] * threads),
+                    phase_kind(r["phase"], r.get("kind")),
+                    "" if r.get("ops") is None else r["ops"], "" if r.get("rate") is None else repr(r["rate"])])
+
+
+# The file system's provenance, as --runs --csv adds it after the command line.
+FS_FIELDS = ("fs_type", "fs_mount_type", "fs_source", "fs_mount_point", "fs_options", "fs_layout", "fs_block_size")
+
+
+def file_system(d):
+    """The run's file system in a few words: the mount's own type and its
+    source ("fuse.glusterfs 127.0.0.1:/vol"), statfs's name for a file
+    written before the mount type was recorded, then the layout facts in
+    brackets when there are any; "-" when nothing is known."""
+    t = str(d.get("fs_mount_type") or d.get("fs_type") or "")
+    src = str(d.get("fs_source") or "")
+    words = [t] if t else []
+    if src and src not in ("none", t) and d.get("fs_mount_type"):
+        words.append(src)
+    if d.get("fs_layout"):
+        words.append("[%s]" % d["fs_layout"])
+    return " ".join(words) or "-"
+
+
+def print_runs(rs, out=sys.stdout, as_csv=False):
+    header = ["run", "run_id", "status", "start_time", "label", "ranks", "nodes", "threads", "file_system",
+              "command_line"]
+    cells = [[str(d["run"]), str(d.get("run_id", "")), str(d.get("status", "")), str(d.get("start_time", "")),
+              str(d.get("label", "")), str(d.get("ranks", "")), str(d.get("nodes", "")), str(d.get("threads", 1)),
+              file_system(d), str(d.get("command_line", ""))] for d in rs]
+    if as_csv:
+        w = csv.writer(out, lineterminator="\n")
+        w.writerow(header[:8] + header[9:] + list(FS_FIELDS))
+        w.writerows([[clean(x) for x in c[:8] + c[9:]] + [clean(str(d.get(k, ""))) for k in FS_FIELDS]
+                     for c, d in zip(cells, rs)])
+        return
+    for c in cells:
+        c[:] = [display(x) for x in c]
+        c[4] = c[4] or "-"
+    _table(out, header, cells, [True, False, False, False, False, True, True, True, False, False])
+
+
+def print_raw(rows, out=sys.stdout, as_csv=False):
+    cols = ["phase", "rep", "stream", "rank", "thread", "node", "host"] + list(TIMES_FIELDS)
+    if as_csv:
+        w = csv.writer(out, lineterminator="\n")
+        w.writerow(cols)
+        for r in rows:
+            w.writerow([repr(r[c]) if isinstance(r.get(c), float) else clean(r.get(c, "")) for c in cols])
+        return
+    cells = []
+    for r in rows:
+        c = [display(r["phase"]), str(r["rep"]), str(r.get("stream", r["rank"])), str(r["rank"]),
+             str(r.get("thread", 0)), str(r["node"]), display(r["host"])]
+        for k in TIMES_FIELDS:
+            v = r.get(k, "")
+            c.append("%.9f" % v if isinstance(v, float) else str(v))
+        cells.append(c)
+    _table(out, cols, cells, [False, True, True, True, True, True, False] + [True] * len(TIMES_FIELDS))
+    out.write("units: open_start .. close_end, stonewall_end: s since the Unix epoch on rank 0's clock "
+              "(clock corrections applied); verify_seconds: s; bytes: bytes; transfers: count (files in a "
+              "metadata phase); verify_errors: 8-byte words; stream = rank x threads + thread\n")
+
+
+def _us(ns):
+    return "-" if ns is None else "%.1f" % (ns / 1e3)
+
+
+def print_latency(rows, out=sys.stdout, as_csv=False):
+    """The latency table: per run, phase and repetition the phase's own
+    operations (count, p50, p99, p99.9, max in us), IOPS and %CPU; with
+    as_csv every kind's figures in ns."""
+    if as_csv:
+        cols = ["run", "phase", "rep", "kind", "ops", "seconds", "iops", "cpu_percent", "cpu_user_s", "cpu_sys_s"] + \
+               ["%s_%s" % (k, fl) for k in LAT_KINDS for fl in ("count", "min_ns", "p50_ns", "p90_ns", "p99_ns",
+                                                                 "p999_ns", "max_ns", "mean_ns")]
+        w = csv.writer(out, lineterminator="\n")
+        w.writerow(cols)
+        for r in rows:
+            w.writerow(["" if r.get(c) is None else (repr(r[c]) if isinstance(r[c], float) else clean(r[c]))
+                        for c in cols])
+        return
+    header = ["run", "phase", "rep", "ops", "p50 us", "p99 us", "p99.9 us", "max us", "IOPS", "%CPU"]
+    cells = [[str(r["run"]), display(r["phase"]), str(r["rep"]),
+              "-" if r["op_count"] is None else str(r["op_count"]), _us(r["op_p50_ns"]), _us(r["op_p99_ns"]),
+              _us(r["op_p999_ns"]), _us(r["op_max_ns"]), "-" if r["iops"] is None else "%.1f" % r["iops"],
+              "-" if r["cpu_percent"] is None else "%.1f" % r["cpu_percent"]] for r in rows]
+    _table(out, header, cells, [True, False, True, True, True, True, True, True, True, True])
+    out.write("units: latencies of the phase's own operation (a transfer; a file in a metadata phase) in us, "
+              "nearest-rank within 1/128; IOPS = ops / seconds; %CPU = (user + sys CPU s of all streams) / "
+              "(seconds x streams) x 100; - : not recorded\n")
+
+
+def write_timeseries(src, dest, which=None, problems=None):
+    """The time series as CSV (TS_FIELDS) into path dest, or stdout for "-";
+    returns the number of rows."""
+    out = sys.stdout if dest == "-" else open(dest, "w", newline="")
+    try:
+        w = csv.writer(out, lineterminator="\n")
+        w.writerow(TS_FIELDS)
+        n = 0
+        for r in timeseries_rows(src, which, problems):
+            w.writerow([repr(r[c]) if isinstance(r[c], float) else clean(r[c]) for c in TS_FIELDS])
+            n += 1
+        return n
+    finally:
+        if out is not sys.stdout:
+            out.close()
+
+
+EPILOG = """exit status: 0 done, also when damaged runs were skipped; 1 the file holds runs
+but none of those asked for could be read; 2 bad input (not a pfsbench results
+file, no such run).
+
+A damaged run (an attribute or dataset missing or unreadable, a dataset of the
+wrong shape) is skipped with one line on stderr:
+  pfs-results: run /runs/000003: attribute 'ranks' is missing; skipped
+Text from the file is printed escaped (\\n, \\xNN, \\uXXXX; a byte that is not
+UTF-8 as \\xNN), so nothing in it acts on the terminal; CSV keeps the text, with
+bytes that are not UTF-8 as U+FFFD."""
+
+
+def _view(f, a, problems):
+    """Prints the view asked for; returns whether anything could be read
+    (or there was nothing to read)."""
+    if a.runs:
+        rs = runs(f, True, problems)
+        print_runs(rs, as_csv=a.csv)
+        return bool(rs) or not _run_numbers(f)
+    if a.timeseries is not None:
+        write_timeseries(f, a.timeseries, a.run, problems)
+        return not problems
+    if a.latency:
+        rows = latency_rows(f, a.run, True, problems)
+        print_latency(rows, as_csv=a.csv)
+        return bool(rows) or not problems
+    if a.raw:
+        rows = raw_rows(f, a.run, True, problems)
+        print_raw(rows, as_csv=a.csv)
+        return not problems
+    rows = summary_rows(f, True, problems)
+    if a.run is not None:
+        g = find_run(f, a.run)
+        n = int(g.name.rsplit("/", 1)[1])
+        rows = [r for r in rows if r["run"] == n]
+        # Only the run asked for is worth a word (and /summary's own damage).
+        problems[:] = [p for p in problems if p[0] == "run " + g.name or not p[0].startswith("run ")]
+    if a.csv:
+        print_summary_csv(rows)
+    else:
+        print_summary(rows)
+    return bool(rows) or not problems
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="pfs-results", description="Read a pfsbench HDF5 results file.",
+                                 epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("file", help="a pfsbench results file (pfsbench -o FILE)")
+    ap.add_argument("--csv", action="store_true", help="CSV instead of an aligned table")
+    ap.add_argument("--runs", action="store_true", help="list the runs")
+    ap.add_argument("--run", metavar="N", help="only run N (number, /runs/NNNNNN or run id)")
+    ap.add_argument("--raw", action="store_true",
+                    help="with --run: the raw per-stream times (stream = rank x threads + thread)")
+    ap.add_argument("--latency", action="store_true",
+                    help="latency (p50, p99, p99.9, max), IOPS and %%CPU per phase and repetition")
+    ap.add_argument("--timeseries", metavar="CSV",
+                    help="write the time series (per interval and node) as CSV to CSV (- for stdout)")
+    a = ap.parse_args(argv)
+    if sum(bool(x) for x in (a.runs, a.raw, a.latency, a.timeseries is not None)) > 1:
+        ap.error("--runs, --raw, --latency and --timeseries are separate views; give one")
+    if a.raw and a.run is None:
+        ap.error("--raw needs --run N")
+    if a.runs and (a.run is not None or a.raw):
+        ap.error("--runs lists every run; give it without --run/--raw")
+    # Whatever the locale, text that cannot be encoded is escaped, not fatal.
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.reconfigure(errors="backslashreplace")
+        except (AttributeError, ValueError):
+            pass
+    problems = []
+    try:
+        with open_results(a.file) as f:
+            read = _view(f, a, problems)
+    except (NotResultsFile, NoSuchRun) as e:
+        sys.stderr.write("pfs-results: error: %s\n" % display(str(e)))
+        return 2
+    except BrokenPipeError:
+        return 0
+    except Exception as e:  # damage below what check_run looks at: one line, not a traceback
+        problems.append((display(a.file), "cannot be read (%s)" % _why(e)))
+        read = False
+    finally:
+        sys.stdout.flush()
+    for where, what in problems:
+        sys.stderr.write("pfs-results: %s: %s; skipped\n" % (display(where), display(what)))
+    return 0 if read else 1
+

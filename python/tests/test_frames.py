@@ -1,0 +1,241 @@
+"""pfsbench.open() and its DataFrames, against the HDF5 datasets of real runs."""
+import os
+import subprocess
+import sys
+
+import h5py
+import numpy as np
+import pytest
+
+import pfsbench
+from pfsbench import _api
+
+pd = pytest.importorskip("pandas", reason="the DataFrame tests need pandas (apt install python3-pandas)")
+
+PYDIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def spec_dtype(dt):
+    return {"i8": "int64", "u8": "uint64", "f8": "float64", "O": "object", "?": "boolean"}[dt]
+
+
+def check_columns(df, spec, ints_may_be_float=False):
+    assert list(df.columns) == [n for n, _ in spec]
+    for name, dt in spec:
+        want = spec_dtype(dt)
+        got = str(df[name].dtype)
+        if ints_may_be_float and dt == "i8" and got == "float64":
+            continue
+        assert got == want, (name, got, want)
+
+
+def phase_groups(f, run):
+    g = f["runs/%06d/phases" % run]
+    return [(int(g[k].attrs["index"]), g[k]) for k in sorted(g)]
+
+
+def test_open_and_runs(files):
+    with pfsbench.open(files["new"]) as r:
+        assert [x.number for x in r.runs] == [1, 2] and len(r) == 2
+        with h5py.File(files["new"], "r") as f:
+            for run in r.runs:
+                g = f[run.name]
+                assert run.run_id == g.attrs["run_id"] and run.status == "complete"
+                assert run.attrs["command_line"] == g.attrs["command_line"]
+                assert all(not isinstance(v, bytes) for v in run.attrs.values())
+        assert r.runs[0].label == "first" and r.runs[1].label == "second \u00e9"
+        assert r.runs[0].threads == 2 and r.runs[0].streams == 8
+        assert r.run("000002") is r.runs[1] and r.run(r.runs[0].run_id) is r.runs[0]
+        with pytest.raises(pfsbench.NoSuchRun):
+            r.run(9)
+        assert [p.phase for p in r.runs[1].phases] == ["write", "read", "read"]
+        assert not np.isnan(r.runs[0].t0)
+    with pytest.raises(ValueError, match="closed"):  # closed with the with block
+        r.runs[0].summary()
+
+
+def test_not_a_results_file(tmp_path):
+    p = tmp_path / "x.h5"
+    with h5py.File(p, "w") as f:
+        f.attrs["format"] = "other"
+    with pytest.raises(pfsbench.NotResultsFile):
+        pfsbench.open(str(p))
+    with pytest.raises(pfsbench.NotResultsFile):
+        pfsbench.open(str(tmp_path / "missing.h5"))
+
+
+def test_summary(files):
+    with pfsbench.open(files["new"]) as r, h5py.File(files["new"], "r") as f:
+        s = r.summary()
+        check_columns(s, _api.SUMMARY_COLUMNS)
+        assert len(s) == 4 * 2 + 3
+        assert s["label"].tolist()[-1] == "second \u00e9"
+        for run in (1, 2):
+            for index, pg in phase_groups(f, run):
+                rows = s[(s.run == run) & (s["index"] == index)].sort_values("rep")
+                assert rows["phase"].unique().tolist() == [pg.attrs["phase"]]
+                assert rows["bytes"].tolist() == pg["bytes"][()].tolist()
+                assert rows["ops"].tolist() == pg["ops"][()].tolist()
+                np.testing.assert_array_equal(rows["bandwidth"].to_numpy(), pg["bandwidth"][()])
+                np.testing.assert_array_equal(rows["seconds"].to_numpy(), pg["seconds"][()])
+        summ = f["summary"][()]  # /summary has the same rows in the same order
+        assert s["bytes"].tolist() == summ["bytes"].tolist() and s["rep"].tolist() == summ["rep"].tolist()
+        assert s["phase"].tolist() == [x.decode() for x in summ["phase"]]
+        assert s.stonewall_bandwidth.isna().all()  # no -D: NaN, not 0
+        assert s.p50_ns.notna().all() and (s.p50_ns <= s.p99_ns).all() and s.cpu_percent.notna().all()
+        assert (s[s.run == 1].kind.tolist() == ["data"] * 4 + ["metadata"] * 4)
+        assert (s.start_s >= 0).all() and s.start_s.min() == 0 and (s.end_s > s.start_s).all()
+        assert (s.groupby("run").start_s.min() < 0.01).all()  # the run's start: its first open (or interval)
+        one = r.runs[1].summary()
+        assert one["index"].tolist() == [0, 1, 2] and (one.run == 2).all()
+
+
+def test_nodes(files):
+    with pfsbench.open(files["new"]) as r, h5py.File(files["new"], "r") as f:
+        n = r.nodes()
+        check_columns(n, _api.NODES_COLUMNS)
+        hosts = {int(p["node"]): p["host"].decode() for p in f["runs/000001/placement"][()]}
+        assert n[n.run == 1].groupby("node").host.first().to_dict() == hosts
+        if files["fake_nodes"]:
+            assert hosts == {0: "node1", 1: "node2"}
+        s = r.summary()
+        for (run, index, rep), g in n.groupby(["run", "index", "rep"]):
+            row = s[(s.run == run) & (s["index"] == index) & (s.rep == rep)].iloc[0]
+            assert g.node_bytes.sum() == row.bytes and g.node_ops.sum() == row.ops
+            assert g.ranks.sum() == row.ranks
+        for index, pg in phase_groups(f, 1):
+            got = n[(n.run == 1) & (n["index"] == index)].sort_values(["rep", "node"])
+            np.testing.assert_array_equal(got.node_bandwidth.to_numpy(), pg["node_bandwidth"][()].ravel())
+            assert got.node_straggler.tolist() == [bool(x) for x in pg["node_straggler"][()].ravel()]
+            np.testing.assert_allclose(got.cpu_user.to_numpy(), pg["cpu_user"][()].ravel())
+        assert n.p50_ns.notna().all()
+
+
+def test_streams(files):
+    with pfsbench.open(files["new"]) as r, h5py.File(files["new"], "r") as f:
+        t = r.streams()
+        check_columns(t, _api.STREAMS_COLUMNS)
+        one = t[t.run == 1]
+        assert len(one) == 4 * 2 * 8
+        assert one[["stream", "rank", "thread"]].drop_duplicates().values.tolist() == \
+            [[s, s // 2, s % 2] for s in range(8)]
+        pl = f["runs/000001/placement"][()]
+        for _, x in one.drop_duplicates("rank").iterrows():
+            assert x.node == pl["node"][x["rank"]] and x.host == pl["host"][x["rank"]].decode()
+        assert one.open_start.min() == 0.0 and (one.close_end >= one.open_start).all()
+        run0 = r.runs[0]
+        raw = f["runs/000001/phases/00_write/times"][()]
+        w = one[one.phase == "write"].sort_values(["rep", "stream"])
+        np.testing.assert_allclose(w.close_end.to_numpy() + run0.t0, raw["close_end"].ravel(), rtol=0, atol=1e-6)
+        assert w["bytes"].tolist() == raw["bytes"].ravel().tolist()
+        assert t.stonewall_end.isna().all() and t.cpu_user.notna().all()
+
+
+def test_latency(files):
+    with pfsbench.open(files["new"]) as r:
+        lat = r.latency()
+        check_columns(lat, _api.LATENCY_COLUMNS)
+        s = r.summary()
+        op = lat[lat.op_kind == "op"].merge(s, on=["run", "index", "rep"], suffixes=("", "_s"))
+        assert len(op) == len(s) and (op["count"] == op["ops"]).all()
+        assert set(lat.op_kind) == {"op", "open", "fsync", "close"}
+        empty = lat[lat["count"] == 0]
+        assert len(empty) > 0 and empty[["min_ns", "p50_ns", "p99_ns", "max_ns", "mean_ns"]].isna().all().all()
+        full = lat[lat["count"] > 0]
+        assert full[["min_ns", "p50_ns", "p99_ns", "max_ns"]].notna().all().all()
+        h = r.latency(hist=True)
+        check_columns(h, _api.HIST_COLUMNS)
+        sums = h.groupby(["run", "index", "rep", "op_kind"])["count"].sum()
+        for _, x in lat.iterrows():
+            assert sums.get((x.run, x["index"], x.rep, x.op_kind), 0) == x["count"]
+        assert (h["count"] > 0).all() and (h.bucket_lo <= h.bucket_hi).all()
+        pn = r.latency(per_node=True)
+        check_columns(pn, _api.NODE_LATENCY_COLUMNS)
+        ops = pn.groupby(["run", "index", "rep"])["count"].sum()
+        assert all(ops[(x.run, x["index"], x.rep)] == x.ops for _, x in s.iterrows())
+        hn = r.latency(hist=True, per_node=True)
+        check_columns(hn, _api.NODE_HIST_COLUMNS)
+        assert hn["count"].sum() == s.ops.sum() and set(hn.host) == set(r.runs[0].hosts.values())
+
+
+def test_timeline(files):
+    with pfsbench.open(files["new"]) as r:
+        tl = r.timeline()
+        check_columns(tl, _api.TIMELINE_COLUMNS)
+        s = r.summary()
+        got = tl.groupby(["run", "index", "rep"])[["bytes", "ops"]].sum()
+        for _, x in s.iterrows():
+            assert got.loc[(x.run, x["index"], x.rep), "bytes"] == x["bytes"]
+            assert got.loc[(x.run, x["index"], x.rep), "ops"] == x.ops
+        assert tl.t_start_s.min() >= 0 and (tl.t_end_s - tl.t_start_s == tl.interval_s).all()
+        idle = tl[tl.ops == 0]
+        assert idle[["p50_ns", "p99_ns", "max_ns"]].isna().all().all()
+        assert tl[tl.ops > 0][["p50_ns", "p99_ns", "max_ns"]].notna().all().all()
+        assert set(tl[tl.run == 1].host) == set(r.runs[0].hosts.values())
+
+
+def test_placement(files):
+    with pfsbench.open(files["new"]) as r:
+        p = r.placement()
+        check_columns(p, _api.PLACEMENT_COLUMNS)
+        assert p[p.run == 1]["rank"].tolist() == [0, 1, 2, 3]
+        assert p.cpus.isna().sum() == (p.cpu_affinity.isna()).sum()
+
+
+def test_old_file(files):
+    with pfsbench.open(files["old"]) as r:
+        assert len(r.runs) == 2 and not r.problems
+        s = r.summary()
+        check_columns(s, _api.SUMMARY_COLUMNS, ints_may_be_float=True)
+        with pfsbench.open(files["new"]) as n:
+            assert s["bytes"].tolist() == n.summary()["bytes"].tolist()
+        for c in ("ops", "rate", "iops", "p50_ns", "p99_ns", "cpu_user", "cpu_sys", "cpu_percent"):
+            assert s[c].isna().all(), c
+        assert str(s.ops.dtype) == "float64"
+        for what in ("latency", "timeline"):
+            df = getattr(r, what)()
+            assert len(df) == 0 and len(df.columns) > 0, what
+        assert len(r.latency(hist=True)) == 0 and len(r.latency(per_node=True)) == 0
+        nd = r.nodes()
+        assert nd[["node_rate", "p50_ns", "cpu_user", "cpu_sys"]].isna().all().all() and nd.node_bytes.notna().all()
+        st = r.streams()
+        assert st.cpu_user.isna().all() and st.open_start.notna().all()
+        pl = r.placement()
+        assert pl[["cpu_affinity", "cpus", "numa_nodes"]].isna().all().all() and pl.host.notna().all()
+
+
+NO_PANDAS = """
+import sys
+sys.modules["pandas"] = None          # as if pandas were not installed
+import pfsbench
+r = pfsbench.open(sys.argv[1])
+try:
+    r.summary()
+except ImportError as e:
+    assert "pandas" in str(e) and "as_frame=False" in str(e), e
+else:
+    raise SystemExit("summary() without pandas did not raise")
+cols = r.summary(as_frame=False)
+assert cols["bytes"].dtype.kind == "i" and len(cols["bytes"]) == 11
+assert len(r.timeline(as_frame=False)["bytes"]) > 0
+print("ok")
+"""
+
+
+def test_without_pandas(files):
+    env = dict(os.environ, PYTHONPATH=PYDIR)
+    out = subprocess.run([sys.executable, "-c", NO_PANDAS, files["new"]], env=env, stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, universal_newlines=True)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stdout
+
+
+def test_readme_one_liner(files, tmp_path):
+    """The README's check: PYTHONPATH=python python3 -c "... print(pfsbench.open('r.h5').summary())"."""
+    os.symlink(files["new"], str(tmp_path / "r.h5"))
+    env = dict(os.environ, PYTHONPATH=PYDIR)
+    out = subprocess.run([sys.executable, "-c", "import pfsbench; print(pfsbench.open('r.h5').summary())"],
+                         cwd=str(tmp_path), env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         universal_newlines=True)
+    assert out.returncode == 0, out.stdout
+    lines = out.stdout.splitlines()
+    assert lines[0].split()[:3] == ["run", "run_id", "label"] and "[11 rows x 34 columns]" in out.stdout
