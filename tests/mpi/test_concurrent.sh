@@ -1,0 +1,90 @@
+#!/bin/bash
+# Concurrent groups in a job file (issue 20): sections with one
+# `concurrent = TAG` run at the same time, each on its share of the nodes,
+# each with its own phases, barriers and figures, and a record of the window
+# in which all ran together. On 3 fake nodes x 2 ranks:
+#   - [ckpt] share 2 gets 2 nodes (4 ranks), [randread] 1 node, at once;
+#   - each is a complete run of its own (ranks, nodes, label, group attrs);
+#   - their phase spans overlap in time, and the recorded overlap is > 0 and
+#     no longer than either run;
+#   - a group with more sections than ranks is refused before anything runs;
+#   - sections of one group must follow each other;
+#   - after the group the next plain section runs on every rank.
+. "$(dirname "$0")/lib.sh"
+. "$PFS_TESTS/lib/fakenodes.sh"
+D=$T/data
+R=$T/results.h5
+mkdir -p "$D/a" "$D/b"
+fakenodes_setup 3 2
+runf() { RC=0; FAKENODES_MAP=slot fakenodes_mpirun "$1" 180 "$PFSBENCH" -f "$2" -o "$R" -q >"$T/out" 2>"$T/err" || RC=$?; }
+
+cat >"$T/c.job" <<JOB
+[global]
+transfer = 64k
+# a few repetitions, so that each section's phases outlast the other's set-up
+reps = 4
+
+[ckpt]
+concurrent = mix
+share = 2
+dir = $D/a
+block = 8m
+phases = write,read
+fsync
+
+[randread]
+concurrent = mix
+dir = $D/b
+transfer = 4k
+block = 8m
+random
+phases = write,read
+
+[after]
+dir = $D
+reps = 1
+block = 1m
+phases = write
+JOB
+runf 6 "$T/c.job"
+check "a concurrent group then a plain section: exit 0" [ "$RC" -eq 0 ]
+check "the group is announced once" [ "$(grep -c 'concurrent = mix: sections ckpt,randread at once' "$T/err")" -eq 1 ]
+check "no data file left" [ -z "$(find "$D" -type f)" ]
+pycheck "each section a run on its share; the overlap recorded" "$R" <<'PY'
+import sys, h5py
+f = h5py.File(sys.argv[1], "r")
+runs = {f["runs"][k].attrs["label"]: f["runs"][k] for k in sorted(f["runs"])}
+assert sorted(runs) == ["after", "ckpt", "randread"], sorted(runs)
+ck, rr, af = runs["ckpt"], runs["randread"], runs["after"]
+assert (int(ck.attrs["ranks"]), int(ck.attrs["nodes"])) == (4, 2), (ck.attrs["ranks"], ck.attrs["nodes"])
+assert (int(rr.attrs["ranks"]), int(rr.attrs["nodes"])) == (2, 1), (rr.attrs["ranks"], rr.attrs["nodes"])
+assert (int(af.attrs["ranks"]), int(af.attrs["nodes"])) == (6, 3)
+hosts_ck = {h.decode() for h in ck["placement"]["host"]}
+hosts_rr = {h.decode() for h in rr["placement"]["host"]}
+assert not hosts_ck & hosts_rr, (hosts_ck, hosts_rr)           # whole nodes to each
+for r in (ck, rr):
+    assert r.attrs["concurrent_group"] == "mix"
+    assert r.attrs["concurrent_sections"] == "ckpt,randread"
+    assert r.attrs["status"] == "complete"
+assert af.attrs["concurrent_group"] == ""
+ov = ck.attrs["concurrent_overlap_seconds"]
+assert ov == rr.attrs["concurrent_overlap_seconds"] and ov > 0, ov
+def span(r):   # the run's phases, first open to last close, on the job's rank 0 clock
+    t = [r["phases"][p]["times"][()] for p in r["phases"]]
+    k = r.attrs["concurrent_clock_correction"]
+    return min(x["open_start"].min() for x in t) + k, max(x["close_end"].max() for x in t) + k
+(a0, a1), (b0, b1) = span(ck), span(rr)
+assert a0 < b1 and b0 < a1, ((a0, a1), (b0, b1))                # they ran at the same time
+assert ov <= min(a1 - a0, b1 - b0) + 0.05, (ov, a1 - a0, b1 - b0)
+# the random reads are figures of their own: 4 KiB transfers
+assert int(rr.attrs["transfer"]) == 4096 and int(rr["phases"]["01_read"]["ops"][0]) == 2 * 2048
+PY
+
+printf '[global]\ndir = %s\nblock = 1m\n[a]\nconcurrent = g\n[b]\nconcurrent = g\n[c]\nconcurrent = g\n' "$D" >"$T/many.job"
+RC=0; timeout 60 mpirun -np 2 --oversubscribe --bind-to none "$PFSBENCH" -f "$T/many.job" -o "$T/bad.h5" >"$T/out" 2>"$T/err" || RC=$?
+check "3 concurrent sections on 2 ranks: exit 2, nothing made" [ "$RC" -eq 2 ] && [ ! -e "$T/bad.h5" ]
+check "3 concurrent sections on 2 ranks: said" grep -q "concurrent = g has 3 sections but the job 2 ranks" "$T/err"
+printf '[global]\ndir = %s\nblock = 1m\n[a]\nconcurrent = g\n[x]\n[b]\nconcurrent = g\n' "$D" >"$T/split.job"
+RC=0; timeout 60 mpirun -np 2 --oversubscribe --bind-to none "$PFSBENCH" -f "$T/split.job" -o "$T/bad.h5" >"$T/out" 2>"$T/err" || RC=$?
+check "a group split by another section: exit 2, its line" [ "$RC" -eq 2 ] && grep -q "split.job:7: section \[b\]: concurrent = g again" "$T/err"
+finish
