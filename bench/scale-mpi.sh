@@ -1,0 +1,170 @@
+#!/bin/bash
+# scale-mpi.sh: what pfsbench costs per rank and at rank 0 as the rank count
+# grows, on fake nodes (tests/lib/fakenodes.sh), with small I/O (issue 19;
+# docs/performance.md "Scale").
+#
+# For each rank count N (nodes K = min(N, -K), round-robin, --map-by node):
+#   memory    every rank's VmHWM (max RSS, /usr/bin/time %M around each rank)
+#             of pfsbench -t 64k -b 256k -p write,read --no-results -q and of
+#             bench_mpi_init at the same N and K; own = pfsbench - trivial -
+#             the 64 KiB transfer buffer. Rank 0 and the others apart.
+#   start-up  end-to-end wall time of mpirun pfsbench minus that of mpirun
+#             bench_mpi_init at the same N and K (the launch, MPI_Init and
+#             MPI_Finalize cancel; what is left is pfsbench's own start-up,
+#             two 256 KiB phases and its end), alternating, median of -R rounds
+#   bytes     received by rank 0 per phase, computed from the message sizes
+#             in src/mpi (phases.c, latency.c): see the formula printed; and
+#             measured with Open MPI's pml monitoring (every point-to-point
+#             message, collectives' included): (run with -i 3 - run with -i 1) / 4
+#             phases; start-up = the -i 1 run less its 2 phases
+#   progress  messages at rank 0 per progress interval (progress.c: one per
+#             other rank per second)
+# A rank count whose launch fails or passes -T seconds is reported and the
+# larger ones are skipped.
+#
+# usage: bench/scale-mpi.sh [-n LIST] [-K NODES] [-R ROUNDS] [-d DIR] [-T S] [-o OUT]
+#   -n LIST   rank counts (default 1,2,4,8,16,32,64,128)
+#   -K NODES  fake nodes at most (default 16)
+#   -R N      rounds of the start-up pair (default 3)
+#   -d DIR    data directory (default /dev/shm)
+#   -T S      limit per launch, seconds (default 180)
+#   -o OUT    keep logs and results.csv there (default a new directory under /tmp)
+# environment: PFSBENCH (default build-scale/pfsbench beside bench/), BENCH_BIN
+# (default the bench/ directory beside PFSBENCH).
+# Needs root (unshare --uts, for the fake nodes), /usr/bin/time, python3.
+set -u -o pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(dirname "$here")
+PFSBENCH=${PFSBENCH:-$top/build-scale/pfsbench}
+BENCH_BIN=${BENCH_BIN:-$(dirname "$PFSBENCH")/bench}
+LIST=1,2,4,8,16,32,64,128 KMAX=16 ROUNDS=3 DIR=/dev/shm LIMIT=180 OUT=""
+usage() { sed -n '/^# usage:/,/^# Needs root/p' "$0" | sed 's/^# \{0,1\}//'; }
+die() { echo "scale-mpi: $*" >&2; exit 2; }
+while getopts "n:K:R:d:T:o:h" o; do
+    case $o in
+    n) LIST=$OPTARG ;; K) KMAX=$OPTARG ;; R) ROUNDS=$OPTARG ;; d) DIR=$OPTARG ;; T) LIMIT=$OPTARG ;;
+    o) OUT=$OPTARG ;; h) usage; exit 0 ;; *) usage >&2; exit 2 ;;
+    esac
+done
+[ -x "$PFSBENCH" ] || die "no pfsbench at $PFSBENCH"
+[ -x "$BENCH_BIN/bench_mpi_init" ] || die "no $BENCH_BIN/bench_mpi_init"
+[ -x /usr/bin/time ] || die "/usr/bin/time is needed"
+[ -d "$DIR" ] && [ -w "$DIR" ] || die "'$DIR' is not a writable directory"
+if [ -z "$OUT" ]; then OUT=$(mktemp -d /tmp/scale-mpi.XXXXXX); else mkdir -p "$OUT" || die "cannot make $OUT"; fi
+W=$(mktemp -d "$DIR/scale-mpi.XXXXXX") || die "cannot make a work directory in $DIR"
+trap 'rm -rf "$W"' EXIT
+# shellcheck source=../tests/lib/fakenodes.sh
+. "$top/tests/lib/fakenodes.sh"
+FAKENODES_DIR=$W
+
+PFSARGS=(-t 64k -b 256k -p write,read --no-results -q)
+now() { date +%s.%N; }
+median() { sort -g | awk '{v[NR] = $1} END {if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+
+# launch N K TAG PROGRAM ARGS...: one mpirun over K fake nodes; prints its wall seconds.
+launch() {
+    local n=$1 k=$2 tag=$3 t0 t1 rc
+    shift 3
+    fakenodes_hostfile "$W/hostfile" "$k" $(((n + k - 1) / k))
+    FAKENODES_HOSTFILE=$W/hostfile
+    t0=$(now)
+    fakenodes_mpirun "$n" "$LIMIT" "$@" >"$OUT/$tag.log" 2>&1
+    rc=$?
+    t1=$(now)
+    [ $rc -eq 0 ] || { echo "scale-mpi: $tag exited $rc (see $OUT/$tag.log)" >&2; return 1; }
+    awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.4f\n", b - a}'
+}
+
+# A rank under /usr/bin/time: its max RSS (VmHWM) in $1.RANK, KiB.
+MEMWRAP=(sh -c 'exec /usr/bin/time -f %M -o "$0.$OMPI_COMM_WORLD_RANK" "$@"')
+
+echo "N,nodes,trivial_rank0_kib,trivial_other_kib,pfs_rank0_kib,pfs_other_kib,own_rank0_mib,own_other_mib,trivial_s,pfs_s,startup_beyond_s,rank0_bytes_phase_computed,rank0_bytes_phase_measured,rank0_msgs_phase,rank0_bytes_startup,rank0_msgs_startup" \
+    >"$OUT/results.csv"
+printf "%6s %5s | %10s %10s | %9s %9s %8s | %9s %9s %6s | %9s %6s | %9s\n" ranks nodes "own r0 MiB" "own max MiB" \
+    "trivial s" "pfsbench s" "beyond s" "r0 B/ph" "measured" "msgs" "r0 B s-u" "msgs" "prog msgs"
+IFS=, read -ra NS <<<"$LIST"
+for n in "${NS[@]}"; do
+    k=$((n < KMAX ? n : KMAX))
+    # Memory: one launch of each, every rank wrapped.
+    rm -f "$W"/mem.*
+    launch "$n" "$k" "mem-trivial-$n" "${MEMWRAP[@]}" "$W/mem.t" "$BENCH_BIN/bench_mpi_init" >/dev/null || break
+    mkdir -p "$W/d"
+    launch "$n" "$k" "mem-pfs-$n" "${MEMWRAP[@]}" "$W/mem.p" "$PFSBENCH" -d "$W/d" "${PFSARGS[@]}" >/dev/null || break
+    rm -rf "$W/d"
+    mem() { # mem PREFIX rank0|other: KiB (max over the others)
+        if [ "$2" = rank0 ]; then tail -n 1 "$1.0"; else
+            for f in "$1".*; do [ "$f" = "$1.0" ] || tail -n 1 "$f"; done | sort -n | tail -n 1; fi
+    }
+    t0k=$(mem "$W/mem.t" rank0) p0k=$(mem "$W/mem.p" rank0)
+    tok=$(mem "$W/mem.t" other) pok=$(mem "$W/mem.p" other)
+    [ -n "$tok" ] || tok=$t0k
+    [ -n "$pok" ] || pok=$p0k
+    own0=$(awk -v p="$p0k" -v t="$t0k" 'BEGIN {printf "%.2f", (p - t - 64) / 1024}')
+    own=$(awk -v p="$pok" -v t="$tok" 'BEGIN {printf "%.2f", (p - t - 64) / 1024}')
+    # Bytes and messages into rank 0, measured (pml monitoring, Open MPI).
+    monrx() { # monrx PREFIX: bytes msgs that ranks other than 0 sent to rank 0
+        cat "$1".*.prof 2>/dev/null | awk -F'\t' '($1 == "E" || $1 == "I") && $3 == 0 && $2 != 0 {b += int($4); m += int($5)}
+            END {printf "%d %d\n", b, m}'
+    }
+    for i in 1 3; do
+        rm -f "$W"/mon.$i.*
+        mkdir -p "$W/d"
+        FAKENODES_EXTRA=(--mca pml_monitoring_enable 2 --mca pml_monitoring_enable_output 3
+            --mca pml_monitoring_filename "$W/mon.$i")
+        launch "$n" "$k" "mon-$n-$i" "$PFSBENCH" -d "$W/d" "${PFSARGS[@]}" -i $i >/dev/null || break 2
+        FAKENODES_EXTRA=()
+        rm -rf "$W/d"
+    done
+    read -r b1 m1 <<<"$(monrx "$W/mon.1")"
+    read -r b3 m3 <<<"$(monrx "$W/mon.3")"
+    bph=$(((b3 - b1) / 4)) mph=$(((m3 - m1) / 4))
+    bsu=$((b1 - 2 * bph)) msu=$((m1 - 2 * mph))
+    # Start-up: alternating pairs.
+    : >"$W/tt" && : >"$W/tp"
+    ok=1
+    for ((r = 1; r <= ROUNDS; r++)); do
+        for which in $([ $((r % 2)) -eq 1 ] && echo "t p" || echo "p t"); do
+            if [ "$which" = t ]; then
+                s=$(launch "$n" "$k" "trivial-$n-$r" "$BENCH_BIN/bench_mpi_init") || { ok=0; break; }
+                echo "$s" >>"$W/tt"
+            else
+                mkdir -p "$W/d"
+                s=$(launch "$n" "$k" "pfs-$n-$r" "$PFSBENCH" -d "$W/d" "${PFSARGS[@]}") || { ok=0; break; }
+                rm -rf "$W/d"
+                echo "$s" >>"$W/tp"
+            fi
+        done
+        [ $ok -eq 1 ] || break
+    done
+    [ $ok -eq 1 ] || break
+    tt=$(median <"$W/tt") tp=$(median <"$W/tp")
+    beyond=$(awk -v a="$tp" -v b="$tt" 'BEGIN {printf "%.4f", a - b}')
+    # Rank 0 per phase (see the formula below), bytes; progress messages per interval.
+    ppn=$(((n + k - 1) / k))
+    b0=$(python3 -c "
+import math
+N, K, ppn, nint = $n, $k, $ppn, 1
+blk = 71856 + 512 * 576
+rec = 17952 + 40 * nint
+tree = lambda p: math.ceil(math.log2(p)) if p > 1 else 0
+print(96 * (N - 1) + blk * tree(ppn) + blk * tree(K) + rec * (K - 1) + 16 * tree(K) + 12 * tree(N))")
+    echo "$n,$k,$t0k,$tok,$p0k,$pok,$own0,$own,$tt,$tp,$beyond,$b0,$bph,$mph,$bsu,$msu" >>"$OUT/results.csv"
+    printf "%6d %5d | %10s %10s | %9s %9s %8s | %9s %9s %6s | %9s %6s | %9d\n" "$n" "$k" "$own0" "$own" "$tt" "$tp" \
+        "$beyond" "$b0" "$bph" "$mph" "$bsu" "$msu" $((n - 1))
+done
+cat <<'EOF'
+
+rank 0 B: bytes rank 0 receives per phase (phases.c, latency.c), 1 thread per rank,
+  96 (N - 1)               the times gather (sizeof(struct pfs_times) = 96 per stream)
+  + 366768 ceil(log2 ppn)  the node's Ireduce of latency blocks (71856 + 512 x 576) on rank 0's node,
+                           as a binomial tree (rank 0's children; a chain: 1 block, linear: ppn - 1)
+  + 366768 ceil(log2 K)    the leaders' Ireduce of node blocks to rank 0 (the same; Open MPI 4.1
+                           chose a binomial tree at 2, 8, 16 leaders and a chain at 4)
+  + (17952 + 40 nint)(K-1) the leaders' Igather of node records (histogram + nint slots of 40 B)
+  + small: the agreements (ints), the leaders' 16-byte interval allreduce
+  (nint = 1 for these sub-second phases; 60 for a minute at the default 1 s interval)
+measured: pml monitoring, per phase; r0 B s-u / msgs: into rank 0 during start-up and the end
+prog msgs: progress reports reaching rank 0 per 1 s interval when progress is on (N - 1)
+EOF
+echo "logs and results.csv in $OUT"
