@@ -40,7 +40,7 @@ build() { # build OUTDIR: OUTDIR/fuzz_config, or exit 2
     if ! "$cc" -g -O1 -fno-omit-frame-pointer \
         -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
         -I"$SRC/include" -DPFS_VERSION='"fuzz"' -DPFS_GIT_REV="\"$rev\"" \
-        "$SRC/tests/fuzz/fuzz_config.c" "$SRC"/src/core/*.c -lm -lpthread \
+        "$SRC/tests/fuzz/fuzz_config.c" "$SRC"/src/core/*.c -luring -lm -lpthread \
         -o "$out/fuzz_config" 2>"$out/build.log"; then
         echo "fuzz.sh: could not build the fuzz target with $cc:" >&2
         cat "$out/build.log" >&2

@@ -108,6 +108,17 @@ static int printable(const char *s)
     return 1;
 }
 
+/* A message of one or more lines: printable, lines joined by '\n', none empty. */
+static int printable_lines(const char *s)
+{
+    if (!*s || *s == '\n')
+        return 0;
+    for (; *s; s++)
+        if (*s == '\n' ? s[1] == '\n' || !s[1] : (unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f)
+            return 0;
+    return 1;
+}
+
 static void check_err(const char *err)
 {
     REQUIRE(memchr(err, '\0', PFS_ERRLEN) != NULL);
@@ -254,7 +265,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (pr == PFS_PARSE_ERROR) {
         REQUIRE(err[0] != '\0');
         if (strict && all_printable)
-            REQUIRE(printable(err));
+            REQUIRE(printable_lines(err)); /* every bad option is told at once, a line each */
     }
     if (pr == PFS_PARSE_RUN) {
         check_config(cfg);
