@@ -11,7 +11,8 @@
 #define PFS_PATH_MAX 1024
 #define PFS_MAX_PHASES 16
 #define PFS_MAX_HINTS 16
-#define PFS_ERRLEN 512
+#define PFS_ERRLEN 2048 /* a message may list every unknown option, one line each */
+#define PFS_WARNLEN 1024
 
 /* Exit statuses, documented in docs/usage.md. */
 enum {
@@ -115,6 +116,11 @@ struct pfs_config {
     char job[PFS_PATH_MAX]; /* -f: a job file to run instead (pfs/jobfile.h) */
     int stop_on_error;      /* with -f */
     char ranks[PFS_PATH_MAX]; /* --ranks: a rank sweep's points ("" : none) */
+    /* What the parser and resolve warn of (an option that does nothing in
+     * the chosen phases, a transfer under 512 bytes, hours of transfers):
+     * newline-separated lines; rank 0 prints them on stderr and the run
+     * stores them with its own warnings. */
+    char warnings[PFS_WARNLEN];
 };
 
 /* What parsing asks the caller to do next. */
@@ -131,13 +137,18 @@ enum pfs_parse_result {
 void pfs_config_defaults(struct pfs_config *cfg);
 
 /* Local. Parses argv into cfg (defaults first). On PFS_PARSE_ERROR, err holds
- * one sentence saying what is wrong and what to do. Does not touch the file
- * system. Reentrant only in the sense that it resets getopt between calls. */
+ * one sentence saying what is wrong and what to do, or, when several
+ * options are unknown or malformed, a line saying so and one indented line
+ * each (with the long option meant, or IOR's, mdtest's or IOzone's meaning
+ * of the letter and pfsbench's equivalent). On PFS_PARSE_RUN, cfg->warnings
+ * holds what it warns of. Does not touch the file system. Reentrant only
+ * in the sense that it resets getopt between calls. */
 enum pfs_parse_result pfs_config_parse(struct pfs_config *cfg, int argc, char **argv,
                                        char *err, size_t errlen);
 
 /* Local. Checks what depends on the rank count: resolves block (per stream:
- * rank x thread) from --total, checks divisibility. 0 or -1 with err set. */
+ * rank x thread) from --total, checks divisibility. 0 or -1 with err set.
+ * Warns (cfg->warnings) of more than 1e8 transfers per stream. */
 int pfs_config_resolve(struct pfs_config *cfg, int nranks, char *err, size_t errlen);
 
 /* Local. Checks DIR exists, is a directory, is writable, is not a dangling

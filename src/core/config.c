@@ -1,5 +1,6 @@
-/* The one generic parser over the option table (config_table.c), and the
- * checks a run's options must pass before anything is created. */
+/* The one generic parser over the option table (config_table.c); the
+ * checks a run's options must pass before anything is created, the
+ * warnings and the trap table of other tools' letters are config_check.c's. */
 #define _GNU_SOURCE
 #include "pfs/config.h"
 
@@ -11,6 +12,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -95,75 +97,6 @@ void pfs_format_size(uint64_t b, char *buf, size_t len)
     snprintf(buf, len, "%llu %s", (unsigned long long)b, units[u]);
 }
 
-/* Hints whose values pfsbench can check. MPI-IO libraries echo any hint back
- * from MPI_File_get_info, so a typo in a value would pass silently. */
-enum hint_kind { H_INT, H_SWITCH, H_BOOL };
-static const struct {
-    const char *key;
-    enum hint_kind kind;
-} known_hints[] = {
-    {"striping_factor", H_INT},     {"striping_unit", H_INT},      {"start_iodevice", H_INT},
-    {"cb_nodes", H_INT},            {"cb_buffer_size", H_INT},     {"ind_rd_buffer_size", H_INT},
-    {"ind_wr_buffer_size", H_INT},  {"romio_lustre_co_ratio", H_INT},
-    {"romio_cb_read", H_SWITCH},    {"romio_cb_write", H_SWITCH},  {"romio_ds_read", H_SWITCH},
-    {"romio_ds_write", H_SWITCH},   {"romio_lustre_ds_in_coll", H_SWITCH},
-    {"romio_no_indep_rw", H_BOOL},  {"direct_read", H_BOOL},       {"direct_write", H_BOOL},
-    {"collective_buffering", H_BOOL}, {"romio_visibility_immediate", H_BOOL},
-};
-
-static int hint_lookup(const char *kv, char *key, size_t keylen, const char **val)
-{
-    const char *eq = strchr(kv, '=');
-    size_t n = eq ? (size_t)(eq - kv) : strlen(kv);
-    if (n >= keylen)
-        n = keylen - 1;
-    memcpy(key, kv, n);
-    key[n] = '\0';
-    *val = eq ? eq + 1 : "";
-    for (size_t i = 0; i < sizeof(known_hints) / sizeof(known_hints[0]); i++)
-        if (strcmp(known_hints[i].key, key) == 0)
-            return (int)i;
-    return -1;
-}
-
-int pfs_hint_known(const char *kv)
-{
-    char key[128];
-    const char *val;
-    return hint_lookup(kv, key, sizeof(key), &val) >= 0;
-}
-
-int pfs_hint_check(const char *kv, char *err, size_t len)
-{
-    char key[128];
-    const char *val;
-    int i = hint_lookup(kv, key, sizeof(key), &val);
-    if (i < 0)
-        return 0;
-    switch ((int)known_hints[i].kind) {
-    case H_INT: {
-        uint64_t v;
-        for (const char *p = val; *p; p++)
-            if (*p < '0' || *p > '9')
-                return fail(err, len, "--hint %s: '%s' is not a positive whole number of %s", key, val,
-                            strstr(key, "size") || strstr(key, "unit") ? "bytes" : "units");
-        if (pfs_parse_size(val, &v) != 0)
-            return fail(err, len, "--hint %s: '%s' is not a positive whole number", key, val);
-        return 1;
-    }
-    case H_SWITCH:
-        if (strcmp(val, "enable") && strcmp(val, "disable") && strcmp(val, "automatic"))
-            return fail(err, len, "--hint %s: '%s' is not one of enable|disable|automatic", key, val);
-        return 1;
-    case H_BOOL:
-        if (strcmp(val, "true") && strcmp(val, "false"))
-            return fail(err, len, "--hint %s: '%s' is not one of true|false", key, val);
-        return 1;
-    default:
-        return 1;
-    }
-}
-
 static int parse_phases(const char *s, struct pfs_config *cfg, char *err, size_t len)
 {
     char tmp[512];
@@ -190,13 +123,14 @@ static int parse_phases(const char *s, struct pfs_config *cfg, char *err, size_t
     return 0;
 }
 
-/* The index of arg among choices "a|b|c", or -1. */
-static int choice_index(const char *choices, const char *arg)
+/* The index of arg among choices "a|b|c", or -1; in any case (--layout
+ * STRIDED) when nocase. */
+static int choice_index(const char *choices, const char *arg, int nocase)
 {
     const char *c = choices;
     for (int idx = 0; c && *c; idx++) {
         size_t n = strcspn(c, "|");
-        if (strlen(arg) == n && strncmp(arg, c, n) == 0)
+        if (strlen(arg) == n && (nocase ? strncasecmp(arg, c, n) : strncmp(arg, c, n)) == 0)
             return idx;
         c += n + (c[n] == '|');
     }
@@ -239,6 +173,15 @@ const char *pfs_opt_choices_text(const struct opt *o, char *buf, size_t len)
         n += w > 0 ? (size_t)w : 0;
     }
     return buf;
+}
+
+/* The registry line of an --api name, in any case (-a MPIIO), or -1. */
+static int registry_index(const char *arg)
+{
+    for (int i = 0; i < pfs_backend_count(); i++)
+        if (strcasecmp(arg, pfs_backend_name(i)) == 0)
+            return i;
+    return -1;
 }
 
 static int set_opt(const struct opt *o, const char *arg, struct pfs_config *cfg, char *err, size_t len)
@@ -286,6 +229,9 @@ static int set_opt(const struct opt *o, const char *arg, struct pfs_config *cfg,
             return fail(err, len, "--%s: value longer than %zu characters", o->name, cap - 1);
         if (o->off == OFF(run_id) && !pfs_run_id_valid(arg))
             return fail(err, len, "--run-id: '%s' may hold only letters, digits, '-' and '_'", arg);
+        if (o->off == OFF(results) && !pfs_results_name_ok(arg))
+            return fail(err, len, "-o '%s': -o names pfsbench's HDF5 results file; IOR's -o test file path is -d DIR "
+                        "here (pfsbench names its own files); give a name ending in .h5", arg);
         strcpy(field, arg);
         return 0;
     }
@@ -293,9 +239,12 @@ static int set_opt(const struct opt *o, const char *arg, struct pfs_config *cfg,
         return parse_phases(arg, cfg, err, len);
     case T_CHOICE: {
         char all[256];
-        int idx = o->registry ? pfs_backend_index(arg) : choice_index(o->choices, arg);
+        /* Names in any case (-a POSIX, IOR's spelling), but not units, whose
+         * case is their meaning (KB, kb, Kb). */
+        int idx = o->registry ? registry_index(arg) : choice_index(o->choices, arg, o->off != OFF(units));
         if (idx < 0)
-            return fail(err, len, "--%s: '%s' is not one of %s", o->name, arg, pfs_opt_choices_text(o, all, sizeof(all)));
+            return fail(err, len, "--%s: '%s' is not one of %s%s", o->name, arg, pfs_opt_choices_text(o, all, sizeof(all)),
+                        o->registry && strcasecmp(arg, "dummy") == 0 ? " (IOR's DUMMY is null)" : "");
         *(int *)field = idx;
         return 0;
     }
@@ -314,78 +263,104 @@ static int set_opt(const struct opt *o, const char *arg, struct pfs_config *cfg,
     }
     case T_ACTION:
         /* An action that takes a value takes one of its choices. */
-        if (o->arg && arg && choice_index(o->choices, arg) < 0)
+        if (o->arg && arg && choice_index(o->choices, arg, 0) < 0)
             return fail(err, len, "--%s: '%s' is not one of %s", o->name, arg, o->choices);
         return 0;
     }
     return 0;
 }
 
-/* A metadata phase that works on files needs the phase that makes them
- * earlier in the list. (A data phase may instead read or rewrite the files
- * a kept run left: pfs_config_parse checks those with --run-id in mind.) */
-static int check_needs(const struct pfs_config *cfg, char *err, size_t len)
+/* What is wrong with the option words (unknown options, a value missing
+ * or given to a flag), one line each, and the first bad value: reported
+ * together, so that a line of another tool's options is answered once. */
+struct problems {
+    char text[PFS_ERRLEN];
+    size_t n;
+    int count;
+    char value[PFS_ERRLEN]; /* the first value an option refused */
+};
+
+static void problem(struct problems *p, const char *fmt, ...)
 {
-    for (int i = 0; i < cfg->nphases; i++) {
-        const struct pfs_phase_desc *d = pfs_phase_desc(cfg->phases[i]);
-        if (d->kind != PFS_PHASE_META || d->needs < 0)
-            continue;
-        int seen = 0;
-        for (int j = 0; j < i && !seen; j++)
-            seen = cfg->phases[j] == d->needs;
-        if (!seen)
-            return fail(err, len, "--phases: %s needs %s before it in the list (e.g. -p create,stat,delete)", d->name,
-                        pfs_phase_name(d->needs));
-    }
-    return 0;
+    p->count++;
+    if (p->n + 2 >= sizeof(p->text))
+        return;
+    if (p->n)
+        p->text[p->n++] = '\n';
+    va_list ap;
+    va_start(ap, fmt);
+    int w = vsnprintf(p->text + p->n, sizeof(p->text) - p->n, fmt, ap);
+    va_end(ap);
+    p->n += w > 0 ? (size_t)w : 0;
+    if (p->n >= sizeof(p->text))
+        p->n = sizeof(p->text) - 1;
 }
 
-/* What a run's options must agree on (after the actions and --clean). 0 or -1 with err. */
-static int check_run(const struct pfs_config *cfg, int total_given, char *err, size_t len)
+/* An option word getopt did not take: a letter (IOR's, mdtest's or
+ * IOzone's meaning of it where one of them has it) or a long word (the
+ * long options it is near or is the start of). */
+static void unknown_option(struct problems *p, int letter, const char *word)
 {
-    if (total_given && cfg->block_given)
-        return fail(err, len, "--total and -b/--block both given; give one (block = total / ranks)");
-    if (cfg->layout == PFS_LAYOUT_STRIDED && !cfg->shared)
-        return fail(err, len, "--layout strided needs --shared (a file per process is always contiguous)");
-    /* What the chosen backend cannot do (--collective, --hint, --direct,
-     * --threads) and its own options: its capability flags and check.
-     * A backend of a layer this program lacks (mpiio in a plain process) is
-     * checked by the program that has it. */
-    const struct pfs_backend *be = pfs_backend_at(cfg->api);
-    if (be && pfs_backend_check(be, cfg, err, len) != 0)
-        return -1;
-    if (cfg->shared && cfg->dirs == PFS_DIRS_PER_RANK)
-        return fail(err, len, "--shared and --dirs per-rank contradict each other; give one");
-    if (check_needs(cfg, err, len) != 0)
-        return -1;
-    if (cfg->no_results && strcmp(cfg->results, "pfsbench-results.h5") != 0)
-        return fail(err, len, "--results and --no-results both given; give one");
-    /* A read with no write before it in the list reads kept files of an earlier run. */
-    int first_write = -1, first_read = -1;
-    for (int i = 0; i < cfg->nphases; i++) {
-        if (first_write < 0 && pfs_phase_is_write(cfg->phases[i]))
-            first_write = i;
-        if (first_read < 0 && pfs_phase_is_read(cfg->phases[i]))
-            first_read = i;
+    if (letter) {
+        const struct pfs_trap *t = pfs_trap_find(letter);
+        if (t)
+            problem(p, "unknown option '-%c': %s", letter, t->hint);
+        else
+            problem(p, "unknown option '-%c'", letter);
+        return;
     }
-    int data_phases = 0;
-    for (int i = 0; i < cfg->nphases; i++)
-        data_phases += !pfs_phase_is_meta(cfg->phases[i]);
-    if (first_write < 0 && data_phases && !cfg->run_id[0])
-        return fail(err, len, "phases without a write read files kept by an earlier run; give --run-id ID of that run (it ran with --keep)");
-    if (first_write >= 0 && !pfs_phase_has(cfg->phases[first_write], PFS_PHF_CREATES) && (first_read < 0 || first_read > first_write)
-        && !cfg->run_id[0])
-        return fail(err, len, "rewrite before any write overwrites files of an earlier run; put write first or give --run-id ID");
-    if (first_read >= 0 && first_write >= 0 && first_read < first_write && !cfg->run_id[0])
-        return fail(err, len, "a read comes before the first write; put write first, or give --run-id ID of a kept earlier run");
-    return 0;
+    size_t n = strcspn(word + 2, "=");
+    char many[256] = "";
+    size_t k = 0;
+    for (size_t i = 0; i < NOPTS && k < sizeof(many); i++)
+        if (n && strncmp(pfs_opt_table[i].name, word + 2, n) == 0) {
+            int w = snprintf(many + k, sizeof(many) - k, "%s--%s", k ? ", " : "", pfs_opt_table[i].name);
+            k += w > 0 ? (size_t)w : 0;
+        }
+    const char *near = pfs_opt_nearest(word);
+    if (strchr(many, ','))
+        problem(p, "option '%.*s' is ambiguous: %s", (int)(n + 2), word, many);
+    else if (near)
+        problem(p, "unknown option '%s': did you mean --%s?", word, near);
+    else
+        problem(p, "unknown option '%s'", word);
 }
 
-enum pfs_parse_result pfs_config_parse(struct pfs_config *cfg, int argc, char **argv,
-                                       char *err, size_t errlen)
+/* The message of the problems: one alone as one sentence, more as a line
+ * saying how many and an indented line each. */
+static void problems_message(const struct problems *p, char *err, size_t len)
 {
-    struct option lopts[PFS_OPT_MAX + 1];
-    char sopts[3 * PFS_OPT_MAX + 2];
+    if (p->count == 0) {
+        snprintf(err, len, "%s", p->value);
+        return;
+    }
+    if (p->count == 1 && !p->value[0]) {
+        snprintf(err, len, "%s; see pfsbench --help", p->text);
+        return;
+    }
+    size_t k = (size_t)snprintf(err, len, "%d problems with the options (see pfsbench --help):",
+                                p->count + (p->value[0] != 0));
+    for (const char *l = p->text; *l && k < len;) {
+        size_t n = strcspn(l, "\n");
+        k += (size_t)snprintf(err + k, len - k, "\n  %.*s", (int)n, l);
+        l += n + (l[n] == '\n');
+    }
+    if (p->value[0] && k < len)
+        snprintf(err + k, len - k, "\n  %s", p->value);
+}
+
+static const struct opt *short_opt(int c)
+{
+    for (size_t i = 0; i < NOPTS; i++)
+        if (pfs_opt_table[i].shrt == c)
+            return &pfs_opt_table[i];
+    return NULL;
+}
+
+/* getopt's tables from the option table, and the trap letters (config_check.c)
+ * that no option has: a trap that takes a value in its tool takes an attached one. */
+static void getopt_tables(struct option *lopts, char *sopts)
+{
     size_t sp = 0;
     sopts[sp++] = ':'; /* report a missing value as ':' */
     for (size_t i = 0; i < NOPTS; i++) {
@@ -400,94 +375,125 @@ enum pfs_parse_result pfs_config_parse(struct pfs_config *cfg, int argc, char **
     }
     lopts[NOPTS] = (struct option){0, 0, 0, 0};
     sopts[sp] = '\0';
+    for (size_t t = 0; t < pfs_ntraps; t++) {
+        if (short_opt(pfs_traps[t].letter))
+            continue;
+        sopts[sp++] = (char)pfs_traps[t].letter;
+        if (pfs_traps[t].takes_value)
+            sopts[sp++] = ':', sopts[sp++] = ':';
+    }
+    sopts[sp] = '\0';
+}
 
-    pfs_config_defaults(cfg);
-    err[0] = '\0';
+/* What the words ask for, and what parsing them found. */
+struct words {
+    int help, version, list, total_given, short_c;
+    const struct opt *owned; /* the first option given that a backend owns */
+    unsigned char given[PFS_OPT_MAX];
+};
+
+/* The getopt loop: every option into cfg, every problem into p. */
+static void parse_words(struct pfs_config *cfg, int argc, char **argv, struct words *w, struct problems *p)
+{
+    struct option lopts[PFS_OPT_MAX + 1];
+    char sopts[3 * PFS_OPT_MAX + 64];
+    getopt_tables(lopts, sopts);
     optind = 0; /* glibc: full reinitialisation, so tests can parse many times */
     opterr = 0;
-    int want_help = 0, want_version = 0, want_list = 0, total_given = 0;
-    const struct opt *owned = NULL; /* the first option given that a backend owns */
-    for (;;) {
-        int c = getopt_long(argc, argv, sopts, lopts, NULL);
-        if (c == -1)
-            break;
+    for (int c; (c = getopt_long(argc, argv, sopts, lopts, NULL)) != -1;) {
         if (c == '?') {
             /* glibc sets optopt to the option's val (256 + index) when a
              * long option that takes no value is given one (--keep=1). */
             if (optopt >= 256 && optopt < 256 + (int)NOPTS)
-                fail(err, errlen, "option '--%s' takes no value; see pfsbench --help", pfs_opt_table[optopt - 256].name);
-            else if (optopt)
-                fail(err, errlen, "unknown option '-%c'; see pfsbench --help", optopt);
+                problem(p, "option '--%s' takes no value", pfs_opt_table[optopt - 256].name);
             else
-                fail(err, errlen, "unknown option '%s'; see pfsbench --help", argv[optind - 1]);
-            return PFS_PARSE_ERROR;
+                unknown_option(p, optopt, argv[optind - 1]);
+            continue;
         }
         if (c == ':') {
-            fail(err, errlen, "option '%s' needs a value; see pfsbench --help", argv[optind - 1]);
-            return PFS_PARSE_ERROR;
-        }
-        const struct opt *o = NULL;
-        if (c >= 256)
-            o = &pfs_opt_table[c - 256];
-        else
-            for (size_t i = 0; i < NOPTS; i++)
-                if (pfs_opt_table[i].shrt == c)
-                    o = &pfs_opt_table[i];
-        if (!o)
+            problem(p, "option '%s' needs a value", argv[optind - 1]);
             continue;
-        if (strcmp(o->name, "help") == 0)
-            want_help = 1;
-        else if (strcmp(o->name, "version") == 0)
-            want_version = 1;
-        else if (strcmp(o->name, "list-options") == 0)
-            want_list = 1;
-        if (o->off == OFF(total))
-            total_given = 1;
-        if (o->api && !owned)
-            owned = o;
-        if (set_opt(o, optarg, cfg, err, errlen) != 0)
-            return PFS_PARSE_ERROR;
+        }
+        const struct opt *o = c >= 256 ? &pfs_opt_table[c - 256] : short_opt(c);
+        if (!o) { /* a trap letter */
+            unknown_option(p, c, NULL);
+            continue;
+        }
+        w->help |= strcmp(o->name, "help") == 0;
+        w->version |= strcmp(o->name, "version") == 0;
+        w->list |= strcmp(o->name, "list-options") == 0;
+        w->total_given |= o->off == OFF(total);
+        w->short_c |= c == 'c';
+        w->given[o - pfs_opt_table] = 1;
+        if (o->api && !w->owned)
+            w->owned = o;
+        char verr[PFS_ERRLEN];
+        if (set_opt(o, optarg, cfg, verr, sizeof(verr)) != 0 && !p->value[0])
+            snprintf(p->value, sizeof(p->value), "%s", verr);
     }
-    if (want_help)
+}
+
+static enum pfs_parse_result parse_error(char *err, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, len, fmt, ap);
+    va_end(ap);
+    return PFS_PARSE_ERROR;
+}
+
+enum pfs_parse_result pfs_config_parse(struct pfs_config *cfg, int argc, char **argv,
+                                       char *err, size_t errlen)
+{
+    pfs_config_defaults(cfg);
+    err[0] = '\0';
+    struct words w = {0};
+    struct problems *p = calloc(1, sizeof(*p));
+    if (!p)
+        return parse_error(err, errlen, "out of memory");
+    parse_words(cfg, argc, argv, &w, p);
+    int bad = p->count || p->value[0];
+    if (bad)
+        problems_message(p, err, errlen);
+    free(p);
+    if (bad)
+        return PFS_PARSE_ERROR;
+    if (w.help)
         return PFS_PARSE_HELP;
-    if (want_version)
+    if (w.version)
         return PFS_PARSE_VERSION;
-    if (want_list) {
+    if (w.list) {
         /* Nothing of the rest of the line applies: a caller that does not
          * know this result yet finds no directory and runs nothing. */
         pfs_config_defaults(cfg);
         return PFS_PARSE_LIST_OPTIONS;
     }
-    if (optind < argc) {
-        fail(err, errlen, "unexpected argument '%s'; options take the form -d DIR or --dir DIR", argv[optind]);
-        return PFS_PARSE_ERROR;
-    }
-    if (cfg->stop_on_error && !cfg->job[0]) {
-        fail(err, errlen, "--stop-on-error goes with -f JOBFILE");
-        return PFS_PARSE_ERROR;
-    }
+    if (optind < argc)
+        return parse_error(err, errlen, "unexpected argument '%s'; options take the form -d DIR or --dir DIR", argv[optind]);
+    if (cfg->stop_on_error && !cfg->job[0])
+        return parse_error(err, errlen, "--stop-on-error goes with -f JOBFILE");
     if (cfg->job[0]) /* the sections say the rest; each is parsed on its own */
         return PFS_PARSE_JOB;
-    if (!cfg->dir[0]) {
-        fail(err, errlen, "no target directory; give -d DIR");
-        return PFS_PARSE_ERROR;
-    }
-    if (cfg->yes && !cfg->clean) {
-        fail(err, errlen, "--yes goes with --clean DIR");
-        return PFS_PARSE_ERROR;
-    }
-    if (cfg->any_owner && !cfg->clean) {
-        fail(err, errlen, "--any-owner goes with --clean DIR");
-        return PFS_PARSE_ERROR;
-    }
+    if (!cfg->dir[0])
+        return parse_error(err, errlen, "no target directory; give -d DIR");
+    if (cfg->yes && !cfg->clean)
+        return parse_error(err, errlen, "--yes goes with --clean DIR");
+    if (cfg->any_owner && !cfg->clean)
+        return parse_error(err, errlen, "--any-owner goes with --clean DIR");
     if (cfg->clean)
         return PFS_PARSE_RUN;
-    if (owned && strcmp(owned->api, pfs_backend_name(cfg->api)) != 0) {
-        fail(err, errlen, "--%s is an option of --api %s (not available with --api %s)", owned->name, owned->api,
-             pfs_backend_name(cfg->api));
+    if (w.owned && strcmp(w.owned->api, pfs_backend_name(cfg->api)) != 0)
+        return parse_error(err, errlen, "--%s is an option of --api %s (not available with --api %s)", w.owned->name,
+                           w.owned->api, pfs_backend_name(cfg->api));
+    if (pfs_check_run(cfg, w.total_given, err, errlen) != 0) {
+        size_t n = strlen(err);
+        if (w.short_c && strstr(err, "--collective") && n < errlen)
+            snprintf(err + n, errlen - n, "; -c is IOR's --collective (IOzone's -c, close in the timing, is always "
+                     "so in pfsbench)");
         return PFS_PARSE_ERROR;
     }
-    return check_run(cfg, total_given, err, errlen) != 0 ? PFS_PARSE_ERROR : PFS_PARSE_RUN;
+    pfs_check_unused(cfg, w.given);
+    return PFS_PARSE_RUN;
 }
 
 int pfs_config_resolve(struct pfs_config *cfg, int nranks, char *err, size_t len)
@@ -516,6 +522,12 @@ int pfs_config_resolve(struct pfs_config *cfg, int nranks, char *err, size_t len
         return fail(err, len, "block per rank (%s) is not a multiple of the transfer (%s); make -b (or --total / ranks) a multiple of -t", b, a);
     if (cfg->block / cfg->transfer > (uint64_t)INT64_MAX / 4)
         return fail(err, len, "too many transfers per rank");
+    /* At a microsecond or more a call, this many take minutes per phase and
+     * stream at best, hours on a parallel file system. */
+    if (cfg->block / cfg->transfer > 100000000)
+        pfs_config_warn(cfg, "%llu transfers per stream (-b %s / -t %s) will take hours; is -t the size you "
+                        "meant? (IOzone's -t is a thread count: --threads N here)",
+                        (unsigned long long)(cfg->block / cfg->transfer), b, a);
     return 0;
 }
 

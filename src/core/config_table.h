@@ -65,4 +65,33 @@ const char *pfs_opt_choices_text(const struct opt *o, char *buf, size_t len);
 /* The option's value in cfg as describe writes it, like snprintf. */
 size_t pfs_opt_value(const struct opt *o, const struct pfs_config *cfg, char *buf, size_t len);
 
+/* config_check.c, for config.c's parser. */
+
+/* A letter pfsbench does not take that IOR, mdtest or IOzone do: what it
+ * meant there and the pfsbench equivalent. */
+struct pfs_trap {
+    int letter;
+    int takes_value;  /* in its tool: here an attached value only (-T10) */
+    const char *hint;
+};
+extern const struct pfs_trap *const pfs_traps;
+extern const size_t pfs_ntraps;
+const struct pfs_trap *pfs_trap_find(int letter);
+
+/* The long option nearest to word ("--treads", "verfy=1"), or NULL when none is near. */
+const char *pfs_opt_nearest(const char *word);
+
+/* 1 when name ends in .h5, .hdf5 or .he5 (any case). */
+int pfs_results_name_ok(const char *name);
+
+/* What a run's options must agree on (after the actions and --clean). 0 or -1 with err. */
+int pfs_check_run(const struct pfs_config *cfg, int total_given, char *err, size_t len);
+
+/* Warnings (into cfg->warnings) for options given (given[row]) that do
+ * nothing with the chosen phases, and for a transfer under 512 bytes. */
+void pfs_check_unused(struct pfs_config *cfg, const unsigned char *given);
+
+/* Appends one warning line to cfg->warnings, unless it is there already. */
+void pfs_config_warn(struct pfs_config *cfg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 #endif

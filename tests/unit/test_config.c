@@ -154,6 +154,33 @@ static const struct { const char *args; const char *want; } bad_cases[] = {
     {"-d|/tmp|--keep=1", "option '--keep' takes no value"},
     {"-d|/tmp|-Z", "unknown option '-Z'"},
     {"-d|/tmp|extra", "unexpected argument 'extra'"},
+    /* issue 18: IOR's, mdtest's and IOzone's letters mean theirs or are refused naming ours */
+    {"-d|/tmp|-o|/scratch/testfile", "-o '/scratch/testfile': -o names pfsbench's HDF5 results file; IOR's -o test file "
+                                     "path is -d DIR here (pfsbench names its own files); give a name ending in .h5"},
+    {"-d|/tmp|--results|r.txt", "give a name ending in .h5"},
+    {"-d|/tmp|-o|/tmp/x/.h5", "give a name ending in .h5"},
+    {"-d|/tmp|-o|h5", "give a name ending in .h5"},
+    {"-d|/tmp|-T|10", "unknown option '-T': IOR's -T is a time limit in minutes (pfsbench: -D SECS, the stonewall); "
+                      "threads per rank are --threads N"},
+    {"-d|/tmp|-T10", "threads per rank are --threads N"},
+    {"-d|/tmp|-c", "--collective is not available with --api posix; -c is IOR's --collective"},
+    {"-d|/tmp|-w", "'-w': IOR's write phase: use -p write (or pfsbench ior ... for IOR's command line)"},
+    {"-d|/tmp|-r", "'-r': IOR's read phase: use -p read"},
+    {"-d|/tmp|-W", "'-W': IOR's check write: --verify"},
+    {"-d|/tmp|-R", "'-R': IOR's check read: --verify"},
+    {"-d|/tmp|-z", "'-z': IOR's random offsets: --random"},
+    {"-d|/tmp|-s|4", "'-s': IOR's segment count: see pfsbench ior -s"},
+    {"-d|/tmp|-Y", "'-Y': IOR's fsync per write: not in pfsbench (use -e for fsync at close)"},
+    {"-d|/tmp|-g", "'-g': IOR's intra-test barriers: always on in pfsbench"},
+    {"-d|/tmp|-Q|1", "'-Q': IOR's task per node offset: -C reads another node's data"},
+    {"-d|/tmp|-E", "'-E': IOR's use existing file: --run-id ID with -p read"},
+    {"-d|/tmp|-O|stoneWallingWearOut=1", "'-O': IOR's -O options: see pfsbench ior"},
+    {"-d|/tmp|-N|4", "'-N': mdtest/IOR task count: mpirun -np"},
+    {"-d|/tmp|-u", "'-u': mdtest's unique dir per task: --dirs per-rank"},
+    {"-d|/tmp|--treads|4", "unknown option '--treads': did you mean --threads?"},
+    {"-d|/tmp|--verfy", "did you mean --verify?"},
+    {"-d|/tmp|--d", "option '--d' is ambiguous: --dir, "},
+    {"-d|/tmp|-a|DUMMY", "IOR's DUMMY is null"},
 };
 
 static void test_bad_inputs(void **state)
@@ -169,6 +196,132 @@ static void test_bad_inputs(void **state)
             fail_msg("'%s': message '%s' lacks '%s'", bad_cases[i].args, err, bad_cases[i].want);
     }
     assert_true(sizeof(bad_cases) / sizeof(bad_cases[0]) >= 40);
+}
+
+/* Every unknown option at once, one line each, with its hint, and no
+ * "unexpected argument" for the values they leave over (issue 18). */
+static void test_unknown_all(void **state)
+{
+    (void)state;
+    struct pfs_config cfg;
+    char err[PFS_ERRLEN];
+    assert_int_equal(parse(&cfg, err, "-d|/tmp|-w|-r|-W|-R|-z|-s|4|-Y|-g|-Q|1|-E|-O|a=1|-N|4|-u|-T|5|--bogus|--keep=1"),
+                     PFS_PARSE_ERROR);
+    static const char *const want[] = {
+        "16 problems with the options (see pfsbench --help):\n  unknown option '-w': IOR's write phase",
+        "\n  unknown option '-r': IOR's read phase", "\n  unknown option '-W': IOR's check write: --verify",
+        "\n  unknown option '-R': IOR's check read: --verify", "\n  unknown option '-z': IOR's random offsets: --random",
+        "\n  unknown option '-s': IOR's segment count", "\n  unknown option '-Y': IOR's fsync per write",
+        "\n  unknown option '-g': IOR's intra-test barriers", "\n  unknown option '-Q': IOR's task per node offset",
+        "\n  unknown option '-E': IOR's use existing file", "\n  unknown option '-O': IOR's -O options",
+        "\n  unknown option '-N': mdtest/IOR task count: mpirun -np", "\n  unknown option '-u': mdtest's unique dir",
+        "\n  unknown option '-T': IOR's -T is a time limit", "\n  unknown option '--bogus'",
+        "\n  option '--keep' takes no value",
+    };
+    for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+        if (!strstr(err, want[i]))
+            fail_msg("message lacks '%s':\n%s", want[i], err);
+    int lines = 1;
+    for (const char *p = err; (p = strchr(p, '\n')); p++)
+        lines++;
+    assert_int_equal(lines, 17);
+    assert_null(strstr(err, "unexpected argument"));
+    /* a bad value among them is one more line; alone it is the sentence it was */
+    assert_int_equal(parse(&cfg, err, "-d|/tmp|-w|-t|abc"), PFS_PARSE_ERROR);
+    assert_non_null(strstr(err, "2 problems with the options"));
+    assert_non_null(strstr(err, "\n  --transfer: 'abc' is not a size"));
+    assert_int_equal(parse(&cfg, err, "-d|/tmp|-t|abc|-i|0"), PFS_PARSE_ERROR);
+    assert_null(strchr(err, '\n'));
+    assert_non_null(strstr(err, "--transfer: 'abc' is not a size"));
+}
+
+/* The letters that changed meaning, and names in any case (issue 18). */
+static void test_ior_letters(void **state)
+{
+    (void)state;
+    struct pfs_config cfg;
+    char err[PFS_ERRLEN];
+    assert_int_equal(parse(&cfg, err, "-d|/tmp|-a|mpiio|--shared|-c"), PFS_PARSE_RUN);
+    assert_true(cfg.collective);
+    assert_int_equal(parse(&cfg, err, "-d|/tmp|--threads|3|--include-close"), PFS_PARSE_RUN);
+    assert_int_equal(cfg.threads, 3);
+    assert_false(cfg.collective);
+    static const char *const apis[] = {"POSIX", "posix", "Posix", "MPIIO", "MpiIo", "NULL", "HDF5"};
+    static const char *const canon[] = {"posix", "posix", "posix", "mpiio", "mpiio", "null", "hdf5"};
+    for (size_t i = 0; i < sizeof(apis) / sizeof(apis[0]); i++) {
+        char line[64];
+        snprintf(line, sizeof(line), "-d|/tmp|-a|%s", apis[i]);
+        if (parse(&cfg, err, line) != PFS_PARSE_RUN)
+            fail_msg("-a %s: %s", apis[i], err);
+        assert_string_equal(pfs_backend_name(cfg.api), canon[i]);
+    }
+    assert_int_equal(parse(&cfg, err, "-d|/tmp|--shared|--layout|STRIDED|--dirs|Shared|--order|Random|--format|JSON"),
+                     PFS_PARSE_RUN);
+    assert_int_equal(cfg.layout, PFS_LAYOUT_STRIDED);
+    assert_int_equal(cfg.md_random, 1);
+    assert_int_equal(cfg.format, PFS_FORMAT_JSON);
+    /* units keep their case: it is what they mean */
+    assert_int_equal(parse(&cfg, err, "-d|/tmp|--units|kb"), PFS_PARSE_ERROR);
+    assert_non_null(strstr(err, "not one of MiB|KB|MB|GB"));
+    static const char *const names[] = {"r.h5", "/x/y/r.H5", "r.hdf5", "r.he5", "a.b.h5"};
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        char line[64];
+        snprintf(line, sizeof(line), "-d|/tmp|-o|%s", names[i]);
+        if (parse(&cfg, err, line) != PFS_PARSE_RUN)
+            fail_msg("-o %s: %s", names[i], err);
+        assert_string_equal(cfg.results, names[i]);
+    }
+}
+
+/* Options that do nothing in the chosen phases are warned of, in
+ * cfg->warnings; so are tiny transfers and hours of them (issue 18). */
+static const struct { const char *args; const char *want; } warn_cases[] = {
+    {"-d|/tmp|-n|1000", "-n/--files does nothing without a metadata phase in -p (create, stat, read-files, delete)"},
+    {"-d|/tmp|--file-size|4k", "--file-size does nothing without a metadata phase"},
+    {"-d|/tmp|--dirs|per-rank", "--dirs does nothing without a metadata phase"},
+    {"-d|/tmp|--order|random", "--order does nothing without a metadata phase"},
+    {"-d|/tmp|-p|write|--drop-caches", "--drop-caches does nothing without a read phase"},
+    {"-d|/tmp|-p|write,rewrite|-C", "-C/--reorder does nothing without a phase that reads"},
+    {"-d|/tmp|-p|write|--verify", "--verify without a read phase in -p checks nothing: the writes write its checkable pattern anyway"},
+    {"-d|/tmp|-p|create,stat,delete|-D|5", "-D/--deadline does nothing with metadata phases only"},
+    {"-d|/tmp|-t|4|-b|4k", "-t 4 is a transfer of 4 bytes per I/O call; IOzone's -t (a thread count) is --threads N"},
+    {"-d|/tmp|-p|create,delete|--drop-caches", "--drop-caches does nothing without a read phase"},
+};
+
+static void test_warnings(void **state)
+{
+    (void)state;
+    struct pfs_config cfg;
+    char err[PFS_ERRLEN];
+    for (size_t i = 0; i < sizeof(warn_cases) / sizeof(warn_cases[0]); i++) {
+        if (parse(&cfg, err, warn_cases[i].args) != PFS_PARSE_RUN)
+            fail_msg("'%s' was refused: %s", warn_cases[i].args, err);
+        if (!strstr(cfg.warnings, warn_cases[i].want))
+            fail_msg("'%s': warnings '%s' lack '%s'", warn_cases[i].args, cfg.warnings, warn_cases[i].want);
+        assert_int_equal(cfg.warnings[strlen(cfg.warnings) - 1], '\n');
+    }
+    static const char *const quiet[] = {
+        "-d|/tmp", "-d|/tmp|-p|create,stat,delete|-n|10|--file-size|1k|--dirs|per-rank|--order|random",
+        "-d|/tmp|-p|write,read|--verify|-C|--drop-caches|-D|1|-t|512|-b|1m", "-d|/tmp|-p|write,create,stat|-C|-D|2",
+    };
+    for (size_t i = 0; i < sizeof(quiet) / sizeof(quiet[0]); i++) {
+        assert_int_equal(parse(&cfg, err, quiet[i]), PFS_PARSE_RUN);
+        if (cfg.warnings[0])
+            fail_msg("'%s' warns: %s", quiet[i], cfg.warnings);
+    }
+    /* two at once, one line each */
+    assert_int_equal(parse(&cfg, err, "-d|/tmp|-p|write|-n|5|--verify"), PFS_PARSE_RUN);
+    assert_non_null(strstr(cfg.warnings, "-n/--files does nothing"));
+    assert_non_null(strstr(cfg.warnings, "\n--verify without a read phase"));
+    /* hours of transfers: resolve warns, once however often it runs */
+    assert_int_equal(parse(&cfg, err, "-d|/tmp|-t|1k|-b|1t|-p|write"), PFS_PARSE_RUN);
+    assert_int_equal(pfs_config_resolve(&cfg, 1, err, sizeof(err)), 0);
+    assert_int_equal(pfs_config_resolve(&cfg, 1, err, sizeof(err)), 0);
+    assert_string_equal(cfg.warnings, "1073741824 transfers per stream (-b 1 TiB / -t 1 KiB) will take hours; is -t the "
+                                      "size you meant? (IOzone's -t is a thread count: --threads N here)\n");
+    assert_int_equal(parse(&cfg, err, "-d|/tmp|-t|1m|-b|1t"), PFS_PARSE_RUN);
+    assert_int_equal(pfs_config_resolve(&cfg, 4, err, sizeof(err)), 0);
+    assert_string_equal(cfg.warnings, "");
 }
 
 static void test_good_parse(void **state)
@@ -387,7 +540,7 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "hdf5_align=0\n"
      "hdf5_mdc_size=0\n"
      "hdf5_coll_metadata=0\n"},
-    {2, "-d|/tmp|-T|4|-n|10|--file-size|4k|--dirs|per-rank|--order|random|-p|create,stat,read-files,delete|-o|/tmp/r.h5",
+    {2, "-d|/tmp|--threads|4|-n|10|--file-size|4k|--dirs|per-rank|--order|random|-p|create,stat,read-files,delete|-o|/tmp/r.h5",
      "dir=/tmp\n"
      "mode=file-per-process\n"
      "layout=segmented\n"
@@ -424,7 +577,7 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "hdf5_align=0\n"
      "hdf5_mdc_size=0\n"
      "hdf5_coll_metadata=0\n"},
-    {1, "-d|/tmp|-F|--shared|-F|-c|--file-size|0|--timeout|0.001|-D|1e9",
+    {1, "-d|/tmp|-F|--shared|-F|--include-close|--file-size|0|--timeout|0.001|-D|1e9",
      "dir=/tmp\n"
      "mode=file-per-process\n"
      "layout=segmented\n"
@@ -788,6 +941,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_api_names), cmocka_unit_test(test_sizes),       cmocka_unit_test(test_format_size), cmocka_unit_test(test_bad_inputs),
+        cmocka_unit_test(test_unknown_all), cmocka_unit_test(test_ior_letters), cmocka_unit_test(test_warnings),
         cmocka_unit_test(test_good_parse),  cmocka_unit_test(test_resolve),     cmocka_unit_test(test_check_dir),
         cmocka_unit_test(test_describe),    cmocka_unit_test(test_describe_golden), cmocka_unit_test(test_phase_table),
         cmocka_unit_test(test_list_options_parse), cmocka_unit_test(test_json_checker), cmocka_unit_test(test_list_json),
