@@ -45,14 +45,23 @@ void pfs_random_fill(void *buf, size_t len, uint64_t seed);
 /* ---- placement ---- */
 
 /* Numbers nodes in rank order of first appearance of their host name.
- * hosts: nranks strings of PFS_HOST_MAX bytes. Writes node_of_rank[nranks];
- * returns the node count. */
+ * hosts: nranks strings of PFS_HOST_MAX bytes (compared as strncmp does, up
+ * to the first NUL or PFS_HOST_MAX bytes). Writes node_of_rank[nranks];
+ * returns the node count. A hash table of the names: O(nranks). */
 int pfs_placement_nodes(const char (*hosts)[PFS_HOST_MAX], int nranks, int *node_of_rank);
 
 /* 1 when rank r sits on node r mod nnodes (round-robin, as --map-by node). */
 int pfs_placement_is_round_robin(const int *node_of_rank, int nranks, int nnodes);
 /* 1 when every node holds the same number of ranks. */
 int pfs_placement_is_even(const int *node_of_rank, int nranks, int nnodes);
+
+/* The page-cache rule (data under twice a node's memory may be read back
+ * from its page cache): the first node n, in node order, whose data, per_rank
+ * added once for each of its ranks, is below twice its memory, mems[] of its
+ * highest rank (0 for a node without ranks). Returns n and sets *data and
+ * *mem, or -1 when no node is. One pass: O(nranks + nnodes). */
+int pfs_placement_cache_node(const int *node_of_rank, int nranks, int nnodes, double per_rank,
+                             const double *mems, double *data, double *mem);
 
 /* The shift s used by --reorder: rank r reads what rank (r+s) mod n wrote.
  * The smallest s >= 1 that puts every reader on another node than its
@@ -86,7 +95,20 @@ struct pfs_phase_stat {
 /* Aggregate over ranks. */
 void pfs_phase_reduce(const struct pfs_times *t, int nranks, struct pfs_phase_stat *out);
 
-/* Per node: bytes of the node's ranks / their own span. Arrays of nnodes. */
+/* One node's streams: min(open_start), max(close_end), bytes, operations
+ * and stream count; start = end = 0 for a node without streams. */
+struct pfs_node_span {
+    double start, end;
+    uint64_t bytes, ops;
+    int streams;
+};
+/* All nodes' spans in one pass over the streams (O(nranks + nnodes));
+ * streams whose node is outside [0, nnodes) count nowhere. out[nnodes]. */
+void pfs_node_spans(const struct pfs_times *t, const int *node_of_rank, int nranks, int nnodes,
+                    struct pfs_node_span *out);
+
+/* Per node: bytes of the node's ranks / their own span. Arrays of nnodes.
+ * pfs_node_reduce and pfs_node_rates make one pass each (pfs_node_spans). */
 void pfs_node_reduce(const struct pfs_times *t, const int *node_of_rank, int nranks, int nnodes,
                      uint64_t *bytes, double *seconds, double *bandwidth);
 

@@ -1,6 +1,7 @@
 /* Offsets, permutations, patterns, placement: pure functions. */
 #include "pfs/core.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 uint64_t pfs_offset(int shared, int layout, int rank, int nranks, uint64_t block,
@@ -137,7 +138,34 @@ void pfs_random_fill(void *buf, size_t len, uint64_t seed)
     }
 }
 
-int pfs_placement_nodes(const char (*hosts)[PFS_HOST_MAX], int nranks, int *node_of_rank)
+/* The names as strncmp(.., PFS_HOST_MAX) sees them: up to the first NUL or
+ * PFS_HOST_MAX bytes. FNV-1a, 64 bits. */
+static uint64_t host_hash(const char *h)
+{
+    uint64_t x = 0xCBF29CE484222325ULL;
+    for (int i = 0; i < PFS_HOST_MAX && h[i]; i++)
+        x = (x ^ (unsigned char)h[i]) * 0x100000001B3ULL;
+    return x;
+}
+
+/* One slot of the name table: the first rank with the name (-1: empty) and its hash. */
+struct host_slot {
+    uint64_t hash;
+    int rank;
+};
+
+/* Places (hash, rank) in a table of cap slots (a power of 2) known not to hold the name. */
+static void slot_put(struct host_slot *tab, size_t cap, uint64_t hash, int rank)
+{
+    size_t i = (size_t)pfs_mix64(hash) & (cap - 1);
+    while (tab[i].rank >= 0)
+        i = (i + 1) & (cap - 1);
+    tab[i].hash = hash;
+    tab[i].rank = rank;
+}
+
+/* The straightforward numbering, for when the table cannot be allocated: O(nranks x nnodes). */
+static int placement_nodes_scan(const char (*hosts)[PFS_HOST_MAX], int nranks, int *node_of_rank)
 {
     int nnodes = 0;
     for (int r = 0; r < nranks; r++) {
@@ -153,6 +181,51 @@ int pfs_placement_nodes(const char (*hosts)[PFS_HOST_MAX], int nranks, int *node
     return nnodes;
 }
 
+/* Open addressing, linear probing, at most half full: the table grows with
+ * the node count (16 B per slot), not with the ranks. */
+int pfs_placement_nodes(const char (*hosts)[PFS_HOST_MAX], int nranks, int *node_of_rank)
+{
+    size_t cap = 64;
+    struct host_slot *tab = malloc(cap * sizeof(*tab));
+    if (!tab)
+        return placement_nodes_scan(hosts, nranks, node_of_rank);
+    for (size_t i = 0; i < cap; i++)
+        tab[i].rank = -1;
+    int nnodes = 0;
+    for (int r = 0; r < nranks; r++) {
+        uint64_t h = host_hash(hosts[r]);
+        size_t i = (size_t)pfs_mix64(h) & (cap - 1);
+        for (; tab[i].rank >= 0; i = (i + 1) & (cap - 1))
+            if (tab[i].hash == h && strncmp(hosts[tab[i].rank], hosts[r], PFS_HOST_MAX) == 0)
+                break;
+        if (tab[i].rank >= 0) {
+            node_of_rank[r] = node_of_rank[tab[i].rank];
+            continue;
+        }
+        node_of_rank[r] = nnodes++;
+        tab[i].hash = h;
+        tab[i].rank = r;
+        if ((size_t)nnodes * 2 > cap) {
+            size_t ncap = cap * 2;
+            struct host_slot *nt = malloc(ncap * sizeof(*nt));
+            if (!nt) {
+                free(tab);
+                return placement_nodes_scan(hosts, nranks, node_of_rank);
+            }
+            for (size_t j = 0; j < ncap; j++)
+                nt[j].rank = -1;
+            for (size_t j = 0; j < cap; j++)
+                if (tab[j].rank >= 0)
+                    slot_put(nt, ncap, tab[j].hash, tab[j].rank);
+            free(tab);
+            tab = nt;
+            cap = ncap;
+        }
+    }
+    free(tab);
+    return nnodes;
+}
+
 int pfs_placement_is_round_robin(const int *node_of_rank, int nranks, int nnodes)
 {
     for (int r = 0; r < nranks; r++)
@@ -161,19 +234,78 @@ int pfs_placement_is_round_robin(const int *node_of_rank, int nranks, int nnodes
     return 1;
 }
 
+/* Ranks whose node is outside [0, nnodes) count for no node. */
 int pfs_placement_is_even(const int *node_of_rank, int nranks, int nnodes)
 {
-    int first = 0;
-    for (int n = 0; n < nnodes; n++) {
-        int c = 0;
-        for (int r = 0; r < nranks; r++)
-            c += node_of_rank[r] == n;
-        if (n == 0)
-            first = c;
-        else if (c != first)
-            return 0;
+    if (nnodes < 2)
+        return 1;
+    int *count = calloc((size_t)nnodes, sizeof(int));
+    if (!count) { /* the per-node scan, O(nranks x nnodes) */
+        int first = 0;
+        for (int n = 0; n < nnodes; n++) {
+            int c = 0;
+            for (int r = 0; r < nranks; r++)
+                c += node_of_rank[r] == n;
+            if (n == 0)
+                first = c;
+            else if (c != first)
+                return 0;
+        }
+        return 1;
     }
-    return 1;
+    for (int r = 0; r < nranks; r++)
+        if (node_of_rank[r] >= 0 && node_of_rank[r] < nnodes)
+            count[node_of_rank[r]]++;
+    int even = 1;
+    for (int n = 1; n < nnodes && even; n++)
+        even = count[n] == count[0];
+    free(count);
+    return even;
+}
+
+int pfs_placement_cache_node(const int *node_of_rank, int nranks, int nnodes, double per_rank,
+                             const double *mems, double *data, double *mem)
+{
+    if (nnodes < 1)
+        return -1;
+    double *sum = calloc((size_t)nnodes, sizeof(double));
+    int *last = malloc((size_t)nnodes * sizeof(int));
+    if (!sum || !last) { /* the per-node scan, O(nranks x nnodes) */
+        free(sum), free(last);
+        for (int n = 0; n < nnodes; n++) {
+            double d = 0, m = 0;
+            for (int r = 0; r < nranks; r++)
+                if (node_of_rank[r] == n) {
+                    d += per_rank;
+                    m = mems[r];
+                }
+            if (d < 2 * m) {
+                *data = d, *mem = m;
+                return n;
+            }
+        }
+        return -1;
+    }
+    for (int n = 0; n < nnodes; n++)
+        last[n] = -1;
+    /* the same additions, in the same (rank) order, as the per-node scan: the same sums */
+    for (int r = 0; r < nranks; r++) {
+        int n = node_of_rank[r];
+        if (n < 0 || n >= nnodes)
+            continue;
+        sum[n] += per_rank;
+        last[n] = r;
+    }
+    int found = -1;
+    for (int n = 0; n < nnodes && found < 0; n++) {
+        double m = last[n] >= 0 ? mems[last[n]] : 0;
+        if (sum[n] < 2 * m) {
+            *data = sum[n], *mem = m;
+            found = n;
+        }
+    }
+    free(sum), free(last);
+    return found;
 }
 
 int pfs_reorder_shift(const int *node_of_rank, int nranks)

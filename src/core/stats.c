@@ -46,7 +46,9 @@ void pfs_phase_reduce(const struct pfs_times *t, int nranks, struct pfs_phase_st
     }
 }
 
-/* One node's streams: their bytes, operations and span. */
+/* One node's streams: their bytes, operations and span, by a scan of every
+ * stream (O(nranks) per node): only for when pfs_node_spans' table cannot
+ * be allocated. */
 static double node_span(const struct pfs_times *t, const int *node_of_rank, int nranks, int node, uint64_t *bytes,
                         uint64_t *ops)
 {
@@ -67,23 +69,69 @@ static double node_span(const struct pfs_times *t, const int *node_of_rank, int 
     return end - start;
 }
 
+/* Each node's streams are met in rank order, as node_span meets them, so
+ * min, max and sums come out the same, ties and NaNs included. */
+void pfs_node_spans(const struct pfs_times *t, const int *node_of_rank, int nranks, int nnodes,
+                    struct pfs_node_span *out)
+{
+    if (nnodes < 1)
+        return;
+    memset(out, 0, sizeof(*out) * (size_t)nnodes);
+    for (int r = 0; r < nranks; r++) {
+        int n = node_of_rank[r];
+        if (n < 0 || n >= nnodes)
+            continue;
+        struct pfs_node_span *o = &out[n];
+        if (!o->streams || t[r].open_start < o->start)
+            o->start = t[r].open_start;
+        if (!o->streams || t[r].close_end > o->end)
+            o->end = t[r].close_end;
+        o->streams++;
+        o->bytes += t[r].bytes;
+        o->ops += t[r].xfers;
+    }
+}
+
 void pfs_node_reduce(const struct pfs_times *t, const int *node_of_rank, int nranks, int nnodes,
                      uint64_t *bytes, double *seconds, double *bandwidth)
 {
+    if (nnodes < 1)
+        return;
+    struct pfs_node_span *sp = malloc(sizeof(*sp) * (size_t)nnodes);
+    if (sp)
+        pfs_node_spans(t, node_of_rank, nranks, nnodes, sp);
     for (int n = 0; n < nnodes; n++) {
         uint64_t ops;
-        seconds[n] = node_span(t, node_of_rank, nranks, n, &bytes[n], &ops);
+        if (sp) {
+            bytes[n] = sp[n].bytes;
+            seconds[n] = sp[n].end - sp[n].start;
+        } else {
+            seconds[n] = node_span(t, node_of_rank, nranks, n, &bytes[n], &ops);
+        }
         bandwidth[n] = seconds[n] > 0 ? (double)bytes[n] / seconds[n] : 0;
     }
+    free(sp);
 }
 
 void pfs_node_rates(const struct pfs_times *t, const int *node_of_rank, int nranks, int nnodes, double *rate)
 {
+    if (nnodes < 1)
+        return;
+    struct pfs_node_span *sp = malloc(sizeof(*sp) * (size_t)nnodes);
+    if (sp)
+        pfs_node_spans(t, node_of_rank, nranks, nnodes, sp);
     for (int n = 0; n < nnodes; n++) {
         uint64_t bytes, ops;
-        double sec = node_span(t, node_of_rank, nranks, n, &bytes, &ops);
+        double sec;
+        if (sp) {
+            ops = sp[n].ops;
+            sec = sp[n].end - sp[n].start;
+        } else {
+            sec = node_span(t, node_of_rank, nranks, n, &bytes, &ops);
+        }
         rate[n] = sec > 0 ? (double)ops / sec : 0;
     }
+    free(sp);
 }
 
 static int cmp_double(const void *a, const void *b)

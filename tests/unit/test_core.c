@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -173,11 +174,177 @@ static void test_placement(void **state)
     assert_int_equal(pfs_reorder_shift(node, 4), 0);
 }
 
+/* ---- the placement functions against the straightforward ones they replace ---- */
+
+static uint64_t rng_state;
+static uint64_t rnd(void) { return pfs_mix64(rng_state++); }
+static int rndi(int n) { return (int)(rnd() % (uint64_t)n); }
+
+static int ref_nodes(const char (*hosts)[PFS_HOST_MAX], int nranks, int *node_of_rank)
+{
+    int nnodes = 0;
+    for (int r = 0; r < nranks; r++) {
+        node_of_rank[r] = -1;
+        for (int q = 0; q < r; q++)
+            if (strncmp(hosts[q], hosts[r], PFS_HOST_MAX) == 0) {
+                node_of_rank[r] = node_of_rank[q];
+                break;
+            }
+        if (node_of_rank[r] < 0)
+            node_of_rank[r] = nnodes++;
+    }
+    return nnodes;
+}
+
+static int ref_even(const int *node_of_rank, int nranks, int nnodes)
+{
+    int first = 0;
+    for (int n = 0; n < nnodes; n++) {
+        int c = 0;
+        for (int r = 0; r < nranks; r++)
+            c += node_of_rank[r] == n;
+        if (n == 0)
+            first = c;
+        else if (c != first)
+            return 0;
+    }
+    return 1;
+}
+
+static int ref_round_robin(const int *node_of_rank, int nranks, int nnodes)
+{
+    for (int r = 0; r < nranks; r++)
+        if (node_of_rank[r] != r % nnodes)
+            return 0;
+    return 1;
+}
+
+/* record.c's page-cache loop as it was */
+static int ref_cache_node(const int *node_of_rank, int nranks, int nnodes, double per_rank, const double *mems,
+                          double *data, double *mem)
+{
+    for (int n = 0; n < nnodes; n++) {
+        double d = 0, m = 0;
+        for (int r = 0; r < nranks; r++)
+            if (node_of_rank[r] == n) {
+                d += per_rank;
+                m = mems[r];
+            }
+        if (d < 2 * m) {
+            *data = d, *mem = m;
+            return n;
+        }
+    }
+    return -1;
+}
+
+enum { PL_RR, PL_BLOCK, PL_UNEVEN, PL_ONE, PL_EACH, PL_BLOCKS_UNEVEN, PL_KINDS };
+
+/* A node label for each of n ranks on about k nodes, placed as kind says. */
+static void place(int kind, int n, int k, int *label)
+{
+    int per = (n + k - 1) / k, b = 0, left = 0;
+    for (int r = 0; r < n; r++) {
+        switch (kind) {
+        case PL_RR: label[r] = r % k; break;
+        case PL_BLOCK: label[r] = r / per; break;
+        case PL_UNEVEN: label[r] = rndi(k); break;
+        case PL_ONE: label[r] = 0; break;
+        case PL_EACH: label[r] = r; break;
+        default:
+            if (left == 0) {
+                b = rndi(k);
+                left = 1 + rndi(2 * per);
+            }
+            left--;
+            label[r] = b;
+        }
+    }
+}
+
+static void test_placement_random(void **state)
+{
+    (void)state;
+    enum { NMAX = 3000 };
+    static char hosts[NMAX][PFS_HOST_MAX];
+    static int label[NMAX], got[NMAX], want[NMAX], perm[NMAX];
+    static double mems[NMAX];
+    const int sizes[] = {1, 2, 3, 7, 64, 65, 129, 1000, NMAX};
+    rng_state = 19;
+    int cases = 0, warned = 0, uneven = 0;
+    for (int kind = 0; kind < PL_KINDS; kind++)
+        for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++)
+            for (int trial = 0; trial < 6; trial++) {
+                int n = sizes[si], k = 1 + rndi(n < 300 ? n : 300);
+                if (trial == 0)
+                    k = n; /* as many nodes as ranks */
+                place(kind, n, k, label);
+                /* names from a random permutation of the labels, so that first
+                 * appearance is not label order; some of all 64 bytes (no NUL),
+                 * some with bytes after the NUL that strncmp never reads */
+                int nl = n > k ? n : k;
+                for (int i = 0; i < nl; i++)
+                    perm[i] = i;
+                for (int i = nl - 1; i > 0; i--) {
+                    int j = rndi(i + 1), x = perm[i];
+                    perm[i] = perm[j], perm[j] = x;
+                }
+                int style = rndi(3);
+                for (int r = 0; r < n; r++) {
+                    memset(hosts[r], 0, PFS_HOST_MAX);
+                    int id = perm[label[r]];
+                    if (style == 0) {
+                        snprintf(hosts[r], PFS_HOST_MAX, "node%04d", id);
+                    } else if (style == 1) {
+                        memset(hosts[r], 'x', PFS_HOST_MAX); /* 64 bytes, no NUL: differ in the last 4 */
+                        char tail[16];
+                        snprintf(tail, sizeof(tail), "%04d", id % 10000);
+                        memcpy(hosts[r] + PFS_HOST_MAX - 4, tail, 4);
+                    } else {
+                        snprintf(hosts[r], PFS_HOST_MAX, "c%d.cluster", id);
+                        hosts[r][PFS_HOST_MAX - 1] = (char)('a' + rndi(26)); /* after the NUL: ignored */
+                    }
+                }
+                int nw = ref_nodes((const char(*)[PFS_HOST_MAX])hosts, n, want);
+                int ng = pfs_placement_nodes((const char(*)[PFS_HOST_MAX])hosts, n, got);
+                assert_int_equal(ng, nw);
+                assert_memory_equal(got, want, sizeof(int) * (size_t)n);
+                /* the checks on the numbering, and on the labels with empty nodes (k + 3) */
+                for (int m = 0; m < 2; m++) {
+                    const int *nd = m ? label : want;
+                    int nn = m ? (kind == PL_EACH ? n : k) + rndi(4) : nw;
+                    assert_int_equal(pfs_placement_is_even(nd, n, nn), ref_even(nd, n, nn));
+                    assert_int_equal(pfs_placement_is_round_robin(nd, n, nn), ref_round_robin(nd, n, nn));
+                    /* memory per rank from a few values (ties), the data around twice it */
+                    double per = (double)(1 + rndi(8)) * 1048576.0;
+                    for (int r = 0; r < n; r++)
+                        mems[r] = (double)(1 + rndi(4)) * per * (double)(1 + rndi(n / nn + 2)) / 2;
+                    double dw = -1, mw = -1, dg = -1, mg = -1;
+                    int cw = ref_cache_node(nd, n, nn, per, mems, &dw, &mw);
+                    int cg = pfs_placement_cache_node(nd, n, nn, per, mems, &dg, &mg);
+                    assert_int_equal(cg, cw);
+                    assert_memory_equal(&dg, &dw, sizeof(double));
+                    assert_memory_equal(&mg, &mw, sizeof(double));
+                    cases++;
+                    warned += cw >= 0;
+                    uneven += !ref_even(nd, n, nn);
+                }
+            }
+    assert_true(cases > 500);
+    assert_true(warned > 50 && warned < cases - 50); /* both outcomes tried */
+    assert_true(uneven > 50 && uneven < cases - 50);
+    /* nothing to number */
+    assert_int_equal(pfs_placement_nodes((const char(*)[PFS_HOST_MAX])hosts, 0, got), 0);
+    assert_true(pfs_placement_is_even(got, 0, 0));
+    double d, m;
+    assert_int_equal(pfs_placement_cache_node(got, 0, 0, 1, mems, &d, &m), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_offsets), cmocka_unit_test(test_permute), cmocka_unit_test(test_pattern), cmocka_unit_test(test_pattern_any_size),
-        cmocka_unit_test(test_random_fill), cmocka_unit_test(test_placement),
+        cmocka_unit_test(test_random_fill), cmocka_unit_test(test_placement), cmocka_unit_test(test_placement_random),
     };
     return cmocka_run_group_tests_name("core", tests, NULL, NULL);
 }

@@ -121,10 +121,118 @@ static void test_clock(void **state)
     assert_int_equal(pfs_clock_estimate(t0, tr, t1, 0, &corr, &unc), -1);
 }
 
+/* ---- per node: one pass against the per-node scan it replaces ---- */
+
+static uint64_t rng_state;
+static uint64_t rnd(void) { return pfs_mix64(rng_state++); }
+static int rndi(int n) { return (int)(rnd() % (uint64_t)n); }
+
+static double ref_span(const struct pfs_times *t, const int *node_of_rank, int nranks, int node, uint64_t *bytes,
+                       uint64_t *ops)
+{
+    double start = 0, end = 0;
+    int seen = 0;
+    *bytes = *ops = 0;
+    for (int r = 0; r < nranks; r++) {
+        if (node_of_rank[r] != node)
+            continue;
+        if (!seen || t[r].open_start < start)
+            start = t[r].open_start;
+        if (!seen || t[r].close_end > end)
+            end = t[r].close_end;
+        seen = 1;
+        *bytes += t[r].bytes;
+        *ops += t[r].xfers;
+    }
+    return end - start;
+}
+
+/* A time from a few values (ties), now and then -0.0, 0 or NaN. */
+static double rnd_time(int few)
+{
+    int k = rndi(40);
+    if (k == 0)
+        return -0.0;
+    if (k == 1)
+        return 0.0;
+    if (k == 2 && few)
+        return NAN;
+    return few ? 100.0 + 0.25 * rndi(8) : 100.0 + (double)(rnd() >> 11) * 0x1p-50;
+}
+
+static void test_nodes_random(void **state)
+{
+    (void)state;
+    enum { NMAX = 2500, KMAX = 2600 };
+    static struct pfs_times t[NMAX];
+    static int node[NMAX];
+    static struct pfs_node_span sp[KMAX];
+    static uint64_t gb[KMAX], wb[KMAX];
+    static double gs[KMAX], ws[KMAX], gbw[KMAX], wbw[KMAX], grt[KMAX], wrt[KMAX];
+    const int sizes[] = {1, 2, 5, 64, 333, 1000, NMAX};
+    rng_state = 20;
+    int cases = 0, empty = 0;
+    for (int kind = 0; kind < 6; kind++)
+        for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++)
+            for (int trial = 0; trial < 8; trial++) {
+                int n = sizes[si], k = trial == 0 ? n : 1 + rndi(n < 200 ? n : 200);
+                int per = (n + k - 1) / k, b = 0, left = 0;
+                for (int r = 0; r < n; r++) {
+                    switch (kind) {
+                    case 0: node[r] = r % k; break;   /* round-robin */
+                    case 1: node[r] = r / per; break; /* block */
+                    case 2: node[r] = rndi(k); break; /* uneven */
+                    case 3: node[r] = 0; break;       /* one node */
+                    case 4: node[r] = r; break;       /* a node each */
+                    default:                          /* uneven blocks */
+                        if (left == 0)
+                            b = rndi(k), left = 1 + rndi(2 * per);
+                        left--;
+                        node[r] = b;
+                    }
+                }
+                int nn = (kind == 4 ? n : kind == 3 ? 1 : k) + rndi(4); /* up to 3 empty nodes at the end */
+                if (nn > KMAX)
+                    nn = KMAX;
+                int few = rndi(2);
+                for (int r = 0; r < n; r++) {
+                    memset(&t[r], 0, sizeof(t[r]));
+                    t[r].open_start = rnd_time(few);
+                    t[r].close_end = rndi(10) ? t[r].open_start + (few ? 0.5 * rndi(4) : 1e-3 * (double)rndi(5000)) : rnd_time(few);
+                    t[r].bytes = rndi(5) ? rnd() >> 20 : 0;
+                    t[r].xfers = rndi(5) ? rnd() >> 40 : 0;
+                }
+                pfs_node_spans(t, node, n, nn, sp);
+                pfs_node_reduce(t, node, n, nn, gb, gs, gbw);
+                pfs_node_rates(t, node, n, nn, grt);
+                for (int d = 0; d < nn; d++) {
+                    uint64_t ops, b2, o2;
+                    ws[d] = ref_span(t, node, n, d, &wb[d], &ops);
+                    wbw[d] = ws[d] > 0 ? (double)wb[d] / ws[d] : 0;
+                    double sec = ref_span(t, node, n, d, &b2, &o2);
+                    wrt[d] = sec > 0 ? (double)o2 / sec : 0;
+                    double ss = sp[d].end - sp[d].start;
+                    assert_memory_equal(&ss, &ws[d], sizeof(double));
+                    assert_true(sp[d].bytes == wb[d] && sp[d].ops == ops);
+                    int c = 0;
+                    for (int r = 0; r < n; r++)
+                        c += node[r] == d;
+                    assert_int_equal(sp[d].streams, c);
+                    empty += c == 0;
+                }
+                assert_true(memcmp(gb, wb, sizeof(uint64_t) * (size_t)nn) == 0);
+                assert_memory_equal(gs, ws, sizeof(double) * (size_t)nn);
+                assert_memory_equal(gbw, wbw, sizeof(double) * (size_t)nn);
+                assert_memory_equal(grt, wrt, sizeof(double) * (size_t)nn);
+                cases++;
+            }
+    assert_true(cases == 6 * 7 * 8 && empty > 100);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_phase_reduce), cmocka_unit_test(test_stonewall), cmocka_unit_test(test_nodes),
+        cmocka_unit_test(test_phase_reduce), cmocka_unit_test(test_stonewall), cmocka_unit_test(test_nodes), cmocka_unit_test(test_nodes_random),
         cmocka_unit_test(test_stats), cmocka_unit_test(test_clock),
     };
     return cmocka_run_group_tests_name("stats", tests, NULL, NULL);
