@@ -401,8 +401,12 @@ void pfs_report_summary(FILE *out, const struct pfs_run_data *d)
         struct pfs_stats st, ss;
         pfs_stats_compute(val, n, &st);
         pfs_stats_compute(sec, n, &ss);
-        fprintf(out, "%-10s %4d %11.2f %11.2f %11.2f %11.2f %11.2f %9.4f %14llu\n",
-                pfs_phase_name(d->cfg->phases[p]), n, st.min, st.max, st.mean, st.median, st.stddev, ss.mean,
+        /* One repetition has no spread: its stddev is n/a, not 0. */
+        char sd[32] = "n/a";
+        if (n > 1)
+            snprintf(sd, sizeof(sd), "%.2f", st.stddev);
+        fprintf(out, "%-10s %4d %11.2f %11.2f %11.2f %11.2f %11s %9.4f %14llu\n",
+                pfs_phase_name(d->cfg->phases[p]), n, st.min, st.max, st.mean, st.median, sd, ss.mean,
                 (unsigned long long)amount);
     }
     free(val), free(sec);
@@ -425,6 +429,58 @@ static void json_num(FILE *out, double v)
         fputs("null", out);
 }
 
+/* A string that is absent (NULL: not a job, not a concurrent group) is null. */
+static void json_str_or_null(FILE *out, const char *s)
+{
+    if (s)
+        json_str(out, s);
+    else
+        fputs("null", out);
+}
+
+/* A figure that is absent when it is 0 (a size not given, a block size not known) is null. */
+static void json_u64_or_null(FILE *out, uint64_t v)
+{
+    if (v)
+        fprintf(out, "%llu", (unsigned long long)v);
+    else
+        fputs("null", out);
+}
+
+/* The stonewall bandwidth exists only under -D in the phases it applies to. */
+static int has_stonewall(const struct pfs_run_data *d, int phase, const struct pfs_phase_stat *s)
+{
+    return d->cfg->deadline > 0 && pfs_phase_has(d->cfg->phases[phase], PFS_PHF_STONEWALL) && s->sw_bandwidth > 0;
+}
+
+/* The configuration object: every option describe writes, typed as its table row says. */
+struct json_cfg {
+    FILE *out;
+    int n;
+};
+
+static int json_field_sep(void *arg, const struct pfs_field *f)
+{
+    struct json_cfg *j = arg;
+    fputs(j->n++ ? ",\n    " : "\n    ", j->out);
+    json_str(j->out, f->key);
+    fputs(": ", j->out);
+    switch (f->type) {
+    case PFS_FIELD_INT:
+        fprintf(j->out, "%lld", f->i);
+        break;
+    case PFS_FIELD_U64:
+        fprintf(j->out, "%llu", (unsigned long long)f->u);
+        break;
+    case PFS_FIELD_DBL:
+        json_num(j->out, f->d);
+        break;
+    default:
+        json_str(j->out, f->s);
+    }
+    return 0;
+}
+
 void pfs_report_json(FILE *out, const struct pfs_run_data *d)
 {
     const struct pfs_config *c = d->cfg;
@@ -442,11 +498,28 @@ void pfs_report_json(FILE *out, const struct pfs_run_data *d)
         fprintf(out, "%s\n  \"%s\": ", i ? "," : "{", head[i].key);
         json_str(out, head[i].val);
     }
-    fprintf(out, ",\n  \"fs_block_size\": %lu", d->fs.block_size);
+    fputs(",\n  \"fs_block_size\": ", out);
+    json_u64_or_null(out, d->fs.block_size);
+    const struct {
+        const char *key, *val;
+    } job[] = {
+        {"job_file", d->job_path}, {"job_section", d->job_section}, {"job_text", d->job_text},
+        {"concurrent_group", d->conc_tag}, {"concurrent_sections", d->conc_tag ? d->conc_sections : NULL},
+    };
+    for (size_t i = 0; i < sizeof(job) / sizeof(job[0]); i++) {
+        fprintf(out, ",\n  \"%s\": ", job[i].key);
+        json_str_or_null(out, job[i].val);
+    }
+    fputs(",\n  \"config\": {", out);
+    struct json_cfg jc = {out, 0};
+    pfs_config_fields(c, json_field_sep, &jc);
+    fputs("\n  }", out);
     fprintf(out, ",\n  \"ranks\": %d,\n  \"nodes\": %d,\n  \"threads\": %d,\n  \"streams\": %d,\n", d->nranks,
             d->nnodes, threads_of(d), pfs_run_nstreams(d));
-    fprintf(out, "  \"transfer\": %llu,\n  \"block\": %llu,\n  \"total\": %llu,\n", (unsigned long long)c->transfer,
-            (unsigned long long)c->block, (unsigned long long)c->total);
+    fprintf(out, "  \"transfer\": %llu,\n  \"block\": %llu,\n  \"total\": ", (unsigned long long)c->transfer,
+            (unsigned long long)c->block);
+    json_u64_or_null(out, c->total); /* null: --total not given */
+    fputs(",\n", out);
     fprintf(out, "  \"units\": ");
     json_str(out, pfs_units_label(c->units));
     fprintf(out, ",\n  \"unit_bytes_per_s\": %.0f,\n  \"warnings\": [", scale);
@@ -482,7 +555,8 @@ void pfs_report_json(FILE *out, const struct pfs_run_data *d)
             } fig[] = {
                 {"seconds", s.seconds},         {"bandwidth_bytes_per_s", s.bandwidth},
                 {"bandwidth", s.bandwidth / scale}, {"ops_per_s", s.rate},
-                {"utilization", s.utilization}, {"stonewall_bandwidth_bytes_per_s", s.sw_bandwidth},
+                {"utilization", s.utilization},
+                {"stonewall_bandwidth_bytes_per_s", has_stonewall(d, p, &s) ? s.sw_bandwidth : NAN},
             };
             for (size_t i = 0; i < sizeof(fig) / sizeof(fig[0]); i++) {
                 fprintf(out, ", \"%s\": ", fig[i].key);
@@ -509,7 +583,7 @@ void pfs_report_json(FILE *out, const struct pfs_run_data *d)
             pfs_stats_compute(val, n, &st);
             fprintf(out, ",\n     \"summary\": {\"unit\": ");
             json_str(out, meta ? "files/s" : pfs_units_label(c->units));
-            const double sv[] = {st.min, st.max, st.mean, st.median, st.stddev};
+            const double sv[] = {st.min, st.max, st.mean, st.median, n > 1 ? st.stddev : NAN}; /* one: null */
             const char *sk[] = {"min", "max", "mean", "median", "stddev"};
             for (int i = 0; i < 5; i++) {
                 fprintf(out, ", \"%s\": ", sk[i]);
@@ -530,6 +604,31 @@ static void csv_str(FILE *out, const char *s)
     pfs_escape_write(out, PFS_ESC_CSV, s, SIZE_MAX);
 }
 
+/* The describe keys that are columns already (transfer, block, label). */
+static int csv_has_column(const char *key)
+{
+    return !strcmp(key, "transfer") || !strcmp(key, "block") || !strcmp(key, "label");
+}
+
+static int csv_field_head(void *arg, const struct pfs_field *f)
+{
+    if (!csv_has_column(f->key)) {
+        fputc(',', (FILE *)arg);
+        csv_str(arg, f->key);
+    }
+    return 0;
+}
+
+/* A configuration value as describe writes it (sizes in bytes, seconds as %g). */
+static int csv_field(void *arg, const struct pfs_field *f)
+{
+    if (!csv_has_column(f->key)) {
+        fputc(',', (FILE *)arg);
+        csv_str(arg, f->s);
+    }
+    return 0;
+}
+
 void pfs_report_csv(FILE *out, const struct pfs_run_data *d)
 {
     const struct pfs_config *c = d->cfg;
@@ -543,6 +642,10 @@ void pfs_report_csv(FILE *out, const struct pfs_run_data *d)
                  "bandwidth_bytes_per_s,%s,KBps,ops_per_s,utilization,stonewall_bandwidth_bytes_per_s,"
                  "fs_type,fs_mount_type,fs_source,fs_options,fs_layout", ucol);
     pfs_report_lat_csv_head(out); /* new columns go at the end: old readers keep their indices */
+    /* Then what reproduces the run: its command line, times, job section,
+     * and every option describe writes (those not already a column). */
+    fputs(",start_time,end_time,command_line,job_file,job_section,concurrent_group", out);
+    pfs_config_fields(c, csv_field_head, out);
     fputc('\n', out);
     for (int p = 0; p < d->nphases; p++)
         for (int rep = 0; rep < d->reps_done[p]; rep++) {
@@ -553,17 +656,25 @@ void pfs_report_csv(FILE *out, const struct pfs_run_data *d)
             csv_str(out, c->label);
             fputc(',', out);
             csv_str(out, d->status);
-            fprintf(out, ",%s,%d,%d,%d,%d,%llu,%llu,%llu,%llu,%.9g,%.9g,%.9g,%.9g,%.9g,%.6f,%.9g",
+            fprintf(out, ",%s,%d,%d,%d,%d,%llu,%llu,%llu,%llu,%.9g,%.9g,%.9g,%.9g,%.9g,%.6f,",
                     pfs_phase_name(c->phases[p]), rep, d->nranks, d->nnodes, threads_of(d),
                     (unsigned long long)c->transfer, (unsigned long long)c->block, (unsigned long long)s.bytes,
                     (unsigned long long)s.ops, s.seconds, s.bandwidth, s.bandwidth / scale, s.bandwidth / 1024.0,
-                    s.rate, s.utilization, s.sw_bandwidth);
+                    s.rate, s.utilization);
+            if (has_stonewall(d, p, &s)) /* empty: no stonewall (-D) in this phase */
+                fprintf(out, "%.9g", s.sw_bandwidth);
             const char *fsf[] = {d->fstype, d->fs.mount_type, d->fs.source, d->fs.options, d->fs.layout};
             for (size_t i = 0; i < sizeof(fsf) / sizeof(fsf[0]); i++) {
                 fputc(',', out);
                 csv_str(out, fsf[i]);
             }
             pfs_report_lat_csv(out, d, p, rep);
+            const char *more[] = {d->start_iso, d->end_iso, d->cmdline, d->job_path, d->job_section, d->conc_tag};
+            for (size_t i = 0; i < sizeof(more) / sizeof(more[0]); i++) {
+                fputc(',', out);
+                csv_str(out, more[i]);
+            }
+            pfs_config_fields(c, csv_field, out);
             fputc('\n', out);
         }
 }

@@ -51,7 +51,7 @@ check "timeline SVG parses as XML" is_svg "$T/tl.svg"
 check "timeline SVG: the unit on the y axis" svg_has "$T/tl.svg" "MiB/s = 2^20 B/s"
 check "timeline SVG: the x axis in seconds" svg_has "$T/tl.svg" "time since the run's first phase started (s)"
 check "timeline SVG: the phases labelled (repetitions numbered)" \
-    sh -c "grep -qF 'write #2' '$T/tl.svg' && grep -qF 'delete #1' '$T/tl.svg'"
+    sh -c "grep -qF 'write #1' '$T/tl.svg' && grep -qF 'delete #0' '$T/tl.svg'"
 check "timeline SVG: a legend entry per node, with its host" \
     sh -c "grep -qF 'node 0 (node1)' '$T/tl.svg' && grep -qF 'node 1 (node2)' '$T/tl.svg'"
 plot timeline "$R" -o "$T/last"
@@ -122,9 +122,9 @@ for g in ph.values():
     assert x[0] == min(summ[r, 0]["min_ns"] for r in range(len(summ))), name
     assert x[-1] == max(summ[r, 0]["max_ns"] for r in range(len(summ))), name
 EOF
-plot latency "$R" --run 1 --rep 1 -o "$T/rep1.svg" --data-csv "$T/rep1.csv"
-check "latency --rep 1: exit 0" rc_is 0
-pycheck "latency --rep 1: p50, p99, p99.9 = latency_summary of repetition 0" "$R" "$T/rep1.csv" <<'EOF'
+plot latency "$R" --run 1 --rep 0 -o "$T/rep1.svg" --data-csv "$T/rep1.csv"
+check "latency --rep 0: exit 0" rc_is 0
+pycheck "latency --rep 0: p50, p99, p99.9 = latency_summary of repetition 0" "$R" "$T/rep1.csv" <<'EOF'
 import sys, csv, h5py
 rows = list(csv.DictReader(open(sys.argv[2])))
 ph = h5py.File(sys.argv[1], "r")["runs/000001/phases"]

@@ -316,11 +316,11 @@ for r in t[1:]:
 EOF
 
 tool pfs-compare "$R" --by rep --label 't1:n=4' --names iozone --units KB
-pycheck "compare --by rep --names iozone: Initial write/Read x rep 1, rep 2, mean" "$T/out" <<'EOF'
+pycheck "compare --by rep --names iozone: Initial write/Read x rep 0, rep 1, mean" "$T/out" <<'EOF'
 import re, sys
 lines = open(sys.argv[1]).read().splitlines()
 assert "KB/s" in lines[0] and "repetition, and the mean of all" in lines[0], lines[0]
-assert re.split(r"\s{2,}", lines[1]) == ["[KB/s] phase \\ rep", "rep 1", "rep 2", "mean"], lines[1]
+assert re.split(r"\s{2,}", lines[1]) == ["[KB/s] phase \\ rep", "rep 0", "rep 1", "mean"], lines[1]
 body = [re.split(r"\s{2,}", l) for l in lines[2:]]
 assert [b[0] for b in body] == ["Initial write", "Read"], body
 for b in body:
@@ -410,5 +410,38 @@ assert [p["kind"] for p in pr.raw_times(f2, 1)][3] == "data"
 assert not pc.is_meta("stat", pc.Data(f2)) and pc.is_meta("stat")
 shutil.rmtree(t)
 EOF
+
+
+# ---- charts a report accepts (issue 18) --------------------------------
+# A metadata-only run: titles say what the metadata phases did, not a
+# transfer size; rates spanning more than 30x go on a log axis that says so;
+# -o NAME.png writes NAME.png for every chart; repetitions numbered from 0.
+MO=$T/mo.h5
+mkdir -p "$D/mo"
+run_mpi 2 120 -d "$D/mo" -p create,stat,delete --files 50 -i 2 -o "$MO" --label mo
+check "metadata-only run exits 0" rc_is 0
+tool pfs-plot compare "$MO" --label mo -o "$T/mo-cmp" --formats svg
+check "metadata-only compare: the title names the files per stream" svg_has "$T/mo-cmp.svg" "50 empty files per stream"
+check "metadata-only compare: no transfer size in the title" not svg_has "$T/mo-cmp.svg" "transfer "
+pycheck "metadata rates: a log axis ([log scale]) exactly when they span more than 30x" "$MO" "$T/mo-cmp.svg" <<'EOF'
+import sys, h5py
+f = h5py.File(sys.argv[1], "r")
+vals = [float(x) for g in f["runs/000001/phases"].values() for x in g["rate"][()]]
+svg = open(sys.argv[2]).read()
+assert ("[log scale]" in svg) == (max(vals) / min(vals) > 30), (vals, "[log scale]" in svg)
+EOF
+for sub in sweep compare nodes timeline latency; do
+    extra=()
+    [ "$sub" = sweep ] && extra=(--sweep t1)
+    [ "$sub" = compare ] && extra=(--label t1:n=1 --label t1:n=4)
+    rm -f "$T/one.png" "$T/one.png.png"
+    tool pfs-plot "$sub" "$R" "${extra[@]}" -o "$T/one.png"
+    check "plot $sub -o one.png: writes one.png, not one.png.png" \
+        sh -c "test -s '$T/one.png' && ! test -e '$T/one.png.png'"
+done
+tool pfs-plot nodes "$R" --rep 0 -o "$T/rep0" --formats svg
+check "plot nodes --rep 0: the first repetition, labelled rep 0" svg_has "$T/rep0.svg" "rep 0"
+tool pfs-plot nodes "$R" --rep 2 -o "$T/rep2" --formats svg
+check "plot nodes --rep 2 of 2 repetitions: refused, says repetitions 0..1" grep -q "repetitions 0\.\.1" "$T/err"
 
 finish

@@ -1045,14 +1045,25 @@ static void test_latency_json(void **state)
     free(lf);
 }
 
-/* Splits CSV line s (no quoted fields) into at most max fields. */
+/* Splits CSV line s into at most max fields (a quoted field's quotes
+ * dropped, "" read as "; no newline inside a field). */
 static int csv_fields(const char *s, char out[][48], int max)
 {
-    int n = 0;
+    int n = 0, q = 0;
     size_t i = 0;
     out[0][0] = '\0';
     for (; *s && *s != '\n' && n < max; s++) {
-        if (*s == ',') {
+        if (*s == '"') {
+            if (q && s[1] == '"') {
+                if (i + 1 < 48)
+                    out[n][i++] = '"';
+                s++;
+            } else {
+                q = !q;
+            }
+            continue;
+        }
+        if (*s == ',' && !q) {
             out[n][i] = '\0';
             n++, i = 0;
             continue;
@@ -1064,20 +1075,78 @@ static int csv_fields(const char *s, char out[][48], int max)
     return n + 1;
 }
 
+/* The configuration in JSON and CSV, and what is absent: null in JSON,
+ * empty in CSV, never 0; one repetition's stddev n/a / null. */
+static void test_config_and_absent(void **state)
+{
+    struct fixture *f = *state;
+    f->d.cmdline = "pfsbench -d /scratch/x -p write,read -e";
+    snprintf(f->cfg.label, sizeof(f->cfg.label), "lab");
+    char *s = render(f, pfs_report_json);
+    assert_true(json_parses(s, strlen(s)));
+    assert_non_null(strstr(s, "\"command_line\": \"pfsbench -d /scratch/x -p write,read -e\""));
+    assert_non_null(strstr(s, "\"job_file\": null"));
+    assert_non_null(strstr(s, "\"job_section\": null"));
+    assert_non_null(strstr(s, "\"config\": {\n    \"dir\": \"/scratch/x\""));
+    assert_non_null(strstr(s, "\"fsync\": 1"));
+    assert_non_null(strstr(s, "\"api\": \"posix\""));
+    assert_non_null(strstr(s, "\"iodepth\": 1"));
+    assert_non_null(strstr(s, "\"hdf5_chunk\": 0"));
+    assert_non_null(strstr(s, "\"layout\": \"segmented\""));
+    assert_non_null(strstr(s, "\"straggler\": 0.80000000000000004"));
+    assert_non_null(strstr(s, "\"fs_block_size\": null")); /* not known */
+    assert_non_null(strstr(s, "\"stonewall_bandwidth_bytes_per_s\": null")); /* no -D */
+    assert_null(strstr(s, "\"stonewall_bandwidth_bytes_per_s\": 0"));
+    assert_null(strstr(s, "\"stddev\": null")); /* two repetitions */
+    free(s);
+    s = render(f, pfs_report_csv);
+    static char head[128][48], row[128][48];
+    int nh = csv_fields(s, head, 128);
+    assert_int_equal(csv_fields(strchr(s, '\n') + 1, row, 128), nh);
+    int seen = 0;
+    for (int i = 0; i < nh; i++) {
+        if (!strcmp(head[i], "stonewall_bandwidth_bytes_per_s"))
+            assert_string_equal(row[i], ""), seen++;
+        if (!strcmp(head[i], "command_line"))
+            assert_string_equal(row[i], "pfsbench -d /scratch/x -p write,read -e"), seen++;
+        if (!strcmp(head[i], "job_section"))
+            assert_string_equal(row[i], ""), seen++;
+        if (!strcmp(head[i], "fsync"))
+            assert_string_equal(row[i], "1"), seen++;
+        if (!strcmp(head[i], "api"))
+            assert_string_equal(row[i], "posix"), seen++;
+        if (!strcmp(head[i], "label"))
+            assert_string_equal(row[i], "lab"), seen++;
+        assert_true(i == 9 || strcmp(head[i], "block")); /* a describe key that is a column already: once */
+    }
+    assert_int_equal(seen, 6);
+    free(s);
+    /* One repetition: no spread to give. */
+    f->reps_done[0] = f->reps_done[1] = 1;
+    s = render(f, pfs_report_summary);
+    assert_non_null(strstr(s, "        n/a "));
+    free(s);
+    s = render(f, pfs_report_json);
+    assert_true(json_parses(s, strlen(s)));
+    assert_non_null(strstr(s, "\"stddev\": null"));
+    free(s);
+}
+
 static void test_latency_csv(void **state)
 {
     struct fixture *f = *state;
     struct lat_fixture *lf = lat_fill(f, 0);
     char *s = render(f, pfs_report_csv);
-    static char head[64][48], row[64][48], row1[64][48];
-    int nh = csv_fields(s, head, 64);
+    static char head[128][48], row[128][48], row1[128][48];
+    int nh = csv_fields(s, head, 128);
     const char *l1 = strchr(s, '\n') + 1, *l2 = strchr(l1, '\n') + 1;
-    assert_int_equal(csv_fields(l1, row, 64), nh);
-    assert_int_equal(csv_fields(l2, row1, 64), nh);
+    assert_int_equal(csv_fields(l1, row, 128), nh);
+    assert_int_equal(csv_fields(l2, row1, 128), nh);
     /* The old columns keep their places; the new ones are at the end. */
     assert_string_equal(head[23], "fs_layout");
     assert_string_equal(head[24], "iops");
-    assert_string_equal(head[nh - 1], "cpu_sys_s");
+    assert_string_equal(head[37], "cpu_sys_s");
+    assert_string_equal(head[38], "start_time");
     int seen = 0;
     for (int i = 24; i < nh; i++) {
         if (!strcmp(head[i], "iops"))
@@ -1122,6 +1191,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_latency_text, setup, teardown),
         cmocka_unit_test_setup_teardown(test_latency_json, setup, teardown),
         cmocka_unit_test_setup_teardown(test_latency_csv, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_config_and_absent, setup, teardown),
     };
     return cmocka_run_group_tests_name("report", tests, NULL, NULL);
 }

@@ -256,7 +256,7 @@ def column_title(data, by, key):
     if by == "label":
         return key if key else "(no label)"
     if by == "rep":
-        return "rep %d" % (key + 1)
+        return "rep %d" % key
     if by == "run":
         lab = data.runs.get(key, {}).get("label", "")
         return "run %d%s" % (key, " %s" % lab if lab else "")

@@ -32,7 +32,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
-from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator  # noqa: E402
+from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter, NullLocator  # noqa: E402
 
 from . import compare as pc  # noqa: E402
 
@@ -71,8 +71,9 @@ def save(fig, prefix, formats, dpi=120):
     out = []
     for fmt in formats:
         path = "%s.%s" % (prefix, fmt)
-        meta = {"Date": None} if fmt == "svg" else {"Software": "pfsbench pfs-plot (matplotlib %s)"
-                                                                  % matplotlib.__version__}
+        who = "pfsbench pfs-plot (matplotlib %s)" % matplotlib.__version__
+        meta = {"Date": None} if fmt == "svg" else {"Creator": who, "CreationDate": None} if fmt == "pdf" \
+            else {"Software": who}
         fig.savefig(path, format=fmt, dpi=dpi, metadata=meta, bbox_inches="tight")
         out.append(path)
     plt.close(fig)
@@ -109,35 +110,136 @@ def fmt_size(n):
 
 
 def describe_runs(data, rows):
-    """A line on what the runs of rows have in common: file system, access, transfer."""
+    """A line on what the runs of rows have in common: file system, then
+    what their data phases did (access, transfer, sizes, fsync, caches) and
+    what their metadata phases did (files per stream, their size, the
+    directories), each only when the rows have such phases."""
     runs = sorted({r["run"] for r in rows})
     a = data.runs.get(runs[0], {})
+    is_md = lambda r: pfs_results.is_metadata(r["phase"], r.get("kind")) if "phase" in r else False
+    drows = [r for r in rows if not is_md(r)]
+    mrows = [r for r in rows if is_md(r)]
     parts = []
     if a.get("fs_type"):
         parts.append("%s" % a["fs_type"])
-    mode = a.get("mode", "")
-    parts.append("one shared file" if mode == "shared" else "N clients to N files")
-    tr = sorted({r["transfer"] for r in rows})
-    parts.append("transfer %s" % "/".join(fmt_size(t) for t in tr))
-    totals = sorted({int(data.runs.get(n, {}).get("total", 0)) for n in runs})
-    blocks = sorted({r["block"] for r in rows})
-    if len(totals) == 1 and len(blocks) > 1:
-        parts.append("total %s per point" % fmt_size(totals[0]))
-    elif len(blocks) == 1:
-        threads = {r.get("threads", 1) for r in rows}
-        parts.append("%s per %s" % (fmt_size(blocks[0]), "rank" if threads == {1} else "stream"))
     flag = lambda k: str(a.get(k, "0")) in ("1", "True")
-    if flag("fsync"):
-        parts.append("fsync timed")
-    if flag("direct"):
-        parts.append("O_DIRECT")
-    if flag("drop_caches"):
-        parts.append("caches dropped before reads")
-    if flag("reorder"):
-        parts.append("reads from another node (-C)")
+    if drows:
+        mode = a.get("mode", "")
+        parts.append("one shared file" if mode == "shared" else "N clients to N files")
+        tr = sorted({r["transfer"] for r in drows})
+        parts.append("transfer %s" % "/".join(fmt_size(t) for t in tr))
+        totals = sorted({int(data.runs.get(n, {}).get("total", 0)) for n in runs})
+        blocks = sorted({r["block"] for r in drows})
+        if len(totals) == 1 and len(blocks) > 1:
+            parts.append("total %s per point" % fmt_size(totals[0]))
+        elif len(blocks) == 1:
+            threads = {r.get("threads", 1) for r in drows}
+            parts.append("%s per %s" % (fmt_size(blocks[0]), "rank" if threads == {1} else "stream"))
+        if flag("fsync"):
+            parts.append("fsync timed")
+        if flag("direct"):
+            parts.append("O_DIRECT")
+        if flag("drop_caches"):
+            parts.append("caches dropped before reads")
+        if flag("reorder"):
+            parts.append("reads from another node (-C)")
+    if mrows:
+        files = sorted({int(data.runs.get(n, {}).get("files", 0)) for n in runs} - {0})
+        size = int(a.get("file_size", 0) or 0)
+        dirs = str(a.get("dirs", ""))
+        if files:
+            parts.append("%s %sfiles per stream%s" % ("/".join(str(n) for n in files), "" if size else "empty ",
+                                                      " of %s each" % fmt_size(size) if size else ""))
+        if dirs:
+            parts.append("a directory per stream" if dirs.startswith("per") else "one shared directory")
+        if str(a.get("order", "")) == "random":
+            parts.append("names in random order")
+        if flag("reorder") and not drows:
+            parts.append("stat and read-files from another node (-C)")
     nodes = sorted({r["nodes"] for r in rows})
     parts.append("%s node%s" % ("/".join(str(n) for n in nodes), "" if nodes == [1] else "s"))
     return ", ".join(parts)
+
+
+LOG_SPAN = 30.0  # a rate axis whose positive values span more than this factor is logarithmic
+
+
+def _num_tick(v, _pos=None):
+    """A tick without matplotlib's offset or 1e6 multiplier: 200,000; 0.5."""
+    if v == 0:
+        return "0"
+    if abs(v) >= 10 or float(v).is_integer():
+        return "{:,.0f}".format(v)
+    return "%g" % v
+
+
+def value_text(m):
+    """A bar's or a peak's value: 2 decimals below 100, 1 below 10,000, then whole numbers with commas."""
+    if abs(m) >= 10000:
+        return "{:,.0f}".format(m)
+    return "%.*f" % (1 if abs(m) >= 100 else 2, m)
+
+
+def rate_axis(ax, values, label):
+    """The y axis of a rate (files/s, or bandwidth): logarithmic when its
+    positive values span more than LOG_SPAN, so that create's bars still
+    show beside stat's; the label says which. Ticks in plain numbers.
+    Returns True when logarithmic."""
+    pos = [float(v) for v in values if v is not None and v > 0]
+    log = bool(pos) and max(pos) / min(pos) > LOG_SPAN
+    if log:
+        ax.set_yscale("log")
+        ax.yaxis.set_minor_formatter(NullFormatter())
+        label += "  [log scale]"
+    ax.yaxis.set_major_formatter(FuncFormatter(_num_tick))
+    ax.set_ylabel(label)
+    return log
+
+
+def fit_labels(fig, ax, texts, rotate=True):
+    """Keeps value labels readable: turns them upright (90 degrees) when any
+    two overlap, and raises the top of the y axis until every label lies
+    inside the frame."""
+    texts = [t for t in texts if t.get_text()]
+    if not texts:
+        return
+    fig.canvas.draw()
+    r = fig.canvas.get_renderer()
+    if rotate:
+        bbs = [t.get_window_extent(r) for t in texts]
+        if any(bbs[i].overlaps(bbs[j]) for i in range(len(bbs)) for j in range(i + 1, len(bbs))):
+            for t in texts:
+                t.set_rotation(90)
+    log = ax.get_yscale() == "log"
+    for _ in range(6):
+        fig.canvas.draw()
+        box = ax.get_window_extent(r)
+        top = max(t.get_window_extent(r).y1 for t in texts)
+        if top <= box.y1 - 3:
+            break
+        frac = (top + 6 - box.y0) / max(box.height, 1.0)
+        y0, y1 = ax.get_ylim()
+        if log:
+            l0, l1 = math.log10(y0), math.log10(y1)
+            ax.set_ylim(y0, 10 ** (l0 + (l1 - l0) * frac))
+        else:
+            ax.set_ylim(y0, y0 + (y1 - y0) * frac)
+
+
+def legend_outside(ax, **kw):
+    """The legend right of the axes, where it hides no bar, point or label."""
+    return ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0, **kw)
+
+
+def reps_text(ns, bars=True):
+    """'mean of 3 repetitions, bars: min-max'; one repetition has no range to show."""
+    ns = sorted(ns)
+    if not ns:
+        return "no repetitions"
+    if ns == [1]:
+        return "1 repetition each (no range to show)"
+    what = "mean of %d repetitions" % ns[0] if len(ns) == 1 else "mean of %d-%d repetitions" % (ns[0], ns[-1])
+    return what + (", bars: min-max" if bars else "")
 
 
 # ---- sweep: bandwidth vs ranks ----
@@ -173,6 +275,7 @@ def plot_sweep(data, a):
     for (kind, rs), ax in zip(panels, axes[:, 0]):
         plain = kind == "meta" or a.value in ("utilization", "seconds")
         scale = 1.0 if plain else pc.UNITS[unit][0]
+        peaks, plotted = [], []
         phases = []
         for r in rs:
             if r["phase"] not in phases:
@@ -197,13 +300,14 @@ def plot_sweep(data, a):
             xd = [x * dodge for x in xs]
             ax.errorbar(xd, mean, yerr=[lo, hi], color=colour, marker=marker, capsize=4, linewidth=1.6,
                         markersize=5, label=pc.phase_name(ph, a.names))
+            plotted += [m - l for m, l in zip(mean, lo)] + [m + h for m, h in zip(mean, hi)]
             k = max(range(len(xs)), key=lambda j: mean[j])
             if len(xs) > 1:
-                ax.annotate("peak %.*f" % (1 if mean[k] >= 100 else 2, mean[k]), (xd[k], mean[k]),
-                            textcoords="offset points", xytext=(7, 5), ha="left", va="bottom", color=colour,
-                            fontsize=8)
+                last = k == len(xs) - 1  # at the right end the label goes left of the point, inside the frame
+                peaks.append(ax.annotate("peak " + value_text(mean[k]), (xd[k], mean[k] + hi[k]),
+                                         textcoords="offset points", xytext=(-6 if last else 7, 4),
+                                         ha="right" if last else "left", va="bottom", color=colour, fontsize=8))
         log2_axis(ax, xs_all)
-        ax.set_ylim(bottom=0)
         ax.grid(True, which="major", alpha=0.3)
         xl = {"ranks": "ranks (MPI processes, round-robin over the nodes)", "threads": "threads per rank",
               "streams": "streams (ranks x threads)"}[xkind]
@@ -213,18 +317,19 @@ def plot_sweep(data, a):
         elif a.value == "seconds":
             ax.set_ylabel("phase time (s)")
         elif kind == "meta":
-            ax.set_ylabel("metadata rate (files/s)")
+            rate_axis(ax, plotted, "metadata rate (files/s)")
         else:
             ax.set_ylabel(unit_axis_label({"bandwidth": "aggregate bandwidth",
                                            "stonewall": "stonewall bandwidth"}[a.value], unit))
-        ax.legend(title="phase", loc="best")
+        if ax.get_yscale() != "log":
+            ax.set_ylim(bottom=0)
+        legend_outside(ax, title="phase")
+        ax._pfs_peaks = peaks
     name = "sweep " + a.sweep if a.sweep is not None else ", ".join(a.label or []) or "runs " + ", ".join(a.run)
-    nrep = sorted(reps)
-    rep_text = ("mean of %d repetition%s" % (nrep[0], "" if nrep[0] == 1 else "s") if len(nrep) == 1
-                else "mean of %d-%d repetitions" % (nrep[0], nrep[-1]))
-    axes[0, 0].set_title(a.title or "%s\n%s" % (name, wrap("%s; %s, bars: min-max" % (describe_runs(data, rows),
-                                                                                     rep_text))))
+    axes[0, 0].set_title(a.title or "%s\n%s" % (name, wrap("%s; %s" % (describe_runs(data, rows), reps_text(reps)))))
     fig.tight_layout()
+    for ax in axes[:, 0]:
+        fit_labels(fig, ax, ax._pfs_peaks, rotate=False)
     prefix = a.output or default_prefix(data.path, "sweep-" + (a.sweep if a.sweep is not None else "selection"))
     return save(fig, prefix, a.formats, a.dpi)
 
@@ -285,9 +390,9 @@ def plot_nodes(data, a):
     for (ph, nb, st), ax in zip(phases, axes[:, 0]):
         reps = list(range(nb.shape[0]))
         if a.rep is not None:
-            if a.rep < 1 or a.rep > nb.shape[0]:
-                raise Usage("--rep %d: phase %s has repetitions 1..%d" % (a.rep, ph, nb.shape[0]))
-            reps = [a.rep - 1]
+            if a.rep < 0 or a.rep >= nb.shape[0]:
+                raise Usage("--rep %d: phase %s has repetitions 0..%d" % (a.rep, ph, nb.shape[0] - 1))
+            reps = [a.rep]
         width = 0.8 / len(reps)
         cmap = plt.get_cmap("Blues")
         rep_handles = {}
@@ -297,13 +402,13 @@ def plot_nodes(data, a):
             flags = [bool(st[rep][n]) if st is not None else False for n in range(nnodes)]
             colour = cmap(0.45 + 0.5 * (j + 1) / len(reps)) if len(reps) > 1 else "#1f77b4"
             bars = ax.bar(xs, vals, width=width * 0.92, color=[("#d62728" if fl else colour) for fl in flags],
-                          edgecolor="black", linewidth=0.5, label="rep %d" % (rep + 1))
+                          edgecolor="black", linewidth=0.5, label="rep %d" % rep)
             for b, fl in zip(bars, flags):
                 if fl:
                     b.set_hatch("//")
                     n_strag += 1
             rep_handles.setdefault(rep, Patch(facecolor=colour, edgecolor="black", linewidth=0.5,
-                                              label="rep %d" % (rep + 1)))
+                                              label="rep %d" % rep))
             live = sorted(v for v in vals)
             med = (live[len(live) // 2] if len(live) % 2 else (live[len(live) // 2 - 1] + live[len(live) // 2]) / 2)
             ax.hlines([factor * med] * nnodes, [x - width / 2 for x in xs], [x + width / 2 for x in xs],
@@ -324,7 +429,8 @@ def plot_nodes(data, a):
     fig.suptitle(a.title or "run %d%s: per-node bandwidth (bytes of the node's ranks / their first open to "
                  "last close)\n%s" % (run, " (%s)" % lab if lab else "", wrap(
                      "%d ranks, %s" % (int(attrs.get("ranks", 0)), describe_runs(
-                         data, [r for r in data.rows if r["run"] == run] or [dummy_row(attrs)])))),
+                         data, [r for r in data.rows if r["run"] == run
+                                and not pfs_results.is_metadata(r["phase"], r.get("kind"))] or [dummy_row(attrs)])))),
                  fontsize=9)
     fig.tight_layout(rect=(0, 0.06, 1, 1))
     prefix = a.output or default_prefix(data.path, "nodes-run%d" % run)
@@ -361,8 +467,11 @@ def plot_compare(data, a):
     fig, axes = plt.subplots(1, len(groups), figsize=(max(5.5, 1.2 + 0.55 * len(keys) * len(table.phases)), 4.6),
                              squeeze=False, gridspec_kw={"width_ratios": [len(g[2]) for g in groups]})
     cyc = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    labels = {}
     for (unit, scale, phases), ax in zip(groups, axes[0]):
         width = 0.8 / len(keys)
+        labels[ax] = []
+        plotted = []
         for j, k in enumerate(keys):
             xs, means, lo, hi = [], [], [], []
             for i, p in enumerate(phases):
@@ -374,31 +483,36 @@ def plot_compare(data, a):
                 means.append(m)
                 lo.append(m - min(v))
                 hi.append(max(v) - m)
+                plotted += [min(v), max(v)]
             bars = ax.bar(xs, means, width=width * 0.92, yerr=[lo, hi], capsize=3, color=cyc[j % len(cyc)],
                           edgecolor="black", linewidth=0.5, label=table.titles[k], error_kw={"linewidth": 0.8})
             if len(keys) * len(phases) <= 24:
                 for b, m, h in zip(bars, means, hi):
-                    ax.annotate("%.*f" % (1 if m >= 100 else 2, m), (b.get_x() + b.get_width() / 2, m + h),
-                                textcoords="offset points", xytext=(0, 3), ha="center", fontsize=7,
-                                rotation=90 if len(keys) > 3 else 0, va="bottom")
+                    labels[ax].append(ax.annotate(value_text(m), (b.get_x() + b.get_width() / 2, m + h),
+                                                  textcoords="offset points", xytext=(0, 3), ha="center",
+                                                  fontsize=7, rotation=90 if len(keys) > 3 else 0, va="bottom"))
         ax.set_xticks(range(len(phases)))
         ax.set_xticklabels([pc.phase_name(p, a.names) for p in phases])
         if unit == "files/s":
-            ax.set_ylabel("metadata rate (files/s)")
+            rate_axis(ax, plotted, "metadata rate (files/s)")
         elif unit is None:
             ax.set_ylabel({"utilization": "utilization (stream busy time / (streams x phase time))",
                            "seconds": "phase time (s)"}[a.value])
         else:
             ax.set_ylabel(unit_axis_label({"bandwidth": "aggregate bandwidth",
                                            "stonewall": "stonewall bandwidth"}[a.value], unit))
-        ax.set_ylim(0, ax.get_ylim()[1] * 1.15)
+        if ax.get_yscale() == "log":
+            ax.set_ylim(min(x for x in plotted if x > 0) / 2.0, ax.get_ylim()[1])
+        else:
+            ax.set_ylim(0, ax.get_ylim()[1])
         ax.grid(True, axis="y", alpha=0.3)
-    axes[0, -1].legend(title={"label": "configuration", "ranks": "ranks", "threads": "threads",
-                              "run": "run"}[by], fontsize=8)
-    ns = sorted({len(v) for v in table.cells.values()})
-    fig.suptitle(a.title or wrap("%s; mean of %s repetitions, bars: min-max" % (
-        describe_runs(data, rows), "/".join(str(n) for n in ns)), 80), fontsize=9)
+    legend_outside(axes[0, -1], title={"label": "configuration", "ranks": "ranks", "threads": "threads",
+                                       "run": "run"}[by], fontsize=8)
+    ns = {len(v) for v in table.cells.values()}
+    fig.suptitle(a.title or wrap("%s; %s" % (describe_runs(data, rows), reps_text(ns)), 90), fontsize=9)
     fig.tight_layout()
+    for ax in axes[0]:
+        fit_labels(fig, ax, labels[ax])
     prefix = a.output or default_prefix(data.path, "compare")
     return save(fig, prefix, a.formats, a.dpi)
 
@@ -531,7 +645,7 @@ def plot_timeline(data, a):
         if s["straggler"] is not None:
             for k in range(min(K, len(s["straggler"]))):
                 if s["straggler"][k]:
-                    name = s["phase"] + (" #%d" % (s["rep"] + 1) if s["reps"] > 1 else "")
+                    name = s["phase"] + (" #%d" % s["rep"] if s["reps"] > 1 else "")
                     if name not in strag_in[k]:
                         strag_in[k].append(name)
     # One polyline per node: a flat step over each interval, a gap (NaN) between phases.
@@ -620,7 +734,7 @@ def plot_timeline(data, a):
     texts = []
     for i, s in enumerate(segs):
         hi = s["end"] - T0 if i + 1 == len(segs) else min(s["end"], segs[i + 1]["start"]) - T0
-        name = pc.phase_name(s["phase"], a.names) + (" #%d" % (s["rep"] + 1) if s["reps"] > 1 else "")
+        name = pc.phase_name(s["phase"], a.names) + (" #%d" % s["rep"] if s["reps"] > 1 else "")
         texts.append(ax0.annotate(name, ((s["start"] - T0 + hi) / 2, 1.0), xycoords=tr, xytext=(0, 3),
                                   textcoords="offset points", ha="center", va="bottom", fontsize=8,
                                   color="#333333", annotation_clip=False))
@@ -712,9 +826,9 @@ def plot_latency(data, a):
                 if "latency" not in pg:
                     notes.append("run %d %s: no latency histogram (left out)" % (run, ph))
                     continue
-                if a.rep is not None and not 1 <= a.rep <= reps:
-                    raise Usage("--rep %d: run %d %s has repetitions 1..%d" % (a.rep, run, ph, reps))
-                rr = [a.rep - 1] if a.rep is not None else list(range(reps))
+                if a.rep is not None and not 0 <= a.rep < reps:
+                    raise Usage("--rep %d: run %d %s has repetitions 0..%d" % (a.rep, run, ph, reps - 1))
+                rr = [a.rep] if a.rep is not None else list(range(reps))
                 lo = pg["latency_bucket_lo"][()].astype(np.uint64)
                 hi = pg["latency_bucket_hi"][()].astype(np.uint64)
                 name = pc.phase_name(ph, a.names)
@@ -887,6 +1001,11 @@ def _spread(fig, ann):
     fig.canvas.draw()
     r = fig.canvas.get_renderer()
     to_pt = 72.0 / fig.dpi
+    for t in ann:  # a label that would cross the right frame goes left of its mark
+        if t.get_window_extent(r).x1 > t.axes.get_window_extent(r).x1 - 2:
+            t.set_horizontalalignment("right")
+            t.xyann = (-5, t.xyann[1])
+    fig.canvas.draw()
     placed = []
     for t in sorted(ann, key=lambda t: -t.get_window_extent(r).y1):
         for _ in range(40):
@@ -900,7 +1019,7 @@ def _spread(fig, ann):
 
 
 def wrap(text, width=100):
-    return "\n".join(textwrap.wrap(text, width))
+    return "\n".join(textwrap.wrap(text, width, break_on_hyphens=False))
 
 
 def default_prefix(results, what):
@@ -925,7 +1044,7 @@ def main(argv=None):
             p.add_argument("--run", metavar="N", action="append", help="run number or id (default: the last "
                                                                         "complete run)")
             p.add_argument("--phases", metavar="LIST", help="comma list of phases (default: all data phases)")
-            p.add_argument("--rep", type=int, metavar="R", help="only repetition R (from 1; default: all)")
+            p.add_argument("--rep", type=int, metavar="R", help="only repetition R (from 0, as the report numbers them; default: all)")
         elif name == "timeline":
             p.add_argument("--run", metavar="N", action="append", help="run number or id (default: the last "
                                                                         "complete run)")
@@ -939,7 +1058,7 @@ def main(argv=None):
                            help="a line per phase (default with one run), node, or run (default with several)")
             p.add_argument("--kind", default="op", help="op (the phase's own operation; default), open, fsync "
                                                         "or close")
-            p.add_argument("--rep", type=int, metavar="R", help="only repetition R (from 1; default: all merged)")
+            p.add_argument("--rep", type=int, metavar="R", help="only repetition R (from 0, as the report numbers them; default: all merged)")
             p.add_argument("--no-tail", action="store_true",
                            help="the CDF only, without the panel of the tail (1 - CDF, log y) below it")
         else:
