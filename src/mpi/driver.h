@@ -33,6 +33,7 @@
 #define PFS_TAG_CLOCK 77
 #define PFS_TAG_FIDS 78
 #define PFS_TAG_STALL 79
+#define PFS_TAG_FAIL 81   /* the first failures' records to rank 0 (failure.c); 80: backend_load.c's */
 #define PFS_TAG_PROGRESS 5  /* on the progress communicator */
 
 /* What rank 0 knows another stream created (for the watchdog's clean-up). */
@@ -41,17 +42,23 @@ struct known_file {
     struct pfs_fid fid;
 };
 
-/* Live progress: rank 0 shows one line; the others report to it with
- * non-blocking sends on a communicator of their own, so no collective is
+/* Live progress (progress.c): rank 0 shows one line; each rank reports to
+ * its node's aggregator, each aggregator its node's sum to rank 0, with
+ * non-blocking sends on communicators of their own, so no collective is
  * involved that a failed rank could hang. */
 struct progress {
     int on;                     /* for this run (rank 0 decided) */
-    MPI_Comm comm;
+    int tty;                    /* rank 0: the line goes to a terminal (its own or the launcher's) */
+    MPI_Comm comm, ncomm;       /* aggregators to rank 0; a node's ranks to their aggregator */
+    MPI_Comm up, down;          /* where this rank reports (NULL: rank 0); where reports reach it */
+    int parent;                 /* its aggregator's rank in up */
+    int nkids;                  /* how many report to it (their final messages, at the end) */
     MPI_Request req;            /* this rank's last report */
-    uint64_t buf[3];            /* its content: phase sequence, bytes, ops */
+    uint64_t buf[4];            /* its content: phase sequence, bytes, ops, node */
     int sent;                   /* reports sent */
-    int *recv;                  /* rank 0: reports received, per rank */
-    uint64_t *bytes, *ops;      /* rank 0: latest figures, per rank */
+    uint64_t (*tab)[4];         /* the latest report of each sender (rank 0: of each node): seq, bytes, ops, heard */
+    int ntab, heard;            /* its size; senders heard */
+    long ticks, received, most; /* rank 0: intervals, reports taken in them, the most in one */
     double last, start;
     int seq, kind, shown;
 };
@@ -66,12 +73,11 @@ struct stonewall {
     int failed;
 };
 
-/* Latency (latency.c): the communicators and buffers of the reductions
- * after each phase, and the phase's start on this rank. */
+/* Latency (latency.c): the type, operation and buffers of the reductions
+ * after each phase (over the topology's node and leader communicators),
+ * and the phase's start on this rank. */
 struct lat_ctx {
     int ready;
-    MPI_Comm node_comm;         /* this node's ranks */
-    MPI_Comm leaders;           /* the lowest rank of each node; MPI_COMM_NULL elsewhere */
     MPI_Datatype type;          /* one record block */
     MPI_Op op;                  /* merges blocks */
     struct pfs_stream_lat *node_blk, *run_blk; /* a leader's node block; rank 0's run block */
@@ -111,15 +117,20 @@ struct ctx {
     volatile sig_atomic_t *interrupted; /* the signal handler's flag */
     const struct pfs_backend *be;
     void *bectx;
-    /* topology */
+    /* topology (topology.c); the tables of all ranks are rank 0's alone */
     char host[PFS_HOST_MAX];
-    char (*hosts)[PFS_HOST_MAX];
-    int *node_of_rank;
-    int *node_of_stream;
-    int nnodes;
+    char root_host[PFS_HOST_MAX]; /* rank 0's */
+    MPI_Comm node_comm;         /* this node's ranks, in rank order */
+    MPI_Comm leaders;           /* the lowest rank of each node (its rank: the node's number); MPI_COMM_NULL elsewhere */
+    int topo_comms;             /* the two exist */
+    int node, nnodes;           /* this rank's node (numbered in rank order of first appearance); how many */
     int lowest_on_node;         /* the lowest rank of its node */
     int shift;                  /* reorder: read the data of rank (r+shift) mod n */
-    double *corr, *unc;         /* clock correction and its uncertainty per rank, seconds */
+    double clock_corr, clock_unc; /* this rank's (its node's) clock correction and its uncertainty, seconds */
+    char (*hosts)[PFS_HOST_MAX]; /* rank 0: each rank's host */
+    int *node_of_rank;          /* rank 0: each rank's node */
+    int *node_of_stream;        /* each stream's node (streams.c; filled on rank 0 alone) */
+    double *corr, *unc;         /* rank 0: clock correction and its uncertainty per rank, seconds */
     double *mems;               /* rank 0: memory of each rank's node, bytes */
     struct pfs_affinity *affinity; /* rank 0: each rank's CPU affinity and NUMA nodes */
     /* the run */
@@ -198,6 +209,7 @@ void drv_lat_free(struct ctx *c);
 
 /* topology.c */
 int drv_topology_setup(struct ctx *c);
+void drv_topology_free(struct ctx *c);
 
 /* streams.c */
 void drv_streams_setup(struct ctx *c);

@@ -58,67 +58,100 @@ void drv_format_failure(const struct pfs_failure *f, char *msg, size_t len)
         snprintf(msg + n, len - n, ": %s", f->detail);
 }
 
-/* Local, rank 0. The cause among the failures: the earliest on rank 0's
- * clock (a rank's later failures, and other ranks', are its consequences). */
-static int first_failure(const struct pfs_failure *all, int n, const double *corr)
+/* The failures, reduced before any detail travels: how many ranks failed,
+ * the strongest signal among them, and the first FAIL_SHOWN by time on
+ * rank 0's clock (each rank corrects its own time with its node's clock
+ * correction), ties by rank. Only those ranks then send rank 0 their
+ * record: rank 0 receives FAIL_SHOWN records at most, whatever the count. */
+#define FAIL_SHOWN 16
+
+struct fail_top {
+    int count, sig, n, pad;
+    struct {
+        double when;
+        int rank, pad;
+    } k[FAIL_SHOWN];
+};
+
+static int key_before(double ta, int ra, double tb, int rb) { return ta < tb || (ta == tb && ra < rb); }
+
+/* The MPI operation: inout = the merge of in and inout (the first keys of both). */
+static void top_merge(void *in, void *inout, int *len, MPI_Datatype *type)
 {
-    int first = -1;
-    for (int r = 0; r < n; r++)
-        if (all[r].failed &&
-            (first < 0 || all[r].when + corr[r] < all[first].when + corr[first]))
-            first = r;
-    return first;
+    (void)type;
+    for (int e = 0; e < *len; e++) {
+        const struct fail_top *a = (const struct fail_top *)in + e;
+        struct fail_top *b = (struct fail_top *)inout + e, m;
+        memset(&m, 0, sizeof(m));
+        m.count = a->count + b->count;
+        m.sig = a->sig > b->sig ? a->sig : b->sig;
+        int i = 0, j = 0;
+        while (m.n < FAIL_SHOWN && (i < a->n || j < b->n)) {
+            int take_a = j >= b->n || (i < a->n && key_before(a->k[i].when, a->k[i].rank, b->k[j].when, b->k[j].rank));
+            m.k[m.n++] = take_a ? a->k[i++] : b->k[j++];
+        }
+        *b = m;
+    }
+}
+
+/* Collective. Every rank learns the count, the signal and the first keys. */
+static void reduce_failures(struct ctx *c, struct fail_top *top)
+{
+    struct fail_top mine;
+    memset(&mine, 0, sizeof(mine));
+    if (c->fail.failed) {
+        mine.count = mine.n = 1;
+        mine.sig = c->fail.sig;
+        mine.k[0].when = c->fail.when + c->clock_corr;
+        mine.k[0].rank = c->rank;
+    }
+    MPI_Datatype t;
+    MPI_Op op;
+    MPI_Type_contiguous((int)sizeof(mine), MPI_BYTE, &t);
+    MPI_Type_commit(&t);
+    MPI_Op_create(top_merge, 1, &op);
+    MPI_Allreduce(&mine, top, 1, t, op, c->comm);
+    MPI_Op_free(&op);
+    MPI_Type_free(&t);
 }
 
 /* Collective, after drv_agree() said some rank failed: rank 0 names the first
- * failure (the cause) and then every other failed rank on stderr, and keeps
- * the cause for the results file. */
+ * failure (the cause), then the next failed ranks by time, FAIL_SHOWN in all,
+ * on stderr, and how many more failed; it keeps the cause for the results file. */
 void drv_report_failures(struct ctx *c)
 {
     struct pfs_run_data *d = c->rec.d;
-    struct pfs_failure *all = NULL;
-    if (c->rank == 0)
-        all = calloc((size_t)c->nranks, sizeof(*all));
-    MPI_Gather(&c->fail, (int)sizeof(c->fail), MPI_BYTE, all, (int)sizeof(c->fail), MPI_BYTE, 0, c->comm);
-    if (c->rank != 0)
-        return;
-    if (!all) {
-        fprintf(stderr, "pfsbench: error: a rank failed (no memory to gather the failures of %d ranks)\n", c->nranks);
-        if (d && !d->error[0])
-            snprintf(d->error, sizeof(d->error), "a rank failed; no memory to gather the failures");
+    struct fail_top top;
+    reduce_failures(c, &top);
+    if (c->rank != 0) {
+        for (int i = 0; i < top.n; i++)
+            if (top.k[i].rank == c->rank)
+                MPI_Send(&c->fail, (int)sizeof(c->fail), MPI_BYTE, 0, PFS_TAG_FAIL, c->comm);
         return;
     }
-    int failed = 0, sig = 0;
-    for (int r = 0; r < c->nranks; r++)
-        if (all[r].failed) {
-            failed++;
-            if (all[r].sig > sig)
-                sig = all[r].sig;
-        }
-    if (sig && d) {
+    if (top.sig && d) {
         d->status = "interrupted";
-        d->interrupt_signal = sig;
+        d->interrupt_signal = top.sig;
     }
-    const int cause = first_failure(all, c->nranks, c->corr);
     char msg[1024];
-    int shown = 0;
-    for (int k = -1; k < c->nranks; k++) {
-        int r = k < 0 ? cause : k;
-        if (r < 0 || !all[r].failed || (k >= 0 && r == cause))
-            continue;
-        drv_format_failure(&all[r], msg, sizeof(msg));
-        if (shown++ < 16)
-            fprintf(stderr, "pfsbench: error: %s%s\n", msg, failed > 1 && r == cause ? " (the first failure)" : "");
+    for (int i = 0; i < top.n; i++) {
+        struct pfs_failure f;
+        if (top.k[i].rank == 0)
+            f = c->fail;
+        else
+            MPI_Recv(&f, (int)sizeof(f), MPI_BYTE, top.k[i].rank, PFS_TAG_FAIL, c->comm, MPI_STATUS_IGNORE);
+        drv_format_failure(&f, msg, sizeof(msg));
+        fprintf(stderr, "pfsbench: error: %s%s\n", msg, top.count > 1 && i == 0 ? " (the first failure)" : "");
         if (d && !d->error[0])
             snprintf(d->error, sizeof(d->error), "%s", msg);
     }
-    if (shown > 16)
-        fprintf(stderr, "pfsbench: error: ... and %d more ranks failed\n", shown - 16);
-    if (d && failed > 1) {
+    if (top.count > top.n)
+        fprintf(stderr, "pfsbench: error: ... and %d more rank%s failed\n", top.count - top.n,
+                top.count - top.n == 1 ? "" : "s");
+    if (d && top.count > 1) {
         size_t n = strlen(d->error);
-        snprintf(d->error + n, sizeof(d->error) - n, " (the first of %d ranks that failed)", failed);
+        snprintf(d->error + n, sizeof(d->error) - n, " (the first of %d ranks that failed)", top.count);
     }
-    free(all);
 }
 
 /* Collective. The agreement point: 1 when any rank failed. Also the barrier

@@ -4,8 +4,9 @@
  *
  *   1. each rank merges its threads' records into stream 0's (a block laid
  *      out as a message: struct pfs_stream_lat, then its slots);
- *   2. MPI_Ireduce over the node's communicator to its lowest rank, with a
- *      merge operation (histograms add; time series align their intervals);
+ *   2. MPI_Ireduce over the node's communicator (the topology's) to its
+ *      lowest rank, with a merge operation (histograms add; time series
+ *      align their intervals);
  *   3. the node leaders agree on one interval for all (the coarsest any
  *      node had to take) and on the number of intervals, then reduce their
  *      node blocks to rank 0 (the run's record) and gather to it each
@@ -73,16 +74,14 @@ struct pfs_stream_lat *drv_lat_alloc(const struct pfs_config *cfg)
  * nint interval summaries. */
 static size_t node_rec_bytes(uint32_t nint) { return sizeof(struct pfs_hist) + nint * sizeof(struct pfs_node_tslot); }
 
-/* Collective. The node and leader communicators, the block's type and the
- * merge operation, and the buffers the reductions land in (a node leader's
- * block and record; rank 0's run block and every node's record), once per
- * run, so that no reduction can lack memory. Failures are recorded. */
+/* Local. The block's type and the merge operation, and the buffers the
+ * reductions land in (a node leader's block and record; rank 0's run block
+ * and every node's record), once per run, so that no reduction can lack
+ * memory. The node and leader communicators are the topology's
+ * (drv_topology_setup). Failures are recorded. */
 void drv_lat_setup(struct ctx *c)
 {
     struct lat_ctx *l = &c->lat;
-    int node = c->node_of_rank ? c->node_of_rank[c->rank] : 0;
-    MPI_Comm_split(c->comm, node, c->rank, &l->node_comm);
-    MPI_Comm_split(c->comm, c->lowest_on_node ? 0 : MPI_UNDEFINED, c->rank, &l->leaders);
     MPI_Type_contiguous((int)block_bytes(), MPI_BYTE, &l->type);
     MPI_Type_commit(&l->type);
     MPI_Op_create(merge_op, 1, &l->op);
@@ -104,9 +103,6 @@ void drv_lat_free(struct ctx *c)
     struct lat_ctx *l = &c->lat;
     if (!l->ready)
         return;
-    MPI_Comm_free(&l->node_comm);
-    if (l->leaders != MPI_COMM_NULL)
-        MPI_Comm_free(&l->leaders);
     MPI_Type_free(&l->type);
     MPI_Op_free(&l->op);
     free(l->node_blk);
@@ -172,7 +168,7 @@ static void leaders_step(struct ctx *c, struct pfs_stream_lat *node, struct pfs_
     MPI_Request req;
     /* The coarsest factor any node took, and the span in base intervals. */
     uint64_t mine[2] = {node->ts.factor, (uint64_t)node->ts.n * node->ts.factor}, most[2];
-    MPI_Iallreduce(mine, most, 2, MPI_UINT64_T, MPI_MAX, l->leaders, &req);
+    MPI_Iallreduce(mine, most, 2, MPI_UINT64_T, MPI_MAX, c->leaders, &req);
     drv_wait_watched(c, &req, since, where);
     struct pfs_tseries ts = block_ts(node);
     pfs_ts_coarsen_to(&ts, (uint32_t)most[0]);
@@ -180,11 +176,11 @@ static void leaders_step(struct ctx *c, struct pfs_stream_lat *node, struct pfs_
     uint32_t nint = (uint32_t)((most[1] + most[0] - 1) / most[0]);
     if (nint > PFS_TS_CAP_DEFAULT)
         nint = PFS_TS_CAP_DEFAULT;
-    MPI_Ireduce(node, c->rank == 0 ? (void *)l->run_blk : NULL, 1, l->type, l->op, 0, l->leaders, &req);
+    MPI_Ireduce(node, c->rank == 0 ? (void *)l->run_blk : NULL, 1, l->type, l->op, 0, c->leaders, &req);
     drv_wait_watched(c, &req, since, where);
     node_rec_fill(l->rec, node, nint);
     MPI_Igather(l->rec, (int)node_rec_bytes(nint), MPI_BYTE, l->recs, (int)node_rec_bytes(nint), MPI_BYTE, 0,
-                l->leaders, &req);
+                c->leaders, &req);
     drv_wait_watched(c, &req, since, where);
     if (c->rank == 0 && out)
         store(c, out, l->run_blk, l->recs, nint);
@@ -202,7 +198,7 @@ void drv_lat_collect(struct ctx *c, struct pfs_phase_lat *out, int failed, doubl
         if (c->streams[i].lat)
             block_merge(mine, c->streams[i].lat);
     MPI_Request req;
-    MPI_Ireduce(mine, l->node_blk, 1, l->type, l->op, 0, l->node_comm, &req);
+    MPI_Ireduce(mine, l->node_blk, 1, l->type, l->op, 0, c->node_comm, &req);
     drv_wait_watched(c, &req, since, where);
     if (c->lowest_on_node)
         leaders_step(c, l->node_blk, out, since, where);

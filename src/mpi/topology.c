@@ -129,80 +129,265 @@ static void affinity_read(struct pfs_affinity *a)
     }
 }
 
-/* Collective. Measures each rank's clock against rank 0's with ping-pongs
- * and keeps the round with the smallest round trip. */
+/* ---- nodes ----
+ *
+ * A node is the ranks of one host name, as before, numbered in rank order
+ * of first appearance (rank 0's node is node 0). The node communicator is
+ * MPI_Comm_split_type(SHARED) (it splits by fake node too: the daemons of
+ * tests/lib/fakenodes.sh are separate nodes to the runtime), checked
+ * against the names: where a node's ranks name different hosts, or two
+ * nodes one host, it is the split by name instead, so that the placement is
+ * the one the names say. Its lowest rank leads it; the leaders have a
+ * communicator of their own, where a leader's rank is its node's number. */
+
+/* Local. A host name as a split colour (FNV-1a, >= 0). */
+static int host_color(const char *h)
+{
+    uint32_t x = 2166136261u;
+    for (int i = 0; i < PFS_HOST_MAX && h[i]; i++)
+        x = (x ^ (unsigned char)h[i]) * 16777619u;
+    return (int)(x & 0x7fffffff);
+}
+
+/* Collective. The node communicator by name: the ranks whose names hash
+ * alike, then, among them (one node unless two names collide), by the
+ * first rank of each name. */
+static void split_by_name(struct ctx *c, MPI_Comm *node)
+{
+    MPI_Comm h;
+    int n, me;
+    MPI_Comm_split(c->comm, host_color(c->host), c->rank, &h);
+    MPI_Comm_size(h, &n);
+    MPI_Comm_rank(h, &me);
+    char(*names)[PFS_HOST_MAX] = malloc((size_t)n * PFS_HOST_MAX);
+    int color = me, bad = !names, any = 0;
+    MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, h);
+    if (!any) {
+        MPI_Allgather(c->host, PFS_HOST_MAX, MPI_CHAR, names, PFS_HOST_MAX, MPI_CHAR, h);
+        for (int q = 0; q < me; q++)
+            if (strncmp(names[q], c->host, PFS_HOST_MAX) == 0) {
+                color = q;
+                break;
+            }
+    } else if (bad) {
+        drv_set_fail(c, "allocate the host names of a node", "", ENOMEM, "%d ranks", n);
+    }
+    MPI_Comm_split(h, color, c->rank, node);
+    MPI_Comm_free(&h);
+    free(names);
+}
+
+/* Collective. The node and leader communicators (by shared memory, or by
+ * name), this rank's node and the node count; rank 0: *names, each node's
+ * host name. Returns this rank's flags: 1 its name is not its leader's,
+ * 2 (rank 0) two nodes have one name, 4 (rank 0) no memory. */
+static int build_nodes(struct ctx *c, int by_name, char (**names)[PFS_HOST_MAX])
+{
+    int flags = 0, me;
+    if (by_name)
+        split_by_name(c, &c->node_comm);
+    else
+        MPI_Comm_split_type(c->comm, MPI_COMM_TYPE_SHARED, c->rank, MPI_INFO_NULL, &c->node_comm);
+    MPI_Comm_rank(c->node_comm, &me);
+    c->lowest_on_node = me == 0;
+    char lead[PFS_HOST_MAX];
+    memcpy(lead, c->host, sizeof(lead));
+    MPI_Bcast(lead, PFS_HOST_MAX, MPI_CHAR, 0, c->node_comm);
+    flags |= strncmp(lead, c->host, PFS_HOST_MAX) != 0;
+    MPI_Comm_split(c->comm, c->lowest_on_node ? 0 : MPI_UNDEFINED, c->rank, &c->leaders);
+    int nn[2] = {0, 0}; /* this node's number, the node count */
+    if (c->lowest_on_node) {
+        MPI_Comm_rank(c->leaders, &nn[0]);
+        MPI_Comm_size(c->leaders, &nn[1]);
+    }
+    MPI_Bcast(nn, 2, MPI_INT, 0, c->node_comm);
+    c->node = nn[0];
+    c->nnodes = nn[1];
+    c->topo_comms = 1;
+    *names = NULL;
+    if (!c->lowest_on_node)
+        return flags;
+    if (c->rank == 0 && !(*names = calloc((size_t)c->nnodes, PFS_HOST_MAX)))
+        flags |= 4;
+    /* Each node's name once, to rank 0 alone. */
+    MPI_Gather(c->host, PFS_HOST_MAX, MPI_CHAR, flags & 4 ? NULL : *names, PFS_HOST_MAX, MPI_CHAR, 0, c->leaders);
+    for (int a = 0; c->rank == 0 && *names && a < c->nnodes; a++)
+        for (int b = 0; b < a; b++)
+            if (strncmp((*names)[a], (*names)[b], PFS_HOST_MAX) == 0)
+                flags |= 2;
+    return flags;
+}
+
+/* Collective. Frees what build_nodes made. */
+static void free_nodes(struct ctx *c)
+{
+    if (!c->topo_comms)
+        return;
+    MPI_Comm_free(&c->node_comm);
+    if (c->leaders != MPI_COMM_NULL)
+        MPI_Comm_free(&c->leaders);
+    c->topo_comms = 0;
+}
+
+/* Collective. The nodes, by shared memory where the names agree with it,
+ * else by name. Returns -1 when rank 0 lacked memory (recorded). */
+static int nodes_setup(struct ctx *c, char (**names)[PFS_HOST_MAX])
+{
+    int flags = build_nodes(c, 0, names), any = 0;
+    MPI_Allreduce(&flags, &any, 1, MPI_INT, MPI_BOR, c->comm);
+    if (any & 3) {
+        free_nodes(c);
+        free(*names);
+        flags = build_nodes(c, 1, names);
+        MPI_Allreduce(&flags, &any, 1, MPI_INT, MPI_BOR, c->comm);
+    }
+    if (any & 4) {
+        if (flags & 4)
+            drv_set_fail(c, "allocate the host names", "", ENOMEM, "%d nodes", c->nnodes);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- clocks ----
+ *
+ * The ranks of a node share its clock, so only the leaders are measured,
+ * in a tree over the leaders' communicator: in the step of distance d,
+ * each leader i < d that knows its offset to rank 0 ping-pongs leader i+d,
+ * so the pairs of a step run at once and log2(nodes) steps measure all.
+ * Each pair keeps its round with the smallest round trip, as before; the
+ * offset to rank 0 adds the path's, and so does its uncertainty. */
+
+/* Leaders. This node's clock correction and its uncertainty against rank 0's. */
 static void measure_clocks(struct ctx *c, double *corr, double *unc)
 {
     const int tag = PFS_TAG_CLOCK;
-    if (c->rank == 0) {
-        corr[0] = unc[0] = 0;
-        for (int r = 1; r < c->nranks; r++) {
-            double t0[CLOCK_ROUNDS], tr[CLOCK_ROUNDS], t1[CLOCK_ROUNDS];
+    int L, me;
+    MPI_Comm_size(c->leaders, &L);
+    MPI_Comm_rank(c->leaders, &me);
+    double path[2] = {0, 0};
+    for (int d = 1; d < L; d *= 2) {
+        if (me < d && me + d < L) {
+            const int peer = me + d;
+            double t0[CLOCK_ROUNDS], tr[CLOCK_ROUNDS], t1[CLOCK_ROUNDS], k, u;
             for (int i = 0; i < CLOCK_ROUNDS; i++) {
                 t0[i] = pfs_now();
-                MPI_Send(&t0[i], 1, MPI_DOUBLE, r, tag, c->comm);
-                MPI_Recv(&tr[i], 1, MPI_DOUBLE, r, tag, c->comm, MPI_STATUS_IGNORE);
+                MPI_Send(&t0[i], 1, MPI_DOUBLE, peer, tag, c->leaders);
+                MPI_Recv(&tr[i], 1, MPI_DOUBLE, peer, tag, c->leaders, MPI_STATUS_IGNORE);
                 t1[i] = pfs_now();
             }
-            pfs_clock_estimate(t0, tr, t1, CLOCK_ROUNDS, &corr[r], &unc[r]);
-        }
-    } else {
-        for (int i = 0; i < CLOCK_ROUNDS; i++) {
-            double x;
-            MPI_Recv(&x, 1, MPI_DOUBLE, 0, tag, c->comm, MPI_STATUS_IGNORE);
-            x = pfs_now();
-            MPI_Send(&x, 1, MPI_DOUBLE, 0, tag, c->comm);
+            pfs_clock_estimate(t0, tr, t1, CLOCK_ROUNDS, &k, &u);
+            double its[2] = {path[0] + k, path[1] + u};
+            MPI_Send(its, 2, MPI_DOUBLE, peer, tag, c->leaders);
+        } else if (me >= d && me < 2 * d) {
+            for (int i = 0; i < CLOCK_ROUNDS; i++) {
+                double x;
+                MPI_Recv(&x, 1, MPI_DOUBLE, me - d, tag, c->leaders, MPI_STATUS_IGNORE);
+                x = pfs_now();
+                MPI_Send(&x, 1, MPI_DOUBLE, me - d, tag, c->leaders);
+            }
+            MPI_Recv(path, 2, MPI_DOUBLE, me - d, tag, c->leaders, MPI_STATUS_IGNORE);
         }
     }
+    /* A correction smaller than its own uncertainty is noise (an
+     * oversubscribed node stretches the round trips): applying it would
+     * skew short phases, so it is not applied. */
+    *corr = fabs(path[0]) <= path[1] ? 0 : path[0];
+    *unc = path[1];
 }
 
-/* Collective. The real placement, from the processor names: nodes in rank
- * order of first appearance, the lowest rank of each node, the reorder
- * shift, clock corrections against rank 0, and (rank 0) each node's memory
- * for the cache warning and each rank's CPU affinity and NUMA nodes, in one
- * gather. 0, or -1 when an allocation failed (recorded). */
-int drv_topology_setup(struct ctx *c)
+/* ---- the set-up ---- */
+
+/* Collective. Rank 0's tables: each rank's node, host, clock, memory, CPU
+ * affinity and NUMA nodes, in one gather; then the reorder shift (from the
+ * whole map, on rank 0) and rank 0's host name to every rank. Returns 1,
+ * on every rank, when rank 0 lacked memory (recorded there). */
+static int rank0_tables(struct ctx *c, const char (*names)[PFS_HOST_MAX], int bad)
 {
-    c->hosts = calloc((size_t)c->nranks, PFS_HOST_MAX);
-    c->node_of_rank = calloc((size_t)c->nranks, sizeof(int));
-    c->corr = calloc((size_t)c->nranks, sizeof(double));
-    c->unc = calloc((size_t)c->nranks, sizeof(double));
-    c->mems = c->rank == 0 ? calloc((size_t)c->nranks, sizeof(double)) : NULL;
-    c->affinity = c->rank == 0 ? calloc((size_t)c->nranks, sizeof(*c->affinity)) : NULL;
     struct fact {
-        double mem;
+        double mem, corr, unc;
+        int node;
         struct pfs_affinity aff;
-    } mine, *facts = c->rank == 0 ? calloc((size_t)c->nranks, sizeof(*facts)) : NULL;
-    int bad = !c->hosts || !c->node_of_rank || !c->corr || !c->unc, any = 0;
-    bad |= c->rank == 0 && (!c->mems || !c->affinity || !facts);
-    MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, c->comm);
-    if (any) {
-        free(facts);
-        if (bad)
-            drv_set_fail(c, "allocate the placement tables", "", ENOMEM, "%d ranks", c->nranks);
-        return -1;
-    }
-    MPI_Allgather(c->host, PFS_HOST_MAX, MPI_CHAR, c->hosts, PFS_HOST_MAX, MPI_CHAR, c->comm);
-    c->nnodes = pfs_placement_nodes((const char(*)[PFS_HOST_MAX])c->hosts, c->nranks, c->node_of_rank);
-    c->lowest_on_node = 1;
-    for (int q = 0; q < c->rank; q++)
-        if (c->node_of_rank[q] == c->node_of_rank[c->rank])
-            c->lowest_on_node = 0;
-    c->shift = c->cfg.reorder ? pfs_reorder_shift(c->node_of_rank, c->nranks) : 0;
-    measure_clocks(c, c->corr, c->unc);
-    /* A correction smaller than its own uncertainty is noise (ranks of one
-     * node share a clock, and an oversubscribed node stretches the round
-     * trips): applying it would skew short phases, so it is not applied. */
-    for (int r = 0; r < c->nranks; r++)
-        if (fabs(c->corr[r]) <= c->unc[r])
-            c->corr[r] = 0;
+    } mine, *facts = NULL;
+    if (c->rank == 0 && !bad && !(facts = calloc((size_t)c->nranks, sizeof(*facts))))
+        bad = 1;
+    memset(&mine, 0, sizeof(mine));
     mine.mem = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+    mine.corr = c->clock_corr;
+    mine.unc = c->clock_unc;
+    mine.node = c->node;
     affinity_read(&mine.aff);
     MPI_Gather(&mine, (int)sizeof(mine), MPI_BYTE, facts, (int)sizeof(mine), MPI_BYTE, 0, c->comm);
-    for (int r = 0; c->rank == 0 && r < c->nranks; r++) {
-        c->mems[r] = facts[r].mem;
-        c->affinity[r] = facts[r].aff;
+    struct {
+        int shift, bad;
+        char root[PFS_HOST_MAX];
+    } b = {0, bad, ""};
+    if (c->rank == 0 && facts) {
+        for (int r = 0; r < c->nranks; r++) {
+            c->node_of_rank[r] = facts[r].node;
+            memcpy(c->hosts[r], names[facts[r].node], PFS_HOST_MAX);
+            c->corr[r] = facts[r].corr;
+            c->unc[r] = facts[r].unc;
+            c->mems[r] = facts[r].mem;
+            c->affinity[r] = facts[r].aff;
+        }
+        b.shift = c->cfg.reorder ? pfs_reorder_shift(c->node_of_rank, c->nranks) : 0;
     }
+    memcpy(b.root, c->host, sizeof(b.root));
+    MPI_Bcast(&b, (int)sizeof(b), MPI_BYTE, 0, c->comm);
+    c->shift = b.shift;
+    memcpy(c->root_host, b.root, sizeof(c->root_host));
     free(facts);
-    return 0;
+    if (b.bad && c->rank == 0)
+        drv_set_fail(c, "allocate the placement tables", "", ENOMEM, "%d ranks", c->nranks);
+    return b.bad;
+}
+
+/* Collective. The real placement: the node and leader communicators, this
+ * rank's node and the node count, the reorder shift, this node's clock
+ * against rank 0's; rank 0 alone keeps the whole map (each rank's node and
+ * host, clock correction, memory of its node, CPU affinity and NUMA nodes).
+ * No rank holds a table of all ranks but rank 0. 0, or -1 when an
+ * allocation failed (recorded). */
+int drv_topology_setup(struct ctx *c)
+{
+    char(*names)[PFS_HOST_MAX] = NULL;
+    c->node_comm = c->leaders = MPI_COMM_NULL;
+    if (nodes_setup(c, &names) != 0)
+        return -1;
+    double k[2] = {0, 0};
+    if (c->lowest_on_node)
+        measure_clocks(c, &k[0], &k[1]);
+    MPI_Bcast(k, 2, MPI_DOUBLE, 0, c->node_comm);
+    c->clock_corr = k[0];
+    c->clock_unc = k[1];
+    int bad = 0;
+    if (c->rank == 0) {
+        c->hosts = calloc((size_t)c->nranks, PFS_HOST_MAX);
+        c->node_of_rank = calloc((size_t)c->nranks, sizeof(int));
+        c->corr = calloc((size_t)c->nranks, sizeof(double));
+        c->unc = calloc((size_t)c->nranks, sizeof(double));
+        c->mems = calloc((size_t)c->nranks, sizeof(double));
+        c->affinity = calloc((size_t)c->nranks, sizeof(*c->affinity));
+        bad = !c->hosts || !c->node_of_rank || !c->corr || !c->unc || !c->mems || !c->affinity;
+    }
+    bad = rank0_tables(c, (const char(*)[PFS_HOST_MAX])names, bad);
+    free(names);
+    return bad ? -1 : 0;
+}
+
+/* Collective (the communicators). */
+void drv_topology_free(struct ctx *c)
+{
+    free_nodes(c);
+    free(c->hosts);
+    free(c->node_of_rank);
+    free(c->corr);
+    free(c->unc);
+    free(c->mems);
+    free(c->affinity);
+    c->hosts = NULL;
+    c->node_of_rank = NULL;
+    c->corr = c->unc = c->mems = NULL;
+    c->affinity = NULL;
 }
