@@ -20,7 +20,8 @@
  * command line is "pfsbench", the globals, the command line's own options
  * (other than -f and --stop-on-error), then the section's lines, so a
  * section's word is final; its label is the section's name unless it
- * gives one. Pure, local: the MPI layer reads the file on rank 0, sends its
+ * gives one. Two job-file words are not options: `concurrent = TAG` and
+ * `share = N` (see struct pfs_job_section). Pure, local: the MPI layer reads the file on rank 0, sends its
  * text to every rank and runs the sections in order. */
 #ifndef PFS_JOBFILE_H
 #define PFS_JOBFILE_H
@@ -33,6 +34,11 @@
 struct pfs_job_section {
     char name[64];
     int line;                   /* of its [name] header */
+    /* Concurrent groups: consecutive sections with the same `concurrent =
+     * TAG` run at the same time, each on its share of the job's nodes (or
+     * ranks, with fewer nodes than sections), `share = N` (default 1). */
+    char group[64];
+    int share;
     int argc;
     char **argv;                /* argv[0] = "pfsbench"; NULL-terminated */
     int *arg_line;              /* the job-file line each argv word came from (0: the command line) */

@@ -42,6 +42,12 @@ struct pfs_run_data {
     /* A section of a job file (-f): the file as given, its whole text and
      * the section's name; all NULL for a plain run. */
     const char *job_path, *job_text, *job_section;
+    /* A section of a concurrent group: the group's tag and sections, and
+     * the window in which all of them were running their phases, on the
+     * job's rank 0 clock (this run's rank 0 adds conc_clock_corr to its own
+     * times to get there). conc_tag NULL: ran alone. */
+    const char *conc_tag, *conc_sections;
+    double conc_clock_corr, conc_start, conc_overlap_s, conc_span_s;
     char warnings[2048];               /* newline-separated */
     char error[1024];                  /* the failure, when status is not complete */
     int interrupt_signal;              /* the signal that interrupted the run, 0 when none */

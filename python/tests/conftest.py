@@ -58,7 +58,7 @@ def files(tmp_path_factory):
     d.mkdir()
     new = str(t / "r.h5")
     log = []
-    fake = _run(["-d", str(d), "-T", "2", "-t", "64k", "-b", "1m", "-p", "write,read,create,stat", "-n", "10",
+    fake = _run(["-d", str(d), "--threads", "2", "-t", "64k", "-b", "1m", "-p", "write,read,create,stat", "-n", "10",
                  "-i", "2", "-e", "-o", new, "--label", "first"], d, log)
     _run(["-d", str(d), "-t", "64k", "-b", "512k", "-p", "write,read,read", "-o", new, "--label", "second \u00e9"],
          d, log)

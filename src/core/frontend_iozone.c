@@ -29,7 +29,7 @@ static const struct fe_opt iz_tab[] = {
     {"-V", FE_VALUE, IZ_VERIFY, NULL},
     {"-h", FE_FLAG, IZ_HELP, NULL},
     {"-v", FE_FLAG, IZ_VERSION, NULL},
-    {"-T", FE_FLAG, IZ_IGNORE, NULL},  /* POSIX threads: pfsbench's -T threads are pthreads */
+    {"-T", FE_FLAG, IZ_IGNORE, NULL},  /* POSIX threads: pfsbench's --threads are pthreads */
     {"-C", FE_FLAG, IZ_IGNORE, NULL},  /* bytes per child: the results file has every stream's */
     {"-M", FE_FLAG, IZ_IGNORE, NULL},  /* uname -a: the results file has the hosts */
     {"-+u", FE_FLAG, IZ_IGNORE, NULL}, /* CPU utilisation: pfsbench measures it per stream */
@@ -153,7 +153,7 @@ static void iz_on(struct fe *f, const struct fe_opt *o, const struct fe_arg *a, 
     }
 }
 
-/* IOzone's -t N is N streams in all: pfsbench's are ranks x -T. */
+/* IOzone's -t N is N streams in all: pfsbench's are ranks x --threads. */
 static long iz_threads(struct fe *f, const struct iz_st *s)
 {
     long n = s->threads ? s->threads : 1;
@@ -197,9 +197,9 @@ void fe_iozone(struct fe *f, int argc, char **argv)
     fe_add(f, "-p");
     fe_add(f, list);
     if (threads > 1)
-        fe_add(f, "-T"), fe_addf(f, "%ld", threads);
+        fe_add(f, "--threads"), fe_addf(f, "%ld", threads);
     if (s.close)
-        fe_add(f, "-c");
+        fe_add(f, "--include-close");
     if (s.flush)
         fe_add(f, "-e");
     if (s.keep)

@@ -227,6 +227,48 @@ static void close_section(struct parse_state *st, struct pfs_jobfile *jf, int cl
     st->in_section = 0;
 }
 
+/* `concurrent = TAG` / `share = N`: a section's words about how it runs,
+ * not options. 1 when the line was one of them (told in e when wrong). */
+static int group_line(const char *s, int line, const char *path, int in_section, struct pfs_job_section *sec,
+                      struct errs *e)
+{
+    char key[32], val[96];
+    if (sscanf(s, " %31[a-z] = %95s", key, val) != 2 || (strcmp(key, "concurrent") && strcmp(key, "share")))
+        return 0;
+    if (!in_section) {
+        add_err(e, "%s:%d: '%s' belongs in a [name] section, not [global]", path, line, key);
+        return 1;
+    }
+    if (key[0] == 'c') {
+        if (!name_ok(val))
+            add_err(e, "%s:%d: concurrent = %s: use letters, digits, '-', '_' and '.'", path, line, val);
+        else
+            snprintf(sec->group, sizeof(sec->group), "%.63s", val);
+        return 1;
+    }
+    char *end;
+    long v = strtol(val, &end, 10);
+    if (*end || v < 1 || v > 1000000)
+        add_err(e, "%s:%d: share = %s: a whole number from 1 to 1000000", path, line, val);
+    else
+        sec->share = (int)v;
+    return 1;
+}
+
+/* Sections of one concurrent group follow each other: a group is run as one step. */
+static void check_groups(const char *path, const struct pfs_jobfile *jf, struct errs *e)
+{
+    for (int i = 0; i < jf->n; i++) {
+        const char *g = jf->sec[i].group;
+        if (!g[0] || (i > 0 && strcmp(jf->sec[i - 1].group, g) == 0))
+            continue;
+        for (int j = i + 1; j < jf->n; j++)
+            if (strcmp(jf->sec[j].group, g) == 0 && strcmp(jf->sec[j - 1].group, g) != 0)
+                add_err(e, "%s:%d: section [%s]: concurrent = %s again after other sections; put a group's sections "
+                        "one after the other", path, jf->sec[j].line, jf->sec[j].name, g);
+    }
+}
+
 static void one_line(struct parse_state *st, char *s, int line, const char *path, struct pfs_jobfile *jf,
                      int cli_argc, char **cli_argv, struct errs *e)
 {
@@ -250,12 +292,15 @@ static void one_line(struct parse_state *st, char *s, int line, const char *path
             return;
         }
         jf->sec = sec;
-        sec[jf->n] = (struct pfs_job_section){.line = line};
+        sec[jf->n] = (struct pfs_job_section){.line = line, .share = 1};
         snprintf(sec[jf->n].name, sizeof(sec[jf->n].name), "%s", name);
         jf->n++;
         st->in_section = 1;
         return;
     }
+    if ((st->in_global || st->in_section) &&
+        group_line(s, line, path, st->in_section, st->in_section ? &jf->sec[jf->n - 1] : NULL, e))
+        return;
     if (!st->in_global && !st->in_section) {
         add_err(e, "%s:%d: an option before any section: put it under [global] or a [name]", path, line);
         return;
@@ -286,6 +331,7 @@ int pfs_jobfile_parse(const char *path, const char *text, int cli_argc, char **c
     }
     close_section(&st, jf, cli_argc, cli_argv);
     words_free(&st.glob);
+    check_groups(path, jf, &e);
     free(copy);
     if (!jf->n && !e.count)
         add_err(&e, "%s: no [name] section: nothing to run", path);
@@ -325,6 +371,16 @@ int pfs_jobfile_check(const char *path, const struct pfs_jobfile *jf, int nranks
             pr = PFS_PARSE_ERROR;
         else if (pr == PFS_PARSE_RUN && cfg.job[0])
             snprintf(msg, sizeof(msg), "a job file cannot name another (-f)"), pr = PFS_PARSE_ERROR;
+        else if (pr == PFS_PARSE_RUN && cfg.ranks[0] && sec->group[0])
+            snprintf(msg, sizeof(msg), "a section of a concurrent group cannot be a rank sweep (ranks)"), pr = PFS_PARSE_ERROR;
+        if (pr == PFS_PARSE_RUN && sec->group[0] && (i == 0 || strcmp(jf->sec[i - 1].group, sec->group) != 0)) {
+            int k = 1;
+            while (i + k < jf->n && strcmp(jf->sec[i + k].group, sec->group) == 0)
+                k++;
+            if (k > nranks)
+                snprintf(msg, sizeof(msg), "concurrent = %s has %d sections but the job %d rank%s; each needs one",
+                         sec->group, k, nranks, nranks == 1 ? "" : "s"), pr = PFS_PARSE_ERROR;
+        }
         if (pr != PFS_PARSE_RUN)
             add_err(&e, "%s:%d: section [%s]: %s", path, line_of(sec, msg), sec->name,
                     pr == PFS_PARSE_ERROR ? msg : "help, version and listings cannot run from a job file");

@@ -86,11 +86,20 @@ struct lat_ctx {
     uint64_t t0_ns;             /* the same instant, pfs_now_ns */
 };
 
+/* A concurrent group of sections (concurrent.c). */
+struct drv_concurrent {
+    const char *tag;
+    char names[512];            /* its sections, comma-separated */
+    int n;                      /* how many */
+    MPI_Comm leaders;           /* every section's rank 0 (MPI_COMM_NULL elsewhere) */
+};
+
 /* The job file a run is a section of (job.c); NULL for a plain run. */
 struct drv_job {
     const char *path, *text;    /* the file, as given, and its whole text */
     const char *section;        /* the section's name */
     int index;                  /* its place in the file, from 0 */
+    const struct drv_concurrent *concurrent; /* NULL: runs alone */
 };
 
 /* Rank 0's record of the run (NULL d elsewhere). */
@@ -168,6 +177,16 @@ int drv_run_one(MPI_Comm comm, int argc, char **argv, const struct drv_job *job)
 int drv_job_run(MPI_Comm comm, const struct pfs_config *cli, int argc, char **argv);
 /* sweep.c: --ranks LIST; cfg is the command line's (or section's) parse. */
 int drv_sweep_run(MPI_Comm comm, const struct pfs_config *cfg, int argc, char **argv, const struct drv_job *job);
+/* sweep.c, collective over comm: each rank's node (malloc'ed, *nnodes set), or NULL. */
+int *drv_rank_nodes(MPI_Comm comm, int *nnodes);
+/* sweep.c, collective over comm: MPI_MAX of n ints, waiting with 1 ms naps, not spinning. */
+void drv_wait_allreduce(MPI_Comm comm, const int *in, int *out, int n);
+/* concurrent.c: sections a .. b-1 of jf at once (a concurrent group). */
+struct pfs_jobfile;
+int drv_concurrent_run(MPI_Comm comm, const struct pfs_jobfile *jf, int a, int b, const struct drv_job *base);
+/* concurrent.c, the run's rank 0 of a section of a group: the overlap
+ * window of the group's phases (t0..t1 on this rank's clock) into the record. */
+void drv_concurrent_window(struct ctx *c, double t0, double t1);
 
 /* failure.c */
 void drv_set_fail(struct ctx *c, const char *op, const char *path, int err, const char *fmt, ...)

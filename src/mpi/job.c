@@ -108,14 +108,22 @@ static int run_sections(MPI_Comm comm, int rank, const struct pfs_jobfile *jf, c
                         int stop_on_error)
 {
     int first = 0, failed = 0, ran = 0;
-    for (int i = 0; i < jf->n; i++) {
+    for (int i = 0; i < jf->n;) {
         struct drv_job job = *base;
         job.section = jf->sec[i].name;
         job.index = i;
-        if (rank == 0)
-            fprintf(stderr, "pfsbench: job %s: section [%s] (%d of %d)\n", base->path, job.section, i + 1, jf->n);
-        int rc = drv_run_one(comm, jf->sec[i].argc, jf->sec[i].argv, &job);
-        ran++;
+        int rc, j = i + 1;
+        if (jf->sec[i].group[0]) { /* a concurrent group: its sections at once */
+            while (j < jf->n && strcmp(jf->sec[j].group, jf->sec[i].group) == 0)
+                j++;
+            rc = drv_concurrent_run(comm, jf, i, j, base);
+        } else {
+            if (rank == 0)
+                fprintf(stderr, "pfsbench: job %s: section [%s] (%d of %d)\n", base->path, job.section, i + 1, jf->n);
+            rc = drv_run_one(comm, jf->sec[i].argc, jf->sec[i].argv, &job);
+        }
+        ran += j - i;
+        i = j;
         if (rc && !first)
             first = rc;
         failed += rc != 0;

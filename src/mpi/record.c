@@ -149,21 +149,13 @@ static void placement_warnings(struct ctx *c, struct pfs_run_data *d)
     if (!has_read || cfg->direct || cfg->drop_caches || c->shift != 0)
         return;
     /* The PixStor and bonnie++ rule: data under twice the memory of a node
-     * can be served from its page cache. */
-    for (int n = 0; n < c->nnodes; n++) {
-        double data = 0, nodemem = 0;
-        for (int r = 0; r < c->nranks; r++)
-            if (c->node_of_rank[r] == n) {
-                data += (double)cfg->block * c->threads;
-                nodemem = c->mems[r];
-            }
-        if (data < 2 * nodemem) {
-            pfs_run_warn(d, "reads may be served from the page cache: %.0f MiB per node is less than twice "
-                         "the node's %.0f MiB of memory; use --direct, --drop-caches or -C across nodes",
-                         data / PFS_MIB, nodemem / PFS_MIB);
-            return;
-        }
-    }
+     * can be served from its page cache. The first such node, in one pass. */
+    double data = 0, nodemem = 0;
+    if (pfs_placement_cache_node(c->node_of_rank, c->nranks, c->nnodes, (double)cfg->block * c->threads, c->mems,
+                                 &data, &nodemem) >= 0)
+        pfs_run_warn(d, "reads may be served from the page cache: %.0f MiB per node is less than twice "
+                     "the node's %.0f MiB of memory; use --direct, --drop-caches or -C across nodes",
+                     data / PFS_MIB, nodemem / PFS_MIB);
 }
 
 /* Local, rank 0 (nothing elsewhere): the record of the run, its warnings,
@@ -221,6 +213,8 @@ void drv_record_begin(struct ctx *c, int argc, char **argv)
     d->lat = r->lat;
     const char *rr = getenv("PFSBENCH_PLACEMENT");
     d->round_robin_asked = rr && strcmp(rr, "round-robin") == 0;
+    for (const char *w = cfg->warnings; *w; w += strcspn(w, "\n") + 1) /* the parser's, printed on stderr */
+        pfs_run_warn(d, "%.*s", (int)strcspn(w, "\n"), w);
     placement_warnings(c, d);
     char mdw[512];
     if (pfs_meta_cache_warning(cfg->phases, cfg->nphases, c->shift != 0, d->fs.mount_type, mdw, sizeof(mdw)))

@@ -68,7 +68,7 @@ static int check_memory(const struct ctx *c, char *err, size_t len)
         snprintf(need, sizeof(need), "%.1f GiB", records / (1 << 30));
         snprintf(err, len, "the run's records need %s on rank 0 (%d phases x %d repetitions x %.0f streams x %zu bytes, "
                  "twice for the results file), more than half of this node's %s of memory; lower -i/--reps, "
-                 "-T/--threads or the number of ranks", need, cfg->nphases, cfg->reps, streams,
+                 "--threads or the number of ranks", need, cfg->nphases, cfg->reps, streams,
                  sizeof(struct pfs_times), have);
         return -1;
     }
@@ -80,8 +80,8 @@ static int check_memory(const struct ctx *c, char *err, size_t len)
         if (depth > 1)
             snprintf(dx, sizeof(dx), " x --iodepth %d", depth);
         snprintf(need, sizeof(need), "%.1f GiB", buffers / (1 << 30));
-        snprintf(err, len, "the transfer buffers need %s per rank (-T %d%s x -t %llu bytes), more than half of this "
-                 "node's %s of memory; lower -T/--threads%s or -t/--transfer", need, cfg->threads, dx,
+        snprintf(err, len, "the transfer buffers need %s per rank (--threads %d%s x -t %llu bytes), more than half of this "
+                 "node's %s of memory; lower --threads%s or -t/--transfer", need, cfg->threads, dx,
                  (unsigned long long)cfg->transfer, have, depth > 1 ? ", --iodepth" : "");
         return -1;
     }
@@ -130,6 +130,13 @@ static int run_clean(struct ctx *c)
     return rc;
 }
 
+/* Local, rank 0: what the parser and resolve warn of (the record keeps them too). */
+static void print_warnings(const struct ctx *c)
+{
+    for (const char *w = c->cfg.warnings; c->rank == 0 && *w; w += strcspn(w, "\n") + 1)
+        fprintf(stderr, "pfsbench: warning: %.*s\n", (int)strcspn(w, "\n"), w);
+}
+
 /* Collective. Every rank parses alike and reaches the same verdict; rank 0
  * checks what needs the file system and speaks. Returns -1 to go on with
  * the run, else the exit status (help, version, --clean, bad input). */
@@ -153,8 +160,10 @@ static int parse_and_check(struct ctx *c, int argc, char **argv)
         return c->job ? PFS_EXIT_USAGE : JOB_MODE; /* a section never names a job file (checked before) */
     if (pr == PFS_PARSE_RUN && c->cfg.clean)
         return run_clean(c);
-    if (pr == PFS_PARSE_RUN && c->cfg.ranks[0]) /* each point resolves with its own rank count */
+    if (pr == PFS_PARSE_RUN && c->cfg.ranks[0]) { /* each point resolves with its own rank count */
+        print_warnings(c);
         return SWEEP_MODE;
+    }
     if (pr == PFS_PARSE_RUN && pfs_config_resolve(&c->cfg, c->nranks, err, sizeof(err)) != 0)
         pr = PFS_PARSE_ERROR;
     int bad = pr == PFS_PARSE_ERROR;
@@ -170,6 +179,8 @@ static int parse_and_check(struct ctx *c, int argc, char **argv)
     MPI_Bcast(&bad, 1, MPI_INT, 0, c->comm);
     if (bad && c->rank == 0)
         fprintf(stderr, "pfsbench: error: %s\n", err);
+    else
+        print_warnings(c);
     return bad ? PFS_EXIT_USAGE : -1;
 }
 
@@ -238,15 +249,8 @@ static void free_ctx(struct ctx *c)
 {
     drv_lat_free(c);
     drv_streams_free(c);
-    free(c->prog.recv);
-    free(c->prog.bytes);
-    free(c->prog.ops);
-    free(c->hosts);
-    free(c->node_of_rank);
-    free(c->corr);
-    free(c->unc);
-    free(c->mems);
-    free(c->affinity);
+    free(c->prog.tab);
+    drv_topology_free(c);
     free(c->known);
     drv_record_free(c);
     free(c);
@@ -297,7 +301,9 @@ int drv_run_one(MPI_Comm comm, int argc, char **argv, const struct drv_job *job)
     if (failed)
         drv_report_failures(c);
     failed = drv_files_setup(c, failed);
+    const double phases_t0 = pfs_now();
     failed = drv_phases_run(c, failed);
+    drv_concurrent_window(c, phases_t0, pfs_now()); /* a concurrent group's section: its overlap */
     drv_progress_finish(c);
     drv_finish_files(c);
     drv_note_stalls(c);

@@ -54,24 +54,37 @@ static int check_points(int rank, const struct pfs_config *cfg, const int *pts, 
     return 0;
 }
 
-/* Collective over comm. The round-robin order of this job's ranks. */
-static int *sweep_order(MPI_Comm comm, int nranks)
+int *drv_rank_nodes(MPI_Comm comm, int *nnodes)
 {
+    int nranks;
+    MPI_Comm_size(comm, &nranks);
     char host[PFS_HOST_MAX] = "", pname[MPI_MAX_PROCESSOR_NAME];
     int hlen = 0;
     MPI_Get_processor_name(pname, &hlen);
     snprintf(host, sizeof(host), "%.*s", PFS_HOST_MAX - 1, pname);
     char(*hosts)[PFS_HOST_MAX] = calloc((size_t)nranks, PFS_HOST_MAX);
-    int *node = calloc((size_t)nranks, sizeof(int)), *order = calloc((size_t)nranks, sizeof(int));
-    int bad = !hosts || !node || !order, any = 0;
+    int *node = calloc((size_t)nranks, sizeof(int));
+    int bad = !hosts || !node, any = 0;
     MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, comm);
     if (!any) {
         MPI_Allgather(host, PFS_HOST_MAX, MPI_CHAR, hosts, PFS_HOST_MAX, MPI_CHAR, comm);
-        int nnodes = pfs_placement_nodes((const char(*)[PFS_HOST_MAX])hosts, nranks, node);
-        bad = pfs_ranks_round_robin(node, nranks, nnodes, order) != 0;
-        MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, comm);
+        *nnodes = pfs_placement_nodes((const char(*)[PFS_HOST_MAX])hosts, nranks, node);
     }
     free(hosts);
+    if (any) {
+        free(node);
+        return NULL;
+    }
+    return node;
+}
+
+/* Collective over comm. The round-robin order of this job's ranks. */
+static int *sweep_order(MPI_Comm comm, int nranks)
+{
+    int nnodes = 0;
+    int *node = drv_rank_nodes(comm, &nnodes), *order = calloc((size_t)nranks, sizeof(int));
+    int bad = !node || !order || pfs_ranks_round_robin(node, nranks, nnodes, order) != 0, any = 0;
+    MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, comm);
     free(node);
     if (any) {
         free(order);
@@ -80,16 +93,21 @@ static int *sweep_order(MPI_Comm comm, int nranks)
     return order;
 }
 
-/* Collective over comm: the worst exit status of a point, the idle ranks
- * waiting with 1 ms naps instead of spinning. */
-static int end_point(MPI_Comm comm, int rc)
+void drv_wait_allreduce(MPI_Comm comm, const int *in, int *out, int n)
 {
-    int worst = 0, done = 0;
+    int done = 0;
     MPI_Request req;
-    MPI_Iallreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, comm, &req);
+    MPI_Iallreduce(in, out, n, MPI_INT, MPI_MAX, comm, &req);
     struct timespec nap = {0, 1000000};
     while (MPI_Test(&req, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && !done)
         nanosleep(&nap, NULL);
+}
+
+/* Collective over comm: the worst exit status of a point. */
+static int end_point(MPI_Comm comm, int rc)
+{
+    int worst = 0;
+    drv_wait_allreduce(comm, &rc, &worst, 1);
     return worst;
 }
 

@@ -149,7 +149,7 @@ void drv_watchdog_start(struct ctx *c)
 {
     const struct pfs_config *cfg = &c->cfg;
     c->ag.timeout = cfg->timeout;
-    c->ag.root_host = c->hosts ? c->hosts[0] : NULL;
+    c->ag.root_host = c->root_host[0] ? c->root_host : NULL;
     c->ag.on_timeout = on_agree_timeout;
     c->ag.on_notice = on_agree_notice;
     c->ag.arg = c;

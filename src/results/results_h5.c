@@ -218,6 +218,25 @@ struct placement_row {
     char numa_nodes[PFS_NUMALIST_MAX];
 };
 
+/* node_hosts [K]: each node's host name, so that every [..][K] dataset of
+ * the phases can be labelled without the placement table. */
+static int write_node_hosts(hid_t g, const struct pfs_run_data *d)
+{
+    char(*h)[PFS_HOST_MAX] = calloc((size_t)(d->nnodes > 0 ? d->nnodes : 1), PFS_HOST_MAX);
+    if (!h)
+        return -1;
+    for (int r = d->nranks - 1; r >= 0; r--) /* the lowest rank of a node names it */
+        if (d->node_of_rank[r] >= 0 && d->node_of_rank[r] < d->nnodes)
+            memcpy(h[d->node_of_rank[r]], d->hosts[r], PFS_HOST_MAX - 1);
+    hid_t t = str_type(PFS_HOST_MAX);
+    H5Tset_cset(t, H5T_CSET_UTF8);
+    hsize_t n = (hsize_t)d->nnodes;
+    int rc = write_array(g, "node_hosts", t, 1, &n, h, "host name of node k (the K axis of every node_* dataset)");
+    H5Tclose(t);
+    free(h);
+    return rc;
+}
+
 static int write_placement(hid_t g, const struct pfs_run_data *d)
 {
     struct placement_row *rows = calloc((size_t)d->nranks, sizeof(*rows));
@@ -265,7 +284,7 @@ static int write_placement(hid_t g, const struct pfs_run_data *d)
     H5Tclose(hs);
     H5Tclose(t);
     free(rows);
-    return rc;
+    return rc || write_node_hosts(g, d);
 }
 
 static hid_t times_type(void)
@@ -518,6 +537,13 @@ int pfs_res_write_run(hid_t file, const struct pfs_run_data *d, char *name, size
     rc |= attr_str(g, "job_file", d->job_path);
     rc |= attr_str(g, "job_text", d->job_text);
     rc |= attr_str(g, "job_section", d->job_section);
+    /* A concurrent group's section: with whom, and the window all ran together. */
+    rc |= attr_str(g, "concurrent_group", d->conc_tag);
+    rc |= attr_str(g, "concurrent_sections", d->conc_sections);
+    rc |= attr_dbl(g, "concurrent_overlap_start", d->conc_start);
+    rc |= attr_dbl(g, "concurrent_overlap_seconds", d->conc_overlap_s);
+    rc |= attr_dbl(g, "concurrent_span_seconds", d->conc_span_s);
+    rc |= attr_dbl(g, "concurrent_clock_correction", d->conc_clock_corr);
     rc |= attr_str(g, "pfsbench_version", PFS_VERSION);
     rc |= attr_str(g, "git_revision", PFS_GIT_REV);
     rc |= attr_str(g, "mpi_library", d->mpi_version);

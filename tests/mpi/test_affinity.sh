@@ -106,10 +106,10 @@ check "taskset -c $LAST: pfsbench exits 0" [ "$RC" -eq 0 ]
 check "taskset -c $LAST: the file reads back" aff_file "$T/ts.h5"
 check "taskset -c $LAST: rank 0 has CPU $LAST alone" [ "$(canon_rows <"$T/rows")" = "0 1 $LAST" ]
 
-# ---- threads inherit: -T 2 records the rank's affinity, once per rank ---------
-run_bind none 1 -d "$D" -t 64k -b 256k -T 2 -v -o "$T/thr.h5"
-check "-T 2: pfsbench exits 0" [ "$RC" -eq 0 ]
-check "-T 2: one placement row, the rank's affinity" \
+# ---- threads inherit: --threads 2 records the rank's affinity, once per rank ---------
+run_bind none 1 -d "$D" -t 64k -b 256k --threads 2 -v -o "$T/thr.h5"
+check "--threads 2: pfsbench exits 0" [ "$RC" -eq 0 ]
+check "--threads 2: one placement row, the rank's affinity" \
     [ "$(table_rows | canon_rows)" = "0 $NPLAIN $PLAIN" ]
 
 # ---- an appended run keeps the old rows: a second run in the same file ----

@@ -67,7 +67,7 @@ sys.exit(0 if all(r["node"] != r["reads_from_node"] for r in p) else 1)' "$T/c.h
     check "-C metadata: nothing left" [ -z "$(ls -A "$D")" ]
     # -C with --verify: each rank reads, and checks, the pattern another node's rank wrote.
     RC=0
-    fakenodes_run 2 2 60 "$PFSBENCH" -d "$D" -t 64k -b 512k -p write,read -C --verify -T 2 \
+    fakenodes_run 2 2 60 "$PFSBENCH" -d "$D" -t 64k -b 512k -p write,read -C --verify --threads 2 \
         -o "$T/v.h5" >"$T/out" 2>"$T/err" || RC=$?
     check "-C --verify on 2 nodes, 2 threads a rank: every byte read checks out" [ "$RC" -eq 0 ]
     check "-C --verify: the reads went to the other node" grep -q "reorder: rank r reads the data of rank (r+1) mod 4, on another node" "$T/out"

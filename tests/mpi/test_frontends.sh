@@ -107,11 +107,11 @@ case_run mdtest-hard "--file-size 3901 --dirs per-rank -C -i 2" \
     mdtest -n 30 -u -w 3901 -e 3901 -P -N 1 -F -i 2 -d "$D/md-hard"
 compare mdtest-hard create=60 stat=60 read-files=60 delete=60
 
-# ---- IOzone: seed 002's line (4g made 4m) and seed 004's without its client list; -t 4 on 2 ranks is -T 2
+# ---- IOzone: seed 002's line (4g made 4m) and seed 004's without its client list; -t 4 on 2 ranks is --threads 2
 mkdir -p "$D/iz"
 case_run iozone-002 "^pfsbench -d \\. -t 256k -b 4m -p write,rewrite,read,reread\$" iozone -i 0 -i 1 -r 256k -s 4m -t 2
 compare iozone-002 write=$((2 * 4 << 20)) rewrite=$((2 * 4 << 20)) read=$((2 * 4 << 20)) reread=$((2 * 4 << 20))
-case_run iozone-004 "^pfsbench -d $D/iz -t 1m -b 4m -p write,read -T 2 -c -e -k\$" \
+case_run iozone-004 "^pfsbench -d $D/iz -t 1m -b 4m -p write,read --threads 2 --include-close -e -k\$" \
     iozone -i0 -i1 -c -e -w -r 1M -s 4m -t 4 -+n -F "$D/iz/a" "$D/iz/b" "$D/iz/c" "$D/iz/d"
 compare iozone-004 write=$((4 * 4 << 20)) read=$((4 * 4 << 20))
 

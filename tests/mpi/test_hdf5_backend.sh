@@ -144,7 +144,7 @@ refused "--hdf5-chunk with posix" "--hdf5-chunk is an option of --api hdf5 (not 
 refused "--hdf5-align with mpiio" "--hdf5-align is an option of --api hdf5 (not available with --api mpiio)" -a mpiio --hdf5-align 1m
 refused "--hdf5-coll-metadata with uring" "--hdf5-coll-metadata is an option of --api hdf5" -a uring --hdf5-coll-metadata
 refused "--hdf5-mdc-size with the default api" "--hdf5-mdc-size is an option of --api hdf5" --hdf5-mdc-size 2m
-refused "-T 2 with hdf5" "--threads with --api hdf5: HDF5 is not thread-safe" -a hdf5 -T 2
+refused "--threads 2 with hdf5" "--threads with --api hdf5: HDF5 is not thread-safe" -a hdf5 --threads 2
 refused "--direct with hdf5" "--direct is not available with --api hdf5" -a hdf5 --direct -t 4k -b 64k
 refused "--iodepth with hdf5" "--iodepth above 1 needs --api uring" -a hdf5 --iodepth 4
 refused "a chunk over the block" "--hdf5-chunk 2 MiB: a chunk must be" -a hdf5 -b 1m --hdf5-chunk 2m

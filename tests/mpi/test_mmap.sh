@@ -86,7 +86,7 @@ rm -f "$D"/pfsbench.*
 
 # --- threads: each stream maps its own file, or the shared file on its own
 for mode in "" --shared; do
-    run_mpi 2 60 -d "$D" -a mmap -T 2 -t 16k -b 256k --random $mode -p write,read --verify -k --no-results
+    run_mpi 2 60 -d "$D" -a mmap --threads 2 -t 16k -b 256k --random $mode -p write,read --verify -k --no-results
     id=$(run_id_of)
     check "threads 2 ${mode:-fpp}: exit 0" [ "$RC" -eq 0 ]
     check "threads 2 ${mode:-fpp}: 4 streams, all bytes written and read" \

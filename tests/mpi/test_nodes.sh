@@ -263,4 +263,11 @@ EOF
     check "engine '$eng' on 2 fake nodes: no data file left" [ -z "$(ls -A "$D")" ]
 done
 
+pycheck "node_hosts: each node's host, in node order, for the per-node datasets" "$T/rr.h5" <<'EOF'
+import sys, h5py
+r = h5py.File(sys.argv[1], "r")["runs/000001"]
+assert [h.decode() for h in r["node_hosts"][()]] == ["node1", "node2", "node3", "node4"], r["node_hosts"][()]
+assert r["phases/00_write/node_bytes"].shape[1] == len(r["node_hosts"])
+EOF
+
 finish

@@ -272,7 +272,7 @@ run_and_read() {
     shift 5
     local phases=${RR_PHASES:-write,read} threads=${RR_THREADS:-1} files=${RR_FILES:-0} fsize=${RR_FILE_SIZE:-0}
     local args=(-d "$D" -t 256k -b 1m -p "$phases" -i 3 -o "$file" --label "$label")
-    [ "$threads" -gt 1 ] && args+=(-T "$threads")
+    [ "$threads" -gt 1 ] && args+=(--threads "$threads")
     [ "$files" -gt 0 ] && args+=(-n "$files" --file-size "$fsize")
     if [ "$nodes" -gt 1 ]; then
         RC=0
@@ -485,12 +485,15 @@ check "concurrent: no temporary copies left" [ -z "$(ls -A "$T" | grep '^\.concu
 
 # ---- bad results paths: exit 2 before any I/O, no data file made ----
 E=$T/empty
-mkdir -p "$E" "$T/adir"
+mkdir -p "$E" "$T/adir" "$T/adir.h5"
 echo "some notes" >"$T/notes.txt"
+echo "some notes" >"$T/notes.h5"
 "$PY" -c 'import h5py,sys; h5py.File(sys.argv[1], "w").attrs["format"] = "h5bench"' "$T/other.h5"
 cp "$T/notes.txt" "$T/notes.orig"
+cp "$T/notes.h5" "$T/notes-h5.orig"
 cp "$T/other.h5" "$T/other.orig"
-for bad in "$T/adir" "$T/notes.txt" "$T/other.h5" "$T/no/such/dir/r.h5" /proc/self/r.h5; do
+# (adir and notes.txt fail the name check, .h5 names the checks of what is there)
+for bad in "$T/adir" "$T/notes.txt" "$T/adir.h5" "$T/notes.h5" "$T/other.h5" "$T/no/such/dir/r.h5" /proc/self/r.h5; do
     run_mpi 2 30 -d "$E" -t 256k -b 1m -p write,read -o "$bad"
     check "bad -o $bad: exit 2" [ "$RC" -eq 2 ]
     check "bad -o $bad: the error names the path" grep -qF "$bad" "$T/err"
@@ -498,6 +501,7 @@ for bad in "$T/adir" "$T/notes.txt" "$T/other.h5" "$T/no/such/dir/r.h5" /proc/se
     check "bad -o $bad: no measurement printed" not grep -qE '^(write|read) +[0-9]+ ' "$T/out"
 done
 check "bad -o: the text file is untouched" cmp -s "$T/notes.txt" "$T/notes.orig"
+check "bad -o: the text file named .h5 is untouched" cmp -s "$T/notes.h5" "$T/notes-h5.orig"
 check "bad -o: the other HDF5 file is untouched" cmp -s "$T/other.h5" "$T/other.orig"
 check "bad -o: the missing directory was not made" [ ! -e "$T/no" ]
 check "bad -o: nothing new beside the text file" [ -z "$(ls -A "$T" | grep -E '^\.(notes|other)')" ]

@@ -29,7 +29,7 @@ check "iozone-pvfs2.job: exit 0" [ "$RC" -eq 0 ]
 check "iozone-pvfs2.job: layout:n=1 and :n=2 for both layouts" \
     [ "$(labels "$T/p.h5")" = "simple_stripe:n=1 simple_stripe:n=2 twod_stripe:n=1 twod_stripe:n=2" ]
 "$PY" "$PFS_SRC/scripts/pfs-compare" "$T/p.h5" --by rep --label simple_stripe:n=2 --names iozone --units KB >"$T/tab" 2>&1
-check "iozone-pvfs2.job: the seed's table, three runs and their mean" grep -q "rep 3" "$T/tab"
+check "iozone-pvfs2.job: the seed's table, three runs and their mean" grep -qE "rep [0-9] +rep [0-9] +rep [0-9] +mean" "$T/tab"
 
 # seed 003: block phases and the metadata pair, with %CP
 RC=0; PFS_DIR=$D PFS_SIZE=2m PFS_FILES=20 PFS_CONFIG=cfq timeout 180 mpirun -np 2 --bind-to none "$PFSBENCH" -f "$JOBS/bonnie-lustre.job" -o "$T/b.h5" -q >"$T/out" 2>"$T/err" || RC=$?

@@ -163,11 +163,11 @@ for t in 1 12; do
 done
 
 # 6. A valid but huge combination: refused before anything is made.
-run_mpi 1 60 -d "$D" -T 512 -i 1000000 -t 4k -b 4k -o "$T/huge.h5"
-check "-T 512 -i 1000000: exit 2" [ "$RC" -eq 2 ]
-check "-T 512 -i 1000000: says how much and what to lower" grep -q "the run's records need .* GiB on rank 0 .*lower -i/--reps, -T/--threads" "$T/err"
-check "-T 512 -i 1000000: nothing created" [ -z "$(ls -A "$D")" ]
-check "-T 512 -i 1000000: no results file" [ ! -e "$T/huge.h5" ]
+run_mpi 1 60 -d "$D" --threads 512 -i 1000000 -t 4k -b 4k -o "$T/huge.h5"
+check "--threads 512 -i 1000000: exit 2" [ "$RC" -eq 2 ]
+check "--threads 512 -i 1000000: says how much and what to lower" grep -q "the run's records need .* GiB on rank 0 .*lower -i/--reps, --threads" "$T/err"
+check "--threads 512 -i 1000000: nothing created" [ -z "$(ls -A "$D")" ]
+check "--threads 512 -i 1000000: no results file" [ ! -e "$T/huge.h5" ]
 
 # 7. A metadata run of -n 100000000 that runs out of inodes after a few
 # dozen files: its clean-up costs what it made, not what it asked for.

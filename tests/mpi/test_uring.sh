@@ -107,7 +107,7 @@ else
 fi
 
 # --- threads: one ring per open file, never shared
-run_mpi 2 60 -d "$D" -a uring --iodepth 8 -T 2 -t 16k -b 512k --random -p write,read --verify --no-results
+run_mpi 2 60 -d "$D" -a uring --iodepth 8 --threads 2 -t 16k -b 512k --random -p write,read --verify --no-results
 check "threads 2: exit 0" [ "$RC" -eq 0 ]
 check "threads 2: 4 streams, all bytes written and read" [ "$(bytes_of write) $(bytes_of read)" = "2097152 2097152" ]
 

@@ -141,7 +141,7 @@ timeout 240 mpirun -np 2 --oversubscribe --bind-to none \
     valgrind --tool=memcheck --leak-check=full --show-leak-kinds=definite --errors-for-leak-kinds=definite \
     --num-callers=50 --fullpath-after="$SRC/" "${supp[@]}" \
     --log-file="$T/vg.%q{OMPI_COMM_WORLD_RANK}.log" \
-    "$PFSBENCH" -d "$D" -t 64k -b 1m -p write,rewrite,read,reread,create,stat,delete -n 20 -T 2 --progress \
+    "$PFSBENCH" -d "$D" -t 64k -b 1m -p write,rewrite,read,reread,create,stat,delete -n 20 --threads 2 --progress \
     -o "$T/r.h5" >"$T/out" 2>"$T/err" || RC=$?
 check "the run under valgrind exits 0" [ "$RC" -eq 0 ]
 check "the run under valgrind records its results" grep -q "results .*r.h5 .*(complete)" "$T/out"

@@ -177,11 +177,11 @@ static void test_iozone(void **state)
     (void)state;
     /* Seed 002: 16 processes, 4 GB each (here 4m), 256k records; -t 16 over 16, 4 and 1 ranks. */
     expect("iozone", 16, "-i 0 -i 1 -r 256k -s 4m -t 16", "pfsbench -d . -t 256k -b 4m -p write,rewrite,read,reread");
-    expect("iozone", 4, "-i 0 -i 1 -r 256k -s 4m -t 16", "pfsbench -d . -t 256k -b 4m -p write,rewrite,read,reread -T 4");
-    expect("iozone", 1, "-i 0 -i 1 -r 256k -s 4g -t 16", "pfsbench -d . -t 256k -b 4g -p write,rewrite,read,reread -T 16");
+    expect("iozone", 4, "-i 0 -i 1 -r 256k -s 4m -t 16", "pfsbench -d . -t 256k -b 4m -p write,rewrite,read,reread --threads 4");
+    expect("iozone", 1, "-i 0 -i 1 -r 256k -s 4g -t 16", "pfsbench -d . -t 256k -b 4g -p write,rewrite,read,reread --threads 16");
     assert_non_null(strstr(msg, "iozone -c: "));
     /* Seed 004 without its client list; attached -i0; IOzone's sizes are KiB without a suffix. */
-    expect("iozone", 2, "-i0 -i1 -c -e -w -r 16M -s 4m -t 2 -+n", "pfsbench -d . -t 16m -b 4m -p write,read -c -e -k");
+    expect("iozone", 2, "-i0 -i1 -c -e -w -r 16M -s 4m -t 2 -+n", "pfsbench -d . -t 16m -b 4m -p write,read --include-close -e -k");
     expect("iozone", 1, "-i 0 -r 64 -s 1024", "pfsbench -d . -t 64k -b 1m -p write,rewrite");
     expect("iozone", 1, "-i 0 -s 512k", "pfsbench -d . -t 4k -b 512k -p write,rewrite");
     expect("iozone", 2, "-i 0 -i 9 -i 1 -t 2 -F /m/a /m/b -I -T -+u -C -x", "pfsbench -d /m -t 4k -b 512k -p write,rewrite,read,reread --direct");
