@@ -4,6 +4,7 @@
  * one time-series group per repetition. docs/results-format.md has the
  * schema and the sizes. */
 #include "latency_h5.h"
+#include "results_int.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -12,32 +13,6 @@
 #define KINDS_ATTR "op,open,fsync,close"
 
 /* ---- helpers ---- */
-
-static int attr_s(hid_t obj, const char *name, const char *val)
-{
-    hid_t t = H5Tcopy(H5T_C_S1);
-    H5Tset_size(t, H5T_VARIABLE);
-    H5Tset_cset(t, H5T_CSET_UTF8);
-    hid_t s = H5Screate(H5S_SCALAR);
-    hid_t a = H5Acreate2(obj, name, t, s, H5P_DEFAULT, H5P_DEFAULT);
-    herr_t rc = a < 0 ? -1 : H5Awrite(a, t, &val);
-    if (a >= 0)
-        H5Aclose(a);
-    H5Sclose(s);
-    H5Tclose(t);
-    return rc < 0 ? -1 : 0;
-}
-
-static int attr_n(hid_t obj, const char *name, hid_t type, const void *val)
-{
-    hid_t s = H5Screate(H5S_SCALAR);
-    hid_t a = H5Acreate2(obj, name, type, s, H5P_DEFAULT, H5P_DEFAULT);
-    herr_t rc = a < 0 ? -1 : H5Awrite(a, type, val);
-    if (a >= 0)
-        H5Aclose(a);
-    H5Sclose(s);
-    return rc < 0 ? -1 : 0;
-}
 
 /* Deflate where this HDF5 can encode it; else chunked, unfiltered. */
 static int deflate_ok(void)
@@ -66,7 +41,7 @@ static int put(hid_t loc, const char *name, hid_t type, int rank, const hsize_t 
     int rc = ds < 0 ? -1 : (H5Dwrite(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0 ? -1 : 0);
     if (ds >= 0) {
         if (rc == 0 && units)
-            rc = attr_s(ds, "units", units);
+            rc = pfs_res_attr_str(ds, "units", units);
         H5Dclose(ds);
     }
     H5Pclose(dcpl);
@@ -245,10 +220,10 @@ static int write_ts_rep(hid_t tg, const struct pfs_run_data *d, const struct pfs
         return -1;
     size_t n = l->nint, K = (size_t)d->nnodes;
     long long nint = (long long)n;
-    int rc = attr_n(g, "t0", H5T_NATIVE_DOUBLE, &l->t0) | attr_n(g, "interval", H5T_NATIVE_DOUBLE, &l->dt) |
-             attr_n(g, "base_interval", H5T_NATIVE_DOUBLE, &l->base_dt) |
-             attr_n(g, "intervals", H5T_NATIVE_LLONG, &nint) |
-             attr_s(g, "units", "t0: s since the Unix epoch on rank 0's clock; interval, base_interval: s");
+    int rc = pfs_res_attr_num(g, "t0", H5T_NATIVE_DOUBLE, &l->t0) | pfs_res_attr_num(g, "interval", H5T_NATIVE_DOUBLE, &l->dt) |
+             pfs_res_attr_num(g, "base_interval", H5T_NATIVE_DOUBLE, &l->base_dt) |
+             pfs_res_attr_num(g, "intervals", H5T_NATIVE_LLONG, &nint) |
+             pfs_res_attr_str(g, "units", "t0: s since the Unix epoch on rank 0's clock; interval, base_interval: s");
     struct ts_cols c;
     memset(&c, 0, sizeof(c));
     if (ts_fill(&c, l, n, K) != 0) {
@@ -298,7 +273,7 @@ int pfs_res_write_latency(hid_t g, const struct pfs_run_data *d, int p)
     int rc = write_cpu(g, d, p, R);
     if (!any)
         return rc;
-    rc |= attr_s(g, "latency_kinds", KINDS_ATTR);
+    rc |= pfs_res_attr_str(g, "latency_kinds", KINDS_ATTR);
     rc |= write_buckets(g);
     rc |= write_run_hists(g, d, p, R);
     rc |= write_node_hists(g, d, p, R);

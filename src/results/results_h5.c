@@ -25,7 +25,7 @@ const char *pfs_results_hdf5_version(void)
 
 /* ---- small attribute helpers ---- */
 
-static int attr_str(hid_t obj, const char *name, const char *val)
+int pfs_res_attr_str(hid_t obj, const char *name, const char *val)
 {
     hid_t t = H5Tcopy(H5T_C_S1);
     H5Tset_size(t, H5T_VARIABLE);
@@ -41,7 +41,7 @@ static int attr_str(hid_t obj, const char *name, const char *val)
     return rc < 0 ? -1 : 0;
 }
 
-static int attr_num(hid_t obj, const char *name, hid_t type, const void *val)
+int pfs_res_attr_num(hid_t obj, const char *name, hid_t type, const void *val)
 {
     hid_t s = H5Screate(H5S_SCALAR);
     hid_t a = H5Acreate2(obj, name, type, s, H5P_DEFAULT, H5P_DEFAULT);
@@ -54,17 +54,17 @@ static int attr_num(hid_t obj, const char *name, hid_t type, const void *val)
 
 static int attr_int(hid_t obj, const char *name, long long v)
 {
-    return attr_num(obj, name, H5T_NATIVE_LLONG, &v);
+    return pfs_res_attr_num(obj, name, H5T_NATIVE_LLONG, &v);
 }
 
 static int attr_u64(hid_t obj, const char *name, uint64_t v)
 {
-    return attr_num(obj, name, H5T_NATIVE_UINT64, &v);
+    return pfs_res_attr_num(obj, name, H5T_NATIVE_UINT64, &v);
 }
 
 static int attr_dbl(hid_t obj, const char *name, double v)
 {
-    return attr_num(obj, name, H5T_NATIVE_DOUBLE, &v);
+    return pfs_res_attr_num(obj, name, H5T_NATIVE_DOUBLE, &v);
 }
 
 /* One option's attribute; a key the run group already holds (dir, label:
@@ -78,7 +78,7 @@ static int attr_field(void *arg, const struct pfs_field *f)
     case PFS_FIELD_INT: return attr_int(g, f->key, f->i);
     case PFS_FIELD_U64: return attr_u64(g, f->key, f->u);
     case PFS_FIELD_DBL: return attr_dbl(g, f->key, f->d);
-    default: return attr_str(g, f->key, f->s);
+    default: return pfs_res_attr_str(g, f->key, f->s);
     }
 }
 
@@ -99,7 +99,7 @@ static int write_array(hid_t loc, const char *name, hid_t type, int rank, const 
     int rc = ds < 0 ? -1 : (H5Dwrite(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0 ? -1 : 0);
     if (ds >= 0) {
         if (rc == 0 && units)
-            rc = attr_str(ds, "units", units);
+            rc = pfs_res_attr_str(ds, "units", units);
         H5Dclose(ds);
     }
     H5Sclose(s);
@@ -173,7 +173,7 @@ static int append_summary(hid_t file, const struct summary_row *rows, hsize_t n)
         H5Pclose(pl);
         H5Sclose(s);
         if (ds >= 0)
-            attr_str(ds, "units", "transfer, block, bytes: bytes; seconds: s; bandwidth, stonewall_bandwidth: bytes/s "
+            pfs_res_attr_str(ds, "units", "transfer, block, bytes: bytes; seconds: s; bandwidth, stonewall_bandwidth: bytes/s "
                                   "(1024-based MiB = 1048576 bytes); utilization: fraction; ops: transfers (data "
                                   "phases) or files (metadata phases); rate: ops/s");
     }
@@ -466,7 +466,7 @@ static int write_stats_attrs(hid_t g, const struct phase_figs *f, int reps, int 
     rc |= attr_dbl(g, "bandwidth_mean", st.mean);
     rc |= attr_dbl(g, "bandwidth_median", st.median);
     rc |= attr_dbl(g, "bandwidth_stddev", st.stddev);
-    rc |= attr_str(g, "bandwidth_units", "bytes/s; stddev is the sample standard deviation (n-1)");
+    rc |= pfs_res_attr_str(g, "bandwidth_units", "bytes/s; stddev is the sample standard deviation (n-1)");
     return rc;
 }
 
@@ -482,10 +482,10 @@ static int write_phase(hid_t phases, const struct pfs_run_data *d, int p, struct
     if (g < 0)
         return -1;
     int rc = 0;
-    rc |= attr_str(g, "phase", pfs_phase_name(cfg->phases[p]));
+    rc |= pfs_res_attr_str(g, "phase", pfs_phase_name(cfg->phases[p]));
     rc |= attr_int(g, "index", p);
     rc |= attr_int(g, "repetitions", reps);
-    rc |= attr_str(g, "kind", meta ? "metadata" : "data");
+    rc |= pfs_res_attr_str(g, "kind", meta ? "metadata" : "data");
     if (reps == 0) {
         H5Gclose(g);
         return rc;
@@ -527,44 +527,44 @@ int pfs_res_write_run(hid_t file, const struct pfs_run_data *d, char *name, size
     if (g < 0)
         return -1;
     int rc = 0;
-    rc |= attr_str(g, "run_id", d->run_id);
-    rc |= attr_str(g, "status", d->status);
-    rc |= attr_str(g, "start_time", d->start_iso);
-    rc |= attr_str(g, "end_time", d->end_iso);
-    rc |= attr_str(g, "command_line", d->cmdline);
-    rc |= attr_str(g, "label", cfg->label);
+    rc |= pfs_res_attr_str(g, "run_id", d->run_id);
+    rc |= pfs_res_attr_str(g, "status", d->status);
+    rc |= pfs_res_attr_str(g, "start_time", d->start_iso);
+    rc |= pfs_res_attr_str(g, "end_time", d->end_iso);
+    rc |= pfs_res_attr_str(g, "command_line", d->cmdline);
+    rc |= pfs_res_attr_str(g, "label", cfg->label);
     /* A job file's section: the file, its text (the run can be redone from it) and the section. */
-    rc |= attr_str(g, "job_file", d->job_path);
-    rc |= attr_str(g, "job_text", d->job_text);
-    rc |= attr_str(g, "job_section", d->job_section);
+    rc |= pfs_res_attr_str(g, "job_file", d->job_path);
+    rc |= pfs_res_attr_str(g, "job_text", d->job_text);
+    rc |= pfs_res_attr_str(g, "job_section", d->job_section);
     /* A concurrent group's section: with whom, and the window all ran together. */
-    rc |= attr_str(g, "concurrent_group", d->conc_tag);
-    rc |= attr_str(g, "concurrent_sections", d->conc_sections);
+    rc |= pfs_res_attr_str(g, "concurrent_group", d->conc_tag);
+    rc |= pfs_res_attr_str(g, "concurrent_sections", d->conc_sections);
     rc |= attr_dbl(g, "concurrent_overlap_start", d->conc_start);
     rc |= attr_dbl(g, "concurrent_overlap_seconds", d->conc_overlap_s);
     rc |= attr_dbl(g, "concurrent_span_seconds", d->conc_span_s);
     rc |= attr_dbl(g, "concurrent_clock_correction", d->conc_clock_corr);
-    rc |= attr_str(g, "pfsbench_version", PFS_VERSION);
-    rc |= attr_str(g, "git_revision", PFS_GIT_REV);
-    rc |= attr_str(g, "mpi_library", d->mpi_version);
-    rc |= attr_str(g, "hdf5_version", pfs_results_hdf5_version());
+    rc |= pfs_res_attr_str(g, "pfsbench_version", PFS_VERSION);
+    rc |= pfs_res_attr_str(g, "git_revision", PFS_GIT_REV);
+    rc |= pfs_res_attr_str(g, "mpi_library", d->mpi_version);
+    rc |= pfs_res_attr_str(g, "hdf5_version", pfs_results_hdf5_version());
     rc |= attr_int(g, "ranks", d->nranks);
     rc |= attr_int(g, "nodes", d->nnodes);
     rc |= attr_dbl(g, "ranks_per_node", (double)d->nranks / d->nnodes);
-    rc |= attr_str(g, "dir", cfg->dir);
-    rc |= attr_str(g, "fs_type", d->fstype);
+    rc |= pfs_res_attr_str(g, "dir", cfg->dir);
+    rc |= pfs_res_attr_str(g, "fs_type", d->fstype);
     /* The mount's own word for what it is (fs_type is statfs's: "fuse"
      * for every FUSE file system), where it is mounted from and how. */
-    rc |= attr_str(g, "fs_mount_type", d->fs.mount_type);
-    rc |= attr_str(g, "fs_source", d->fs.source);
-    rc |= attr_str(g, "fs_mount_point", d->fs.mount_point);
-    rc |= attr_str(g, "fs_options", d->fs.options);
-    rc |= attr_str(g, "fs_layout", d->fs.layout);
+    rc |= pfs_res_attr_str(g, "fs_mount_type", d->fs.mount_type);
+    rc |= pfs_res_attr_str(g, "fs_source", d->fs.source);
+    rc |= pfs_res_attr_str(g, "fs_mount_point", d->fs.mount_point);
+    rc |= pfs_res_attr_str(g, "fs_options", d->fs.options);
+    rc |= pfs_res_attr_str(g, "fs_layout", d->fs.layout);
     rc |= attr_u64(g, "fs_block_size", d->fs.block_size);
-    rc |= attr_str(g, "host_rank0", d->hosts[0]);
+    rc |= pfs_res_attr_str(g, "host_rank0", d->hosts[0]);
     rc |= attr_u64(g, "seed", d->seed);
-    rc |= attr_str(g, "error", d->error);
-    rc |= attr_str(g, "warnings", d->warnings);
+    rc |= pfs_res_attr_str(g, "error", d->error);
+    rc |= pfs_res_attr_str(g, "warnings", d->warnings);
     rc |= attr_int(g, "interrupt_signal", d->interrupt_signal);
     rc |= attr_int(g, "reorder_shift", d->reorder_shift);
     rc |= attr_int(g, "round_robin_asked", d->round_robin_asked);
@@ -575,7 +575,7 @@ int pfs_res_write_run(hid_t file, const struct pfs_run_data *d, char *name, size
     char *conf = malloc(8192);
     if (conf) {
         pfs_config_describe(cfg, conf, 8192);
-        rc |= attr_str(g, "config", conf);
+        rc |= pfs_res_attr_str(g, "config", conf);
         free(conf);
     }
     rc |= write_placement(g, d);
@@ -599,5 +599,5 @@ int pfs_res_write_run(hid_t file, const struct pfs_run_data *d, char *name, size
 
 int pfs_res_write_format(hid_t file)
 {
-    return attr_str(file, "format", PFS_RESULTS_FORMAT) || attr_int(file, "format_version", PFS_RESULTS_VERSION);
+    return pfs_res_attr_str(file, "format", PFS_RESULTS_FORMAT) || attr_int(file, "format_version", PFS_RESULTS_VERSION);
 }

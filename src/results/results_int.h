@@ -51,4 +51,9 @@ PFS_RES_HIDDEN int pfs_res_build_image(const struct target *t, const char *old, 
                                        const struct pfs_run_data *d, char *name, size_t namelen, char **img,
                                        size_t *imgn, char *err, size_t len);
 
+/* Scalar attributes (results_h5.c): a UTF-8 variable-length string (NULL is
+ * written as ""), and a number of the given native type. 0 or -1. */
+PFS_RES_HIDDEN int pfs_res_attr_str(hid_t obj, const char *name, const char *val);
+PFS_RES_HIDDEN int pfs_res_attr_num(hid_t obj, const char *name, hid_t type, const void *val);
+
 #endif
