@@ -115,6 +115,8 @@ void drv_concurrent_window(struct ctx *c, double t0, double t1)
     struct pfs_run_data *d = c->rec.d;
     if (!cc || c->rank != 0)
         return;
+    if (isnan(t0)) /* this section ran no phase: it still meets the others, or they would wait forever */
+        d = NULL;
     double corr = leader_offset(cc->leaders);
     double mine[2] = {t0 + corr, t1 + corr}, *all = malloc(sizeof(double) * 2 * (size_t)cc->n);
     if (!all) {
@@ -122,14 +124,20 @@ void drv_concurrent_window(struct ctx *c, double t0, double t1)
         return;
     }
     MPI_Allgather(mine, 2, MPI_DOUBLE, all, 2, MPI_DOUBLE, cc->leaders);
+    /* A section that stopped before its phases (bad input, no lock) says
+     * NaN: the others did not all run together, and fmin/fmax skip it. */
+    int all_ran = 1;
     double start = all[0], end = all[1], first = all[0], last = all[1];
-    for (int g = 1; g < cc->n; g++) {
+    for (int g = 0; g < cc->n; g++) {
+        all_ran &= !isnan(all[2 * g]);
         start = fmax(start, all[2 * g]);
         end = fmin(end, all[2 * g + 1]);
         first = fmin(first, all[2 * g]);
         last = fmax(last, all[2 * g + 1]);
     }
     free(all);
+    if (!all_ran)
+        end = start; /* no overlap */
     if (d) {
         d->conc_tag = cc->tag;
         d->conc_sections = cc->names;

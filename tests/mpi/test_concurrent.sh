@@ -68,16 +68,40 @@ for r in (ck, rr):
     assert r.attrs["status"] == "complete"
 assert af.attrs["concurrent_group"] == ""
 ov = ck.attrs["concurrent_overlap_seconds"]
-assert ov == rr.attrs["concurrent_overlap_seconds"] and ov > 0, ov
+assert ov == rr.attrs["concurrent_overlap_seconds"] and ov >= 0, ov
 def span(r):   # the run's phases, first open to last close, on the job's rank 0 clock
     t = [r["phases"][p]["times"][()] for p in r["phases"]]
     k = r.attrs["concurrent_clock_correction"]
     return min(x["open_start"].min() for x in t) + k, max(x["close_end"].max() for x in t) + k
 (a0, a1), (b0, b1) = span(ck), span(rr)
-assert a0 < b1 and b0 < a1, ((a0, a1), (b0, b1))                # they ran at the same time
-assert ov <= min(a1 - a0, b1 - b0) + 0.05, (ov, a1 - a0, b1 - b0)
+both = min(a1, b1) - max(a0, b0)   # the phases' own overlap, from the stored times
+# The recorded window spans each section's phase loop (its agreements and preparation too),
+# so it can be a little wider than the phases' own overlap; on a loaded machine the sections
+# may not overlap at all, and then both say so.
+if both > 0:
+    assert ov > 0 and both - 0.05 <= ov <= both + 0.5, (ov, both)
+else:
+    assert ov <= 0.5, (ov, both)
+start = ck.attrs["concurrent_overlap_start"]
+assert start == rr.attrs["concurrent_overlap_start"] and abs(start - max(a0, b0)) < 0.5, (start, a0, b0)
 # the random reads are figures of their own: 4 KiB transfers
 assert int(rr.attrs["transfer"]) == 4096 and int(rr["phases"]["01_read"]["ops"][0]) == 2 * 2048
+PY
+
+# One section of a group stops before its phases (its directory is missing): the
+# other still runs and records no overlap, nobody waits forever, and the job's
+# status is that section's (2).
+printf '[global]\nblock = 1m\ntransfer = 64k\n[ok]\nconcurrent = h\ndir = %s\nphases = write\n[nodir]\nconcurrent = h\ndir = %s/missing\nphases = write\n' "$D" "$D" >"$T/half.job"
+rm -f "$R"
+runf 6 "$T/half.job"
+check "a section of a group without its directory: exit 2, no hang" [ "$RC" -eq 2 ]
+check "a section of a group without its directory: named" grep -q "missing" "$T/err"
+pycheck "a section of a group without its directory: the other ran, with no overlap recorded" "$R" <<'PY'
+import sys, h5py
+f = h5py.File(sys.argv[1], "r")
+runs = [f["runs"][k] for k in sorted(f["runs"])]
+assert [r.attrs["label"] for r in runs] == ["ok"], [r.attrs["label"] for r in runs]
+assert runs[0].attrs["status"] == "complete" and runs[0].attrs["concurrent_overlap_seconds"] == 0
 PY
 
 printf '[global]\ndir = %s\nblock = 1m\n[a]\nconcurrent = g\n[b]\nconcurrent = g\n[c]\nconcurrent = g\n' "$D" >"$T/many.job"
