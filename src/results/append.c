@@ -181,7 +181,16 @@ static int lock_refused(const struct target *t, int e, char *err, size_t len)
  * GPFS; a flock on a directory is kept per client by FUSE. */
 static int lock_open(const struct target *t, mode_t mode, char *err, size_t len)
 {
-    int fd = open(t->lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, mode);
+    int fd = -1;
+    /* A FUSE client cannot tell its server that O_CREAT came without
+     * O_EXCL: when two clients create the lock file at once, the loser can
+     * get EEXIST for a file that now exists. Open it again. */
+    for (int i = 0; i < 5; i++) {
+        fd = open(t->lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, mode);
+        if (fd >= 0 || (errno != EEXIST && errno != EINTR))
+            break;
+        nanosleep(&(struct timespec){0, 10000000}, NULL);
+    }
     if (fd < 0) {
         int e = errno;
         if (e == ELOOP)

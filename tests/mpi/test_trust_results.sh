@@ -123,6 +123,12 @@ if [ -r "$GL" ] && [ "${PFS_SKIP_GLUSTER:-0}" != 1 ]; then
         done
         n_ok=$(cat "$T"/rc.g* | grep -c '^0$')
         check "GlusterFS, 2 clients x 3 rounds: all 6 exit 0 ($n_ok)" [ "$n_ok" -eq 6 ]
+        for f in "$T"/rc.g*; do
+            g=${f##*/rc.}
+            [ "$(cat "$f")" = 0 ] && continue
+            echo "# run $g exited $(cat "$f"); its stderr (pfsbench's lines):"
+            grep '^pfsbench' "$T/err.$g" | sed 's/^/#   /'
+        done
         # The other client may still hold the name of the file the last rename
         # replaced (its entry cache lives 1 s): read after that, through both.
         sleep 1.5
