@@ -62,6 +62,7 @@ enum pfs_format { PFS_FORMAT_TEXT, PFS_FORMAT_JSON, PFS_FORMAT_CSV };
 enum pfs_units { PFS_UNITS_MIB, PFS_UNITS_KB, PFS_UNITS_MB, PFS_UNITS_GB };
 
 enum pfs_layout { PFS_LAYOUT_SEGMENTED, PFS_LAYOUT_STRIDED };
+enum pfs_sync { PFS_SYNC_NONE, PFS_SYNC_DSYNC, PFS_SYNC_SYNC };
 
 struct pfs_config {
     char dir[PFS_PATH_MAX];
@@ -75,6 +76,8 @@ struct pfs_config {
     int nphases;
     int reps;
     int fsync;
+    int fsync_every;        /* write phases: fsync after every N transfers of a stream (0: none) */
+    int sync_mode;          /* enum pfs_sync: O_DSYNC / O_SYNC on the data files */
     int keep;
     int verbose;
     int direct;

@@ -276,24 +276,49 @@ static int set_opt(const struct opt *o, const char *arg, struct pfs_config *cfg,
 struct problems {
     char text[PFS_ERRLEN];
     size_t n;
-    int count;
+    int count, shown, repeats; /* repeats: lines told already, counted once */
     char value[PFS_ERRLEN]; /* the first value an option refused */
 };
 
+#define PROBLEMS_SHOWN 16 /* lines told; the rest are counted ("and N more") */
+
+static int told_already(const char *text, const char *line, size_t ln)
+{
+    for (const char *l = text; *l;) {
+        size_t n = strcspn(l, "\n");
+        if (n == ln && strncmp(l, line, ln) == 0)
+            return 1;
+        l += n + (l[n] == '\n');
+    }
+    return 0;
+}
+
+/* Keeps whole lines only: a line that does not fit, a line told already,
+ * and every line past PROBLEMS_SHOWN are counted but not told. */
 static void problem(struct problems *p, const char *fmt, ...)
 {
     p->count++;
-    if (p->n + 2 >= sizeof(p->text))
+    if (p->shown >= PROBLEMS_SHOWN)
         return;
-    if (p->n)
-        p->text[p->n++] = '\n';
+    char line[512];
     va_list ap;
     va_start(ap, fmt);
-    int w = vsnprintf(p->text + p->n, sizeof(p->text) - p->n, fmt, ap);
+    int w = vsnprintf(line, sizeof(line), fmt, ap);
     va_end(ap);
-    p->n += w > 0 ? (size_t)w : 0;
-    if (p->n >= sizeof(p->text))
-        p->n = sizeof(p->text) - 1;
+    if (w <= 0)
+        return;
+    size_t ln = strlen(line);
+    if (p->n + 1 + ln >= sizeof(p->text))
+        return;
+    if (told_already(p->text, line, ln)) {
+        p->repeats++;
+        return;
+    }
+    if (p->n)
+        p->text[p->n++] = '\n';
+    memcpy(p->text + p->n, line, ln + 1);
+    p->n += ln;
+    p->shown++;
 }
 
 /* An option word getopt did not take: a letter (IOR's, mdtest's or
@@ -319,11 +344,11 @@ static void unknown_option(struct problems *p, int letter, const char *word)
         }
     const char *near = pfs_opt_nearest(word);
     if (strchr(many, ','))
-        problem(p, "option '%.*s' is ambiguous: %s", (int)(n + 2), word, many);
+        problem(p, "option '%.*s' is ambiguous: %s", (int)(n + 2 < 80 ? n + 2 : 80), word, many);
     else if (near)
-        problem(p, "unknown option '%s': did you mean --%s?", word, near);
+        problem(p, "unknown option '%.80s': did you mean --%s?", word, near);
     else
-        problem(p, "unknown option '%s'", word);
+        problem(p, "unknown option '%.80s'", word);
 }
 
 /* The message of the problems: one alone as one sentence, more as a line
@@ -334,19 +359,30 @@ static void problems_message(const struct problems *p, char *err, size_t len)
         snprintf(err, len, "%s", p->value);
         return;
     }
-    if (p->count == 1 && !p->value[0]) {
+    if (p->count - p->repeats == 1 && !p->value[0]) {
         snprintf(err, len, "%s; see pfsbench --help", p->text);
         return;
     }
+    int told = 0;
     size_t k = (size_t)snprintf(err, len, "%d problems with the options (see pfsbench --help):",
-                                p->count + (p->value[0] != 0));
+                                p->count - p->repeats + (p->value[0] != 0));
+    /* Whole lines while they fit, keeping room for the last one. */
+    const size_t more = 24; /* room for "\n  and N more" */
     for (const char *l = p->text; *l && k < len;) {
         size_t n = strcspn(l, "\n");
+        if (k + 3 + n + more >= len)
+            break;
         k += (size_t)snprintf(err + k, len - k, "\n  %.*s", (int)n, l);
+        told++;
         l += n + (l[n] == '\n');
     }
-    if (p->value[0] && k < len)
-        snprintf(err + k, len - k, "\n  %s", p->value);
+    int untold = p->count - p->repeats - told;
+    if (p->value[0] && k + 3 + strlen(p->value) + more < len)
+        k += (size_t)snprintf(err + k, len - k, "\n  %s", p->value);
+    else if (p->value[0])
+        untold++;
+    if (untold > 0 && k < len)
+        snprintf(err + k, len - k, "\n  and %d more", untold);
 }
 
 static const struct opt *short_opt(int c)

@@ -125,7 +125,7 @@ static const struct pfs_trap traps[] = {
     {'W', 0, "IOR's check write: --verify"},
     {'R', 0, "IOR's check read: --verify"},
     {'z', 0, "IOR's random offsets: --random"},
-    {'Y', 0, "IOR's fsync per write: not in pfsbench (use -e for fsync at close)"},
+    {'Y', 0, "IOR's fsync per write: --fsync-every 1 (-e is fsync at close)"},
     {'u', 0, "mdtest's unique dir per task: --dirs per-rank"},
     {'N', 1, "mdtest/IOR task count: mpirun -np"},
     {'s', 1, "IOR's segment count: see pfsbench ior -s; IOzone's -s file size is -b SIZE"},
@@ -298,6 +298,13 @@ void pfs_check_unused(struct pfs_config *cfg, const unsigned char *given)
         if (!meta && given_by_name(given, md[i]))
             pfs_config_warn(cfg, "%s does nothing without a metadata phase in -p (create, stat, read-files, delete)",
                             opt_names(md[i], nm, sizeof(nm)));
+    int write = 0;
+    for (int i = 0; i < cfg->nphases; i++)
+        write |= pfs_phase_is_write(cfg->phases[i]);
+    if (!write && given_by_name(given, "fsync-every"))
+        pfs_config_warn(cfg, "--fsync-every does nothing without a write phase in -p (write, rewrite)");
+    if (!write && given_by_name(given, "sync"))
+        pfs_config_warn(cfg, "--sync does nothing without a write phase in -p (write, rewrite)");
     if (!read && given_by_name(given, "drop-caches"))
         pfs_config_warn(cfg, "--drop-caches does nothing without a read phase in -p (read, reread)");
     if (!(any & PFS_PHF_OTHERS) && given_by_name(given, "reorder"))

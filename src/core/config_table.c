@@ -24,6 +24,8 @@ const struct opt pfs_opt_table[] = {
     {"phases", 'p', T_PHASES, OFF(phases), 0, 0, NULL, "LIST", "comma list of write,rewrite,read,reread,create,stat,read-files,delete (default write,read)", DESC("phases", 7, NULL)},
     {"reps", 'i', T_INT, OFF(reps), 1, 1000000, NULL, "N", "repetitions of the phase list (default 1)", DESC("reps", 8, NULL)},
     {"fsync", 'e', T_FLAG, OFF(fsync), 0, 0, "1", NULL, "fsync before close, inside the timed region", DESC("fsync", 9, NULL)},
+    {"fsync-every", 0, T_INT, OFF(fsync_every), 0, 1000000000, NULL, "N", "write phases: fsync after every N transfers of a stream, timed (fio's fsync=N; IOR's -Y is 1; default 0: none)", DESC("fsync_every", 37, NULL)},
+    {"sync", 0, T_CHOICE, OFF(sync_mode), 0, 0, "none|dsync|sync", "MODE", "open the data files O_DSYNC or O_SYNC (fio's sync=dsync|sync; default none)", DESC("sync", 38, NULL)},
     {"include-close", 0, T_ACTION, 0, 0, 0, NULL, NULL, "close is inside the timed region (always; IOzone's -c: pfsbench iozone takes it)", DESC("include_close", 23, NULL), .vals = "1"},
     {"keep", 'k', T_FLAG, OFF(keep), 0, 0, "1", NULL, "keep the data files (default: remove the files this run created)", DESC("keep", 10, NULL)},
     {"direct", 0, T_FLAG, OFF(direct), 0, 0, "1", NULL, "O_DIRECT; sizes must be multiples of the file system's alignment", DESC("direct", 11, NULL)},

@@ -85,7 +85,7 @@ done <<'EOF'
 -R|IOR's check read: --verify
 -z|IOR's random offsets: --random
 -s|IOR's segment count: see pfsbench ior -s
--Y|IOR's fsync per write: not in pfsbench (use -e for fsync at close)
+-Y|IOR's fsync per write: --fsync-every 1 (-e is fsync at close)
 -g|IOR's intra-test barriers: always on in pfsbench
 -Q|IOR's task per node offset: -C reads another node's data
 -E|IOR's use existing file: --run-id ID with -p read
@@ -94,8 +94,18 @@ done <<'EOF'
 -u|mdtest's unique dir per task: --dirs per-rank
 --treads|did you mean --threads?
 EOF
+
 check "IOR letters: one line each, under the one header" [ "$(grep -c "^  unknown option '" "$T/err")" -eq 14 ]
 nothing_made "IOR letters"
+
+# ---- a flood of unknown letters: a repeat is told once, at most 16 lines ----
+run_mpi 1 60 -d "$D" -wwwKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKwwwwwwel1 -ABFGHJLMPSUVXZ --no-results
+check "flood: exit 2" [ "$RC" -eq 2 ]
+one_message "flood"
+check "flood: '-K' told once" [ "$(grep -c "unknown option '-K'" "$T/err")" -eq 1 ]
+check "flood: at most 16 problem lines and a count of the rest" \
+    sh -c '[ "$(grep -c "^  unknown option" "$1")" -le 16 ] && grep -qE "^  and [0-9]+ more$" "$1"' sh "$T/err"
+check "flood: no empty line in the message" not sh -c "sed -n '/^pfsbench: error/,/^---/p' '$T/err' | grep -q '^\$'"
 
 # ---- warnings: on stderr from rank 0 and in the results file ---------------
 # IOzone's -t 4 is a 4-byte transfer here; -n without a metadata phase;
