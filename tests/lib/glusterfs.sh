@@ -202,7 +202,11 @@ EOF
         mkdir -p "$GL_SCRATCH/brick$i"
         GL_BRICKS+=("$GL_SCRATCH/brick$i")
     done
+    # storage.reserve 0: the bricks share this machine's disk with the rest
+    # of the suite, and the default (1% of the disk kept free) would turn a
+    # moment of low space elsewhere into ENOSPC on the volume.
     if ! gl_cli volume create "$GL_VOL" "${GL_BRICKS[@]/#/$GL_HOST:}" force >"$GL_SCRATCH/log/create.out" 2>&1 ||
+        ! gl_cli volume set "$GL_VOL" storage.reserve 0 >>"$GL_SCRATCH/log/create.out" 2>&1 ||
         ! gl_cli volume start "$GL_VOL" >>"$GL_SCRATCH/log/create.out" 2>&1; then
         gl__log "volume create/start failed: $(cat "$GL_SCRATCH/log/create.out")"
         gl_stop

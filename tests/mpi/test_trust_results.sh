@@ -128,6 +128,8 @@ if [ -r "$GL" ] && [ "${PFS_SKIP_GLUSTER:-0}" != 1 ]; then
             [ "$(cat "$f")" = 0 ] && continue
             echo "# run $g exited $(cat "$f"); its stderr (pfsbench's lines):"
             grep '^pfsbench' "$T/err.$g" | sed 's/^/#   /'
+            echo "# the volume's last errors:"
+            grep -h '\] E \[' "$GL_SCRATCH"/log/*.log "$GL_SCRATCH"/log/*/*.log 2>/dev/null | tail -n 8 | cut -c1-300 | sed 's/^/#   /'
         done
         # The other client may still hold the name of the file the last rename
         # replaced (its entry cache lives 1 s): read after that, through both.
