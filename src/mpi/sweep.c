@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "nodes.h"
 #include "pfs/jobfile.h"
 
 #define MAX_POINTS 64
@@ -62,16 +63,26 @@ int *drv_rank_nodes(MPI_Comm comm, int *nnodes)
     int hlen = 0;
     MPI_Get_processor_name(pname, &hlen);
     snprintf(host, sizeof(host), "%.*s", PFS_HOST_MAX - 1, pname);
-    char(*hosts)[PFS_HOST_MAX] = calloc((size_t)nranks, PFS_HOST_MAX);
-    int *node = calloc((size_t)nranks, sizeof(int));
-    int bad = !hosts || !node, any = 0;
-    MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, comm);
-    if (!any) {
-        MPI_Allgather(host, PFS_HOST_MAX, MPI_CHAR, hosts, PFS_HOST_MAX, MPI_CHAR, comm);
-        *nnodes = pfs_placement_nodes((const char(*)[PFS_HOST_MAX])hosts, nranks, node);
+    /* By shared memory where the names agree with it, else by name, as
+     * the placement decides (topology.c); each rank sends one int. */
+    struct drv_nodes n;
+    int flags = drv_node_split(comm, host, 0, &n), any = 0;
+    flags |= drv_node_names_clash(&n, host, comm);
+    MPI_Allreduce(&flags, &any, 1, MPI_INT, MPI_BOR, comm);
+    if (any & 3) {
+        drv_node_free(&n);
+        flags = drv_node_split(comm, host, 1, &n);
+        MPI_Allreduce(&flags, &any, 1, MPI_INT, MPI_BOR, comm);
     }
-    free(hosts);
-    if (any) {
+    int *node = calloc((size_t)nranks, sizeof(int));
+    int bad = !node || (any & 8), worst = 0;
+    MPI_Allreduce(&bad, &worst, 1, MPI_INT, MPI_MAX, comm);
+    if (!worst) {
+        MPI_Allgather(&n.node, 1, MPI_INT, node, 1, MPI_INT, comm);
+        *nnodes = n.nnodes;
+    }
+    drv_node_free(&n);
+    if (worst) {
         free(node);
         return NULL;
     }

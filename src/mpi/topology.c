@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "nodes.h"
 #include "pfs/affinity.h"
 
 #define NUMA_DIR "/sys/devices/system/node"
@@ -149,32 +150,84 @@ static int host_color(const char *h)
     return (int)(x & 0x7fffffff);
 }
 
-/* Collective. The node communicator by name: the ranks whose names hash
- * alike, then, among them (one node unless two names collide), by the
- * first rank of each name. */
-static void split_by_name(struct ctx *c, MPI_Comm *node)
+/* Collective over comm. The node communicator by name: the ranks whose
+ * names hash alike, then, among them (one node unless two names collide),
+ * by the first rank of each name. *nomem: this rank could not hold its
+ * group's names (then the split is by hash alone). */
+static void split_by_name(MPI_Comm comm, const char *host, MPI_Comm *node, int *nomem)
 {
     MPI_Comm h;
-    int n, me;
-    MPI_Comm_split(c->comm, host_color(c->host), c->rank, &h);
+    int n, me, rank;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_split(comm, host_color(host), rank, &h);
     MPI_Comm_size(h, &n);
     MPI_Comm_rank(h, &me);
     char(*names)[PFS_HOST_MAX] = malloc((size_t)n * PFS_HOST_MAX);
     int color = me, bad = !names, any = 0;
     MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, h);
     if (!any) {
-        MPI_Allgather(c->host, PFS_HOST_MAX, MPI_CHAR, names, PFS_HOST_MAX, MPI_CHAR, h);
+        MPI_Allgather(host, PFS_HOST_MAX, MPI_CHAR, names, PFS_HOST_MAX, MPI_CHAR, h);
         for (int q = 0; q < me; q++)
-            if (strncmp(names[q], c->host, PFS_HOST_MAX) == 0) {
+            if (strncmp(names[q], host, PFS_HOST_MAX) == 0) {
                 color = q;
                 break;
             }
-    } else if (bad) {
-        drv_set_fail(c, "allocate the host names of a node", "", ENOMEM, "%d ranks", n);
     }
-    MPI_Comm_split(h, color, c->rank, node);
+    *nomem = bad;
+    MPI_Comm_split(h, color, rank, node);
     MPI_Comm_free(&h);
     free(names);
+}
+
+int drv_node_split(MPI_Comm comm, const char *host, int by_name, struct drv_nodes *n)
+{
+    int flags = 0, me, rank, nomem = 0;
+    MPI_Comm_rank(comm, &rank);
+    if (by_name)
+        split_by_name(comm, host, &n->node_comm, &nomem);
+    else
+        MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &n->node_comm);
+    flags |= nomem ? 8 : 0;
+    MPI_Comm_rank(n->node_comm, &me);
+    n->lowest = me == 0;
+    char lead[PFS_HOST_MAX];
+    memcpy(lead, host, sizeof(lead));
+    MPI_Bcast(lead, PFS_HOST_MAX, MPI_CHAR, 0, n->node_comm);
+    flags |= strncmp(lead, host, PFS_HOST_MAX) != 0;
+    MPI_Comm_split(comm, n->lowest ? 0 : MPI_UNDEFINED, rank, &n->leaders);
+    int nn[2] = {0, 0}; /* this node's number, the node count */
+    if (n->lowest) {
+        MPI_Comm_rank(n->leaders, &nn[0]);
+        MPI_Comm_size(n->leaders, &nn[1]);
+    }
+    MPI_Bcast(nn, 2, MPI_INT, 0, n->node_comm);
+    n->node = nn[0];
+    n->nnodes = nn[1];
+    return flags;
+}
+
+int drv_node_names_clash(const struct drv_nodes *n, const char *host, MPI_Comm comm)
+{
+    int rank, clash = 0;
+    MPI_Comm_rank(comm, &rank);
+    char(*names)[PFS_HOST_MAX] = NULL;
+    if (n->lowest) {
+        if (rank == 0 && !(names = calloc((size_t)n->nnodes, PFS_HOST_MAX)))
+            clash = 8;
+        MPI_Gather(host, PFS_HOST_MAX, MPI_CHAR, names, PFS_HOST_MAX, MPI_CHAR, 0, n->leaders);
+        for (int a = 0; names && a < n->nnodes && !clash; a++)
+            for (int b = 0; b < a && !clash; b++)
+                clash = strncmp(names[a], names[b], PFS_HOST_MAX) == 0 ? 2 : 0;
+    }
+    free(names);
+    return clash;
+}
+
+void drv_node_free(struct drv_nodes *n)
+{
+    MPI_Comm_free(&n->node_comm);
+    if (n->leaders != MPI_COMM_NULL)
+        MPI_Comm_free(&n->leaders);
 }
 
 /* Collective. The node and leader communicators (by shared memory, or by
@@ -183,26 +236,16 @@ static void split_by_name(struct ctx *c, MPI_Comm *node)
  * 2 (rank 0) two nodes have one name, 4 (rank 0) no memory. */
 static int build_nodes(struct ctx *c, int by_name, char (**names)[PFS_HOST_MAX])
 {
-    int flags = 0, me;
-    if (by_name)
-        split_by_name(c, &c->node_comm);
-    else
-        MPI_Comm_split_type(c->comm, MPI_COMM_TYPE_SHARED, c->rank, MPI_INFO_NULL, &c->node_comm);
-    MPI_Comm_rank(c->node_comm, &me);
-    c->lowest_on_node = me == 0;
-    char lead[PFS_HOST_MAX];
-    memcpy(lead, c->host, sizeof(lead));
-    MPI_Bcast(lead, PFS_HOST_MAX, MPI_CHAR, 0, c->node_comm);
-    flags |= strncmp(lead, c->host, PFS_HOST_MAX) != 0;
-    MPI_Comm_split(c->comm, c->lowest_on_node ? 0 : MPI_UNDEFINED, c->rank, &c->leaders);
-    int nn[2] = {0, 0}; /* this node's number, the node count */
-    if (c->lowest_on_node) {
-        MPI_Comm_rank(c->leaders, &nn[0]);
-        MPI_Comm_size(c->leaders, &nn[1]);
-    }
-    MPI_Bcast(nn, 2, MPI_INT, 0, c->node_comm);
-    c->node = nn[0];
-    c->nnodes = nn[1];
+    struct drv_nodes n;
+    int flags = drv_node_split(c->comm, c->host, by_name, &n);
+    if (flags & 8)
+        drv_set_fail(c, "allocate the host names of a node", "", ENOMEM, "on %s", c->host);
+    flags &= ~8;
+    c->node_comm = n.node_comm;
+    c->leaders = n.leaders;
+    c->lowest_on_node = n.lowest;
+    c->node = n.node;
+    c->nnodes = n.nnodes;
     c->topo_comms = 1;
     *names = NULL;
     if (!c->lowest_on_node)
@@ -223,9 +266,9 @@ static void free_nodes(struct ctx *c)
 {
     if (!c->topo_comms)
         return;
-    MPI_Comm_free(&c->node_comm);
-    if (c->leaders != MPI_COMM_NULL)
-        MPI_Comm_free(&c->leaders);
+    struct drv_nodes n = {.node_comm = c->node_comm, .leaders = c->leaders};
+    drv_node_free(&n);
+    c->node_comm = c->leaders = MPI_COMM_NULL;
     c->topo_comms = 0;
 }
 
