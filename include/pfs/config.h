@@ -74,7 +74,10 @@ struct pfs_config {
     int block_given;        /* -b on the command line */
     int phases[PFS_MAX_PHASES];
     int nphases;
-    int reps;
+    int reps;               /* repetitions of the phase list; 0: auto (until every phase's 95% CI is within ci) */
+    double ci;              /* --reps auto: the target half-width of the 95% CI, percent of the mean */
+    int max_reps;           /* --reps auto: at most this many measured repetitions */
+    int warmup;             /* repetitions run first and stored, left out of the statistics */
     int fsync;
     int fsync_every;        /* write phases: fsync after every N transfers of a stream (0: none) */
     int sync_mode;          /* enum pfs_sync: O_DSYNC / O_SYNC on the data files */
@@ -148,6 +151,12 @@ void pfs_config_defaults(struct pfs_config *cfg);
  * in the sense that it resets getopt between calls. */
 enum pfs_parse_result pfs_config_parse(struct pfs_config *cfg, int argc, char **argv,
                                        char *err, size_t errlen);
+
+/* Local. The repetitions a run may record: the warm-up ones and the
+ * measured ones (--max-reps of them under --reps auto). Every allocation
+ * and loop over repetitions is sized by it; cfg->reps stays the user's value
+ * (0: auto), so a described or stored command line parses to the same. */
+int pfs_config_rep_slots(const struct pfs_config *cfg);
 
 /* Local. Checks what depends on the rank count: resolves block (per stream:
  * rank x thread) from --total, checks divisibility. 0 or -1 with err set.

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "pfs/affinity.h"
+#include "pfs/ci.h"
 #include "pfs/config.h"
 #include "pfs/core.h"
 #include "pfs/fsinfo.h"
@@ -33,9 +34,9 @@ struct pfs_run_data {
     const int *node_of_stream;         /* nstreams; NULL is read as node_of_rank */
     int reorder_shift;                 /* 0: no reorder */
     int round_robin_asked;             /* the launcher asked for round-robin */
-    int nphases, reps;
+    int nphases, reps;                 /* reps: the repetitions' slots, pfs_config_rep_slots (warm-up included) */
     const struct pfs_times *times;     /* [(phase * reps + rep) * nstreams + stream] */
-    const int *reps_done;              /* nphases: repetitions recorded */
+    const int *reps_done;              /* nphases: repetitions recorded, warm-up included (reps 0 .. cfg->warmup-1) */
     /* [phase * reps + rep]: latency histograms, time series and CPU
      * (pfs/latency.h); NULL, or an entry with valid 0, when not recorded. */
     const struct pfs_phase_lat *lat;
@@ -75,6 +76,25 @@ static inline const struct pfs_times *pfs_run_times(const struct pfs_run_data *d
 {
     return d->times + ((size_t)phase * (size_t)d->reps + (size_t)rep) * (size_t)pfs_run_nstreams(d);
 }
+
+/* The warm-up repetitions among the recorded ones of phase p: cfg->warmup, or fewer when fewer were recorded. */
+static inline int pfs_run_warmup(const struct pfs_run_data *d, int phase)
+{
+    int w = d->cfg->warmup, n = d->reps_done[phase];
+    return w < n ? w : n;
+}
+
+/* A phase's measured repetitions (warm-up left out) and the 95% confidence
+ * interval of the mean of its figure: bandwidth in bytes/s for a data phase,
+ * files/s for a metadata phase. target: 1 the interval is within --ci (at
+ * least PFS_CI_MIN_REPS measured), 0 not, -1 no target (a fixed --reps). */
+struct pfs_phase_ci {
+    int measured, warmup, target;
+    struct pfs_ci ci;
+};
+
+/* Local (stats.c). */
+void pfs_run_phase_ci(const struct pfs_run_data *d, int phase, struct pfs_phase_ci *out);
 
 /* Local. Appends a warning line (printed and stored). */
 void pfs_run_warn(struct pfs_run_data *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -34,6 +34,8 @@ void pfs_config_defaults(struct pfs_config *cfg)
     cfg->phases[1] = PFS_PH_READ;
     cfg->nphases = 2;
     cfg->reps = 1;
+    cfg->ci = 5;
+    cfg->max_reps = 20;
     cfg->straggler = 0.8;
     cfg->threads = 1;
     cfg->iodepth = 1;
@@ -205,10 +207,15 @@ static int set_opt(const struct opt *o, const char *arg, struct pfs_config *cfg,
             cfg->block_given = 1;
         return 0;
     case T_INT: {
+        if (o->vals && strcmp(arg, o->vals) == 0) { /* the word that stands for 0 (--reps auto) */
+            *(int *)field = 0;
+            return 0;
+        }
         errno = 0;
         long v = strtol(arg, &end, 10);
         if (errno || end == arg || *end || v < o->min || v > o->max)
-            return fail(err, len, "--%s: '%s' is not a whole number from %.0f to %.0f", o->name, arg, o->min, o->max);
+            return fail(err, len, "--%s: '%s' is not a whole number from %.0f to %.0f%s%s", o->name, arg, o->min, o->max,
+                        o->vals ? " or " : "", o->vals ? o->vals : "");
         *(int *)field = (int)v;
         return 0;
     }
@@ -530,6 +537,11 @@ enum pfs_parse_result pfs_config_parse(struct pfs_config *cfg, int argc, char **
     }
     pfs_check_unused(cfg, w.given);
     return PFS_PARSE_RUN;
+}
+
+int pfs_config_rep_slots(const struct pfs_config *cfg)
+{
+    return cfg->warmup + (cfg->reps > 0 ? cfg->reps : cfg->max_reps);
 }
 
 int pfs_config_resolve(struct pfs_config *cfg, int nranks, char *err, size_t len)

@@ -315,6 +315,11 @@ void pfs_check_unused(struct pfs_config *cfg, const unsigned char *given)
                         "pattern anyway (its time taken out of the timed region); add read to check it");
     if (!(any & PFS_PHF_STONEWALL) && given_by_name(given, "deadline"))
         pfs_config_warn(cfg, "-D/--deadline does nothing with metadata phases only: the stonewall stops data phases");
+    static const char *const autos[] = {"ci", "max-reps"};
+    for (size_t i = 0; i < sizeof(autos) / sizeof(autos[0]); i++)
+        if (cfg->reps > 0 && given_by_name(given, autos[i]))
+            pfs_config_warn(cfg, "--%s does nothing without --reps auto: -i %d runs the phase list %d time%s", autos[i],
+                            cfg->reps, cfg->reps, cfg->reps == 1 ? "" : "s");
     if (given_by_name(given, "transfer") && cfg->transfer < 512)
         pfs_config_warn(cfg, "-t %llu is a transfer of %llu bytes per I/O call; IOzone's -t (a thread count) is "
                         "--threads N here (or pfsbench iozone ... for IOzone's command line)",

@@ -72,7 +72,12 @@ static void put_value(struct sink *k, const struct opt *o, const struct pfs_conf
     case T_STRING: sput(k, "%s", field); break;
     case T_SIZE:
     case T_SIZE0: sput(k, "%llu", (unsigned long long)*(const uint64_t *)field); break;
-    case T_INT: sput(k, "%d", *(const int *)field); break;
+    case T_INT:
+        if (o->vals && *(const int *)field == 0)
+            sput(k, "%s", o->vals);
+        else
+            sput(k, "%d", *(const int *)field);
+        break;
     case T_DOUBLE: sput(k, "%g", *(const double *)field); break;
     case T_FLAG:
         if (o->vals && (n = pfs_opt_choice_name(o->vals, *(const int *)field != 0, &name)))
@@ -138,7 +143,10 @@ static void field_of(const struct opt *o, const struct pfs_config *cfg, struct p
     switch (o->type) {
     case T_SIZE:
     case T_SIZE0: f->type = PFS_FIELD_U64; f->u = *(const uint64_t *)field; break;
-    case T_INT: f->type = PFS_FIELD_INT; f->i = *(const int *)field; break;
+    case T_INT: /* the word (--reps auto) stays text */
+        if (!o->vals || *(const int *)field != 0)
+            f->type = PFS_FIELD_INT, f->i = *(const int *)field;
+        break;
     case T_DOUBLE: f->type = PFS_FIELD_DBL; f->d = *(const double *)field; break;
     case T_FLAG:
         if (!o->vals) {

@@ -116,6 +116,11 @@ static void json_option(FILE *out, const struct opt *o, const struct pfs_config 
     json_default(out, o, def);
     if (o->type == T_INT || o->type == T_DOUBLE)
         fprintf(out, ", \"min\": %.17g, \"max\": %.17g", o->min, o->max);
+    if (o->type == T_INT && o->vals) { /* a word it takes besides the numbers (--reps auto) */
+        fputs(", \"words\": [", out);
+        json_str(out, o->vals, SIZE_MAX);
+        fputc(']', out);
+    }
     else if (o->type == T_SIZE || o->type == T_SIZE0)
         fprintf(out, ", \"min\": %d, \"max\": %" PRIu64, o->type == T_SIZE, (uint64_t)INT64_MAX / 2);
     if (o->type == T_CHOICE || (o->type == T_ACTION && o->arg)) {

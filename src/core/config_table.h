@@ -23,8 +23,9 @@ struct opt {
      * --list-options=json); rows without a key are not described. */
     const char *key;        /* the key of "key=value" */
     int pos;                /* its place among the described keys, from 1 (the results files' order) */
-    const char *unit;       /* of the value: "bytes", "seconds", "fraction"; NULL: none */
-    const char *vals;       /* T_FLAG: names of the field's values, "a|b" (NULL: the number); T_ACTION: the constant */
+    const char *unit;       /* of the value: "bytes", "seconds", "fraction", "percent"; NULL: none */
+    const char *vals;       /* T_FLAG: names of the field's values, "a|b" (NULL: the number); T_ACTION: the constant;
+                             * T_INT: a word the option also takes, stored as 0 and described so ("auto") */
     size_t blank;           /* BLANK(f): described empty while int field f is set; 0: never */
     int registry;           /* T_CHOICE whose choices are the backend registry's (--api): choices is NULL */
     const char *api;        /* the backend that owns the option (its --api name): refused with any other */

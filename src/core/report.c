@@ -220,7 +220,14 @@ void pfs_report_header(FILE *out, const struct pfs_run_data *d)
     fprintf(out, "phases       ");
     for (int i = 0; i < c->nphases; i++)
         fprintf(out, "%s%s", i ? "," : "", pfs_phase_name(c->phases[i]));
-    fprintf(out, " x %d repetition%s\n", c->reps, c->reps == 1 ? "" : "s");
+    if (c->reps > 0)
+        fprintf(out, " x %d repetition%s", c->reps, c->reps == 1 ? "" : "s");
+    else
+        fprintf(out, " x auto: until every phase's 95%% CI is within +-%g%% of its mean (%d to %d repetitions)",
+                c->ci, PFS_CI_MIN_REPS, c->max_reps);
+    if (c->warmup)
+        fprintf(out, ", after %d warm-up (stored, not in the statistics)", c->warmup);
+    fputc('\n', out);
     if (has_data)
         fprintf(out, "timed region open .. transfers .. %sclose, barrier before open and after close%s\n",
                 c->fsync ? "fsync .. " : "", c->deadline > 0 ? ", stonewall" : "");
@@ -345,15 +352,16 @@ void pfs_report_row(FILE *out, const struct pfs_run_data *d, int phase, int rep)
         return;
     const double scale = meta ? 1.0 : pfs_units_scale(c->units);
     const char *unit = meta ? "files/s" : pfs_units_label(c->units);
+    const char *warm = rep < c->warmup ? "  warm-up" : "";
     if (meta)
-        fprintf(out, "%-10s %4d %12.1f %14s %10.4f %6.3f  node %d %.1f / node %d %.1f files/s%s\n",
+        fprintf(out, "%-10s %4d %12.1f %14s %10.4f %6.3f  node %d %.1f / node %d %.1f files/s%s%s\n",
                 pfs_phase_name(c->phases[phase]), rep, s.rate, "files/s", s.seconds, s.utilization, v.slow,
-                v.val[v.slow], v.fast, v.val[v.fast], v.nstrag ? "  STRAGGLER" : "");
+                v.val[v.slow], v.fast, v.val[v.fast], v.nstrag ? "  STRAGGLER" : "", warm);
     else
-        fprintf(out, "%-10s %4d %12.2f %14.0f %10.4f %6.3f  node %d %.2f / node %d %.2f %s%s\n",
+        fprintf(out, "%-10s %4d %12.2f %14.0f %10.4f %6.3f  node %d %.2f / node %d %.2f %s%s%s\n",
                 pfs_phase_name(c->phases[phase]), rep, s.bandwidth / scale, s.bandwidth / alt_scale(c->units),
                 s.seconds, s.utilization, v.slow, v.val[v.slow] / scale, v.fast, v.val[v.fast] / scale, unit,
-                v.nstrag ? "  STRAGGLER" : "");
+                v.nstrag ? "  STRAGGLER" : "", warm);
     if (s.sw_bandwidth > 0)
         fprintf(out, "%-10s %4s %12.2f %14.0f  (up to the stonewall)\n", "", "", s.sw_bandwidth / scale,
                 s.sw_bandwidth / alt_scale(c->units));
@@ -365,18 +373,40 @@ void pfs_report_row(FILE *out, const struct pfs_run_data *d, int phase, int rep)
     free(v.val), free(v.flag);
 }
 
-/* The figure a phase is judged by, per repetition, in the report's unit. */
-static void phase_series(const struct pfs_run_data *d, int p, double *val, double *sec, uint64_t *bytes)
+/* The figure a phase is judged by, per measured repetition (the warm-up
+ * ones left out), in the report's unit; returns how many. */
+static int phase_series(const struct pfs_run_data *d, int p, double *val, double *sec, uint64_t *bytes)
 {
     const int meta = pfs_phase_is_meta(d->cfg->phases[p]);
     const double scale = pfs_units_scale(d->cfg->units);
-    for (int rep = 0; rep < d->reps_done[p]; rep++) {
+    const int w = pfs_run_warmup(d, p);
+    for (int rep = w; rep < d->reps_done[p]; rep++) {
         struct pfs_phase_stat s;
         pfs_phase_reduce(pfs_run_times(d, p, rep), pfs_run_nstreams(d), &s);
-        val[rep] = meta ? s.rate : s.bandwidth / scale;
-        sec[rep] = s.seconds;
+        val[rep - w] = meta ? s.rate : s.bandwidth / scale;
+        sec[rep - w] = s.seconds;
         *bytes = meta ? s.ops : s.bytes;
     }
+    return d->reps_done[p] - w;
+}
+
+/* The interval beside the mean and median: "mean 812.30 +-2.1% (95% CI, 7
+ * reps), median 810.00", the warm-up left out and --reps auto's verdict. */
+static void summary_ci(FILE *out, const struct pfs_run_data *d, int p, const struct pfs_stats *st)
+{
+    struct pfs_phase_ci pc;
+    pfs_run_phase_ci(d, p, &pc);
+    fprintf(out, "%-10s mean %.2f ", "", st->mean);
+    if (isfinite(pc.ci.pct))
+        fprintf(out, "+-%.1f%% (95%% CI, %d reps)", pc.ci.pct, pc.measured);
+    else
+        fprintf(out, "+-n/a (95%% CI, %d rep%s)", pc.measured, pc.measured == 1 ? "" : "s");
+    fprintf(out, ", median %.2f", st->median);
+    if (pc.warmup)
+        fprintf(out, "; %d warm-up left out", pc.warmup);
+    if (pc.target >= 0)
+        fprintf(out, "; target +-%g%% %s", d->cfg->ci, pc.target ? "met" : "not met");
+    fputc('\n', out);
 }
 
 void pfs_report_summary(FILE *out, const struct pfs_run_data *d)
@@ -393,11 +423,10 @@ void pfs_report_summary(FILE *out, const struct pfs_run_data *d)
         return;
     }
     for (int p = 0; p < d->nphases; p++) {
-        int n = d->reps_done[p];
+        uint64_t amount = 0;
+        int n = phase_series(d, p, val, sec, &amount);
         if (n == 0)
             continue;
-        uint64_t amount = 0;
-        phase_series(d, p, val, sec, &amount);
         struct pfs_stats st, ss;
         pfs_stats_compute(val, n, &st);
         pfs_stats_compute(sec, n, &ss);
@@ -408,6 +437,7 @@ void pfs_report_summary(FILE *out, const struct pfs_run_data *d)
         fprintf(out, "%-10s %4d %11.2f %11.2f %11.2f %11.2f %11s %9.4f %14llu\n",
                 pfs_phase_name(d->cfg->phases[p]), n, st.min, st.max, st.mean, st.median, sd, ss.mean,
                 (unsigned long long)amount);
+        summary_ci(out, d, p, &st);
     }
     free(val), free(sec);
     pfs_report_latency(out, d);
@@ -481,6 +511,29 @@ static int json_field_sep(void *arg, const struct pfs_field *f)
     return 0;
 }
 
+/* A phase's statistics over its measured repetitions (val, n of them, in
+ * the report's unit) and the 95% interval of the mean (null for one). */
+static void json_phase_summary(FILE *out, const struct pfs_run_data *d, int p, const double *val, int n)
+{
+    const int meta = pfs_phase_is_meta(d->cfg->phases[p]);
+    const double scale = meta ? 1.0 : pfs_units_scale(d->cfg->units);
+    struct pfs_stats st;
+    pfs_stats_compute(val, n, &st);
+    struct pfs_phase_ci pc;
+    pfs_run_phase_ci(d, p, &pc);
+    fprintf(out, ",\n     \"summary\": {\"unit\": ");
+    json_str(out, meta ? "files/s" : pfs_units_label(d->cfg->units));
+    fprintf(out, ", \"reps\": %d, \"warmup\": %d", pc.measured, pc.warmup);
+    const double sv[] = {st.min, st.max, st.mean, st.median, n > 1 ? st.stddev : NAN, /* one: null */
+                         pc.ci.half / scale, pc.ci.pct};
+    const char *sk[] = {"min", "max", "mean", "median", "stddev", "ci95_half_width", "ci95_percent"};
+    for (int i = 0; i < 7; i++) {
+        fprintf(out, ", \"%s\": ", sk[i]);
+        json_num(out, sv[i]);
+    }
+    fprintf(out, ", \"target_met\": %s}", pc.target < 0 ? "null" : pc.target ? "true" : "false");
+}
+
 void pfs_report_json(FILE *out, const struct pfs_run_data *d)
 {
     const struct pfs_config *c = d->cfg;
@@ -547,8 +600,8 @@ void pfs_report_json(FILE *out, const struct pfs_run_data *d)
             struct node_view v;
             if (node_view(d, p, rep, &v) != 0)
                 break;
-            fprintf(out, "%s\n      {\"rep\": %d, \"bytes\": %llu, \"ops\": %llu", rep ? "," : "", rep,
-                    (unsigned long long)s.bytes, (unsigned long long)s.ops);
+            fprintf(out, "%s\n      {\"rep\": %d, \"warmup\": %s, \"bytes\": %llu, \"ops\": %llu", rep ? "," : "", rep,
+                    rep < c->warmup ? "true" : "false", (unsigned long long)s.bytes, (unsigned long long)s.ops);
             const struct {
                 const char *key;
                 double val;
@@ -575,22 +628,10 @@ void pfs_report_json(FILE *out, const struct pfs_run_data *d)
             free(v.val), free(v.flag);
         }
         fprintf(out, "]");
-        int n = d->reps_done[p];
-        if (n > 0) {
-            uint64_t amount = 0;
-            phase_series(d, p, val, sec, &amount);
-            struct pfs_stats st;
-            pfs_stats_compute(val, n, &st);
-            fprintf(out, ",\n     \"summary\": {\"unit\": ");
-            json_str(out, meta ? "files/s" : pfs_units_label(c->units));
-            const double sv[] = {st.min, st.max, st.mean, st.median, n > 1 ? st.stddev : NAN}; /* one: null */
-            const char *sk[] = {"min", "max", "mean", "median", "stddev"};
-            for (int i = 0; i < 5; i++) {
-                fprintf(out, ", \"%s\": ", sk[i]);
-                json_num(out, sv[i]);
-            }
-            fprintf(out, "}");
-        }
+        uint64_t amount = 0;
+        int n = phase_series(d, p, val, sec, &amount);
+        if (n > 0)
+            json_phase_summary(out, d, p, val, n);
         fprintf(out, "}");
     }
     free(val), free(sec);
@@ -629,6 +670,22 @@ static int csv_field(void *arg, const struct pfs_field *f)
     return 0;
 }
 
+/* The last columns of a row: is_warmup, then its phase's interval (empty where there is none). */
+static void csv_ci(FILE *out, const struct pfs_run_data *d, int p, int rep)
+{
+    struct pfs_phase_ci pc;
+    pfs_run_phase_ci(d, p, &pc);
+    fprintf(out, ",%d,%d,", rep < d->cfg->warmup, pc.measured);
+    if (isfinite(pc.ci.half))
+        fprintf(out, "%.9g", pc.ci.half);
+    fputc(',', out);
+    if (isfinite(pc.ci.pct))
+        fprintf(out, "%.6g", pc.ci.pct);
+    fputc(',', out);
+    if (pc.target >= 0)
+        fprintf(out, "%d", pc.target);
+}
+
 void pfs_report_csv(FILE *out, const struct pfs_run_data *d)
 {
     const struct pfs_config *c = d->cfg;
@@ -646,6 +703,9 @@ void pfs_report_csv(FILE *out, const struct pfs_run_data *d)
      * and every option describe writes (those not already a column). */
     fputs(",start_time,end_time,command_line,job_file,job_section,concurrent_group", out);
     pfs_config_fields(c, csv_field_head, out);
+    /* After the options: a repetition's warm-up flag, its phase's interval
+     * (bytes/s, files/s in a metadata phase; empty for one measured rep). */
+    fputs(",is_warmup,reps_measured,ci95_half_width,ci95_percent,target_met", out);
     fputc('\n', out);
     for (int p = 0; p < d->nphases; p++)
         for (int rep = 0; rep < d->reps_done[p]; rep++) {
@@ -675,6 +735,7 @@ void pfs_report_csv(FILE *out, const struct pfs_run_data *d)
                 csv_str(out, more[i]);
             }
             pfs_config_fields(c, csv_field, out);
+            csv_ci(out, d, p, rep);
             fputc('\n', out);
         }
 }

@@ -1,5 +1,6 @@
 /* Timing reductions and statistics: the arithmetic behind every printed figure. */
 #include "pfs/core.h"
+#include "pfs/report.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -204,4 +205,27 @@ int pfs_clock_estimate(const double *t0, const double *tr, const double *t1, int
     *correction = 0.5 * (t0[best] + t1[best]) - tr[best];
     *uncertainty = 0.5 * (t1[best] - t0[best]);
     return best;
+}
+
+void pfs_run_phase_ci(const struct pfs_run_data *d, int phase, struct pfs_phase_ci *out)
+{
+    const int meta = pfs_phase_is_meta(d->cfg->phases[phase]);
+    out->warmup = pfs_run_warmup(d, phase);
+    out->measured = d->reps_done[phase] - out->warmup;
+    out->target = -1;
+    double *v = malloc(sizeof(double) * (size_t)(out->measured > 0 ? out->measured : 1));
+    if (!v) {
+        pfs_ci95(NULL, 0, &out->ci);
+        out->measured = 0;
+        return;
+    }
+    for (int i = 0; i < out->measured; i++) {
+        struct pfs_phase_stat s;
+        pfs_phase_reduce(pfs_run_times(d, phase, out->warmup + i), pfs_run_nstreams(d), &s);
+        v[i] = meta ? s.rate : s.bandwidth;
+    }
+    pfs_ci95(v, out->measured, &out->ci);
+    free(v);
+    if (d->cfg->reps == 0)
+        out->target = pfs_ci_met(&out->ci, d->cfg->ci);
 }

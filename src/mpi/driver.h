@@ -265,6 +265,7 @@ void drv_iso_time(char *buf, size_t len);
 int drv_results_check(struct ctx *c, const char *path, char *err, size_t len);
 void drv_record_begin(struct ctx *c, int argc, char **argv);
 void drv_record_phase(struct ctx *c, int p, int rep, int failed);
+int drv_record_stable(struct ctx *c, int rep);
 void drv_record_watchdog(struct ctx *c, const char *msg);
 void drv_note_stalls(struct ctx *c);
 int drv_record_end(struct ctx *c, int failed);

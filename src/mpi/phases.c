@@ -109,7 +109,8 @@ static int run_phase(struct ctx *c, int p, int rep, int *dropped_notice)
     for (int i = 0; i < c->threads; i++)
         mine[i] = c->streams[i].t;
     drv_gather_watched(c, mine, (int)sizeof(struct pfs_times) * c->threads, c->rec.gathered, phase_start, where);
-    struct pfs_phase_lat *lat = c->rank == 0 && c->rec.lat ? &c->rec.lat[(size_t)p * (size_t)cfg->reps + (size_t)rep] : NULL;
+    const size_t slot = (size_t)p * (size_t)pfs_config_rep_slots(cfg) + (size_t)rep;
+    struct pfs_phase_lat *lat = c->rank == 0 && c->rec.lat ? &c->rec.lat[slot] : NULL;
     drv_lat_collect(c, lat, failed, phase_start, where);
     drv_record_phase(c, p, rep, failed);
     if (!failed && kind == PFS_PH_WRITE && !cfg->shared)
@@ -121,12 +122,26 @@ static int run_phase(struct ctx *c, int p, int rep, int *dropped_notice)
     return failed;
 }
 
-/* Collective. Every repetition of the phase list, until one fails. */
+/* Collective, --reps auto: rank 0 judges the reduced figures (record.c)
+ * and every rank follows its word, so all stop after the same repetition. */
+static int stable_now(struct ctx *c, int rep)
+{
+    int mine = drv_record_stable(c, rep), all = 0;
+    drv_allreduce_watched(c, &mine, &all, 1, MPI_INT, MPI_MAX, pfs_now(), "the decision to repeat the phases");
+    return all;
+}
+
+/* Collective. Every repetition of the phase list (the warm-up ones first;
+ * under --reps auto until every phase is stable or the cap), until one fails. */
 int drv_phases_run(struct ctx *c, int failed)
 {
     int dropped_notice = 0;
-    for (int rep = 0; rep < c->cfg.reps && !failed; rep++)
+    const int slots = pfs_config_rep_slots(&c->cfg);
+    for (int rep = 0, stable = 0; rep < slots && !failed && !stable; rep++) {
         for (int p = 0; p < c->cfg.nphases && !failed; p++)
             failed = run_phase(c, p, rep, &dropped_notice);
+        if (!failed && c->cfg.reps == 0 && rep >= c->cfg.warmup)
+            stable = stable_now(c, rep);
+    }
     return failed;
 }

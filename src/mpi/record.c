@@ -6,6 +6,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,10 +173,11 @@ void drv_record_begin(struct ctx *c, int argc, char **argv)
         if (*p == '\n')
             *p = ' ';
     pfs_cmdline_join(argc, argv, r->cmdline, sizeof(r->cmdline));
-    r->times = calloc((size_t)cfg->nphases * (size_t)cfg->reps * (size_t)c->nstreams, sizeof(*r->times));
+    const size_t slots = (size_t)pfs_config_rep_slots(cfg);
+    r->times = calloc((size_t)cfg->nphases * slots * (size_t)c->nstreams, sizeof(*r->times));
     r->gathered = calloc((size_t)c->nstreams, sizeof(*r->gathered));
     r->reps_done = calloc((size_t)cfg->nphases, sizeof(int));
-    r->lat = calloc((size_t)cfg->nphases * (size_t)cfg->reps, sizeof(*r->lat));
+    r->lat = calloc((size_t)cfg->nphases * slots, sizeof(*r->lat));
     if (!r->times || !r->gathered || !r->reps_done || !r->lat) {
         drv_set_fail(c, "allocate the run's records", "", ENOMEM, NULL);
         return;
@@ -202,7 +204,7 @@ void drv_record_begin(struct ctx *c, int argc, char **argv)
     d->affinity = c->affinity;
     d->reorder_shift = c->shift;
     d->nphases = cfg->nphases;
-    d->reps = cfg->reps;
+    d->reps = (int)slots;
     d->times = r->times;
     d->reps_done = r->reps_done;
     if (c->job) {
@@ -236,7 +238,7 @@ void drv_record_phase(struct ctx *c, int p, int rep, int failed)
     if (c->rank != 0 || !r->d)
         return;
     const struct pfs_config *cfg = &c->cfg;
-    struct pfs_times *dst = r->times + ((size_t)p * (size_t)cfg->reps + (size_t)rep) * (size_t)c->nstreams;
+    struct pfs_times *dst = r->times + ((size_t)p * (size_t)r->d->reps + (size_t)rep) * (size_t)c->nstreams;
     for (int s = 0; s < c->nstreams; s++) {
         double k = c->corr[s / c->threads];
         dst[s] = r->gathered[s];
@@ -256,6 +258,44 @@ void drv_record_phase(struct ctx *c, int p, int rep, int failed)
         pfs_report_row(stdout, r->d, p, rep);
         fflush(stdout);
     }
+}
+
+/* Local, rank 0 (0 elsewhere), --reps auto, after repetition rep of the
+ * whole list: 1 when every phase's 95% interval is within --ci. At the
+ * cap (the last slot) without that, the run warns, naming the phases. */
+int drv_record_stable(struct ctx *c, int rep)
+{
+    struct pfs_run_data *d = c->rec.d;
+    const struct pfs_config *cfg = &c->cfg;
+    if (c->rank != 0 || !d)
+        return 0;
+    char miss[PFS_WARNLEN] = "";
+    size_t k = 0;
+    int stable = 1, measured = 0;
+    for (int p = 0; p < cfg->nphases; p++) {
+        struct pfs_phase_ci pc;
+        pfs_run_phase_ci(d, p, &pc);
+        measured = pc.measured;
+        if (pc.target == 1)
+            continue;
+        stable = 0;
+        if (k < sizeof(miss))
+            k += (size_t)snprintf(miss + k, sizeof(miss) - k, isfinite(pc.ci.pct) ? "%s%s +-%.1f%%" : "%s%s n/a",
+                                  k ? ", " : "", pfs_phase_name(cfg->phases[p]), pc.ci.pct);
+    }
+    FILE *msg = cfg->format == PFS_FORMAT_TEXT ? stdout : stderr;
+    if (stable && !cfg->quiet)
+        fprintf(msg, "repetitions  stable: every phase's 95%% CI within +-%g%% of its mean after %d measured\n", cfg->ci,
+                measured);
+    if (stable || rep + 1 < d->reps)
+        return stable;
+    char w[PFS_WARNLEN + 160];
+    snprintf(w, sizeof(w), "--reps auto stopped at --max-reps %d without the target: the 95%% CI of the mean is "
+             "%s, not within +-%g%%", cfg->max_reps, miss, cfg->ci);
+    pfs_run_warn(d, "%s", w);
+    if (!cfg->quiet)
+        fprintf(msg, "warning      %s\n", w);
+    return 0;
 }
 
 /* Collective. The end of the record: status, the summary (text, JSON or
@@ -314,7 +354,7 @@ void drv_record_free(struct ctx *c)
     free(c->rec.times);
     free(c->rec.gathered);
     free(c->rec.reps_done);
-    for (int i = 0; c->rec.lat && i < c->cfg.nphases * c->cfg.reps; i++)
+    for (int i = 0; c->rec.lat && i < c->cfg.nphases * pfs_config_rep_slots(&c->cfg); i++)
         pfs_lat_free(&c->rec.lat[i]);
     free(c->rec.lat);
 }

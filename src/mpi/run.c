@@ -61,16 +61,17 @@ static int check_memory(const struct ctx *c, char *err, size_t len)
     const double streams = (double)c->nranks * cfg->threads;
     /* Rank 0 keeps every stream's times for every phase and repetition,
      * and the results writer builds arrays of the same size again. */
-    const double records = 2.0 * cfg->nphases * cfg->reps * streams * sizeof(struct pfs_times) +
+    const int slots = pfs_config_rep_slots(cfg); /* warm-up and measured (--max-reps of them when auto) */
+    const double records = 2.0 * cfg->nphases * slots * streams * sizeof(struct pfs_times) +
                            4.0 * streams * (sizeof(struct pfs_times) + sizeof(struct pfs_failure) / 4 + PFS_HOST_MAX);
     char need[32], have[32];
     snprintf(have, sizeof(have), "%.1f GiB", mem / (1 << 30));
     if (records > mem / 2) {
         snprintf(need, sizeof(need), "%.1f GiB", records / (1 << 30));
         snprintf(err, len, "the run's records need %s on rank 0 (%d phases x %d repetitions x %.0f streams x %zu bytes, "
-                 "twice for the results file), more than half of this node's %s of memory; lower -i/--reps, "
-                 "--threads or the number of ranks", need, cfg->nphases, cfg->reps, streams,
-                 sizeof(struct pfs_times), have);
+                 "twice for the results file), more than half of this node's %s of memory; lower -i/--reps%s, "
+                 "--threads or the number of ranks", need, cfg->nphases, slots, streams,
+                 sizeof(struct pfs_times), have, cfg->reps > 0 ? (cfg->warmup ? ", --warmup" : "") : " (--max-reps under auto), --warmup");
         return -1;
     }
     /* An async backend holds --iodepth buffers per stream. */

@@ -8,6 +8,7 @@
 
 #include "pfs/backend.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -127,6 +128,7 @@ struct summary_row {
     double stonewall_bandwidth;
     uint64_t ops;
     double rate;
+    int warmup; /* 1: a warm-up repetition, left out of the statistics */
 };
 
 static hid_t summary_type(void)
@@ -151,6 +153,7 @@ static hid_t summary_type(void)
     H5Tinsert(t, "stonewall_bandwidth", HOFFSET(struct summary_row, stonewall_bandwidth), H5T_NATIVE_DOUBLE);
     H5Tinsert(t, "ops", HOFFSET(struct summary_row, ops), H5T_NATIVE_UINT64);
     H5Tinsert(t, "rate", HOFFSET(struct summary_row, rate), H5T_NATIVE_DOUBLE);
+    H5Tinsert(t, "warmup", HOFFSET(struct summary_row, warmup), H5T_NATIVE_INT);
     H5Tclose(s64);
     H5Tclose(s128);
     H5Tclose(s16);
@@ -175,7 +178,8 @@ static int append_summary(hid_t file, const struct summary_row *rows, hsize_t n)
         if (ds >= 0)
             pfs_res_attr_str(ds, "units", "transfer, block, bytes: bytes; seconds: s; bandwidth, stonewall_bandwidth: bytes/s "
                                   "(1024-based MiB = 1048576 bytes); utilization: fraction; ops: transfers (data "
-                                  "phases) or files (metadata phases); rate: ops/s");
+                                  "phases) or files (metadata phases); rate: ops/s; warmup: 1 for a warm-up "
+                                  "repetition (left out of the statistics)");
     }
     if (ds < 0)
         goto out;
@@ -359,6 +363,7 @@ static void fill_summary_row(struct summary_row *row, const struct pfs_run_data 
     row->stonewall_bandwidth = s->sw_bandwidth;
     row->ops = s->ops;
     row->rate = s->rate;
+    row->warmup = rep < cfg->warmup;
 }
 
 /* Reduces each repetition of phase p into f, one summary row each. */
@@ -446,15 +451,16 @@ static int write_stream_bandwidth(hid_t g, const struct pfs_run_data *d, int p)
     return rc;
 }
 
-/* Min, max, mean, median and stddev over the repetitions, as attributes. */
-static int write_stats_attrs(hid_t g, const struct phase_figs *f, int reps, int meta)
+/* Min, max, mean, median and stddev over the measured repetitions (the
+ * warm-up ones, the first w, left out), as attributes. */
+static int write_stats_attrs(hid_t g, const struct phase_figs *f, int w, int reps, int meta)
 {
     int rc = 0;
     struct pfs_stats st;
-    pfs_stats_compute(f->bw, reps, &st);
+    pfs_stats_compute(f->bw + w, reps - w, &st);
     if (meta) {
         struct pfs_stats sr;
-        pfs_stats_compute(f->rate, reps, &sr);
+        pfs_stats_compute(f->rate + w, reps - w, &sr);
         rc |= attr_dbl(g, "rate_min", sr.min);
         rc |= attr_dbl(g, "rate_max", sr.max);
         rc |= attr_dbl(g, "rate_mean", sr.mean);
@@ -467,6 +473,33 @@ static int write_stats_attrs(hid_t g, const struct phase_figs *f, int reps, int 
     rc |= attr_dbl(g, "bandwidth_median", st.median);
     rc |= attr_dbl(g, "bandwidth_stddev", st.stddev);
     rc |= pfs_res_attr_str(g, "bandwidth_units", "bytes/s; stddev is the sample standard deviation (n-1)");
+    return rc;
+}
+
+/* The warm-up flags [R], and the 95% interval of the mean of the phase's
+ * figure (bandwidth, rate in a metadata phase) over the measured ones. */
+static int write_ci(hid_t g, const struct pfs_run_data *d, int p)
+{
+    struct pfs_phase_ci pc;
+    pfs_run_phase_ci(d, p, &pc);
+    const int R = d->reps_done[p];
+    int *flag = calloc((size_t)R, sizeof(int));
+    if (!flag)
+        return -1;
+    for (int rep = 0; rep < pc.warmup; rep++)
+        flag[rep] = 1;
+    hsize_t d1 = (hsize_t)R;
+    int rc = write_array(g, "warmup", H5T_NATIVE_INT, 1, &d1, flag, "1: a warm-up repetition, left out of the statistics");
+    free(flag);
+    rc |= attr_int(g, "warmup", pc.warmup);
+    rc |= attr_int(g, "reps_measured", pc.measured);
+    rc |= attr_dbl(g, "ci95_half_width", pc.ci.half);
+    rc |= attr_dbl(g, "ci95_percent", pc.ci.pct);
+    rc |= attr_dbl(g, "ci_target_percent", d->cfg->reps == 0 ? d->cfg->ci : NAN);
+    rc |= attr_int(g, "ci_target_met", pc.target);
+    rc |= pfs_res_attr_str(g, "ci95_units", pfs_phase_is_meta(d->cfg->phases[p])
+                           ? "half_width: files/s (of the rate); percent: of its mean; NaN: one measured repetition"
+                           : "half_width: bytes/s (of the bandwidth); percent: of its mean; NaN: one measured repetition");
     return rc;
 }
 
@@ -503,7 +536,8 @@ static int write_phase(hid_t phases, const struct pfs_run_data *d, int p, struct
     rc |= write_array(g, "ops", H5T_NATIVE_UINT64, 1, &d1, f.ops, "transfers, or files in a metadata phase");
     rc |= write_array(g, "rate", H5T_NATIVE_DOUBLE, 1, &d1, f.rate, "ops/s (files/s in a metadata phase)");
     rc |= write_array(g, "node_rate", H5T_NATIVE_DOUBLE, 2, dn, f.nrate, "ops/s");
-    rc |= write_stats_attrs(g, &f, reps, meta);
+    rc |= write_stats_attrs(g, &f, pfs_run_warmup(d, p), reps, meta);
+    rc |= write_ci(g, d, p);
     rc |= pfs_res_write_latency(g, d, p);
 done:
     figs_free(&f);

@@ -170,7 +170,7 @@ static const struct { const char *args; const char *want; } bad_cases[] = {
     {"-d|/tmp|-R", "'-R': IOR's check read: --verify"},
     {"-d|/tmp|-z", "'-z': IOR's random offsets: --random"},
     {"-d|/tmp|-s|4", "'-s': IOR's segment count: see pfsbench ior -s"},
-    {"-d|/tmp|-Y", "'-Y': IOR's fsync per write: not in pfsbench (use -e for fsync at close)"},
+    {"-d|/tmp|-Y", "'-Y': IOR's fsync per write: --fsync-every 1 (-e is fsync at close)"},
     {"-d|/tmp|-g", "'-g': IOR's intra-test barriers: always on in pfsbench"},
     {"-d|/tmp|-Q|1", "'-Q': IOR's task per node offset: -C reads another node's data"},
     {"-d|/tmp|-E", "'-E': IOR's use existing file: --run-id ID with -p read"},
@@ -465,7 +465,12 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "hdf5_chunk=0\n"
      "hdf5_align=0\n"
      "hdf5_mdc_size=0\n"
-     "hdf5_coll_metadata=0\n"},
+     "hdf5_coll_metadata=0\n"
+     "fsync_every=0\n"
+     "sync=none\n"
+     "ci=5\n"
+     "max_reps=20\n"
+     "warmup=0\n"},
     {2, "-d|/tmp|--shared|--layout|strided|-a|mpiio|--collective|--hint|striping_factor=4|--hint|romio_cb_write=enable|--label|hello world|--straggler|0.5",
      "dir=/tmp\n"
      "mode=shared\n"
@@ -502,8 +507,13 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "hdf5_chunk=0\n"
      "hdf5_align=0\n"
      "hdf5_mdc_size=0\n"
-     "hdf5_coll_metadata=0\n"},
-    {3, "-d|/tmp|--total|3m|-t|1k|--no-results|--timeout|30|--stall-warn|0.5",
+     "hdf5_coll_metadata=0\n"
+     "fsync_every=0\n"
+     "sync=none\n"
+     "ci=5\n"
+     "max_reps=20\n"
+     "warmup=0\n"},
+    {3, "-d|/tmp|--total|3m|-t|1k|--no-results|--timeout|30|--stall-warn|0.5|-i|auto|--ci|2.5|--max-reps|50|--warmup|3",
      "dir=/tmp\n"
      "mode=file-per-process\n"
      "layout=segmented\n"
@@ -511,7 +521,7 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "block=1048576\n"
      "total=3145728\n"
      "phases=write,read\n"
-     "reps=1\n"
+     "reps=auto\n"
      "fsync=0\n"
      "keep=0\n"
      "direct=0\n"
@@ -539,7 +549,12 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "hdf5_chunk=0\n"
      "hdf5_align=0\n"
      "hdf5_mdc_size=0\n"
-     "hdf5_coll_metadata=0\n"},
+     "hdf5_coll_metadata=0\n"
+     "fsync_every=0\n"
+     "sync=none\n"
+     "ci=2.5\n"
+     "max_reps=50\n"
+     "warmup=3\n"},
     {2, "-d|/tmp|--threads|4|-n|10|--file-size|4k|--dirs|per-rank|--order|random|-p|create,stat,read-files,delete|-o|/tmp/r.h5",
      "dir=/tmp\n"
      "mode=file-per-process\n"
@@ -576,7 +591,12 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "hdf5_chunk=0\n"
      "hdf5_align=0\n"
      "hdf5_mdc_size=0\n"
-     "hdf5_coll_metadata=0\n"},
+     "hdf5_coll_metadata=0\n"
+     "fsync_every=0\n"
+     "sync=none\n"
+     "ci=5\n"
+     "max_reps=20\n"
+     "warmup=0\n"},
     {1, "-d|/tmp|-F|--shared|-F|--include-close|--file-size|0|--timeout|0.001|-D|1e9",
      "dir=/tmp\n"
      "mode=file-per-process\n"
@@ -613,7 +633,12 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "hdf5_chunk=0\n"
      "hdf5_align=0\n"
      "hdf5_mdc_size=0\n"
-     "hdf5_coll_metadata=0\n"},
+     "hdf5_coll_metadata=0\n"
+     "fsync_every=0\n"
+     "sync=none\n"
+     "ci=5\n"
+     "max_reps=20\n"
+     "warmup=0\n"},
     {1, "-d|/tmp|-a|hdf5|--hdf5-chunk|1m|--hdf5-align|4k|--hdf5-mdc-size|2m|--hdf5-coll-metadata",
      "dir=/tmp\n"
      "mode=file-per-process\n"
@@ -650,8 +675,66 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "hdf5_chunk=1048576\n"
      "hdf5_align=4096\n"
      "hdf5_mdc_size=2097152\n"
-     "hdf5_coll_metadata=1\n"},
+     "hdf5_coll_metadata=1\n"
+     "fsync_every=0\n"
+     "sync=none\n"
+     "ci=5\n"
+     "max_reps=20\n"
+     "warmup=0\n"},
 };
+
+/* -i auto: the word stored as 0, described and typed as "auto"; the slots
+ * are warm-up + measured (the cap under auto), never counted twice when a
+ * described line is parsed again; --ci/--max-reps warn without auto. */
+static char reps_text[64]; /* f->s lives only during the call */
+static int field_reps(void *arg, const struct pfs_field *f)
+{
+    if (strcmp(f->key, "reps") == 0) {
+        *(struct pfs_field *)arg = *f;
+        snprintf(reps_text, sizeof(reps_text), "%s", f->s);
+    }
+    return 0;
+}
+
+static void test_reps_auto(void **state)
+{
+    (void)state;
+    struct pfs_config cfg;
+    char err[PFS_ERRLEN], buf[8192];
+    assert_int_equal(parse(&cfg, err, "-d|/tmp|-i|auto|--warmup|2"), PFS_PARSE_RUN);
+    assert_int_equal(cfg.reps, 0);
+    assert_float_equal(cfg.ci, 5, 0);
+    assert_int_equal(cfg.max_reps, 20);
+    assert_int_equal(pfs_config_rep_slots(&cfg), 22);
+    assert_string_equal(cfg.warnings, "");
+    pfs_config_describe(&cfg, buf, sizeof(buf));
+    assert_non_null(strstr(buf, "\nreps=auto\n"));
+    assert_non_null(strstr(buf, "\nwarmup=2\n"));
+    struct pfs_field f = {0};
+    pfs_config_fields(&cfg, field_reps, &f);
+    assert_int_equal(f.type, PFS_FIELD_STR);
+    assert_string_equal(reps_text, "auto");
+    assert_int_equal(parse(&cfg, err, "-d|/tmp|--reps|auto|--ci|0.1|--max-reps|100000"), PFS_PARSE_RUN);
+    assert_int_equal(pfs_config_rep_slots(&cfg), 100000);
+    /* A fixed count: slots are warm-up + reps, and the count stays the user's. */
+    assert_int_equal(parse(&cfg, err, "-d|/tmp|-i|3|--warmup|2"), PFS_PARSE_RUN);
+    assert_int_equal(cfg.reps, 3);
+    assert_int_equal(pfs_config_rep_slots(&cfg), 5);
+    pfs_config_fields(&cfg, field_reps, &f);
+    assert_int_equal(f.type, PFS_FIELD_INT);
+    assert_int_equal(f.i, 3);
+    static const char *const refused[] = {"-d|/tmp|-i|0", "-d|/tmp|-i|AUTO", "-d|/tmp|-i|auto1", "-d|/tmp|--ci|0.05",
+                                          "-d|/tmp|--ci|101", "-d|/tmp|--max-reps|1", "-d|/tmp|--warmup|-1"};
+    for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
+        assert_int_equal(parse(&cfg, err, refused[i]), PFS_PARSE_ERROR);
+    assert_int_equal(parse(&cfg, err, "-d|/tmp|-i|x"), PFS_PARSE_ERROR);
+    assert_non_null(strstr(err, "from 1 to 1000000 or auto"));
+    assert_int_equal(parse(&cfg, err, "-d|/tmp|-i|2|--ci|3|--max-reps|9"), PFS_PARSE_RUN);
+    assert_non_null(strstr(cfg.warnings, "--ci does nothing without --reps auto"));
+    assert_non_null(strstr(cfg.warnings, "--max-reps does nothing without --reps auto"));
+    assert_int_equal(parse(&cfg, err, "-d|/tmp|--ci|3"), PFS_PARSE_RUN); /* -i 1, the default */
+    assert_non_null(strstr(cfg.warnings, "--ci does nothing"));
+}
 
 static void test_describe_golden(void **state)
 {
@@ -892,7 +975,7 @@ static void test_list_json(void **state)
         if (!strstr(json, want))
             fail_msg("no option has %s", want);
     }
-    assert_int_equal(keys, 36);
+    assert_int_equal(keys, 41);
     for (int k = 0; k < PFS_PH_KINDS; k++) {
         snprintf(want, sizeof(want), "{\"name\": \"%s\", \"kind\": \"%s\"", pfs_phase_name(k),
                  pfs_phase_is_meta(k) ? "metadata" : "data");
@@ -943,7 +1026,7 @@ int main(void)
         cmocka_unit_test(test_api_names), cmocka_unit_test(test_sizes),       cmocka_unit_test(test_format_size), cmocka_unit_test(test_bad_inputs),
         cmocka_unit_test(test_unknown_all), cmocka_unit_test(test_ior_letters), cmocka_unit_test(test_warnings),
         cmocka_unit_test(test_good_parse),  cmocka_unit_test(test_resolve),     cmocka_unit_test(test_check_dir),
-        cmocka_unit_test(test_describe),    cmocka_unit_test(test_describe_golden), cmocka_unit_test(test_phase_table),
+        cmocka_unit_test(test_describe),    cmocka_unit_test(test_describe_golden), cmocka_unit_test(test_reps_auto), cmocka_unit_test(test_phase_table),
         cmocka_unit_test(test_list_options_parse), cmocka_unit_test(test_json_checker), cmocka_unit_test(test_list_json),
         cmocka_unit_test(test_list_json_python),
     };

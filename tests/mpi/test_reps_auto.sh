@@ -1,0 +1,208 @@
+#!/bin/bash
+# Repetitions until the answer is stable (--reps auto, --ci, --max-reps,
+# --warmup), over a backend of known, noisy timings: the delay shim
+# (tests/lib/delay.c) makes each write phase's fsync (-e, inside the timed
+# region) sleep a duration from a list, on a tmpfs, so a phase takes what
+# the test chose:
+#   - steady timings: auto stops at the minimum (3 measured repetitions),
+#     target met, no warning;
+#   - noisy (alternating) timings: more repetitions, then the target met;
+#     with a small --max-reps: stops at the cap and warns (stored too);
+#   - --warmup 2: two more repetitions stored and flagged, the statistics
+#     over the others (checked against the stored per-repetition figures),
+#     with fixed --reps too, in the results file, JSON and CSV;
+#   - one measured repetition: no interval (NaN in HDF5, null in JSON, n/a);
+#   - the parser: -i auto described as "auto", --ci/--max-reps without
+#     --reps auto warn, a job file's reps = auto.
+. "$(dirname "$0")/lib.sh"
+DELAY=${PFS_DELAY_LIB:-$(dirname "${PFS_STALL_LIB:?set PFS_DELAY_LIB or PFS_STALL_LIB (ctest does)}")/libpfs_delay.so}
+[ -e "$DELAY" ] || { echo "no delay shim at $DELAY"; exit 1; }
+D=$(mktemp -d /dev/shm/pfsauto.XXXXXX)
+trap 'rm -rf "$T" "$D"' EXIT
+R=$T/r.h5
+W=(-d "$D" -p write -e -t 256k -b 1m)
+
+# delayed NP SECS [HEAD] -- ARGS...: pfsbench under the shim.
+delayed() {
+    local np=$1 secs=$2 head=$3
+    shift 4
+    LD_PRELOAD="$DELAY" PFS_DELAY_SECS="$secs" PFS_DELAY_HEAD="$head" run_mpi "$np" 120 "$@"
+}
+
+# runattrs N: the attributes of run N's write phase as KEY=VALUE lines in $T/attrs.
+phase_is() {
+    "$PY" - "$R" "$@" <<'EOF'
+import math, sys, h5py, numpy as np
+path, run, checks = sys.argv[1], sys.argv[2], sys.argv[3:]
+g = h5py.File(path, "r")["runs"]["%06d" % int(run)]
+pg = g["phases"]["00_write"]
+a = dict(pg.attrs)
+bad = []
+for c in checks:
+    k, v = c.split("=", 1)
+    got = a.get(k)
+    if v == "nan":
+        ok = got is not None and math.isnan(float(got))
+    elif v.startswith(">"):
+        ok = got is not None and float(got) > float(v[1:])
+    else:
+        ok = got is not None and float(got) == float(v)
+    if not ok:
+        bad.append("%s: %r, not %s" % (k, got, v))
+if bad:
+    print("; ".join(bad))
+    sys.exit(1)
+EOF
+}
+
+# 1. Steady timings (250 ms a phase; a loaded machine oversleeps by up to
+# about 15 ms, so +-20%): three measured repetitions, target met.
+STEADY=(0.25 "")
+rm -f "$R"
+delayed 2 "${STEADY[@]}" -- "${W[@]}" -i auto --ci 20 -o "$R"
+check "steady: exit 0" [ "$RC" -eq 0 ]
+check "steady: stable after 3" has "stable: every phase's 95% CI within +-20% of its mean after 3 measured"
+check "steady: the summary gives the interval" grep -qE "^ +mean [0-9.]+ \+-[0-9.]+% \(95% CI, 3 reps\), median [0-9.]+; target \+-20% met" "$T/out"
+check "steady: no warning" hasnt "stopped at --max-reps"
+check "steady: stored: 3 measured, target met" phase_is 1 repetitions=3 reps_measured=3 warmup=0 ci_target_met=1 ci_target_percent=20
+pycheck "steady: reps attribute is 'auto', the stored config says reps=auto" "$R" <<'EOF'
+import sys, h5py
+g = h5py.File(sys.argv[1], "r")["runs"]["000001"]
+r = g.attrs["reps"]
+r = r.decode() if isinstance(r, bytes) else r
+assert r == "auto", r
+conf = g.attrs["config"]
+conf = conf.decode() if isinstance(conf, bytes) else conf
+assert "\nreps=auto\n" in conf and "\nmax_reps=20\n" in conf and "\nwarmup=0\n" in conf, conf
+assert abs(float(g["phases"]["00_write"].attrs["ci95_percent"])) < 20
+EOF
+
+# 2. Four ranks, steady: the same decision on every rank (no hang, no extra repetition).
+delayed 4 "${STEADY[@]}" -- "${W[@]}" -i auto --ci 20 -o "$R" -q
+check "4 ranks steady: exit 0" [ "$RC" -eq 0 ]
+check "4 ranks steady: 3 measured" phase_is 2 repetitions=3 ci_target_met=1
+
+# 3. Noisy (alternating 50 and 100 ms, 20 and 10 MiB/s): about a dozen
+# repetitions before +-20% holds.
+delayed 1 0.05,0.1 "" -- "${W[@]}" -i auto --ci 20 --max-reps 60 -o "$R"
+check "noisy: exit 0" [ "$RC" -eq 0 ]
+check "noisy: more than the minimum, target met" phase_is 3 "reps_measured=>5" ci_target_met=1 ci_target_percent=20
+check "noisy: no cap warning" hasnt "stopped at --max-reps"
+
+# 4. Noisy with a small cap: stops at the cap and warns, stored with the run's warnings.
+delayed 2 0.05,0.15 "" -- "${W[@]}" -i auto --max-reps 4 -o "$R"
+check "cap: exit 0" [ "$RC" -eq 0 ]
+check "cap: 4 measured, target not met" phase_is 4 repetitions=4 reps_measured=4 ci_target_met=0
+check "cap: warns" has "warning      --reps auto stopped at --max-reps 4 without the target: the 95% CI of the mean is write +-"
+check "cap: the summary says not met" has "target +-5% not met"
+pycheck "cap: the warning is stored" "$R" <<'EOF'
+import sys, h5py
+w = h5py.File(sys.argv[1], "r")["runs"]["000004"].attrs["warnings"]
+w = w.decode() if isinstance(w, bytes) else w
+assert "--reps auto stopped at --max-reps 4 without the target" in w, w
+EOF
+
+# 5. --warmup 2 with a fixed --reps 3: slow warm-up repetitions stored, flagged, left out.
+delayed 2 0.1 0.4,0.4 -- "${W[@]}" -i 3 --warmup 2 -o "$R"
+check "warmup: exit 0" [ "$RC" -eq 0 ]
+check "warmup: rows 0 and 1 marked" [ "$(grep -c '  warm-up$' "$T/out")" -eq 2 ]
+check "warmup: the summary leaves them out" grep -qE "^write +3 .*" "$T/out"
+check "warmup: 5 stored, 3 measured, no target" phase_is 5 repetitions=5 reps_measured=3 warmup=2 ci_target_met=-1 ci_target_percent=nan
+pycheck "warmup: stored mean = mean of the measured reps (from the per-rep figures)" "$R" <<'EOF'
+import sys, h5py, numpy as np
+f = h5py.File(sys.argv[1], "r")
+g = f["runs"]["000005"]
+pg = g["phases"]["00_write"]
+bw, flag = pg["bandwidth"][()], pg["warmup"][()]
+assert list(flag) == [1, 1, 0, 0, 0], flag
+assert int(g.attrs["warmup"]) == 2
+m = bw[flag == 0]
+assert abs(pg.attrs["bandwidth_mean"] - m.mean()) <= 1e-9 * m.mean(), (pg.attrs["bandwidth_mean"], m.mean())
+assert abs(pg.attrs["bandwidth_mean"] - bw.mean()) > 0.05 * m.mean(), "the warm-up reps are not slower"
+assert abs(pg.attrs["bandwidth_median"] - np.median(m)) <= 1e-9 * m.mean()
+assert abs(pg.attrs["bandwidth_stddev"] - m.std(ddof=1)) <= 1e-6 * m.mean()
+# the interval, recomputed: t(0.975, 2) = 4.302652730
+half = 4.302652730 * m.std(ddof=1) / np.sqrt(3)
+assert abs(pg.attrs["ci95_half_width"] - half) <= 1e-6 * m.mean(), (pg.attrs["ci95_half_width"], half)
+assert abs(pg.attrs["ci95_percent"] - 100 * half / m.mean()) < 1e-6
+s = f["summary"][()]
+s = s[s["run"] == 5]
+assert list(s["warmup"]) == [1, 1, 0, 0, 0] and list(s["rep"]) == [0, 1, 2, 3, 4], s
+EOF
+
+# 6. --reps auto after --warmup 1: slots for warm-up + measured; reps numbered from 0.
+delayed 2 0.25 0.5 -- "${W[@]}" -i auto --ci 20 --warmup 1 -o "$R" -q
+check "auto + warmup: 4 stored, 3 measured" phase_is 6 repetitions=4 reps_measured=3 warmup=1 ci_target_met=1
+
+# 7. JSON and CSV carry the flags and the interval; one measured rep has none.
+delayed 2 0.1 0.4,0.4 -- "${W[@]}" -i 3 --warmup 2 --no-results --format json
+check "json: exit 0" [ "$RC" -eq 0 ]
+pycheck "json: warm-up flags, reps, interval" "$T/out" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["config"]["warmup"] == 2 and d["config"]["reps"] == 3, d["config"]
+p = d["phases"][0]
+assert [r["warmup"] for r in p["repetitions"]] == [True, True, False, False, False]
+assert [r["rep"] for r in p["repetitions"]] == [0, 1, 2, 3, 4]
+s = p["summary"]
+assert s["reps"] == 3 and s["warmup"] == 2 and s["target_met"] is None, s
+bw = [r["bandwidth"] for r in p["repetitions"][2:]]
+assert abs(s["mean"] - sum(bw) / 3) < 1e-9 * s["mean"], (s["mean"], bw)
+assert s["ci95_percent"] > 0 and s["ci95_half_width"] > 0
+EOF
+delayed 1 0.1 "" -- "${W[@]}" -i 1 --no-results --format json
+pycheck "json: one rep: the interval is null, not 0" "$T/out" <<'EOF'
+import json, sys
+s = json.load(open(sys.argv[1]))["phases"][0]["summary"]
+assert s["reps"] == 1 and s["ci95_percent"] is None and s["ci95_half_width"] is None and s["stddev"] is None, s
+EOF
+delayed 1 0.1 0.4 -- "${W[@]}" -i 2 --warmup 1 --no-results --format csv
+pycheck "csv: is_warmup, reps_measured, ci95 columns" "$T/out" <<'EOF'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert [r["is_warmup"] for r in rows] == ["1", "0", "0"], rows
+assert all(r["reps_measured"] == "2" and float(r["ci95_percent"]) >= 0 and r["target_met"] == "" for r in rows)
+assert rows[0]["warmup"] == "1" and rows[0]["reps"] == "2"
+EOF
+rm -f "$R"
+delayed 1 0.1 "" -- "${W[@]}" -i 1 -o "$R"
+check "one rep: n/a in the summary" grep -qE "^ +mean [0-9.]+ \+-n/a \(95% CI, 1 rep\)" "$T/out"
+check "one rep: NaN in the results file" phase_is 1 reps_measured=1 ci95_half_width=nan ci95_percent=nan
+
+# 8. The parser: words, ranges, warnings; a job file's reps = auto.
+run_mpi 1 30 "${W[@]}" -i sometimes --no-results
+check "-i sometimes: exit 2" [ "$RC" -eq 2 ]
+check "-i sometimes: says auto is taken" grep -q "is not a whole number from 1 to 1000000 or auto" "$T/err"
+run_mpi 1 30 "${W[@]}" -i auto --ci 0.01 --no-results
+check "--ci 0.01: exit 2" [ "$RC" -eq 2 ]
+run_mpi 1 30 "${W[@]}" -i auto --max-reps 1 --no-results
+check "--max-reps 1: exit 2" [ "$RC" -eq 2 ]
+run_mpi 1 60 "${W[@]}" -i 2 --ci 3 --max-reps 5 --no-results -q
+check "--ci/--max-reps without auto: run, warn" [ "$RC" -eq 0 ]
+check "--ci without auto warns" grep -q -- "--ci does nothing without --reps auto" "$T/err"
+check "--max-reps without auto warns" grep -q -- "--max-reps does nothing without --reps auto" "$T/err"
+run_mpi 1 30 --list-options=json
+pycheck "--list-options=json: reps takes the word auto; ci, max-reps, warmup" "$T/out" <<'EOF'
+import json, sys
+o = {x["long"]: x for x in json.load(open(sys.argv[1]))["options"]}
+assert o["reps"]["words"] == ["auto"] and o["reps"]["default"] == 1
+assert o["ci"]["default"] == 5 and o["ci"]["min"] == 0.1 and o["ci"]["max"] == 100 and o["ci"]["unit"] == "percent"
+assert o["max-reps"]["default"] == 20 and o["max-reps"]["min"] == 2
+assert o["warmup"]["default"] == 0 and o["warmup"]["key"] == "warmup"
+EOF
+cat >"$T/a.job" <<EOF
+[steady]
+dir = $D
+phases = write
+fsync
+transfer = 256k
+block = 1m
+reps = auto
+ci = 20
+max-reps = 5
+EOF
+rm -f "$R"
+delayed 2 "${STEADY[@]}" -- -f "$T/a.job" -o "$R" -q
+check "job file reps = auto: exit 0" [ "$RC" -eq 0 ]
+check "job file reps = auto: 3 measured" phase_is 1 repetitions=3 ci_target_met=1
+finish
