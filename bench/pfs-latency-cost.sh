@@ -57,8 +57,8 @@ fi
 ROUNDS=12 TARGET=/dev/shm XFERS=4k,1m,16m BLOCKS=4k=256m,1m=1g,16m=1g OLD="" COMMIT=819cac7 NULLS=1
 WARMUP=1 TO=300 OUT="" ONLY="" QUIET=0 REPS=0
 
-usage() { sed -n '/^# usage:/,/^# Exit status/p' "$0" | sed 's/^# \{0,1\}//'; }
-die() { echo "pfs-latency-cost: $*" >&2; exit 2; }
+BENCH_NAME=pfs-latency-cost
+. "$here/lib.sh"
 
 summarize() {
 /usr/bin/python3 - "$1/results.csv" "$1/header.txt" <<'EOF'
@@ -140,15 +140,6 @@ while getopts "r:d:t:b:O:C:N:R:W:T:o:s:qh" o; do
     esac
 done
 
-bytes() {
-    local s=${1,,} m=1
-    case $s in
-    *k) m=1024 s=${s%k} ;; *m) m=$((1 << 20)) s=${s%m} ;;
-    *g) m=$((1 << 30)) s=${s%g} ;; *t) m=$((1 << 40)) s=${s%t} ;;
-    esac
-    [[ $s =~ ^[0-9]+$ ]] || return 1
-    echo $((s * m))
-}
 block_for() {
     local t=$1 pair
     if [[ $BLOCKS != *=* ]]; then echo "$BLOCKS"; return; fi

@@ -40,8 +40,8 @@ if [ -z "${PFSBENCH:-}" ]; then
 fi
 ROUNDS=4 TARGET=/var/tmp SIZE=256m XFER=4k WARMUP=1 TO=600 OUT="" ONLY="" QUIET=0
 
-usage() { sed -n '/^# usage:/,/^# Exit status/p' "$0" | sed 's/^# \{0,1\}//'; }
-die() { echo "pfs-latency-vs-fio: $*" >&2; exit 2; }
+BENCH_NAME=pfs-latency-vs-fio
+. "$here/lib.sh"
 
 summarize() {
 /usr/bin/python3 - "$1/results.csv" "$1/header.txt" <<'EOF'
@@ -85,15 +85,6 @@ while getopts "r:d:s:t:W:T:o:S:qh" o; do
     esac
 done
 
-bytes() {
-    local s=${1,,} m=1
-    case $s in
-    *k) m=1024 s=${s%k} ;; *m) m=$((1 << 20)) s=${s%m} ;;
-    *g) m=$((1 << 30)) s=${s%g} ;; *t) m=$((1 << 40)) s=${s%t} ;;
-    esac
-    [[ $s =~ ^[0-9]+$ ]] || return 1
-    echo $((s * m))
-}
 
 if [ -n "$ONLY" ]; then
     [ -f "$ONLY/results.csv" ] || die "no results.csv in '$ONLY'"

@@ -37,8 +37,8 @@ BENCH_BIN=${BENCH_BIN:-$(dirname "$PFSBENCH")/bench}
 PFS_RESULTS=${PFS_RESULTS:-$(dirname "$here")/scripts/pfs-results}
 NP=16 RNP=64 ROUNDS=5 DIR=/dev/shm XFERS=1m,16m,64m BRARGS="" OUT=""
 
-usage() { sed -n '/^# usage:/,/^# Exit status/p' "$0" | sed 's/^# \{0,1\}//'; }
-die() { echo "pfs-overheads: $*" >&2; exit 2; }
+BENCH_NAME=pfs-overheads
+. "$here/lib.sh"
 while getopts "n:R:r:d:t:B:o:sh" o; do
     case $o in
     n) NP=$OPTARG ;; R) RNP=$OPTARG ;; r) ROUNDS=$OPTARG ;; d) DIR=$OPTARG ;; t) XFERS=$OPTARG ;;
@@ -71,11 +71,6 @@ mpi() { # mpi NP TIMEOUT CMD...
     timeout "$to" mpirun -np "$np" --oversubscribe --bind-to none "$@"
 }
 median() { sort -g | awk '{v[NR] = $1} END {if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
-bytes() {
-    local s=${1,,} m=1
-    case $s in *k) m=1024 s=${s%k} ;; *m) m=$((1 << 20)) s=${s%m} ;; *g) m=$((1 << 30)) s=${s%g} ;; esac
-    echo $((s * m))
-}
 # first_io FILE: min open_start over the first phase of run 1 (epoch s)
 first_io() {
     "$PFS_RESULTS" "$1" --run 1 --raw --csv |

@@ -35,8 +35,8 @@ if [ -z "${PFSBENCH:-}" ]; then
 fi
 ROUNDS=4 SIZE=1g CPU=1 CELLS=fio,posix OUT="" TO=300
 
-usage() { sed -n '/^# usage:/,/^# Exit status/p' "$0" | sed 's/^# \{0,1\}//'; }
-die() { echo "pfs-vs-fio-mmap: $*" >&2; exit 2; }
+BENCH_NAME=pfs-vs-fio-mmap
+. "$here/lib.sh"
 
 while getopts "r:s:c:C:o:T:h" o; do
     case $o in
@@ -45,13 +45,6 @@ while getopts "r:s:c:C:o:T:h" o; do
     esac
 done
 
-# bytes N[kmg] (1024-based)
-bytes() {
-    local s=${1,,} m=1
-    case $s in *k) m=1024 s=${s%k} ;; *m) m=$((1 << 20)) s=${s%m} ;; *g) m=$((1 << 30)) s=${s%g} ;; esac
-    [[ $s =~ ^[0-9]+$ ]] || return 1
-    echo $((s * m))
-}
 
 [[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || die "-r takes a positive count"
 bytes "$SIZE" >/dev/null || die "bad size '$SIZE'"
@@ -83,39 +76,12 @@ trap 'rm -rf "$M"' EXIT
 trap 'exit 130' INT TERM
 FAILED=0
 
-# pfs LOG ARGS...: pfsbench on one rank; prints "OP MIBS" per data phase of the summary
-pfs() {
-    local log=$1
-    shift
-    timeout "$TO" "${BIND[@]}" mpirun -np 1 --bind-to none "$PFSBENCH" --no-results -q "$@" >"$log" 2>&1 ||
-        { echo "pfsbench exited $?" >>"$log"; return 1; }
-    awk '($1 == "write" || $1 == "rewrite" || $1 == "read") && NF == 9 { print $1, $6; n++ } END { exit n == 0 }' "$log"
-}
 
-# fio_run LOG ARGS...: fio's jobs; prints "OP MIBS" per job (io_bytes / runtime)
-fio_run() {
-    local log=$1
-    shift
-    timeout "$TO" "${BIND[@]}" fio --output-format=json --output="$log.json" "$@" >"$log" 2>&1 ||
-        { echo "fio exited $?" >>"$log"; return 1; }
-    python3 - "$log.json" <<'EOF'
-import json, sys
-d = json.load(open(sys.argv[1]))
-for j in d["jobs"]:
-    op = "write" if j["jobname"].startswith("w") else "read"
-    s = j[op]
-    if j.get("error", 0) or s["runtime"] <= 0 or s["io_bytes"] <= 0:
-        sys.exit("fio %s: error %s, %d bytes" % (j["jobname"], j.get("error"), s["io_bytes"]))
-    print(op, "%.2f" % (s["io_bytes"] / (s["runtime"] / 1000.0) / 1048576.0))
-    if op == "write":  # the same write, against pfsbench's rewrite (an allocated file) too
-        print("rewrite", "%.2f" % (s["io_bytes"] / (s["runtime"] / 1000.0) / 1048576.0))
-EOF
-}
 
-run_pfs() { pfs "$1" -d "$M" -a "$2" -t 1m -b "$SIZE" -e -p write,rewrite,read; }
+run_pfs() { pfs_mibs "$1" -d "$M" -a "$2" -t 1m -b "$SIZE" -e -p write,rewrite,read; }
 run_fio() {
     # shellcheck disable=SC2016
-    fio_run "$1" --directory="$M" --filename_format='pvfm.$jobnum' --ioengine=mmap --bs=1m --size="$(bytes "$SIZE")" \
+    fio_mibs "$1" --rewrite --directory="$M" --filename_format='pvfm.$jobnum' --ioengine=mmap --bs=1m --size="$(bytes "$SIZE")" \
         --invalidate=0 --name=write --rw=write --end_fsync=1 --name=read --stonewall --rw=read --unlink=1
 }
 

@@ -46,8 +46,8 @@ fi
 ROUNDS=4 DISK="" RSIZE=1g SECS=5 SEQ=1g SHM=1g CPU=1 OUT="" TO=300
 CELLS=rand-qd32,rand-qd1,seq-qd8,shm-qd1,shm-qd8
 
-usage() { sed -n '/^# usage:/,/^# Exit status/p' "$0" | sed 's/^# \{0,1\}//'; }
-die() { echo "pfs-vs-fio-uring: $*" >&2; exit 2; }
+BENCH_NAME=pfs-vs-fio-uring
+. "$here/lib.sh"
 
 while getopts "r:d:s:D:S:m:c:C:o:T:h" o; do
     case $o in
@@ -57,13 +57,6 @@ while getopts "r:d:s:D:S:m:c:C:o:T:h" o; do
     esac
 done
 
-# bytes N[kmg] (1024-based)
-bytes() {
-    local s=${1,,} m=1
-    case $s in *k) m=1024 s=${s%k} ;; *m) m=$((1 << 20)) s=${s%m} ;; *g) m=$((1 << 30)) s=${s%g} ;; esac
-    [[ $s =~ ^[0-9]+$ ]] || return 1
-    echo $((s * m))
-}
 fstype() { stat -f -c %T "$1"; }
 
 [[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || die "-r takes a positive count"
@@ -103,50 +96,25 @@ trap 'rm -rf "$W" "$M"' EXIT
 trap 'exit 130' INT TERM
 FAILED=0
 
-# pfs LOG ARGS...: pfsbench on one rank; prints "OP MIBS" per data phase of the summary
-pfs() {
-    local log=$1
-    shift
-    timeout "$TO" "${BIND[@]}" mpirun -np 1 --bind-to none "$PFSBENCH" --no-results -q "$@" >"$log" 2>&1 ||
-        { echo "pfsbench exited $?" >>"$log"; return 1; }
-    awk '($1 == "write" || $1 == "read") && NF == 9 { print $1, $6; n++ } END { exit n == 0 }' "$log"
-}
 
-# fio_run LOG ARGS...: one fio job; prints "OP MIBS" per job (io_bytes / runtime)
-fio_run() {
-    local log=$1
-    shift
-    timeout "$TO" "${BIND[@]}" fio --output-format=json --output="$log.json" "$@" >"$log" 2>&1 ||
-        { echo "fio exited $?" >>"$log"; return 1; }
-    python3 - "$log.json" <<'EOF'
-import json, sys
-d = json.load(open(sys.argv[1]))
-for j in d["jobs"]:
-    op = "write" if j["jobname"].startswith("w") else "read"
-    s = j[op]
-    if j.get("error", 0) or s["runtime"] <= 0 or s["io_bytes"] <= 0:
-        sys.exit("fio %s: error %s, %d bytes" % (j["jobname"], j.get("error"), s["io_bytes"]))
-    print(op, "%.2f" % (s["io_bytes"] / (s["runtime"] / 1000.0) / 1048576.0))
-EOF
-}
 
 RFILE=$W/pfsbench.pvfu.0
-rand_pfs() { pfs "$1" -d "$W" -a uring --iodepth "$2" -t 4k -b "$RSIZE" --direct --random -p read --run-id pvfu -D "$SECS"; }
+rand_pfs() { pfs_mibs "$1" -d "$W" -a uring --iodepth "$2" -t 4k -b "$RSIZE" --direct --random -p read --run-id pvfu -D "$SECS"; }
 rand_fio() {
     local eng=io_uring
     [ "$2" = 1 ] && eng=psync
-    fio_run "$1" --name=r --filename="$RFILE" --readonly --ioengine=$eng --iodepth="$2" --direct=1 --rw=randread \
+    fio_mibs "$1" --name=r --filename="$RFILE" --readonly --ioengine=$eng --iodepth="$2" --direct=1 --rw=randread \
         --bs=4k --size="$(bytes "$RSIZE")" --runtime="$SECS" --randrepeat=0 --invalidate=0 --norandommap
 }
-seq_pfs() { pfs "$1" -d "$W" -a uring --iodepth 8 -t 1m -b "$SEQ" --direct -e -p write,read; }
+seq_pfs() { pfs_mibs "$1" -d "$W" -a uring --iodepth 8 -t 1m -b "$SEQ" --direct -e -p write,read; }
 seq_fio() {
     # shellcheck disable=SC2016
-    fio_run "$1" --directory="$W" --filename_format='pvfu-seq.$jobnum' --ioengine=io_uring --iodepth=8 --direct=1 \
+    fio_mibs "$1" --directory="$W" --filename_format='pvfu-seq.$jobnum' --ioengine=io_uring --iodepth=8 --direct=1 \
         --bs=1m --size="$(bytes "$SEQ")" --fallocate=none --invalidate=0 --create_on_open=1 --mem_align=4096 \
         --name=write --rw=write --end_fsync=1 --name=read --stonewall --rw=read --unlink=1
 }
-shm_pfs() { pfs "$1" -d "$M" -a uring --iodepth "$2" -t 1m -b "$SHM" -e -p write,read; }
-shm_posix() { pfs "$1" -d "$M" -a posix -t 1m -b "$SHM" -e -p write,read; }
+shm_pfs() { pfs_mibs "$1" -d "$M" -a uring --iodepth "$2" -t 1m -b "$SHM" -e -p write,read; }
+shm_posix() { pfs_mibs "$1" -d "$M" -a posix -t 1m -b "$SHM" -e -p write,read; }
 
 # cell_tools CELL: "A B" (the tools compared, A/B)
 cell_tools() { case $1 in rand-*|seq-*) echo "pfs fio" ;; shm-*) echo "uring posix" ;; esac; }
@@ -179,7 +147,7 @@ launch() {
 
 if [[ $CELLS == *rand-* ]]; then
     echo "making the random cells' file $RFILE ($RSIZE, untimed)" >&2
-    pfs "$OUT/logs/make-rfile" -d "$W" -a uring --iodepth 8 -t 1m -b "$RSIZE" --direct -e -p write -k \
+    pfs_mibs "$OUT/logs/make-rfile" -d "$W" -a uring --iodepth 8 -t 1m -b "$RSIZE" --direct -e -p write -k \
         --run-id pvfu >/dev/null || die "could not write $RFILE; see $OUT/logs/make-rfile"
 fi
 for c in "${CELL[@]}"; do # one untimed warm-up of each tool

@@ -61,8 +61,8 @@ BENCH_BIN=${BENCH_BIN:-$(dirname "$PFSBENCH")/bench}
 ROUNDS=6 TARGETS=/dev/shm RANKS=1,2 XFERS=4k,1m,16m BLOCKS=4k=1g,1m=2g,16m=2g
 MEMREGION=256m WARMUP=1 OUT="" FIO_EXTRA="" MPI_EXTRA="" TO=300 QUIET=0 PFS2="" SETSID=1 ONLY=""
 
-usage() { sed -n '/^# usage:/,/^# Exit status/p' "$0" | sed 's/^# \{0,1\}//'; }
-die() { echo "pfs-vs-fio: $*" >&2; exit 2; }
+BENCH_NAME=pfs-vs-fio
+. "$here/lib.sh"
 
 # summarize DIR: the tables from DIR/results.csv, DIR/memcpy.txt, DIR/header.txt
 summarize() {
@@ -142,15 +142,6 @@ while getopts "r:d:n:t:b:m:W:o:F:P:T:X:S:s:qh" o; do
 done
 
 # bytes N[kmgt] (1024-based)
-bytes() {
-    local s=${1,,} m=1
-    case $s in
-    *k) m=1024 s=${s%k} ;; *m) m=$((1 << 20)) s=${s%m} ;;
-    *g) m=$((1 << 30)) s=${s%g} ;; *t) m=$((1 << 40)) s=${s%t} ;;
-    esac
-    [[ $s =~ ^[0-9]+$ ]] || return 1
-    echo $((s * m))
-}
 # block_for T: the block per rank for transfer size T, from -b
 block_for() {
     local t=$1 pair
