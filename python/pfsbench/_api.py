@@ -32,10 +32,11 @@ MISSING = object()
 # Column specs: (name, dtype); dtype "i8", "u8", "f8", "O" (str), "?" (True/False/NaN: pandas "boolean").
 _KEY = [("run", "i8"), ("phase", "O"), ("index", "i8"), ("kind", "O")]
 SUMMARY_COLUMNS = [("run", "i8"), ("run_id", "O"), ("label", "O"), ("status", "O"), ("phase", "O"), ("index", "i8"),
-                   ("kind", "O"), ("rep", "i8"), ("ranks", "i8"), ("nodes", "i8"), ("threads", "i8"),
+                   ("kind", "O"), ("rep", "i8"), ("warmup", "?"), ("ranks", "i8"), ("nodes", "i8"), ("threads", "i8"),
                    ("streams", "i8"), ("transfer", "i8"), ("block", "i8"), ("bytes", "i8"), ("seconds", "f8"),
                    ("bandwidth", "f8"), ("bandwidth_mib", "f8"), ("utilization", "f8"),
                    ("stonewall_bandwidth", "f8"), ("ops", "i8"), ("rate", "f8"), ("iops", "f8"),
+                   ("reps_measured", "i8"), ("ci95_half_width", "f8"), ("ci95_percent", "f8"), ("ci_target_met", "?"),
                    ("start_s", "f8"), ("end_s", "f8"), ("p50_ns", "f8"), ("p90_ns", "f8"), ("p99_ns", "f8"),
                    ("p999_ns", "f8"), ("max_ns", "f8"), ("mean_ns", "f8"), ("cpu_user", "f8"), ("cpu_sys", "f8"),
                    ("cpu_percent", "f8")]
@@ -283,6 +284,7 @@ class Run:
                 none = ls["count"] == 0
                 for f in ("p50_ns", "p90_ns", "p99_ns", "p999_ns", "max_ns", "mean_ns"):
                     d[f] = _nan_where(ls[f], none)
+            d.update(self._ci(pg, R_))
             u, s = self._cpu(pg, R_)
             if u is not None:
                 d["cpu_user"], d["cpu_sys"] = u.sum(axis=1), s.sum(axis=1)
@@ -292,6 +294,21 @@ class Run:
                     d["cpu_percent"] = np.where(denom > 0, (d["cpu_user"] + d["cpu_sys"]) / np.where(denom > 0, denom, 1)
                                                 * 100.0, np.nan)
             cols.add(R_, **d)
+
+    @staticmethod
+    def _ci(pg, reps):
+        """A repetition's warm-up flag and its phase's 95% interval (the
+        phase's figure: bandwidth, rate in a metadata phase; NaN for one
+        measured repetition); ci_target_met NaN without --reps auto. A file
+        from before --warmup: no warm-up, every repetition measured."""
+        a = pg.attrs
+        flag = pg["warmup"][()][:reps].astype(bool) if "warmup" in pg else np.zeros(reps, dtype=bool)
+        met = int(a["ci_target_met"]) if "ci_target_met" in a else -1
+        return {"warmup": flag,
+                "reps_measured": int(a["reps_measured"]) if "reps_measured" in a else reps - int(flag.sum()),
+                "ci95_half_width": float(a["ci95_half_width"]) if "ci95_half_width" in a else MISSING,
+                "ci95_percent": float(a["ci95_percent"]) if "ci95_percent" in a else MISSING,
+                "ci_target_met": MISSING if met < 0 else bool(met)}
 
     def _cpu(self, pg, reps):
         """(user, sys) CPU s per [rep][node], from the datasets or the times' fields; (None, None)."""
@@ -568,7 +585,12 @@ class Results:
         and end_s (the repetition's first open and last close, relative to
         the run's start), p50_ns .. mean_ns of the phase's own operation
         (the op kind), cpu_user and cpu_sys (s, all streams), cpu_percent
-        (bonnie++'s %CP)."""
+        (bonnie++'s %CP), warmup (True for a --warmup repetition: stored,
+        left out of the statistics), and the phase's reps_measured,
+        ci95_half_width (the 95% confidence interval of the mean bandwidth,
+        bytes/s, or of the rate in a metadata phase; NaN for one measured
+        repetition), ci95_percent (of the mean) and ci_target_met (--reps
+        auto: whether it came within --ci; NaN with a fixed --reps)."""
         return _frame(SUMMARY_COLUMNS, self.runs, "summary", as_frame, lambda r, c: r._summary(c))
 
     def nodes(self, as_frame=True):

@@ -33,7 +33,8 @@ VERSION = 1
 MIB = 1048576.0
 
 SUMMARY_FIELDS = ("run", "run_id", "label", "status", "phase", "rep", "ranks", "nodes", "transfer", "block",
-                  "bytes", "seconds", "bandwidth", "utilization", "stonewall_bandwidth", "threads", "ops", "rate")
+                  "bytes", "seconds", "bandwidth", "utilization", "stonewall_bandwidth", "threads", "ops", "rate",
+                  "warmup")
 # A phase's kind: "metadata" (judged by its rate in files/s) or "data" (it
 # moves data and is judged by its bandwidth). It is taken from, first found:
 #   1. the results file: the `kind` attribute pfsbench writes on each
@@ -265,7 +266,7 @@ REQUIRED_INT_ATTRS = ("ranks", "nodes")
 OPTIONAL_STR_ATTRS = ("start_time", "end_time", "label", "command_line", "dir", "fs_type", "error", "warnings",
                       "fs_mount_type", "fs_source", "fs_mount_point", "fs_options", "fs_layout")
 OPTIONAL_INT_ATTRS = ("threads", "streams", "reps", "fs_block_size")
-SUMMARY_REQUIRED = tuple(k for k in SUMMARY_FIELDS if k not in ("threads", "ops", "rate"))
+SUMMARY_REQUIRED = tuple(k for k in SUMMARY_FIELDS if k not in ("threads", "ops", "rate", "warmup"))
 # Per-phase datasets and their shape, in repetitions (R), streams (S), nodes (N).
 PHASE_SHAPES = (("times", "RS"), ("bandwidth", "R"), ("seconds", "R"), ("bytes", "R"), ("utilization", "R"),
                 ("stonewall_bandwidth", "R"), ("ops", "R"), ("rate", "R"), ("stream_bandwidth", "RS"),
@@ -456,8 +457,10 @@ def summary_rows(src, lossless=False, problems=None):
     """The /summary table as a list of dicts (keys SUMMARY_FIELDS plus
     bandwidth_mib: bandwidth in MiB/s, stonewall_bandwidth_mib, streams:
     ranks x threads, kind: "data" or "metadata"). Base units: bytes, s,
-    bytes/s; rate in ops/s (files/s for a metadata phase). In a file written
-    before these columns existed, threads is 1 and ops and rate are None.
+    bytes/s; rate in ops/s (files/s for a metadata phase). warmup is 1 for a
+    warm-up repetition (--warmup: stored, left out of the statistics). In a
+    file written before these columns existed, threads is 1, ops and rate
+    are None and warmup is 0.
     Rows of damaged runs, or of runs without a group, are left out."""
     with _Opened(src) as f:
         if "summary" not in f:
@@ -489,6 +492,7 @@ def summary_rows(src, lossless=False, problems=None):
                 row.setdefault("threads", 1)
                 row.setdefault("ops", None)
                 row.setdefault("rate", None)
+                row.setdefault("warmup", 0)
                 row["streams"] = row["ranks"] * row["threads"]
                 if run not in kinds:
                     kinds[run] = _run_kinds(f, run)

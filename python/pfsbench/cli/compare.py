@@ -116,7 +116,8 @@ class Data:
         self.path = path
         try:
             with pfs_results.open_results(path) as f:
-                self.rows = pfs_results.summary_rows(f)
+                # Warm-up repetitions (--warmup) are stored but left out, as pfsbench's statistics leave them.
+                self.rows = [r for r in pfs_results.summary_rows(f) if not r.get("warmup")]
                 self.runs = {r["run"]: r for r in pfs_results.runs(f)}
                 self._add_cpu(pfs_results.latency_rows(f, problems=[]))
         except pfs_results.NotResultsFile as e:

@@ -89,7 +89,7 @@ def phase_figures(runs):
     out = {}
     for name, w, phase, kind in PHASES:
         s = runs[w].summary(as_frame=False)
-        rows = [i for i in range(len(s["phase"])) if s["phase"][i] == phase]
+        rows = [i for i in range(len(s["phase"])) if s["phase"][i] == phase and s["warmup"][i] != 1]
         if not rows:
             raise Usage("run %d (%s) has no %s phase: %s needs it" % (runs[w].number, runs[w].label, phase, name))
         col = "bandwidth" if kind == "bw" else "rate"
