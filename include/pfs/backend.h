@@ -28,6 +28,8 @@ enum {
     PFS_OPEN_TRUNC = 1 << 3,  /* emptied only after the identity checks passed */
     PFS_OPEN_DIRECT = 1 << 4,
     PFS_OPEN_SHARED = 1 << 5, /* every rank opens the same file (collective for MPI-IO) */
+    PFS_OPEN_DSYNC = 1 << 6,  /* O_DSYNC: each write returns when its data is stable (--sync dsync) */
+    PFS_OPEN_SYNC = 1 << 7,   /* O_SYNC: ... its data and metadata (--sync sync) */
 };
 
 /* What a backend can do. The core reads these, never a NULL pointer, to
@@ -39,6 +41,12 @@ enum {
     PFS_CAP_THREADS = 1 << 3,    /* usable from several threads of one rank (--threads) */
     PFS_CAP_META = 1 << 4,       /* its own md_* calls (files and directories); without it the POSIX ones serve */
     PFS_CAP_HINTS = 1 << 5,      /* takes --hint key=value (MPI-IO info) */
+    PFS_CAP_OSYNC = 1 << 6,      /* honours PFS_OPEN_DSYNC / PFS_OPEN_SYNC (else --sync is refused) */
+    /* fsync of the shared file is collective (MPI_File_sync, H5Fflush over
+     * the MPI-IO driver): every rank must call it equally often, so
+     * --fsync-every on the shared file needs --collective (whose ranks agree
+     * after every transfer); a file per stream is synced alone. */
+    PFS_CAP_FSYNC_COLL = 1 << 7,
 };
 
 /* One transfer, for submit/reap. The core owns the array of these and their
@@ -154,7 +162,9 @@ int pfs_backend_valid(const struct pfs_backend *be, char *err, size_t len);
 
 /* Local. What the options ask that be cannot do (--direct without
  * PFS_CAP_DIRECT, --collective without PFS_CAP_COLLECTIVE, --threads > 1
- * without PFS_CAP_THREADS), then be's own check. 0, or -1 with err set. */
+ * without PFS_CAP_THREADS, --sync without PFS_CAP_OSYNC, --fsync-every on
+ * the shared file without --collective with PFS_CAP_FSYNC_COLL), after be's
+ * own check. 0, or -1 with err set. */
 int pfs_backend_check(const struct pfs_backend *be, const struct pfs_config *cfg, char *err, size_t len);
 
 /* Local. be's init (ctx NULL when it has none). 0, or -1 with err set. */

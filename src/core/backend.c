@@ -37,6 +37,20 @@ static int refuse(char *err, size_t len, const char *what, const struct pfs_back
     return -1;
 }
 
+/* A collective fsync (PFS_CAP_FSYNC_COLL) of the shared file every N
+ * transfers is safe only where the ranks agree after every transfer
+ * (--collective): independent ranks stop (an error, the stonewall) at
+ * different counts and would wait in each other's sync. */
+static int check_fsync_every(const struct pfs_backend *be, const struct pfs_config *cfg, char *err, size_t len)
+{
+    if (!cfg->fsync_every || !cfg->shared || cfg->collective || !(be->caps & PFS_CAP_FSYNC_COLL))
+        return 0;
+    snprintf(err, len, "--fsync-every on the --shared file with --api %s needs --collective: its fsync is collective "
+             "over the ranks, which independent I/O does not keep in step; give --collective, or -F (a file per "
+             "process is synced alone)", be->name);
+    return -1;
+}
+
 int pfs_backend_check(const struct pfs_backend *be, const struct pfs_config *cfg, char *err, size_t len)
 {
     /* The backend's own words first: they name its alternatives. */
@@ -56,5 +70,7 @@ int pfs_backend_check(const struct pfs_backend *be, const struct pfs_config *cfg
         snprintf(err, len, "--threads is not available with --api %s; use ranks instead", be->name);
         return -1;
     }
-    return 0;
+    if (cfg->sync_mode != PFS_SYNC_NONE && !(be->caps & PFS_CAP_OSYNC))
+        return refuse(err, len, cfg->sync_mode == PFS_SYNC_SYNC ? "--sync sync" : "--sync dsync", be, PFS_CAP_OSYNC);
+    return check_fsync_every(be, cfg, err, len);
 }

@@ -12,7 +12,7 @@
  * ftruncate to the same size (the shared file: every rank asks for the same
  * size). A file this run did not make is never extended: writes stop at its
  * end (a short write, explained). A file per stream is left holding what was
- * written: at fsync or close it is cut back to the highest byte written (or
+ * written: at close it is cut back to the highest byte written (or
  * the size it had at open, if larger), as pwrite would have left it; the
  * shared file keeps ranks x block, so -D with --shared is refused.
  *
@@ -22,9 +22,10 @@
  * the file system cannot back (the file cut short by someone else, a file
  * system without fallocate that fills up) fails the transfer with EIO.
  *
- * fsync (-e) is msync(MS_SYNC) of the mapping (on Linux, a datasync of the
- * mapped range); the descriptor is not fsync'ed as well. close is munmap
- * and close. */
+ * fsync (-e, and every N transfers with --fsync-every) is msync(MS_SYNC)
+ * of the mapping (on Linux, a datasync of the mapped range); the
+ * descriptor is not fsync'ed as well. --sync is refused: O_DSYNC does not
+ * reach a memcpy into a mapping. close is munmap and close. */
 #define _GNU_SOURCE
 #include "pfs/backend.h"
 #include "pfs/config.h"
@@ -99,6 +100,12 @@ static int mmap_check(const struct pfs_config *cfg, char *err, size_t len)
         snprintf(err, len, "--api mmap cannot stonewall (-D) a --shared file: the shared file is sized to ranks x "
                  "block before it is mapped, so a run cut short would leave bytes in it that were never written; "
                  "use a file per process with -D, or --api posix");
+        return -1;
+    }
+    if (cfg->sync_mode != PFS_SYNC_NONE) {
+        snprintf(err, len, "--sync %s is not available with --api mmap: a write is a memcpy into the mapping, which "
+                 "O_DSYNC and O_SYNC never reach; use --fsync-every N (msync after every N transfers), or --api posix",
+                 cfg->sync_mode == PFS_SYNC_SYNC ? "sync" : "dsync");
         return -1;
     }
     if (sizeof(size_t) < 8 && (cfg->block > SIZE_MAX || cfg->total > SIZE_MAX)) {
@@ -266,16 +273,16 @@ static int settle_size(struct mmap_fh *h)
     return 0;
 }
 
+/* The mapping's dirty pages to the file. The file is not cut back here (close
+ * does that): --fsync-every syncs in the middle of a phase, and a file cut
+ * back to the highest byte written so far would make the next transfer's
+ * pages lie past its end (SIGBUS). */
 static int mmap_fsync(void *fh)
 {
     struct mmap_fh *h = fh;
-    int rc = settle_size(h);
-    if (rc < 0)
-        return rc;
-    size_t len = h->settle && h->size < h->maplen ? (size_t)h->size : h->maplen;
-    if (!h->map || !len)
+    if (!h->map || !h->maplen)
         return 0;
-    return msync(h->map, len, MS_SYNC) == 0 ? 0 : -errno;
+    return msync(h->map, h->maplen, MS_SYNC) == 0 ? 0 : -errno;
 }
 
 static int mmap_close(void *fh)

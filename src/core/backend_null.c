@@ -112,7 +112,7 @@ static int null_md_dir(void *ctx, const char *path)
 const struct pfs_backend pfs_backend_null = {
     .name = "null",
     .help = "no I/O at all: transfers and small files succeed at once (measures pfsbench's own cost)",
-    .caps = PFS_CAP_DIRECT | PFS_CAP_THREADS | PFS_CAP_META,
+    .caps = PFS_CAP_DIRECT | PFS_CAP_THREADS | PFS_CAP_META | PFS_CAP_OSYNC,
     .init = null_init,
     .fini = null_fini,
     .open = null_open,

@@ -27,6 +27,10 @@ static int posix_open(void *ctx, const char *path, unsigned flags, const struct 
         of |= O_TRUNC;
     if (flags & PFS_OPEN_DIRECT)
         of |= O_DIRECT;
+    if (flags & PFS_OPEN_SYNC)
+        of |= O_SYNC;
+    else if (flags & PFS_OPEN_DSYNC)
+        of |= O_DSYNC;
     int fd = pfs_open_own(path, of, 0644, expect, got);
     if (fd < 0)
         return fd;
@@ -168,7 +172,7 @@ static int posix_md_rmdir(void *ctx, const char *path)
 const struct pfs_backend pfs_backend_posix = {
     .name = "posix",
     .help = "POSIX pread/pwrite on a file descriptor, one transfer at a time (O_DIRECT with --direct)",
-    .caps = PFS_CAP_DIRECT | PFS_CAP_THREADS | PFS_CAP_META,
+    .caps = PFS_CAP_DIRECT | PFS_CAP_THREADS | PFS_CAP_META | PFS_CAP_OSYNC,
     .open = posix_open,
     .pwrite = posix_pwrite,
     .pread = posix_pread,

@@ -124,6 +124,10 @@ static int open_flags(unsigned flags)
         of |= O_TRUNC;
     if (flags & PFS_OPEN_DIRECT)
         of |= O_DIRECT;
+    if (flags & PFS_OPEN_SYNC)
+        of |= O_SYNC;
+    else if (flags & PFS_OPEN_DSYNC)
+        of |= O_DSYNC;
     return of;
 }
 
@@ -303,7 +307,7 @@ static int uring_close(void *fh)
 const struct pfs_backend pfs_backend_uring = {
     .name = "uring",
     .help = "io_uring (liburing): --iodepth transfers in flight per stream (O_DIRECT with --direct)",
-    .caps = PFS_CAP_DIRECT | PFS_CAP_ASYNC | PFS_CAP_THREADS,
+    .caps = PFS_CAP_DIRECT | PFS_CAP_ASYNC | PFS_CAP_THREADS | PFS_CAP_OSYNC,
     .check = uring_check,
     .init = uring_init,
     .fini = uring_fini,

@@ -234,7 +234,7 @@ static void mpiio_be_fini(void *ctx)
 const struct pfs_backend pfs_backend_mpiio = {
     .name = "mpiio",
     .help = "MPI-IO MPI_File_write_at/read_at, or their _all collective forms with --collective",
-    .caps = PFS_CAP_COLLECTIVE | PFS_CAP_HINTS,
+    .caps = PFS_CAP_COLLECTIVE | PFS_CAP_HINTS | PFS_CAP_FSYNC_COLL,
     .check = mpiio_check,
     .init = mpiio_be_init,
     .fini = mpiio_be_fini,

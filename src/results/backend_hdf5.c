@@ -516,7 +516,7 @@ static int h5_init(void **vctx, const struct pfs_config *cfg, const void *env, c
 const struct pfs_backend pfs_backend_hdf5 = {
     .name = "hdf5",
     .help = "HDF5 H5Dwrite/H5Dread of hyperslabs of one dataset per file, through the MPI-IO driver (a module)",
-    .caps = PFS_CAP_COLLECTIVE | PFS_CAP_HINTS,
+    .caps = PFS_CAP_COLLECTIVE | PFS_CAP_HINTS | PFS_CAP_FSYNC_COLL,
     .check = h5_check,
     .init = h5_init,
     .fini = h5_fini,
