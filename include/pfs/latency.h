@@ -17,8 +17,11 @@
 #include "pfs/hist.h"
 
 /* The operations a phase times. A data phase: each transfer (OP), each
- * file's open, fsync (-e) and close. A metadata phase: each file's
- * operation (OP: create, stat, open+read+close, unlink); the others stay empty. */
+ * file's open, fsync and close; FSYNC holds every fsync of a write phase,
+ * those after every N transfers (--fsync-every N) and -e's at close (a
+ * stream of n transfers: n / N of the first, 1 of the second). A metadata
+ * phase: each file's operation (OP: create, stat, open+read+close, unlink);
+ * the others stay empty. */
 enum { PFS_LAT_OP, PFS_LAT_OPEN, PFS_LAT_FSYNC, PFS_LAT_CLOSE, PFS_LAT_KINDS };
 
 /* The names the report and the results file give them ("op" is the

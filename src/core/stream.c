@@ -3,7 +3,10 @@
  * offset, the backend's call (through the queue's submit and reap), one
  * clock read (the completion; in a closed loop the end of one transfer is
  * the start of the next), the latency's histogram bucket and interval, and
- * the counters, with no allocation or test of the backend. */
+ * the counters, with no allocation or test of the backend. With
+ * --fsync-every N a write phase stops issuing at every Nth transfer, drains
+ * what is in flight and fsyncs, timed as an operation of its own (the
+ * phase's fsync histogram, with -e's at close). */
 #define _GNU_SOURCE
 #include "pfs/stream.h"
 #include "pfs/offsetgen.h"
@@ -148,6 +151,8 @@ struct loop {
     struct pfs_stream_lat *lat;
     uint64_t t0_ns, last_ns;
     uint64_t until;             /* run(): issue no further than this */
+    uint64_t sync_every;        /* --fsync-every in a write phase (0: none) */
+    uint64_t sync_next;         /* fsync once this many were issued and completed (UINT64_MAX: never) */
     uint64_t issued, completed;
     int stop;                   /* STOP_* */
     /* --verify's first mismatch. */
@@ -342,8 +347,33 @@ static void reap_some(struct loop *l, int timed)
         complete(l, l->done[i], timed, now);
 }
 
+/* --fsync-every: the fsync after every sync_every transfers, with none in
+ * flight (the loop drained them), so it covers all issued so far. Timed
+ * from the last completion, as a closed loop's next transfer would be; the
+ * next synchronous transfer starts where it ends. With collective I/O a
+ * failure is left to the next transfer's agreement (every rank calls the
+ * fsync, a collective one, equally often: the loops stop together). */
+static void __attribute__((noinline)) sync_group(struct loop *l)
+{
+    const struct pfs_phase_ctx *p = l->p;
+    mark(l->s, "fsync");
+    int rc = p->be->fsync(l->fh);
+    const uint64_t now = pfs_now_ns();
+    if (l->lat)
+        pfs_hist_add(&l->lat->h[PFS_LAT_FSYNC], now - l->last_ns);
+    l->last_ns = now;
+    l->sync_next += l->sync_every;
+    mark(l->s, l->op);
+    if (rc < 0) {
+        backend_fail(p, l->s, "fsync", l->path, PFS_NO_OFFSET, -rc);
+        if (!l->collective)
+            l->stop |= STOP_BAD;
+    }
+}
+
 /* The one transfer loop: issues until `until` transfers were issued or
- * something stops it, and reaps all it issued. timed: the stonewall's
+ * something stops it, and reaps all it issued; with --fsync-every it stops
+ * issuing at each fsync's count, drains and fsyncs. timed: the stonewall's
  * deadline applies (the wear-out runs untimed, to a count). */
 static void run(struct loop *l, uint64_t until, int timed)
 {
@@ -352,7 +382,8 @@ static void run(struct loop *l, uint64_t until, int timed)
     l->until = until;
     l->last_ns = pfs_now_ns();
     for (;;) {
-        while (l->nidle && l->issued < until && !l->stop) {
+        const uint64_t lim = until < l->sync_next ? until : l->sync_next;
+        while (l->nidle && l->issued < lim && !l->stop) {
             if (*interrupted) {
                 int sig = *interrupted;
                 pfs_stream_fail(l->s, "interrupted", l->path, PFS_NO_OFFSET, 0, sig, "signal %d (%s)", sig,
@@ -368,9 +399,12 @@ static void run(struct loop *l, uint64_t until, int timed)
             }
             issue(l, timed);
         }
-        if (!l->inflight)
+        if (l->inflight)
+            reap_some(l, timed);
+        else if (l->issued == l->sync_next && !l->stop)
+            sync_group(l);
+        else
             return;
-        reap_some(l, timed);
     }
 }
 
@@ -382,6 +416,9 @@ static void *data_open(const struct pfs_phase_ctx *p, struct pfs_stream *s, int 
     int creating = 0;
     if (cfg->direct && (p->be->caps & PFS_CAP_DIRECT))
         flags |= PFS_OPEN_DIRECT;
+    /* --sync: only writes wait for stable storage (check refused it where the backend cannot). */
+    if (wr && (p->be->caps & PFS_CAP_OSYNC) && cfg->sync_mode != PFS_SYNC_NONE)
+        flags |= cfg->sync_mode == PFS_SYNC_SYNC ? PFS_OPEN_SYNC : PFS_OPEN_DSYNC;
     if (cfg->shared)
         flags |= PFS_OPEN_SHARED;
     else if (p->kind == PFS_PH_WRITE) {
@@ -491,7 +528,9 @@ void pfs_stream_data(const struct pfs_phase_ctx *p, struct pfs_stream *s)
         .progress = p->progress,
         .lat = s->lat,
         .t0_ns = p->t0_ns,
+        .sync_every = wr && cfg->fsync_every > 0 ? (uint64_t)cfg->fsync_every : 0,
     };
+    l.sync_next = l.sync_every ? l.sync_every : UINT64_MAX;
     uint64_t n = p->kind == PFS_PH_WRITE ? p->nxfers : p->data_xfers;
     struct pfs_offgen_spec spec = {
         .order = cfg->random ? PFS_ORDER_RANDOM : PFS_ORDER_SEQUENTIAL,

@@ -121,8 +121,8 @@ static int write_run_hists(hid_t g, const struct pfs_run_data *d, int p, int R)
     }
     hsize_t dims[3] = {(hsize_t)R, PFS_LAT_KINDS, B}, chunk[3] = {1, PFS_LAT_KINDS, B};
     int rc = put(g, "latency", H5T_NATIVE_UINT64, 3, dims, c,
-                 "operations per bucket ([rep][kind][bucket]; kinds op,open,fsync,close; buckets "
-                 "latency_bucket_lo .. latency_bucket_hi, ns)", chunk);
+                 "operations per bucket ([rep][kind][bucket]; kinds op,open,fsync,close, fsync holding --fsync-every's "
+                 "and -e's; buckets latency_bucket_lo .. latency_bucket_hi, ns)", chunk);
     hid_t t = sum_type();
     rc |= put(g, "latency_summary", t, 2, dims, sm, SUM_UNITS, NULL);
     H5Tclose(t);

@@ -38,12 +38,20 @@ struct mem {
     int fail_err;
     struct pfs_io *pending[MAXQ];
     unsigned npending, max_inflight, reaps, submits;
+    /* fsync: how many, at which transfer count, with how many in flight */
+    unsigned fsyncs, fsync_inflight;
+    unsigned fsync_at[NX];
+    int fsync_fail_at; /* the fsync (0-based) that fails with EIO (-1: none) */
+    unsigned wr_flags; /* the flags of the last open for writing */
 };
 
 static int mem_open(void *ctx, const char *path, unsigned flags, const struct pfs_fid *expect, struct pfs_fid *got,
                     void **fh)
 {
-    (void)path, (void)flags, (void)expect;
+    (void)path, (void)expect;
+    struct mem *m = ctx;
+    if (flags & PFS_OPEN_WRITE)
+        m->wr_flags = flags;
     if (got)
         *got = (struct pfs_fid){1, 42};
     *fh = ctx;
@@ -83,6 +91,17 @@ static int mem_ok(void *fh)
     return 0;
 }
 
+/* fsync: records the transfers done so far and those still in flight. */
+static int mem_fsync(void *fh)
+{
+    struct mem *m = fh;
+    unsigned k = m->fsyncs++;
+    if (k < NX)
+        m->fsync_at[k] = m->noffs;
+    m->fsync_inflight += m->npending;
+    return (int)k == m->fsync_fail_at ? -EIO : 0;
+}
+
 /* Async: submit mostly queues (every 5th it completes at once, as fio's
  * FIO_Q_COMPLETED); reap does the work, newest first (out of order). */
 static int mem_submit(void *fh, struct pfs_io *io)
@@ -120,7 +139,18 @@ static const struct pfs_backend mem_sync = {
     .open = mem_open,
     .pwrite = mem_pwrite,
     .pread = mem_pread,
-    .fsync = mem_ok,
+    .fsync = mem_fsync,
+    .close = mem_ok,
+};
+
+/* The same, taking --sync (PFS_OPEN_DSYNC / PFS_OPEN_SYNC). */
+static const struct pfs_backend mem_osync = {
+    .name = "mem-osync",
+    .caps = PFS_CAP_THREADS | PFS_CAP_OSYNC,
+    .open = mem_open,
+    .pwrite = mem_pwrite,
+    .pread = mem_pread,
+    .fsync = mem_fsync,
     .close = mem_ok,
 };
 
@@ -130,7 +160,7 @@ static const struct pfs_backend mem_async = {
     .open = mem_open,
     .pwrite = mem_pwrite,
     .pread = mem_pread,
-    .fsync = mem_ok,
+    .fsync = mem_fsync,
     .close = mem_ok,
     .submit = mem_submit,
     .reap = mem_reap,
@@ -178,6 +208,7 @@ static int setup(void **state)
     f->cfg.block = (uint64_t)T * NX;
     f->cfg.threads = 1;
     f->m.fail_at = -1;
+    f->m.fsync_fail_at = -1;
     f->m.size = (size_t)4 * T * NX;
     f->m.data = calloc(1, f->m.size);
     f->p = (struct pfs_phase_ctx){
@@ -442,6 +473,119 @@ static void test_async_wearout(void **state)
     assert_int_equal(f->s.t.bytes, 20ull * T);
 }
 
+/* --fsync-every 8 over 64 transfers: 8 fsyncs, each after a multiple of 8
+ * transfers, with nothing in flight (depth 1, or async at depth 4 drained),
+ * each counted in the stream's fsync histogram; -e adds its one at close;
+ * a read phase has none. */
+static void fsync_every_8(struct fix *f)
+{
+    struct pfs_stream_lat *lat = calloc(1, sizeof(*lat));
+    assert_non_null(lat);
+    assert_int_equal(pfs_ts_init(&lat->ts, 0, 1.0, 64), 0);
+    f->s.lat = lat;
+    f->cfg.fsync_every = 8;
+    run_data(f, PFS_PH_WRITE);
+    assert_false(f->s.fail.failed);
+    assert_int_equal(f->s.t.xfers, NX);
+    assert_int_equal(f->m.fsyncs, NX / 8);
+    for (unsigned k = 0; k < NX / 8; k++)
+        assert_int_equal(f->m.fsync_at[k], 8 * (k + 1));
+    assert_int_equal(f->m.fsync_inflight, 0);
+    assert_int_equal(lat->h[PFS_LAT_FSYNC].count, NX / 8);
+    assert_int_equal(lat->h[PFS_LAT_OP].count, NX);
+    f->cfg.fsync = 1;
+    f->m.fsyncs = 0;
+    run_data(f, PFS_PH_REWRITE);
+    assert_int_equal(f->m.fsyncs, NX / 8 + 1);
+    assert_int_equal(lat->h[PFS_LAT_FSYNC].count, NX / 8 + 1);
+    f->m.fsyncs = 0;
+    run_data(f, PFS_PH_READ);
+    assert_int_equal(f->m.fsyncs, 0);
+    assert_int_equal(lat->h[PFS_LAT_FSYNC].count, 0);
+    f->s.lat = NULL;
+    pfs_ts_free(&lat->ts);
+    free(lat);
+}
+
+static void test_fsync_every(void **state)
+{
+    fsync_every_8(*state);
+}
+
+static void test_fsync_every_async_drains(void **state)
+{
+    struct fix *f = *state;
+    f->p.be = &mem_async;
+    f->p.iodepth = 4;
+    f->s.qbuf = f->qbuf;
+    fsync_every_8(f);
+    assert_int_equal(f->m.max_inflight, 4);
+}
+
+/* The last partial group gets no fsync of its own; the stonewall's
+ * wear-out keeps the count; a failed fsync stops the stream, named. */
+static void test_fsync_every_edges(void **state)
+{
+    struct fix *f = *state;
+    f->cfg.fsync_every = 10;
+    run_data(f, PFS_PH_WRITE);
+    assert_int_equal(f->m.fsyncs, NX / 10);
+    assert_int_equal(f->m.fsync_at[NX / 10 - 1], NX / 10 * 10);
+    f->m.fsyncs = 0;
+    f->cfg.fsync_every = 8;
+    f->cfg.deadline = 1e-9;
+    f->wear_target = 20;
+    run_data(f, PFS_PH_WRITE);
+    assert_int_equal(f->s.t.xfers, 20);
+    assert_int_equal(f->m.fsyncs, 2);
+    f->m.fsyncs = 0;
+    f->cfg.deadline = 0;
+    f->m.fsync_fail_at = 1;
+    run_data(f, PFS_PH_WRITE);
+    assert_true(f->s.fail.failed);
+    assert_string_equal(f->s.fail.op, "fsync");
+    assert_int_equal(f->s.fail.err, EIO);
+    assert_int_equal(f->s.t.xfers, 16);
+    assert_int_equal(f->m.fsyncs, 2);
+}
+
+/* --sync: the write's open asks PFS_OPEN_DSYNC or PFS_OPEN_SYNC of a
+ * backend with PFS_CAP_OSYNC; a backend without it is refused. */
+static void test_sync_open_flags(void **state)
+{
+    struct fix *f = *state;
+    char err[200];
+    f->p.be = &mem_osync;
+    run_data(f, PFS_PH_WRITE);
+    assert_int_equal(f->m.wr_flags & (PFS_OPEN_DSYNC | PFS_OPEN_SYNC), 0);
+    f->cfg.sync_mode = PFS_SYNC_DSYNC;
+    run_data(f, PFS_PH_WRITE);
+    assert_int_equal(f->m.wr_flags & (PFS_OPEN_DSYNC | PFS_OPEN_SYNC), PFS_OPEN_DSYNC);
+    f->cfg.sync_mode = PFS_SYNC_SYNC;
+    run_data(f, PFS_PH_REWRITE);
+    assert_int_equal(f->m.wr_flags & (PFS_OPEN_DSYNC | PFS_OPEN_SYNC), PFS_OPEN_SYNC);
+    assert_int_equal(pfs_backend_check(&mem_osync, &f->cfg, err, sizeof(err)), 0);
+    assert_int_equal(pfs_backend_check(&pfs_backend_posix, &f->cfg, err, sizeof(err)), 0);
+    assert_int_equal(pfs_backend_check(&mem_sync, &f->cfg, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "--sync sync"));
+    assert_non_null(strstr(err, "--api mem"));
+    /* A collective fsync on the shared file needs --collective. */
+    struct pfs_backend coll = mem_sync;
+    coll.caps |= PFS_CAP_COLLECTIVE | PFS_CAP_FSYNC_COLL;
+    f->cfg.sync_mode = PFS_SYNC_NONE;
+    f->cfg.fsync_every = 2;
+    f->cfg.shared = 1;
+    assert_int_equal(pfs_backend_check(&coll, &f->cfg, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "--fsync-every"));
+    assert_non_null(strstr(err, "--collective"));
+    assert_int_equal(pfs_backend_check(&mem_sync, &f->cfg, err, sizeof(err)), 0);
+    f->cfg.collective = 1;
+    assert_int_equal(pfs_backend_check(&coll, &f->cfg, err, sizeof(err)), 0);
+    f->cfg.collective = 0;
+    f->cfg.shared = 0;
+    assert_int_equal(pfs_backend_check(&coll, &f->cfg, err, sizeof(err)), 0);
+}
+
 /* The POSIX backend on a real file: sizes, bytes, a corrupted byte on disk. */
 static void test_posix_file(void **state)
 {
@@ -583,6 +727,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_async_out_of_order, setup, teardown),
         cmocka_unit_test_setup_teardown(test_async_failure_drains, setup, teardown),
         cmocka_unit_test_setup_teardown(test_async_wearout, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fsync_every, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fsync_every_async_drains, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fsync_every_edges, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_sync_open_flags, setup, teardown),
         cmocka_unit_test_setup_teardown(test_posix_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_meta_posix_and_null, setup, teardown),
         cmocka_unit_test(test_backend_tables),
