@@ -12,7 +12,7 @@
 
 enum {
     IOR_API = 1, IOR_B, IOR_T, IOR_S, IOR_F, IOR_C, IOR_Q, IOR_E, IOR_W, IOR_R, IOR_CW, IOR_CR, IOR_K, IOR_I,
-    IOR_D, IOR_O, IOR_OPATH, IOR_Z, IOR_COLL, IOR_V, IOR_DIRECT, IOR_HELP, IOR_IGNORE, IOR_G, IOR_QUIT,
+    IOR_D, IOR_O, IOR_OPATH, IOR_Z, IOR_COLL, IOR_V, IOR_DIRECT, IOR_HELP, IOR_IGNORE, IOR_G, IOR_QUIT, IOR_Y,
 };
 
 static const struct fe_opt ior_tab[] = {
@@ -42,7 +42,7 @@ static const struct fe_opt ior_tab[] = {
     {"-g", FE_FLAG, IOR_IGNORE, NULL}, /* pfsbench always has barriers around open and close */
     {"-G", FE_VALUE, IOR_G, NULL},
     {"-q", FE_FLAG, IOR_QUIT, NULL},
-    {"-Y", FE_FLAG, 0, "fsync after every write: pfsbench has no per-write fsync yet (-e is fsync at close)"},
+    {"-Y", FE_FLAG, IOR_Y, NULL},
     {"-E", FE_FLAG, 0, "use the existing file: pfsbench reads only files a run of its own kept: write with -k, then "
                        "give -r and, after --, --run-id ID (the id that run printed)"},
     {"-d", FE_VALUE, 0, "a delay between repetitions: pfsbench has none"},
@@ -80,7 +80,7 @@ struct ior_st {
     char api[16];
     uint64_t b, t;
     long s, reps, deadline;
-    int fpp, reorder, fsync, w, r, cw, cr, keep, random, coll, verbose, direct, help, wearout;
+    int fpp, reorder, fsync, fsync_each, w, r, cw, cr, keep, random, coll, verbose, direct, help, wearout;
     char dir[1024];
     int have_o;
 };
@@ -153,6 +153,7 @@ static void ior_on(struct fe *f, const struct fe_opt *o, const struct fe_arg *a,
                       "built", v);
         break;
     case IOR_E: s->fsync = 1; break;
+    case IOR_Y: s->fsync_each = 1; break; /* IOR's fsync after every write: pfsbench's fsync every transfer */
     case IOR_W: s->w = 1; break;
     case IOR_R: s->r = 1; break;
     case IOR_CW: s->cw = 1; break;
@@ -238,6 +239,8 @@ void fe_ior(struct fe *f, int argc, char **argv)
         fe_add(f, "-i"), fe_addf(f, "%ld", s.reps);
     if (s.fsync)
         fe_add(f, "-e");
+    if (s.fsync_each)
+        fe_add(f, "--fsync-every"), fe_add(f, "1");
     if (s.keep)
         fe_add(f, "-k");
     if (s.reorder)

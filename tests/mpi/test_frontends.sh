@@ -99,6 +99,14 @@ compare ior-hard write=$((2 * 20 * 47008)) read=$((2 * 20 * 47008))
 case_run ior-check "-p write,read -i 2 --verify" ior -a POSIX -w -W -F -s 4 -b 64k -t 16k -i 2 -o "$D/ior-w/f"
 compare ior-check write=$((2 * 4 * 65536)) read=$((2 * 4 * 65536))
 
+# -Y (fsync after every write) is --fsync-every 1: one fsync per transfer, beside -e's at close
+mkdir -p "$D/ior-y"
+case_run ior-fsync "^pfsbench -d $D/ior-y -t 64k -b 256k -F -p write -e --fsync-every 1\$" \
+    ior -w -e -Y -F -b 256k -t 64k -o "$D/ior-y/f"
+compare ior-fsync write=$((2 * 4 * 65536))
+check "ior -Y: 4 fsyncs per rank and -e's 1, timed (the report's fsync row: 2 x 5)" \
+    test "$(awk '$1 == "write" && $3 == "fsync" && NF == 12 {print $4}' "$T/ior-fsync/fe.out")" = 10
+
 # ---- mdtest: the default phases, and mdtest-hard's shape (3,901-byte files, -N 1, repeated)
 mkdir -p "$D/md" "$D/md-hard"
 case_run mdtest-all "^pfsbench -d $D/md -p create,stat,read-files,delete -n 40\$" mdtest -F -n 40 -d "$D/md"
@@ -122,9 +130,9 @@ check "iozone -+m (seed 004's client list): exit 2" test "$RC" -eq 2
 check "iozone -+m: names it and points to mpirun's hostfile" grep -q "error: iozone -+m: .*hostfile" "$T/err"
 check "iozone -+m: nothing made" test -z "$(ls -A "$D/empty")$(ls -A "$T/refuse1")"
 
-in_dir "$T/refuse2" "$PFSBENCH" ior -w -Y -E -T 5 -s 2 -b 2m -t 1m -o "$D/empty/f"
-check "ior -Y -E -T -s: exit 2" test "$RC" -eq 2
-check "ior: all four refusals at once, one line each" test "$(grep -c "^pfsbench: error: ior -[YETs]: " "$T/err")" -eq 4
+in_dir "$T/refuse2" "$PFSBENCH" ior -w -E -T 5 -s 2 -b 2m -t 1m -o "$D/empty/f"
+check "ior -E -T -s: exit 2" test "$RC" -eq 2
+check "ior: all three refusals at once, one line each" test "$(grep -c "^pfsbench: error: ior -[ETs]: " "$T/err")" -eq 3
 check "ior: refusals print no equivalent" hasnt "pfsbench: equivalent:"
 check "ior: nothing made" test -z "$(ls -A "$D/empty")$(ls -A "$T/refuse2")"
 

@@ -118,6 +118,10 @@ static void test_ior(void **state)
     /* Checks: --verify, and -W reads back what it wrote. */
     expect("ior", 2, "-w -W -F -o /d/f", "pfsbench -d /d -t 256k -b 1m -F -p write,read --verify");
     expect("ior", 2, "-w -r -R -B -o /d/f", "pfsbench -d /d -t 256k -b 1m --shared -p write,read --verify --direct");
+    /* -Y, IOR's fsync after every write: --fsync-every 1, beside -e's fsync at close. */
+    expect("ior", 2, "-w -Y -F -o /d/f", "pfsbench -d /d -t 256k -b 1m -F -p write --fsync-every 1");
+    expect("ior", 2, "-w -r -e -Y -a MPIIO -c -o /d/f",
+           "pfsbench -d /d -t 256k -b 1m --shared -p write,read -e --fsync-every 1 --api mpiio --collective");
     /* Native options after --. */
     expect("ior", 2, "-w -F -o /d/f -- --results /r.h5 --label x", "pfsbench -d /d -t 256k -b 1m -F -p write --results /r.h5 --label x");
     expect("ior", 2, "-h", "pfsbench --help");
@@ -126,8 +130,8 @@ static void test_ior(void **state)
 static void test_ior_refused(void **state)
 {
     (void)state;
-    static const char *const all[] = {"-Y", "-E", "-d", "-T", "-Q", "-c", "-s", "-N", "-O"};
-    expect_refused("ior", 2, "-Y -E -d 5 -T 10 -Q 2 -c -s 3 -b 2m -t 1m -N 4 -O stoneWallingWearOut=0", all, 9);
+    static const char *const all[] = {"-E", "-d", "-T", "-Q", "-c", "-s", "-N", "-O"};
+    expect_refused("ior", 2, "-Y -E -d 5 -T 10 -Q 2 -c -s 3 -b 2m -t 1m -N 4 -O stoneWallingWearOut=0", all, 8);
     static const char *const unk[] = {"-L", "--bogus", "stray"};
     expect_refused("ior", 2, "-L 3 --bogus stray -w", unk, 3);
     static const char *const api[] = {"-a"};
