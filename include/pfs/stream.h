@@ -136,7 +136,8 @@ static inline void pfs_stream_lat_add(struct pfs_stream *s, int k, uint64_t lat_
 double pfs_now(void);
 
 /* Runs one timed data phase (write, rewrite, read, reread) on stream s:
- * open, transfers, fsync, close; fills s->t and, on failure, s->fail. */
+ * open, transfers (in a write phase with --fsync-every N, an fsync after
+ * every N of them), fsync (-e), close; fills s->t and, on failure, s->fail. */
 void pfs_stream_data(const struct pfs_phase_ctx *p, struct pfs_stream *s);
 
 /* Runs one timed metadata phase (create, stat, read-files, delete). */
