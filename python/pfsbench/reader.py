@@ -407,7 +407,8 @@ def check_run(g):
         nodes = _int_attr(g, "nodes", out, minimum=1)
         threads = _int_attr(g, "threads", out, required=False, minimum=1)
         streams = _int_attr(g, "streams", out, required=False, minimum=1)
-        _int_attr(g, "reps", out, required=False)
+        if _text(_attr(g, "reps")[0]) != "auto":  # --reps auto stores the word
+            _int_attr(g, "reps", out, required=False)
         _int_attr(g, "fs_block_size", out, required=False)
         if streams is None and threads is not None and ranks is not None:
             streams = ranks * threads
@@ -458,9 +459,10 @@ def summary_rows(src, lossless=False, problems=None):
     bandwidth_mib: bandwidth in MiB/s, stonewall_bandwidth_mib, streams:
     ranks x threads, kind: "data" or "metadata"). Base units: bytes, s,
     bytes/s; rate in ops/s (files/s for a metadata phase). warmup is 1 for a
-    warm-up repetition (--warmup: stored, left out of the statistics). In a
-    file written before these columns existed, threads is 1, ops and rate
-    are None and warmup is 0.
+    warm-up repetition (--warmup: stored, left out of the statistics; from the
+    run's warmup attribute where the table, appended to a file made before
+    the field, lacks it). In a file written before these columns existed,
+    threads is 1, ops and rate are None and warmup is 0.
     Rows of damaged runs, or of runs without a group, are left out."""
     with _Opened(src) as f:
         if "summary" not in f:
@@ -477,7 +479,7 @@ def summary_rows(src, lossless=False, problems=None):
         except Exception as e:
             _problem(problems, "/summary", "cannot be read (%s)" % _why(e))
             return []
-        rows, orphans, kinds = [], set(), {}
+        rows, orphans, kinds, warm = [], set(), {}, {}
         for i, rec in enumerate(data):
             try:
                 row = {k: _plain(rec[k], lossless) for k in names}
@@ -492,7 +494,10 @@ def summary_rows(src, lossless=False, problems=None):
                 row.setdefault("threads", 1)
                 row.setdefault("ops", None)
                 row.setdefault("rate", None)
-                row.setdefault("warmup", 0)
+                if "warmup" not in row:  # a table from before the field: the run's own attribute says
+                    if run not in warm:
+                        warm[run] = _as_int(f["runs"]["%06d" % run].attrs.get("warmup", 0))
+                    row["warmup"] = int(_as_int(row["rep"]) < warm[run])
                 row["streams"] = row["ranks"] * row["threads"]
                 if run not in kinds:
                     kinds[run] = _run_kinds(f, run)
