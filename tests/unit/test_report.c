@@ -148,6 +148,59 @@ static void test_summary(void **state)
 }
 
 
+/* The interval beside the mean and median; --warmup's repetitions marked
+ * in their rows and left out of the summary, the JSON and the CSV. */
+static void test_summary_ci_warmup(void **state)
+{
+    struct fixture *f = *state;
+    char *s = render(f, pfs_report_summary);
+    /* read: 8 and 2 MiB/s: mean 5, s = sqrt(18), half = t(1) x 3 = 38.12: 762.4% */
+    assert_non_null(strstr(s, "\nread "));
+    assert_non_null(strstr(s, "mean 5.00 +-762.4% (95% CI, 2 reps), median 5.00\n"));
+    assert_null(strstr(s, "warm-up"));
+    assert_null(strstr(s, "target"));
+    free(s);
+    f->cfg.warmup = 1;
+    s = render(f, row_p0r0);
+    assert_non_null(strstr(s, "  warm-up\n"));
+    free(s);
+    s = render(f, row_p1r1);
+    assert_null(strstr(s, "warm-up"));
+    free(s);
+    s = render(f, pfs_report_summary);
+    char phase[16];
+    int n;
+    double mn, mx;
+    const char *line = strstr(s, "\nread ");
+    assert_non_null(line);
+    assert_int_equal(sscanf(line + 1, "%15s %d %lf %lf", phase, &n, &mn, &mx), 4);
+    assert_int_equal(n, 1);
+    assert_float_equal(mn, 2.0, 1e-9);
+    assert_float_equal(mx, 2.0, 1e-9);
+    assert_non_null(strstr(s, "mean 2.00 +-n/a (95% CI, 1 rep), median 2.00; 1 warm-up left out\n"));
+    free(s);
+    s = render(f, pfs_report_json);
+    assert_non_null(strstr(s, "{\"rep\": 0, \"warmup\": true,"));
+    assert_non_null(strstr(s, "{\"rep\": 1, \"warmup\": false,"));
+    assert_non_null(strstr(s, "\"reps\": 1, \"warmup\": 1, \"min\": 2, \"max\": 2, \"mean\": 2, \"median\": 2, "
+                              "\"stddev\": null, \"ci95_half_width\": null, \"ci95_percent\": null, \"target_met\": null}"));
+    free(s);
+    s = render(f, pfs_report_csv);
+    assert_non_null(strstr(s, ",is_warmup,reps_measured,ci95_half_width,ci95_percent,target_met\n"));
+    assert_non_null(strstr(s, ",1,1,,,\n")); /* rep 0: warm-up; one measured rep: no interval */
+    assert_non_null(strstr(s, ",0,1,,,\n"));
+    free(s);
+    /* --reps auto: the verdict against --ci */
+    f->cfg.warmup = 0;
+    f->cfg.reps = 0;
+    s = render(f, pfs_report_summary);
+    assert_non_null(strstr(s, "(95% CI, 2 reps), median 5.00; target +-5% not met\n"));
+    free(s);
+    s = render(f, pfs_report_header);
+    assert_non_null(strstr(s, "write,read x auto: until every phase's 95% CI is within +-5% of its mean (3 to 20 repetitions)\n"));
+    free(s);
+}
+
 /* ---- strings from outside: checks written apart from the code under test ---- */
 
 /* Well-formed UTF-8 (RFC 3629), decoded the long way: any lead byte, then the
@@ -1173,6 +1226,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_header, setup, teardown),
         cmocka_unit_test_setup_teardown(test_rows, setup, teardown),
         cmocka_unit_test_setup_teardown(test_summary, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_summary_ci_warmup, setup, teardown),
         cmocka_unit_test(test_escape_table),
         cmocka_unit_test(test_escape_all_bytes),
         cmocka_unit_test(test_escape_cut),
