@@ -202,10 +202,11 @@ void pfs_report_header(FILE *out, const struct pfs_run_data *d)
         char depth[32] = "";
         if (be && (be->caps & PFS_CAP_ASYNC))
             snprintf(depth, sizeof(depth), ", iodepth %d", c->iodepth);
-        fprintf(out, "access       %s%s, api %s%s%s%s%s%s\n", c->shared ? "one shared file, " : "file per stream",
+        const char *osync = c->sync_mode == PFS_SYNC_DSYNC ? ", O_DSYNC" : c->sync_mode == PFS_SYNC_SYNC ? ", O_SYNC" : "";
+        fprintf(out, "access       %s%s, api %s%s%s%s%s%s%s\n", c->shared ? "one shared file, " : "file per stream",
                 c->shared ? (c->layout == PFS_LAYOUT_STRIDED ? "strided" : "segmented") : "",
                 pfs_backend_name(c->api), depth, c->collective ? " collective" : "",
-                c->direct ? ", O_DIRECT" : "", c->random ? ", random order" : ", sequential",
+                c->direct ? ", O_DIRECT" : "", osync, c->random ? ", random order" : ", sequential",
                 c->reorder ? ", reads reordered" : "");
         fprintf(out, "sizes        transfer %s, block %s per %s, total %s\n", t, b,
                 threads_of(d) > 1 ? "stream" : "rank", tot);
@@ -228,9 +229,13 @@ void pfs_report_header(FILE *out, const struct pfs_run_data *d)
     if (c->warmup)
         fprintf(out, ", after %d warm-up (stored, not in the statistics)", c->warmup);
     fputc('\n', out);
-    if (has_data)
-        fprintf(out, "timed region open .. transfers .. %sclose, barrier before open and after close%s\n",
+    if (has_data) {
+        char every[48] = "";
+        if (c->fsync_every > 0)
+            snprintf(every, sizeof(every), ", fsync every %d", c->fsync_every);
+        fprintf(out, "timed region open .. transfers%s .. %sclose, barrier before open and after close%s\n", every,
                 c->fsync ? "fsync .. " : "", c->deadline > 0 ? ", stonewall" : "");
+    }
     if (c->deadline > 0)
         fprintf(out, "stonewall    %g s, then wear-out to the largest transfer count\n", c->deadline);
     if (c->verify)

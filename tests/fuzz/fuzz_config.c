@@ -159,7 +159,10 @@ static void check_config(const struct pfs_config *cfg)
         REQUIRE(memchr(cfg->hints[i], '\0', sizeof(cfg->hints[i])) != NULL);
         REQUIRE(pfs_hint_check(cfg->hints[i], err, sizeof(err)) >= 0);
     }
-    REQUIRE(cfg->threads >= 1 && cfg->reps >= 1 && cfg->files >= 1);
+    REQUIRE(cfg->threads >= 1 && cfg->reps >= 0 && cfg->files >= 1);
+    /* -i auto is reps 0: the slots are then warm-up + --max-reps, never 0 */
+    REQUIRE(cfg->max_reps >= 2 && cfg->warmup >= 0 && pfs_config_rep_slots(cfg) >= 1);
+    REQUIRE(cfg->ci >= 0.1 && cfg->ci <= 100);
 }
 
 static void one_word(const char *w)

@@ -861,7 +861,7 @@ def plot_latency(data, a):
         sys.stderr.write("pfs-plot: %s\n" % n)
     if not series:
         raise Usage("no %s operations recorded in the runs and phases chosen%s" % (
-            a.kind, " (fsync is timed with -e)" if a.kind == "fsync" else ""))
+            a.kind, " (fsync is timed with -e and --fsync-every N)" if a.kind == "fsync" else ""))
     for s in series:
         s["x"], s["c"], s["y"] = _cdf(s["h"], lo, hi, s["min"], s["max"])
         s["count"] = int(s["c"][-1])
