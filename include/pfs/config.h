@@ -88,6 +88,8 @@ struct pfs_config {
     int verify;
     int random;             /* visit each rank's transfers in a seeded permutation */
     double deadline;        /* stonewall seconds, 0: off */
+    double runtime;         /* data phases run this many seconds, wrapping around the block; 0: off */
+    double ramp;            /* data phases: each stream's first seconds, left out of the figures; 0: off */
     int reorder;            /* read the file another node wrote */
     int api;                /* the line of --api's backend in the registry (src/core/backends.def) */
     int collective;         /* MPI-IO _all calls */

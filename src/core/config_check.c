@@ -254,6 +254,12 @@ int pfs_check_run(const struct pfs_config *cfg, int total_given, char *err, size
     const struct pfs_backend *be = pfs_backend_at(cfg->api);
     if (be && pfs_backend_check(be, cfg, err, len) != 0)
         return -1;
+    if (cfg->runtime > 0 && cfg->deadline > 0)
+        return fail(err, len, "--runtime and -D/--deadline both given; give one (--runtime runs each data phase for "
+                    "SECS, wrapping around the block; -D stops issuing after SECS, then wears out to the largest count)");
+    if (cfg->ramp > 0 && cfg->runtime > 0 && cfg->ramp >= cfg->runtime)
+        return fail(err, len, "--ramp %g is not shorter than --runtime %g: nothing would be left to measure", cfg->ramp,
+                    cfg->runtime);
     if (cfg->shared && cfg->dirs == PFS_DIRS_PER_RANK)
         return fail(err, len, "--shared and --dirs per-rank contradict each other; give one");
     if (check_needs(cfg, err, len) != 0)
@@ -301,6 +307,13 @@ void pfs_check_unused(struct pfs_config *cfg, const unsigned char *given)
     int write = 0;
     for (int i = 0; i < cfg->nphases; i++)
         write |= pfs_phase_is_write(cfg->phases[i]);
+    int data = 0;
+    for (int i = 0; i < cfg->nphases; i++)
+        data |= !pfs_phase_is_meta(cfg->phases[i]);
+    if (!data && given_by_name(given, "runtime"))
+        pfs_config_warn(cfg, "--runtime does nothing without a data phase in -p (write, rewrite, read, reread)");
+    if (!data && given_by_name(given, "ramp"))
+        pfs_config_warn(cfg, "--ramp does nothing without a data phase in -p (write, rewrite, read, reread)");
     if (!write && given_by_name(given, "fsync-every"))
         pfs_config_warn(cfg, "--fsync-every does nothing without a write phase in -p (write, rewrite)");
     if (!write && given_by_name(given, "sync"))

@@ -36,6 +36,8 @@ const struct opt pfs_opt_table[] = {
     {"verify", 0, T_FLAG, OFF(verify), 0, 0, "1", NULL, "write a checkable pattern and check every byte read", DESC("verify", 13, NULL)},
     {"random", 0, T_FLAG, OFF(random), 0, 0, "1", NULL, "visit each rank's transfers in a seeded random order", DESC("random", 14, NULL)},
     {"deadline", 'D', T_DOUBLE, OFF(deadline), 0.001, 1e9, NULL, "SECS", "stonewall: stop issuing transfers after SECS, then wear out to the largest count", DESC("deadline", 15, "seconds")},
+    {"runtime", 0, T_DOUBLE, OFF(runtime), 0.001, 1e9, NULL, "SECS", "data phases: each runs SECS, wrapping around the block (fio's time_based + runtime; default off)", DESC("runtime", 42, "seconds")},
+    {"ramp", 0, T_DOUBLE, OFF(ramp), 0.001, 1e9, NULL, "SECS", "data phases: each stream's first SECS run but are left out of the figures (fio's ramp_time; default off)", DESC("ramp", 43, "seconds")},
     {"reorder", 'C', T_FLAG, OFF(reorder), 0, 0, "1", NULL, "read the data a rank on another node wrote", DESC("reorder", 16, NULL)},
     {"api", 'a', T_CHOICE, OFF(api), 0, 0, NULL, "API", "I/O interface (default posix); null moves no data and measures pfsbench's own cost", DESC("api", 17, NULL), .registry = 1},
     {"collective", 'c', T_FLAG, OFF(collective), 0, 0, "1", NULL, "MPI-IO collective calls (with --shared; IOR's -c)", DESC("collective", 18, NULL)},
