@@ -20,6 +20,7 @@ struct pfs_offgen {
     uint64_t n;                             /* random: the permutation's domain (the block's transfers) */
     uint64_t seed;                          /* random: its key */
     uint64_t cur;                           /* sequential: the next offset */
+    uint64_t pass;                          /* wrap: passes over the block completed */
 };
 
 struct pfs_offgen_spec {
@@ -32,12 +33,15 @@ struct pfs_offgen_spec {
     uint64_t transfer;  /* bytes per transfer */
     uint64_t nxfers;    /* transfers in a full block */
     uint64_t seed;      /* random order's key */
+    int wrap;           /* --runtime: after the block's last transfer, start again at its first (j
+                         * back to 0; random order: a new permutation per pass); 0: j runs on */
 };
 
 /* Local. Sets g up to hand out transfer 0 first. */
 void pfs_offgen_init(struct pfs_offgen *g, const struct pfs_offgen_spec *spec);
 
-/* Local. Makes the next call hand out transfer j (j <= n for random). */
+/* Local. Makes the next call hand out transfer j (j <= n for random; a
+ * wrapping generator takes j modulo n, in the current pass). */
 void pfs_offgen_seek(struct pfs_offgen *g, uint64_t j);
 
 /* Local. The offset of the next transfer; advances. */

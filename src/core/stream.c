@@ -6,7 +6,15 @@
  * the counters, with no allocation or test of the backend. With
  * --fsync-every N a write phase stops issuing at every Nth transfer, drains
  * what is in flight and fsyncs, timed as an operation of its own (the
- * phase's fsync histogram, with -e's at close). */
+ * phase's fsync histogram, with -e's at close).
+ *
+ * --runtime SECS (fio's time_based): the loop issues until SECS after the
+ * open, its offsets wrapping around the block; a write phase first
+ * completes one pass, so the block it leaves is whole and the reads that
+ * follow (also wrapping) read only written data. --ramp SECS: the first
+ * completion at or after SECS into the phase ends the ramp; what completed
+ * until then is dropped from the figures and the stream's span starts
+ * there. */
 #define _GNU_SOURCE
 #include "pfs/stream.h"
 #include "pfs/offsetgen.h"
@@ -131,7 +139,16 @@ struct loop {
     int after;                  /* a progress hook or collective I/O: after() runs per completion */
     size_t len;
     uint64_t seed;
-    double deadline;            /* on the timing's clock (pattern time out); 0: none */
+    double deadline;            /* on the timing's clock (pattern time out); 0: none. The
+                                 * stonewall's, or --runtime's end */
+    uint64_t min_issue;         /* the deadline stops nothing before this many were issued
+                                 * (--runtime's write: one pass over the block) */
+    /* --ramp: the ramp ends at the first completion at or after ramp_ns (on
+     * pfs_now_ns, pattern time out; 0: no ramp, or over). xbase: transfers
+     * completed in it; vt_ramp: the pattern seconds spent in it. */
+    uint64_t ramp_ns, xbase;
+    double vt_ramp;
+    struct pfs_cpu cpu0;        /* the thread's CPU at the span's start (the ramp's end) */
     double vt;                  /* seconds of pattern work */
     void (*progress)(void *arg, struct pfs_stream *s);
     struct pfs_offgen gen;
@@ -253,7 +270,9 @@ static void __attribute__((noinline)) xfer_bad(struct loop *l, const struct pfs_
  * error or at the stonewall and never leave a rank inside a _all call. */
 static void agree(struct loop *l, int local_bad, int timed)
 {
-    int past = timed && l->deadline > 0 && pfs_now() - l->vt >= l->deadline;
+    /* With --runtime every rank has issued the same count (one agreement
+     * per transfer), so the one-pass minimum is met on all ranks at once. */
+    int past = timed && l->deadline > 0 && l->issued >= l->min_issue && pfs_now() - l->vt >= l->deadline;
     int any = l->p->agree_xfer(l->p->arg, local_bad || l->s->fail.failed, past);
     if (any & 1)
         l->stop |= STOP_BAD;
@@ -271,6 +290,26 @@ static void after(struct loop *l, int local_bad, int timed)
         agree(l, local_bad, timed);
     else if (local_bad)
         l->stop |= STOP_BAD;
+}
+
+/* --ramp: its end. What completed so far (bytes, transfers, latencies, the
+ * open's among them, the time series) is dropped; the stream's span starts
+ * now (pattern time out, as close_end's will be). Verification errors in
+ * the ramp stay counted: a mismatch is one whenever it happens. */
+static void __attribute__((noinline)) ramp_cut(struct loop *l)
+{
+    struct pfs_times *t = l->t;
+    l->ramp_ns = 0;
+    l->xbase = l->completed;
+    l->vt_ramp = l->vt;
+    __atomic_store_n(&t->bytes, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&t->xfers, 0, __ATOMIC_RELAXED);
+    pfs_stream_lat_begin(l->s);
+    pfs_thread_cpu(&l->cpu0);
+    t->open_start = t->open_end = pfs_now() - l->vt;
+    /* A stonewall passed in the ramp (-D shorter than --ramp): none of its
+     * bytes count; the wear-out's that follow do. */
+    t->sw_bytes = 0;
 }
 
 /* The one per-transfer step, at completion (now, pfs_now_ns): time it,
@@ -296,7 +335,9 @@ static inline void complete(struct loop *l, struct pfs_io *io, int timed, uint64
         /* Atomic: the progress hook and the stall watchdog read them from other threads. */
         __atomic_store_n(&t->bytes, t->bytes + io->len, __ATOMIC_RELAXED);
     }
-    __atomic_store_n(&t->xfers, ++l->completed, __ATOMIC_RELAXED);
+    __atomic_store_n(&t->xfers, ++l->completed - l->xbase, __ATOMIC_RELAXED);
+    if (__builtin_expect(l->ramp_ns != 0, 0) && now >= l->ramp_ns + (uint64_t)(l->vt * 1e9))
+        ramp_cut(l);
     l->idle[l->nidle++] = io;
     if (l->after) {
         after(l, local_bad, timed);
@@ -393,7 +434,7 @@ static void run(struct loop *l, uint64_t until, int timed)
                     break;
                 }
             }
-            if (wall && pfs_now() - l->vt >= l->deadline) {
+            if (wall && l->issued >= l->min_issue && pfs_now() - l->vt >= l->deadline) {
                 l->stop |= STOP_WALL;
                 break;
             }
@@ -474,7 +515,7 @@ static void data_close(const struct pfs_phase_ctx *p, struct pfs_stream *s, cons
     mark(s, NULL);
     /* Pattern work is the benchmark's own, not the file system's: take it
      * out of this stream's span so bandwidth stays comparable. */
-    t->verify_s = l->vt;
+    t->verify_s = l->vt - l->vt_ramp; /* the ramp's is in no figure */
     t->xfer_end -= l->vt;
     t->close_end -= l->vt;
     if (t->errors)
@@ -505,6 +546,42 @@ static void data_transfers(struct loop *l, uint64_t n)
         l->stop = 0;
         run(l, target, 0);
     }
+}
+
+/* The clock's part of the loop, set at the open (t->open_start, o0_ns):
+ * the stonewall, or --runtime's end with its one-pass minimum in a write
+ * phase, and --ramp's end. Returns the transfers to issue, given n for a
+ * phase run to a count. Both run on the timing's clock, pattern work
+ * (--verify) taken out, so verifying moves neither. */
+static uint64_t loop_clock(struct loop *l, uint64_t n, uint64_t o0_ns)
+{
+    const struct pfs_phase_ctx *p = l->p;
+    const struct pfs_config *cfg = p->cfg;
+    if (cfg->ramp > 0)
+        l->ramp_ns = o0_ns + (uint64_t)(cfg->ramp * 1e9);
+    if (cfg->runtime > 0 && p->nxfers > 0) {
+        l->deadline = l->t->open_start + cfg->runtime;
+        l->min_issue = p->kind == PFS_PH_WRITE ? p->nxfers : 0;
+        return UINT64_MAX;
+    }
+    l->deadline = cfg->deadline > 0 ? l->t->open_start + cfg->deadline : 0;
+    return n;
+}
+
+/* --ramp outlasted the stream's work: no transfer completed after it, so the
+ * stream has no figures (the MPI layer warns): no bytes, no transfers, no
+ * latency, and a span of none at its close, so it neither starts the
+ * phase's time early nor counts as measured. */
+static void ramp_empty(struct loop *l)
+{
+    struct pfs_times *t = l->t;
+    l->xbase = l->completed;
+    t->bytes = t->xfers = t->sw_bytes = 0;
+    t->sw_end = 0;
+    t->verify_s = 0;
+    pfs_stream_lat_begin(l->s);
+    t->open_start = t->open_end = t->xfer_end = t->close_end;
+    pfs_thread_cpu(&l->cpu0);
 }
 
 void pfs_stream_data(const struct pfs_phase_ctx *p, struct pfs_stream *s)
@@ -542,20 +619,21 @@ void pfs_stream_data(const struct pfs_phase_ctx *p, struct pfs_stream *s)
         .transfer = cfg->transfer,
         .nxfers = p->nxfers,
         .seed = p->seed ^ pfs_mix64((uint64_t)l.writer + 1),
+        .wrap = cfg->runtime > 0 && p->nxfers > 0,
     };
     pfs_offgen_init(&l.gen, &spec);
     l.after = l.progress || l.collective;
 
     memset(t, 0, sizeof(*t));
     pfs_stream_lat_begin(s);
-    struct pfs_cpu cpu0;
-    pfs_thread_cpu(&cpu0);
+    pfs_thread_cpu(&l.cpu0);
     t->open_start = pfs_now();
     uint64_t o0 = pfs_now_ns();
     l.fh = data_open(p, s, wr, l.path);
     if (l.fh)
         pfs_stream_lat_add(s, PFS_LAT_OPEN, pfs_now_ns() - o0);
     t->open_end = pfs_now();
+    n = loop_clock(&l, n, o0);
     if (l.collective && p->agree_open) {
         /* Collective calls must be made by all ranks alike: agree first. */
         if (p->agree_open(p->arg, l.fh == NULL))
@@ -563,17 +641,16 @@ void pfs_stream_data(const struct pfs_phase_ctx *p, struct pfs_stream *s)
     } else if (!l.fh) {
         n = 0;
     }
-    /* The stonewall runs on the same clock as the timing: pattern work
-     * (--verify) is taken out of both, so verifying does not move it. */
-    l.deadline = cfg->deadline > 0 ? t->open_start + cfg->deadline : 0;
     if (loop_init(&l) != 0) {
         pfs_stream_fail(s, l.op, l.path, PFS_NO_OFFSET, ENOMEM, 0, "no memory for %u transfers in flight", p->iodepth);
         n = 0;
     }
     data_transfers(&l, n);
     loop_fini(&l);
-    t->xfers = l.completed;
+    t->xfers = l.completed - l.xbase;
     t->xfer_end = pfs_now();
     data_close(p, s, &l);
-    pfs_thread_cpu_since(&cpu0, t);
+    if (l.ramp_ns && !s->fail.failed)
+        ramp_empty(&l);
+    pfs_thread_cpu_since(&l.cpu0, t);
 }

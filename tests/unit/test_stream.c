@@ -43,6 +43,7 @@ struct mem {
     unsigned fsync_at[NX];
     int fsync_fail_at; /* the fsync (0-based) that fails with EIO (-1: none) */
     unsigned wr_flags; /* the flags of the last open for writing */
+    unsigned delay_us; /* each transfer sleeps this long first (--runtime, --ramp) */
 };
 
 static int mem_open(void *ctx, const char *path, unsigned flags, const struct pfs_fid *expect, struct pfs_fid *got,
@@ -62,6 +63,8 @@ static int mem_open(void *ctx, const char *path, unsigned flags, const struct pf
 static int64_t mem_do(struct mem *m, void *buf, size_t len, uint64_t off, int write)
 {
     unsigned k = m->noffs;
+    if (m->delay_us)
+        usleep(m->delay_us);
     if (k < sizeof(m->offs) / sizeof(m->offs[0]))
         m->offs[m->noffs++] = off;
     if (m->fail_at >= 0 && k == (uint64_t)m->fail_at)
@@ -695,6 +698,148 @@ static void test_backend_tables(void **state)
     assert_int_equal(pfs_backend_check(&mem_sync, &cfg, err, sizeof(err)), 0);
 }
 
+/* ---- --runtime and --ramp ---- */
+
+/* --runtime: the phase runs its seconds, offsets wrapping around the block
+ * (the same sequence each pass, sequential); bytes are what moved. */
+static void test_runtime_wraps(void **state)
+{
+    struct fix *f = *state;
+    f->cfg.runtime = 0.2;
+    f->cfg.verify = 1;
+    run_data(f, PFS_PH_WRITE);
+    assert_false(f->s.fail.failed);
+    assert_true(f->s.t.xfers > 4 * NX);
+    assert_int_equal(f->s.t.bytes, f->s.t.xfers * T);
+    assert_true(f->s.t.close_end - f->s.t.open_start >= 0.2);
+    assert_int_equal(f->m.noffs, 4 * NX); /* recorded: the first 4 passes */
+    for (unsigned j = 0; j < 4 * NX; j++)
+        assert_int_equal(f->m.offs[j], (uint64_t)(j % NX) * T);
+    /* Reads wrap too, and what the wrapped writes left still verifies. */
+    f->s.rd_fid = f->s.fid;
+    run_data(f, PFS_PH_READ);
+    assert_false(f->s.fail.failed);
+    assert_int_equal(f->s.t.errors, 0);
+    assert_true(f->s.t.xfers > 4 * NX);
+}
+
+/* Random order: each pass covers the block once, in a new order. */
+static void test_runtime_random_passes(void **state)
+{
+    struct fix *f = *state;
+    f->cfg.runtime = 0.1;
+    f->cfg.random = 1;
+    run_data(f, PFS_PH_WRITE);
+    assert_false(f->s.fail.failed);
+    assert_true(f->s.t.xfers > 4 * NX);
+    assert_int_equal(f->m.noffs, 4 * NX);
+    assert_memory_not_equal(f->m.offs, f->m.offs + NX, NX * sizeof(uint64_t));
+    for (unsigned q = 0; q < 4; q++) {
+        qsort(f->m.offs + q * NX, NX, sizeof(uint64_t), cmp_u64);
+        for (unsigned j = 0; j < NX; j++)
+            assert_int_equal(f->m.offs[q * NX + j], (uint64_t)j * T);
+    }
+}
+
+/* The async queue at depth 4 keeps its transfers in flight across the
+ * block's end; the runtime stops issuing and drains. */
+static void test_runtime_async(void **state)
+{
+    struct fix *f = *state;
+    f->cfg.runtime = 0.1;
+    f->p.be = &mem_async;
+    f->p.iodepth = 4;
+    f->s.qbuf = f->qbuf;
+    run_data(f, PFS_PH_WRITE);
+    assert_false(f->s.fail.failed);
+    assert_true(f->s.t.xfers > 4 * NX);
+    assert_int_equal(f->s.t.bytes, f->s.t.xfers * T);
+    assert_true(f->m.max_inflight > 1);
+    assert_int_equal(f->m.npending, 0);
+    for (unsigned j = 0; j < 4 * NX; j++)
+        assert_true(f->m.offs[j] < (uint64_t)NX * T && f->m.offs[j] % T == 0);
+    f->s.qbuf = NULL;
+}
+
+/* A time-based write completes one pass even when --runtime ends first, so
+ * the block exists whole for the reads; a read stops at the runtime. */
+static void test_runtime_write_one_pass(void **state)
+{
+    struct fix *f = *state;
+    f->cfg.runtime = 0.005;
+    f->m.delay_us = 500; /* 32 ms a pass */
+    run_data(f, PFS_PH_WRITE);
+    assert_false(f->s.fail.failed);
+    assert_int_equal(f->s.t.xfers, NX);
+    f->s.rd_fid = f->s.fid;
+    run_data(f, PFS_PH_READ);
+    assert_false(f->s.fail.failed);
+    assert_true(f->s.t.xfers >= 1 && f->s.t.xfers < NX);
+}
+
+/* --ramp without --runtime: the block runs as usual (every transfer is
+ * issued), but what completed in the ramp is left out: bytes, transfers,
+ * the latency record, and the span starts at the ramp's end. */
+static void test_ramp_cuts_figures(void **state)
+{
+    struct fix *f = *state;
+    struct pfs_stream_lat *lat = calloc(1, sizeof(*lat));
+    assert_non_null(lat);
+    assert_int_equal(pfs_ts_init(&lat->ts, 0, 1.0, 64), 0);
+    f->s.lat = lat;
+    f->cfg.ramp = 0.04;
+    f->m.delay_us = 2000; /* about 128 ms for the block */
+    f->p.t0_ns = pfs_now_ns();
+    double t0 = pfs_now();
+    run_data(f, PFS_PH_WRITE);
+    assert_false(f->s.fail.failed);
+    assert_int_equal(f->m.noffs, NX);
+    assert_true(f->s.t.xfers > 0 && f->s.t.xfers < NX - 10);
+    assert_int_equal(f->s.t.bytes, f->s.t.xfers * T);
+    assert_int_equal(lat->h[PFS_LAT_OP].count, f->s.t.xfers);
+    assert_int_equal(lat->h[PFS_LAT_OPEN].count, 0); /* the open is in the ramp */
+    assert_int_equal(lat->h[PFS_LAT_CLOSE].count, 1);
+    uint64_t in_ts = 0;
+    for (uint32_t i = 0; i < lat->ts.n; i++)
+        in_ts += lat->ts.slot[i].ops;
+    assert_int_equal(in_ts, f->s.t.xfers);
+    assert_true(f->s.t.open_start >= t0 + 0.04);
+    assert_true(f->s.t.open_start <= f->s.t.open_end && f->s.t.open_end <= f->s.t.xfer_end);
+    f->s.lat = NULL;
+    pfs_ts_free(&lat->ts);
+    free(lat);
+}
+
+/* A ramp that outlasts the work leaves no figures at all: no bytes, no
+ * transfers and an empty span at the close (not a measurement). */
+static void test_ramp_outlasts_work(void **state)
+{
+    struct fix *f = *state;
+    f->cfg.ramp = 5;
+    run_data(f, PFS_PH_WRITE);
+    assert_false(f->s.fail.failed);
+    assert_int_equal(f->m.noffs, NX);
+    assert_int_equal(f->s.t.xfers, 0);
+    assert_int_equal(f->s.t.bytes, 0);
+    assert_true(f->s.t.open_start == f->s.t.close_end && f->s.t.xfer_end == f->s.t.close_end);
+}
+
+/* --ramp with --runtime: the ramp is inside the runtime. */
+static void test_ramp_in_runtime(void **state)
+{
+    struct fix *f = *state;
+    f->cfg.runtime = 0.15;
+    f->cfg.ramp = 0.05;
+    double t0 = pfs_now();
+    run_data(f, PFS_PH_WRITE);
+    assert_false(f->s.fail.failed);
+    assert_true(f->s.t.open_start >= t0 + 0.05);
+    assert_true(f->s.t.close_end - t0 >= 0.15);
+    double span = f->s.t.close_end - f->s.t.open_start;
+    assert_true(span > 0.05 && span < 0.15);
+    assert_int_equal(f->s.t.bytes, f->s.t.xfers * T);
+}
+
 static void test_offgen(void **state)
 {
     (void)state;
@@ -711,6 +856,31 @@ static void test_offgen(void **state)
     pfs_offgen_init(&g, &sp);
     for (uint64_t j = 0; j < 10; j++)
         assert_int_equal(pfs_offgen_next(&g), pfs_offset(1, PFS_LAYOUT_SEGMENTED, 1, 3, 80, 8, pfs_permute(j, 10, 7)));
+    /* Wrapping: strided sequential starts over after transfer 9; random
+     * covers the block once per pass, a new order in the second. */
+    sp.wrap = 1;
+    sp.order = PFS_ORDER_SEQUENTIAL;
+    sp.layout = PFS_LAYOUT_STRIDED;
+    pfs_offgen_init(&g, &sp);
+    for (uint64_t j = 0; j < 35; j++)
+        assert_int_equal(pfs_offgen_next(&g), pfs_offset(1, PFS_LAYOUT_STRIDED, 1, 3, 80, 8, j % 10));
+    assert_int_equal(g.pass, 3);
+    pfs_offgen_seek(&g, 12);
+    assert_int_equal(pfs_offgen_next(&g), pfs_offset(1, PFS_LAYOUT_STRIDED, 1, 3, 80, 8, 2));
+    sp.order = PFS_ORDER_RANDOM;
+    pfs_offgen_init(&g, &sp);
+    uint64_t pass[2][10];
+    for (int q = 0; q < 2; q++) {
+        uint64_t seen = 0;
+        for (int j = 0; j < 10; j++) {
+            pass[q][j] = pfs_offgen_next(&g);
+            uint64_t k = (pass[q][j] - pfs_offset(1, PFS_LAYOUT_STRIDED, 1, 3, 80, 8, 0)) / (3 * 8);
+            assert_true(k < 10);
+            seen |= 1ull << k;
+        }
+        assert_int_equal(seen, 0x3ff);
+    }
+    assert_memory_not_equal(pass[0], pass[1], sizeof(pass[0]));
 }
 
 int main(void)
@@ -733,6 +903,13 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_sync_open_flags, setup, teardown),
         cmocka_unit_test_setup_teardown(test_posix_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_meta_posix_and_null, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_runtime_wraps, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_runtime_random_passes, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_runtime_async, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_runtime_write_one_pass, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_ramp_cuts_figures, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_ramp_outlasts_work, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_ramp_in_runtime, setup, teardown),
         cmocka_unit_test(test_backend_tables),
         cmocka_unit_test(test_offgen),
     };
