@@ -30,6 +30,7 @@ enum pfs_phase {
     PFS_PH_CREATE,      /* metadata: create (and write --file-size bytes to) --files files */
     PFS_PH_STAT,
     PFS_PH_READFILES,   /* metadata: open, read the small content, close */
+    PFS_PH_FIND,        /* metadata: walk the directories (readdir, lstat), count IO500's find matches */
     PFS_PH_DELETE,
     PFS_PH_KINDS
 };

@@ -40,6 +40,9 @@ struct pfs_run_data {
     /* [phase * reps + rep]: latency histograms, time series and CPU
      * (pfs/latency.h); NULL, or an entry with valid 0, when not recorded. */
     const struct pfs_phase_lat *lat;
+    /* [phase * reps + rep]: the files a find phase matched over all streams
+     * (IO500's criteria; its ops are the files examined); NULL: none recorded. */
+    const uint64_t *find_matched;
     /* A section of a job file (-f): the file as given, its whole text and
      * the section's name; all NULL for a plain run. */
     const char *job_path, *job_text, *job_section;

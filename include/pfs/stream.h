@@ -56,6 +56,7 @@ struct pfs_stream {
     uint64_t md_created;        /* small files it created and has not deleted */
     uint64_t md_reach;          /* create visited names 0 .. md_reach-1 (in its order): clean-up looks no further */
     uint64_t md_seed;           /* the order's seed */
+    uint64_t md_matched;        /* find: the files of its last find that matched (t.xfers: those it examined) */
     int md_dir_made;            /* it made md_dir (--dirs per-rank) */
     void *buf;                  /* transfer-sized, aligned */
     /* With an async backend and an iodepth above 1: iodepth such buffers
@@ -101,6 +102,10 @@ struct pfs_phase_ctx {
     /* The phase's start on this rank (pfs_now_ns, when it left the opening
      * agreement): interval 0 of the time series begins here. */
     uint64_t t0_ns;
+    /* find: the run's start on the file system's clock (the mtime its
+     * metadata directory got when rank 0 made it), the same on every rank;
+     * a file modified before it does not match. */
+    struct timespec md_start;
 };
 
 /* Nanoseconds on this host's monotonic clock: every latency. */
@@ -140,7 +145,12 @@ double pfs_now(void);
  * every N of them), fsync (-e), close; fills s->t and, on failure, s->fail. */
 void pfs_stream_data(const struct pfs_phase_ctx *p, struct pfs_stream *s);
 
-/* Runs one timed metadata phase (create, stat, read-files, delete). */
+/* Runs one timed metadata phase (create, stat, read-files, delete; find:
+ * readdir of the stream's directory, an lstat of each of its own files
+ * f.<id>.<i> there (in the shared directory the others' are skipped, so
+ * that each file is examined once over all streams), t.xfers the files
+ * examined and md_matched those with IO500's find criteria: a name holding
+ * "01", the size --file-size, modified at or after p->md_start). */
 void pfs_stream_meta(const struct pfs_phase_ctx *p, struct pfs_stream *s);
 
 /* Untimed: removes the small files s created (before a create that repeats

@@ -302,7 +302,7 @@ void pfs_check_unused(struct pfs_config *cfg, const unsigned char *given)
     char nm[64];
     for (size_t i = 0; i < sizeof(md) / sizeof(md[0]); i++)
         if (!meta && given_by_name(given, md[i]))
-            pfs_config_warn(cfg, "%s does nothing without a metadata phase in -p (create, stat, read-files, delete)",
+            pfs_config_warn(cfg, "%s does nothing without a metadata phase in -p (create, stat, read-files, find, delete)",
                             opt_names(md[i], nm, sizeof(nm)));
     int write = 0;
     for (int i = 0; i < cfg->nphases; i++)

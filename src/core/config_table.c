@@ -21,7 +21,7 @@ const struct opt pfs_opt_table[] = {
     {"transfer", 't', T_SIZE, OFF(transfer), 0, 0, NULL, "SIZE", "bytes per I/O call (default 1m)", DESC("transfer", 4, "bytes")},
     {"block", 'b', T_SIZE, OFF(block), 0, 0, NULL, "SIZE", "bytes per rank, a multiple of the transfer (default 64m)", DESC("block", 5, "bytes")},
     {"total", 0, T_SIZE, OFF(total), 0, 0, NULL, "SIZE", "bytes over all ranks; block = total / ranks", DESC("total", 6, "bytes")},
-    {"phases", 'p', T_PHASES, OFF(phases), 0, 0, NULL, "LIST", "comma list of write,rewrite,read,reread,create,stat,read-files,delete (default write,read)", DESC("phases", 7, NULL)},
+    {"phases", 'p', T_PHASES, OFF(phases), 0, 0, NULL, "LIST", "comma list of write,rewrite,read,reread,create,stat,read-files,find,delete (default write,read)", DESC("phases", 7, NULL)},
     {"reps", 'i', T_INT, OFF(reps), 1, 1000000, NULL, "N", "repetitions of the phase list (default 1); auto: until the 95% confidence interval of every phase's mean is within --ci", DESC("reps", 8, NULL), .vals = "auto"},
     {"ci", 0, T_DOUBLE, OFF(ci), 0.1, 100, NULL, "PCT", "with --reps auto: stop when every phase's 95% confidence interval is within +-PCT% of its mean (default 5)", DESC("ci", 39, "percent")},
     {"max-reps", 0, T_INT, OFF(max_reps), 2, 100000, NULL, "N", "with --reps auto: at most N measured repetitions, then stop and warn (default 20)", DESC("max_reps", 40, NULL)},
@@ -95,6 +95,9 @@ static const struct pfs_phase_desc phase_table[PFS_PH_KINDS] = {
     [PFS_PH_STAT] = {"stat", PFS_PHASE_META, PFS_PHF_OTHERS, PFS_PH_CREATE, "stat", "stat each file"},
     [PFS_PH_READFILES] = {"read-files", PFS_PHASE_META, PFS_PHF_READS | PFS_PHF_OTHERS, PFS_PH_CREATE,
                           "open, read and close", "open each file, read its content, close it"},
+    [PFS_PH_FIND] = {"find", PFS_PHASE_META, 0, PFS_PH_CREATE, "readdir and lstat",
+                     "walk the directories (readdir), lstat each file once, count IO500's find matches "
+                     "(name *01*, size --file-size, not older than the run's start)"},
     [PFS_PH_DELETE] = {"delete", PFS_PHASE_META, PFS_PHF_REMOVES, PFS_PH_CREATE, "delete", "delete each file"},
 };
 

@@ -346,6 +346,15 @@ static int node_view(const struct pfs_run_data *d, int phase, int rep, struct no
     return 0;
 }
 
+/* The files a find phase's repetition matched (IO500's criteria); -1 for
+ * any other phase, or when not recorded. */
+static long long find_matched(const struct pfs_run_data *d, int p, int rep)
+{
+    if (d->cfg->phases[p] != PFS_PH_FIND || !d->find_matched)
+        return -1;
+    return (long long)d->find_matched[(size_t)p * (size_t)d->reps + (size_t)rep];
+}
+
 void pfs_report_row(FILE *out, const struct pfs_run_data *d, int phase, int rep)
 {
     const struct pfs_config *c = d->cfg;
@@ -367,6 +376,10 @@ void pfs_report_row(FILE *out, const struct pfs_run_data *d, int phase, int rep)
                 pfs_phase_name(c->phases[phase]), rep, s.bandwidth / scale, s.bandwidth / alt_scale(c->units),
                 s.seconds, s.utilization, v.slow, v.val[v.slow] / scale, v.fast, v.val[v.fast] / scale, unit,
                 v.nstrag ? "  STRAGGLER" : "", warm);
+    if (find_matched(d, phase, rep) >= 0)
+        fprintf(out, "%-10s %4s %llu files examined, %lld matched (name *01*, %llu bytes, not older than the run's "
+                "start)\n", "", "", (unsigned long long)s.ops, find_matched(d, phase, rep),
+                (unsigned long long)c->file_size);
     if (s.sw_bandwidth > 0)
         fprintf(out, "%-10s %4s %12.2f %14.0f  (up to the stonewall)\n", "", "", s.sw_bandwidth / scale,
                 s.sw_bandwidth / alt_scale(c->units));
@@ -620,6 +633,9 @@ void pfs_report_json(FILE *out, const struct pfs_run_data *d)
                 fprintf(out, ", \"%s\": ", fig[i].key);
                 json_num(out, fig[i].val);
             }
+            if (find_matched(d, p, rep) >= 0)
+                fprintf(out, ", \"find_examined\": %llu, \"find_matched\": %lld", (unsigned long long)s.ops,
+                        find_matched(d, p, rep));
             pfs_report_lat_json(out, d, p, rep);
             fprintf(out, ", \"nodes\": [");
             for (int n = 0; n < d->nnodes; n++) {
@@ -711,6 +727,7 @@ void pfs_report_csv(FILE *out, const struct pfs_run_data *d)
     /* After the options: a repetition's warm-up flag, its phase's interval
      * (bytes/s, files/s in a metadata phase; empty for one measured rep). */
     fputs(",is_warmup,reps_measured,ci95_half_width,ci95_percent,target_met", out);
+    fputs(",find_matched", out); /* a find's matches (its ops: the files examined); empty for other phases */
     fputc('\n', out);
     for (int p = 0; p < d->nphases; p++)
         for (int rep = 0; rep < d->reps_done[p]; rep++) {
@@ -741,6 +758,9 @@ void pfs_report_csv(FILE *out, const struct pfs_run_data *d)
             }
             pfs_config_fields(c, csv_field, out);
             csv_ci(out, d, p, rep);
+            fputc(',', out);
+            if (find_matched(d, p, rep) >= 0)
+                fprintf(out, "%lld", find_matched(d, p, rep));
             fputc('\n', out);
         }
 }

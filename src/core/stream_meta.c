@@ -1,14 +1,21 @@
-/* The metadata phases of one stream (create, stat, read-files, delete) and
- * their clean-up, through the backend's small-file calls or the POSIX ones. */
+/* The metadata phases of one stream (create, stat, read-files, find,
+ * delete) and their clean-up, through the backend's small-file calls or the
+ * POSIX ones (find: always POSIX readdir and lstat, refused with a backend
+ * whose small files are not POSIX files). */
 #define _GNU_SOURCE
 #include "pfs/stream.h"
+#include "pfs/names.h"
 #include "pfs/safefile.h"
 #include "stream_mark.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 void pfs_md_path(char *out, size_t len, const char *dir, int stream, uint64_t i)
 {
@@ -73,6 +80,79 @@ static void md_one(const struct pfs_phase_ctx *p, const struct pfs_backend *md, 
     }
 }
 
+/* find: IO500's criteria (pfind -name *01* -size -newer): the name holds
+ * "01", a regular file of --file-size bytes, modified at or after the run's
+ * start (at: a coarse file-system clock may stamp a file made in the same
+ * tick with the start's own time). */
+static int find_matches(const struct pfs_phase_ctx *p, const char *name, const struct stat *st)
+{
+    const struct timespec *t0 = &p->md_start;
+    const struct timespec *m = &st->st_mtim;
+    return strstr(name, "01") && S_ISREG(st->st_mode) && (uint64_t)st->st_size == p->cfg->file_size &&
+           (m->tv_sec > t0->tv_sec || (m->tv_sec == t0->tv_sec && m->tv_nsec >= t0->tv_nsec));
+}
+
+/* find on one stream: readdir of its directory, never through a link; an
+ * lstat (fstatat, AT_SYMLINK_NOFOLLOW) of every entry that is one of its
+ * own files f.<id>.<i>; the others' (the shared directory) are theirs to
+ * examine. Every file it made must be seen, once. */
+static void find_walk(const struct pfs_phase_ctx *p, struct pfs_stream *s)
+{
+    struct pfs_times *t = &s->t;
+    const char *dir = s->md_dir;
+    s->md_matched = 0;
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!d) {
+        pfs_stream_fail(s, "opendir", dir, PFS_NO_OFFSET, errno, 0, NULL);
+        if (fd >= 0)
+            close(fd);
+        return;
+    }
+    mark(s, "readdir and lstat");
+    uint64_t last = pfs_now_ns();
+    for (;;) {
+        if (*p->interrupted) {
+            pfs_stream_fail(s, "interrupted", dir, PFS_NO_OFFSET, 0, *p->interrupted, "signal %d (%s)",
+                            (int)*p->interrupted, strsignal(*p->interrupted));
+            break;
+        }
+        errno = 0;
+        struct dirent *e = readdir(d);
+        if (!e) {
+            if (errno)
+                pfs_stream_fail(s, "readdir", dir, PFS_NO_OFFSET, errno, 0, NULL);
+            break;
+        }
+        struct pfs_name nm;
+        if (pfs_name_parse(e->d_name, &nm) != PFS_NAME_MD_FILE || nm.stream != s->id)
+            continue;
+        struct stat st;
+        if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+            char path[sizeof(s->md_dir) + sizeof(e->d_name) + 1];
+            snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+            pfs_stream_fail(s, "lstat", path, PFS_NO_OFFSET, errno, 0, NULL);
+            break;
+        }
+        s->md_matched += (uint64_t)find_matches(p, e->d_name, &st);
+        const uint64_t now = pfs_now_ns();
+        if (s->lat) {
+            pfs_hist_add(&s->lat->h[PFS_LAT_OP], now - last);
+            pfs_ts_add(&s->lat->ts, 1e-9 * (double)(now - p->t0_ns), 0, now - last);
+        }
+        last = now;
+        __atomic_store_n(&t->xfers, t->xfers + 1, __ATOMIC_RELAXED);
+        if (p->progress && (t->xfers & 15) == 0) {
+            p->progress(p->arg, s);
+            last = pfs_now_ns();
+        }
+    }
+    closedir(d);
+    if (!s->fail.failed && t->xfers != s->md_created)
+        pfs_stream_fail(s, "find", dir, PFS_NO_OFFSET, 0, 0, "found %" PRIu64 " of the %" PRIu64 " files stream %d made",
+                        t->xfers, s->md_created, s->id);
+}
+
 void pfs_stream_meta(const struct pfs_phase_ctx *p, struct pfs_stream *s)
 {
     const struct pfs_config *cfg = p->cfg;
@@ -96,7 +176,7 @@ void pfs_stream_meta(const struct pfs_phase_ctx *p, struct pfs_stream *s)
     pfs_thread_cpu(&cpu0);
     t->open_start = t->open_end = pfs_now();
     uint64_t last = pfs_now_ns();
-    for (uint64_t i = 0; i < nfiles; i++) {
+    for (uint64_t i = 0; kind != PFS_PH_FIND && i < nfiles; i++) {
         if (*p->interrupted) {
             pfs_stream_fail(s, "interrupted", dir, PFS_NO_OFFSET, 0, *p->interrupted, "signal %d (%s)", (int)*p->interrupted,
                             strsignal(*p->interrupted));
@@ -122,6 +202,8 @@ void pfs_stream_meta(const struct pfs_phase_ctx *p, struct pfs_stream *s)
             last = pfs_now_ns();
         }
     }
+    if (kind == PFS_PH_FIND)
+        find_walk(p, s);
     t->xfer_end = t->close_end = pfs_now();
     pfs_thread_cpu_since(&cpu0, t);
     mark(s, NULL);

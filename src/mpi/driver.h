@@ -109,6 +109,7 @@ struct record {
     struct pfs_times *times, *gathered;
     int *reps_done;
     struct pfs_phase_lat *lat;  /* [phase * reps + rep] (latency.c fills them) */
+    uint64_t *find_matched;     /* [phase * reps + rep]: the files a find matched, all streams */
     char cmdline[8192];
     char mpiver[MPI_MAX_LIBRARY_VERSION_STRING];
     char start_iso[32];
@@ -156,6 +157,7 @@ struct ctx {
     /* files */
     char md_top[PFS_PATH_MAX + 128]; /* the run's directory for metadata phases */
     int md_top_made;            /* rank 0 made md_top in this run */
+    struct timespec md_start;   /* md_top's mtime just after rank 0 made it (find's "newer than"), every rank's */
     struct known_file *known;   /* rank 0, under --timeout: what each stream created */
     int lock_fd;                /* rank 0: DIR/pfsbench.ID.lock, flock'ed while the run lives */
     int lock_made;

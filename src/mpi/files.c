@@ -307,14 +307,26 @@ int drv_files_setup(struct ctx *c, int failed)
         return failed;
     if (c->rank == 0 && cfg->shared && c->writes)
         make_shared_file(c);
+    int find = 0;
+    for (int i = 0; i < cfg->nphases; i++)
+        find |= cfg->phases[i] == PFS_PH_FIND;
     if (c->rank == 0 && c->has_meta) {
         int e = md_dir(c, c->md_top, 1);
         if (e)
             drv_set_fail(c, "mkdir", c->md_top, -e, NULL);
         else
             c->md_top_made = 1;
+        /* find's start: the file system's own clock (IO500's timestamp
+         * file), before any file of the run is in the directory. */
+        struct stat st;
+        if (!e && find && lstat(c->md_top, &st) != 0)
+            drv_set_fail(c, "stat", c->md_top, errno, "the run's start for find");
+        else if (!e && find)
+            c->md_start = st.st_mtim;
     }
     failed = drv_agree(c);
+    if (!failed && find)
+        MPI_Bcast(&c->md_start, (int)sizeof(c->md_start), MPI_BYTE, 0, c->comm);
     if (!failed && cfg->shared && c->writes) {
         MPI_Bcast(&c->streams[0].fid, (int)sizeof(struct pfs_fid), MPI_BYTE, 0, c->comm);
         if (c->rank != 0)

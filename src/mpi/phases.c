@@ -112,6 +112,14 @@ static int run_phase(struct ctx *c, int p, int rep, int *dropped_notice)
     const size_t slot = (size_t)p * (size_t)pfs_config_rep_slots(cfg) + (size_t)rep;
     struct pfs_phase_lat *lat = c->rank == 0 && c->rec.lat ? &c->rec.lat[slot] : NULL;
     drv_lat_collect(c, lat, failed, phase_start, where);
+    if (kind == PFS_PH_FIND) {
+        uint64_t mine_m = 0, all_m = 0;
+        for (int i = 0; i < c->threads; i++)
+            mine_m += c->streams[i].md_matched;
+        drv_allreduce_watched(c, &mine_m, &all_m, 1, MPI_UINT64_T, MPI_SUM, phase_start, where);
+        if (c->rank == 0 && c->rec.find_matched)
+            c->rec.find_matched[slot] = all_m;
+    }
     drv_record_phase(c, p, rep, failed);
     if (!failed && kind == PFS_PH_WRITE && !cfg->shared)
         drv_exchange_fids(c, phase_start);

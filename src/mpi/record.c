@@ -178,7 +178,8 @@ void drv_record_begin(struct ctx *c, int argc, char **argv)
     r->gathered = calloc((size_t)c->nstreams, sizeof(*r->gathered));
     r->reps_done = calloc((size_t)cfg->nphases, sizeof(int));
     r->lat = calloc((size_t)cfg->nphases * slots, sizeof(*r->lat));
-    if (!r->times || !r->gathered || !r->reps_done || !r->lat) {
+    r->find_matched = calloc((size_t)cfg->nphases * slots, sizeof(*r->find_matched));
+    if (!r->times || !r->gathered || !r->reps_done || !r->lat || !r->find_matched) {
         drv_set_fail(c, "allocate the run's records", "", ENOMEM, NULL);
         return;
     }
@@ -213,6 +214,7 @@ void drv_record_begin(struct ctx *c, int argc, char **argv)
         d->job_section = c->job->section;
     }
     d->lat = r->lat;
+    d->find_matched = r->find_matched;
     const char *rr = getenv("PFSBENCH_PLACEMENT");
     d->round_robin_asked = rr && strcmp(rr, "round-robin") == 0;
     for (const char *w = cfg->warnings; *w; w += strcspn(w, "\n") + 1) /* the parser's, printed on stderr */
@@ -354,6 +356,7 @@ void drv_record_free(struct ctx *c)
     free(c->rec.times);
     free(c->rec.gathered);
     free(c->rec.reps_done);
+    free(c->rec.find_matched);
     for (int i = 0; c->rec.lat && i < c->cfg.nphases * pfs_config_rep_slots(&c->cfg); i++)
         pfs_lat_free(&c->rec.lat[i]);
     free(c->rec.lat);

@@ -104,6 +104,7 @@ void drv_run_streams(struct ctx *c, int kind)
         .progress = c->prog.on ? drv_hook_progress : NULL,
         .arg = c,
         .iodepth = (unsigned)c->cfg.iodepth,
+        .md_start = c->md_start,
     };
     /* Interval 0 of every stream's time series starts here, just after the
      * opening agreement that every rank left at about the same instant. */

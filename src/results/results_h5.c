@@ -503,6 +503,21 @@ static int write_ci(hid_t g, const struct pfs_run_data *d, int p)
     return rc;
 }
 
+/* A find phase: the files it matched per repetition (its ops are those
+ * it examined), and the criteria in words. */
+static int write_find(hid_t g, const struct pfs_run_data *d, int p, hsize_t reps)
+{
+    if (d->cfg->phases[p] != PFS_PH_FIND || !d->find_matched)
+        return 0;
+    char crit[160];
+    snprintf(crit, sizeof(crit), "name contains 01, a regular file of %llu bytes, modified at or after the run's start",
+             (unsigned long long)d->cfg->file_size);
+    int rc = write_array(g, "find_matched", H5T_NATIVE_UINT64, 1, &reps, d->find_matched + (size_t)p * (size_t)d->reps,
+                         "files");
+    rc |= pfs_res_attr_str(g, "find_criteria", crit);
+    return rc;
+}
+
 static int write_phase(hid_t phases, const struct pfs_run_data *d, int p, struct summary_row *rows, int *nrows,
                        int run_no)
 {
@@ -538,6 +553,7 @@ static int write_phase(hid_t phases, const struct pfs_run_data *d, int p, struct
     rc |= write_array(g, "node_rate", H5T_NATIVE_DOUBLE, 2, dn, f.nrate, "ops/s");
     rc |= write_stats_attrs(g, &f, pfs_run_warmup(d, p), reps, meta);
     rc |= write_ci(g, d, p);
+    rc |= write_find(g, d, p, d1);
     rc |= pfs_res_write_latency(g, d, p);
 done:
     figs_free(&f);

@@ -141,6 +141,8 @@ static const struct { const char *args; const char *want; } bad_cases[] = {
     {"-d|/tmp|--api|hdf4", "not one of posix|mpiio"},
     {"-d|/tmp|--hdf5-chunk|1m", "--hdf5-chunk is an option of --api hdf5 (not available with --api posix)"},
     {"-d|/tmp|-a|null|--hdf5-coll-metadata", "--hdf5-coll-metadata is an option of --api hdf5 (not available with --api null)"},
+    {"-d|/tmp|-a|null|-p|create,find,delete", "--phases find walks the directories with readdir and lstat, and --api null's small files are not files there; use --api posix for find"},
+    {"-d|/tmp|-p|find", "find needs create before it"},
     {"-d|/tmp|--layout|diagonal", "not one of segmented|strided"},
     {"-d|/tmp|--layout|strided", "needs --shared"},
     /* mpiio is not in a plain process: pfsbench adds "needs --api mpiio" (test_core.sh). */
@@ -276,7 +278,7 @@ static void test_ior_letters(void **state)
 /* Options that do nothing in the chosen phases are warned of, in
  * cfg->warnings; so are tiny transfers and hours of them (issue 18). */
 static const struct { const char *args; const char *want; } warn_cases[] = {
-    {"-d|/tmp|-n|1000", "-n/--files does nothing without a metadata phase in -p (create, stat, read-files, delete)"},
+    {"-d|/tmp|-n|1000", "-n/--files does nothing without a metadata phase in -p (create, stat, read-files, find, delete)"},
     {"-d|/tmp|--file-size|4k", "--file-size does nothing without a metadata phase"},
     {"-d|/tmp|--dirs|per-rank", "--dirs does nothing without a metadata phase"},
     {"-d|/tmp|--order|random", "--order does nothing without a metadata phase"},
@@ -470,7 +472,9 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "sync=none\n"
      "ci=5\n"
      "max_reps=20\n"
-     "warmup=0\n"},
+     "warmup=0\n"
+     "runtime=0\n"
+     "ramp=0\n"},
     {2, "-d|/tmp|--shared|--layout|strided|-a|mpiio|--collective|--hint|striping_factor=4|--hint|romio_cb_write=enable|--label|hello world|--straggler|0.5",
      "dir=/tmp\n"
      "mode=shared\n"
@@ -512,7 +516,9 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "sync=none\n"
      "ci=5\n"
      "max_reps=20\n"
-     "warmup=0\n"},
+     "warmup=0\n"
+     "runtime=0\n"
+     "ramp=0\n"},
     {3, "-d|/tmp|--total|3m|-t|1k|--no-results|--timeout|30|--stall-warn|0.5|-i|auto|--ci|2.5|--max-reps|50|--warmup|3",
      "dir=/tmp\n"
      "mode=file-per-process\n"
@@ -554,7 +560,9 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "sync=none\n"
      "ci=2.5\n"
      "max_reps=50\n"
-     "warmup=3\n"},
+     "warmup=3\n"
+     "runtime=0\n"
+     "ramp=0\n"},
     {2, "-d|/tmp|--threads|4|-n|10|--file-size|4k|--dirs|per-rank|--order|random|-p|create,stat,read-files,delete|-o|/tmp/r.h5",
      "dir=/tmp\n"
      "mode=file-per-process\n"
@@ -596,7 +604,9 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "sync=none\n"
      "ci=5\n"
      "max_reps=20\n"
-     "warmup=0\n"},
+     "warmup=0\n"
+     "runtime=0\n"
+     "ramp=0\n"},
     {1, "-d|/tmp|-F|--shared|-F|--include-close|--file-size|0|--timeout|0.001|-D|1e9",
      "dir=/tmp\n"
      "mode=file-per-process\n"
@@ -638,7 +648,9 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "sync=none\n"
      "ci=5\n"
      "max_reps=20\n"
-     "warmup=0\n"},
+     "warmup=0\n"
+     "runtime=0\n"
+     "ramp=0\n"},
     {1, "-d|/tmp|-a|hdf5|--hdf5-chunk|1m|--hdf5-align|4k|--hdf5-mdc-size|2m|--hdf5-coll-metadata",
      "dir=/tmp\n"
      "mode=file-per-process\n"
@@ -680,7 +692,9 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "sync=none\n"
      "ci=5\n"
      "max_reps=20\n"
-     "warmup=0\n"},
+     "warmup=0\n"
+     "runtime=0\n"
+     "ramp=0\n"},
 };
 
 /* -i auto: the word stored as 0, described and typed as "auto"; the slots
@@ -765,7 +779,8 @@ static void test_phase_table(void **state)
         {PFS_PH_WRITE, "write", 0, 1, 0, 0, 1},         {PFS_PH_REWRITE, "rewrite", 0, 1, 0, 0, 0},
         {PFS_PH_READ, "read", 1, 0, 0, 1, 0},           {PFS_PH_REREAD, "reread", 1, 0, 0, 1, 0},
         {PFS_PH_CREATE, "create", 0, 0, 1, 0, 1},       {PFS_PH_STAT, "stat", 0, 0, 1, 1, 0},
-        {PFS_PH_READFILES, "read-files", 0, 0, 1, 1, 0}, {PFS_PH_DELETE, "delete", 0, 0, 1, 0, 0},
+        {PFS_PH_READFILES, "read-files", 0, 0, 1, 1, 0}, {PFS_PH_FIND, "find", 0, 0, 1, 0, 0},
+        {PFS_PH_DELETE, "delete", 0, 0, 1, 0, 0},
     };
     assert_int_equal(sizeof(want) / sizeof(want[0]), PFS_PH_KINDS);
     for (size_t i = 0; i < PFS_PH_KINDS; i++) {
@@ -800,7 +815,11 @@ static void test_phase_table(void **state)
     assert_string_equal(err, "--phases: stat needs create before it in the list (e.g. -p create,stat,delete)");
     assert_int_equal(parse(&cfg, err, "-d|/tmp|-p|write,bogus"), PFS_PARSE_ERROR);
     assert_string_equal(err, "--phases: unknown phase 'bogus'; use a comma list of "
-                             "write,rewrite,read,reread,create,stat,read-files,delete");
+                             "write,rewrite,read,reread,create,stat,read-files,find,delete");
+    /* find needs create before it, like stat. */
+    assert_int_equal(parse(&cfg, err, "-d|/tmp|-p|create,find,delete"), PFS_PARSE_RUN);
+    assert_int_equal(parse(&cfg, err, "-d|/tmp|-p|find,create"), PFS_PARSE_ERROR);
+    assert_string_equal(err, "--phases: find needs create before it in the list (e.g. -p create,stat,delete)");
 }
 
 static void test_list_options_parse(void **state)
@@ -975,7 +994,7 @@ static void test_list_json(void **state)
         if (!strstr(json, want))
             fail_msg("no option has %s", want);
     }
-    assert_int_equal(keys, 41);
+    assert_int_equal(keys, 43);
     for (int k = 0; k < PFS_PH_KINDS; k++) {
         snprintf(want, sizeof(want), "{\"name\": \"%s\", \"kind\": \"%s\"", pfs_phase_name(k),
                  pfs_phase_is_meta(k) ? "metadata" : "data");

@@ -186,9 +186,9 @@ static void test_summary_ci_warmup(void **state)
                               "\"stddev\": null, \"ci95_half_width\": null, \"ci95_percent\": null, \"target_met\": null}"));
     free(s);
     s = render(f, pfs_report_csv);
-    assert_non_null(strstr(s, ",is_warmup,reps_measured,ci95_half_width,ci95_percent,target_met\n"));
-    assert_non_null(strstr(s, ",1,1,,,\n")); /* rep 0: warm-up; one measured rep: no interval */
-    assert_non_null(strstr(s, ",0,1,,,\n"));
+    assert_non_null(strstr(s, ",is_warmup,reps_measured,ci95_half_width,ci95_percent,target_met,find_matched\n"));
+    assert_non_null(strstr(s, ",1,1,,,,\n")); /* rep 0: warm-up; one measured rep: no interval; not a find */
+    assert_non_null(strstr(s, ",0,1,,,,\n"));
     free(s);
     /* --reps auto: the verdict against --ci */
     f->cfg.warmup = 0;
@@ -1220,6 +1220,38 @@ static void test_latency_csv(void **state)
     free(lf);
 }
 
+/* A find phase: its files examined (ops) and matched in the row, the JSON
+ * and the CSV's last column; other phases have none. */
+static void test_find_matched(void **state)
+{
+    struct fixture *f = *state;
+    f->cfg.phases[0] = PFS_PH_CREATE;
+    f->cfg.phases[1] = PFS_PH_FIND;
+    f->cfg.nphases = 2;
+    f->cfg.file_size = 3901;
+    for (int i = 0; i < 2 * 2 * 4; i++)
+        f->times[i].xfers = 250, f->times[i].bytes = 0;
+    const uint64_t matched[4] = {0, 0, 7, 9}; /* [phase * reps + rep] */
+    f->d.find_matched = matched;
+    char *s = render(f, row_p1r1);
+    assert_non_null(strstr(s, "1000 files examined, 9 matched (name *01*, 3901 bytes, not older than the run's start)\n"));
+    free(s);
+    s = render(f, row_p0r0);
+    assert_null(strstr(s, "matched"));
+    free(s);
+    s = render(f, pfs_report_json);
+    assert_non_null(strstr(s, "\"find_examined\": 1000, \"find_matched\": 7"));
+    assert_non_null(strstr(s, "\"find_examined\": 1000, \"find_matched\": 9"));
+    assert_int_equal(strstr(strstr(s, "find_matched") + 1, "find_matched") != NULL, 1);
+    free(s);
+    s = render(f, pfs_report_csv);
+    assert_non_null(strstr(s, ",find_matched\n"));
+    assert_non_null(strstr(s, ",7\n"));
+    assert_non_null(strstr(s, ",9\n"));
+    assert_non_null(strstr(s, "testrun,,complete,create,0,"));
+    free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1246,6 +1278,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_latency_json, setup, teardown),
         cmocka_unit_test_setup_teardown(test_latency_csv, setup, teardown),
         cmocka_unit_test_setup_teardown(test_config_and_absent, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_find_matched, setup, teardown),
     };
     return cmocka_run_group_tests_name("report", tests, NULL, NULL);
 }
