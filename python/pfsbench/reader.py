@@ -8,7 +8,7 @@ latency_rows() and timeseries_rows() return plain dicts and numpy arrays.
 
 Units everywhere in the returned data are the file's: bytes, seconds,
 bytes/s and ops/s (files/s in a metadata phase: create, stat, read-files,
-delete).  MiB = 2^20 bytes.  The schema is in docs/results-format.md.
+find, delete).  MiB = 2^20 bytes.  The schema is in docs/results-format.md.
 Files written before threads and metadata phases existed read the same:
 threads is then 1, and ops and rate are None.  Text is returned as str,
 with each byte that is not UTF-8 as U+FFFD (lossless=True keeps such bytes
@@ -180,7 +180,7 @@ def phase_kind(phase, kind=None):
 
 
 def is_metadata(phase, kind=None):
-    """True for a metadata phase (create, stat, read-files, delete), whose
+    """True for a metadata phase (create, stat, read-files, find, delete), whose
     figure is its rate in files/s rather than a bandwidth; kind: the kind
     the file gives the phase, when it does (see phase_kind)."""
     return phase_kind(phase, kind) == "metadata"

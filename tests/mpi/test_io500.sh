@@ -11,7 +11,7 @@ D=$T/data
 mkdir -p "$D"
 R=$T/io500.h5
 
-export PFS_DIR=$D PFS_EASY_BLOCK=4m PFS_EASY_FILES=200 PFS_HARD_BLOCK=$((47008 * 64)) PFS_HARD_FILES=100
+export PFS_DIR=$D PFS_EASY_BLOCK=4m PFS_EASY_FILES=200 PFS_HARD_BLOCK=$((47008 * 64)) PFS_HARD_FILES=120
 run_mpi 2 120 -f "$JOB" -o "$R"
 check "the job runs: exit 0 (got $RC)" [ "$RC" -eq 0 ]
 check "four runs, one per workload" [ "$("$PY" -c 'import h5py,sys; print(len(h5py.File(sys.argv[1],"r")["runs"]))' "$R")" -eq 4 ]
@@ -21,9 +21,12 @@ RC=0
 "$PY" "$IO500" "$R" >"$T/out" 2>"$T/err" || RC=$?
 check "pfs-io500: exit 0 (got $RC)" [ "$RC" -eq 0 ]
 check "pfs-io500: says first that it is not an IO500 result" sh -c "head -1 '$T/out' | grep -q 'NOT AN IO500 RESULT'"
-check "pfs-io500: 11 phase lines" [ "$(grep -c '^\[RESULT\]' "$T/out")" -eq 11 ]
-check "pfs-io500: the metadata figure says it has no find" grep -q "7 mdtest phases, no find" "$T/out"
-for rule in "no find phase yet" "IO500 requires at least 300 s" "one node, so no read came from another node"; do
+check "pfs-io500: 12 phase lines" [ "$(grep -c '^\[RESULT\]' "$T/out")" -eq 12 ]
+check "pfs-io500: a find line in kIOPS" grep -qE '^\[RESULT\] find +[0-9.]+ kIOPS : time' "$T/out"
+check "pfs-io500: the metadata figure includes find" grep -q "7 mdtest phases and find" "$T/out"
+check "pfs-io500: no 'no find' note left" not grep -qi "no find" "$T/out"
+for rule in "find: walks the mdtest-hard run's files only" "IO500 requires at least 300 s" \
+    "one node, so no read came from another node"; do
     check "pfs-io500: names the rule not met: $rule" grep -qF "$rule" "$T/out"
 done
 check "pfs-io500: the job's stonewall is IO500's (-D 300): not listed" not grep -q "ior-easy: stonewall" "$T/out"
@@ -39,7 +42,7 @@ want = {"ior-easy-write": ("ior-easy", "write"), "ior-easy-read": ("ior-easy", "
         "mdtest-easy-write": ("mdtest-easy", "create"), "mdtest-easy-stat": ("mdtest-easy", "stat"),
         "mdtest-easy-delete": ("mdtest-easy", "delete"), "mdtest-hard-write": ("mdtest-hard", "create"),
         "mdtest-hard-stat": ("mdtest-hard", "stat"), "mdtest-hard-read": ("mdtest-hard", "read-files"),
-        "mdtest-hard-delete": ("mdtest-hard", "delete")}
+        "mdtest-hard-delete": ("mdtest-hard", "delete"), "find": ("mdtest-hard", "find")}
 runs = {}
 for k in f["runs"]:
     lab = f["runs"][k].attrs["label"]
@@ -57,10 +60,17 @@ for name, (lab, ph) in want.items():
     got = j["phases"][name]["value"]
     assert abs(got - v) <= 1e-9 * v, (name, got, v)
 gb = math.exp(sum(map(math.log, bw)) / 4)
-gm = math.exp(sum(map(math.log, md)) / 7)
+assert len(md) == 8, md
+gm = math.exp(sum(map(math.log, md)) / 8)
 assert abs(j["bw"] - gb) <= 1e-9 * gb, (j["bw"], gb)
 assert abs(j["md"] - gm) <= 1e-9 * gm, (j["md"], gm)
 assert abs(j["score"] - math.sqrt(gb * gm)) <= 1e-9 * j["score"], (j["score"], gb, gm)
+assert j["md_phases"] == "7 mdtest phases and find", j["md_phases"]
+# find examined every mdtest-hard file once; matched: the names f.<stream>.<i> holding "01", all 3901 bytes.
+g = [p for p in runs["mdtest-hard"]["phases"].values() if p.attrs["phase"] in (b"find", "find")][0]
+n = 120
+assert list(g["ops"][()]) == [2 * n], g["ops"][()]
+assert list(g["find_matched"][()]) == [sum("01" in "f.%d.%d" % (s, i) for s in range(2) for i in range(n))]
 EOF
 
 # Another shape, under a prefix: the sections renamed x-..., ior-easy's transfer 1 MiB.

@@ -9,7 +9,7 @@ Each cell is the mean over the repetitions (of every complete run in the
 selection that falls in that cell); --stats mean,min,max adds the range.
 Units are always printed: --units KB (1 KB = 1024 bytes, the seeds' KB/s),
 KiB, MiB (default), GiB, or decimal MB, GB. Metadata phases (create, stat,
-read-files, delete) are rates in files/s, as pfsbench stored them.
+read-files, find, delete) are rates in files/s, as pfsbench stored them.
 --format text, md (Markdown) or csv.
 
 Exit status: 0 done, 2 bad input (not a results file, nothing selected).

@@ -48,7 +48,7 @@ matplotlib.rcParams["font.size"] = 9
 PHASE_STYLE = {  # colour, marker
     "write": ("#1f77b4", "o"), "rewrite": ("#17becf", "s"), "read": ("#d62728", "^"),
     "reread": ("#ff7f0e", "v"), "create": ("#2ca02c", "o"), "stat": ("#9467bd", "s"),
-    "read-files": ("#8c564b", "^"), "delete": ("#7f7f7f", "v"),
+    "read-files": ("#8c564b", "^"), "find": ("#bcbd22", "D"), "delete": ("#7f7f7f", "v"),
 }
 
 

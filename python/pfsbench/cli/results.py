@@ -110,7 +110,7 @@ def print_summary(rows, out=sys.stdout):
         ])
     _table(out, header, cells, right)
     out.write("units: MiB/s = 2^20 bytes/s, for data phases; files/s = files created, stat'ed, read or deleted "
-              "per second by all streams, for metadata phases\n"
+              "per second by all streams, for metadata phases (find: files examined)\n"
               "       seconds = last close end - first open start over all streams; bytes moved by all streams; "
               "util = stream busy time / (streams x seconds); streams = ranks x threads\n")
 
