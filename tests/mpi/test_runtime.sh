@@ -1,0 +1,127 @@
+#!/bin/bash
+# --runtime SECS (fio's time_based + runtime) and --ramp SECS (fio's
+# ramp_time) on small blocks, checked from the results file:
+#   - a time-based phase lasts at least SECS (and not absurdly longer on
+#     this loaded VM) and moves more than one block: its transfers wrap;
+#   - the same with --random, a --shared strided file, --threads, --api
+#     uring --iodepth 4, mmap and collective MPI-IO (every rank the same
+#     count of transfers);
+#   - --verify after time-based writes and reads finds every byte right;
+#   - --ramp: the stored transfers are fewer than the pwrites the file got
+#     (counted by strace, each one slowed by the stall shim), and the read's
+#     span starts at least the ramp after the write's close;
+#   - a ramp that outlasts the work stores no bytes;
+#   - --runtime with -D, and a ramp not shorter than the runtime: exit 2.
+. "$(dirname "$0")/lib.sh"
+: "${PFS_STALL_LIB:?set PFS_STALL_LIB to the stall shim (ctest does)}"
+D=$T/data
+R=$T/results.h5
+mkdir -p "$D"
+
+# timed WHAT SECS BLOCK TRANSFER [together]: every data phase of the last
+# run in $R lasted SECS .. SECS + 6 and each stream moved more than its
+# block; each stream's span is SECS or more, except with "together"
+# (collective: the ranks stop at once when the first one's runtime is over).
+timed() {
+    pycheck "$1: phases last $2 s or more and wrap around the block" "$R" "$2" "$3" "$4" "${5:-}" <<'EOF'
+import sys, h5py
+f = h5py.File(sys.argv[1], "r")
+secs, block, xfer = float(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+together = sys.argv[5] == "together"
+run = f["runs"][sorted(f["runs"])[-1]]
+for name, ph in run["phases"].items():
+    s = float(ph["seconds"][0])
+    assert secs <= s < secs + 6, (name, s)
+    t = ph["times"][0]
+    assert (t["bytes"] > block).all(), (name, t["bytes"], block)
+    assert (t["bytes"] == t["transfers"] * xfer).all(), name
+    assert (t["verify_errors"] == 0).all(), name
+    assert together or (t["close_end"] - t["open_start"] >= secs).all(), (name, t["close_end"] - t["open_start"])
+EOF
+}
+
+run_mpi 2 60 -d "$D" -t 64k -b 256k --runtime 2 -p write,read -o "$R" -q
+check "--runtime 2: exit 0" [ "$RC" -eq 0 ]
+timed "--runtime 2" 2 262144 65536
+
+run_mpi 2 60 -d "$D" -t 16k -b 256k --runtime 1 --random -p write,read --verify -o "$R" -q
+check "--random --verify: exit 0" [ "$RC" -eq 0 ]
+timed "--random --verify" 1 262144 16384
+
+run_mpi 2 60 -d "$D" -t 16k -b 128k --runtime 1 --shared --layout strided --threads 2 -p write,rewrite,read --verify -o "$R" -q
+check "shared strided, 2 threads, --verify: exit 0" [ "$RC" -eq 0 ]
+timed "shared strided, 2 threads, --verify" 1 131072 16384
+
+run_mpi 1 60 -d "$D" -a uring -t 4k -b 64k --no-results -q
+if [ "$RC" -eq 2 ] && grep -q -- "--api uring: .*io_uring" "$T/err"; then
+    echo "# skipped uring: $(grep -o -- '--api uring: .*' "$T/err" | head -1)"
+else
+    run_mpi 2 60 -d "$D" -a uring --iodepth 4 -t 16k -b 128k --runtime 1 -p write,read --verify -o "$R" -q
+    check "uring --iodepth 4 --verify: exit 0" [ "$RC" -eq 0 ]
+    timed "uring --iodepth 4 --verify" 1 131072 16384
+fi
+
+run_mpi 2 60 -d "$D" -a mmap -t 16k -b 128k --runtime 1 -p write,read --verify -o "$R" -q
+check "mmap --verify: exit 0" [ "$RC" -eq 0 ]
+timed "mmap --verify" 1 131072 16384
+
+run_mpi 2 60 -d "$D" -a mpiio --shared --collective -t 16k -b 128k --runtime 1 -p write,read --verify -o "$R" -q
+check "mpiio --collective --verify: exit 0" [ "$RC" -eq 0 ]
+timed "mpiio --collective --verify" 1 131072 16384 together
+pycheck "mpiio --collective: every rank made the same number of calls" "$R" <<'EOF'
+import sys, h5py
+f = h5py.File(sys.argv[1], "r")
+run = f["runs"][sorted(f["runs"])[-1]]
+for name, ph in run["phases"].items():
+    t = ph["times"][0]["transfers"]
+    assert len(set(t)) == 1, (name, t)
+EOF
+
+# --ramp 1 --runtime 3, one rank, each 64 KiB pwrite slowed by 5 ms; strace
+# counts the pwrites of 64 KiB the file really got.
+RC=0
+env LD_PRELOAD="${LD_PRELOAD:+$LD_PRELOAD:}$PFS_STALL_LIB" PFS_STALL_SECS=0.005 PFS_STALL_CALL=pwrite \
+    PFS_STALL_COUNT=1000000 timeout 120 mpirun -np 1 --oversubscribe --bind-to none \
+    strace -f -qq -e trace=pwrite64 -e signal=none -o "$T/strace" \
+    "$PFSBENCH" -d "$D" -t 64k -b 256k --runtime 3 --ramp 1 -p write,read -o "$R" -q >"$T/out" 2>"$T/err" || RC=$?
+check "--ramp 1 --runtime 3: exit 0" [ "$RC" -eq 0 ]
+N=$(grep -c ', 65536, [0-9]*) = 65536$' "$T/strace" || true)
+check "strace counted the write phase's pwrites ($N)" [ "${N:-0}" -gt 10 ]
+pycheck "--ramp: fewer transfers stored than written, the spans start after the ramp" "$R" "$N" <<'EOF'
+import sys, h5py
+f = h5py.File(sys.argv[1], "r")
+n = int(sys.argv[2])
+run = f["runs"][sorted(f["runs"])[-1]]
+w, r = run["phases"]["00_write"], run["phases"]["01_read"]
+tw, tr = w["times"][0][0], r["times"][0][0]
+stored = int(tw["transfers"])
+assert 0 < stored < n, (stored, n)
+assert n - stored <= 1.0 / 0.005 + 2, (n, stored)  # the ramp's: each write takes 5 ms or more
+assert int(tw["bytes"]) == stored * 65536
+assert int(w["ops"][0]) == stored and int(w["latency"][0][0].sum()) == stored
+assert int(w["latency"][0][1].sum()) == 0  # the open is in the ramp
+assert 1.9 <= float(w["seconds"][0]) < 6, float(w["seconds"][0])
+assert float(tr["open_start"]) - float(tw["close_end"]) >= 1.0, (tr["open_start"], tw["close_end"])
+assert int(tr["transfers"]) > 0
+EOF
+
+# A ramp longer than the work: no bytes stored for it.
+run_mpi 1 60 -d "$D" -t 64k -b 256k --ramp 3 -p write -o "$R" -q
+check "--ramp outlasting the block: exit 0" [ "$RC" -eq 0 ]
+pycheck "--ramp outlasting the block: no bytes, no transfers, an empty span" "$R" <<'EOF'
+import sys, h5py
+f = h5py.File(sys.argv[1], "r")
+run = f["runs"][sorted(f["runs"])[-1]]
+t = run["phases"]["00_write"]["times"][0][0]
+assert int(t["bytes"]) == 0 and int(t["transfers"]) == 0
+assert float(t["open_start"]) == float(t["close_end"])
+EOF
+
+# Refusals: exit 2 with one message, nothing made.
+run_mpi 1 60 -d "$T/none1" -t 64k -b 256k --runtime 2 -D 1 -p write
+check "--runtime with -D: exit 2, one message" [ "$RC" -eq 2 -a "$(grep -c -- '--runtime' "$T/err")" -eq 1 ]
+run_mpi 1 60 -d "$T/none2" -t 64k -b 256k --runtime 1 --ramp 1 -p write
+check "--ramp not shorter than --runtime: exit 2, one message" [ "$RC" -eq 2 -a "$(grep -c -- '--ramp' "$T/err")" -eq 1 ]
+check "refusals made nothing" not test -e "$T/none1" -o -e "$T/none2"
+
+finish
