@@ -260,6 +260,9 @@ int pfs_check_run(const struct pfs_config *cfg, int total_given, char *err, size
     if (cfg->ramp > 0 && cfg->runtime > 0 && cfg->ramp >= cfg->runtime)
         return fail(err, len, "--ramp %g is not shorter than --runtime %g: nothing would be left to measure", cfg->ramp,
                     cfg->runtime);
+    if (cfg->ramp > 0 && cfg->deadline > 0 && cfg->ramp >= cfg->deadline)
+        return fail(err, len, "--ramp %g is not shorter than -D %g: the stonewall would stop the streams inside the "
+                    "ramp, before anything is measured", cfg->ramp, cfg->deadline);
     if (cfg->shared && cfg->dirs == PFS_DIRS_PER_RANK)
         return fail(err, len, "--shared and --dirs per-rank contradict each other; give one");
     if (check_needs(cfg, err, len) != 0)

@@ -230,11 +230,17 @@ void pfs_report_header(FILE *out, const struct pfs_run_data *d)
         fprintf(out, ", after %d warm-up (stored, not in the statistics)", c->warmup);
     fputc('\n', out);
     if (has_data) {
-        char every[48] = "";
+        char every[48] = "", start[64] = "open", xfers[112] = "transfers";
         if (c->fsync_every > 0)
             snprintf(every, sizeof(every), ", fsync every %d", c->fsync_every);
-        fprintf(out, "timed region open .. transfers%s .. %sclose, barrier before open and after close%s\n", every,
-                c->fsync ? "fsync .. " : "", c->deadline > 0 ? ", stonewall" : "");
+        if (c->ramp > 0)
+            snprintf(start, sizeof(start), "ramp end (%g s after open)", c->ramp);
+        if (c->runtime > 0)
+            snprintf(xfers, sizeof(xfers), "transfers %s %g s%s, wrapping around the block (a write completes one pass)",
+                     c->ramp > 0 ? "until" : "for", c->runtime, c->ramp > 0 ? " after open" : "");
+        fprintf(out, "timed region %s .. %s%s .. %sclose, barrier before open and after close%s%s\n", start, xfers, every,
+                c->fsync ? "fsync .. " : "", c->deadline > 0 ? ", stonewall" : "",
+                c->ramp > 0 ? "; the ramp's transfers are not counted" : "");
     }
     if (c->deadline > 0)
         fprintf(out, "stonewall    %g s, then wear-out to the largest transfer count\n", c->deadline);

@@ -88,12 +88,18 @@ static void show(struct ctx *c, double t, double done)
         want = (double)(c->prog.kind == PFS_PH_WRITE ? c->nxfers : c->data_xfers) * (double)c->cfg.transfer * c->nstreams;
     double rate = done / (t - c->prog.start);
     double eta = rate > 0 && want > done ? (want - done) / rate : 0;
+    double pct = want > 0 ? 100.0 * done / want : 0.0;
+    if (!meta && c->cfg.runtime > 0) { /* time-based: the bytes have no end, the clock has */
+        double el = t - c->prog.start;
+        pct = el < c->cfg.runtime ? 100.0 * el / c->cfg.runtime : 100.0;
+        eta = el < c->cfg.runtime ? c->cfg.runtime - el : 0;
+    }
     if (meta)
         fprintf(stderr, "%s%-10s %5.1f%% %12.1f files/s  ETA %.0f s%s", tty ? "\r\033[K" : "", pfs_phase_name(c->prog.kind),
-                want > 0 ? 100.0 * done / want : 0.0, rate, eta, tty ? "" : "\n");
+                pct, rate, eta, tty ? "" : "\n");
     else
         fprintf(stderr, "%s%-10s %5.1f%% %12.2f %s  ETA %.0f s%s", tty ? "\r\033[K" : "", pfs_phase_name(c->prog.kind),
-                want > 0 ? 100.0 * done / want : 0.0, rate / pfs_units_scale(c->cfg.units),
+                pct, rate / pfs_units_scale(c->cfg.units),
                 pfs_units_label(c->cfg.units), eta, tty ? "" : "\n");
     fflush(stderr);
     c->prog.shown = 1;

@@ -234,6 +234,31 @@ void drv_record_begin(struct ctx *c, int argc, char **argv)
 
 /* Local, rank 0, after the gather of a phase: every stream's times go onto
  * rank 0's clock; a repetition that did not fail counts and is shown. */
+/* Rank 0. --ramp: a stream that completed no transfer after its ramp has
+ * no figures (0 transfers in an empty span at its close); the run says
+ * how many, so that a row of such streams is not read as a measurement. */
+static void ramp_warn(struct ctx *c, const struct pfs_times *dst, int p, int rep)
+{
+    const struct pfs_config *cfg = &c->cfg;
+    if (cfg->ramp <= 0 || pfs_phase_is_meta(cfg->phases[p]))
+        return;
+    int empty = 0;
+    for (int s = 0; s < c->nstreams; s++)
+        empty += dst[s].xfers == 0;
+    if (!empty)
+        return;
+    char w[256];
+    if (empty == c->nstreams)
+        snprintf(w, sizeof(w), "%s rep %d: --ramp %g s outlasted the work of every stream: its row is no measurement "
+                 "(give a larger block or --runtime)", pfs_phase_name(cfg->phases[p]), rep, cfg->ramp);
+    else
+        snprintf(w, sizeof(w), "%s rep %d: --ramp %g s outlasted the work of %d of %d streams: they add nothing to the "
+                 "figures", pfs_phase_name(cfg->phases[p]), rep, cfg->ramp, empty, c->nstreams);
+    pfs_run_warn(c->rec.d, "%s", w);
+    if (!cfg->quiet)
+        fprintf(stderr, "pfsbench: warning: %s\n", w);
+}
+
 void drv_record_phase(struct ctx *c, int p, int rep, int failed)
 {
     struct record *r = &c->rec;
@@ -256,6 +281,7 @@ void drv_record_phase(struct ctx *c, int p, int rep, int failed)
     if (failed)
         return;
     r->reps_done[p] = rep + 1;
+    ramp_warn(c, dst, p, rep);
     if (!cfg->quiet && cfg->format == PFS_FORMAT_TEXT) {
         pfs_report_row(stdout, r->d, p, rep);
         fflush(stdout);
