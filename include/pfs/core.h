@@ -125,6 +125,10 @@ struct pfs_stats {
 };
 void pfs_stats_compute(const double *v, int n, struct pfs_stats *out);
 
+/* Local. The mean of v[0..n) and, in *m2, the sum of squared deviations
+ * from it (Welford's one pass: stable for long runs of similar values). */
+double pfs_mean_m2(const double *v, int n, double *m2);
+
 /* ---- clocks ---- */
 
 /* Offset of a remote clock to the local one from ping-pong rounds: local

@@ -1,5 +1,6 @@
 /* Student's t intervals of a mean over repetitions (pfs/ci.h). */
 #include "pfs/ci.h"
+#include "pfs/core.h"
 
 #include <math.h>
 
@@ -34,13 +35,7 @@ void pfs_ci95(const double *v, int n, struct pfs_ci *out)
     out->mean = out->half = out->pct = NAN;
     if (n < 1)
         return;
-    /* Welford, as pfs_stats_compute. */
-    double mean = 0, m2 = 0;
-    for (int i = 0; i < n; i++) {
-        double d = v[i] - mean;
-        mean += d / (i + 1);
-        m2 += d * (v[i] - mean);
-    }
+    double m2, mean = pfs_mean_m2(v, n, &m2);
     out->mean = mean;
     if (n < 2)
         return;

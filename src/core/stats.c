@@ -179,16 +179,22 @@ void pfs_stats_compute(const double *v, int n, struct pfs_stats *out)
     out->min = s[0];
     out->max = s[n - 1];
     out->median = median_of(s, n);
-    /* Welford: stable for long runs of similar values. */
-    double mean = 0, m2 = 0;
+    double m2;
+    out->mean = pfs_mean_m2(v, n, &m2);
+    out->stddev = n > 1 ? sqrt(m2 / (n - 1)) : 0;
+    free(s);
+}
+
+double pfs_mean_m2(const double *v, int n, double *m2)
+{
+    double mean = 0, q = 0;
     for (int i = 0; i < n; i++) {
         double d = v[i] - mean;
         mean += d / (i + 1);
-        m2 += d * (v[i] - mean);
+        q += d * (v[i] - mean);
     }
-    out->mean = mean;
-    out->stddev = n > 1 ? sqrt(m2 / (n - 1)) : 0;
-    free(s);
+    *m2 = q;
+    return mean;
 }
 
 int pfs_clock_estimate(const double *t0, const double *tr, const double *t1, int n,
