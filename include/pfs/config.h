@@ -80,6 +80,7 @@ struct pfs_config {
     int max_reps;           /* --reps auto: at most this many measured repetitions */
     int warmup;             /* repetitions run first and stored, left out of the statistics */
     int fsync;
+    int rmw;                /* rewrite: read, change and write back each transfer (bonnie++'s rewrite) */
     int fsync_every;        /* write phases: fsync after every N transfers of a stream (0: none) */
     int sync_mode;          /* enum pfs_sync: O_DSYNC / O_SYNC on the data files */
     int keep;

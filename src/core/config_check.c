@@ -317,6 +317,11 @@ void pfs_check_unused(struct pfs_config *cfg, const unsigned char *given)
         pfs_config_warn(cfg, "--runtime does nothing without a data phase in -p (write, rewrite, read, reread)");
     if (!data && given_by_name(given, "ramp"))
         pfs_config_warn(cfg, "--ramp does nothing without a data phase in -p (write, rewrite, read, reread)");
+    int rewrite = 0;
+    for (int i = 0; i < cfg->nphases; i++)
+        rewrite |= cfg->phases[i] == PFS_PH_REWRITE;
+    if (!rewrite && given_by_name(given, "rmw"))
+        pfs_config_warn(cfg, "--rmw does nothing without a rewrite phase in -p");
     if (!write && given_by_name(given, "fsync-every"))
         pfs_config_warn(cfg, "--fsync-every does nothing without a write phase in -p (write, rewrite)");
     if (!write && given_by_name(given, "sync"))

@@ -27,6 +27,7 @@ const struct opt pfs_opt_table[] = {
     {"max-reps", 0, T_INT, OFF(max_reps), 2, 100000, NULL, "N", "with --reps auto: at most N measured repetitions, then stop and warn (default 20)", DESC("max_reps", 40, NULL)},
     {"warmup", 0, T_INT, OFF(warmup), 0, 100000, NULL, "N", "run the phase list N times first: stored, left out of the statistics (default 0)", DESC("warmup", 41, NULL)},
     {"fsync", 'e', T_FLAG, OFF(fsync), 0, 0, "1", NULL, "fsync before close, inside the timed region", DESC("fsync", 9, NULL)},
+    {"rmw", 0, T_FLAG, OFF(rmw), 0, 0, "1", NULL, "rewrite phases: read each transfer, change it and write it back in place (bonnie++'s rewrite)", DESC("rmw", 44, NULL)},
     {"fsync-every", 0, T_INT, OFF(fsync_every), 0, 1000000000, NULL, "N", "write phases: fsync after every N transfers of a stream, timed (fio's fsync=N; IOR's -Y is 1; default 0: none)", DESC("fsync_every", 37, NULL)},
     {"sync", 0, T_CHOICE, OFF(sync_mode), 0, 0, "none|dsync|sync", "MODE", "open the data files O_DSYNC or O_SYNC (fio's sync=dsync|sync; default none)", DESC("sync", 38, NULL)},
     {"include-close", 0, T_ACTION, 0, 0, 0, NULL, NULL, "close is inside the timed region (always; IOzone's -c: pfsbench iozone takes it)", DESC("include_close", 23, NULL), .vals = "1"},
