@@ -14,7 +14,17 @@
  * follow (also wrapping) read only written data. --ramp SECS: the first
  * completion at or after SECS into the phase ends the ramp; what completed
  * until then is dropped from the figures and the stream's span starts
- * there. */
+ * there.
+ *
+ * --rmw (bonnie++'s Rewrite: read a chunk, dirty it, seek back, write it):
+ * each transfer of a rewrite phase is the backend's pread at its offset,
+ * then its pwrite of the same bytes at the same offset, one at a time (the
+ * synchronous calls, on an async backend too: the refusals keep its depth
+ * at 1). Without --verify one byte in every 4 KiB is changed between the
+ * two; with --verify nothing is (the write the phase replaces left the
+ * pattern, which the read checks and the write puts back, so the phases
+ * after it still check). The phase counts the bytes written; the latency
+ * of a transfer is the read and the write together. */
 #define _GNU_SOURCE
 #include "pfs/stream.h"
 #include "pfs/offsetgen.h"
@@ -136,6 +146,8 @@ struct loop {
     const char *path, *op;
     int wr, writer, collective;
     int fill, check;            /* --verify: fill before a write, check after a read */
+    int rmw;                    /* --rmw in a rewrite: read, change, write back (check: the read's bytes) */
+    int rmw_read_bad;           /* the last rmw transfer failed at its read */
     int after;                  /* a progress hook or collective I/O: after() runs per completion */
     size_t len;
     uint64_t seed;
@@ -191,17 +203,42 @@ static int sync_submit_read(void *qh, struct pfs_io *io)
     return PFS_Q_COMPLETED;
 }
 
+/* Dirties the bytes read: one in every 4 KiB, as bonnie++'s rewrite. */
+static inline void rmw_dirty(unsigned char *b, size_t len)
+{
+    for (size_t i = 0; i < len; i += 4096)
+        b[i] = (unsigned char)(b[i] + 1);
+}
+
+/* --rmw: the read, the change and the write back in place; res is the
+ * write's, or the read's when the read moved less than asked. */
+static int sync_submit_rmw(void *qh, struct pfs_io *io)
+{
+    struct loop *l = qh;
+    const int64_t got = l->pread(l->fh, io->buf, io->len, io->off);
+    l->rmw_read_bad = got != (int64_t)io->len;
+    if (l->rmw_read_bad) {
+        io->res = got;
+        return PFS_Q_COMPLETED;
+    }
+    if (!l->check)
+        rmw_dirty(io->buf, io->len);
+    io->res = l->pwrite(l->fh, io->buf, io->len, io->off);
+    return PFS_Q_COMPLETED;
+}
+
 static int loop_init(struct loop *l)
 {
     const struct pfs_phase_ctx *p = l->p;
     const struct pfs_backend *be = p->be;
-    const int async = (be->caps & PFS_CAP_ASYNC) != 0;
+    /* --rmw: a read and a write per transfer, in order: the synchronous calls. */
+    const int async = (be->caps & PFS_CAP_ASYNC) != 0 && !l->rmw;
     l->depth = 1;
     /* Collective I/O agrees after every transfer: one at a time. */
     if (async && !l->collective && p->iodepth > 1 && l->s->qbuf)
         l->depth = p->iodepth;
     l->qh = async ? l->fh : (void *)l;
-    l->submit = async ? be->submit : l->wr ? sync_submit_write : sync_submit_read;
+    l->submit = async ? be->submit : l->rmw ? sync_submit_rmw : l->wr ? sync_submit_write : sync_submit_read;
     l->reap = async ? be->reap : NULL; /* a synchronous queue never has a transfer in flight */
     l->pwrite = be->pwrite;
     l->pread = be->pread;
@@ -254,14 +291,16 @@ static void __attribute__((noinline)) xfer_bad(struct loop *l, const struct pfs_
 {
     const struct pfs_phase_ctx *p = l->p;
     const int64_t got = io->res;
+    const int rd = !l->wr || (l->rmw && l->rmw_read_bad); /* an rmw's read counts no bytes written */
     if (got < 0) {
-        backend_fail(p, l->s, l->op, l->path, io->off, (int)-got);
+        backend_fail(p, l->s, l->rmw && rd ? "read (--rmw)" : l->op, l->path, io->off, (int)-got);
         return;
     }
-    __atomic_store_n(&l->t->bytes, l->t->bytes + (uint64_t)got, __ATOMIC_RELAXED);
+    if (!(l->rmw && rd))
+        __atomic_store_n(&l->t->bytes, l->t->bytes + (uint64_t)got, __ATOMIC_RELAXED);
     const char *why = p->be->errstr ? p->be->errstr(p->bectx) : NULL;
-    pfs_stream_fail(l->s, l->op, l->path, io->off + (uint64_t)got, 0, 0,
-                    l->wr ? "short write: %" PRId64 " of %zu bytes%s%s"
+    pfs_stream_fail(l->s, l->rmw && rd ? "read (--rmw)" : l->op, l->path, io->off + (uint64_t)got, 0, 0,
+                    !rd ? "short write: %" PRId64 " of %zu bytes%s%s"
                           : "short read: the file ends early (%" PRId64 " of %zu bytes)%s%s",
                     got, io->len, why ? ": " : "", why ? why : "");
 }
@@ -450,10 +489,10 @@ static void run(struct loop *l, uint64_t until, int timed)
 }
 
 /* Opens the stream's file for this phase, with the identity it must have. */
-static void *data_open(const struct pfs_phase_ctx *p, struct pfs_stream *s, int wr, const char *path)
+static void *data_open(const struct pfs_phase_ctx *p, struct pfs_stream *s, int wr, int rmw, const char *path)
 {
     const struct pfs_config *cfg = p->cfg;
-    unsigned flags = wr ? PFS_OPEN_WRITE : PFS_OPEN_READ;
+    unsigned flags = rmw ? PFS_OPEN_READ | PFS_OPEN_WRITE : wr ? PFS_OPEN_WRITE : PFS_OPEN_READ;
     int creating = 0;
     if (cfg->direct && (p->be->caps & PFS_CAP_DIRECT))
         flags |= PFS_OPEN_DIRECT;
@@ -597,8 +636,9 @@ void pfs_stream_data(const struct pfs_phase_ctx *p, struct pfs_stream *s)
         .wr = wr,
         .writer = wr ? s->id : s->rd_writer,
         .collective = cfg->collective && (p->be->caps & PFS_CAP_COLLECTIVE),
-        .fill = cfg->verify && wr,
-        .check = cfg->verify && !wr,
+        .rmw = cfg->rmw && p->kind == PFS_PH_REWRITE,
+        .fill = cfg->verify && wr && !(cfg->rmw && p->kind == PFS_PH_REWRITE),
+        .check = cfg->verify && (!wr || (cfg->rmw && p->kind == PFS_PH_REWRITE)),
         .len = (size_t)cfg->transfer,
         .seed = p->seed,
         .t = &s->t,
@@ -629,7 +669,7 @@ void pfs_stream_data(const struct pfs_phase_ctx *p, struct pfs_stream *s)
     pfs_thread_cpu(&l.cpu0);
     t->open_start = pfs_now();
     uint64_t o0 = pfs_now_ns();
-    l.fh = data_open(p, s, wr, l.path);
+    l.fh = data_open(p, s, wr, l.rmw, l.path);
     if (l.fh)
         pfs_stream_lat_add(s, PFS_LAT_OPEN, pfs_now_ns() - o0);
     t->open_end = pfs_now();
