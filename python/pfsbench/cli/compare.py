@@ -75,11 +75,32 @@ PHASE_NAMES = {
     "iozone": {"write": "Initial write", "rewrite": "Rewrite", "read": "Read", "reread": "Re-read"},
     # gpfsperf: create writes a new file, write overwrites an existing one.
     "gpfsperf": {"write": "Create", "rewrite": "Write", "read": "Read", "reread": "Re-read"},
-    # bonnie++: Sequential Output Block / Rewrite, Sequential Input Block,
-    # Sequential Create: Create, Read (a stat of each file), Delete.
-    "bonnie": {"write": "Block output", "rewrite": "Rewrite", "read": "Block input", "reread": "Block input again",
+    # bonnie++: Sequential Output Per Chr (putc: a write of --api stdio) / Block
+    # / Rewrite, Sequential Input Per Chr (getc: a read of --api stdio) /
+    # Block, Sequential Create: Create, Read (a stat of each file), Delete.
+    "bonnie": {"write@stdio": "Sequential Output Per Chr", "write": "Block output", "rewrite": "Rewrite",
+               "read@stdio": "Sequential Input Per Chr", "read": "Block input", "reread": "Block input again",
                "create": "Create", "stat": "Read (stat)", "read-files": "Read files", "delete": "Delete"},
 }
+
+# The data phases of an --api stdio run (one putc or getc per byte) are rows
+# of their own, "PHASE@stdio", beside the block phases of other APIs.
+PER_CHAR_API = "stdio"
+DATA_PHASES = ("write", "rewrite", "read", "reread")
+
+
+def base_phase(phase):
+    """The pfsbench phase of a table row: 'write' for 'write@stdio'."""
+    return phase.split("@", 1)[0]
+
+
+def phase_order(phases, names):
+    """bonnie++'s order of its rows (Per Chr output, Block, Rewrite, Per Chr
+    input, Block, the file phases) with --names bonnie; else as given."""
+    if names != "bonnie":
+        return list(phases)
+    order = list(PHASE_NAMES["bonnie"])
+    return sorted(phases, key=lambda p: (order.index(p) if p in order else len(order), phases.index(p)))
 
 
 def is_meta(phase, data=None):
@@ -90,7 +111,13 @@ def is_meta(phase, data=None):
 
 
 def phase_name(phase, names="pfsbench"):
-    return PHASE_NAMES.get(names, {}).get(phase, phase)
+    named = PHASE_NAMES.get(names, {}).get(phase)
+    if named:
+        return named
+    if "@" in phase:  # write@stdio -> "write (stdio)", or iozone's name for write, then (stdio)
+        base, api = phase.split("@", 1)
+        return "%s (%s)" % (PHASE_NAMES.get(names, {}).get(base, base), api)
+    return phase
 
 
 # ---- labels of pfs-sweep ----
@@ -120,6 +147,7 @@ class Data:
                 self.rows = [r for r in pfs_results.summary_rows(f) if not r.get("warmup")]
                 self.runs = {r["run"]: r for r in pfs_results.runs(f)}
                 self._add_cpu(pfs_results.latency_rows(f, problems=[]))
+                self._per_char()
         except pfs_results.NotResultsFile as e:
             raise Usage(str(e))
         # phase -> "data" or "metadata", as the file's rows say (first appearance).
@@ -137,6 +165,13 @@ class Data:
         for r in self.rows:
             q = queue.get((r["run"], r["phase"], r["rep"]))
             r["cpu_percent"] = q.pop(0) if q else None
+
+    def _per_char(self):
+        """The data phases of --api stdio runs renamed PHASE@stdio (bonnie++'s
+        Per Chr rows); after _add_cpu, which matches rows by phase."""
+        for r in self.rows:
+            if r["phase"] in DATA_PHASES and self.runs.get(r["run"], {}).get("api") == PER_CHAR_API:
+                r["phase"] = "%s@%s" % (r["phase"], PER_CHAR_API)
 
     def sweeps(self):
         """The pfs-sweep ids in the file, in order of first appearance."""
@@ -177,7 +212,7 @@ def select(data, sweep=None, labels=None, runs=None, phases=None, include_failed
                 want.update(n for n, a in data.runs.items() if a.get("run_id") == w)
         rows = [r for r in rows if r["run"] in want]
     if phases:
-        rows = [r for r in rows if r["phase"] in phases]
+        rows = [r for r in rows if r["phase"] in phases or base_phase(r["phase"]) in phases]
     return rows
 
 
@@ -576,6 +611,7 @@ def main(argv=None):
         rows = selection_from_args(data, a)
         by = a.by or default_by(rows, a.sweep)
         table = build_table(data, rows, by, a.value, a.label)
+        table.phases = phase_order(table.phases, a.names)
         render(data, table, by, a.value, unit, stats, a.format, names=a.names, transpose=a.transpose,
                precision=a.precision)
     except Usage as e:
