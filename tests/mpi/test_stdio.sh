@@ -66,4 +66,13 @@ RC=0
 timeout 120 "$PY" "$PFS_SRC/scripts/pfs-compare" "$R" --phases write >"$T/out" 2>"$T/err" || RC=$?
 check "pfs-compare: --phases write selects both, the stdio one as 'write (stdio)'" \
     sh -c "[ $RC -eq 0 ] && grep -qE '^write \(stdio\) +[0-9.]+$' '$T/out' && grep -qE '^write +[0-9.]+$' '$T/out'"
+
+# --- jobs/bonnie-perchar.job: the seed's whole data row from one job file
+RC=0
+PFS_DIR=$D PFS_SIZE=2m PFS_CHAR_SIZE=1m timeout 180 mpirun -np 2 --oversubscribe --bind-to none "$PFSBENCH" \
+    -f "$PFS_SRC/jobs/bonnie-perchar.job" -o "$T/j.h5" -q >"$T/out" 2>"$T/err" || RC=$?
+check "bonnie-perchar.job: exit 0" [ "$RC" -eq 0 ]
+"$PY" "$PFS_SRC/scripts/pfs-compare" "$T/j.h5" --names bonnie --units KB --transpose >"$T/out" 2>&1
+check "bonnie-perchar.job: pfs-compare --transpose has the five columns with %CP" \
+    grep -qE "^label .*Sequential Output Per Chr \[KB/s\] +%CP +Block output \[KB/s\] +%CP +Rewrite \[KB/s\] +%CP +Sequential Input Per Chr \[KB/s\] +%CP +Block input \[KB/s\] +%CP" "$T/out"
 finish
