@@ -22,6 +22,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -142,6 +143,44 @@ static int in_group(gid_t g)
     return 0;
 }
 
+/* File systems whose clients cache names, attributes or data for a while
+ * (FUSE, NFS, SMB, Ceph, Lustre, GPFS, BeeGFS): there one client can be
+ * shown, for about a cache timeout, a results file another client has
+ * just replaced, and a read of it can fail or come short. */
+static int client_caches(const char *path)
+{
+    struct statfs sf;
+    if (statfs(path, &sf) != 0)
+        return 0;
+    switch ((unsigned long)sf.f_type) {
+    case 0x65735546UL: /* FUSE (GlusterFS, BeeGFS's client is not) */
+    case 0x6969UL:     /* NFS */
+    case 0xFF534D42UL: /* CIFS */
+    case 0xFE534D42UL: /* SMB2 */
+    case 0x00C36400UL: /* Ceph */
+    case 0x0BD00BD0UL: /* Lustre */
+    case 0x47504653UL: /* GPFS */
+    case 0x19830326UL: /* BeeGFS */
+        return 1;
+    }
+    return 0;
+}
+
+#define STALE_WAIT_S 5.0 /* how long a caching client is given to show the current file */
+
+/* Sleeps the n-th of a series of growing naps (50 ms doubling to 800 ms);
+ * returns the seconds slept so far. */
+static double stale_nap(int n)
+{
+    double s = 0.05 * (double)(1 << (n < 4 ? n : 4));
+    struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
+    nanosleep(&ts, NULL);
+    double total = 0;
+    for (int i = 0; i <= n; i++)
+        total += 0.05 * (double)(1 << (i < 4 ? i : 4));
+    return total;
+}
+
 /* An existing results file: what the rename would lose is refused. */
 static int check_existing(const struct target *t, const struct stat *st, char *err, size_t len)
 {
@@ -164,7 +203,12 @@ static int check_existing(const struct target *t, const struct stat *st, char *e
         return fail(err, len, "results file '%s' belongs to uid %u gid %u: its new copy would belong to you (uid %u), "
                     "so appending would change its owner; run as its owner or give -o another file", g,
                     (unsigned)st->st_uid, (unsigned)st->st_gid, (unsigned)geteuid());
-    return pfs_res_check_file(p, g, err, len);
+    int rc = pfs_res_check_file(p, g, err, len);
+    /* A caching client may show a file another client is replacing right
+     * now: look again for a while before calling it not a results file. */
+    for (int n = 0; rc != 0 && client_caches(t->dir) && stale_nap(n) < STALE_WAIT_S; n++)
+        rc = pfs_res_check_file(p, g, err, len);
+    return rc;
 }
 
 static int lock_refused(const struct target *t, int e, char *err, size_t len)
@@ -458,6 +502,8 @@ static int append_once(const struct target *t, const struct pfs_run_data *d, cha
         if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1) {
             fail(err, len, "results file '%s' is no longer a regular file with one link; the run is not recorded",
                  t->given);
+            if (S_ISREG(st.st_mode) && st.st_nlink == 0)
+                rc = 2; /* a file replaced since this client looked it up: its view is old */
             goto out;
         }
         if (read_all(fd, (size_t)st.st_size, &old, &oldn) != 0) {
@@ -465,8 +511,10 @@ static int append_once(const struct target *t, const struct pfs_run_data *d, cha
             goto out;
         }
     }
-    if (pfs_res_build_image(t, old, oldn, d, name, namelen, &img, &imgn, err, len) != 0)
+    if (pfs_res_build_image(t, old, oldn, d, name, namelen, &img, &imgn, err, len) != 0) {
+        rc = old ? 2 : -1; /* an existing file's bytes: perhaps a caching client's old view */
         goto out;
+    }
     if (write_copy(t, img, imgn, fd >= 0 ? &st : NULL, err, len) != 0)
         goto out;
     /* A writer that did not see our lock (a lock that does not cross
@@ -515,9 +563,20 @@ int pfs_results_append(const char *path, const struct pfs_run_data *d, char *nam
         goto out;
     }
     remove_stale_copies(dfd, &t);
-    for (int attempt = 0; attempt < 3 && rc != 0; attempt++)
-        if ((rc = append_once(&t, d, name, namelen, err, errlen)) < 0)
+    int caching = client_caches(t.dir), naps = 0;
+    for (int attempt = 0; attempt < 3 && rc != 0;) {
+        rc = append_once(&t, d, name, namelen, err, errlen);
+        if (rc == 2 && caching && stale_nap(naps++) < STALE_WAIT_S)
+            continue; /* read it again once the client's caches have moved on */
+        if (rc == 2) {
+            rc = -1;
+            if (caching)
+                snprintf(err + strlen(err), errlen - strlen(err), " (the same for %.0f s on this client)", STALE_WAIT_S);
+        }
+        if (rc < 0)
             goto out;
+        attempt++;
+    }
     if (rc == 1) {
         rc = fail(err, errlen, "results file '%s' was replaced by another writer 3 times while this one held the lock "
                   "%s: the file system does not honour the lock across clients; the run is not recorded (give each "
