@@ -32,6 +32,9 @@ enum pfs_phase {
     PFS_PH_READFILES,   /* metadata: open, read the small content, close */
     PFS_PH_FIND,        /* metadata: walk the directories (readdir, lstat), count IO500's find matches */
     PFS_PH_DELETE,
+    PFS_PH_MKDIR,       /* metadata: make the --depth/--branch tree's directories (parents first) */
+    PFS_PH_STATDIRS,    /* metadata: stat each directory of the tree */
+    PFS_PH_RMDIR,       /* metadata: remove the tree's directories, deepest first */
     PFS_PH_KINDS
 };
 
@@ -47,6 +50,7 @@ enum {
     PFS_PHF_OTHERS = 1u << 4,     /* -C applies: works on files a stream on another node made */
     PFS_PHF_STONEWALL = 1u << 5,  /* -D applies */
     PFS_PHF_SETS_COUNT = 1u << 6, /* under -D, the transfer count it reaches is what later phases move */
+    PFS_PHF_DIRS = 1u << 7,       /* works on the directories of the --depth tree, not on files */
 };
 struct pfs_phase_desc {
     const char *name;          /* as -p, the report and the results file spell it */
@@ -109,6 +113,9 @@ struct pfs_config {
     uint64_t file_size;     /* metadata phases: bytes in each file (0: empty) */
     int dirs;               /* enum pfs_dirs */
     int md_random;          /* metadata phases visit names in a seeded random order */
+    int md_depth;           /* metadata phases: a tree of this depth under each stream's directory (0: flat) */
+    int md_branch;          /* children of each directory of the tree */
+    int md_leaf_only;       /* files in the tree's leaves only (mdtest -L); 0: in every directory */
     int format;             /* enum pfs_format of the summary on stdout */
     int units;              /* enum pfs_units of bandwidth figures */
     int progress;           /* force the live progress line */
@@ -187,6 +194,9 @@ int pfs_hint_check(const char *kv, char *err, size_t errlen);
 /* Local. The phase table: a phase's row (NULL out of range); a phase by name
  * (len bytes of name; -1 when none); 1 when it has all of flags. */
 const struct pfs_phase_desc *pfs_phase_desc(int phase);
+/* Local. The directories of one --depth/--branch tree: the sum of branch^k
+ * for k = 1 .. depth (0 without --depth), UINT64_MAX past 2^62. */
+uint64_t pfs_config_tree_dirs(const struct pfs_config *cfg);
 int pfs_phase_find(const char *name, size_t len);
 int pfs_phase_has(int phase, unsigned flags);
 

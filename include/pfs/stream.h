@@ -58,6 +58,7 @@ struct pfs_stream {
     uint64_t md_seed;           /* the order's seed */
     uint64_t md_matched;        /* find: the files of its last find that matched (t.xfers: those it examined) */
     int md_dir_made;            /* it made md_dir (--dirs per-rank) */
+    uint64_t md_tree_made;      /* its tree's directories 1 .. md_tree_made exist, made by this run (mkdir) */
     void *buf;                  /* transfer-sized, aligned */
     /* With an async backend and an iodepth above 1: iodepth such buffers
      * (qbuf[0] may be buf), one per transfer in flight. NULL: depth 1. */
@@ -167,5 +168,22 @@ void pfs_stream_fail(struct pfs_stream *s, const char *op, const char *path, uin
 
 /* The name of file i of stream id in dir. */
 void pfs_md_path(char *out, size_t len, const char *dir, int stream, uint64_t i);
+
+/* The --depth/--branch tree under a stream's directory (node 0, the
+ * directory itself): nodes 1 .. pfs_md_tree_dirs(cfg) in breadth-first
+ * order, node j's parent (j-1)/branch, named d.<stream>.<j>. File i of a
+ * stream lies in node pfs_md_file_node(cfg, i): every node in turn, or
+ * the leaves only with --leaf-only. pfs_md_tree_dirs is the directory count of
+ * one tree (sum of branch^k, k = 1 .. depth), UINT64_MAX past 2^63.
+ * pfs_md_node_path and pfs_md_file_path return -1 when out is too short. */
+uint64_t pfs_md_tree_dirs(const struct pfs_config *cfg);
+uint64_t pfs_md_file_node(const struct pfs_config *cfg, uint64_t i);
+int pfs_md_node_path(char *out, size_t len, const struct pfs_config *cfg, const char *dir, int stream, uint64_t node);
+int pfs_md_file_path(char *out, size_t len, const struct pfs_config *cfg, const char *dir, int stream, uint64_t i);
+
+/* Removes the tree directories this stream made (md_tree_made of them),
+ * deepest first, through be's metadata calls: 0 or the first negative errno. */
+int pfs_stream_meta_rmtree_with(const struct pfs_backend *be, void *bectx, const struct pfs_config *cfg,
+                                struct pfs_stream *s);
 
 #endif

@@ -180,8 +180,9 @@ def phase_kind(phase, kind=None):
 
 
 def is_metadata(phase, kind=None):
-    """True for a metadata phase (create, stat, read-files, find, delete), whose
-    figure is its rate in files/s rather than a bandwidth; kind: the kind
+    """True for a metadata phase (create, stat, read-files, find, delete; mkdir,
+    stat-dirs, rmdir in directories/s), whose figure is its rate in files/s
+    rather than a bandwidth; kind: the kind
     the file gives the phase, when it does (see phase_kind)."""
     return phase_kind(phase, kind) == "metadata"
 

@@ -20,7 +20,8 @@ static enum pfs_name_kind kind_of(const char *name)
 }
 
 /* Walks a metadata directory of a crashed run (pfsbench.<id>.md, with f.*
- * files and s<stream>/ subdirectories of f.* files). Counts what is there;
+ * files and s<stream>/ subdirectories of f.* files, and the --depth trees'
+ * d.<stream>.<node>/ directories in either). Counts what is there;
  * with remove, removes it, but only when everything in it has pfsbench's
  * names: a directory holding anything else is left whole. Returns the
  * file count, or -1 when a foreign entry was found. */
@@ -44,9 +45,11 @@ static long md_walk(int dfd, int remove, int depth)
             count++;
             if (remove)
                 unlinkat(dfd, e->d_name, 0);
-        } else if (S_ISDIR(st.st_mode) && depth == 0 && kind_of(e->d_name) == PFS_NAME_MD_SUBDIR) {
+        } else if (S_ISDIR(st.st_mode) && kind_of(e->d_name) == PFS_NAME_MD_SUBDIR &&
+                   (e->d_name[0] == 'd' ? depth < 33 : depth == 0)) {
+            /* s<stream> in the top only; the --depth tree's d.<stream>.<node> at most 32 deep under it */
             int sub = openat(dfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-            long c = sub >= 0 ? md_walk(sub, remove, 1) : -1;
+            long c = sub >= 0 ? md_walk(sub, remove, depth + 1) : -1;
             if (sub >= 0)
                 close(sub);
             if (c < 0) {

@@ -219,6 +219,62 @@ static int check_needs(const struct pfs_config *cfg, char *err, size_t len)
     return 0;
 }
 
+uint64_t pfs_config_tree_dirs(const struct pfs_config *cfg)
+{
+    uint64_t n = 0, level = 1, b = (uint64_t)(cfg->md_branch > 0 ? cfg->md_branch : 1);
+    for (int k = 1; k <= cfg->md_depth; k++) {
+        if (level > (UINT64_C(1) << 62) / b)
+            return UINT64_MAX;
+        level *= b;
+        n += level;
+    }
+    return n;
+}
+
+/* The --depth tree: its size, and an order in which each phase finds it
+ * as it needs it. mkdir makes it (no file phase makes it untimed: with
+ * --depth, mkdir comes before create); rmdir removes it, so the files in
+ * it must be gone (delete) and nothing after it works on it until the
+ * next mkdir; a list that repeats and keeps the tree cannot mkdir again. */
+static int check_tree(const struct pfs_config *cfg, char *err, size_t len)
+{
+    const uint64_t ndirs = pfs_config_tree_dirs(cfg);
+    if (ndirs > 100000000)
+        return fail(err, len, "--depth %d --branch %d is a tree of more than 100000000 directories per stream",
+                    cfg->md_depth, cfg->md_branch);
+    int tree = 0, files = 0, mkdirs = 0;
+    for (int i = 0; i < cfg->nphases; i++) {
+        const int k = cfg->phases[i];
+        const int dirs = pfs_phase_has(k, PFS_PHF_DIRS);
+        if (dirs && cfg->md_depth == 0)
+            return fail(err, len, "--phases: %s needs --depth 1 or more (the tree of directories it works on)",
+                        pfs_phase_name(k));
+        if (k == PFS_PH_MKDIR) {
+            if (tree)
+                return fail(err, len, "--phases: mkdir twice without rmdir between (the tree is there already)");
+            tree = 1, mkdirs = 1;
+            continue;
+        }
+        if (pfs_phase_is_meta(k) && !tree && (dirs || cfg->md_depth > 0))
+            return fail(err, len, "--phases: %s with --depth %d needs mkdir before it (the tree it works on), "
+                        "e.g. -p mkdir,create,stat,delete,rmdir", pfs_phase_name(k), cfg->md_depth);
+        if (k == PFS_PH_CREATE)
+            files = 1;
+        else if (k == PFS_PH_DELETE)
+            files = 0;
+        else if (k == PFS_PH_RMDIR) {
+            if (files)
+                return fail(err, len, "--phases: rmdir after create needs delete between them (the tree's "
+                            "directories must be empty)");
+            tree = 0;
+        }
+    }
+    if (mkdirs && tree && (cfg->reps != 1 || cfg->warmup > 0))
+        return fail(err, len, "--phases: the list repeats (-i, --warmup) and mkdir would make the tree the last "
+                    "repetition kept; end the list with rmdir (after delete)");
+    return 0;
+}
+
 /* The order of data phases: a read with no write before it reads kept files of an earlier run. */
 static int check_order(const struct pfs_config *cfg, char *err, size_t len)
 {
@@ -265,7 +321,7 @@ int pfs_check_run(const struct pfs_config *cfg, int total_given, char *err, size
                     "ramp, before anything is measured", cfg->ramp, cfg->deadline);
     if (cfg->shared && cfg->dirs == PFS_DIRS_PER_RANK)
         return fail(err, len, "--shared and --dirs per-rank contradict each other; give one");
-    if (check_needs(cfg, err, len) != 0)
+    if (check_needs(cfg, err, len) != 0 || check_tree(cfg, err, len) != 0)
         return -1;
     if (cfg->no_results && strcmp(cfg->results, "pfsbench-results.h5") != 0)
         return fail(err, len, "--results and --no-results both given; give one");
@@ -301,12 +357,23 @@ void pfs_check_unused(struct pfs_config *cfg, const unsigned char *given)
         meta |= pfs_phase_is_meta(cfg->phases[i]);
         read |= pfs_phase_is_read(cfg->phases[i]);
     }
-    static const char *const md[] = {"files", "file-size", "dirs", "order"};
+    static const char *const md[] = {"files", "file-size", "dirs", "order", "depth", "branch", "leaf-only"};
     char nm[64];
     for (size_t i = 0; i < sizeof(md) / sizeof(md[0]); i++)
         if (!meta && given_by_name(given, md[i]))
-            pfs_config_warn(cfg, "%s does nothing without a metadata phase in -p (create, stat, read-files, find, delete)",
+            pfs_config_warn(cfg, "%s does nothing without a metadata phase in -p (create, stat, read-files, find, delete, mkdir, "
+                            "stat-dirs, rmdir)",
                             opt_names(md[i], nm, sizeof(nm)));
+    static const char *const tree[] = {"branch", "leaf-only"};
+    for (size_t i = 0; i < sizeof(tree) / sizeof(tree[0]); i++)
+        if (meta && cfg->md_depth == 0 && given_by_name(given, tree[i]))
+            pfs_config_warn(cfg, "--%s does nothing without --depth 1 or more (a flat directory has no tree)", tree[i]);
+    int files = 0;
+    for (int i = 0; i < cfg->nphases; i++)
+        files |= pfs_phase_is_meta(cfg->phases[i]) && !pfs_phase_has(cfg->phases[i], PFS_PHF_DIRS);
+    if (meta && !files && given_by_name(given, "leaf-only"))
+        pfs_config_warn(cfg, "--leaf-only does nothing without a file phase in -p (create, stat, read-files, find, "
+                        "delete): it places files");
     int write = 0;
     for (int i = 0; i < cfg->nphases; i++)
         write |= pfs_phase_is_write(cfg->phases[i]);

@@ -21,7 +21,7 @@ const struct opt pfs_opt_table[] = {
     {"transfer", 't', T_SIZE, OFF(transfer), 0, 0, NULL, "SIZE", "bytes per I/O call (default 1m)", DESC("transfer", 4, "bytes")},
     {"block", 'b', T_SIZE, OFF(block), 0, 0, NULL, "SIZE", "bytes per rank, a multiple of the transfer (default 64m)", DESC("block", 5, "bytes")},
     {"total", 0, T_SIZE, OFF(total), 0, 0, NULL, "SIZE", "bytes over all ranks; block = total / ranks", DESC("total", 6, "bytes")},
-    {"phases", 'p', T_PHASES, OFF(phases), 0, 0, NULL, "LIST", "comma list of write,rewrite,read,reread,create,stat,read-files,find,delete (default write,read)", DESC("phases", 7, NULL)},
+    {"phases", 'p', T_PHASES, OFF(phases), 0, 0, NULL, "LIST", "comma list of write,rewrite,read,reread,create,stat,read-files,find,delete,mkdir,stat-dirs,rmdir (default write,read)", DESC("phases", 7, NULL)},
     {"reps", 'i', T_INT, OFF(reps), 1, 1000000, NULL, "N", "repetitions of the phase list (default 1); auto: until the 95% confidence interval of every phase's mean is within --ci", DESC("reps", 8, NULL), .vals = "auto"},
     {"ci", 0, T_DOUBLE, OFF(ci), 0.1, 100, NULL, "PCT", "with --reps auto: stop when every phase's 95% confidence interval is within +-PCT% of its mean (default 5)", DESC("ci", 39, "percent")},
     {"max-reps", 0, T_INT, OFF(max_reps), 2, 100000, NULL, "N", "with --reps auto: at most N measured repetitions, then stop and warn (default 20)", DESC("max_reps", 40, NULL)},
@@ -52,6 +52,9 @@ const struct opt pfs_opt_table[] = {
     {"files", 'n', T_INT, OFF(files), 1, 100000000, NULL, "N", "metadata phases: files per stream (default 1000)", DESC("files", 27, NULL)},
     {"file-size", 0, T_SIZE0, OFF(file_size), 0, 0, NULL, "SIZE", "metadata phases: bytes in each file (default 0: empty, like bonnie++ -n)", DESC("file_size", 28, "bytes")},
     {"dirs", 0, T_CHOICE, OFF(dirs), 0, 0, "shared|per-rank", "D", "metadata phases: one directory for all, or one per stream (default shared)", DESC("dirs", 29, NULL)},
+    {"depth", 0, T_INT, OFF(md_depth), 0, 32, NULL, "D", "metadata phases: a tree of directories D deep under each stream's directory, --branch children each; files spread over all its directories (mdtest -z; default 0: flat)", DESC("depth", 45, NULL)},
+    {"branch", 0, T_INT, OFF(md_branch), 1, 100000, NULL, "B", "with --depth: children of each directory of the tree (mdtest -b; default 1)", DESC("branch", 46, NULL)},
+    {"leaf-only", 0, T_FLAG, OFF(md_leaf_only), 0, 0, "1", NULL, "with --depth: files in the tree's leaves only (mdtest -L; default: every directory)", DESC("leaf_only", 47, NULL)},
     {"order", 0, T_CHOICE, OFF(md_random), 0, 0, "sequential|random", "O", "metadata phases: names in order, or a seeded permutation (default sequential)", DESC("order", 30, NULL)},
     {"iodepth", 0, T_INT, OFF(iodepth), 1, 65536, NULL, "N", "transfers in flight per stream with an async --api (uring); 1: one at a time (default)", DESC("iodepth", 31, NULL)},
     {"format", 0, T_CHOICE, OFF(format), 0, 0, "text|json|csv", "F", "the report on stdout (default text); messages go to stderr", .key = NULL},
@@ -100,6 +103,11 @@ static const struct pfs_phase_desc phase_table[PFS_PH_KINDS] = {
                      "walk the directories (readdir), lstat each file once, count IO500's find matches "
                      "(name *01*, size --file-size, not older than the run's start)"},
     [PFS_PH_DELETE] = {"delete", PFS_PHASE_META, PFS_PHF_REMOVES, PFS_PH_CREATE, "delete", "delete each file"},
+    [PFS_PH_MKDIR] = {"mkdir", PFS_PHASE_META, PFS_PHF_DIRS | PFS_PHF_CREATES, -1, "mkdir",
+                      "make the directories of each stream's --depth/--branch tree, parents first (mdtest's tree creation)"},
+    [PFS_PH_STATDIRS] = {"stat-dirs", PFS_PHASE_META, PFS_PHF_DIRS, PFS_PH_MKDIR, "stat", "stat each directory of the tree"},
+    [PFS_PH_RMDIR] = {"rmdir", PFS_PHASE_META, PFS_PHF_DIRS | PFS_PHF_REMOVES, PFS_PH_MKDIR, "rmdir",
+                      "remove the tree's directories, deepest first (mdtest's tree removal)"},
 };
 
 const struct pfs_phase_desc *pfs_phase_desc(int phase)

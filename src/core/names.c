@@ -108,7 +108,8 @@ static size_t parse_dec(const char *s, uint64_t max, uint64_t *out)
     return n;
 }
 
-/* The names inside a metadata directory: s<stream> and f.<stream>.<index>. */
+/* The names inside a metadata directory: s<stream>, f.<stream>.<index> and
+ * the tree's d.<stream>.<node> (--depth). */
 static enum pfs_name_kind parse_md_entry(const char *name, struct pfs_name *p)
 {
     uint64_t v, i;
@@ -120,7 +121,7 @@ static enum pfs_name_kind parse_md_entry(const char *name, struct pfs_name *p)
         p->stream = (int)v;
         return PFS_NAME_MD_SUBDIR;
     }
-    if (strncmp(name, "f.", 2) != 0)
+    if ((name[0] != 'f' && name[0] != 'd') || name[1] != '.')
         return PFS_NAME_NONE;
     n = parse_dec(name + 2, INT_MAX, &v);
     if (!n || name[2 + n] != '.')
@@ -130,7 +131,8 @@ static enum pfs_name_kind parse_md_entry(const char *name, struct pfs_name *p)
         return PFS_NAME_NONE;
     p->stream = (int)v;
     p->index = i;
-    return PFS_NAME_MD_FILE;
+    /* d.<stream>.<node>: a directory of a stream's --depth tree, a subdirectory like s<stream>. */
+    return name[0] == 'd' ? PFS_NAME_MD_SUBDIR : PFS_NAME_MD_FILE;
 }
 
 /* pfsbench.ID.<tail>, tail one of shared, lock, md or a stream number. */

@@ -213,10 +213,15 @@ void pfs_report_header(FILE *out, const struct pfs_run_data *d)
     }
     if (has_meta) {
         pfs_format_size(c->file_size, fs, sizeof(fs));
-        fprintf(out, "metadata     %d files per stream of %s, %s, %s order%s\n", c->files,
+        char tree[160] = "";
+        if (c->md_depth > 0)
+            snprintf(tree, sizeof(tree), "; a tree per stream of depth %d, branch %d: %llu directories, files in %s",
+                     c->md_depth, c->md_branch, (unsigned long long)pfs_config_tree_dirs(c),
+                     c->md_leaf_only ? "the leaves" : "every directory");
+        fprintf(out, "metadata     %d files per stream of %s, %s, %s order%s%s\n", c->files,
                 c->file_size ? fs : "0 bytes",
                 c->dirs == PFS_DIRS_PER_RANK ? "a directory per stream" : "one shared directory",
-                c->md_random ? "random" : "sequential", c->reorder ? ", stat and read-files reordered" : "");
+                c->md_random ? "random" : "sequential", c->reorder ? ", stat and read-files reordered" : "", tree);
     }
     fprintf(out, "phases       ");
     for (int i = 0; i < c->nphases; i++)
@@ -373,10 +378,11 @@ void pfs_report_row(FILE *out, const struct pfs_run_data *d, int phase, int rep)
     const double scale = meta ? 1.0 : pfs_units_scale(c->units);
     const char *unit = meta ? "files/s" : pfs_units_label(c->units);
     const char *warm = rep < c->warmup ? "  warm-up" : "";
+    const char *mu = pfs_phase_has(c->phases[phase], PFS_PHF_DIRS) ? "dirs/s" : "files/s";
     if (meta)
-        fprintf(out, "%-10s %4d %12.1f %14s %10.4f %6.3f  node %d %.1f / node %d %.1f files/s%s%s\n",
-                pfs_phase_name(c->phases[phase]), rep, s.rate, "files/s", s.seconds, s.utilization, v.slow,
-                v.val[v.slow], v.fast, v.val[v.fast], v.nstrag ? "  STRAGGLER" : "", warm);
+        fprintf(out, "%-10s %4d %12.1f %14s %10.4f %6.3f  node %d %.1f / node %d %.1f %s%s%s\n",
+                pfs_phase_name(c->phases[phase]), rep, s.rate, mu, s.seconds, s.utilization, v.slow,
+                v.val[v.slow], v.fast, v.val[v.fast], mu, v.nstrag ? "  STRAGGLER" : "", warm);
     else
         fprintf(out, "%-10s %4d %12.2f %14.0f %10.4f %6.3f  node %d %.2f / node %d %.2f %s%s%s\n",
                 pfs_phase_name(c->phases[phase]), rep, s.bandwidth / scale, s.bandwidth / alt_scale(c->units),
@@ -546,7 +552,8 @@ static void json_phase_summary(FILE *out, const struct pfs_run_data *d, int p, c
     struct pfs_phase_ci pc;
     pfs_run_phase_ci(d, p, &pc);
     fprintf(out, ",\n     \"summary\": {\"unit\": ");
-    json_str(out, meta ? "files/s" : pfs_units_label(d->cfg->units));
+    json_str(out, !meta ? pfs_units_label(d->cfg->units)
+                  : pfs_phase_has(d->cfg->phases[p], PFS_PHF_DIRS) ? "dirs/s" : "files/s");
     fprintf(out, ", \"reps\": %d, \"warmup\": %d", pc.measured, pc.warmup);
     const double sv[] = {st.min, st.max, st.mean, st.median, n > 1 ? st.stddev : NAN, /* one: null */
                          pc.ci.half / scale, pc.ci.pct};

@@ -1,5 +1,5 @@
 /* The metadata phases of one stream (create, stat, read-files, find,
- * delete) and their clean-up, through the backend's small-file calls or the
+ * delete; mkdir, stat-dirs, rmdir of its --depth tree) and their clean-up, through the backend's small-file calls or the
  * POSIX ones (find: always POSIX readdir and lstat, refused with a backend
  * whose small files are not POSIX files). */
 #define _GNU_SOURCE
@@ -20,6 +20,42 @@
 void pfs_md_path(char *out, size_t len, const char *dir, int stream, uint64_t i)
 {
     snprintf(out, len, "%s/f.%d.%" PRIu64, dir, stream, i);
+}
+
+uint64_t pfs_md_tree_dirs(const struct pfs_config *cfg) { return pfs_config_tree_dirs(cfg); }
+
+/* The leaves: the last branch^depth nodes (node 0 alone with depth 0). */
+uint64_t pfs_md_file_node(const struct pfs_config *cfg, uint64_t i)
+{
+    const uint64_t n = pfs_md_tree_dirs(cfg);
+    if (!cfg->md_leaf_only || cfg->md_depth == 0)
+        return i % (n + 1);
+    uint64_t leaves = 1;
+    for (int k = 0; k < cfg->md_depth; k++)
+        leaves *= (uint64_t)cfg->md_branch;
+    return n - leaves + 1 + i % leaves;
+}
+
+int pfs_md_node_path(char *out, size_t len, const struct pfs_config *cfg, const char *dir, int stream, uint64_t node)
+{
+    uint64_t chain[64];
+    int depth = 0;
+    const uint64_t b = (uint64_t)(cfg->md_branch > 0 ? cfg->md_branch : 1);
+    for (uint64_t j = node; j > 0 && depth < 64; j = (j - 1) / b)
+        chain[depth++] = j;
+    int n = snprintf(out, len, "%s", dir);
+    for (int k = depth - 1; k >= 0 && n >= 0 && (size_t)n < len; k--)
+        n += snprintf(out + n, len - (size_t)n, "/d.%d.%" PRIu64, stream, chain[k]);
+    return n >= 0 && (size_t)n < len ? 0 : -1;
+}
+
+int pfs_md_file_path(char *out, size_t len, const struct pfs_config *cfg, const char *dir, int stream, uint64_t i)
+{
+    if (pfs_md_node_path(out, len, cfg, dir, stream, pfs_md_file_node(cfg, i)) != 0)
+        return -1;
+    size_t n = strlen(out);
+    int m = snprintf(out + n, len - n, "/f.%d.%" PRIu64, stream, i);
+    return m >= 0 && (size_t)m < len - n ? 0 : -1;
 }
 
 /* A metadata call's failure, in the backend's words when it has them. */
@@ -77,6 +113,25 @@ static void md_one(const struct pfs_phase_ctx *p, const struct pfs_backend *md, 
         else if (s->md_created)
             s->md_created--;
         break;
+    case PFS_PH_MKDIR:
+        r.step = "mkdir";
+        if ((rc = md->md_mkdir(mdctx, path)) < 0)
+            md_fail(s, &r, path, rc);
+        else
+            s->md_tree_made++;
+        break;
+    case PFS_PH_STATDIRS:
+        rc = md->md_stat(mdctx, path, &r);
+        if (rc < 0)
+            md_fail(s, &r, path, rc);
+        break;
+    case PFS_PH_RMDIR:
+        r.step = "rmdir";
+        if ((rc = md->md_rmdir(mdctx, path)) < 0)
+            md_fail(s, &r, path, rc);
+        else if (s->md_tree_made)
+            s->md_tree_made--;
+        break;
     }
 }
 
@@ -92,36 +147,37 @@ static int find_matches(const struct pfs_phase_ctx *p, const char *name, const s
            (m->tv_sec > t0->tv_sec || (m->tv_sec == t0->tv_sec && m->tv_nsec >= t0->tv_nsec));
 }
 
-/* find on one stream: readdir of its directory, never through a link; an
- * lstat (fstatat, AT_SYMLINK_NOFOLLOW) of every entry that is one of its
+#define MD_PATH_LEN (2 * PFS_PATH_MAX)
+
+/* find in one directory of a stream's tree: readdir, never through a link;
+ * an lstat (fstatat, AT_SYMLINK_NOFOLLOW) of every entry that is one of its
  * own files f.<id>.<i>; the others' (the shared directory) are theirs to
- * examine. Every file it made must be seen, once. */
-static void find_walk(const struct pfs_phase_ctx *p, struct pfs_stream *s)
+ * examine, the tree's d.* directories are walked by find_walk. Returns 1
+ * when the walk must stop (failed or interrupted). */
+static int find_dir(const struct pfs_phase_ctx *p, struct pfs_stream *s, const char *dir, uint64_t *last)
 {
     struct pfs_times *t = &s->t;
-    const char *dir = s->md_dir;
-    s->md_matched = 0;
     int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
     if (!d) {
         pfs_stream_fail(s, "opendir", dir, PFS_NO_OFFSET, errno, 0, NULL);
         if (fd >= 0)
             close(fd);
-        return;
+        return 1;
     }
-    mark(s, "readdir and lstat");
-    uint64_t last = pfs_now_ns();
-    for (;;) {
+    int stop = 0;
+    while (!stop) {
         if (*p->interrupted) {
             pfs_stream_fail(s, "interrupted", dir, PFS_NO_OFFSET, 0, *p->interrupted, "signal %d (%s)",
                             (int)*p->interrupted, strsignal(*p->interrupted));
+            stop = 1;
             break;
         }
         errno = 0;
         struct dirent *e = readdir(d);
         if (!e) {
             if (errno)
-                pfs_stream_fail(s, "readdir", dir, PFS_NO_OFFSET, errno, 0, NULL);
+                pfs_stream_fail(s, "readdir", dir, PFS_NO_OFFSET, errno, 0, NULL), stop = 1;
             break;
         }
         struct pfs_name nm;
@@ -129,28 +185,62 @@ static void find_walk(const struct pfs_phase_ctx *p, struct pfs_stream *s)
             continue;
         struct stat st;
         if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
-            char path[sizeof(s->md_dir) + sizeof(e->d_name) + 1];
+            char path[MD_PATH_LEN + sizeof(e->d_name) + 1];
             snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
             pfs_stream_fail(s, "lstat", path, PFS_NO_OFFSET, errno, 0, NULL);
+            stop = 1;
             break;
         }
         s->md_matched += (uint64_t)find_matches(p, e->d_name, &st);
         const uint64_t now = pfs_now_ns();
         if (s->lat) {
-            pfs_hist_add(&s->lat->h[PFS_LAT_OP], now - last);
-            pfs_ts_add(&s->lat->ts, 1e-9 * (double)(now - p->t0_ns), 0, now - last);
+            pfs_hist_add(&s->lat->h[PFS_LAT_OP], now - *last);
+            pfs_ts_add(&s->lat->ts, 1e-9 * (double)(now - p->t0_ns), 0, now - *last);
         }
-        last = now;
+        *last = now;
         __atomic_store_n(&t->xfers, t->xfers + 1, __ATOMIC_RELAXED);
         if (p->progress && (t->xfers & 15) == 0) {
             p->progress(p->arg, s);
-            last = pfs_now_ns();
+            *last = pfs_now_ns();
         }
     }
     closedir(d);
-    if (!s->fail.failed && t->xfers != s->md_created)
-        pfs_stream_fail(s, "find", dir, PFS_NO_OFFSET, 0, 0, "found %" PRIu64 " of the %" PRIu64 " files stream %d made",
-                        t->xfers, s->md_created, s->id);
+    return stop;
+}
+
+/* find on one stream: every directory of its tree (the stream's directory
+ * alone without --depth). Every file it made must be seen, once. */
+static void find_walk(const struct pfs_phase_ctx *p, struct pfs_stream *s)
+{
+    const uint64_t nodes = pfs_md_tree_dirs(p->cfg) + 1;
+    char dir[MD_PATH_LEN];
+    s->md_matched = 0;
+    mark(s, "readdir and lstat");
+    uint64_t last = pfs_now_ns();
+    for (uint64_t j = 0; j < nodes; j++) {
+        if (pfs_md_node_path(dir, sizeof(dir), p->cfg, s->md_dir, s->id, j) != 0) {
+            pfs_stream_fail(s, "find", s->md_dir, PFS_NO_OFFSET, ENAMETOOLONG, 0, NULL);
+            return;
+        }
+        if (find_dir(p, s, dir, &last))
+            return;
+    }
+    if (s->t.xfers != s->md_created)
+        pfs_stream_fail(s, "find", s->md_dir, PFS_NO_OFFSET, 0, 0, "found %" PRIu64 " of the %" PRIu64 " files stream %d made",
+                        s->t.xfers, s->md_created, s->id);
+}
+
+/* The path of item i of a metadata phase: a file, or a tree directory
+ * (mkdir and stat-dirs parents first, rmdir deepest first). */
+static int item_path(const struct pfs_phase_ctx *p, char *out, size_t len, const char *dir, int owner, uint64_t i,
+                     uint64_t k)
+{
+    const uint64_t ndirs = pfs_md_tree_dirs(p->cfg);
+    if (p->kind == PFS_PH_MKDIR || p->kind == PFS_PH_STATDIRS)
+        return pfs_md_node_path(out, len, p->cfg, dir, owner, i + 1);
+    if (p->kind == PFS_PH_RMDIR)
+        return pfs_md_node_path(out, len, p->cfg, dir, owner, ndirs - i);
+    return pfs_md_file_path(out, len, p->cfg, dir, owner, k);
 }
 
 void pfs_stream_meta(const struct pfs_phase_ctx *p, struct pfs_stream *s)
@@ -161,14 +251,13 @@ void pfs_stream_meta(const struct pfs_phase_ctx *p, struct pfs_stream *s)
     const char *dir = other ? s->md_rd_dir : s->md_dir;
     const int owner = other ? s->rd_writer : s->id;
     const uint64_t nfiles = (uint64_t)cfg->files;
+    const int dirs = pfs_phase_has(kind, PFS_PHF_DIRS);
+    const uint64_t nitems = dirs ? pfs_md_tree_dirs(cfg) : nfiles;
     const uint64_t seed = p->seed ^ pfs_mix64((uint64_t)owner + 0x6d64);
     void *mdctx = p->bectx;
     const struct pfs_backend *md = pfs_backend_md(p->be, &mdctx);
     struct pfs_times *t = &s->t;
-    char path[PFS_PATH_MAX + 256];
-    static const char *md_ops[PFS_PH_KINDS] = {[PFS_PH_CREATE] = "create", [PFS_PH_STAT] = "stat",
-                                               [PFS_PH_READFILES] = "open, read and close",
-                                               [PFS_PH_DELETE] = "delete"};
+    char path[MD_PATH_LEN];
 
     memset(t, 0, sizeof(*t));
     pfs_stream_lat_begin(s);
@@ -176,16 +265,19 @@ void pfs_stream_meta(const struct pfs_phase_ctx *p, struct pfs_stream *s)
     pfs_thread_cpu(&cpu0);
     t->open_start = t->open_end = pfs_now();
     uint64_t last = pfs_now_ns();
-    for (uint64_t i = 0; kind != PFS_PH_FIND && i < nfiles; i++) {
+    for (uint64_t i = 0; kind != PFS_PH_FIND && i < nitems; i++) {
         if (*p->interrupted) {
             pfs_stream_fail(s, "interrupted", dir, PFS_NO_OFFSET, 0, *p->interrupted, "signal %d (%s)", (int)*p->interrupted,
                             strsignal(*p->interrupted));
             break;
         }
-        uint64_t k = cfg->md_random ? pfs_permute(i, nfiles, seed) : i;
-        pfs_md_path(path, sizeof(path), dir, owner, k);
+        uint64_t k = cfg->md_random && !dirs ? pfs_permute(i, nfiles, seed) : i;
+        if (item_path(p, path, sizeof(path), dir, owner, i, k) != 0) {
+            pfs_stream_fail(s, pfs_phase_desc(kind)->op, dir, PFS_NO_OFFSET, ENAMETOOLONG, 0, NULL);
+            break;
+        }
         if (i == 0)
-            mark(s, md_ops[kind]);
+            mark(s, pfs_phase_desc(kind)->op);
         const uint64_t b0 = t->bytes;
         md_one(p, md, mdctx, s, path, i, seed);
         const uint64_t now = pfs_now_ns();
@@ -217,7 +309,7 @@ int pfs_stream_meta_clear(const struct pfs_config *cfg, struct pfs_stream *s)
 int pfs_stream_meta_clear_with(const struct pfs_backend *be, void *bectx, const struct pfs_config *cfg,
                                struct pfs_stream *s)
 {
-    char path[PFS_PATH_MAX + 256];
+    char path[MD_PATH_LEN];
     int first = 0;
     if (!s->md_created)
         return 0;
@@ -230,7 +322,10 @@ int pfs_stream_meta_clear_with(const struct pfs_backend *be, void *bectx, const 
     mark(s, "remove the small files");
     for (uint64_t i = 0; i < s->md_reach; i++) {
         uint64_t k = cfg->md_random ? pfs_permute(i, nfiles, s->md_seed) : i;
-        pfs_md_path(path, sizeof(path), s->md_dir, s->id, k);
+        if (pfs_md_file_path(path, sizeof(path), cfg, s->md_dir, s->id, k) != 0) {
+            first = first ? first : -ENAMETOOLONG;
+            continue;
+        }
         struct pfs_md_res r = {.offset = PFS_NO_OFFSET};
         int rc = md->md_unlink(bectx, path, &r);
         if (rc < 0 && rc != -ENOENT && !first)
@@ -243,4 +338,25 @@ int pfs_stream_meta_clear_with(const struct pfs_backend *be, void *bectx, const 
         s->md_reach = 0;
     }
     return first;
+}
+
+int pfs_stream_meta_rmtree_with(const struct pfs_backend *be, void *bectx, const struct pfs_config *cfg,
+                                struct pfs_stream *s)
+{
+    char path[MD_PATH_LEN];
+    if (!s->md_tree_made)
+        return 0;
+    const struct pfs_backend *md = pfs_backend_md(be, &bectx);
+    /* Nodes 1 .. md_tree_made are this run's own (made in that order, removed from the top), deepest first. */
+    mark(s, "remove the tree's directories");
+    int rc = 0;
+    while (s->md_tree_made && !rc) {
+        if (pfs_md_node_path(path, sizeof(path), cfg, s->md_dir, s->id, s->md_tree_made) != 0)
+            rc = -ENAMETOOLONG;
+        else if ((rc = md->md_rmdir(bectx, path)) == 0 || rc == -ENOENT)
+            s->md_tree_made--, rc = 0;
+        __atomic_store_n(&s->work, s->work + 1, __ATOMIC_RELAXED);
+    }
+    mark(s, NULL);
+    return rc;
 }

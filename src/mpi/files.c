@@ -141,6 +141,13 @@ static int cleanup(struct ctx *c)
                     strerror(-e), c->cfg.dir);
             left++;
         }
+        /* The tree's directories (--depth) that this stream made, once their files are gone. */
+        if (!e && (e = pfs_stream_meta_rmtree_with(c->be, c->bectx, &c->cfg, s)) != 0) {
+            fprintf(stderr, "pfsbench: warning: rank %d on %s: could not remove the directory tree in %s: %s; "
+                    "list this run's leftovers with pfsbench --clean -d %s\n", c->rank, c->host, s->md_dir,
+                    strerror(-e), c->cfg.dir);
+            left++;
+        }
         if (s->md_dir_made) {
             if ((e = md_dir(c, s->md_dir, 0)) == 0)
                 s->md_dir_made = 0;

@@ -150,8 +150,13 @@ static void check_config(const struct pfs_config *cfg)
     REQUIRE(memchr(cfg->label, '\0', sizeof(cfg->label)) != NULL);
     REQUIRE(memchr(cfg->run_id, '\0', sizeof(cfg->run_id)) != NULL);
     REQUIRE(cfg->nphases >= 1 && cfg->nphases <= PFS_MAX_PHASES);
-    for (int i = 0; i < cfg->nphases; i++)
+    for (int i = 0; i < cfg->nphases; i++) {
         REQUIRE(cfg->phases[i] >= 0 && cfg->phases[i] < PFS_PH_KINDS);
+        /* A directory phase runs only on a tree, and every tree fits the limit. */
+        REQUIRE(!pfs_phase_has(cfg->phases[i], PFS_PHF_DIRS) || cfg->md_depth >= 1);
+    }
+    REQUIRE(cfg->md_depth >= 0 && cfg->md_depth <= 32 && cfg->md_branch >= 1);
+    REQUIRE(pfs_config_tree_dirs(cfg) <= 100000000);
     REQUIRE(cfg->transfer > 0 && cfg->block > 0);
     REQUIRE(cfg->nhints >= 0 && cfg->nhints <= PFS_MAX_HINTS);
     for (int i = 0; i < cfg->nhints; i++) {

@@ -278,7 +278,8 @@ static void test_ior_letters(void **state)
 /* Options that do nothing in the chosen phases are warned of, in
  * cfg->warnings; so are tiny transfers and hours of them (issue 18). */
 static const struct { const char *args; const char *want; } warn_cases[] = {
-    {"-d|/tmp|-n|1000", "-n/--files does nothing without a metadata phase in -p (create, stat, read-files, find, delete)"},
+    {"-d|/tmp|-n|1000", "-n/--files does nothing without a metadata phase in -p (create, stat, read-files, find, delete, mkdir, "
+                        "stat-dirs, rmdir)"},
     {"-d|/tmp|--file-size|4k", "--file-size does nothing without a metadata phase"},
     {"-d|/tmp|--dirs|per-rank", "--dirs does nothing without a metadata phase"},
     {"-d|/tmp|--order|random", "--order does nothing without a metadata phase"},
@@ -474,7 +475,11 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "max_reps=20\n"
      "warmup=0\n"
      "runtime=0\n"
-     "ramp=0\n"},
+     "ramp=0\n"
+     "rmw=0\n"
+     "depth=0\n"
+     "branch=1\n"
+     "leaf_only=0\n"},
     {2, "-d|/tmp|--shared|--layout|strided|-a|mpiio|--collective|--hint|striping_factor=4|--hint|romio_cb_write=enable|--label|hello world|--straggler|0.5",
      "dir=/tmp\n"
      "mode=shared\n"
@@ -518,7 +523,11 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "max_reps=20\n"
      "warmup=0\n"
      "runtime=0\n"
-     "ramp=0\n"},
+     "ramp=0\n"
+     "rmw=0\n"
+     "depth=0\n"
+     "branch=1\n"
+     "leaf_only=0\n"},
     {3, "-d|/tmp|--total|3m|-t|1k|--no-results|--timeout|30|--stall-warn|0.5|-i|auto|--ci|2.5|--max-reps|50|--warmup|3",
      "dir=/tmp\n"
      "mode=file-per-process\n"
@@ -562,7 +571,11 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "max_reps=50\n"
      "warmup=3\n"
      "runtime=0\n"
-     "ramp=0\n"},
+     "ramp=0\n"
+     "rmw=0\n"
+     "depth=0\n"
+     "branch=1\n"
+     "leaf_only=0\n"},
     {2, "-d|/tmp|--threads|4|-n|10|--file-size|4k|--dirs|per-rank|--order|random|-p|create,stat,read-files,delete|-o|/tmp/r.h5",
      "dir=/tmp\n"
      "mode=file-per-process\n"
@@ -606,7 +619,11 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "max_reps=20\n"
      "warmup=0\n"
      "runtime=0\n"
-     "ramp=0\n"},
+     "ramp=0\n"
+     "rmw=0\n"
+     "depth=0\n"
+     "branch=1\n"
+     "leaf_only=0\n"},
     {1, "-d|/tmp|-F|--shared|-F|--include-close|--file-size|0|--timeout|0.001|-D|1e9",
      "dir=/tmp\n"
      "mode=file-per-process\n"
@@ -650,7 +667,11 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "max_reps=20\n"
      "warmup=0\n"
      "runtime=0\n"
-     "ramp=0\n"},
+     "ramp=0\n"
+     "rmw=0\n"
+     "depth=0\n"
+     "branch=1\n"
+     "leaf_only=0\n"},
     {1, "-d|/tmp|-a|hdf5|--hdf5-chunk|1m|--hdf5-align|4k|--hdf5-mdc-size|2m|--hdf5-coll-metadata",
      "dir=/tmp\n"
      "mode=file-per-process\n"
@@ -694,7 +715,11 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "max_reps=20\n"
      "warmup=0\n"
      "runtime=0\n"
-     "ramp=0\n"},
+     "ramp=0\n"
+     "rmw=0\n"
+     "depth=0\n"
+     "branch=1\n"
+     "leaf_only=0\n"},
 };
 
 /* -i auto: the word stored as 0, described and typed as "auto"; the slots
@@ -780,7 +805,8 @@ static void test_phase_table(void **state)
         {PFS_PH_READ, "read", 1, 0, 0, 1, 0},           {PFS_PH_REREAD, "reread", 1, 0, 0, 1, 0},
         {PFS_PH_CREATE, "create", 0, 0, 1, 0, 1},       {PFS_PH_STAT, "stat", 0, 0, 1, 1, 0},
         {PFS_PH_READFILES, "read-files", 0, 0, 1, 1, 0}, {PFS_PH_FIND, "find", 0, 0, 1, 0, 0},
-        {PFS_PH_DELETE, "delete", 0, 0, 1, 0, 0},
+        {PFS_PH_DELETE, "delete", 0, 0, 1, 0, 0},        {PFS_PH_MKDIR, "mkdir", 0, 0, 1, 0, 1},
+        {PFS_PH_STATDIRS, "stat-dirs", 0, 0, 1, 0, 0},  {PFS_PH_RMDIR, "rmdir", 0, 0, 1, 0, 0},
     };
     assert_int_equal(sizeof(want) / sizeof(want[0]), PFS_PH_KINDS);
     for (size_t i = 0; i < PFS_PH_KINDS; i++) {
@@ -815,11 +841,62 @@ static void test_phase_table(void **state)
     assert_string_equal(err, "--phases: stat needs create before it in the list (e.g. -p create,stat,delete)");
     assert_int_equal(parse(&cfg, err, "-d|/tmp|-p|write,bogus"), PFS_PARSE_ERROR);
     assert_string_equal(err, "--phases: unknown phase 'bogus'; use a comma list of "
-                             "write,rewrite,read,reread,create,stat,read-files,find,delete");
+                             "write,rewrite,read,reread,create,stat,read-files,find,delete,mkdir,stat-dirs,rmdir");
     /* find needs create before it, like stat. */
     assert_int_equal(parse(&cfg, err, "-d|/tmp|-p|create,find,delete"), PFS_PARSE_RUN);
     assert_int_equal(parse(&cfg, err, "-d|/tmp|-p|find,create"), PFS_PARSE_ERROR);
     assert_string_equal(err, "--phases: find needs create before it in the list (e.g. -p create,stat,delete)");
+}
+
+/* --depth/--branch/--leaf-only and the directory phases: the tree's size and the order rules. */
+static void test_md_tree(void **state)
+{
+    (void)state;
+    struct pfs_config cfg;
+    char err[PFS_ERRLEN];
+    assert_int_equal(parse(&cfg, err, "-d|/tmp|-p|create,delete"), PFS_PARSE_RUN);
+    assert_int_equal(cfg.md_depth, 0);
+    assert_int_equal(cfg.md_branch, 1);
+    assert_int_equal(cfg.md_leaf_only, 0);
+    assert_int_equal(pfs_config_tree_dirs(&cfg), 0);
+    assert_int_equal(parse(&cfg, err, "-d|/tmp|--depth|3|--branch|2|-p|mkdir,stat-dirs,create,stat,delete,rmdir"),
+                     PFS_PARSE_RUN);
+    assert_int_equal(pfs_config_tree_dirs(&cfg), 2 + 4 + 8);
+    assert_int_equal(parse(&cfg, err, "-d|/tmp|--depth|4|--branch|1|--leaf-only|-p|mkdir,create,delete,rmdir"),
+                     PFS_PARSE_RUN);
+    assert_int_equal(pfs_config_tree_dirs(&cfg), 4);
+    assert_int_equal(cfg.md_leaf_only, 1);
+    assert_int_equal(parse(&cfg, err, "-d|/tmp|--depth|2|--branch|10|-p|mkdir,rmdir|-i|3"), PFS_PARSE_RUN);
+    assert_int_equal(pfs_config_tree_dirs(&cfg), 110);
+    static const struct { const char *args; const char *want; } bad[] = {
+        {"-d|/tmp|-p|mkdir,rmdir", "--phases: mkdir needs --depth 1 or more (the tree of directories it works on)"},
+        {"-d|/tmp|--depth|1|-p|stat-dirs", "--phases: stat-dirs needs mkdir before it in the list (e.g. -p create,stat,delete)"},
+        {"-d|/tmp|--depth|1|-p|create,delete",
+         "--phases: create with --depth 1 needs mkdir before it (the tree it works on), e.g. -p mkdir,create,stat,delete,rmdir"},
+        {"-d|/tmp|--depth|1|-p|mkdir,create,rmdir",
+         "--phases: rmdir after create needs delete between them (the tree's directories must be empty)"},
+        {"-d|/tmp|--depth|1|-p|mkdir,mkdir", "--phases: mkdir twice without rmdir between (the tree is there already)"},
+        {"-d|/tmp|--depth|1|-p|mkdir,rmdir,stat-dirs",
+         "--phases: stat-dirs with --depth 1 needs mkdir before it (the tree it works on), e.g. -p mkdir,create,stat,delete,rmdir"},
+        {"-d|/tmp|--depth|1|-p|mkdir,create,delete|-i|2",
+         "--phases: the list repeats (-i, --warmup) and mkdir would make the tree the last repetition kept; end the list "
+         "with rmdir (after delete)"},
+        {"-d|/tmp|--depth|9|--branch|100|-p|mkdir", "--depth 9 --branch 100 is a tree of more than 100000000 directories per stream"},
+        {"-d|/tmp|--depth|33|-p|mkdir", "--depth"},
+        {"-d|/tmp|--branch|0|-p|mkdir", "--branch"},
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        assert_int_equal(parse(&cfg, err, bad[i].args), PFS_PARSE_ERROR);
+        if (!strstr(err, bad[i].want))
+            fail_msg("%s: '%s' lacks '%s'", bad[i].args, err, bad[i].want);
+    }
+    /* An option that does nothing is warned of. */
+    assert_int_equal(parse(&cfg, err, "-d|/tmp|--branch|3|-p|create,delete"), PFS_PARSE_RUN);
+    assert_non_null(strstr(cfg.warnings, "--branch does nothing without --depth 1 or more"));
+    assert_int_equal(parse(&cfg, err, "-d|/tmp|--depth|2|-p|write"), PFS_PARSE_RUN);
+    assert_non_null(strstr(cfg.warnings, "--depth does nothing without a metadata phase"));
+    assert_int_equal(parse(&cfg, err, "-d|/tmp|--depth|2|--leaf-only|-p|mkdir,rmdir"), PFS_PARSE_RUN);
+    assert_non_null(strstr(cfg.warnings, "--leaf-only does nothing without a file phase"));
 }
 
 static void test_list_options_parse(void **state)
@@ -994,7 +1071,7 @@ static void test_list_json(void **state)
         if (!strstr(json, want))
             fail_msg("no option has %s", want);
     }
-    assert_int_equal(keys, 43);
+    assert_int_equal(keys, 47);
     for (int k = 0; k < PFS_PH_KINDS; k++) {
         snprintf(want, sizeof(want), "{\"name\": \"%s\", \"kind\": \"%s\"", pfs_phase_name(k),
                  pfs_phase_is_meta(k) ? "metadata" : "data");
@@ -1045,7 +1122,7 @@ int main(void)
         cmocka_unit_test(test_api_names), cmocka_unit_test(test_sizes),       cmocka_unit_test(test_format_size), cmocka_unit_test(test_bad_inputs),
         cmocka_unit_test(test_unknown_all), cmocka_unit_test(test_ior_letters), cmocka_unit_test(test_warnings),
         cmocka_unit_test(test_good_parse),  cmocka_unit_test(test_resolve),     cmocka_unit_test(test_check_dir),
-        cmocka_unit_test(test_describe),    cmocka_unit_test(test_describe_golden), cmocka_unit_test(test_reps_auto), cmocka_unit_test(test_phase_table),
+        cmocka_unit_test(test_describe),    cmocka_unit_test(test_describe_golden), cmocka_unit_test(test_reps_auto), cmocka_unit_test(test_phase_table), cmocka_unit_test(test_md_tree),
         cmocka_unit_test(test_list_options_parse), cmocka_unit_test(test_json_checker), cmocka_unit_test(test_list_json),
         cmocka_unit_test(test_list_json_python),
     };

@@ -49,6 +49,7 @@ PHASE_STYLE = {  # colour, marker
     "write": ("#1f77b4", "o"), "rewrite": ("#17becf", "s"), "read": ("#d62728", "^"),
     "reread": ("#ff7f0e", "v"), "create": ("#2ca02c", "o"), "stat": ("#9467bd", "s"),
     "read-files": ("#8c564b", "^"), "find": ("#bcbd22", "D"), "delete": ("#7f7f7f", "v"),
+    "mkdir": ("#e377c2", "P"), "stat-dirs": ("#aec7e8", "X"), "rmdir": ("#98df8a", "*"),
 }
 
 

@@ -676,7 +676,7 @@ def means_text(results, run):
 
 # The metadata phases (their figures are files/s): from pfsbench's
 # --list-options=json when it has one (pfsbench_table).
-META = ("create", "stat", "read-files", "find", "delete")
+META = ("create", "stat", "read-files", "find", "delete", "mkdir", "stat-dirs", "rmdir")
 
 
 class STOP:
