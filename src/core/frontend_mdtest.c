@@ -1,6 +1,8 @@
 /* `pfsbench mdtest ARGS`: mdtest's options as mdtest means them (create,
  * stat, read and remove without -C -T -E -r; the working directory without
- * -d), written as native pfsbench options (docs/usage.md, "IOR, mdtest and
+ * -d; a -z/-b tree per rank with -u, made by mkdir and removed by rmdir
+ * like mdtest's tree creation and removal; -D: the tree's directories
+ * alone), written as native pfsbench options (docs/usage.md, "IOR, mdtest and
  * IOzone command lines"). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +13,7 @@
 
 enum {
     MD_N = 1, MD_FILES, MD_U, MD_Z, MD_B, MD_I, MD_D, MD_ITER, MD_C, MD_T, MD_R, MD_E, MD_STRIDE, MD_W, MD_READ,
-    MD_API, MD_V, MD_HELP, MD_IGNORE, MD_G, MD_X, MD_LEAF,
+    MD_API, MD_V, MD_HELP, MD_IGNORE, MD_G, MD_X, MD_LEAF, MD_DIRS,
 };
 
 static const struct fe_opt md_tab[] = {
@@ -39,7 +41,7 @@ static const struct fe_opt md_tab[] = {
     {"-Z", FE_FLAG, MD_IGNORE, NULL}, /* times in seconds: so does pfsbench */
     {"-G", FE_VALUE, MD_G, NULL},
     {"-x", FE_VALUE, MD_X, NULL},
-    {"-D", FE_FLAG, 0, "directories only: pfsbench has no directory phases yet"},
+    {"-D", FE_FLAG, MD_DIRS, NULL},
     {"-W", FE_VALUE, 0, "a stonewall for metadata phases is not built yet: each phase does all -n files"},
     {"-B", FE_FLAG, 0, "no barriers: pfsbench always has a barrier before and after each phase"},
     {"-c", FE_FLAG, 0, "collective creates (task 0 makes every file): " NO_EQUIV},
@@ -61,9 +63,9 @@ static const struct fe_opt md_tab[] = {
 };
 
 struct md_st {
-    long n, items, depth, reps, stride;
+    long n, items, depth, branch, reps, stride;
     uint64_t wbytes, rbytes;
-    int files, unique, c, t, r, e, have_w, have_e, verbose, help;
+    int files, unique, c, t, r, e, have_w, have_e, verbose, help, leaf, dirs;
     char dir[1024], api[16];
 };
 
@@ -85,13 +87,13 @@ static void md_on(struct fe *f, const struct fe_opt *o, const struct fe_arg *a, 
     case MD_N: fe_int(f, "-n", a->val, 1, 100000000, &s->n); break;
     case MD_FILES: s->files = 1; break;
     case MD_U: s->unique = 1; break;
-    case MD_Z:
-        if (fe_int(f, "-z", a->val, 0, 1000, &s->depth) == 0 && s->depth != 0)
-            fe_refuse(f, "-z", "%ld: a directory tree is not built: pfsbench's files are in one directory, or one per "
-                      "rank (-u); give -z 0", s->depth);
+    case MD_Z: fe_int(f, "-z", a->val, 0, 32, &s->depth); break;
+    case MD_B:
+        if (fe_int(f, "-b", a->val, 0, 1L << 30, &v) == 0)
+            s->branch = v; /* no effect at depth 0 */
         break;
-    case MD_B: fe_int(f, "-b", a->val, 0, 1L << 30, &v); break; /* no effect at depth 0 */
-    case MD_LEAF: break;                                         /* no effect at depth 0 */
+    case MD_LEAF: s->leaf = 1; break; /* no effect at depth 0 */
+    case MD_DIRS: s->dirs = 1; break;
     case MD_I: fe_int(f, "-I", a->val, 1, 100000000, &s->items); break;
     case MD_D:
         if (strchr(a->val, '@'))
@@ -122,16 +124,48 @@ static void md_on(struct fe *f, const struct fe_opt *o, const struct fe_arg *a, 
     }
 }
 
-/* mdtest's phases (create, stat, read, remove; all four without -C -T -E -r) as -p. */
+/* -D: mkdir, stat-dirs and rmdir of the tree's directories (mdtest's -C,
+ * -T, -r on directories), with nothing to read (-E). */
+static void md_dir_phases(struct fe *f, struct md_st *s, char *list, size_t len)
+{
+    if (s->files)
+        fe_refuse(f, "-D", "and -F both: give one (directories only, or files only)");
+    if (!s->depth)
+        fe_refuse(f, "-D", "at -z 0 there is no tree: pfsbench's directory phases make, stat and remove the -z/-b "
+                  "tree's directories, not mdtest's -n directory items; give -z 1 or more");
+    if (s->n || s->items)
+        fe_refuse(f, s->n ? "-n" : "-I", "with -D: mdtest's directory items in the tree are not built; pfsbench's "
+                  "directory phases work on the -z/-b tree's own directories: drop it");
+    if (s->e)
+        fe_refuse(f, "-E", "with -D: a directory has no content to read");
+    if (!s->c && !s->t && !s->r)
+        s->c = s->t = s->r = 1;
+    if (!s->c)
+        fe_refuse(f, s->t ? "-T" : "-r", "without -C this works on a tree an earlier mdtest left; pfsbench's "
+                  "stat-dirs and rmdir need mkdir in the same run: add -C");
+    snprintf(list, len, "%s%s%s", s->c ? "mkdir," : "", s->t ? "stat-dirs," : "", s->r ? "rmdir," : "");
+    size_t n = strlen(list);
+    if (n)
+        list[n - 1] = '\0';
+}
+
+/* mdtest's phases (create, stat, read, remove; all four without -C -T -E
+ * -r) as -p; with a tree, mkdir first (with -C) and rmdir last (with -r):
+ * mdtest's tree creation and removal. */
 static void md_phases(struct fe *f, struct md_st *s, char *list, size_t len)
 {
+    if (s->dirs) {
+        md_dir_phases(f, s, list, len);
+        return;
+    }
     if (!s->c && !s->t && !s->e && !s->r)
         s->c = s->t = s->e = s->r = 1;
     if (!s->c && (s->t || s->e || s->r))
         fe_refuse(f, s->t ? "-T" : s->e ? "-E" : "-r", "without -C this works on the files an earlier mdtest left; "
                   "pfsbench's stat, read-files and delete need create in the same run: add -C");
-    snprintf(list, len, "%s%s%s%s", s->c ? "create," : "", s->t ? "stat," : "", s->e ? "read-files," : "",
-             s->r ? "delete," : "");
+    const int tree = s->depth > 0;
+    snprintf(list, len, "%s%s%s%s%s%s", tree && s->c ? "mkdir," : "", s->c ? "create," : "", s->t ? "stat," : "",
+             s->e ? "read-files," : "", s->r ? "delete," : "", tree && s->r ? "rmdir," : "");
     size_t n = strlen(list);
     if (n)
         list[n - 1] = '\0';
@@ -142,39 +176,86 @@ static void md_phases(struct fe *f, struct md_st *s, char *list, size_t len)
                   (unsigned long long)s->wbytes);
 }
 
+/* The directories that hold a rank's files: every directory of the tree
+ * (the top one too), or its leaves with -L; 0 past 100000000. */
+static uint64_t md_holders(const struct md_st *s)
+{
+    uint64_t all = 1, level = 1;
+    for (long k = 1; k <= s->depth; k++) {
+        if (level > 100000000 / (uint64_t)s->branch)
+            return 0;
+        level *= (uint64_t)s->branch;
+        all += level;
+    }
+    return all > 100000000 ? 0 : s->leaf ? level : all;
+}
+
+/* -n and -I over the tree: -I items in each directory that holds files;
+ * -n of them spread evenly (a multiple of those directories). */
+static void md_items(struct fe *f, struct md_st *s)
+{
+    if (s->depth && s->branch < 1)
+        fe_refuse(f, "-b", "%ld: a tree needs 1 or more children per directory", s->branch);
+    if (s->depth && !s->unique)
+        fe_refuse(f, "-z", "%ld without -u: mdtest's ranks share one tree; pfsbench gives each rank its own (a "
+                  "subtree of the shared directory): add -u, a tree in each rank's directory", s->depth);
+    if (s->dirs || (s->depth && s->branch < 1))
+        return;
+    const uint64_t h = md_holders(s);
+    if (!h) {
+        fe_refuse(f, "-z", "%ld -b %ld: more than 100000000 directories per tree", s->depth, s->branch);
+        return;
+    }
+    if (s->items && (uint64_t)s->items > 100000000 / h)
+        fe_refuse(f, "-I", "%ld items in each of %llu directories: more than 100000000 files per process", s->items,
+                  (unsigned long long)h);
+    else if (s->items && s->n && (uint64_t)s->n != (uint64_t)s->items * h)
+        fe_refuse(f, "-I", "%ld items per directory with -n %ld: the tree's %llu director%s holding files make "
+                  "%llu; give one of -I and -n", s->items, s->n, (unsigned long long)h, h == 1 ? "y" : "ies",
+                  (unsigned long long)((uint64_t)s->items * h));
+    else if (s->items)
+        s->n = (long)((uint64_t)s->items * h);
+    else if (s->n && (uint64_t)s->n % h)
+        fe_refuse(f, "-n", "%ld files over the %llu directories that hold them: mdtest puts -n / directories in "
+                  "each; give a multiple of %llu (or -I)", s->n, (unsigned long long)h, (unsigned long long)h);
+    if (!s->n)
+        fe_refuse(f, "-n", "not given: give -n N, the files per process");
+}
+
 void fe_mdtest(struct fe *f, int argc, char **argv)
 {
-    struct md_st s = {.n = 0, .reps = 1, .dir = "."};
+    struct md_st s = {.n = 0, .reps = 1, .branch = 1, .dir = "."};
     fe_walk(f, md_tab, argc, argv, md_on, &s);
     if (s.help) {
         fe_add(f, "--help");
         return;
     }
-    if (s.items && s.n && s.items != s.n)
-        fe_refuse(f, "-I", "%ld items per directory with -n %ld: at depth 0 there is one directory, so -I must "
-                  "equal -n", s.items, s.n);
-    else if (s.items)
-        s.n = s.items;
-    if (!s.n)
-        fe_refuse(f, "-n", "not given: give -n N, the files per process");
-    if (!s.files)
-        fe_note(f, "-F", "not given: mdtest would also create, stat and remove directories; pfsbench has no "
-                "directory phases, so only the file phases run");
-    char list[64];
+    md_items(f, &s);
+    if (!s.files && !s.dirs)
+        fe_note(f, "-F", "not given: mdtest would also create, stat and remove -n directory items; pfsbench's "
+                "directory phases are the tree's own (-D), so only the file phases run");
+    char list[96];
     md_phases(f, &s, list, sizeof(list));
     fe_add(f, "-d");
     fe_add(f, s.dir);
     fe_add(f, "-p");
     fe_add(f, list);
-    fe_add(f, "-n");
-    fe_addf(f, "%ld", s.n);
+    if (!s.dirs)
+        fe_add(f, "-n"), fe_addf(f, "%ld", s.n);
+    if (s.depth) {
+        fe_add(f, "--depth"), fe_addf(f, "%ld", s.depth);
+        if (s.branch != 1)
+            fe_add(f, "--branch"), fe_addf(f, "%ld", s.branch);
+        if (s.leaf && !s.dirs)
+            fe_add(f, "--leaf-only");
+    }
     if (s.wbytes)
         fe_add_size(f, "--file-size", s.wbytes);
     if (s.unique)
         fe_add(f, "--dirs"), fe_add(f, "per-rank");
-    if (s.stride > 0)
+    if (s.stride > 0 && !s.dirs)
         fe_add(f, "-C");
-    if (s.stride > 0 && s.r)
+    if (s.stride > 0 && s.r && !s.dirs)
         fe_note(f, "-N", "pfsbench's -C applies to stat and read-files; each rank deletes its own files");
     if (s.reps > 1)
         fe_add(f, "-i"), fe_addf(f, "%ld", s.reps);

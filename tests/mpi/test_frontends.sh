@@ -114,6 +114,15 @@ compare mdtest-all create=80 stat=80 read-files=80 delete=80
 case_run mdtest-hard "--file-size 3901 --dirs per-rank -C -i 2" \
     mdtest -n 30 -u -w 3901 -e 3901 -P -N 1 -F -i 2 -d "$D/md-hard"
 compare mdtest-hard create=60 stat=60 read-files=60 delete=60
+# ---- mdtest's tree: -z 2 -b 2 -I 2 (2 files in each of the 7 directories of a rank's tree), and -D (its 6 directories alone)
+mkdir -p "$D/md-tree" "$D/md-dirs"
+case_run mdtest-tree "^pfsbench -d $D/md-tree -p mkdir,create,stat,read-files,delete,rmdir -n 14 --depth 2 --branch 2 --dirs per-rank\$" \
+    mdtest -F -u -z 2 -b 2 -I 2 -d "$D/md-tree"
+compare mdtest-tree mkdir=12 create=28 stat=28 read-files=28 delete=28 rmdir=12
+case_run mdtest-dirs "^pfsbench -d $D/md-dirs -p mkdir,stat-dirs,rmdir --depth 2 --branch 2 --dirs per-rank\$" \
+    mdtest -D -u -z 2 -b 2 -d "$D/md-dirs"
+compare mdtest-dirs mkdir=12 stat-dirs=12 rmdir=12
+check "mdtest trees: nothing left" test -z "$(ls -A "$D/md-tree")$(ls -A "$D/md-dirs")"
 
 # ---- IOzone: seed 002's line (4g made 4m) and seed 004's without its client list; -t 4 on 2 ranks is --threads 2
 mkdir -p "$D/iz"
@@ -137,7 +146,7 @@ check "ior: refusals print no equivalent" hasnt "pfsbench: equivalent:"
 check "ior: nothing made" test -z "$(ls -A "$D/empty")$(ls -A "$T/refuse2")"
 
 in_dir "$T/refuse3" "$PFSBENCH" mdtest -D -W 300 -z 2 -n 10 -d "$D/empty"
-check "mdtest -D -W -z: exit 2, three refusals" test "$RC" -eq 2 -a "$(grep -c "^pfsbench: error: mdtest -[DWz]: " "$T/err")" -eq 3
+check "mdtest -D -W -z -n: exit 2, three refusals (-W, -z without -u, -n with -D)" test "$RC" -eq 2 -a "$(grep -c "^pfsbench: error: mdtest -[Wzn]: " "$T/err")" -eq 3
 check "mdtest: nothing made" test -z "$(ls -A "$D/empty")$(ls -A "$T/refuse3")"
 
 # A missing directory: the native check refuses it (exit 2, nothing made).

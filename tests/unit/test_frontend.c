@@ -166,14 +166,49 @@ static void test_mdtest_more(void **state)
     /* Without -F: the directory phases are left out, with a note. */
     expect("mdtest", 2, "-n 10 -C", "pfsbench -d . -p create -n 10");
     assert_non_null(strstr(msg, "mdtest -F: "));
-    static const char *const all[] = {"-D", "-W", "-z", "-I", "-B", "-R"};
-    expect_refused("mdtest", 2, "-D -W 300 -z 2 -n 10 -I 5 -B -R5 -F", all, 6);
+    static const char *const all[] = {"-D", "-W", "-z", "-n", "-B", "-R"};
+    expect_refused("mdtest", 2, "-D -W 300 -z 2 -n 10 -B -R5 -F", all, 6);
     static const char *const ph[] = {"-T", "-e"};
     expect_refused("mdtest", 2, "-T -E -n 10 -w 100 -e 10", ph, 2);
     static const char *const nwe[] = {"-w"};
     expect_refused("mdtest", 2, "-n 10 -F -w 100", nwe, 1);
     static const char *const non[] = {"-n", "-a", "-d"};
     expect_refused("mdtest", 2, "-F -a MPIIO -d /a@/b", non, 3);
+}
+
+/* mdtest's tree (-z, -b, -L, -I) and directories only (-D). */
+static void test_mdtest_tree(void **state)
+{
+    (void)state;
+    /* -I items in each of the 1 + 3 + 9 directories; mkdir and rmdir around the files (tree creation, removal). */
+    expect("mdtest", 2, "-F -u -z 2 -b 3 -I 2 -d /d",
+           "pfsbench -d /d -p mkdir,create,stat,read-files,delete,rmdir -n 26 --depth 2 --branch 3 --dirs per-rank");
+    /* -L: the 4 leaves hold the files. */
+    expect("mdtest", 2, "-F -u -z 2 -b 2 -L -I 3 -C -r",
+           "pfsbench -d . -p mkdir,create,delete,rmdir -n 12 --depth 2 --branch 2 --leaf-only --dirs per-rank");
+    expect("mdtest", 2, "-F -u -z 1 -b 4 -n 10 -C", "pfsbench -d . -p mkdir,create -n 10 --depth 1 --branch 4 --dirs per-rank");
+    /* -b and -L at -z 0 change nothing, as in mdtest. */
+    expect("mdtest", 2, "-F -b 5 -L -n 7", "pfsbench -d . -p create,stat,read-files,delete -n 7");
+    /* -D: the tree's directories alone. */
+    expect("mdtest", 2, "-D -u -z 3 -b 2 -i 2", "pfsbench -d . -p mkdir,stat-dirs,rmdir --depth 3 --branch 2 --dirs per-rank -i 2");
+    expect("mdtest", 2, "-D -u -z 1 -C -T", "pfsbench -d . -p mkdir,stat-dirs --depth 1 --dirs per-rank");
+    static const char *const d0[] = {"-D"};
+    expect_refused("mdtest", 2, "-D -u", d0, 1);
+    static const char *const de[] = {"-E"};
+    expect_refused("mdtest", 2, "-D -u -z 1 -C -E", de, 1);
+    static const char *const dt[] = {"-T"};
+    expect_refused("mdtest", 2, "-D -u -z 1 -T", dt, 1);
+    static const char *const ni[] = {"-I"};
+    expect_refused("mdtest", 2, "-F -u -z 2 -n 10 -I 5", ni, 1);
+    static const char *const nm[] = {"-n"};
+    expect_refused("mdtest", 2, "-F -u -z 1 -b 2 -n 10", nm, 1);
+    static const char *const b0[] = {"-b"};
+    expect_refused("mdtest", 2, "-F -u -z 1 -b 0 -n 3", b0, 1);
+    static const char *const zu[] = {"-z"};
+    expect_refused("mdtest", 2, "-F -z 1 -n 2", zu, 1);
+    static const char *const big[] = {"-z"};
+    expect_refused("mdtest", 2, "-F -u -z 9 -b 100 -n 2", big, 1);
+    expect_refused("mdtest", 2, "-F -u -z 33 -n 2", big, 1);
 }
 
 static void test_iozone(void **state)
@@ -214,7 +249,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_detect),        cmocka_unit_test(test_ior),    cmocka_unit_test(test_ior_refused),
-        cmocka_unit_test(test_mdtest),        cmocka_unit_test(test_mdtest_more), cmocka_unit_test(test_iozone),
+        cmocka_unit_test(test_mdtest),        cmocka_unit_test(test_mdtest_more), cmocka_unit_test(test_mdtest_tree), cmocka_unit_test(test_iozone),
         cmocka_unit_test(test_iozone_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
