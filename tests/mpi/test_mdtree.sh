@@ -67,6 +67,13 @@ else
     echo "SKIP: strace is not installed; the placement checks need it"
 fi
 
+# -C: stat and read-files in another stream's tree; random order.
+for dirs in per-rank shared; do
+    run_mpi 2 60 -d "$D" -p mkdir,create,stat,read-files,delete,rmdir --depth 2 --branch 2 -n 21 --file-size 10 \
+        --dirs $dirs -C --order random --no-results
+    check "-C --order random --dirs $dirs: exit 0, nothing left" [ "$RC" -eq 0 -a -z "$(ls -A "$D")" ]
+done
+
 # Repetitions: mkdir..rmdir each time.
 run_mpi 2 60 -d "$D" -p mkdir,create,delete,rmdir --depth 1 --branch 4 -n 10 -i 2 --no-results
 check "-i 2: exit 0" [ "$RC" -eq 0 ]

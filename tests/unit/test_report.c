@@ -1252,9 +1252,45 @@ static void test_find_matched(void **state)
     free(s);
 }
 
+/* The --depth tree in the metadata header line; a directory phase's rows in dirs/s. */
+static void test_md_tree(void **state)
+{
+    struct fixture *f = *state;
+    f->cfg.phases[0] = PFS_PH_MKDIR;
+    f->cfg.phases[1] = PFS_PH_CREATE;
+    f->cfg.nphases = 2;
+    f->cfg.md_depth = 2;
+    f->cfg.md_branch = 3;
+    for (int i = 0; i < 2 * 2 * 4; i++)
+        f->times[i].xfers = 12, f->times[i].bytes = 0;
+    char *s = render(f, pfs_report_header);
+    assert_non_null(strstr(s, "one shared directory, sequential order; a tree per stream of depth 2, branch 3: 12 "
+                              "directories, files in every directory\n"));
+    free(s);
+    f->cfg.md_leaf_only = 1;
+    s = render(f, pfs_report_header);
+    assert_non_null(strstr(s, "12 directories, files in the leaves\n"));
+    free(s);
+    s = render(f, row_p0r0);
+    assert_non_null(strstr(s, "dirs/s"));
+    assert_null(strstr(s, "files/s"));
+    free(s);
+    s = render(f, row_p1r1);
+    assert_non_null(strstr(s, "files/s"));
+    free(s);
+    s = render(f, pfs_report_json);
+    assert_non_null(strstr(s, "\"dirs/s\""));
+    free(s);
+    f->cfg.md_depth = 0;
+    s = render(f, pfs_report_header);
+    assert_null(strstr(s, "tree"));
+    free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_md_tree, setup, teardown),
         cmocka_unit_test_setup_teardown(test_header, setup, teardown),
         cmocka_unit_test_setup_teardown(test_rows, setup, teardown),
         cmocka_unit_test_setup_teardown(test_summary, setup, teardown),
