@@ -483,12 +483,40 @@ static int same_file(const struct stat *a, const struct stat *b)
            a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
 }
 
+/* On a caching client, whether the directory, listed afresh, names a
+ * different file than the one this client opened as the results file (fd,
+ * *st; fd < 0: none): 1 when it does, 0 when it agrees or cannot tell. The
+ * lock file, which is never replaced, calibrates: where the listing's
+ * inode numbers are not the files' own (some FUSE file systems), no
+ * judgement is made. A listing also refreshes a FUSE client's names. */
+static int listing_disagrees(const struct target *t, int lfd, int fd, const struct stat *st)
+{
+    struct stat ls;
+    if (fstat(lfd, &ls) != 0)
+        return 0;
+    const char *lock = strrchr(t->lock, '/') + 1;
+    DIR *dh = opendir(t->dir);
+    if (!dh)
+        return 0;
+    ino_t res = 0, lck = 0;
+    struct dirent *e;
+    while ((e = readdir(dh)))
+        if (strcmp(e->d_name, t->base) == 0)
+            res = e->d_ino;
+        else if (strcmp(e->d_name, lock) == 0)
+            lck = e->d_ino;
+    closedir(dh);
+    if (lck != ls.st_ino)
+        return 0;
+    return fd >= 0 ? res != st->st_ino : res != 0;
+}
+
 /* One attempt, under the lock: 0 appended, -1 failed (err set), 1 the file
  * was replaced by someone else meanwhile (nothing changed by us). The old
  * file stays open until the rename, so its inode cannot be reused and
  * mistaken for the same file. */
-static int append_once(const struct target *t, const struct pfs_run_data *d, char *name, size_t namelen, char *err,
-                       size_t len)
+static int append_once(const struct target *t, int lfd, int caching, const struct pfs_run_data *d, char *name,
+                       size_t namelen, char *err, size_t len)
 {
     struct stat st, now;
     memset(&st, 0, sizeof(st));
@@ -506,6 +534,14 @@ static int append_once(const struct target *t, const struct pfs_run_data *d, cha
                 rc = 2; /* a file replaced since this client looked it up: its view is old */
             goto out;
         }
+    }
+    if (caching && listing_disagrees(t, lfd, fd, &st)) {
+        fail(err, len, "this client shows results file '%s' as another file than its directory lists (a view older "
+             "than another client's append)", t->given);
+        rc = 2;
+        goto out;
+    }
+    if (fd >= 0) {
         if (read_all(fd, (size_t)st.st_size, &old, &oldn) != 0) {
             fail(err, len, "cannot read results file '%s': %s", t->given, strerror(errno));
             goto out;
@@ -565,7 +601,7 @@ int pfs_results_append(const char *path, const struct pfs_run_data *d, char *nam
     remove_stale_copies(dfd, &t);
     int caching = client_caches(t.dir), naps = 0;
     for (int attempt = 0; attempt < 3 && rc != 0;) {
-        rc = append_once(&t, d, name, namelen, err, errlen);
+        rc = append_once(&t, lfd, caching, d, name, namelen, err, errlen);
         if (rc == 2 && caching && stale_nap(naps++) < STALE_WAIT_S)
             continue; /* read it again once the client's caches have moved on */
         if (rc == 2) {
