@@ -8,6 +8,7 @@
  *   DIR/pfsbench.ID.lock         the run's lock, held for its lifetime
  *   DIR/pfsbench.ID.md/          the metadata phases' directory
  *   DIR/pfsbench.ID.md/s<stream>/        a stream's directory (--dirs per-rank)
+ *   DIR/pfsbench.ID.md[/s<stream>]/d.<stream>.<node>/...  the --depth tree's directories
  *   .../f.<stream>.<index>       a small file of a metadata phase
  * <stream> and <index> are decimal without leading zeros (0 is "0"); ID is 1
  * to PFS_RUN_ID_MAX - 1 letters, digits, '-' or '_'. */
@@ -28,7 +29,7 @@ enum pfs_name_kind {
     PFS_NAME_SHARED,    /* pfsbench.ID.shared */
     PFS_NAME_LOCK,      /* pfsbench.ID.lock */
     PFS_NAME_MD_TOP,    /* pfsbench.ID.md */
-    PFS_NAME_MD_SUBDIR, /* s<stream> (inside pfsbench.ID.md) */
+    PFS_NAME_MD_SUBDIR, /* s<stream> (inside pfsbench.ID.md), or d.<stream>.<node> of a --depth tree (index: the node) */
     PFS_NAME_MD_FILE,   /* f.<stream>.<index> (inside pfsbench.ID.md or its s<stream>) */
 };
 

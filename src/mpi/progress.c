@@ -83,7 +83,8 @@ static void show(struct ctx *c, double t, double done)
     const int meta = pfs_phase_is_meta(c->prog.kind), tty = c->prog.tty;
     double want;
     if (meta)
-        want = (double)c->cfg.files * c->nstreams;
+        want = (double)(pfs_phase_has(c->prog.kind, PFS_PHF_DIRS) ? pfs_config_tree_dirs(&c->cfg)
+                                                                   : (uint64_t)c->cfg.files) * c->nstreams;
     else
         want = (double)(c->prog.kind == PFS_PH_WRITE ? c->nxfers : c->data_xfers) * (double)c->cfg.transfer * c->nstreams;
     double rate = done / (t - c->prog.start);
@@ -95,8 +96,8 @@ static void show(struct ctx *c, double t, double done)
         eta = el < c->cfg.runtime ? c->cfg.runtime - el : 0;
     }
     if (meta)
-        fprintf(stderr, "%s%-10s %5.1f%% %12.1f files/s  ETA %.0f s%s", tty ? "\r\033[K" : "", pfs_phase_name(c->prog.kind),
-                pct, rate, eta, tty ? "" : "\n");
+        fprintf(stderr, "%s%-10s %5.1f%% %12.1f %s  ETA %.0f s%s", tty ? "\r\033[K" : "", pfs_phase_name(c->prog.kind),
+                pct, rate, pfs_phase_has(c->prog.kind, PFS_PHF_DIRS) ? "dirs/s" : "files/s", eta, tty ? "" : "\n");
     else
         fprintf(stderr, "%s%-10s %5.1f%% %12.2f %s  ETA %.0f s%s", tty ? "\r\033[K" : "", pfs_phase_name(c->prog.kind),
                 pct, rate / pfs_units_scale(c->cfg.units),
