@@ -45,7 +45,7 @@ SUMMARY_FIELDS = ("run", "run_id", "label", "status", "phase", "rep", "ranks", "
 #      attribute where no pfsbench (or one without --list-options=json) can
 #      be asked. It is pfsbench's list of that time, and stays so: a phase
 #      added since comes with the attribute.
-FALLBACK_METADATA_PHASES = ("create", "stat", "read-files", "delete")
+FALLBACK_METADATA_PHASES = ("create", "stat", "read-files", "find", "delete", "mkdir", "stat-dirs", "rmdir")
 KINDS = ("data", "metadata")
 RUN_FIELDS = ("run", "name", "run_id", "status", "start_time", "end_time", "label", "ranks", "nodes",
               "command_line")
