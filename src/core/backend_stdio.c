@@ -99,6 +99,7 @@ static int stdio_at(struct stdio_fh *h, uint64_t off, int dir)
 static int64_t stdio_pwrite(void *fh, const void *buf, size_t len, uint64_t off)
 {
     struct stdio_fh *h = fh;
+    errno = 0; /* a failing putc sets it; an old value must not be taken for its reason */
     int rc = stdio_at(h, off, 1);
     if (rc < 0)
         return rc;
@@ -116,6 +117,7 @@ static int64_t stdio_pwrite(void *fh, const void *buf, size_t len, uint64_t off)
 static int64_t stdio_pread(void *fh, void *buf, size_t len, uint64_t off)
 {
     struct stdio_fh *h = fh;
+    errno = 0; /* as in stdio_pwrite */
     int rc = stdio_at(h, off, 0);
     if (rc < 0)
         return rc;

@@ -310,6 +310,9 @@ int pfs_check_run(const struct pfs_config *cfg, int total_given, char *err, size
     const struct pfs_backend *be = pfs_backend_at(cfg->api);
     if (be && pfs_backend_check(be, cfg, err, len) != 0)
         return -1;
+    if (cfg->rmw && cfg->collective)
+        return fail(err, len, "--rmw and --collective both given; give one (a rank whose read came back short would "
+                    "skip its collective write and leave the others waiting in it)");
     if (cfg->runtime > 0 && cfg->deadline > 0)
         return fail(err, len, "--runtime and -D/--deadline both given; give one (--runtime runs each data phase for "
                     "SECS, wrapping around the block; -D stops issuing after SECS, then wears out to the largest count)");

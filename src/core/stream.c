@@ -619,7 +619,13 @@ static void ramp_empty(struct loop *l)
     t->sw_end = 0;
     t->verify_s = 0;
     pfs_stream_lat_begin(l->s);
-    t->open_start = t->open_end = t->xfer_end = t->close_end;
+    /* The empty span sits where the ramp would have ended (realtime, from
+     * the monotonic ramp end), not at this stream's early close: a span
+     * there would pull the phase's start before the other streams' ramps
+     * ended and lengthen the phase. */
+    double left = ((double)l->ramp_ns + l->vt * 1e9 - (double)pfs_now_ns()) * 1e-9;
+    double at = t->close_end + (left > 0 ? left : 0);
+    t->open_start = t->open_end = t->xfer_end = t->close_end = at;
     pfs_thread_cpu(&l->cpu0);
 }
 

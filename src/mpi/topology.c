@@ -214,6 +214,10 @@ int drv_node_names_clash(const struct drv_nodes *n, const char *host, MPI_Comm c
     if (n->lowest) {
         if (rank == 0 && !(names = calloc((size_t)n->nnodes, PFS_HOST_MAX)))
             clash = 8;
+        int skip = clash; /* rank 0 without memory: no leader sends, so no gather into NULL */
+        MPI_Bcast(&skip, 1, MPI_INT, 0, n->leaders);
+        if (skip)
+            return rank == 0 ? clash : 0;
         MPI_Gather(host, PFS_HOST_MAX, MPI_CHAR, names, PFS_HOST_MAX, MPI_CHAR, 0, n->leaders);
         for (int a = 0; names && a < n->nnodes && !clash; a++)
             for (int b = 0; b < a && !clash; b++)

@@ -85,6 +85,12 @@ check "rmw: exactly one byte in every 4 KiB changed, at its start" \
     [ "$(cmp -l "$T/before" "$D/pfsbench.$id.0" | awk '($1 - 1) % 4096 == 0 { n++ } END { print n, NR }')" = "64 64" ]
 rm -f "$D"/pfsbench.*
 
+# --- collective: a short read would skip a collective write and hang the others
+run_mpi 2 60 -d "$D" -a mpiio --shared --collective -t 64k -b 256k -p write,rewrite --rmw --no-results
+check "rmw: with --collective refused with exit 2 (got $RC)" [ "$RC" -eq 2 ]
+check "rmw: with --collective, one message" [ "$(grep -c -- "--rmw and --collective both given" "$T/err")" -eq 1 ]
+check "rmw: with --collective, nothing made" [ -z "$(ls -A "$D")" ]
+
 # --- other backends
 run_mpi 2 60 -d "$D" --api mmap -t 64k -b 1m -p write,rewrite,read --rmw --verify --no-results
 check "rmw: --api mmap with --verify passes" [ "$RC" -eq 0 ]
