@@ -44,7 +44,7 @@ if command -v strace >/dev/null; then
         rm -f "$T"/st.*
         RC=0
         timeout 120 mpirun -np 2 --oversubscribe --bind-to none sh -c \
-            'o=$1 b=$2; shift 2; exec strace -f -qq -e trace=mkdir,mkdirat,rmdir,unlinkat,openat -o "$o.$OMPI_COMM_WORLD_RANK" "$b" "$@"' \
+            'o=$1 b=$2; shift 2; ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" exec strace -f -qq -e trace=mkdir,mkdirat,rmdir,unlinkat,openat -o "$o.$OMPI_COMM_WORLD_RANK" "$b" "$@"' \
             sh "$T/st" "$PFSBENCH" -d "$D" "$@" >"$T/out" 2>"$T/err" || RC=$?
     }
     # per-directory file counts of rank R's creates: "COUNT" lines, sorted, unique

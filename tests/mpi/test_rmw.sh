@@ -28,7 +28,7 @@ traced() {
     rm -f "$T"/st.*
     RC=0
     timeout 120 mpirun -np "$np" --oversubscribe --bind-to none sh -c \
-        'o=$1 b=$2; shift 2; exec strace -f -qq -y -e trace=openat,pread64,pwrite64 -o "$o.$OMPI_COMM_WORLD_RANK" "$b" "$@"' \
+        'o=$1 b=$2; shift 2; ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" exec strace -f -qq -y -e trace=openat,pread64,pwrite64 -o "$o.$OMPI_COMM_WORLD_RANK" "$b" "$@"' \
         sh "$T/st" "$PFSBENCH" -d "$D" "$@" >"$T/out" 2>"$T/err" || RC=$?
 }
 # The data-file calls of rank R from the rewrite's O_RDWR open on: "pread64 OFF LEN" / "pwrite64 OFF LEN".

@@ -23,7 +23,7 @@ if command -v strace >/dev/null; then
     rm -f "$T"/st.*
     RC=0
     timeout 120 mpirun -np 2 --oversubscribe --bind-to none sh -c \
-        'o=$1 b=$2; shift 2; exec strace -f -qq -y -e trace=write,read -o "$o.$OMPI_COMM_WORLD_RANK" "$b" "$@"' \
+        'o=$1 b=$2; shift 2; ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" exec strace -f -qq -y -e trace=write,read -o "$o.$OMPI_COMM_WORLD_RANK" "$b" "$@"' \
         sh "$T/st" "$PFSBENCH" -d "$D" --api stdio -t 1k -b 64k -p write,read --no-results >"$T/out" 2>"$T/err" || RC=$?
     check "stdio under strace: passes" [ "$RC" -eq 0 ]
     n() { grep -cE "^[0-9]+ +$2\([0-9]+<$D/pfsbench\.[^.>]+\.[0-9]+>" "$T/st.$1"; }

@@ -33,7 +33,7 @@ traced() {
     rm -f "$T"/st.*
     RC=0
     timeout 120 mpirun -np "$np" --oversubscribe --bind-to none sh -c \
-        'c=$1 o=$2 b=$3; shift 3; exec strace -f -qq -y -e trace="$c" -o "$o.$OMPI_COMM_WORLD_RANK" "$b" "$@"' \
+        'c=$1 o=$2 b=$3; shift 3; ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" exec strace -f -qq -y -e trace="$c" -o "$o.$OMPI_COMM_WORLD_RANK" "$b" "$@"' \
         sh "$calls" "$T/st" "$PFSBENCH" -d "$D" "$@" >"$T/out" 2>"$T/err" || RC=$?
 }
 # calls RANK CALL: how many CALLs rank RANK made on a data file of this run (pfsbench.ID.N, not the lock).
