@@ -51,6 +51,15 @@ placement_is() {
         on { n++; r = $1; if ($2 != r % k || $3 != "node" (r % k + 1)) bad = 1 }
         END { exit (n == 0 || bad) }' "$T/out"
 }
+# corrupt_byte FILE OFFSET: complement the byte at OFFSET in place, so the file
+# differs there whatever the byte was (writing a fixed byte matches the data
+# pattern once in 256 runs, and the "corruption" is then no change at all).
+corrupt_byte() {
+    local b
+    b=$(od -An -tu1 -j "$2" -N1 "$1" | tr -d ' ')
+    [ -n "$b" ] || { echo "corrupt_byte: $1 has no byte at offset $2" >&2; return 1; }
+    printf "\\$(printf %03o $((255 - b)))" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
 has() { grep -qF -- "$1" "$T/out"; }
 hasnt() { ! grep -qF -- "$1" "$T/out"; }
 

@@ -12,7 +12,7 @@ check "verify: clean write+read passes" [ "$RC" -eq 0 ]
 id=$(run_id_of)
 run_mpi 2 60 -d "$D" -t 64k -b 1m -p read --verify --run-id "$id" --no-results
 check "verify: a second run reading the kept files passes" [ "$RC" -eq 0 ]
-printf '\x5a' | dd of="$D/pfsbench.$id.1" bs=1 seek=300001 conv=notrunc status=none
+corrupt_byte "$D/pfsbench.$id.1" 300001
 run_mpi 2 60 -d "$D" -t 64k -b 1m -p read --verify --run-id "$id" --no-results
 check "verify: one corrupted byte fails the run with exit 1" [ "$RC" -eq 1 ]
 check "verify: the path, the byte offset and the writer are named" \

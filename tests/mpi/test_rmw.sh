@@ -68,7 +68,7 @@ check "rmw --verify: write, rewrite, read all pass" [ "$RC" -eq 0 ]
 run_mpi 2 60 -d "$D" -t 64k -b 1m -p write --verify -k --no-results
 id=$(run_id_of)
 check "rmw --verify: kept files of a verified write" [ -n "$id" ] && [ "$RC" -eq 0 ]
-printf '\x5a' | dd of="$D/pfsbench.$id.1" bs=1 seek=200003 conv=notrunc status=none
+corrupt_byte "$D/pfsbench.$id.1" 200003
 run_mpi 2 60 -d "$D" -t 64k -b 1m -p rewrite --rmw --verify --run-id "$id" -k --no-results
 check "rmw --verify: a corrupted byte fails the rewrite with exit 1" [ "$RC" -eq 1 ]
 check "rmw --verify: its offset and writer are named" \

@@ -53,7 +53,7 @@ check "verify: the write exits 0" [ "$RC" -eq 0 ]
 id=$(run_id_of)
 run_mpi 2 60 -d "$D" -a uring --iodepth 8 -t 64k -b 1m -p read --verify --run-id "$id" --no-results -q
 check "verify: the clean file reads back with exit 0" [ "$RC" -eq 0 ]
-printf '\x5a' | dd of="$D/pfsbench.$id.1" bs=1 seek=300001 conv=notrunc status=none
+corrupt_byte "$D/pfsbench.$id.1" 300001
 run_mpi 2 60 -d "$D" -a uring --iodepth 8 -t 64k -b 1m -p read --verify --run-id "$id" --no-results -q
 check "verify: one corrupted byte fails the read with exit 1" [ "$RC" -eq 1 ]
 check "verify: the path, the offset and the writer are named" \
