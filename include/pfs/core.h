@@ -78,6 +78,7 @@ struct pfs_times {
     double verify_s;        /* seconds spent filling/checking the pattern, already taken out of the ends */
     uint64_t bytes, xfers;
     uint64_t sw_bytes;      /* bytes done when the rank stopped at the stonewall */
+    uint64_t sw_xfers;      /* transfers (files in a metadata phase) done then */
     uint64_t errors;        /* verification mismatches (words) */
     double cpu_user, cpu_sys; /* CPU seconds of the stream's thread over the phase (getrusage RUSAGE_THREAD) */
 };
@@ -89,6 +90,8 @@ struct pfs_phase_stat {
     uint64_t ops;
     double utilization;     /* sum of busy / (ranks x seconds) */
     double sw_bandwidth;    /* stonewall bandwidth, 0 when no stonewall */
+    double sw_rate;         /* operations done by then / that time (files/s in create), 0 when no stonewall */
+    uint64_t sw_ops;        /* operations done when the last rank stopped at the stonewall */
     uint64_t bytes;
 };
 

@@ -83,6 +83,7 @@ struct pfs_phase_ctx {
     uint64_t seed;
     uint64_t nxfers;            /* transfers in a full block */
     uint64_t data_xfers;        /* transfers present in the files (a stonewall may cut them) */
+    uint64_t md_files;          /* small files per stream present (a create's stonewall may cut them); 0: --files */
     volatile sig_atomic_t *interrupted;
     /* Stonewall: called once per stream after it stopped issuing (done =
      * transfers so far); returns the count every stream must reach. */

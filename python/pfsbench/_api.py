@@ -35,7 +35,7 @@ SUMMARY_COLUMNS = [("run", "i8"), ("run_id", "O"), ("label", "O"), ("status", "O
                    ("kind", "O"), ("rep", "i8"), ("warmup", "?"), ("ranks", "i8"), ("nodes", "i8"), ("threads", "i8"),
                    ("streams", "i8"), ("transfer", "i8"), ("block", "i8"), ("bytes", "i8"), ("seconds", "f8"),
                    ("bandwidth", "f8"), ("bandwidth_mib", "f8"), ("utilization", "f8"),
-                   ("stonewall_bandwidth", "f8"), ("ops", "i8"), ("rate", "f8"), ("iops", "f8"),
+                   ("stonewall_bandwidth", "f8"), ("stonewall_rate", "f8"), ("ops", "i8"), ("rate", "f8"), ("iops", "f8"),
                    ("reps_measured", "i8"), ("ci95_half_width", "f8"), ("ci95_percent", "f8"), ("ci_target_met", "?"),
                    ("start_s", "f8"), ("end_s", "f8"), ("p50_ns", "f8"), ("p90_ns", "f8"), ("p99_ns", "f8"),
                    ("p999_ns", "f8"), ("max_ns", "f8"), ("mean_ns", "f8"), ("cpu_user", "f8"), ("cpu_sys", "f8"),
@@ -48,7 +48,8 @@ NODES_COLUMNS = _KEY + [("rep", "i8"), ("node", "i8"), ("host", "O"), ("ranks", 
 STREAMS_COLUMNS = _KEY + [("rep", "i8"), ("stream", "i8"), ("rank", "i8"), ("thread", "i8"), ("node", "i8"),
                           ("host", "O"), ("open_start", "f8"), ("open_end", "f8"), ("xfer_end", "f8"),
                           ("close_end", "f8"), ("stonewall_end", "f8"), ("verify_seconds", "f8"), ("bytes", "i8"),
-                          ("transfers", "i8"), ("stonewall_bytes", "i8"), ("verify_errors", "i8"),
+                          ("transfers", "i8"), ("stonewall_bytes", "i8"), ("stonewall_transfers", "i8"),
+                          ("verify_errors", "i8"),
                           ("seconds", "f8"), ("bandwidth", "f8"), ("cpu_user", "f8"), ("cpu_sys", "f8")]
 LATENCY_COLUMNS = _KEY + [("rep", "i8"), ("op_kind", "O")] + [(f, "i8" if f in ("count", "sum_ns") else "f8")
                                                              for f in LAT_FIELDS]
@@ -265,9 +266,10 @@ class Run:
             for k in ("bytes", "seconds", "bandwidth", "utilization", "ops", "rate"):
                 if k in pg:
                     d[k] = pg[k][()][:R_]
-            if "stonewall_bandwidth" in pg:
-                v = pg["stonewall_bandwidth"][()][:R_].astype(float)
-                d["stonewall_bandwidth"] = _nan_where(v, v <= 0)
+            for k in ("stonewall_bandwidth", "stonewall_rate"):
+                if k in pg:
+                    v = pg[k][()][:R_].astype(float)
+                    d[k] = _nan_where(v, v <= 0)
             if "bandwidth" in d:
                 d["bandwidth_mib"] = d["bandwidth"] / R.MIB
             if "ops" in d and "seconds" in d:
@@ -377,8 +379,8 @@ class Run:
                 if k in names:
                     v = t[k].astype(float)
                     d[k] = _nan_where(v - t0, v <= 0)
-            for k in ("verify_seconds", "bytes", "transfers", "stonewall_bytes", "verify_errors", "cpu_user",
-                      "cpu_sys"):
+            for k in ("verify_seconds", "bytes", "transfers", "stonewall_bytes", "stonewall_transfers", "verify_errors",
+                      "cpu_user", "cpu_sys"):
                 if k in names:
                     d[k] = t[k]
             if "open_start" in d and "close_end" in d:
@@ -606,7 +608,8 @@ class Results:
         repetition and stream, with rank, thread, node and host; open_start,
         open_end, xfer_end, close_end, stonewall_end (s relative to the run's
         start; stonewall_end NaN where the stream did not reach a stonewall),
-        verify_seconds, bytes, transfers, stonewall_bytes, verify_errors,
+        verify_seconds, bytes, transfers, stonewall_bytes, stonewall_transfers
+        (files, in create), verify_errors,
         seconds (close_end - open_start), bandwidth (bytes/s), cpu_user and
         cpu_sys (s; NaN in files written before they were recorded)."""
         return _frame(STREAMS_COLUMNS, self.runs, "streams", as_frame, lambda r, c: r._streams(c))

@@ -405,7 +405,8 @@ void pfs_check_unused(struct pfs_config *cfg, const unsigned char *given)
         pfs_config_warn(cfg, "--verify without a read phase in -p checks nothing: the writes write its checkable "
                         "pattern anyway (its time taken out of the timed region); add read to check it");
     if (!(any & PFS_PHF_STONEWALL) && given_by_name(given, "deadline"))
-        pfs_config_warn(cfg, "-D/--deadline does nothing with metadata phases only: the stonewall stops data phases");
+        pfs_config_warn(cfg, "-D/--deadline does nothing without a phase it stops in -p: the stonewall stops the data "
+                        "phases and create");
     static const char *const autos[] = {"ci", "max-reps"};
     for (size_t i = 0; i < sizeof(autos) / sizeof(autos[0]); i++)
         if (cfg->reps > 0 && given_by_name(given, autos[i]))

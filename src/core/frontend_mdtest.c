@@ -2,7 +2,7 @@
  * stat, read and remove without -C -T -E -r; the working directory without
  * -d; a -z/-b tree per rank with -u, made by mkdir and removed by rmdir
  * like mdtest's tree creation and removal; -D: the tree's directories
- * alone), written as native pfsbench options (docs/usage.md, "IOR, mdtest and
+ * alone; -W: the create phase's stonewall with wear-out), written as native pfsbench options (docs/usage.md, "IOR, mdtest and
  * IOzone command lines"). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +13,7 @@
 
 enum {
     MD_N = 1, MD_FILES, MD_U, MD_Z, MD_B, MD_I, MD_D, MD_ITER, MD_C, MD_T, MD_R, MD_E, MD_STRIDE, MD_W, MD_READ,
-    MD_API, MD_V, MD_HELP, MD_IGNORE, MD_G, MD_X, MD_LEAF, MD_DIRS,
+    MD_API, MD_V, MD_HELP, MD_IGNORE, MD_G, MD_X, MD_LEAF, MD_DIRS, MD_SW,
 };
 
 static const struct fe_opt md_tab[] = {
@@ -42,7 +42,7 @@ static const struct fe_opt md_tab[] = {
     {"-G", FE_VALUE, MD_G, NULL},
     {"-x", FE_VALUE, MD_X, NULL},
     {"-D", FE_FLAG, MD_DIRS, NULL},
-    {"-W", FE_VALUE, 0, "a stonewall for metadata phases is not built yet: each phase does all -n files"},
+    {"-W", FE_VALUE, MD_SW, NULL},
     {"-B", FE_FLAG, 0, "no barriers: pfsbench always has a barrier before and after each phase"},
     {"-c", FE_FLAG, 0, "collective creates (task 0 makes every file): " NO_EQUIV},
     {"-f", FE_VALUE, 0, "a first task count to scale from: run pfsbench once per rank count (scripts/pfs-sweep)"},
@@ -63,7 +63,7 @@ static const struct fe_opt md_tab[] = {
 };
 
 struct md_st {
-    long n, items, depth, branch, reps, stride;
+    long n, items, depth, branch, reps, stride, stonewall;
     uint64_t wbytes, rbytes;
     int files, unique, c, t, r, e, have_w, have_e, verbose, help, leaf, dirs;
     char dir[1024], api[16];
@@ -94,6 +94,7 @@ static void md_on(struct fe *f, const struct fe_opt *o, const struct fe_arg *a, 
         break;
     case MD_LEAF: s->leaf = 1; break; /* no effect at depth 0 */
     case MD_DIRS: s->dirs = 1; break;
+    case MD_SW: fe_int(f, "-W", a->val, 0, 1000000, &s->stonewall); break;
     case MD_I: fe_int(f, "-I", a->val, 1, 100000000, &s->items); break;
     case MD_D:
         if (strchr(a->val, '@'))
@@ -259,6 +260,14 @@ void fe_mdtest(struct fe *f, int argc, char **argv)
         fe_note(f, "-N", "pfsbench's -C applies to stat and read-files; each rank deletes its own files");
     if (s.reps > 1)
         fe_add(f, "-i"), fe_addf(f, "%ld", s.reps);
+    /* -W: mdtest's stonewall with its wear-out (stoneWallingWearOut), in the
+     * file creation phase only, as mdtest has it. */
+    if (s.stonewall && s.dirs)
+        fe_refuse(f, "-W", "with -D: pfsbench's stonewall stops the file create phase, and -D has none");
+    else if (s.stonewall && !s.c)
+        fe_refuse(f, "-W", "without -C: the stonewall stops the create phase, which this run does not have");
+    else if (s.stonewall)
+        fe_add(f, "-D"), fe_addf(f, "%ld", s.stonewall);
     if (s.api[0])
         fe_add(f, "--api"), fe_add(f, s.api);
     if (s.verbose)

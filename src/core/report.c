@@ -247,8 +247,14 @@ void pfs_report_header(FILE *out, const struct pfs_run_data *d)
                 c->fsync ? "fsync .. " : "", c->deadline > 0 ? ", stonewall" : "",
                 c->ramp > 0 ? "; the ramp's transfers are not counted" : "");
     }
-    if (c->deadline > 0)
-        fprintf(out, "stonewall    %g s, then wear-out to the largest transfer count\n", c->deadline);
+    if (c->deadline > 0) {
+        int data = 0, create = 0;
+        for (int k = 0; k < c->nphases; k++)
+            data |= pfs_phase_has(c->phases[k], PFS_PHF_STONEWALL) && !pfs_phase_is_meta(c->phases[k]),
+                create |= c->phases[k] == PFS_PH_CREATE;
+        fprintf(out, "stonewall    %g s, then wear-out to the largest %s count any stream reached\n", c->deadline,
+                data && create ? "transfer (file, in create)" : create ? "file" : "transfer");
+    }
     if (c->verify)
         fprintf(out, "verify       every byte; pattern time taken out of the timed region\n");
     static const char *defs[] = {"2^20 bytes/s", "1024 bytes/s, the seeds' unit", "10^6 bytes/s", "10^9 bytes/s"};
@@ -392,7 +398,10 @@ void pfs_report_row(FILE *out, const struct pfs_run_data *d, int phase, int rep)
         fprintf(out, "%-10s %4s %llu files examined, %lld matched (name *01*, %llu bytes, not older than the run's "
                 "start)\n", "", "", (unsigned long long)s.ops, find_matched(d, phase, rep),
                 (unsigned long long)c->file_size);
-    if (s.sw_bandwidth > 0)
+    if (s.sw_rate > 0 && meta)
+        fprintf(out, "%-10s %4s %12.1f %14s  (up to the stonewall: %llu files)\n", "", "", s.sw_rate, mu,
+                (unsigned long long)s.sw_ops);
+    else if (s.sw_rate > 0)
         fprintf(out, "%-10s %4s %12.2f %14.0f  (up to the stonewall)\n", "", "", s.sw_bandwidth / scale,
                 s.sw_bandwidth / alt_scale(c->units));
     char h[4 * PFS_HOST_MAX + 8];
@@ -510,7 +519,7 @@ static void json_u64_or_null(FILE *out, uint64_t v)
 /* The stonewall bandwidth exists only under -D in the phases it applies to. */
 static int has_stonewall(const struct pfs_run_data *d, int phase, const struct pfs_phase_stat *s)
 {
-    return d->cfg->deadline > 0 && pfs_phase_has(d->cfg->phases[phase], PFS_PHF_STONEWALL) && s->sw_bandwidth > 0;
+    return d->cfg->deadline > 0 && pfs_phase_has(d->cfg->phases[phase], PFS_PHF_STONEWALL) && s->sw_rate > 0;
 }
 
 /* The configuration object: every option describe writes, typed as its table row says. */
@@ -641,6 +650,7 @@ void pfs_report_json(FILE *out, const struct pfs_run_data *d)
                 {"bandwidth", s.bandwidth / scale}, {"ops_per_s", s.rate},
                 {"utilization", s.utilization},
                 {"stonewall_bandwidth_bytes_per_s", has_stonewall(d, p, &s) ? s.sw_bandwidth : NAN},
+                {"stonewall_ops_per_s", has_stonewall(d, p, &s) ? s.sw_rate : NAN},
             };
             for (size_t i = 0; i < sizeof(fig) / sizeof(fig[0]); i++) {
                 fprintf(out, ", \"%s\": ", fig[i].key);

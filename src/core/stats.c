@@ -13,7 +13,7 @@ void pfs_phase_reduce(const struct pfs_times *t, int nranks, struct pfs_phase_st
         return;
     double start = t[0].open_start, end = t[0].close_end, busy = 0;
     double sw_end = 0;
-    uint64_t sw_bytes = 0;
+    uint64_t sw_bytes = 0, sw_xfers = 0;
     int stonewalled = 0;
     for (int r = 0; r < nranks; r++) {
         if (t[r].open_start < start)
@@ -29,6 +29,7 @@ void pfs_phase_reduce(const struct pfs_times *t, int nranks, struct pfs_phase_st
                 sw_end = t[r].sw_end;
         }
         sw_bytes += t[r].sw_bytes;
+        sw_xfers += t[r].sw_xfers;
     }
     out->seconds = end - start;
     if (out->seconds > 0) {
@@ -42,8 +43,11 @@ void pfs_phase_reduce(const struct pfs_times *t, int nranks, struct pfs_phase_st
         for (int r = 0; r < nranks; r++)
             if (t[r].sw_end <= 0 && t[r].close_end > sw_end)
                 sw_end = t[r].close_end;
-        if (sw_end > start)
+        if (sw_end > start) {
             out->sw_bandwidth = (double)sw_bytes / (sw_end - start);
+            out->sw_rate = (double)sw_xfers / (sw_end - start);
+            out->sw_ops = sw_xfers;
+        }
     }
 }
 

@@ -348,7 +348,7 @@ static void __attribute__((noinline)) ramp_cut(struct loop *l)
     t->open_start = t->open_end = pfs_now() - l->vt;
     /* A stonewall passed in the ramp (-D shorter than --ramp): none of its
      * bytes count; the wear-out's that follow do. */
-    t->sw_bytes = 0;
+    t->sw_bytes = t->sw_xfers = 0;
 }
 
 /* The one per-transfer step, at completion (now, pfs_now_ns): time it,
@@ -575,6 +575,7 @@ static void data_transfers(struct loop *l, uint64_t n)
     if (p->cfg->deadline <= 0)
         return;
     t->sw_bytes = t->bytes;
+    t->sw_xfers = t->xfers;
     if (l->stop & STOP_WALL)
         t->sw_end = pfs_now() - l->vt;
     /* Wear-out: every stream continues to the largest count any stream
@@ -615,7 +616,7 @@ static void ramp_empty(struct loop *l)
 {
     struct pfs_times *t = l->t;
     l->xbase = l->completed;
-    t->bytes = t->xfers = t->sw_bytes = 0;
+    t->bytes = t->xfers = t->sw_bytes = t->sw_xfers = 0;
     t->sw_end = 0;
     t->verify_s = 0;
     pfs_stream_lat_begin(l->s);

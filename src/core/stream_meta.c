@@ -243,59 +243,112 @@ static int item_path(const struct pfs_phase_ctx *p, char *out, size_t len, const
     return pfs_md_file_path(out, len, p->cfg, dir, owner, k);
 }
 
+/* What one metadata phase of a stream works with, set once. */
+struct md_walk {
+    const struct pfs_phase_ctx *p;
+    struct pfs_stream *s;
+    const struct pfs_backend *md;
+    void *mdctx;
+    const char *dir;
+    int owner;
+    uint64_t seed;
+    uint64_t last; /* the clock at the end of the last item (pfs_now_ns) */
+};
+
+/* Items from .. to-1 of a metadata phase; stops early at wall_ns (the
+ * stonewall, on pfs_now_ns's clock; UINT64_MAX: none), after at least one
+ * item, or at a failure. Returns the index it reached. */
+static uint64_t md_items(struct md_walk *w, uint64_t from, uint64_t to, uint64_t wall_ns)
+{
+    const struct pfs_phase_ctx *p = w->p;
+    const int kind = p->kind;
+    const int dirs = pfs_phase_has(kind, PFS_PHF_DIRS);
+    const uint64_t nfiles = (uint64_t)p->cfg->files;
+    struct pfs_stream *s = w->s;
+    struct pfs_times *t = &s->t;
+    char path[MD_PATH_LEN];
+    uint64_t i = from;
+    for (; i < to; i++) {
+        if (*p->interrupted) {
+            pfs_stream_fail(s, "interrupted", w->dir, PFS_NO_OFFSET, 0, *p->interrupted, "signal %d (%s)",
+                            (int)*p->interrupted, strsignal(*p->interrupted));
+            break;
+        }
+        uint64_t k = p->cfg->md_random && !dirs ? pfs_permute(i, nfiles, w->seed) : i;
+        if (item_path(p, path, sizeof(path), w->dir, w->owner, i, k) != 0) {
+            pfs_stream_fail(s, pfs_phase_desc(kind)->op, w->dir, PFS_NO_OFFSET, ENAMETOOLONG, 0, NULL);
+            break;
+        }
+        if (i == 0)
+            mark(s, pfs_phase_desc(kind)->op);
+        const uint64_t b0 = t->bytes;
+        md_one(p, w->md, w->mdctx, s, path, i, w->seed);
+        const uint64_t now = pfs_now_ns();
+        if (s->fail.failed)
+            break;
+        if (s->lat) { /* one clock read per file: the end of one is the start of the next */
+            pfs_hist_add(&s->lat->h[PFS_LAT_OP], now - w->last);
+            pfs_ts_add(&s->lat->ts, 1e-9 * (double)(now - p->t0_ns), t->bytes - b0, now - w->last);
+        }
+        w->last = now;
+        __atomic_store_n(&t->xfers, t->xfers + 1, __ATOMIC_RELAXED);
+        if (p->progress && (i & 15) == 15) {
+            p->progress(p->arg, s);
+            w->last = pfs_now_ns();
+        }
+        if (now >= wall_ns) {
+            i++;
+            break;
+        }
+    }
+    return i;
+}
+
+/* create under -D (mdtest -W with its wear-out): the stream stops making
+ * files at the stonewall, then every stream continues to the largest count
+ * any stream reached, so every stream has the same files and the phases
+ * after it work on them all. */
+static void md_stonewalled(struct md_walk *w, uint64_t n)
+{
+    const struct pfs_phase_ctx *p = w->p;
+    struct pfs_times *t = &w->s->t;
+    const uint64_t wall_ns = pfs_now_ns() + (uint64_t)(p->cfg->deadline * 1e9);
+    uint64_t done = md_items(w, 0, n, wall_ns);
+    t->sw_bytes = t->bytes;
+    t->sw_xfers = t->xfers;
+    if (done < n && !w->s->fail.failed)
+        t->sw_end = pfs_now();
+    /* Every stream reaches the hook, the failed ones too; 0 means someone failed. */
+    uint64_t target = p->wearout(p->arg, w->s, done);
+    if (!w->s->fail.failed && target > done)
+        md_items(w, done, target, UINT64_MAX);
+}
+
 void pfs_stream_meta(const struct pfs_phase_ctx *p, struct pfs_stream *s)
 {
     const struct pfs_config *cfg = p->cfg;
     const int kind = p->kind;
     const int other = kind == PFS_PH_STAT || kind == PFS_PH_READFILES; /* -C applies */
-    const char *dir = other ? s->md_rd_dir : s->md_dir;
-    const int owner = other ? s->rd_writer : s->id;
-    const uint64_t nfiles = (uint64_t)cfg->files;
-    const int dirs = pfs_phase_has(kind, PFS_PHF_DIRS);
-    const uint64_t nitems = dirs ? pfs_md_tree_dirs(cfg) : nfiles;
-    const uint64_t seed = p->seed ^ pfs_mix64((uint64_t)owner + 0x6d64);
-    void *mdctx = p->bectx;
-    const struct pfs_backend *md = pfs_backend_md(p->be, &mdctx);
+    const uint64_t files = kind == PFS_PH_CREATE || !p->md_files ? (uint64_t)cfg->files : p->md_files;
+    const uint64_t nitems = pfs_phase_has(kind, PFS_PHF_DIRS) ? pfs_md_tree_dirs(cfg) : files;
+    struct md_walk w = {.p = p, .s = s, .dir = other ? s->md_rd_dir : s->md_dir, .owner = other ? s->rd_writer : s->id};
+    w.seed = p->seed ^ pfs_mix64((uint64_t)w.owner + 0x6d64);
+    w.mdctx = p->bectx;
+    w.md = pfs_backend_md(p->be, &w.mdctx);
     struct pfs_times *t = &s->t;
-    char path[MD_PATH_LEN];
 
     memset(t, 0, sizeof(*t));
     pfs_stream_lat_begin(s);
     struct pfs_cpu cpu0;
     pfs_thread_cpu(&cpu0);
     t->open_start = t->open_end = pfs_now();
-    uint64_t last = pfs_now_ns();
-    for (uint64_t i = 0; kind != PFS_PH_FIND && i < nitems; i++) {
-        if (*p->interrupted) {
-            pfs_stream_fail(s, "interrupted", dir, PFS_NO_OFFSET, 0, *p->interrupted, "signal %d (%s)", (int)*p->interrupted,
-                            strsignal(*p->interrupted));
-            break;
-        }
-        uint64_t k = cfg->md_random && !dirs ? pfs_permute(i, nfiles, seed) : i;
-        if (item_path(p, path, sizeof(path), dir, owner, i, k) != 0) {
-            pfs_stream_fail(s, pfs_phase_desc(kind)->op, dir, PFS_NO_OFFSET, ENAMETOOLONG, 0, NULL);
-            break;
-        }
-        if (i == 0)
-            mark(s, pfs_phase_desc(kind)->op);
-        const uint64_t b0 = t->bytes;
-        md_one(p, md, mdctx, s, path, i, seed);
-        const uint64_t now = pfs_now_ns();
-        if (s->fail.failed)
-            break;
-        if (s->lat) { /* one clock read per file: the end of one is the start of the next */
-            pfs_hist_add(&s->lat->h[PFS_LAT_OP], now - last);
-            pfs_ts_add(&s->lat->ts, 1e-9 * (double)(now - p->t0_ns), t->bytes - b0, now - last);
-        }
-        last = now;
-        __atomic_store_n(&t->xfers, t->xfers + 1, __ATOMIC_RELAXED);
-        if (p->progress && (i & 15) == 15) {
-            p->progress(p->arg, s);
-            last = pfs_now_ns();
-        }
-    }
+    w.last = pfs_now_ns();
     if (kind == PFS_PH_FIND)
         find_walk(p, s);
+    else if (cfg->deadline > 0 && pfs_phase_has(kind, PFS_PHF_STONEWALL) && p->wearout)
+        md_stonewalled(&w, nitems);
+    else
+        md_items(&w, 0, nitems, UINT64_MAX);
     t->xfer_end = t->close_end = pfs_now();
     pfs_thread_cpu_since(&cpu0, t);
     mark(s, NULL);

@@ -149,6 +149,7 @@ struct ctx {
     int threads, nstreams;
     uint64_t nxfers;            /* transfers per stream in a full block */
     uint64_t data_xfers;        /* transfers per stream present in the files (stonewall may cut) */
+    uint64_t md_files;          /* small files per stream present (a create's stonewall may cut them) */
     struct pfs_stream *streams; /* this rank's, threads of them */
     int cur_kind;               /* the phase running, for the watchdog's message */
     int writes, has_meta, has_delete; /* what the phase list holds */

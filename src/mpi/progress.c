@@ -84,7 +84,9 @@ static void show(struct ctx *c, double t, double done)
     double want;
     if (meta)
         want = (double)(pfs_phase_has(c->prog.kind, PFS_PHF_DIRS) ? pfs_config_tree_dirs(&c->cfg)
-                                                                   : (uint64_t)c->cfg.files) * c->nstreams;
+                                                                   : c->prog.kind == PFS_PH_CREATE ? (uint64_t)c->cfg.files
+                                                                                                   : c->md_files) *
+               c->nstreams;
     else
         want = (double)(c->prog.kind == PFS_PH_WRITE ? c->nxfers : c->data_xfers) * (double)c->cfg.transfer * c->nstreams;
     double rate = done / (t - c->prog.start);

@@ -97,6 +97,7 @@ void drv_run_streams(struct ctx *c, int kind)
         .seed = c->seed,
         .nxfers = c->nxfers,
         .data_xfers = c->data_xfers,
+        .md_files = c->md_files,
         .interrupted = c->interrupted,
         .wearout = hook_wearout,
         .agree_xfer = hook_agree_xfer,
@@ -133,7 +134,7 @@ void drv_run_streams(struct ctx *c, int kind)
     w[0] = (struct worker){&ph, &c->streams[0], c};
     if (c->sw.go > 0)
         run_one(&w[0]);
-    else if (c->cfg.deadline > 0 && !pfs_phase_is_meta(kind)) {
+    else if (c->cfg.deadline > 0 && pfs_phase_has(kind, PFS_PHF_STONEWALL)) {
         /* The other ranks wait in the stonewall agreement: join it, failed. */
         uint64_t mine[2] = {0, 1}, most[2];
         drv_allreduce_watched(c, mine, most, 2, MPI_UINT64_T, MPI_MAX, pfs_now(), "the stonewall agreement");
@@ -142,6 +143,8 @@ void drv_run_streams(struct ctx *c, int kind)
         pthread_join(tid[i], NULL);
     if (kind == PFS_PH_WRITE && c->cfg.deadline > 0)
         c->data_xfers = c->sw.target;
+    if (kind == PFS_PH_CREATE && c->cfg.deadline > 0)
+        c->md_files = c->sw.target;
     drv_progress_phase_end(c);
 }
 
@@ -176,6 +179,7 @@ void drv_streams_setup(struct ctx *c)
     const struct pfs_config *cfg = &c->cfg;
     c->nxfers = cfg->block / cfg->transfer;
     c->data_xfers = c->nxfers;
+    c->md_files = (uint64_t)cfg->files;
     c->threads = cfg->threads;
     c->nstreams = c->nranks * c->threads;
     pthread_mutex_init(&c->sw.mu, NULL);

@@ -126,6 +126,7 @@ struct summary_row {
     double bandwidth;
     double utilization;
     double stonewall_bandwidth;
+    double stonewall_rate;
     uint64_t ops;
     double rate;
     int warmup; /* 1: a warm-up repetition, left out of the statistics */
@@ -151,6 +152,7 @@ static hid_t summary_type(void)
     H5Tinsert(t, "bandwidth", HOFFSET(struct summary_row, bandwidth), H5T_NATIVE_DOUBLE);
     H5Tinsert(t, "utilization", HOFFSET(struct summary_row, utilization), H5T_NATIVE_DOUBLE);
     H5Tinsert(t, "stonewall_bandwidth", HOFFSET(struct summary_row, stonewall_bandwidth), H5T_NATIVE_DOUBLE);
+    H5Tinsert(t, "stonewall_rate", HOFFSET(struct summary_row, stonewall_rate), H5T_NATIVE_DOUBLE);
     H5Tinsert(t, "ops", HOFFSET(struct summary_row, ops), H5T_NATIVE_UINT64);
     H5Tinsert(t, "rate", HOFFSET(struct summary_row, rate), H5T_NATIVE_DOUBLE);
     H5Tinsert(t, "warmup", HOFFSET(struct summary_row, warmup), H5T_NATIVE_INT);
@@ -178,7 +180,7 @@ static int append_summary(hid_t file, const struct summary_row *rows, hsize_t n)
         if (ds >= 0)
             pfs_res_attr_str(ds, "units", "transfer, block, bytes: bytes; seconds: s; bandwidth, stonewall_bandwidth: bytes/s "
                                   "(1024-based MiB = 1048576 bytes); utilization: fraction; ops: transfers (data "
-                                  "phases) or files (metadata phases); rate: ops/s; warmup: 1 for a warm-up "
+                                  "phases) or files (metadata phases); rate, stonewall_rate: ops/s; warmup: 1 for a warm-up "
                                   "repetition (left out of the statistics)");
     }
     if (ds < 0)
@@ -303,6 +305,7 @@ static hid_t times_type(void)
     H5Tinsert(t, "bytes", HOFFSET(struct pfs_times, bytes), H5T_NATIVE_UINT64);
     H5Tinsert(t, "transfers", HOFFSET(struct pfs_times, xfers), H5T_NATIVE_UINT64);
     H5Tinsert(t, "stonewall_bytes", HOFFSET(struct pfs_times, sw_bytes), H5T_NATIVE_UINT64);
+    H5Tinsert(t, "stonewall_transfers", HOFFSET(struct pfs_times, sw_xfers), H5T_NATIVE_UINT64);
     H5Tinsert(t, "verify_errors", HOFFSET(struct pfs_times, errors), H5T_NATIVE_UINT64);
     H5Tinsert(t, "cpu_user", HOFFSET(struct pfs_times, cpu_user), H5T_NATIVE_DOUBLE);
     H5Tinsert(t, "cpu_sys", HOFFSET(struct pfs_times, cpu_sys), H5T_NATIVE_DOUBLE);
@@ -311,7 +314,7 @@ static hid_t times_type(void)
 
 /* One phase's figures: per repetition ([rep]) and per node ([rep][node]). */
 struct phase_figs {
-    double *bw, *sec, *util, *swbw, *rate;
+    double *bw, *sec, *util, *swbw, *swrate, *rate;
     uint64_t *bytes, *ops;
     uint64_t *nbytes;
     double *nsec, *nbw, *nrate;
@@ -321,14 +324,14 @@ struct phase_figs {
 static int figs_alloc(struct phase_figs *f, size_t R, int nn)
 {
     f->bw = calloc(R, sizeof(double)), f->sec = calloc(R, sizeof(double)), f->util = calloc(R, sizeof(double));
-    f->swbw = calloc(R, sizeof(double));
+    f->swbw = calloc(R, sizeof(double)), f->swrate = calloc(R, sizeof(double));
     f->bytes = calloc(R, sizeof(uint64_t));
     f->nbytes = calloc(R * (size_t)nn, sizeof(uint64_t));
     f->nsec = calloc(R * (size_t)nn, sizeof(double)), f->nbw = calloc(R * (size_t)nn, sizeof(double));
     f->nflag = calloc(R * (size_t)nn, sizeof(int));
     f->rate = calloc(R, sizeof(double)), f->nrate = calloc(R * (size_t)nn, sizeof(double));
     f->ops = calloc(R, sizeof(uint64_t));
-    return !f->bw || !f->sec || !f->util || !f->swbw || !f->bytes || !f->nbytes || !f->nsec || !f->nbw || !f->nflag ||
+    return !f->bw || !f->sec || !f->util || !f->swbw || !f->swrate || !f->bytes || !f->nbytes || !f->nsec || !f->nbw || !f->nflag ||
                    !f->rate || !f->nrate || !f->ops
                ? -1
                : 0;
@@ -336,7 +339,7 @@ static int figs_alloc(struct phase_figs *f, size_t R, int nn)
 
 static void figs_free(struct phase_figs *f)
 {
-    free(f->bw), free(f->sec), free(f->util), free(f->swbw), free(f->bytes), free(f->nbytes), free(f->nsec);
+    free(f->bw), free(f->sec), free(f->util), free(f->swbw), free(f->swrate), free(f->bytes), free(f->nbytes), free(f->nsec);
     free(f->nbw), free(f->nflag), free(f->rate), free(f->nrate), free(f->ops);
 }
 
@@ -361,6 +364,7 @@ static void fill_summary_row(struct summary_row *row, const struct pfs_run_data 
     row->bandwidth = s->bandwidth;
     row->utilization = s->utilization;
     row->stonewall_bandwidth = s->sw_bandwidth;
+    row->stonewall_rate = s->sw_rate;
     row->ops = s->ops;
     row->rate = s->rate;
     row->warmup = rep < cfg->warmup;
@@ -381,6 +385,7 @@ static void reduce_reps(struct phase_figs *f, const struct pfs_run_data *d, int 
         f->sec[rep] = s.seconds;
         f->util[rep] = s.utilization;
         f->swbw[rep] = s.sw_bandwidth;
+        f->swrate[rep] = s.sw_rate;
         f->bytes[rep] = s.bytes;
         f->rate[rep] = s.rate;
         f->ops[rep] = s.ops;
@@ -405,7 +410,7 @@ static int write_rep_arrays(hid_t g, const struct phase_figs *f, const struct pf
     rc |= write_array(g, "times", tt, 2, dims2, pfs_run_times(d, p, 0),
                       "open_start, open_end, xfer_end, close_end, stonewall_end: s since the Unix epoch on rank 0's "
                       "clock; verify_seconds: s (already taken out of xfer_end and close_end); bytes, "
-                      "stonewall_bytes: bytes; transfers: count (files in a metadata phase); verify_errors: "
+                      "stonewall_bytes: bytes; transfers, stonewall_transfers: count (files in a metadata phase); verify_errors: "
                       "mismatching 8-byte words; cpu_user, cpu_sys: CPU s of the stream's thread; one column per stream "
                       "(rank x threads + thread)");
     H5Tclose(tt);
@@ -414,6 +419,8 @@ static int write_rep_arrays(hid_t g, const struct phase_figs *f, const struct pf
     rc |= write_array(g, "bytes", H5T_NATIVE_UINT64, 1, &R, f->bytes, "bytes");
     rc |= write_array(g, "utilization", H5T_NATIVE_DOUBLE, 1, &R, f->util, "fraction");
     rc |= write_array(g, "stonewall_bandwidth", H5T_NATIVE_DOUBLE, 1, &R, f->swbw, "bytes/s (0: no stonewall)");
+    rc |= write_array(g, "stonewall_rate", H5T_NATIVE_DOUBLE, 1, &R, f->swrate,
+                      "operations/s: transfers, or files in create (0: no stonewall)");
     return rc;
 }
 

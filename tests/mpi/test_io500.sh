@@ -30,6 +30,7 @@ for rule in "find: walks the mdtest-hard run's files only" "IO500 requires at le
     check "pfs-io500: names the rule not met: $rule" grep -qF "$rule" "$T/out"
 done
 check "pfs-io500: the job's stonewall is IO500's (-D 300): not listed" not grep -q "ior-easy: stonewall" "$T/out"
+check "pfs-io500: the mdtest sections' stonewall is IO500's (-W 300): not listed" not grep -q "mdtest-.*stonewall" "$T/out"
 check "pfs-io500: no shape complaint for the job's own shapes" not grep -q "IO500's is .*(-t\|IO500's is .*(-F\|IO500's is .*(-u" "$T/out"
 
 "$PY" "$IO500" "$R" --format json >"$T/json" 2>>"$T/err"

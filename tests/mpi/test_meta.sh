@@ -32,6 +32,47 @@ run_mpi 2 60 -d "$D" -t 64k -b 256k -p write,read,create,stat,delete -n 20 --no-
 check "data then metadata phases: exit 0 and clean" [ "$RC" -eq 0 ]
 check "data then metadata phases: nothing left" [ -z "$(ls -A "$D")" ]
 
+# The stonewall for metadata (mdtest -W, with its wear-out): create stops at
+# -D, every stream continues to the largest count any reached, and stat,
+# read-files and delete work on exactly those files. A million files per
+# stream cannot be made in 0.3 s here (that is 3.3 M creates/s per stream).
+for order in sequential random; do
+    R=$T/sw.$order.h5
+    run_mpi 3 120 -d "$D" -p create,stat,read-files,delete -n 1000000 -D 0.3 --dirs per-rank --order $order -o "$R"
+    check "stonewall $order: exit 0" [ "$RC" -eq 0 ]
+    check "stonewall $order: the create's figure up to the stonewall is printed" \
+        grep -qE "^ +[0-9.]+ +files/s +\(up to the stonewall: [0-9]+ files\)" "$T/out"
+    check "stonewall $order: the directory is as it was" [ -z "$(ls -A "$D")" ]
+    pycheck "stonewall $order: every stream made the same count, cut short; the later phases did exactly those" "$R" <<'EOF2'
+import sys, h5py
+f = h5py.File(sys.argv[1], "r")
+ph = f["runs/000001/phases"]
+names = sorted(ph)
+t = {n.split("_", 1)[1]: ph[n]["times"][0] for n in names}
+c = t["create"]["transfers"]
+assert len(set(c)) == 1 and 0 < c[0] < 1000000, c
+for n in ("stat", "read-files", "delete"):
+    assert list(t[n]["transfers"]) == list(c), (n, t[n]["transfers"], c)
+sw = t["create"]["stonewall_transfers"]
+assert all(0 < x <= c[0] for x in sw), sw
+assert sum(t["create"]["stonewall_end"] > 0) >= 1
+rows = {r["phase"].decode(): r for r in f["summary"][()]}
+assert rows["create"]["stonewall_rate"] > 0 and rows["stat"]["stonewall_rate"] == 0, rows
+assert rows["create"]["ops"] == 3 * c[0], rows["create"]["ops"]
+EOF2
+done
+# A create that ends before the stonewall is not cut, and says nothing of one.
+run_mpi 2 60 -d "$D" -p create,delete -n 50 -D 60 --no-results
+check "stonewall not reached: exit 0" [ "$RC" -eq 0 ]
+check "stonewall not reached: all 100 files made" grep -qE "^create +1 .* 100$" "$T/out"
+check "stonewall not reached: no figure up to it" not grep -q "up to the stonewall" "$T/out"
+# mdtest's own -W is the same stonewall.
+run_mpi 2 120 mdtest -F -C -T -r -n 1000000 -W 1 -d "$D" -- --no-results
+check "mdtest -W 1: exit 0" [ "$RC" -eq 0 ]
+check "mdtest -W 1: translated to -D 1" grep -q "equivalent: pfsbench -d $D -p create,stat,delete -n 1000000 -D 1" "$T/out"
+check "mdtest -W 1: cut at the stonewall" grep -q "up to the stonewall: [0-9]* files" "$T/out"
+check "mdtest -W 1: the directory is as it was" [ -z "$(ls -A "$D")" ]
+
 # Order rules and a stale leftover.
 run_mpi 2 60 -d "$D" -p stat,create --no-results
 check "stat before create: exit 2" [ "$RC" -eq 2 ]

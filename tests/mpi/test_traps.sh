@@ -130,10 +130,10 @@ for x in sys.argv[2:]:
     assert x in w, (x, w)
 EOF
 rm -f "$R"
-run_mpi 2 60 -d "$D" -p create,stat,delete -n 10 -D 5 -o "$R" -q
-check "-D with metadata phases only: exit 0" [ "$RC" -eq 0 ]
-check "-D with metadata phases only: warned" grep -qF "pfsbench: warning: -D/--deadline does nothing with metadata phases only" "$T/err"
-pycheck "-D with metadata phases only: stored" "$R" <<'EOF'
+run_mpi 2 60 -d "$D" -p mkdir,stat-dirs,rmdir --depth 2 --branch 2 -D 5 -o "$R" -q
+check "-D with directory phases only: exit 0" [ "$RC" -eq 0 ]
+check "-D with directory phases only: warned" grep -qF "pfsbench: warning: -D/--deadline does nothing without a phase it stops in -p" "$T/err"
+pycheck "-D with directory phases only: stored" "$R" <<'EOF'
 import sys, h5py
 f = h5py.File(sys.argv[1], "r")
 w = f["runs"][sorted(f["runs"])[-1]].attrs["warnings"]
