@@ -47,6 +47,10 @@ enum {
      * --fsync-every on the shared file needs --collective (whose ranks agree
      * after every transfer); a file per stream is synced alone. */
     PFS_CAP_FSYNC_COLL = 1 << 7,
+    /* Its data files exist in name only (null): the shared file is "made" by
+     * the backend's own open, not on the file system, so its identity is the
+     * backend's. */
+    PFS_CAP_NOFILES = 1 << 8,
 };
 
 /* One transfer, for submit/reap. The core owns the array of these and their

@@ -35,6 +35,7 @@ enum pfs_phase {
     PFS_PH_MKDIR,       /* metadata: make the --depth/--branch tree's directories (parents first) */
     PFS_PH_STATDIRS,    /* metadata: stat each directory of the tree */
     PFS_PH_RMDIR,       /* metadata: remove the tree's directories, deepest first */
+    PFS_PH_SEEKS,       /* data: random reads of one transfer each, every 10th written back (bonnie++'s seeks) */
     PFS_PH_KINDS
 };
 
@@ -86,6 +87,7 @@ struct pfs_config {
     int fsync;
     int rmw;                /* rewrite: read, change and write back each transfer (bonnie++'s rewrite) */
     int fsync_every;        /* write phases: fsync after every N transfers of a stream (0: none) */
+    int seeks;              /* the seeks phase: seeks over all streams (bonnie++'s 8000) */
     int sync_mode;          /* enum pfs_sync: O_DSYNC / O_SYNC on the data files */
     int keep;
     int verbose;

@@ -8,7 +8,9 @@
 
 #include <stdint.h>
 
-enum pfs_order { PFS_ORDER_SEQUENTIAL, PFS_ORDER_RANDOM };
+/* UNIFORM: each transfer at a uniformly drawn index, with replacement (the
+ * seeks phase: bonnie++'s random seeks; a transfer may come twice, or never). */
+enum pfs_order { PFS_ORDER_SEQUENTIAL, PFS_ORDER_RANDOM, PFS_ORDER_UNIFORM };
 
 /* Every layout is affine in the transfer's index k within the stream's own
  * transfers: offset = base + k * stride (see pfs_offset in pfs/core.h).

@@ -147,6 +147,11 @@ double pfs_now(void);
  * every N of them), fsync (-e), close; fills s->t and, on failure, s->fail. */
 void pfs_stream_data(const struct pfs_phase_ctx *p, struct pfs_stream *s);
 
+/* The seeks phase: stream id's share of --seeks over nstreams streams (the
+ * first --seeks mod nstreams do one more, as bonnie++'s seekers share its
+ * tickets). */
+uint64_t pfs_seeks_of(const struct pfs_config *cfg, int nstreams, int id);
+
 /* Runs one timed metadata phase (create, stat, read-files, delete; find:
  * readdir of the stream's directory, an lstat of each of its own files
  * f.<id>.<i> there (in the shared directory the others' are skipped, so

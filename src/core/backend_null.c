@@ -10,6 +10,7 @@
 #include "pfs/config.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 struct null_ctx {
@@ -109,12 +110,25 @@ static int null_md_dir(void *ctx, const char *path)
     return 0;
 }
 
+/* --verify checks what a read brings back; a null read brings back nothing. */
+static int null_check(const struct pfs_config *cfg, char *err, size_t len)
+{
+    for (int i = 0; cfg->verify && i < cfg->nphases; i++)
+        if (pfs_phase_is_read(cfg->phases[i])) {
+            snprintf(err, len, "--verify with --api null: its reads bring back no data to check (it moves "
+                     "nothing); drop --verify, or use a real --api");
+            return -1;
+        }
+    return 0;
+}
+
 const struct pfs_backend pfs_backend_null = {
     .name = "null",
     .help = "no I/O at all: transfers and small files succeed at once (measures pfsbench's own cost)",
-    .caps = PFS_CAP_DIRECT | PFS_CAP_THREADS | PFS_CAP_META | PFS_CAP_OSYNC,
+    .caps = PFS_CAP_DIRECT | PFS_CAP_THREADS | PFS_CAP_META | PFS_CAP_OSYNC | PFS_CAP_NOFILES,
     .init = null_init,
     .fini = null_fini,
+    .check = null_check,
     .open = null_open,
     .pwrite = null_pwrite,
     .pread = null_pread,

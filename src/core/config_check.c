@@ -290,8 +290,9 @@ static int check_order(const struct pfs_config *cfg, char *err, size_t len)
         return 0;
     if (first_write < 0 && data_phases)
         return fail(err, len, "phases without a write read files kept by an earlier run; give --run-id ID of that run (it ran with --keep)");
-    if (first_write >= 0 && !pfs_phase_has(cfg->phases[first_write], PFS_PHF_CREATES) && (first_read < 0 || first_read > first_write))
-        return fail(err, len, "rewrite before any write overwrites files of an earlier run; put write first or give --run-id ID");
+    if (first_write >= 0 && !pfs_phase_has(cfg->phases[first_write], PFS_PHF_CREATES) && (first_read < 0 || first_read >= first_write))
+        return fail(err, len, "%s before any write overwrites files of an earlier run; put write first or give --run-id ID",
+                    pfs_phase_name(cfg->phases[first_write]));
     if (first_read >= 0 && first_write >= 0 && first_read < first_write)
         return fail(err, len, "a read comes before the first write; put write first, or give --run-id ID of a kept earlier run");
     return 0;
@@ -310,6 +311,10 @@ int pfs_check_run(const struct pfs_config *cfg, int total_given, char *err, size
     const struct pfs_backend *be = pfs_backend_at(cfg->api);
     if (be && pfs_backend_check(be, cfg, err, len) != 0)
         return -1;
+    for (int i = 0; i < cfg->nphases; i++)
+        if (cfg->phases[i] == PFS_PH_SEEKS && cfg->collective)
+            return fail(err, len, "the seeks phase and --collective both given; give one (streams do different seek "
+                        "counts and write back at different seeks, which collective calls cannot follow)");
     if (cfg->rmw && cfg->collective)
         return fail(err, len, "--rmw and --collective both given; give one (a rank whose read came back short would "
                     "skip its collective write and leave the others waiting in it)");
@@ -392,6 +397,16 @@ void pfs_check_unused(struct pfs_config *cfg, const unsigned char *given)
         rewrite |= cfg->phases[i] == PFS_PH_REWRITE;
     if (!rewrite && given_by_name(given, "rmw"))
         pfs_config_warn(cfg, "--rmw does nothing without a rewrite phase in -p");
+    int seeks = 0, queued = 0;
+    for (int i = 0; i < cfg->nphases; i++) {
+        seeks |= cfg->phases[i] == PFS_PH_SEEKS;
+        queued |= !pfs_phase_is_meta(cfg->phases[i]) && cfg->phases[i] != PFS_PH_SEEKS;
+    }
+    if (!seeks && given_by_name(given, "seeks"))
+        pfs_config_warn(cfg, "--seeks does nothing without a seeks phase in -p");
+    if (seeks && !queued && cfg->iodepth > 1)
+        pfs_config_warn(cfg, "--iodepth %d does nothing in the seeks phase: each seek is a read (and every 10th a "
+                        "write) in turn, as bonnie++'s", cfg->iodepth);
     if (!write && given_by_name(given, "fsync-every"))
         pfs_config_warn(cfg, "--fsync-every does nothing without a write phase in -p (write, rewrite)");
     if (!write && given_by_name(given, "sync"))

@@ -21,7 +21,7 @@ const struct opt pfs_opt_table[] = {
     {"transfer", 't', T_SIZE, OFF(transfer), 0, 0, NULL, "SIZE", "bytes per I/O call (default 1m)", DESC("transfer", 4, "bytes")},
     {"block", 'b', T_SIZE, OFF(block), 0, 0, NULL, "SIZE", "bytes per rank, a multiple of the transfer (default 64m)", DESC("block", 5, "bytes")},
     {"total", 0, T_SIZE, OFF(total), 0, 0, NULL, "SIZE", "bytes over all ranks; block = total / ranks", DESC("total", 6, "bytes")},
-    {"phases", 'p', T_PHASES, OFF(phases), 0, 0, NULL, "LIST", "comma list of write,rewrite,read,reread,create,stat,read-files,find,delete,mkdir,stat-dirs,rmdir (default write,read)", DESC("phases", 7, NULL)},
+    {"phases", 'p', T_PHASES, OFF(phases), 0, 0, NULL, "LIST", "comma list of write,rewrite,read,reread,seeks,create,stat,read-files,find,delete,mkdir,stat-dirs,rmdir (default write,read)", DESC("phases", 7, NULL)},
     {"reps", 'i', T_INT, OFF(reps), 1, 1000000, NULL, "N", "repetitions of the phase list (default 1); auto: until the 95% confidence interval of every phase's mean is within --ci", DESC("reps", 8, NULL), .vals = "auto"},
     {"ci", 0, T_DOUBLE, OFF(ci), 0.1, 100, NULL, "PCT", "with --reps auto: stop when every phase's 95% confidence interval is within +-PCT% of its mean (default 5)", DESC("ci", 39, "percent")},
     {"max-reps", 0, T_INT, OFF(max_reps), 2, 100000, NULL, "N", "with --reps auto: at most N measured repetitions, then stop and warn (default 20)", DESC("max_reps", 40, NULL)},
@@ -29,6 +29,7 @@ const struct opt pfs_opt_table[] = {
     {"fsync", 'e', T_FLAG, OFF(fsync), 0, 0, "1", NULL, "fsync before close, inside the timed region", DESC("fsync", 9, NULL)},
     {"rmw", 0, T_FLAG, OFF(rmw), 0, 0, "1", NULL, "rewrite phases: read each transfer, change it and write it back in place (bonnie++'s rewrite)", DESC("rmw", 44, NULL)},
     {"fsync-every", 0, T_INT, OFF(fsync_every), 0, 1000000000, NULL, "N", "write phases: fsync after every N transfers of a stream, timed (fio's fsync=N; IOR's -Y is 1; default 0: none)", DESC("fsync_every", 37, NULL)},
+    {"seeks", 0, T_INT, OFF(seeks), 1, 1000000000, NULL, "N", "the seeks phase: N seeks over all streams, split evenly (bonnie++'s default 8000)", DESC("seeks", 48, NULL)},
     {"sync", 0, T_CHOICE, OFF(sync_mode), 0, 0, "none|dsync|sync", "MODE", "open the data files O_DSYNC or O_SYNC (fio's sync=dsync|sync; default none)", DESC("sync", 38, NULL)},
     {"include-close", 0, T_ACTION, 0, 0, 0, NULL, NULL, "close is inside the timed region (always; IOzone's -c: pfsbench iozone takes it)", DESC("include_close", 23, NULL), .vals = "1"},
     {"keep", 'k', T_FLAG, OFF(keep), 0, 0, "1", NULL, "keep the data files (default: remove the files this run created)", DESC("keep", 10, NULL)},
@@ -109,6 +110,9 @@ static const struct pfs_phase_desc phase_table[PFS_PH_KINDS] = {
     [PFS_PH_STATDIRS] = {"stat-dirs", PFS_PHASE_META, PFS_PHF_DIRS, PFS_PH_MKDIR, "stat", "stat each directory of the tree"},
     [PFS_PH_RMDIR] = {"rmdir", PFS_PHASE_META, PFS_PHF_DIRS | PFS_PHF_REMOVES, PFS_PH_MKDIR, "rmdir",
                       "remove the tree's directories, deepest first (mdtest's tree removal)"},
+    [PFS_PH_SEEKS] = {"seeks", PFS_PHASE_DATA, PFS_PHF_READS | PFS_PHF_WRITES | PFS_PHF_STONEWALL, PFS_PH_WRITE, "seek",
+                      "--seeks random reads of one transfer each in the stream's data, every 10th written back in "
+                      "place (bonnie++'s random seeks)"},
 };
 
 const struct pfs_phase_desc *pfs_phase_desc(int phase)

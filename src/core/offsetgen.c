@@ -15,6 +15,15 @@ static uint64_t next_random(struct pfs_offgen *g)
     return g->base + pfs_permute(g->j++, g->n, g->seed) * g->stride;
 }
 
+/* A draw of n per transfer, keyed by the seed and j: independent of how many
+ * were handed out before (a wear-out or a wrap needs no state). The modulo's
+ * bias is below n / 2^64. */
+static uint64_t next_uniform(struct pfs_offgen *g)
+{
+    const uint64_t h = pfs_mix64(g->seed ^ (g->j++ * 0x9E3779B97F4A7C15ULL));
+    return g->base + (g->n ? h % g->n : 0) * g->stride;
+}
+
 /* --runtime: the same, starting over at the block's first transfer after its
  * last. One more compare per transfer, only in a time-based phase. */
 static uint64_t next_sequential_wrap(struct pfs_offgen *g)
@@ -46,8 +55,9 @@ void pfs_offgen_init(struct pfs_offgen *g, const struct pfs_offgen_spec *sp)
     uint64_t o0 = pfs_offset(sp->shared, sp->layout, sp->stream, sp->nstreams, sp->block, sp->transfer, 0);
     uint64_t o1 = pfs_offset(sp->shared, sp->layout, sp->stream, sp->nstreams, sp->block, sp->transfer, 1);
     *g = (struct pfs_offgen){
-        .next = sp->order == PFS_ORDER_RANDOM ? (sp->wrap ? next_random_wrap : next_random)
-                                              : (sp->wrap ? next_sequential_wrap : next_sequential),
+        .next = sp->order == PFS_ORDER_UNIFORM  ? next_uniform
+                : sp->order == PFS_ORDER_RANDOM ? (sp->wrap ? next_random_wrap : next_random)
+                                                : (sp->wrap ? next_sequential_wrap : next_sequential),
         .base = o0,
         .stride = o1 - o0,
         .n = sp->nxfers,

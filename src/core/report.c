@@ -398,6 +398,9 @@ void pfs_report_row(FILE *out, const struct pfs_run_data *d, int phase, int rep)
         fprintf(out, "%-10s %4s %llu files examined, %lld matched (name *01*, %llu bytes, not older than the run's "
                 "start)\n", "", "", (unsigned long long)s.ops, find_matched(d, phase, rep),
                 (unsigned long long)c->file_size);
+    if (c->phases[phase] == PFS_PH_SEEKS) /* bonnie++'s figure: seeks/s */
+        fprintf(out, "%-10s %4s %12.1f %14s  (%llu seeks of %llu B, every 10th written back)\n", "", "", s.rate,
+                "seeks/s", (unsigned long long)s.ops, (unsigned long long)c->transfer);
     if (s.sw_rate > 0 && meta)
         fprintf(out, "%-10s %4s %12.1f %14s  (up to the stonewall: %llu files)\n", "", "", s.sw_rate, mu,
                 (unsigned long long)s.sw_ops);

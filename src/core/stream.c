@@ -147,6 +147,7 @@ struct loop {
     int wr, writer, collective;
     int fill, check;            /* --verify: fill before a write, check after a read */
     int rmw;                    /* --rmw in a rewrite: read, change, write back (check: the read's bytes) */
+    int seeks;                  /* the seeks phase: a read per transfer, every 10th written back (as rmw's) */
     int rmw_read_bad;           /* the last rmw transfer failed at its read */
     int after;                  /* a progress hook or collective I/O: after() runs per completion */
     size_t len;
@@ -227,18 +228,42 @@ static int sync_submit_rmw(void *qh, struct pfs_io *io)
     return PFS_Q_COMPLETED;
 }
 
+/* The seeks phase (bonnie++'s random seeks): a read of the transfer; every
+ * tenth (by its number in the phase) changed as --rmw changes it, unless
+ * --verify checks it, and written back in place. res is the read's, or the
+ * write's when that failed or moved less; rmw_read_bad says which. */
+static int sync_submit_seek(void *qh, struct pfs_io *io)
+{
+    struct loop *l = qh;
+    const int64_t got = l->pread(l->fh, io->buf, io->len, io->off);
+    l->rmw_read_bad = got != (int64_t)io->len;
+    io->res = got;
+    if (l->rmw_read_bad || io->idx % 10 != 9)
+        return PFS_Q_COMPLETED;
+    if (!l->check)
+        rmw_dirty(io->buf, io->len);
+    const int64_t put = l->pwrite(l->fh, io->buf, io->len, io->off);
+    if (put != got)
+        io->res = put;
+    return PFS_Q_COMPLETED;
+}
+
 static int loop_init(struct loop *l)
 {
     const struct pfs_phase_ctx *p = l->p;
     const struct pfs_backend *be = p->be;
     /* --rmw: a read and a write per transfer, in order: the synchronous calls. */
-    const int async = (be->caps & PFS_CAP_ASYNC) != 0 && !l->rmw;
+    const int async = (be->caps & PFS_CAP_ASYNC) != 0 && !l->rmw && !l->seeks;
     l->depth = 1;
     /* Collective I/O agrees after every transfer: one at a time. */
     if (async && !l->collective && p->iodepth > 1 && l->s->qbuf)
         l->depth = p->iodepth;
     l->qh = async ? l->fh : (void *)l;
-    l->submit = async ? be->submit : l->rmw ? sync_submit_rmw : l->wr ? sync_submit_write : sync_submit_read;
+    l->submit = async       ? be->submit
+                : l->seeks  ? sync_submit_seek
+                : l->rmw    ? sync_submit_rmw
+                : l->wr     ? sync_submit_write
+                            : sync_submit_read;
     l->reap = async ? be->reap : NULL; /* a synchronous queue never has a transfer in flight */
     l->pwrite = be->pwrite;
     l->pread = be->pread;
@@ -291,15 +316,17 @@ static void __attribute__((noinline)) xfer_bad(struct loop *l, const struct pfs_
 {
     const struct pfs_phase_ctx *p = l->p;
     const int64_t got = io->res;
-    const int rd = !l->wr || (l->rmw && l->rmw_read_bad); /* an rmw's read counts no bytes written */
+    const int two = l->rmw || l->seeks; /* a read, then a write of the same bytes */
+    const int rd = !l->wr || (two && l->rmw_read_bad); /* an rmw's read counts no bytes written */
+    const char *op = !two ? l->op : rd ? (l->seeks ? "read (seeks)" : "read (--rmw)") : l->seeks ? "write back (seeks)" : l->op;
     if (got < 0) {
-        backend_fail(p, l->s, l->rmw && rd ? "read (--rmw)" : l->op, l->path, io->off, (int)-got);
+        backend_fail(p, l->s, op, l->path, io->off, (int)-got);
         return;
     }
-    if (!(l->rmw && rd))
+    if (!(two && rd))
         __atomic_store_n(&l->t->bytes, l->t->bytes + (uint64_t)got, __ATOMIC_RELAXED);
     const char *why = p->be->errstr ? p->be->errstr(p->bectx) : NULL;
-    pfs_stream_fail(l->s, l->rmw && rd ? "read (--rmw)" : l->op, l->path, io->off + (uint64_t)got, 0, 0,
+    pfs_stream_fail(l->s, op, l->path, io->off + (uint64_t)got, 0, 0,
                     !rd ? "short write: %" PRId64 " of %zu bytes%s%s"
                           : "short read: the file ends early (%" PRId64 " of %zu bytes)%s%s",
                     got, io->len, why ? ": " : "", why ? why : "");
@@ -630,22 +657,30 @@ static void ramp_empty(struct loop *l)
     pfs_thread_cpu(&l->cpu0);
 }
 
+uint64_t pfs_seeks_of(const struct pfs_config *cfg, int nstreams, int id)
+{
+    const uint64_t n = cfg->seeks > 0 ? (uint64_t)cfg->seeks : 0, k = nstreams > 0 ? (uint64_t)nstreams : 1;
+    return n / k + (id >= 0 && (uint64_t)id < n % k);
+}
+
 void pfs_stream_data(const struct pfs_phase_ctx *p, struct pfs_stream *s)
 {
     const struct pfs_config *cfg = p->cfg;
     const int wr = pfs_phase_is_write(p->kind);
+    const int seeks = p->kind == PFS_PH_SEEKS, rmw = cfg->rmw && p->kind == PFS_PH_REWRITE;
     struct pfs_times *t = &s->t;
     struct loop l = {
         .p = p,
         .s = s,
         .path = wr ? s->path : s->rd_path,
-        .op = wr ? "write" : "read",
+        .op = seeks ? "seek" : wr ? "write" : "read",
         .wr = wr,
         .writer = wr ? s->id : s->rd_writer,
         .collective = cfg->collective && (p->be->caps & PFS_CAP_COLLECTIVE),
-        .rmw = cfg->rmw && p->kind == PFS_PH_REWRITE,
-        .fill = cfg->verify && wr && !(cfg->rmw && p->kind == PFS_PH_REWRITE),
-        .check = cfg->verify && (!wr || (cfg->rmw && p->kind == PFS_PH_REWRITE)),
+        .rmw = rmw,
+        .seeks = seeks,
+        .fill = cfg->verify && wr && !rmw && !seeks,
+        .check = cfg->verify && (!wr || rmw || seeks),
         .len = (size_t)cfg->transfer,
         .seed = p->seed,
         .t = &s->t,
@@ -655,18 +690,18 @@ void pfs_stream_data(const struct pfs_phase_ctx *p, struct pfs_stream *s)
         .sync_every = wr && cfg->fsync_every > 0 ? (uint64_t)cfg->fsync_every : 0,
     };
     l.sync_next = l.sync_every ? l.sync_every : UINT64_MAX;
-    uint64_t n = p->kind == PFS_PH_WRITE ? p->nxfers : p->data_xfers;
+    uint64_t n = p->kind == PFS_PH_WRITE ? p->nxfers : seeks ? pfs_seeks_of(cfg, p->nstreams, s->id) : p->data_xfers;
     struct pfs_offgen_spec spec = {
-        .order = cfg->random ? PFS_ORDER_RANDOM : PFS_ORDER_SEQUENTIAL,
+        .order = seeks ? PFS_ORDER_UNIFORM : cfg->random ? PFS_ORDER_RANDOM : PFS_ORDER_SEQUENTIAL,
         .shared = cfg->shared,
         .layout = cfg->layout,
         .stream = l.writer,
         .nstreams = p->nstreams,
         .block = cfg->block,
         .transfer = cfg->transfer,
-        .nxfers = p->nxfers,
-        .seed = p->seed ^ pfs_mix64((uint64_t)l.writer + 1),
-        .wrap = cfg->runtime > 0 && p->nxfers > 0,
+        .nxfers = seeks ? p->data_xfers : p->nxfers, /* seeks: draws among the transfers the files hold */
+        .seed = p->seed ^ pfs_mix64((uint64_t)l.writer + 1 + (uint64_t)seeks * 0x5eec5),
+        .wrap = !seeks && cfg->runtime > 0 && p->nxfers > 0,
     };
     pfs_offgen_init(&l.gen, &spec);
     l.after = l.progress || l.collective;
@@ -676,7 +711,7 @@ void pfs_stream_data(const struct pfs_phase_ctx *p, struct pfs_stream *s)
     pfs_thread_cpu(&l.cpu0);
     t->open_start = pfs_now();
     uint64_t o0 = pfs_now_ns();
-    l.fh = data_open(p, s, wr, l.rmw, l.path);
+    l.fh = data_open(p, s, wr, l.rmw || l.seeks, l.path);
     if (l.fh)
         pfs_stream_lat_add(s, PFS_LAT_OPEN, pfs_now_ns() - o0);
     t->open_end = pfs_now();

@@ -254,6 +254,17 @@ void drv_exchange_fids(struct ctx *c, double since)
 static void make_shared_file(struct ctx *c)
 {
     struct pfs_stream *s = &c->streams[0];
+    if (c->be->caps & PFS_CAP_NOFILES) { /* --api null: nothing on disk, the backend's identity */
+        void *fh = NULL;
+        int rc = c->be->open(c->bectx, s->path, PFS_OPEN_WRITE | PFS_OPEN_CREATE, NULL, &s->fid, &fh);
+        if (rc == 0)
+            rc = c->be->close(fh);
+        if (rc < 0)
+            drv_set_fail(c, "create", s->path, -rc, NULL);
+        else
+            s->created = 1;
+        return;
+    }
     int fd = pfs_open_own(s->path, O_WRONLY | O_CREAT | O_EXCL, 0644, NULL, &s->fid);
     if (fd < 0) {
         drv_set_fail(c, "create", s->path, -fd, fd == -EEXIST ? "a file of that name is already there; pfsbench never "

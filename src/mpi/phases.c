@@ -49,7 +49,7 @@ static int prepare_phase(struct ctx *c, int kind, int rep)
     /* A write starts from an empty file: rank 0 empties the shared one
      * through a descriptor of the inode it made, never by path. */
     struct pfs_stream *s0 = &c->streams[0];
-    if (c->cfg.shared && kind == PFS_PH_WRITE && c->rank == 0 && s0->created) {
+    if (c->cfg.shared && kind == PFS_PH_WRITE && c->rank == 0 && s0->created && !(c->be->caps & PFS_CAP_NOFILES)) {
         int fd = pfs_open_own(s0->path, O_WRONLY | O_TRUNC, 0, &s0->fid, NULL);
         char why[200];
         if (fd >= 0)

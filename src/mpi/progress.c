@@ -88,7 +88,10 @@ static void show(struct ctx *c, double t, double done)
                                                                                                    : c->md_files) *
                c->nstreams;
     else
-        want = (double)(c->prog.kind == PFS_PH_WRITE ? c->nxfers : c->data_xfers) * (double)c->cfg.transfer * c->nstreams;
+        want = (c->prog.kind == PFS_PH_SEEKS ? (double)c->cfg.seeks
+                                             : (double)(c->prog.kind == PFS_PH_WRITE ? c->nxfers : c->data_xfers) *
+                                                   c->nstreams) *
+               (double)c->cfg.transfer;
     double rate = done / (t - c->prog.start);
     double eta = rate > 0 && want > done ? (want - done) / rate : 0;
     double pct = want > 0 ? 100.0 * done / want : 0.0;

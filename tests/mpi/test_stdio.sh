@@ -69,10 +69,12 @@ check "pfs-compare: --phases write selects both, the stdio one as 'write (stdio)
 
 # --- jobs/bonnie-perchar.job: the seed's whole data row from one job file
 RC=0
-PFS_DIR=$D PFS_SIZE=2m PFS_CHAR_SIZE=1m timeout 180 mpirun -np 2 --oversubscribe --bind-to none "$PFSBENCH" \
+PFS_DIR=$D PFS_SIZE=2m PFS_CHAR_SIZE=1m PFS_SEEK_BLOCK=2m timeout 180 mpirun -np 2 --oversubscribe --bind-to none "$PFSBENCH" \
     -f "$PFS_SRC/jobs/bonnie-perchar.job" -o "$T/j.h5" -q >"$T/out" 2>"$T/err" || RC=$?
 check "bonnie-perchar.job: exit 0" [ "$RC" -eq 0 ]
 "$PY" "$PFS_SRC/scripts/pfs-compare" "$T/j.h5" --names bonnie --units KB --transpose >"$T/out" 2>&1
 check "bonnie-perchar.job: pfs-compare --transpose has the five columns with %CP" \
-    grep -qE "^label .*Sequential Output Per Chr \[KB/s\] +%CP +Block output \[KB/s\] +%CP +Rewrite \[KB/s\] +%CP +Sequential Input Per Chr \[KB/s\] +%CP +Block input \[KB/s\] +%CP" "$T/out"
+    grep -qE "^label .*Sequential Output Per Chr \[KB/s\] +%CP +Block output \[KB/s\] +%CP +Rewrite \[KB/s\] +%CP +Sequential Input Per Chr \[KB/s\] +%CP +Block input \[KB/s\] +%CP +Random Seeks \[seeks/s\] +%CP" "$T/out"
+check "bonnie-perchar.job: the seeks row (its own label) has its seeks/s and %CP" \
+    grep -qE "^deadline:seeks +- +- +[0-9.]+ +[0-9]+ +- +- +- +- +- +- +[0-9.]+ +[0-9]+$" "$T/out"
 finish

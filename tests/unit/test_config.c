@@ -479,7 +479,8 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "rmw=0\n"
      "depth=0\n"
      "branch=1\n"
-     "leaf_only=0\n"},
+     "leaf_only=0\n"
+     "seeks=8000\n"},
     {2, "-d|/tmp|--shared|--layout|strided|-a|mpiio|--collective|--hint|striping_factor=4|--hint|romio_cb_write=enable|--label|hello world|--straggler|0.5",
      "dir=/tmp\n"
      "mode=shared\n"
@@ -527,7 +528,8 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "rmw=0\n"
      "depth=0\n"
      "branch=1\n"
-     "leaf_only=0\n"},
+     "leaf_only=0\n"
+     "seeks=8000\n"},
     {3, "-d|/tmp|--total|3m|-t|1k|--no-results|--timeout|30|--stall-warn|0.5|-i|auto|--ci|2.5|--max-reps|50|--warmup|3",
      "dir=/tmp\n"
      "mode=file-per-process\n"
@@ -575,7 +577,8 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "rmw=0\n"
      "depth=0\n"
      "branch=1\n"
-     "leaf_only=0\n"},
+     "leaf_only=0\n"
+     "seeks=8000\n"},
     {2, "-d|/tmp|--threads|4|-n|10|--file-size|4k|--dirs|per-rank|--order|random|-p|create,stat,read-files,delete|-o|/tmp/r.h5",
      "dir=/tmp\n"
      "mode=file-per-process\n"
@@ -623,7 +626,8 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "rmw=0\n"
      "depth=0\n"
      "branch=1\n"
-     "leaf_only=0\n"},
+     "leaf_only=0\n"
+     "seeks=8000\n"},
     {1, "-d|/tmp|-F|--shared|-F|--include-close|--file-size|0|--timeout|0.001|-D|1e9",
      "dir=/tmp\n"
      "mode=file-per-process\n"
@@ -671,7 +675,8 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "rmw=0\n"
      "depth=0\n"
      "branch=1\n"
-     "leaf_only=0\n"},
+     "leaf_only=0\n"
+     "seeks=8000\n"},
     {1, "-d|/tmp|-a|hdf5|--hdf5-chunk|1m|--hdf5-align|4k|--hdf5-mdc-size|2m|--hdf5-coll-metadata",
      "dir=/tmp\n"
      "mode=file-per-process\n"
@@ -719,7 +724,8 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "rmw=0\n"
      "depth=0\n"
      "branch=1\n"
-     "leaf_only=0\n"},
+     "leaf_only=0\n"
+     "seeks=8000\n"},
 };
 
 /* -i auto: the word stored as 0, described and typed as "auto"; the slots
@@ -807,6 +813,7 @@ static void test_phase_table(void **state)
         {PFS_PH_READFILES, "read-files", 0, 0, 1, 1, 0}, {PFS_PH_FIND, "find", 0, 0, 1, 0, 0},
         {PFS_PH_DELETE, "delete", 0, 0, 1, 0, 0},        {PFS_PH_MKDIR, "mkdir", 0, 0, 1, 0, 1},
         {PFS_PH_STATDIRS, "stat-dirs", 0, 0, 1, 0, 0},  {PFS_PH_RMDIR, "rmdir", 0, 0, 1, 0, 0},
+        {PFS_PH_SEEKS, "seeks", 1, 1, 0, 0, 0},
     };
     assert_int_equal(sizeof(want) / sizeof(want[0]), PFS_PH_KINDS);
     for (size_t i = 0; i < PFS_PH_KINDS; i++) {
@@ -841,7 +848,7 @@ static void test_phase_table(void **state)
     assert_string_equal(err, "--phases: stat needs create before it in the list (e.g. -p create,stat,delete)");
     assert_int_equal(parse(&cfg, err, "-d|/tmp|-p|write,bogus"), PFS_PARSE_ERROR);
     assert_string_equal(err, "--phases: unknown phase 'bogus'; use a comma list of "
-                             "write,rewrite,read,reread,create,stat,read-files,find,delete,mkdir,stat-dirs,rmdir");
+                             "write,rewrite,read,reread,create,stat,read-files,find,delete,mkdir,stat-dirs,rmdir,seeks");
     /* find needs create before it, like stat. */
     assert_int_equal(parse(&cfg, err, "-d|/tmp|-p|create,find,delete"), PFS_PARSE_RUN);
     assert_int_equal(parse(&cfg, err, "-d|/tmp|-p|find,create"), PFS_PARSE_ERROR);
@@ -1071,7 +1078,7 @@ static void test_list_json(void **state)
         if (!strstr(json, want))
             fail_msg("no option has %s", want);
     }
-    assert_int_equal(keys, 47);
+    assert_int_equal(keys, 48);
     for (int k = 0; k < PFS_PH_KINDS; k++) {
         snprintf(want, sizeof(want), "{\"name\": \"%s\", \"kind\": \"%s\"", pfs_phase_name(k),
                  pfs_phase_is_meta(k) ? "metadata" : "data");

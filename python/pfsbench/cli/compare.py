@@ -77,15 +77,19 @@ PHASE_NAMES = {
     "gpfsperf": {"write": "Create", "rewrite": "Write", "read": "Read", "reread": "Re-read"},
     # bonnie++: Sequential Output Per Chr (putc: a write of --api stdio) / Block
     # / Rewrite, Sequential Input Per Chr (getc: a read of --api stdio) /
-    # Block, Sequential Create: Create, Read (a stat of each file), Delete.
+    # Block, Random Seeks (seeks/s), Sequential Create: Create, Read (a stat of
+    # each file), Delete.
     "bonnie": {"write@stdio": "Sequential Output Per Chr", "write": "Block output", "rewrite": "Rewrite",
                "read@stdio": "Sequential Input Per Chr", "read": "Block input", "reread": "Block input again",
-               "create": "Create", "stat": "Read (stat)", "read-files": "Read files", "delete": "Delete"},
+               "seeks": "Random Seeks", "create": "Create", "stat": "Read (stat)", "read-files": "Read files",
+               "delete": "Delete"},
 }
 
 # The data phases of an --api stdio run (one putc or getc per byte) are rows
 # of their own, "PHASE@stdio", beside the block phases of other APIs.
 PER_CHAR_API = "stdio"
+# Data phases judged by their rate, as bonnie++ prints its seeks: /sec.
+RATE_PHASES = {"seeks": "seeks/s"}
 DATA_PHASES = ("write", "rewrite", "read", "reread")
 
 
@@ -247,7 +251,7 @@ def value(data, row, what="bandwidth"):
         return row["utilization"]
     if what == "seconds":
         return row["seconds"]
-    if pfs_results.is_metadata(row["phase"], row.get("kind")):
+    if pfs_results.is_metadata(row["phase"], row.get("kind")) or base_phase(row["phase"]) in RATE_PHASES:
         return meta_rate(data, row)
     if what == "stonewall":
         return row["stonewall_bandwidth"] if row["stonewall_bandwidth"] > 0 else None
@@ -268,6 +272,8 @@ def unit_of(phase, what, unit, data=None):
         return 1.0, "s"
     if is_meta(phase, data):
         return 1.0, "files/s"
+    if base_phase(phase) in RATE_PHASES:
+        return 1.0, RATE_PHASES[base_phase(phase)]
     return UNITS[unit][0], UNITS[unit][1]
 
 
