@@ -7,6 +7,10 @@
  *   PFS_STALL_COUNT  only the first N such calls (default 1)
  *   PFS_STALL_MARK   a file created when the stall begins (for scripts to
  *                    act "between phases" at a known moment)
+ *   PFS_STALL_UNTIL  a file whose appearance ends the stall early (checked
+ *                    every 10 ms; PFS_STALL_SECS stays the longest): a
+ *                    script holds the call for as long as its checks need
+ *                    and then lets it go, instead of guessing a duration
  * Only for tests: a mock whose one job is to make a call fail to return. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -36,6 +40,19 @@ static void maybe_stall(const char *name)
             close(fd);
     }
     double s = atof(secs);
+    const char *until = getenv("PFS_STALL_UNTIL");
+    if (until && *until) {
+        struct timespec t0, now, tick = {0, 10000000};
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        for (;;) {
+            if (access(until, F_OK) == 0)
+                return;
+            clock_gettime(CLOCK_MONOTONIC, &now);
+            if ((double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) * 1e-9 >= s)
+                return;
+            nanosleep(&tick, NULL); /* a signal only makes the next check sooner */
+        }
+    }
     struct timespec left = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
     while (nanosleep(&left, &left) != 0 && errno == EINTR)
         ;
