@@ -199,6 +199,13 @@ const struct pfs_phase_desc *pfs_phase_desc(int phase);
 /* Local. The directories of one --depth/--branch tree: the sum of branch^k
  * for k = 1 .. depth (0 without --depth), UINT64_MAX past 2^62. */
 uint64_t pfs_config_tree_dirs(const struct pfs_config *cfg);
+
+/* What of an earlier run's kept metadata (-k) the phase list starts from,
+ * with --run-id: its files (the first file phase is not create) and, with
+ * --depth, its tree's directories (the first metadata phase is not mkdir);
+ * mdtest's -T or -r without -C. 0 without --run-id. */
+enum { PFS_MD_KEPT_FILES = 1, PFS_MD_KEPT_TREE = 2 };
+unsigned pfs_config_md_kept(const struct pfs_config *cfg);
 int pfs_phase_find(const char *name, size_t len);
 int pfs_phase_has(int phase, unsigned flags);
 

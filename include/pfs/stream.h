@@ -54,6 +54,7 @@ struct pfs_stream {
     struct pfs_fid fid;         /* what path named when this run created it */
     struct pfs_fid rd_fid;      /* the same for rd_path ({0,0}: a kept file of an earlier run) */
     uint64_t md_created;        /* small files it created and has not deleted */
+    uint64_t md_kept;           /* small files of a kept run (--run-id) in its directory, not deleted by this run */
     uint64_t md_reach;          /* create visited names 0 .. md_reach-1 (in its order): clean-up looks no further */
     uint64_t md_seed;           /* the order's seed */
     uint64_t md_matched;        /* find: the files of its last find that matched (t.xfers: those it examined) */
@@ -186,6 +187,16 @@ uint64_t pfs_md_tree_dirs(const struct pfs_config *cfg);
 uint64_t pfs_md_file_node(const struct pfs_config *cfg, uint64_t i);
 int pfs_md_node_path(char *out, size_t len, const struct pfs_config *cfg, const char *dir, int stream, uint64_t node);
 int pfs_md_file_path(char *out, size_t len, const struct pfs_config *cfg, const char *dir, int stream, uint64_t i);
+
+/* Before the first phase over an earlier run's kept metadata (kept: what
+ * pfs_config_md_kept says; --run-id): dir (the stream's directory, or the
+ * run's) must be a directory of this user, never through a link, and the
+ * first and last of the stream's files (PFS_MD_KEPT_FILES) and of its tree's
+ * directories (PFS_MD_KEPT_TREE) must be there, regular files and
+ * directories, so the options match the run that kept them. Untimed, local.
+ * 0, or -1 with the reason in why. */
+int pfs_stream_meta_probe(const struct pfs_config *cfg, const char *dir, int stream, unsigned kept, char *why,
+                          size_t len);
 
 /* Removes the tree directories this stream made (md_tree_made of them),
  * deepest first, through be's metadata calls: 0 or the first negative errno. */

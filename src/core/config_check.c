@@ -203,11 +203,35 @@ int pfs_results_name_ok(const char *name)
 /* A metadata phase that works on files needs the phase that makes them
  * earlier in the list. (A data phase may instead read or rewrite the files
  * a kept run left: check_run checks those with --run-id in mind.) */
+unsigned pfs_config_md_kept(const struct pfs_config *cfg)
+{
+    int first_file = -1, first_meta = -1;
+    for (int i = 0; cfg->run_id[0] && i < cfg->nphases; i++) {
+        const int k = cfg->phases[i];
+        if (!pfs_phase_is_meta(k))
+            continue;
+        if (first_meta < 0)
+            first_meta = k;
+        if (first_file < 0 && !pfs_phase_has(k, PFS_PHF_DIRS))
+            first_file = k;
+    }
+    unsigned kept = 0;
+    if (first_file >= 0 && first_file != PFS_PH_CREATE)
+        kept |= PFS_MD_KEPT_FILES;
+    if (cfg->md_depth > 0 && first_meta >= 0 && first_meta != PFS_PH_MKDIR)
+        kept |= PFS_MD_KEPT_TREE;
+    return kept;
+}
+
 static int check_needs(const struct pfs_config *cfg, char *err, size_t len)
 {
+    const unsigned kept = pfs_config_md_kept(cfg);
     for (int i = 0; i < cfg->nphases; i++) {
         const struct pfs_phase_desc *d = pfs_phase_desc(cfg->phases[i]);
         if (d->kind != PFS_PHASE_META || d->needs < 0)
+            continue;
+        /* A kept run's files or tree (--run-id) are there before the first phase. */
+        if ((d->needs == PFS_PH_CREATE && (kept & PFS_MD_KEPT_FILES)) || (d->needs == PFS_PH_MKDIR && (kept & PFS_MD_KEPT_TREE)))
             continue;
         int seen = 0;
         for (int j = 0; j < i && !seen; j++)
@@ -231,6 +255,24 @@ uint64_t pfs_config_tree_dirs(const struct pfs_config *cfg)
     return n;
 }
 
+/* A list over kept metadata that removes it (delete, rmdir) cannot repeat
+ * without making it again: the second repetition would find nothing. */
+static int check_kept_repeats(const struct pfs_config *cfg, unsigned kept, char *err, size_t len)
+{
+    if (!kept || (cfg->reps == 1 && cfg->warmup == 0))
+        return 0;
+    int del = 0, rmd = 0, cre = 0, mkd = 0;
+    for (int i = 0; i < cfg->nphases; i++) {
+        del |= cfg->phases[i] == PFS_PH_DELETE, rmd |= cfg->phases[i] == PFS_PH_RMDIR;
+        cre |= cfg->phases[i] == PFS_PH_CREATE, mkd |= cfg->phases[i] == PFS_PH_MKDIR;
+    }
+    if (((kept & PFS_MD_KEPT_FILES) && del && !cre) || ((kept & PFS_MD_KEPT_TREE) && rmd && !mkd))
+        return fail(err, len, "--phases: %s removes the kept %s of run %s, and the list repeats (-i, --warmup, --reps "
+                    "auto): the second repetition would find none; run it once", del && !cre ? "delete" : "rmdir",
+                    del && !cre ? "files" : "tree", cfg->run_id);
+    return 0;
+}
+
 /* The --depth tree: its size, and an order in which each phase finds it
  * as it needs it. mkdir makes it (no file phase makes it untimed: with
  * --depth, mkdir comes before create); rmdir removes it, so the files in
@@ -242,7 +284,13 @@ static int check_tree(const struct pfs_config *cfg, char *err, size_t len)
     if (ndirs > 100000000)
         return fail(err, len, "--depth %d --branch %d is a tree of more than 100000000 directories per stream",
                     cfg->md_depth, cfg->md_branch);
-    int tree = 0, files = 0, mkdirs = 0;
+    const unsigned kept = pfs_config_md_kept(cfg);
+    if ((kept & PFS_MD_KEPT_FILES) && cfg->md_depth > 0 && !(kept & PFS_MD_KEPT_TREE))
+        return fail(err, len, "--phases: the kept files of run %s lie in its kept tree, which mkdir would make "
+                    "anew: drop mkdir", cfg->run_id);
+    if (check_kept_repeats(cfg, kept, err, len) != 0)
+        return -1;
+    int tree = (kept & PFS_MD_KEPT_TREE) != 0, files = (kept & PFS_MD_KEPT_FILES) != 0, mkdirs = 0;
     for (int i = 0; i < cfg->nphases; i++) {
         const int k = cfg->phases[i];
         const int dirs = pfs_phase_has(k, PFS_PHF_DIRS);

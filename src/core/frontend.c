@@ -290,6 +290,15 @@ static int walk_short(struct fe *f, const struct fe_opt *tab, int argc, char **a
     return 1;
 }
 
+int fe_passes(const struct fe *f, const char *opt)
+{
+    const size_t n = strlen(opt);
+    for (int i = 0; i < f->pass_argc; i++)
+        if (strncmp(f->pass_argv[i], opt, n) == 0 && (f->pass_argv[i][n] == '\0' || f->pass_argv[i][n] == '='))
+            return 1;
+    return 0;
+}
+
 void fe_walk(struct fe *f, const struct fe_opt *tab, int argc, char **argv, fe_on_opt on, void *st)
 {
     for (int i = 0; i < argc;) {

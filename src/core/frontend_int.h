@@ -49,6 +49,9 @@ struct fe_arg {
     char **lv;
 };
 
+/* Whether the native words after a bare "--" hold opt (e.g. "--run-id"). */
+int fe_passes(const struct fe *f, const char *opt);
+
 typedef void (*fe_on_opt)(struct fe *f, const struct fe_opt *o, const struct fe_arg *a, void *st);
 
 /* Walk a tool's words against its table, calling on() for each option it

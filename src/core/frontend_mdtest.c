@@ -13,7 +13,7 @@
 
 enum {
     MD_N = 1, MD_FILES, MD_U, MD_Z, MD_B, MD_I, MD_D, MD_ITER, MD_C, MD_T, MD_R, MD_E, MD_STRIDE, MD_W, MD_READ,
-    MD_API, MD_V, MD_HELP, MD_IGNORE, MD_G, MD_X, MD_LEAF, MD_DIRS, MD_SW,
+    MD_API, MD_V, MD_HELP, MD_IGNORE, MD_G, MD_X, MD_LEAF, MD_DIRS, MD_SW, MD_KEEP,
 };
 
 static const struct fe_opt md_tab[] = {
@@ -56,7 +56,7 @@ static const struct fe_opt md_tab[] = {
     {"-X", FE_FLAG, 0, "verifying the data read: not built for pfsbench's metadata phases"},
     {"-y", FE_FLAG, 0, "fsync of each file after writing: pfsbench's metadata phases have none"},
     {"-Y", FE_FLAG, 0, "a sync after each phase: " NO_EQUIV},
-    {"-K", FE_FLAG, 0, "keep the tree: pfsbench removes the small metadata files it made"},
+    {"-K", FE_FLAG, MD_KEEP, NULL},
     {"-M", FE_FLAG, 0, NO_EQUIV},
     {"--dataPacketType", FE_VALUE, 0, "the data packet type: pfsbench's file content is its own random bytes"},
     {NULL, FE_FLAG, 0, NULL},
@@ -65,7 +65,7 @@ static const struct fe_opt md_tab[] = {
 struct md_st {
     long n, items, depth, branch, reps, stride, stonewall;
     uint64_t wbytes, rbytes;
-    int files, unique, c, t, r, e, have_w, have_e, verbose, help, leaf, dirs;
+    int files, unique, c, t, r, e, have_w, have_e, verbose, help, leaf, dirs, keep;
     char dir[1024], api[16];
 };
 
@@ -95,6 +95,7 @@ static void md_on(struct fe *f, const struct fe_opt *o, const struct fe_arg *a, 
     case MD_LEAF: s->leaf = 1; break; /* no effect at depth 0 */
     case MD_DIRS: s->dirs = 1; break;
     case MD_SW: fe_int(f, "-W", a->val, 0, 1000000, &s->stonewall); break;
+    case MD_KEEP: s->keep = 1; break;
     case MD_I: fe_int(f, "-I", a->val, 1, 100000000, &s->items); break;
     case MD_D:
         if (strchr(a->val, '@'))
@@ -141,9 +142,9 @@ static void md_dir_phases(struct fe *f, struct md_st *s, char *list, size_t len)
         fe_refuse(f, "-E", "with -D: a directory has no content to read");
     if (!s->c && !s->t && !s->r)
         s->c = s->t = s->r = 1;
-    if (!s->c)
-        fe_refuse(f, s->t ? "-T" : "-r", "without -C this works on a tree an earlier mdtest left; pfsbench's "
-                  "stat-dirs and rmdir need mkdir in the same run: add -C");
+    if (!s->c && !fe_passes(f, "--run-id"))
+        fe_refuse(f, s->t ? "-T" : "-r", "without -C this works on the tree an earlier run left: give that run's "
+                  "id after --, e.g. pfsbench mdtest ... -- --run-id ID (a run that kept its tree with -K), or add -C");
     snprintf(list, len, "%s%s%s", s->c ? "mkdir," : "", s->t ? "stat-dirs," : "", s->r ? "rmdir," : "");
     size_t n = strlen(list);
     if (n)
@@ -161,9 +162,10 @@ static void md_phases(struct fe *f, struct md_st *s, char *list, size_t len)
     }
     if (!s->c && !s->t && !s->e && !s->r)
         s->c = s->t = s->e = s->r = 1;
-    if (!s->c && (s->t || s->e || s->r))
-        fe_refuse(f, s->t ? "-T" : s->e ? "-E" : "-r", "without -C this works on the files an earlier mdtest left; "
-                  "pfsbench's stat, read-files and delete need create in the same run: add -C");
+    if (!s->c && (s->t || s->e || s->r) && !fe_passes(f, "--run-id"))
+        fe_refuse(f, s->t ? "-T" : s->e ? "-E" : "-r", "without -C this works on the files an earlier run left: give "
+                  "that run's id after --, e.g. pfsbench mdtest ... -- --run-id ID (a run that kept them with -K), or "
+                  "add -C");
     const int tree = s->depth > 0;
     snprintf(list, len, "%s%s%s%s%s%s", tree && s->c ? "mkdir," : "", s->c ? "create," : "", s->t ? "stat," : "",
              s->e ? "read-files," : "", s->r ? "delete," : "", tree && s->r ? "rmdir," : "");
@@ -268,6 +270,8 @@ void fe_mdtest(struct fe *f, int argc, char **argv)
         fe_refuse(f, "-W", "without -C: the stonewall stops the create phase, which this run does not have");
     else if (s.stonewall)
         fe_add(f, "-D"), fe_addf(f, "%ld", s.stonewall);
+    if (s.keep)
+        fe_add(f, "-k");
     if (s.api[0])
         fe_add(f, "--api"), fe_add(f, s.api);
     if (s.verbose)

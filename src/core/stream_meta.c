@@ -112,6 +112,8 @@ static void md_one(const struct pfs_phase_ctx *p, const struct pfs_backend *md, 
             md_fail(s, &r, path, rc);
         else if (s->md_created)
             s->md_created--;
+        else if (s->md_kept)
+            s->md_kept--;
         break;
     case PFS_PH_MKDIR:
         r.step = "mkdir";
@@ -225,9 +227,9 @@ static void find_walk(const struct pfs_phase_ctx *p, struct pfs_stream *s)
         if (find_dir(p, s, dir, &last))
             return;
     }
-    if (s->t.xfers != s->md_created)
-        pfs_stream_fail(s, "find", s->md_dir, PFS_NO_OFFSET, 0, 0, "found %" PRIu64 " of the %" PRIu64 " files stream %d made",
-                        s->t.xfers, s->md_created, s->id);
+    if (s->t.xfers != s->md_created + s->md_kept)
+        pfs_stream_fail(s, "find", s->md_dir, PFS_NO_OFFSET, 0, 0, "found %" PRIu64 " of the %" PRIu64 " files stream %d %s",
+                        s->t.xfers, s->md_created + s->md_kept, s->id, s->md_kept ? "has (kept)" : "made");
 }
 
 /* The path of item i of a metadata phase: a file, or a tree directory
@@ -412,4 +414,47 @@ int pfs_stream_meta_rmtree_with(const struct pfs_backend *be, void *bectx, const
     }
     mark(s, NULL);
     return rc;
+}
+
+/* One kept item: lstat (never through a link), the type it must have. */
+static int probe_one(const char *path, mode_t type, char *why, size_t len)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0) {
+        snprintf(why, len, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    if ((st.st_mode & S_IFMT) != type) {
+        snprintf(why, len, "%s: not a %s", path, type == S_IFDIR ? "directory" : "regular file");
+        return -1;
+    }
+    if (type == S_IFDIR && st.st_uid != geteuid()) {
+        snprintf(why, len, "%s: owned by uid %u, not this user's: pfsbench works only on its own kept runs", path,
+                 (unsigned)st.st_uid);
+        return -1;
+    }
+    return 0;
+}
+
+int pfs_stream_meta_probe(const struct pfs_config *cfg, const char *dir, int stream, unsigned kept, char *why,
+                          size_t len)
+{
+    char path[MD_PATH_LEN];
+    if (probe_one(dir, S_IFDIR, why, len) != 0)
+        return -1;
+    const uint64_t ndirs = pfs_md_tree_dirs(cfg), nfiles = (uint64_t)cfg->files;
+    const uint64_t nodes[2] = {1, ndirs}, files[2] = {0, nfiles - 1};
+    for (int k = 0; k < 4; k++) {
+        const int tree = k < 2;
+        if (!(kept & (tree ? PFS_MD_KEPT_TREE : PFS_MD_KEPT_FILES)) || (tree && ndirs == 0))
+            continue;
+        if ((tree ? pfs_md_node_path(path, sizeof(path), cfg, dir, stream, nodes[k])
+                  : pfs_md_file_path(path, sizeof(path), cfg, dir, stream, files[k - 2])) != 0) {
+            snprintf(why, len, "%s: a name in it is too long", dir);
+            return -1;
+        }
+        if (probe_one(path, tree ? S_IFDIR : S_IFREG, why, len) != 0)
+            return -1;
+    }
+    return 0;
 }

@@ -158,6 +158,7 @@ struct ctx {
     /* files */
     char md_top[PFS_PATH_MAX + 128]; /* the run's directory for metadata phases */
     int md_top_made;            /* rank 0 made md_top in this run */
+    unsigned md_kept;           /* pfs_config_md_kept: the phases start from a kept run's metadata (--run-id) */
     struct timespec md_start;   /* md_top's mtime just after rank 0 made it (find's "newer than"), every rank's */
     struct known_file *known;   /* rank 0, under --timeout: what each stream created */
     int lock_fd;                /* rank 0: DIR/pfsbench.ID.lock, flock'ed while the run lives */

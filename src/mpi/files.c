@@ -121,6 +121,8 @@ static int md_dir(struct ctx *c, const char *path, int mk)
     return mk ? be->md_mkdir(ctx, path) : be->md_rmdir(ctx, path);
 }
 
+static int md_cleanup(struct ctx *c, struct pfs_stream *s);
+
 static int cleanup(struct ctx *c)
 {
     int left = 0;
@@ -133,32 +135,48 @@ static int cleanup(struct ctx *c)
             else
                 left++;
         }
-        /* Small files go whatever --keep says: they are not data to read again. */
-        int e = pfs_stream_meta_clear_with(c->be, c->bectx, &c->cfg, s);
-        if (e) {
-            fprintf(stderr, "pfsbench: warning: rank %d on %s: could not remove the small files in %s: %s; "
-                    "list this run's leftovers with pfsbench --clean -d %s\n", c->rank, c->host, s->md_dir,
-                    strerror(-e), c->cfg.dir);
-            left++;
-        }
-        /* The tree's directories (--depth) that this stream made, once their files are gone. */
-        if (!e && (e = pfs_stream_meta_rmtree_with(c->be, c->bectx, &c->cfg, s)) != 0) {
-            fprintf(stderr, "pfsbench: warning: rank %d on %s: could not remove the directory tree in %s: %s; "
-                    "list this run's leftovers with pfsbench --clean -d %s\n", c->rank, c->host, s->md_dir,
-                    strerror(-e), c->cfg.dir);
-            left++;
-        }
-        if (s->md_dir_made) {
-            if ((e = md_dir(c, s->md_dir, 0)) == 0)
-                s->md_dir_made = 0;
-            else {
-                fprintf(stderr, "pfsbench: warning: rank %d on %s: could not remove %s: %s\n", c->rank, c->host,
-                        s->md_dir, strerror(-e));
-                left++;
-            }
-        }
+        left += md_cleanup(c, s);
     }
     pfs_watch_step(c->watch, NULL);
+    return left;
+}
+
+/* Local. A stream's metadata at the end: this run's small files, then its
+ * tree's directories, then its directory; -k keeps them all (and rank 0 the
+ * run's directory) for a later --run-id run. Over a kept run's metadata the
+ * stream's directory goes when this run emptied it (rmdir removes only an
+ * empty one; one still holding files or a tree stays, silently). Returns how
+ * many could not be removed (each named on stderr). */
+static int md_cleanup(struct ctx *c, struct pfs_stream *s)
+{
+    int left = 0;
+    if (c->cfg.keep)
+        return 0;
+    int e = pfs_stream_meta_clear_with(c->be, c->bectx, &c->cfg, s);
+    if (e) {
+        fprintf(stderr, "pfsbench: warning: rank %d on %s: could not remove the small files in %s: %s; "
+                "list this run's leftovers with pfsbench --clean -d %s\n", c->rank, c->host, s->md_dir,
+                strerror(-e), c->cfg.dir);
+        left++;
+    }
+    /* The tree's directories (--depth) that this stream made, once their files are gone. */
+    if (!e && (e = pfs_stream_meta_rmtree_with(c->be, c->bectx, &c->cfg, s)) != 0) {
+        fprintf(stderr, "pfsbench: warning: rank %d on %s: could not remove the directory tree in %s: %s; "
+                "list this run's leftovers with pfsbench --clean -d %s\n", c->rank, c->host, s->md_dir,
+                strerror(-e), c->cfg.dir);
+        left++;
+    }
+    if (s->md_dir_made) {
+        if ((e = md_dir(c, s->md_dir, 0)) == 0)
+            s->md_dir_made = 0;
+        else {
+            fprintf(stderr, "pfsbench: warning: rank %d on %s: could not remove %s: %s\n", c->rank, c->host,
+                    s->md_dir, strerror(-e));
+            left++;
+        }
+    } else if (c->md_kept && c->cfg.dirs == PFS_DIRS_PER_RANK && !s->md_kept) {
+        (void)md_dir(c, s->md_dir, 0); /* the kept run's, emptied by this one; or it stays */
+    }
     return left;
 }
 
@@ -275,6 +293,17 @@ static void make_shared_file(struct ctx *c)
     s->created = 1;
 }
 
+/* Local, rank 0, when -k keeps the metadata: the run's directory gets back
+ * the mtime it had at the run's start, which a later --run-id run's find
+ * takes as the start (the creates inside moved it). */
+static void keep_md_start(struct ctx *c)
+{
+    const struct timespec ts[2] = {{.tv_nsec = UTIME_OMIT}, c->md_start};
+    if ((c->md_start.tv_sec || c->md_start.tv_nsec) && utimensat(AT_FDCWD, c->md_top, ts, AT_SYMLINK_NOFOLLOW) != 0)
+        fprintf(stderr, "pfsbench: warning: %s: could not set its mtime back to the run's start (%s): a later find "
+                "over the kept files counts fewer as new\n", c->md_top, strerror(errno));
+}
+
 /* Collective, at the end: each rank removes what it made (under the
  * watchdog), then rank 0 the run's metadata directory, once every rank has
  * emptied its part; what could not be removed becomes a warning of the run. */
@@ -284,7 +313,11 @@ void drv_finish_files(struct ctx *c)
     int left = cleanup(c), total = 0;
     drv_allreduce_watched(c, &left, &total, 1, MPI_INT, MPI_SUM, pfs_now(), "the clean-up");
     int e;
-    if (c->md_top_made) {
+    if (c->rank == 0 && c->cfg.keep && (c->md_top_made || c->md_kept))
+        keep_md_start(c);
+    else if (c->rank == 0 && c->md_kept)
+        (void)md_dir(c, c->md_top, 0); /* emptied by this run, or it stays */
+    if (c->md_top_made && !c->cfg.keep) {
         if ((e = md_dir(c, c->md_top, 0)) == 0)
             c->md_top_made = 0;
         else {
@@ -318,32 +351,73 @@ void drv_run_id(struct ctx *c)
  * inode. Metadata phases: rank 0 makes the run's directory, each stream its
  * own with --dirs per-rank; mkdir, so a directory already there is
  * refused. Returns 1 when any rank failed (named). */
+/* Local, rank 0: the run's metadata directory, made (mkdir: one already
+ * there is refused) or, over a kept run's metadata (--run-id), found as
+ * that run left it; and its mtime, the run's start for find (the file
+ * system's own clock, as IO500's timestamp file; a kept run's directory
+ * was given back its start's mtime when it was kept). */
+static void md_top_setup(struct ctx *c, unsigned kept)
+{
+    char why[PFS_PATH_MAX + 256];
+    if (kept && pfs_stream_meta_probe(&c->cfg, c->md_top, 0, 0, why, sizeof(why)) != 0) {
+        drv_set_fail(c, "the kept metadata of run", c->run_id, 0, "%s (run %s kept none here)", why, c->run_id);
+        return;
+    }
+    int e = kept ? 0 : md_dir(c, c->md_top, 1);
+    if (e) {
+        drv_set_fail(c, "mkdir", c->md_top, -e, NULL);
+        return;
+    }
+    c->md_top_made = !kept;
+    struct stat st;
+    if (lstat(c->md_top, &st) != 0)
+        drv_set_fail(c, "stat", c->md_top, errno, "the run's start for find");
+    else
+        c->md_start = st.st_mtim;
+}
+
+/* Local: each stream's own directory (--dirs per-rank: made, or a kept
+ * run's found), and over kept metadata the first and last of its files and
+ * tree directories, so that options that do not match the kept run fail
+ * here, untimed, rather than in the first phase. */
+static void md_streams_setup(struct ctx *c, unsigned kept)
+{
+    const struct pfs_config *cfg = &c->cfg;
+    char why[PFS_PATH_MAX + 256];
+    for (int i = 0; i < c->threads; i++) {
+        struct pfs_stream *st = &c->streams[i];
+        if (!kept && cfg->dirs == PFS_DIRS_PER_RANK) {
+            int e = md_dir(c, st->md_dir, 1);
+            if (e)
+                drv_set_fail(c, "mkdir", st->md_dir, -e, NULL);
+            else
+                st->md_dir_made = 1;
+        } else if (kept && pfs_stream_meta_probe(cfg, st->md_dir, st->id, kept, why, sizeof(why)) != 0) {
+            drv_set_fail(c, "the kept metadata of run", c->run_id, 0, "%s; give the -n, --depth, --branch, "
+                         "--leaf-only, --dirs and ranks x threads of the run that kept it", why);
+        }
+        st->md_kept = kept & PFS_MD_KEPT_FILES ? (uint64_t)cfg->files : 0;
+    }
+}
+
+/* Collective, untimed, before the first phase. Shared file: rank 0 makes
+ * it, so that every rank's timed open finds it, and every rank learns its
+ * inode. Metadata phases: rank 0 makes the run's directory, each stream its
+ * own with --dirs per-rank; mkdir, so a directory already there is
+ * refused; over a kept run's metadata (--run-id, pfs_config_md_kept) they
+ * are found and checked instead. Returns 1 when any rank failed (named). */
 int drv_files_setup(struct ctx *c, int failed)
 {
     const struct pfs_config *cfg = &c->cfg;
     if (failed || !((cfg->shared && c->writes) || c->has_meta))
         return failed;
+    const unsigned kept = c->md_kept = c->has_meta ? pfs_config_md_kept(cfg) : 0;
     if (c->rank == 0 && cfg->shared && c->writes)
         make_shared_file(c);
-    int find = 0;
-    for (int i = 0; i < cfg->nphases; i++)
-        find |= cfg->phases[i] == PFS_PH_FIND;
-    if (c->rank == 0 && c->has_meta) {
-        int e = md_dir(c, c->md_top, 1);
-        if (e)
-            drv_set_fail(c, "mkdir", c->md_top, -e, NULL);
-        else
-            c->md_top_made = 1;
-        /* find's start: the file system's own clock (IO500's timestamp
-         * file), before any file of the run is in the directory. */
-        struct stat st;
-        if (!e && find && lstat(c->md_top, &st) != 0)
-            drv_set_fail(c, "stat", c->md_top, errno, "the run's start for find");
-        else if (!e && find)
-            c->md_start = st.st_mtim;
-    }
+    if (c->rank == 0 && c->has_meta)
+        md_top_setup(c, kept);
     failed = drv_agree(c);
-    if (!failed && find)
+    if (!failed && c->has_meta)
         MPI_Bcast(&c->md_start, (int)sizeof(c->md_start), MPI_BYTE, 0, c->comm);
     if (!failed && cfg->shared && c->writes) {
         MPI_Bcast(&c->streams[0].fid, (int)sizeof(struct pfs_fid), MPI_BYTE, 0, c->comm);
@@ -352,14 +426,8 @@ int drv_files_setup(struct ctx *c, int failed)
         for (int i = 0; i < c->threads; i++)
             c->streams[i].fid = c->streams[i].rd_fid = c->streams[0].fid;
     }
-    if (!failed && c->has_meta && cfg->dirs == PFS_DIRS_PER_RANK) {
-        for (int i = 0; i < c->threads; i++) {
-            int e = md_dir(c, c->streams[i].md_dir, 1);
-            if (e)
-                drv_set_fail(c, "mkdir", c->streams[i].md_dir, -e, NULL);
-            else
-                c->streams[i].md_dir_made = 1;
-        }
+    if (!failed && c->has_meta && (kept || cfg->dirs == PFS_DIRS_PER_RANK)) {
+        md_streams_setup(c, kept);
         failed = drv_agree(c);
     }
     if (failed)

@@ -351,9 +351,13 @@ int drv_record_end(struct ctx *c, int failed)
             pfs_report_csv(stdout, d);
         else if (any)
             pfs_report_summary(stdout, d);
-        if (cfg->keep && !cfg->quiet)
+        if (cfg->keep && !cfg->quiet && (c->writes || !c->has_meta))
             fprintf(msg, "\nkept data files %s/pfsbench.%s.* (read them again with --run-id %s)\n", cfg->dir,
                     c->run_id, c->run_id);
+        if (cfg->keep && !cfg->quiet && c->has_meta)
+            fprintf(msg, "%skept metadata %s/ (work on it again with --run-id %s -n %llu, e.g. -p stat,delete%s)\n",
+                    c->writes ? "" : "\n", c->md_top, c->run_id, (unsigned long long)c->md_files,
+                    cfg->md_depth ? ",rmdir" : "");
         if (!cfg->no_results) {
             char name[64], err[PFS_ERRLEN];
             c->rec.in_results = 1;

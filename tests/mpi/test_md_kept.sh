@@ -1,0 +1,93 @@
+#!/bin/bash
+# Issue 20: create-only, stat-only and remove-only runs over metadata an
+# earlier run kept (mdtest's -C, -T, -r in separate runs): -k keeps the
+# files, the tree and the directories; --run-id works on them; every stream
+# first checks that they are there and its own; what a run over them did not
+# make stays unless its phases remove it.
+. "$(dirname "$0")/lib.sh"
+D=$T/data
+mkdir -p "$D"
+N=300
+TREE="--depth 2 --branch 2 --dirs per-rank"
+id=kept$$
+
+# --- mkdir and create, kept
+run_mpi 2 60 -d "$D" -p mkdir,create -n $N $TREE -k --run-id $id --no-results
+check "create-only: exit 0" [ "$RC" -eq 0 ]
+check "create-only: says what it kept and how to reuse it" \
+    grep -qF "kept metadata $D/pfsbench.$id.md/ (work on it again with --run-id $id -n $N" "$T/out"
+check "create-only: 2 x $N files kept" [ "$(find "$D/pfsbench.$id.md" -type f | wc -l)" -eq $((2 * N)) ]
+check "create-only: 2 trees of 6 directories kept" [ "$(find "$D/pfsbench.$id.md" -mindepth 2 -type d | wc -l)" -eq 12 ]
+check "create-only: the run's lock is gone" [ ! -e "$D/pfsbench.$id.lock" ]
+
+# --- stat, read-files and find over them: untouched; find's "new" is the kept run's start
+run_mpi 2 60 -d "$D" -p stat,read-files,find -n $N $TREE --run-id $id --no-results
+check "stat-only: exit 0" [ "$RC" -eq 0 ]
+check "stat-only: find examined every kept file, and matched those named *01* (101, 201 per stream)" \
+    grep -qE "^ +$((2 * N)) files examined, 4 matched" "$T/out"
+check "stat-only: nothing removed" [ "$(find "$D/pfsbench.$id.md" -type f | wc -l)" -eq $((2 * N)) ]
+check "stat-only: no 'kept' line (nothing kept by this run)" not grep -q "^kept" "$T/out"
+
+# --- options that do not match the kept run: named before any phase
+run_mpi 2 60 -d "$D" -p stat -n $((N + 1)) $TREE --run-id $id --no-results
+check "-n larger than kept: exit 1" [ "$RC" -eq 1 ]
+check "-n larger than kept: the missing file and the options to give are named" \
+    grep -qE "the kept metadata of run $id: .*/f\.[01]\.$N: No such file or directory; give the -n, --depth" "$T/err"
+run_mpi 2 60 -d "$D" -p delete -n $N $TREE --run-id $id -i 2 --no-results
+check "a repeated delete of kept files: exit 2" [ "$RC" -eq 2 ]
+check "... says the second repetition would find none" grep -q "the second repetition would find none" "$T/err"
+run_mpi 2 60 -d "$D" -p mkdir,stat -n $N $TREE --run-id $id --no-results
+check "mkdir over kept files: exit 2" [ "$RC" -eq 2 ]
+check "still all there" [ "$(find "$D/pfsbench.$id.md" -type f | wc -l)" -eq $((2 * N)) ]
+
+# --- remove-only: delete and rmdir empty everything, then the directories go
+run_mpi 2 60 -d "$D" -p delete,rmdir -n $N $TREE --run-id $id --no-results
+check "remove-only: exit 0" [ "$RC" -eq 0 ]
+check "remove-only: the directory is as before the first run" [ -z "$(ls -A "$D")" ]
+
+# --- not its own: a link in the kept run's place, or another user's directory
+run_mpi 1 60 -d "$D" -p create -n 20 -k --run-id l$id --no-results -q
+mkdir "$T/elsewhere"
+mv "$D/pfsbench.l$id.md" "$T/elsewhere/victim"
+ln -s "$T/elsewhere/victim" "$D/pfsbench.l$id.md"
+run_mpi 1 60 -d "$D" -p delete -n 20 --run-id l$id --no-results
+check "a link in the kept directory's place: exit 1" [ "$RC" -eq 1 ]
+check "... named: not a directory" grep -q "the kept metadata of run l$id: $D/pfsbench.l$id.md: not a directory" "$T/err"
+check "... the files behind the link untouched" [ "$(ls "$T/elsewhere/victim" | wc -l)" -eq 20 ]
+check "... the link untouched" [ -L "$D/pfsbench.l$id.md" ]
+rm "$D/pfsbench.l$id.md"
+mv "$T/elsewhere/victim" "$D/pfsbench.l$id.md"
+if chown nobody "$D/pfsbench.l$id.md" 2>/dev/null; then
+    run_mpi 1 60 -d "$D" -p delete -n 20 --run-id l$id --no-results
+    check "another user's directory: exit 1, named" \
+        sh -c "[ $RC -eq 1 ] && grep -q 'owned by uid [0-9]*, not this user' '$T/err'"
+    check "... its files untouched" [ "$(ls "$D/pfsbench.l$id.md" | wc -l)" -eq 20 ]
+    chown "$(id -u)" "$D/pfsbench.l$id.md"
+fi
+# a create into a kept run's directory without a tree is a fresh create: refused, nothing touched
+run_mpi 1 60 -d "$D" -p create -n 20 --run-id l$id --no-results
+check "create with a kept run's id and no tree: exit 1 (mkdir: File exists)" \
+    sh -c "[ $RC -eq 1 ] && grep -q 'mkdir $D/pfsbench.l$id.md: File exists' '$T/err'"
+check "... the kept files untouched" [ "$(ls "$D/pfsbench.l$id.md" | wc -l)" -eq 20 ]
+run_mpi 1 60 -d "$D" -p delete -n 20 --run-id l$id --no-results -q
+check "delete-only of the shared directory: exit 0, all gone" sh -c "[ $RC -eq 0 ] && [ -z \"\$(ls -A '$D')\" ]"
+
+# --- the same through mdtest's own options: -C -K, then -T, then -r
+run_mpi 2 60 mdtest -C -F -u -n 40 -K -d "$D" -- --run-id m$id --no-results
+check "mdtest -C -K: exit 0, kept" sh -c "[ $RC -eq 0 ] && [ \"\$(find '$D' -type f | wc -l)\" -eq 80 ]"
+run_mpi 2 60 mdtest -T -F -u -n 40 -d "$D" -- --run-id m$id --no-results
+check "mdtest -T over them: exit 0" [ "$RC" -eq 0 ]
+check "mdtest -T: translated to a stat-only run" grep -q "equivalent: pfsbench -d $D -p stat -n 40 --dirs per-rank --run-id m$id" "$T/out"
+run_mpi 2 60 mdtest -T -F -u -n 40 -d "$D"
+check "mdtest -T without a run id: exit 2, says how" \
+    sh -c "[ $RC -eq 2 ] && grep -q -- '-- --run-id ID' '$T/err'"
+run_mpi 2 60 mdtest -r -F -u -n 40 -d "$D" -- --run-id m$id --no-results
+check "mdtest -r: exit 0, all gone" sh -c "[ $RC -eq 0 ] && [ -z \"\$(ls -A '$D')\" ]"
+
+# --- a stonewalled create keeps fewer files than -n: the message names the -n to give
+run_mpi 2 120 -d "$D" -p create -n 1000000 -D 0.3 -k --run-id s$id --no-results
+kn=$(sed -n "s/^kept metadata .* -n \([0-9]*\),.*/\1/p" "$T/out")
+check "stonewalled create kept: exit 0, -n named ($kn)" sh -c "[ $RC -eq 0 ] && [ -n '$kn' ] && [ '$kn' -lt 1000000 ]"
+run_mpi 2 60 -d "$D" -p stat,delete -n "$kn" --run-id s$id --no-results
+check "... a run with that -n works on all of them and removes them" sh -c "[ $RC -eq 0 ] && [ -z \"\$(ls -A '$D')\" ]"
+finish
