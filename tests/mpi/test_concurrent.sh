@@ -75,15 +75,20 @@ def span(r):   # the run's phases, first open to last close, on the job's rank 0
     return min(x["open_start"].min() for x in t) + k, max(x["close_end"].max() for x in t) + k
 (a0, a1), (b0, b1) = span(ck), span(rr)
 both = min(a1, b1) - max(a0, b0)   # the phases' own overlap, from the stored times
-# The recorded window spans each section's phase loop (its agreements and preparation too),
-# so it can be a little wider than the phases' own overlap; on a loaded machine the sections
-# may not overlap at all, and then both say so.
-if both > 0:
-    assert ov > 0 and both - 0.05 <= ov <= both + 0.5, (ov, both)
-else:
-    assert ov <= 0.5, (ov, both)
+# The recorded window spans each section's phase loop (its agreements, the first phase's
+# preparation, the end-of-phase gathers too), so it holds the phases' own overlap and can be
+# wider: by how much depends on the machine (6 ranks on 2 cores under the sanitizers: more
+# than 0.5 s at times), so only the order is exact (0.05 s for the clock correction) and the
+# excess is only bounded (5 s). On a loaded machine the sections may not overlap at all, and
+# then both say so.
 start = ck.attrs["concurrent_overlap_start"]
-assert start == rr.attrs["concurrent_overlap_start"] and abs(start - max(a0, b0)) < 0.5, (start, a0, b0)
+assert start == rr.attrs["concurrent_overlap_start"], (start, rr.attrs["concurrent_overlap_start"])
+assert max(a0, b0) - 5 < start <= max(a0, b0) + 0.05, (start, a0, b0)   # opens no later than the phases
+if both > 0:
+    assert ov > 0 and both - 0.05 <= ov <= both + 5, (ov, both)
+    assert start + ov >= min(a1, b1) - 0.05, (start, ov, a1, b1)         # closes no earlier
+else:
+    assert ov <= 5, (ov, both)
 # the random reads are figures of their own: 4 KiB transfers
 assert int(rr.attrs["transfer"]) == 4096 and int(rr["phases"]["01_read"]["ops"][0]) == 2 * 2048
 PY
