@@ -22,7 +22,13 @@ gl_start 2 || RC=$?
 [ "$RC" -eq 0 ] || { echo "FAIL - glusterfs: the volume did not start (rc $RC)"; exit 1; }
 # A stopped brick blocks its clients until the ping timeout (42 s by
 # default); 15 s keeps the SIGSTOP test short and still well past --timeout 5.
-gl_cli volume set "$GL_VOL" network.ping-timeout 15 >/dev/null || echo "note: could not set network.ping-timeout"
+GL_PING=15
+gl_cli volume set "$GL_VOL" network.ping-timeout "$GL_PING" >/dev/null || echo "note: could not set network.ping-timeout"
+# How long a job blocked on a stopped brick may take to end: the client gives
+# up at the ping timeout, which fired 15-40 s after the stop here (a second
+# ping period and more under load; a bound of 20 s once failed at 25.6 s), so
+# two ping timeouts and a minute for the rest. The wait for the job is the same.
+STOP_BOUND=$((2 * GL_PING + 60))
 gl_mount "$T/c" 2 || { echo "FAIL - glusterfs: the clients did not mount"; exit 1; }
 A=${GL_MOUNTS[0]} B=${GL_MOUNTS[1]}
 echo "# timings: glusterd up ${GL_T_UP} s, volume create+start ${GL_T_CREATE} s, 2 mounts ${GL_T_MOUNT} s"
@@ -368,9 +374,9 @@ if [ -n "$K" ]; then
     SP=$(gl_brick_pid "$K")
     kill -STOP "$SP"
     T_STOP=$(date +%s.%N)
-    # bounded: wait at most 60 s for pfsbench to end, then the brick is let go
+    # bounded: wait at most STOP_BOUND s for pfsbench to end, then the brick is let go
     WD=
-    for ((w = 0; w < 600; w++)); do
+    for ((w = 0; w < STOP_BOUND * 10; w++)); do
         kill -0 "$BG" 2>/dev/null || break
         [ -z "$WD" ] && grep -q "watchdog" "$T/err" &&
             WD=$(awk -v a="$T_STOP" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
@@ -380,7 +386,7 @@ if [ -n "$K" ]; then
     STOPPED=$(awk -v a="$T_STOP" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
     kill -CONT "$SP" 2>/dev/null
     wait_bg "$T_STOP"
-    [ "$w" -ge 600 ] && echo "# brick stopped: pfsbench still ran after 60 s; the brick was continued"
+    [ "$w" -ge $((STOP_BOUND * 10)) ] && echo "# brick stopped: pfsbench still ran after $STOP_BOUND s; the brick was continued"
     ELAPSED=$STOPPED
     echo "# brick $K stopped: the first watchdog message after ${WD:-never} s; pfsbench exited $RC after $ELAPSED s; stderr:"
     grep '^pfsbench' "$T/err" | sed 's/^/#   /'
@@ -394,8 +400,8 @@ if [ -n "$K" ]; then
     # uninterruptibly for the answer), so the ranks go when the client gives
     # up on the brick (its ping timeout, 15 s here, took 15-40 s). pfsbench's
     # part is done at the watchdog: message, record, its files; the bound is
-    # the loop's 60 s.
-    check "brick stopped, --timeout 5: the job ends once the client gives up on the brick ($ELAPSED s < 60 s)" awk -v e="$ELAPSED" 'BEGIN { exit !(e < 60) }'
+    # the loop's STOP_BOUND s.
+    check "brick stopped, --timeout 5: the job ends once the client gives up on the brick ($ELAPSED s < $STOP_BOUND s)" awk -v e="$ELAPSED" -v m="$STOP_BOUND" 'BEGIN { exit !(e < m) }'
     check "brick stopped: recorded failed, naming the watchdog" sh -c 'case "$1" in *watchdog*) exit 0;; esac; exit 1' sh "$(err_of "$T/stop.h5")"
     check "brick stopped: the run is recorded once ($(nruns_of "$T/stop.h5") runs in its results file)" [ "$(nruns_of "$T/stop.h5")" = 1 ]
 else
@@ -427,7 +433,7 @@ if [ -n "${PFS_STALL_LIB:-}" ] && [ -e "$PFS_STALL_LIB" ]; then
         kill -STOP "$SP"
         T_STOP=$(date +%s.%N)
         WD=
-        for ((w = 0; w < 600; w++)); do # bounded: 60 s, then the brick is let go
+        for ((w = 0; w < STOP_BOUND * 10; w++)); do # bounded: STOP_BOUND s, then the brick is let go
             kill -0 "$BG" 2>/dev/null || break
             [ -z "$WD" ] && grep -q "watchdog" "$T/err" &&
                 WD=$(awk -v a="$T_STOP" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
@@ -443,8 +449,8 @@ if [ -n "${PFS_STALL_LIB:-}" ] && [ -e "$PFS_STALL_LIB" ]; then
             cond '[ -n "$WD" ] && awk -v e="$WD" "BEGIN { exit !(e + 0 == e && e < 15) }"'
         check "brick stopped in the cache drop: the step is named (the preparation of read)" \
             grep -qE "watchdog: rank [0-9]+ on .* blocked .*during the preparation of read \(repetition 0\)" "$T/err"
-        check "brick stopped in the cache drop: exit 3 (rc $RC), the job gone within 60 s ($STOPPED s)" \
-            cond '[ "$RC" -eq 3 ] && awk -v e="$STOPPED" "BEGIN { exit !(e < 60) }"'
+        check "brick stopped in the cache drop: exit 3 (rc $RC), the job gone within $STOP_BOUND s ($STOPPED s)" \
+            cond '[ "$RC" -eq 3 ] && awk -v e="$STOPPED" -v m="$STOP_BOUND" "BEGIN { exit !(e < m) }"'
         check "brick stopped in the cache drop: recorded failed, once, naming the watchdog" \
             cond 'case "$(err_of "$T/drop.h5")" in failed:*watchdog*) [ "$(nruns_of "$T/drop.h5")" = 1 ];; *) false;; esac'
     else
