@@ -91,13 +91,39 @@ static hid_t str_type(size_t n)
     return t;
 }
 
-/* A dataset of doubles or integers with a units attribute. */
-static int write_array(hid_t loc, const char *name, hid_t type, int rank, const hsize_t *dims, const void *data,
-                       const char *units)
+/* The string type of every compound field and string dataset: UTF-8,
+ * variable-length (h5py gives str or bytes, never padded, never cut). */
+static hid_t vstr_type(void)
+{
+    hid_t t = H5Tcopy(H5T_C_S1);
+    H5Tset_size(t, H5T_VARIABLE);
+    H5Tset_cset(t, H5T_CSET_UTF8);
+    return t;
+}
+
+/* src into dst[n] for a fixed-length field of an older file's table: cut,
+ * when it must be, before a UTF-8 character, never inside one. */
+static void copy_fixed(char *dst, size_t n, const char *src)
+{
+    size_t len = src ? strlen(src) : 0;
+    if (len >= n) {
+        len = n - 1;
+        while (len > 0 && ((unsigned char)src[len] & 0xC0) == 0x80)
+            len--;
+    }
+    if (len)
+        memcpy(dst, src, len);
+    dst[len] = '\0';
+}
+
+/* A dataset with a units attribute: its file type ftype, written from
+ * memory laid out as mtype. */
+static int write_typed(hid_t loc, const char *name, hid_t ftype, hid_t mtype, int rank, const hsize_t *dims,
+                       const void *data, const char *units)
 {
     hid_t s = H5Screate_simple(rank, dims, NULL);
-    hid_t ds = H5Dcreate2(loc, name, type, s, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    int rc = ds < 0 ? -1 : (H5Dwrite(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0 ? -1 : 0);
+    hid_t ds = H5Dcreate2(loc, name, ftype, s, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    int rc = ds < 0 ? -1 : (H5Dwrite(ds, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0 ? -1 : 0);
     if (ds >= 0) {
         if (rc == 0 && units)
             rc = pfs_res_attr_str(ds, "units", units);
@@ -107,14 +133,36 @@ static int write_array(hid_t loc, const char *name, hid_t type, int rank, const 
     return rc;
 }
 
+/* A dataset of doubles or integers with a units attribute. */
+static int write_array(hid_t loc, const char *name, hid_t type, int rank, const hsize_t *dims, const void *data,
+                       const char *units)
+{
+    return write_typed(loc, name, type, type, rank, dims, data, units);
+}
+
+/* A compound memory type's file type: its members packed, without the
+ * gaps where the memory row keeps what is not written. */
+static hid_t packed(hid_t mtype)
+{
+    hid_t t = H5Tcopy(mtype);
+    H5Tpack(t);
+    return t;
+}
+
 /* ---- the summary table ---- */
 
+/* A row holds its text twice: as pointers (the variable-length UTF-8
+ * fields every file made by this pfsbench has) and as fixed-length copies
+ * (for appending to a file whose /summary an older pfsbench made with
+ * fixed-length fields: HDF5 converts none into the other, and one
+ * dataset keeps one type). summary_type picks one of the two by name. */
 struct summary_row {
     int run;
-    char run_id[STR_SHORT];
-    char label[STR_LABEL];
-    char status[16];
-    char phase[16];
+    const char *run_id, *label, *status, *phase;
+    char run_id_f[STR_SHORT];
+    char label_f[STR_LABEL];
+    char status_f[16];
+    char phase_f[16];
     int rep;
     int ranks;
     int nodes;
@@ -132,15 +180,41 @@ struct summary_row {
     int warmup; /* 1: a warm-up repetition, left out of the statistics */
 };
 
-static hid_t summary_type(void)
+static const char *const SUMMARY_STR[4] = {"run_id", "label", "status", "phase"};
+
+/* The character set of string field name of an existing table's type
+ * (ASCII when it has no such field). */
+static H5T_cset_t field_cset(hid_t file_type, const char *name)
+{
+    H5T_cset_t cs = H5T_CSET_ASCII;
+    int i = file_type >= 0 ? H5Tget_member_index(file_type, name) : -1;
+    if (i >= 0) {
+        hid_t m = H5Tget_member_type(file_type, (unsigned)i);
+        if (H5Tget_class(m) == H5T_STRING)
+            cs = H5Tget_cset(m);
+        H5Tclose(m);
+    }
+    return cs;
+}
+
+/* The memory type of a row: variable-length strings, or (fixed >= 0: the
+ * file type of an older table) the fixed-length copies in its character set. */
+static hid_t summary_type(hid_t fixed)
 {
     hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct summary_row));
-    hid_t s64 = str_type(STR_SHORT), s128 = str_type(STR_LABEL), s16 = str_type(16);
     H5Tinsert(t, "run", HOFFSET(struct summary_row, run), H5T_NATIVE_INT);
-    H5Tinsert(t, "run_id", HOFFSET(struct summary_row, run_id), s64);
-    H5Tinsert(t, "label", HOFFSET(struct summary_row, label), s128);
-    H5Tinsert(t, "status", HOFFSET(struct summary_row, status), s16);
-    H5Tinsert(t, "phase", HOFFSET(struct summary_row, phase), s16);
+    const size_t voff[4] = {HOFFSET(struct summary_row, run_id), HOFFSET(struct summary_row, label),
+                            HOFFSET(struct summary_row, status), HOFFSET(struct summary_row, phase)};
+    const size_t foff[4] = {HOFFSET(struct summary_row, run_id_f), HOFFSET(struct summary_row, label_f),
+                            HOFFSET(struct summary_row, status_f), HOFFSET(struct summary_row, phase_f)};
+    const size_t flen[4] = {STR_SHORT, STR_LABEL, 16, 16};
+    for (int i = 0; i < 4; i++) {
+        hid_t st = fixed >= 0 ? str_type(flen[i]) : vstr_type();
+        if (fixed >= 0)
+            H5Tset_cset(st, field_cset(fixed, SUMMARY_STR[i]));
+        H5Tinsert(t, SUMMARY_STR[i], fixed >= 0 ? foff[i] : voff[i], st);
+        H5Tclose(st);
+    }
     H5Tinsert(t, "rep", HOFFSET(struct summary_row, rep), H5T_NATIVE_INT);
     H5Tinsert(t, "ranks", HOFFSET(struct summary_row, ranks), H5T_NATIVE_INT);
     H5Tinsert(t, "nodes", HOFFSET(struct summary_row, nodes), H5T_NATIVE_INT);
@@ -156,91 +230,156 @@ static hid_t summary_type(void)
     H5Tinsert(t, "ops", HOFFSET(struct summary_row, ops), H5T_NATIVE_UINT64);
     H5Tinsert(t, "rate", HOFFSET(struct summary_row, rate), H5T_NATIVE_DOUBLE);
     H5Tinsert(t, "warmup", HOFFSET(struct summary_row, warmup), H5T_NATIVE_INT);
-    H5Tclose(s64);
-    H5Tclose(s128);
-    H5Tclose(s16);
     return t;
 }
 
-static int append_summary(hid_t file, const struct summary_row *rows, hsize_t n)
+/* Whether an existing /summary has fixed-length string fields (made by a
+ * pfsbench before they were variable-length): its run_id says. */
+static int summary_is_fixed(hid_t ds)
 {
-    hid_t t = summary_type();
-    hid_t ds;
-    int rc = -1;
-    if (H5Lexists(file, "summary", H5P_DEFAULT) > 0) {
-        ds = H5Dopen2(file, "summary", H5P_DEFAULT);
-    } else {
-        hsize_t dims = 0, maxd = H5S_UNLIMITED, chunk = 64;
-        hid_t s = H5Screate_simple(1, &dims, &maxd);
-        hid_t pl = H5Pcreate(H5P_DATASET_CREATE);
-        H5Pset_chunk(pl, 1, &chunk);
-        ds = H5Dcreate2(file, "summary", t, s, H5P_DEFAULT, pl, H5P_DEFAULT);
-        H5Pclose(pl);
-        H5Sclose(s);
-        if (ds >= 0)
-            pfs_res_attr_str(ds, "units", "transfer, block, bytes: bytes; seconds: s; bandwidth, stonewall_bandwidth: bytes/s "
-                                  "(1024-based MiB = 1048576 bytes); utilization: fraction; ops: transfers (data "
-                                  "phases) or files (metadata phases); rate, stonewall_rate: ops/s; warmup: 1 for a warm-up "
-                                  "repetition (left out of the statistics)");
+    hid_t ft = H5Dget_type(ds);
+    int fixed = 0, i = H5Tget_member_index(ft, "run_id");
+    if (i >= 0) {
+        hid_t m = H5Tget_member_type(ft, (unsigned)i);
+        fixed = H5Tget_class(m) == H5T_STRING && H5Tis_variable_str(m) <= 0;
+        H5Tclose(m);
     }
-    if (ds < 0)
-        goto out;
-    if (n == 0) {
-        rc = 0;
-        H5Dclose(ds);
-        goto out;
-    }
-    hid_t fs = H5Dget_space(ds);
-    hsize_t cur;
-    H5Sget_simple_extent_dims(fs, &cur, NULL);
-    H5Sclose(fs);
-    hsize_t newsize = cur + n;
-    if (H5Dset_extent(ds, &newsize) >= 0) {
-        fs = H5Dget_space(ds);
-        H5Sselect_hyperslab(fs, H5S_SELECT_SET, &cur, NULL, &n, NULL);
-        hid_t ms = H5Screate_simple(1, &n, NULL);
-        rc = H5Dwrite(ds, t, ms, fs, H5P_DEFAULT, rows) < 0 ? -1 : 0;
-        H5Sclose(ms);
-        H5Sclose(fs);
-    }
-    H5Dclose(ds);
-out:
+    H5Tclose(ft);
+    return fixed;
+}
+
+#define SUMMARY_UNITS                                                                                       \
+    "transfer, block, bytes: bytes; seconds: s; bandwidth, stonewall_bandwidth: bytes/s (1024-based MiB = "     \
+    "1048576 bytes); utilization: fraction; ops: transfers (data phases) or files (metadata phases); rate, "   \
+    "stonewall_rate: ops/s; warmup: 1 for a warm-up repetition (left out of the statistics); run_id, label, " \
+    "status, phase: text (UTF-8)"
+
+static hid_t create_summary(hid_t file)
+{
+    hid_t m = summary_type(-1), t = packed(m);
+    H5Tclose(m);
+    hsize_t dims = 0, maxd = H5S_UNLIMITED, chunk = 64;
+    hid_t s = H5Screate_simple(1, &dims, &maxd);
+    hid_t pl = H5Pcreate(H5P_DATASET_CREATE);
+    H5Pset_chunk(pl, 1, &chunk);
+    hid_t ds = H5Dcreate2(file, "summary", t, s, H5P_DEFAULT, pl, H5P_DEFAULT);
+    H5Pclose(pl);
+    H5Sclose(s);
     H5Tclose(t);
+    if (ds >= 0 && pfs_res_attr_str(ds, "units", SUMMARY_UNITS) != 0) {
+        H5Dclose(ds);
+        return -1;
+    }
+    return ds;
+}
+
+/* Appends n rows to /summary, made here with variable-length strings. A
+ * table an older pfsbench made keeps its fixed-length fields: the rows go
+ * in as their fixed-length copies, so the file stays one readable table. */
+static int append_summary(hid_t file, struct summary_row *rows, hsize_t n)
+{
+    hid_t ds = H5Lexists(file, "summary", H5P_DEFAULT) > 0 ? H5Dopen2(file, "summary", H5P_DEFAULT)
+                                                            : create_summary(file);
+    if (ds < 0)
+        return -1;
+    int rc = 0;
+    hid_t ft = summary_is_fixed(ds) ? H5Dget_type(ds) : -1;
+    hid_t t = summary_type(ft);
+    if (ft >= 0) {
+        for (hsize_t i = 0; i < n; i++) {
+            copy_fixed(rows[i].run_id_f, sizeof(rows[i].run_id_f), rows[i].run_id);
+            copy_fixed(rows[i].label_f, sizeof(rows[i].label_f), rows[i].label);
+            copy_fixed(rows[i].status_f, sizeof(rows[i].status_f), rows[i].status);
+            copy_fixed(rows[i].phase_f, sizeof(rows[i].phase_f), rows[i].phase);
+        }
+        H5Tclose(ft);
+    }
+    if (n > 0) {
+        hid_t fs = H5Dget_space(ds);
+        hsize_t cur;
+        H5Sget_simple_extent_dims(fs, &cur, NULL);
+        H5Sclose(fs);
+        hsize_t newsize = cur + n;
+        rc = -1;
+        if (H5Dset_extent(ds, &newsize) >= 0) {
+            fs = H5Dget_space(ds);
+            H5Sselect_hyperslab(fs, H5S_SELECT_SET, &cur, NULL, &n, NULL);
+            hid_t ms = H5Screate_simple(1, &n, NULL);
+            rc = H5Dwrite(ds, t, ms, fs, H5P_DEFAULT, rows) < 0 ? -1 : 0;
+            H5Sclose(ms);
+            H5Sclose(fs);
+        }
+    }
+    H5Tclose(t);
+    H5Dclose(ds);
     return rc;
 }
 
 /* ---- one run ---- */
 
+/* The text fields are pointers (variable-length UTF-8 in the file) into
+ * the row's own NUL-terminated copies. */
 struct placement_row {
     int rank;
     int node;
-    char host[PFS_HOST_MAX];
+    const char *host;
     double clock_correction;
     double clock_uncertainty;
     int reads_from_rank;
     int reads_from_node;
-    char cpu_affinity[PFS_CPULIST_MAX]; /* appended: older files lack the three */
+    const char *cpu_affinity; /* appended: older files lack the three */
     int32_t cpus;
-    char numa_nodes[PFS_NUMALIST_MAX];
+    const char *numa_nodes;
+    char host_b[PFS_HOST_MAX];
+    char cpu_affinity_b[PFS_CPULIST_MAX];
+    char numa_nodes_b[PFS_NUMALIST_MAX];
 };
 
 /* node_hosts [K]: each node's host name, so that every [..][K] dataset of
  * the phases can be labelled without the placement table. */
 static int write_node_hosts(hid_t g, const struct pfs_run_data *d)
 {
-    char(*h)[PFS_HOST_MAX] = calloc((size_t)(d->nnodes > 0 ? d->nnodes : 1), PFS_HOST_MAX);
-    if (!h)
+    size_t k = (size_t)(d->nnodes > 0 ? d->nnodes : 1);
+    char(*h)[PFS_HOST_MAX] = calloc(k, PFS_HOST_MAX);
+    const char **p = calloc(k, sizeof(*p));
+    if (!h || !p) {
+        free(h), free(p);
         return -1;
+    }
     for (int r = d->nranks - 1; r >= 0; r--) /* the lowest rank of a node names it */
         if (d->node_of_rank[r] >= 0 && d->node_of_rank[r] < d->nnodes)
             memcpy(h[d->node_of_rank[r]], d->hosts[r], PFS_HOST_MAX - 1);
-    hid_t t = str_type(PFS_HOST_MAX);
-    H5Tset_cset(t, H5T_CSET_UTF8);
+    for (size_t i = 0; i < k; i++)
+        p[i] = h[i];
+    hid_t t = vstr_type();
     hsize_t n = (hsize_t)d->nnodes;
-    int rc = write_array(g, "node_hosts", t, 1, &n, h, "host name of node k (the K axis of every node_* dataset)");
+    int rc = write_array(g, "node_hosts", t, 1, &n, p, "host name of node k (the K axis of every node_* dataset)");
     H5Tclose(t);
+    free(p);
     free(h);
     return rc;
+}
+
+static void fill_placement_row(struct placement_row *row, const struct pfs_run_data *d, int r)
+{
+    int src = (r + d->reorder_shift) % d->nranks;
+    row->rank = r;
+    row->node = d->node_of_rank[r];
+    memcpy(row->host_b, d->hosts[r], PFS_HOST_MAX - 1);
+    row->clock_correction = d->clock_corr ? d->clock_corr[r] : 0;
+    row->clock_uncertainty = d->clock_unc ? d->clock_unc[r] : 0;
+    row->reads_from_rank = src;
+    row->reads_from_node = d->node_of_rank[src];
+    row->cpus = -1; /* not recorded */
+    if (d->affinity) {
+        const struct pfs_affinity *a = &d->affinity[r];
+        memcpy(row->cpu_affinity_b, a->cpu_affinity, sizeof(row->cpu_affinity_b) - 1);
+        memcpy(row->numa_nodes_b, a->numa_nodes, sizeof(row->numa_nodes_b) - 1);
+        row->cpus = a->cpus;
+    }
+    row->host = row->host_b;
+    row->cpu_affinity = row->cpu_affinity_b;
+    row->numa_nodes = row->numa_nodes_b;
 }
 
 static int write_placement(hid_t g, const struct pfs_run_data *d)
@@ -248,46 +387,30 @@ static int write_placement(hid_t g, const struct pfs_run_data *d)
     struct placement_row *rows = calloc((size_t)d->nranks, sizeof(*rows));
     if (!rows)
         return -1;
-    for (int r = 0; r < d->nranks; r++) {
-        int src = (r + d->reorder_shift) % d->nranks;
-        rows[r].rank = r;
-        rows[r].node = d->node_of_rank[r];
-        memcpy(rows[r].host, d->hosts[r], PFS_HOST_MAX);
-        rows[r].host[PFS_HOST_MAX - 1] = '\0';
-        rows[r].clock_correction = d->clock_corr ? d->clock_corr[r] : 0;
-        rows[r].clock_uncertainty = d->clock_unc ? d->clock_unc[r] : 0;
-        rows[r].reads_from_rank = src;
-        rows[r].reads_from_node = d->node_of_rank[src];
-        rows[r].cpus = -1; /* not recorded */
-        if (d->affinity) {
-            const struct pfs_affinity *a = &d->affinity[r];
-            memcpy(rows[r].cpu_affinity, a->cpu_affinity, sizeof(rows[r].cpu_affinity) - 1);
-            memcpy(rows[r].numa_nodes, a->numa_nodes, sizeof(rows[r].numa_nodes) - 1);
-            rows[r].cpus = a->cpus;
-        }
-    }
+    for (int r = 0; r < d->nranks; r++)
+        fill_placement_row(&rows[r], d, r);
     hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct placement_row));
-    hid_t hs = str_type(PFS_HOST_MAX);
+    hid_t vs = vstr_type();
     H5Tinsert(t, "rank", HOFFSET(struct placement_row, rank), H5T_NATIVE_INT);
     H5Tinsert(t, "node", HOFFSET(struct placement_row, node), H5T_NATIVE_INT);
-    H5Tinsert(t, "host", HOFFSET(struct placement_row, host), hs);
+    H5Tinsert(t, "host", HOFFSET(struct placement_row, host), vs);
     H5Tinsert(t, "clock_correction", HOFFSET(struct placement_row, clock_correction), H5T_NATIVE_DOUBLE);
     H5Tinsert(t, "clock_uncertainty", HOFFSET(struct placement_row, clock_uncertainty), H5T_NATIVE_DOUBLE);
     H5Tinsert(t, "reads_from_rank", HOFFSET(struct placement_row, reads_from_rank), H5T_NATIVE_INT);
     H5Tinsert(t, "reads_from_node", HOFFSET(struct placement_row, reads_from_node), H5T_NATIVE_INT);
-    hid_t cs = str_type(PFS_CPULIST_MAX), ns = str_type(PFS_NUMALIST_MAX);
-    H5Tinsert(t, "cpu_affinity", HOFFSET(struct placement_row, cpu_affinity), cs);
+    H5Tinsert(t, "cpu_affinity", HOFFSET(struct placement_row, cpu_affinity), vs);
     H5Tinsert(t, "cpus", HOFFSET(struct placement_row, cpus), H5T_NATIVE_INT32);
-    H5Tinsert(t, "numa_nodes", HOFFSET(struct placement_row, numa_nodes), ns);
+    H5Tinsert(t, "numa_nodes", HOFFSET(struct placement_row, numa_nodes), vs);
+    hid_t ft = packed(t); /* the row's buffers stay out of the file */
     hsize_t n = (hsize_t)d->nranks;
-    int rc = write_array(g, "placement", t, 1, &n, rows,
+    int rc = write_typed(g, "placement", ft, t, 1, &n, rows,
                          "clock_correction, clock_uncertainty: s (added to a rank's clock to put it on rank 0's); "
                          "node: index in rank order of first appearance; reads_from_*: whose data the rank read; "
                          "cpu_affinity: the rank's CPUs (sched_getaffinity, a cpulist), cpus: how many (-1: unknown), "
-                         "numa_nodes: their NUMA nodes (\"\": no NUMA information); threads inherit them");
-    H5Tclose(cs);
-    H5Tclose(ns);
-    H5Tclose(hs);
+                         "numa_nodes: their NUMA nodes (\"\": no NUMA information); threads inherit them; host, "
+                         "cpu_affinity, numa_nodes: text (UTF-8)");
+    H5Tclose(vs);
+    H5Tclose(ft);
     H5Tclose(t);
     free(rows);
     return rc || write_node_hosts(g, d);
@@ -349,10 +472,11 @@ static void fill_summary_row(struct summary_row *row, const struct pfs_run_data 
     const struct pfs_config *cfg = d->cfg;
     memset(row, 0, sizeof(*row));
     row->run = run_no;
-    snprintf(row->run_id, sizeof(row->run_id), "%s", d->run_id);
-    snprintf(row->label, sizeof(row->label), "%s", cfg->label);
-    snprintf(row->status, sizeof(row->status), "%s", d->status);
-    snprintf(row->phase, sizeof(row->phase), "%s", pfs_phase_name(cfg->phases[p]));
+    /* The run's own strings, alive until the rows are written (NULL: ""). */
+    row->run_id = d->run_id;
+    row->label = cfg->label;
+    row->status = d->status ? d->status : "";
+    row->phase = pfs_phase_name(cfg->phases[p]);
     row->rep = rep;
     row->ranks = d->nranks;
     row->nodes = d->nnodes;
@@ -458,28 +582,39 @@ static int write_stream_bandwidth(hid_t g, const struct pfs_run_data *d, int p)
     return rc;
 }
 
+/* The statistics of the n measured values v, as attributes PREFIX_min ..
+ * PREFIX_stddev. What n cannot give is NaN, never 0 (as the text report
+ * prints n/a and JSON null): the stddev of one value, everything of none
+ * (a run that failed during its warm-up). */
+static int write_stats(hid_t g, const char *prefix, const double *v, int n)
+{
+    struct pfs_stats st;
+    pfs_stats_compute(v, n, &st);
+    if (n < 1)
+        st.min = st.max = st.mean = st.median = NAN;
+    if (n < 2)
+        st.stddev = NAN;
+    const char *key[5] = {"min", "max", "mean", "median", "stddev"};
+    const double val[5] = {st.min, st.max, st.mean, st.median, st.stddev};
+    int rc = 0;
+    for (int i = 0; i < 5; i++) {
+        char name[64];
+        snprintf(name, sizeof(name), "%s_%s", prefix, key[i]);
+        rc |= attr_dbl(g, name, val[i]);
+    }
+    return rc;
+}
+
 /* Min, max, mean, median and stddev over the measured repetitions (the
  * warm-up ones, the first w, left out), as attributes. */
 static int write_stats_attrs(hid_t g, const struct phase_figs *f, int w, int reps, int meta)
 {
     int rc = 0;
-    struct pfs_stats st;
-    pfs_stats_compute(f->bw + w, reps - w, &st);
-    if (meta) {
-        struct pfs_stats sr;
-        pfs_stats_compute(f->rate + w, reps - w, &sr);
-        rc |= attr_dbl(g, "rate_min", sr.min);
-        rc |= attr_dbl(g, "rate_max", sr.max);
-        rc |= attr_dbl(g, "rate_mean", sr.mean);
-        rc |= attr_dbl(g, "rate_median", sr.median);
-        rc |= attr_dbl(g, "rate_stddev", sr.stddev);
-    }
-    rc |= attr_dbl(g, "bandwidth_min", st.min);
-    rc |= attr_dbl(g, "bandwidth_max", st.max);
-    rc |= attr_dbl(g, "bandwidth_mean", st.mean);
-    rc |= attr_dbl(g, "bandwidth_median", st.median);
-    rc |= attr_dbl(g, "bandwidth_stddev", st.stddev);
-    rc |= pfs_res_attr_str(g, "bandwidth_units", "bytes/s; stddev is the sample standard deviation (n-1)");
+    if (meta)
+        rc |= write_stats(g, "rate", f->rate + w, reps - w);
+    rc |= write_stats(g, "bandwidth", f->bw + w, reps - w);
+    rc |= pfs_res_attr_str(g, "bandwidth_units", "bytes/s; stddev is the sample standard deviation (n-1), NaN for "
+                           "one measured repetition (all five NaN for none)");
     return rc;
 }
 

@@ -300,14 +300,6 @@ static void expect_units(hid_t loc, const char *ds_name, const char *want)
     H5Dclose(ds);
 }
 
-static hid_t cstr(size_t n)
-{
-    hid_t t = H5Tcopy(H5T_C_S1);
-    H5Tset_size(t, n);
-    H5Tset_strpad(t, H5T_STR_NULLTERM);
-    return t;
-}
-
 /* Our own in-memory layouts, members in another order than the writer's:
  * HDF5 converts compound members by name, so a missing or renamed member
  * fails the read. */
@@ -342,12 +334,7 @@ struct rsummary {
 static hid_t rsummary_type(void)
 {
     hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct rsummary));
-    hid_t s16 = cstr(16), s64 = cstr(64), s128 = cstr(128);
     H5Tinsert(t, "run", HOFFSET(struct rsummary, run), H5T_NATIVE_INT);
-    H5Tinsert(t, "run_id", HOFFSET(struct rsummary, run_id), s64);
-    H5Tinsert(t, "label", HOFFSET(struct rsummary, label), s128);
-    H5Tinsert(t, "status", HOFFSET(struct rsummary, status), s16);
-    H5Tinsert(t, "phase", HOFFSET(struct rsummary, phase), s16);
     H5Tinsert(t, "rep", HOFFSET(struct rsummary, rep), H5T_NATIVE_INT);
     H5Tinsert(t, "ranks", HOFFSET(struct rsummary, ranks), H5T_NATIVE_INT);
     H5Tinsert(t, "nodes", HOFFSET(struct rsummary, nodes), H5T_NATIVE_INT);
@@ -358,9 +345,54 @@ static hid_t rsummary_type(void)
     H5Tinsert(t, "bandwidth", HOFFSET(struct rsummary, bandwidth), H5T_NATIVE_DOUBLE);
     H5Tinsert(t, "utilization", HOFFSET(struct rsummary, utilization), H5T_NATIVE_DOUBLE);
     H5Tinsert(t, "stonewall_bandwidth", HOFFSET(struct rsummary, stonewall_bandwidth), H5T_NATIVE_DOUBLE);
-    H5Tclose(s16), H5Tclose(s64), H5Tclose(s128);
     return t;
 }
+
+/* The text fields of a compound dataset: UTF-8 variable-length in the
+ * file, copied into the fixed buffers of our rows. */
+struct strfield {
+    const char *name;
+    size_t off, len;
+};
+
+static void expect_vlen_utf8(hid_t ft, const char *field)
+{
+    int i = H5Tget_member_index(ft, field);
+    assert_true(i >= 0);
+    hid_t m = H5Tget_member_type(ft, (unsigned)i);
+    assert_int_equal(H5Tget_class(m), H5T_STRING);
+    assert_true(H5Tis_variable_str(m) > 0);
+    assert_int_equal(H5Tget_cset(m), H5T_CSET_UTF8);
+    H5Tclose(m);
+}
+
+static void read_str_fields(hid_t loc, const char *name, void *rows, size_t rowsize, hsize_t n,
+                            const struct strfield *sf, int nsf)
+{
+    hid_t ds = H5Dopen2(loc, name, H5P_DEFAULT);
+    assert_true(ds >= 0);
+    hid_t ft = H5Dget_type(ds), sp = H5Dget_space(ds);
+    hid_t vs = H5Tcopy(H5T_C_S1);
+    H5Tset_size(vs, H5T_VARIABLE);
+    H5Tset_cset(vs, H5T_CSET_UTF8);
+    char **buf = calloc((size_t)(n > 0 ? n : 1), sizeof(char *));
+    assert_non_null(buf);
+    for (int k = 0; k < nsf; k++) {
+        expect_vlen_utf8(ft, sf[k].name);
+        hid_t ct = H5Tcreate(H5T_COMPOUND, sizeof(char *));
+        H5Tinsert(ct, sf[k].name, 0, vs);
+        assert_true(H5Dread(ds, ct, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) >= 0);
+        for (hsize_t i = 0; i < n; i++)
+            snprintf((char *)rows + i * rowsize + sf[k].off, sf[k].len, "%s", buf[i] ? buf[i] : "");
+        H5Dvlen_reclaim(ct, sp, H5P_DEFAULT, buf);
+        H5Tclose(ct);
+    }
+    free(buf);
+    H5Tclose(vs), H5Tclose(ft), H5Sclose(sp);
+    H5Dclose(ds);
+}
+
+#define SF(type, field) {#field, offsetof(struct type, field), sizeof(((struct type *)0)->field)}
 
 struct rplacement {
     char host[PFS_HOST_MAX];
@@ -371,16 +403,23 @@ struct rplacement {
 static hid_t rplacement_type(void)
 {
     hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct rplacement));
-    hid_t hs = cstr(PFS_HOST_MAX);
     H5Tinsert(t, "rank", HOFFSET(struct rplacement, rank), H5T_NATIVE_INT);
     H5Tinsert(t, "node", HOFFSET(struct rplacement, node), H5T_NATIVE_INT);
-    H5Tinsert(t, "host", HOFFSET(struct rplacement, host), hs);
     H5Tinsert(t, "clock_correction", HOFFSET(struct rplacement, clock_correction), H5T_NATIVE_DOUBLE);
     H5Tinsert(t, "clock_uncertainty", HOFFSET(struct rplacement, clock_uncertainty), H5T_NATIVE_DOUBLE);
     H5Tinsert(t, "reads_from_rank", HOFFSET(struct rplacement, reads_from_rank), H5T_NATIVE_INT);
     H5Tinsert(t, "reads_from_node", HOFFSET(struct rplacement, reads_from_node), H5T_NATIVE_INT);
-    H5Tclose(hs);
     return t;
+}
+
+static struct rplacement *read_placement(hid_t g, hsize_t *dims)
+{
+    hid_t pt = rplacement_type();
+    struct rplacement *pl = read_ds(g, "placement", pt, 1, dims);
+    H5Tclose(pt);
+    const struct strfield sf[] = {SF(rplacement, host)};
+    read_str_fields(g, "placement", pl, sizeof(*pl), dims[0], sf, 1);
+    return pl;
 }
 
 static struct rsummary *read_summary(hid_t file, hsize_t *n)
@@ -388,6 +427,9 @@ static struct rsummary *read_summary(hid_t file, hsize_t *n)
     hid_t t = rsummary_type();
     struct rsummary *rows = read_ds(file, "summary", t, 1, n);
     H5Tclose(t);
+    const struct strfield sf[] = {SF(rsummary, run_id), SF(rsummary, label), SF(rsummary, status),
+                                  SF(rsummary, phase)};
+    read_str_fields(file, "summary", rows, sizeof(*rows), *n, sf, 4);
     return rows;
 }
 
@@ -551,8 +593,8 @@ static void check_phase(struct fixture *f, hid_t run, int p, int reps)
     assert_near(attr_dbl(g, "bandwidth_median"), median, 1e-12);
     if (reps > 1)
         assert_near(attr_dbl(g, "bandwidth_stddev"), sd, 1e-9);
-    else
-        assert_true(attr_dbl(g, "bandwidth_stddev") == 0);
+    else /* one repetition has no spread: NaN, as the report's n/a and JSON's null, never 0 */
+        assert_true(isnan(attr_dbl(g, "bandwidth_stddev")));
     char units[256];
     get_attr_str(g, "bandwidth_units", units, sizeof(units));
     assert_non_null(strstr(units, "bytes/s"));
@@ -672,9 +714,7 @@ static void test_append_one_run(void **state)
 
     /* Placement: round-robin over 2 nodes, reorder by one rank. */
     hsize_t dims[2];
-    hid_t pt = rplacement_type();
-    struct rplacement *pl = read_ds(g, "placement", pt, 1, dims);
-    H5Tclose(pt);
+    struct rplacement *pl = read_placement(g, dims);
     assert_int_equal(dims[0], NR);
     for (int r = 0; r < NR; r++) {
         assert_int_equal(pl[r].rank, r);
@@ -1050,6 +1090,84 @@ static void test_concurrent_appends(void **state)
     H5Fclose(file);
 }
 
+/* ---- a file of an older pfsbench: /summary with fixed-length strings ----
+ * Its table keeps its type (one dataset, one type; HDF5 converts no
+ * variable-length string into a fixed one): the new run's rows go in as
+ * fixed-length copies, every older row stays, and the new run's own
+ * datasets (placement) are variable-length UTF-8. */
+static hid_t fixed_str(size_t n)
+{
+    hid_t t = H5Tcopy(H5T_C_S1);
+    H5Tset_size(t, n);
+    H5Tset_strpad(t, H5T_STR_NULLTERM);
+    return t;
+}
+
+/* The fixed-length /summary an older pfsbench wrote (before threads, ops,
+ * rate, warmup): our rsummary with its strings in place. */
+static hid_t old_summary_type(void)
+{
+    hid_t t = rsummary_type();
+    hid_t s16 = fixed_str(16), s64 = fixed_str(64), s128 = fixed_str(128);
+    H5Tinsert(t, "run_id", HOFFSET(struct rsummary, run_id), s64);
+    H5Tinsert(t, "label", HOFFSET(struct rsummary, label), s128);
+    H5Tinsert(t, "status", HOFFSET(struct rsummary, status), s16);
+    H5Tinsert(t, "phase", HOFFSET(struct rsummary, phase), s16);
+    H5Tclose(s16), H5Tclose(s64), H5Tclose(s128);
+    return t;
+}
+
+static void make_summary_fixed(const char *path)
+{
+    hid_t file = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    assert_true(file >= 0);
+    hsize_t n, maxd = H5S_UNLIMITED, chunk = 64;
+    struct rsummary *rows = read_summary(file, &n);
+    assert_true(H5Ldelete(file, "summary", H5P_DEFAULT) >= 0);
+    hid_t t = old_summary_type(), sp = H5Screate_simple(1, &n, &maxd), pl = H5Pcreate(H5P_DATASET_CREATE);
+    H5Pset_chunk(pl, 1, &chunk);
+    hid_t ds = H5Dcreate2(file, "summary", t, sp, H5P_DEFAULT, pl, H5P_DEFAULT);
+    assert_true(ds >= 0);
+    assert_true(H5Dwrite(ds, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows) >= 0);
+    H5Dclose(ds), H5Pclose(pl), H5Sclose(sp), H5Tclose(t);
+    H5Fclose(file);
+    free(rows);
+}
+
+static void test_append_to_fixed_summary(void **state)
+{
+    struct fixture *f = *state;
+    snprintf(f->cfg.label, sizeof(f->cfg.label), "run-a");
+    snprintf(f->d.run_id, sizeof(f->d.run_id), "id-aaaa");
+    append_ok(f, "/runs/000001");
+    make_summary_fixed(f->path);
+    snprintf(f->cfg.label, sizeof(f->cfg.label), "second \xc3\xa9");
+    snprintf(f->d.run_id, sizeof(f->d.run_id), "id-bbbb");
+    append_ok(f, "/runs/000002");
+
+    hid_t file = open_ro(f->path);
+    hid_t ds = H5Dopen2(file, "summary", H5P_DEFAULT), ft = H5Dget_type(ds);
+    hid_t m = H5Tget_member_type(ft, (unsigned)H5Tget_member_index(ft, "label"));
+    assert_true(H5Tis_variable_str(m) == 0); /* still the older table */
+    H5Tclose(m), H5Tclose(ft), H5Dclose(ds);
+    hsize_t n;
+    hid_t t = old_summary_type();
+    struct rsummary *rows = read_ds(file, "summary", t, 1, &n);
+    H5Tclose(t);
+    assert_int_equal(n, 2 * NPH * NREP);
+    int reps[NPH] = {NREP, NREP};
+    check_summary_rows(f, rows, 0, 1, "id-aaaa", "run-a", "complete", reps);
+    check_summary_rows(f, rows, NPH * NREP, 2, "id-bbbb", "second \xc3\xa9", "complete", reps);
+    free(rows);
+    hid_t g = H5Gopen2(file, "runs/000002", H5P_DEFAULT);
+    expect_attr_str(g, "label", "second \xc3\xa9");
+    hsize_t dims[2];
+    free(read_placement(g, dims)); /* the new run's own table: variable-length UTF-8 */
+    assert_int_equal(dims[0], NR);
+    H5Gclose(g);
+    H5Fclose(file);
+}
+
 /* ---- threads and a metadata phase ----
  * The same 4 ranks on 2 nodes (node = rank % 2), 2 threads each: 8 streams,
  * stream s = rank x 2 + thread, so streams 0,1,4,5 run on node 0 and 2,3,6,7
@@ -1071,14 +1189,11 @@ struct rsummary2 {
 static hid_t rsummary2_type(void)
 {
     hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct rsummary2));
-    hid_t s16 = cstr(16);
-    H5Tinsert(t, "phase", HOFFSET(struct rsummary2, phase), s16);
     H5Tinsert(t, "rep", HOFFSET(struct rsummary2, rep), H5T_NATIVE_INT);
     H5Tinsert(t, "ranks", HOFFSET(struct rsummary2, ranks), H5T_NATIVE_INT);
     H5Tinsert(t, "threads", HOFFSET(struct rsummary2, threads), H5T_NATIVE_INT);
     H5Tinsert(t, "ops", HOFFSET(struct rsummary2, ops), H5T_NATIVE_UINT64);
     H5Tinsert(t, "rate", HOFFSET(struct rsummary2, rate), H5T_NATIVE_DOUBLE);
-    H5Tclose(s16);
     return t;
 }
 
@@ -1236,6 +1351,8 @@ static void test_threads_and_metadata(void **state)
     hid_t st2 = rsummary2_type();
     struct rsummary2 *rows = read_ds(file, "summary", st2, 1, &n);
     H5Tclose(st2);
+    const struct strfield sf2[] = {SF(rsummary2, phase)};
+    read_str_fields(file, "summary", rows, sizeof(*rows), n, sf2, 1);
     assert_int_equal(n, NPH * NREP);
     for (hsize_t i = 0; i < n; i++) {
         int p = (int)i / NREP, k = (int)i % NREP;
@@ -1696,6 +1813,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_append_one_run, setup, teardown),
         cmocka_unit_test_setup_teardown(test_three_runs, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_append_to_fixed_summary, setup, teardown),
         cmocka_unit_test_setup_teardown(test_check_rejects, setup, teardown),
         cmocka_unit_test_setup_teardown(test_failed_run, setup, teardown),
         cmocka_unit_test_setup_teardown(test_crash_keeps_old_file, setup, teardown),

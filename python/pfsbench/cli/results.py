@@ -1,8 +1,10 @@
 """pfs-results: read a pfsbench HDF5 results file (pfsbench.cli.results).
 
     pfs-results FILE                  the summary table (one row per phase and repetition): MiB/s for
-                                      data phases, files/s for metadata phases
-    pfs-results FILE --csv            the same as CSV, in base units (bytes, s, bytes/s, ops/s) plus MiB/s
+                                      data phases, files/s for metadata phases; warmup yes marks a
+                                      --warmup repetition (stored, left out of the statistics)
+    pfs-results FILE --csv            the same as CSV, in base units (bytes, s, bytes/s, ops/s) plus MiB/s,
+                                      warmup 1 or 0 last
     pfs-results FILE --runs           one line per run: number, run id, status, start, label, ranks, nodes,
                                       threads, file system (mount type, source, layout), command; with
                                       --csv also every fs_* attribute
@@ -93,10 +95,13 @@ def _files_per_s(r):
 
 def print_summary(rows, out=sys.stdout):
     """The table: data phases in MiB/s (files/s is -), metadata phases in
-    files/s (MiB/s is -), each rounded as pfsbench's report rounds it."""
+    files/s (MiB/s is -), each rounded as pfsbench's report rounds it; the
+    last column, warmup, says yes for a --warmup repetition (stored, left
+    out of every statistic), no for a measured one."""
     header = ["run", "label", "status", "phase", "rep", "ranks", "threads", "nodes", "transfer", "block", "bytes",
-              "seconds", "MiB/s", "files/s", "util", "stonewall MiB/s"]
-    right = [True, False, False, False, True, True, True, True, True, True, True, True, True, True, True, True]
+              "seconds", "MiB/s", "files/s", "util", "stonewall MiB/s", "warmup"]
+    right = [True, False, False, False, True, True, True, True, True, True, True, True, True, True, True, True,
+             False]
     cells = []
     for r in rows:
         meta = _row_is_metadata(r)
@@ -107,12 +112,14 @@ def print_summary(rows, out=sys.stdout):
             "%.4f" % r["seconds"], "-" if meta else "%.2f" % (r["bandwidth"] / MIB), _files_per_s(r),
             "%.3f" % r["utilization"],
             "%.2f" % (r["stonewall_bandwidth"] / MIB) if r["stonewall_bandwidth"] > 0 else "-",
+            "yes" if r.get("warmup") else "no",
         ])
     _table(out, header, cells, right)
     out.write("units: MiB/s = 2^20 bytes/s, for data phases; files/s = files created, stat'ed, read or deleted "
               "per second by all streams, for metadata phases (find: files examined)\n"
               "       seconds = last close end - first open start over all streams; bytes moved by all streams; "
-              "util = stream busy time / (streams x seconds); streams = ranks x threads\n")
+              "util = stream busy time / (streams x seconds); streams = ranks x threads\n"
+              "       warmup yes = a --warmup repetition: stored, left out of the statistics\n")
 
 
 def print_summary_csv(rows, out=sys.stdout):
@@ -121,10 +128,11 @@ def print_summary_csv(rows, out=sys.stdout):
     threads (per rank), streams (ranks x threads), kind (data or metadata),
     ops (transfers, or files in a metadata phase) and rate_ops_per_s
     (files/s in a metadata phase); ops and rate are empty for a file written
-    before they existed."""
+    before they existed. Last comes warmup: 1 for a --warmup repetition
+    (stored, left out of the statistics), 0 for a measured one."""
     cols = ["run", "run_id", "label", "status", "phase", "rep", "ranks", "nodes", "transfer_bytes",
             "block_bytes", "bytes", "seconds", "bandwidth_bytes_per_s", "bandwidth_MiB_per_s", "utilization",
-            "stonewall_bandwidth_bytes_per_s", "threads", "streams", "kind", "ops", "rate_ops_per_s"]
+            "stonewall_bandwidth_bytes_per_s", "threads", "streams", "kind", "ops", "rate_ops_per_s", "warmup"]
     w = csv.writer(out, lineterminator="\n")
     w.writerow(cols)
     for r in rows:
@@ -135,7 +143,8 @@ def print_summary_csv(rows, out=sys.stdout):
                     repr(r["bandwidth"] / MIB), repr(r["utilization"]), repr(r["stonewall_bandwidth"]),
                     threads, r.get("streams", r["ranks"] * threads),
                     phase_kind(r["phase"], r.get("kind")),
-                    "" if r.get("ops") is None else r["ops"], "" if r.get("rate") is None else repr(r["rate"])])
+                    "" if r.get("ops") is None else r["ops"], "" if r.get("rate") is None else repr(r["rate"]),
+                    1 if r.get("warmup") else 0])
 
 
 # The file system's provenance, as --runs --csv adds it after the command line.

@@ -1,0 +1,75 @@
+"""docs/results-format.md stays true: every dataset, compound field and
+phase attribute its tables name is in a real file, and every one a real
+file has is in its tables (the fixture run: write, read, create, stat, 2
+repetitions, 2 threads per rank, -e)."""
+import os
+import re
+
+import h5py
+
+DOC = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "docs",
+                   "results-format.md")
+# Written only by phases the fixture does not run, or under options it does not give.
+CONDITIONAL = {"find_matched", "find_criteria", "rate_min", "rate_max", "rate_mean", "rate_median", "rate_stddev"}
+
+
+def _table_after(text, heading):
+    """The first-column names of the first table after heading, `a`, `_b`
+    expanded as a_b from the first name's prefix."""
+    i = text.index(heading)
+    lines = text[i:].splitlines()
+    start = next(k for k, ln in enumerate(lines) if ln.startswith("|"))
+    names = set()
+    for ln in lines[start + 2:]:
+        if not ln.startswith("|"):
+            break
+        cell = ln.split("|")[1]
+        found = re.findall(r"`([A-Za-z0-9_/]+)`", cell)
+        if found and "/" in found[0]:  # a group's members (timeseries/rep_NNN/...): the group
+            found = found[:1]
+        for n in found:
+            if n.startswith("_") and found:
+                n = found[0].rsplit("_", 1)[0] + n
+            names.add(n)
+    return names
+
+
+def test_doc_tables_match_a_real_file(files):
+    text = open(DOC).read()
+    with h5py.File(files["new"], "r") as f:
+        run = f["runs/000001"]
+        pg = run["phases/00_write"]
+        meta = run["phases/02_create"]
+        phase_ds = {k for k in pg.keys() if isinstance(pg[k], h5py.Dataset)}
+        want = {
+            "phase datasets": (_table_after(text, "Datasets (R = `repetitions`")
+                               | _table_after(text, "### Latency, CPU and time series"), phase_ds),
+            "times fields": (_table_after(text, "`times` fields, one record"), set(pg["times"].dtype.names)),
+            "placement fields": (_table_after(text, "### `/runs/NNNNNN/placement`"),
+                                 set(run["placement"].dtype.names)),
+            "summary fields": (_table_after(text, "### `/summary`"), set(f["summary"].dtype.names)),
+            "phase attributes": (_table_after(text, "### `/runs/NNNNNN/phases/NN_<phase>`"),
+                                 set(pg.attrs.keys()) | set(meta.attrs.keys())),
+        }
+    bad = []
+    for what, (doc, real) in want.items():
+        doc = {d.split("/")[0] for d in doc}  # timeseries/... is the group
+        real = {r for r in real}
+        missing = doc - real - CONDITIONAL
+        extra = real - doc
+        if what == "phase datasets":
+            missing -= {"timeseries"}
+        if missing or extra:
+            bad.append("%s: documented but not in the file %s; in the file but not documented %s"
+                       % (what, sorted(missing), sorted(extra)))
+    assert not bad, "\n".join(bad)
+
+
+def test_doc_listing_is_a_real_files(files):
+    """The h5dump -n listing's datasets of 00_write are the file's."""
+    text = open(DOC).read()
+    listed = set(re.findall(r"dataset +/runs/000001/phases/00_write/([a-z_0-9]+)\n", text))
+    with h5py.File(files["new"], "r") as f:
+        pg = f["runs/000001/phases/00_write"]
+        real = {k for k in pg.keys() if isinstance(pg[k], h5py.Dataset)}
+    assert listed == real
