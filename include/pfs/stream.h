@@ -184,6 +184,10 @@ void pfs_md_path(char *out, size_t len, const char *dir, int stream, uint64_t i)
  * one tree (sum of branch^k, k = 1 .. depth), UINT64_MAX past 2^63.
  * pfs_md_node_path and pfs_md_file_path return -1 when out is too short. */
 uint64_t pfs_md_tree_dirs(const struct pfs_config *cfg);
+/* Whose tree a stream's files lie in: its own (--dirs per-rank, as mdtest
+ * -u), or with --dirs shared the one tree of stream 0 (mdtest without -u:
+ * rank 0 makes it, every rank's files go in it); node names d.<owner>.<j>. */
+int pfs_md_tree_owner(const struct pfs_config *cfg, int stream);
 uint64_t pfs_md_file_node(const struct pfs_config *cfg, uint64_t i);
 int pfs_md_node_path(char *out, size_t len, const struct pfs_config *cfg, const char *dir, int stream, uint64_t node);
 int pfs_md_file_path(char *out, size_t len, const struct pfs_config *cfg, const char *dir, int stream, uint64_t i);

@@ -1,7 +1,8 @@
 /* `pfsbench mdtest ARGS`: mdtest's options as mdtest means them (create,
  * stat, read and remove without -C -T -E -r; the working directory without
- * -d; a -z/-b tree per rank with -u, made by mkdir and removed by rmdir
- * like mdtest's tree creation and removal; -D: the tree's directories
+ * -d; a -z/-b tree, one per rank with -u or one for all that rank 0 makes
+ * without, made by mkdir and removed by rmdir like mdtest's tree creation
+ * and removal; -D: the tree's directories
  * alone; -W: the create phase's stonewall with wear-out), written as native pfsbench options (docs/usage.md, "IOR, mdtest and
  * IOzone command lines"). */
 #include <stdio.h>
@@ -199,9 +200,6 @@ static void md_items(struct fe *f, struct md_st *s)
 {
     if (s->depth && s->branch < 1)
         fe_refuse(f, "-b", "%ld: a tree needs 1 or more children per directory", s->branch);
-    if (s->depth && !s->unique)
-        fe_refuse(f, "-z", "%ld without -u: mdtest's ranks share one tree; pfsbench gives each rank its own (a "
-                  "subtree of the shared directory): add -u, a tree in each rank's directory", s->depth);
     if (s->dirs || (s->depth && s->branch < 1))
         return;
     const uint64_t h = md_holders(s);

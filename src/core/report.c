@@ -215,7 +215,8 @@ void pfs_report_header(FILE *out, const struct pfs_run_data *d)
         pfs_format_size(c->file_size, fs, sizeof(fs));
         char tree[160] = "";
         if (c->md_depth > 0)
-            snprintf(tree, sizeof(tree), "; a tree per stream of depth %d, branch %d: %llu directories, files in %s",
+            snprintf(tree, sizeof(tree), "; %s of depth %d, branch %d: %llu directories, files in %s",
+                     c->dirs == PFS_DIRS_SHARED ? "one tree for all streams, made by stream 0," : "a tree per stream",
                      c->md_depth, c->md_branch, (unsigned long long)pfs_config_tree_dirs(c),
                      c->md_leaf_only ? "the leaves" : "every directory");
         fprintf(out, "metadata     %d files per stream of %s, %s, %s order%s%s\n", c->files,

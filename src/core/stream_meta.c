@@ -36,8 +36,14 @@ uint64_t pfs_md_file_node(const struct pfs_config *cfg, uint64_t i)
     return n - leaves + 1 + i % leaves;
 }
 
+int pfs_md_tree_owner(const struct pfs_config *cfg, int stream)
+{
+    return cfg->md_depth > 0 && cfg->dirs == PFS_DIRS_SHARED ? 0 : stream;
+}
+
 int pfs_md_node_path(char *out, size_t len, const struct pfs_config *cfg, const char *dir, int stream, uint64_t node)
 {
+    stream = pfs_md_tree_owner(cfg, stream);
     uint64_t chain[64];
     int depth = 0;
     const uint64_t b = (uint64_t)(cfg->md_branch > 0 ? cfg->md_branch : 1);
@@ -332,7 +338,9 @@ void pfs_stream_meta(const struct pfs_phase_ctx *p, struct pfs_stream *s)
     const int kind = p->kind;
     const int other = kind == PFS_PH_STAT || kind == PFS_PH_READFILES; /* -C applies */
     const uint64_t files = kind == PFS_PH_CREATE || !p->md_files ? (uint64_t)cfg->files : p->md_files;
-    const uint64_t nitems = pfs_phase_has(kind, PFS_PHF_DIRS) ? pfs_md_tree_dirs(cfg) : files;
+    /* One tree for all streams (--dirs shared, as mdtest without -u): stream 0's, made, stat'ed and removed by it. */
+    const int dirs = pfs_phase_has(kind, PFS_PHF_DIRS);
+    const uint64_t nitems = !dirs ? files : pfs_md_tree_owner(cfg, s->id) == s->id ? pfs_md_tree_dirs(cfg) : 0;
     struct md_walk w = {.p = p, .s = s, .dir = other ? s->md_rd_dir : s->md_dir, .owner = other ? s->rd_writer : s->id};
     w.seed = p->seed ^ pfs_mix64((uint64_t)w.owner + 0x6d64);
     w.mdctx = p->bectx;

@@ -123,6 +123,12 @@ static int md_dir(struct ctx *c, const char *path, int mk)
 
 static int md_cleanup(struct ctx *c, struct pfs_stream *s);
 
+/* --depth with --dirs shared: one tree for all streams, stream 0's. */
+static int shared_tree(const struct ctx *c)
+{
+    return pfs_md_tree_owner(&c->cfg, 1) == 0;
+}
+
 static int cleanup(struct ctx *c)
 {
     int left = 0;
@@ -159,8 +165,9 @@ static int md_cleanup(struct ctx *c, struct pfs_stream *s)
                 strerror(-e), c->cfg.dir);
         left++;
     }
-    /* The tree's directories (--depth) that this stream made, once their files are gone. */
-    if (!e && (e = pfs_stream_meta_rmtree_with(c->be, c->bectx, &c->cfg, s)) != 0) {
+    /* The tree's directories (--depth) that this stream made, once their files are gone; the
+     * one tree of --dirs shared once every stream's are (drv_finish_files). */
+    if (!e && !shared_tree(c) && (e = pfs_stream_meta_rmtree_with(c->be, c->bectx, &c->cfg, s)) != 0) {
         fprintf(stderr, "pfsbench: warning: rank %d on %s: could not remove the directory tree in %s: %s; "
                 "list this run's leftovers with pfsbench --clean -d %s\n", c->rank, c->host, s->md_dir,
                 strerror(-e), c->cfg.dir);
@@ -313,6 +320,12 @@ void drv_finish_files(struct ctx *c)
     int left = cleanup(c), total = 0;
     drv_allreduce_watched(c, &left, &total, 1, MPI_INT, MPI_SUM, pfs_now(), "the clean-up");
     int e;
+    if (c->rank == 0 && shared_tree(c) && !c->cfg.keep && !total &&
+        (e = pfs_stream_meta_rmtree_with(c->be, c->bectx, &c->cfg, &c->streams[0])) != 0) {
+        fprintf(stderr, "pfsbench: warning: could not remove the directory tree in %s: %s; list this run's leftovers "
+                "with pfsbench --clean -d %s\n", c->md_top, strerror(-e), c->cfg.dir);
+        total++;
+    }
     if (c->rank == 0 && c->cfg.keep && (c->md_top_made || c->md_kept))
         keep_md_start(c);
     else if (c->rank == 0 && c->md_kept)

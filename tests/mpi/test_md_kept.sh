@@ -45,6 +45,14 @@ run_mpi 2 60 -d "$D" -p delete,rmdir -n $N $TREE --run-id $id --no-results
 check "remove-only: exit 0" [ "$RC" -eq 0 ]
 check "remove-only: the directory is as before the first run" [ -z "$(ls -A "$D")" ]
 
+# --- mdtest's one shared tree (--dirs shared): kept, stat'ed, removed
+run_mpi 2 60 -d "$D" -p mkdir,create -n 40 --depth 1 --branch 3 -k --run-id t$id --no-results -q
+check "shared tree kept: exit 0, 3 directories, 80 files" \
+    sh -c "[ $RC -eq 0 ] && [ \"\$(find '$D/pfsbench.t$id.md' -mindepth 1 -type d | wc -l)\" -eq 3 ] && [ \"\$(find '$D' -type f | wc -l)\" -eq 80 ]"
+run_mpi 2 60 -d "$D" -p stat-dirs,stat,delete,rmdir -n 40 --depth 1 --branch 3 --run-id t$id --no-results
+check "shared tree over the kept one: exit 0, all gone" sh -c "[ $RC -eq 0 ] && [ -z \"\$(ls -A '$D')\" ]"
+check "shared tree: stat-dirs counts its 3 directories once" grep -qE "^stat-dirs +1 .* 3$" "$T/out"
+
 # --- not its own: a link in the kept run's place, or another user's directory
 run_mpi 1 60 -d "$D" -p create -n 20 -k --run-id l$id --no-results -q
 mkdir "$T/elsewhere"

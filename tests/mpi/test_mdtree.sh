@@ -10,7 +10,8 @@ mkdir -p "$D"
 ops_in() { $PY -c "import h5py,sys; f=h5py.File(sys.argv[1],'r'); print(' '.join(str(int(x)) for x in f['summary']['ops']))" "$1"; }
 
 ALL=mkdir,stat-dirs,create,stat,read-files,find,delete,rmdir
-# np, dirs, depth, branch, files: ops = dirs for the three directory phases, files for the others.
+# np, dirs, depth, branch, files: ops = dirs for the three directory phases, files for the others;
+# with --dirs shared one tree for all streams (mdtest without -u), so its directories count once.
 for spec in "2 per-rank 2 3 26" "4 shared 1 2 9" "1 per-rank 3 1 5" "2 shared 2 2 7"; do
     set -- $spec
     np=$1 dirs=$2 depth=$3 br=$4 n=$5
@@ -21,11 +22,12 @@ for spec in "2 per-rank 2 3 26" "4 shared 1 2 9" "1 per-rank 3 1 5" "2 shared 2 
     what="np=$np --dirs $dirs --depth $depth --branch $br -n $n"
     check "$what: exit 0" [ "$RC" -eq 0 ]
     check "$what: the directory is as it was" [ -z "$(ls -A "$D")" ]
-    d=$((np * nd)) f=$((np * n))
+    d=$((np * nd)) f=$((np * n)) tree="a tree per stream"
+    [ "$dirs" = shared ] && d=$nd tree="one tree for all streams, made by stream 0,"
     want="$d $d $f $f $f $f $f $d"
     check "$what: ops in the results ($want)" [ "$(ops_in "$R")" = "$want" ]
     check "$what: 3 rows in dirs/s" [ "$(grep -cE '^(mkdir|stat-dirs|rmdir) +0 .* dirs/s' "$T/out")" -eq 3 ]
-    check "$what: the header names the tree" grep -q "a tree per stream of depth $depth, branch $br: $nd directories, files in every directory" "$T/out"
+    check "$what: the header names the tree" grep -q "$tree of depth $depth, branch $br: $nd directories, files in every directory" "$T/out"
     pycheck "$what: the results file stores depth, branch, leaf_only and the phases by name" "$R" "$depth" "$br" <<'EOF'
 import h5py, sys
 f = h5py.File(sys.argv[1], "r")
@@ -63,6 +65,16 @@ if command -v strace >/dev/null; then
     check "strace --leaf-only: the 4 leaves hold the files, 2 each" [ "$(dirs_with_files 0) $(spread 0)" = "4 2 " ]
     check "strace --leaf-only: only leaves (depth 2)" [ -z "$(grep -E 'O_CREAT' "$T/st.0" | grep -oE '"[^"]*/f\.[0-9]+\.[0-9]+"' | grep -vE '/d\.0\.[0-9]+/d\.0\.[0-9]+/f\.')" ]
     check "strace --leaf-only: nothing left" [ -z "$(ls -A "$D")" ]
+    # --dirs shared: mdtest's one tree, which rank 0 makes and removes; rank 1's files go in it
+    traced -p mkdir,create,delete,rmdir --depth 2 --branch 2 -n 14 --dirs shared --no-results
+    check "strace shared tree: exit 0" [ "$RC" -eq 0 ]
+    check "strace shared tree: rank 0 makes its 6 directories, parents first" [ "$(levels mkdir)" = "1 1 2 2 2 2 " ]
+    check "strace shared tree: rank 1 makes and removes none" [ "$(grep -cE '^[0-9]+ +(mkdir|rmdir)(at)?\(.*/d\.[0-9]+\.[0-9]+"' "$T/st.1")" -eq 0 ]
+    check "strace shared tree: rank 1's files in the 7 directories of stream 0's tree, 2 each" \
+        [ "$(dirs_with_files 1) $(spread 1)" = "7 2 " ]
+    check "strace shared tree: ... named d.0.J" [ -z "$(grep -E 'O_CREAT' "$T/st.1" | grep -oE '"[^"]*/f\.1\.[0-9]+"' | grep -E '/d\.1\.')" ]
+    check "strace shared tree: rank 0 removes the tree, deepest first" [ "$(levels rmdir)" = "2 2 2 2 1 1 " ]
+    check "strace shared tree: nothing left" [ -z "$(ls -A "$D")" ]
 else
     echo "SKIP: strace is not installed; the placement checks need it"
 fi
@@ -77,7 +89,7 @@ done
 # Repetitions: mkdir..rmdir each time.
 run_mpi 2 60 -d "$D" -p mkdir,create,delete,rmdir --depth 1 --branch 4 -n 10 -i 2 --no-results
 check "-i 2: exit 0" [ "$RC" -eq 0 ]
-check "-i 2: 2 mkdir repetitions, 8 directories in all" grep -qE "^mkdir +2 .* 8$" "$T/out"
+check "-i 2: 2 mkdir repetitions of the one shared tree's 4 directories" grep -qE "^mkdir +2 .* 4$" "$T/out"
 check "-i 2: nothing left" [ -z "$(ls -A "$D")" ]
 
 # Clean-up removes exactly what the run made: files and tree with no delete or rmdir phase.

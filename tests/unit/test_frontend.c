@@ -166,8 +166,11 @@ static void test_mdtest_more(void **state)
     /* Without -F: the directory phases are left out, with a note. */
     expect("mdtest", 2, "-n 10 -C", "pfsbench -d . -p create -n 10");
     assert_non_null(strstr(msg, "mdtest -F: "));
-    static const char *const all[] = {"-D", "-W", "-z", "-n", "-B", "-R"};
-    expect_refused("mdtest", 2, "-D -W 300 -z 2 -n 10 -B -R5 -F", all, 6);
+    static const char *const all[] = {"-D", "-W", "-n", "-B", "-R"};
+    expect_refused("mdtest", 2, "-D -W 300 -z 2 -n 10 -B -R5 -F", all, 5);
+    /* -W: the create's stonewall, -K: keep; -T alone with a kept run's id after --. */
+    expect("mdtest", 2, "-F -C -T -r -n 10 -W 5 -K", "pfsbench -d . -p create,stat,delete -n 10 -D 5 -k");
+    expect("mdtest", 2, "-F -T -n 10 -- --run-id x", "pfsbench -d . -p stat -n 10 --run-id x");
     static const char *const ph[] = {"-T", "-e"};
     expect_refused("mdtest", 2, "-T -E -n 10 -w 100 -e 10", ph, 2);
     static const char *const nwe[] = {"-w"};
@@ -187,6 +190,8 @@ static void test_mdtest_tree(void **state)
     expect("mdtest", 2, "-F -u -z 2 -b 2 -L -I 3 -C -r",
            "pfsbench -d . -p mkdir,create,delete,rmdir -n 12 --depth 2 --branch 2 --leaf-only --dirs per-rank");
     expect("mdtest", 2, "-F -u -z 1 -b 4 -n 10 -C", "pfsbench -d . -p mkdir,create -n 10 --depth 1 --branch 4 --dirs per-rank");
+    /* Without -u: mdtest's one tree for all ranks (--dirs shared), 1 + 2 + 4 directories of 2 files. */
+    expect("mdtest", 2, "-F -z 2 -b 2 -I 2 -C -r", "pfsbench -d . -p mkdir,create,delete,rmdir -n 14 --depth 2 --branch 2");
     /* -b and -L at -z 0 change nothing, as in mdtest. */
     expect("mdtest", 2, "-F -b 5 -L -n 7", "pfsbench -d . -p create,stat,read-files,delete -n 7");
     /* -D: the tree's directories alone. */
@@ -204,8 +209,7 @@ static void test_mdtest_tree(void **state)
     expect_refused("mdtest", 2, "-F -u -z 1 -b 2 -n 10", nm, 1);
     static const char *const b0[] = {"-b"};
     expect_refused("mdtest", 2, "-F -u -z 1 -b 0 -n 3", b0, 1);
-    static const char *const zu[] = {"-z"};
-    expect_refused("mdtest", 2, "-F -z 1 -n 2", zu, 1);
+    expect("mdtest", 2, "-F -z 1 -n 2", "pfsbench -d . -p mkdir,create,stat,read-files,delete,rmdir -n 2 --depth 1");
     static const char *const big[] = {"-z"};
     expect_refused("mdtest", 2, "-F -u -z 9 -b 100 -n 2", big, 1);
     expect_refused("mdtest", 2, "-F -u -z 33 -n 2", big, 1);

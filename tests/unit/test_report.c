@@ -1264,8 +1264,8 @@ static void test_md_tree(void **state)
     for (int i = 0; i < 2 * 2 * 4; i++)
         f->times[i].xfers = 12, f->times[i].bytes = 0;
     char *s = render(f, pfs_report_header);
-    assert_non_null(strstr(s, "one shared directory, sequential order; a tree per stream of depth 2, branch 3: 12 "
-                              "directories, files in every directory\n"));
+    assert_non_null(strstr(s, "one shared directory, sequential order; one tree for all streams, made by stream 0, of "
+                              "depth 2, branch 3: 12 directories, files in every directory\n"));
     free(s);
     f->cfg.md_leaf_only = 1;
     s = render(f, pfs_report_header);
