@@ -6,7 +6,13 @@
 D=$T/data
 R=$T/results.h5
 mkdir -p "$D"
-ranks_of() { pgrep -f "^$PFSBENCH -d $1" || true; }
+# The stalled-rank case runs on tmpfs, in a directory of its own: other tests
+# run pfsbench under /dev/shm at the same time (ctest -j), and every pattern
+# below must match only this test's ranks.
+SHM=$(mktemp -d /dev/shm/pfsrel.XXXXXX)
+trap 'pkill -KILL -f "^$PFSBENCH -d $SHM( |\$)"; rm -rf "$T" "$SHM"' EXIT
+# ranks_of DIR: the ranks of the pfsbench running with exactly -d DIR
+ranks_of() { pgrep -f "^$PFSBENCH -d $1( |\$)" || true; }
 # rank_pid DIR R: the pid of rank R (Open MPI puts the rank in its environment)
 rank_pid() { for p in $(ranks_of "$1"); do tr '\0' '\n' <"/proc/$p/environ" | grep -qx "OMPI_COMM_WORLD_RANK=$2" && echo "$p"; done; }
 # start NP ARGS...: pfsbench in the background under timeout; PID in BG
@@ -16,7 +22,26 @@ start() {
     BG=$!
 }
 wait_rc() { RC=0; wait "$BG" || RC=$?; }
-wait_ranks() { for _ in $(seq 100); do [ "$(ranks_of "$1" | wc -l)" -ge "$2" ] && return 0; sleep 0.1; done; return 1; }
+# in_phase DIR ID NP [BYTES]: wait (60 s at most) until each of the NP ranks of
+# run ID has made its data file (with BYTES or more in it when given). A rank
+# makes its file after it installed its signal handlers and after rank 0 began
+# the run's record and the watchdog: from then a signal is caught and
+# recorded, and a stop is within a phase. Started, not a guessed sleep: MPI
+# start-up under the sanitizers on a busy machine takes seconds.
+in_phase() {
+    local d=$1 id=$2 np=$3 min=${4:-0} r n
+    for _ in $(seq 600); do
+        n=0
+        for r in $(seq 0 $((np - 1))); do
+            [ -e "$d/pfsbench.$id.$r" ] && [ "$(stat -c %s "$d/pfsbench.$id.$r" 2>/dev/null || echo 0)" -ge "$min" ] && n=$((n + 1))
+        done
+        [ "$n" -eq "$np" ] && return 0
+        kill -0 "$BG" 2>/dev/null || return 1
+        sleep 0.1
+    done
+    echo "# in_phase: run $id did not reach its phases in 60 s"
+    return 1
+}
 status_of() { /usr/bin/python3 -c "import h5py,sys; f=h5py.File(sys.argv[1],'r'); print(f['runs'][sys.argv[2]].attrs['status'])" "$R" "$1"; }
 nruns() { /usr/bin/python3 -c "import h5py,sys; print(len(h5py.File(sys.argv[1],'r')['runs']))" "$R"; }
 
@@ -26,9 +51,9 @@ check "baseline run lands" [ "$RC" -eq 0 ]
 check "baseline run lands (2)" [ "$(status_of 000001)" = complete ]
 
 # SIGTERM to the ranks (what Slurm does at the time limit): recorded as interrupted, files gone, 143.
-start 2 -d "$D" -t 1m -b 1m -i 1000000 -o "$R"
-wait_ranks "$D" 2 && sleep 1.5
-pkill -TERM -f "^$PFSBENCH -d $D"
+start 2 -d "$D" -t 1m -b 1m -i 1000000 -o "$R" --run-id "term$$"
+in_phase "$D" "term$$" 2
+pkill -TERM -f "^$PFSBENCH -d $D( |\$)"
 wait_rc
 check "SIGTERM: exit 143" [ "$RC" -eq 143 ]
 check "SIGTERM: recorded as interrupted" [ "$(status_of 000002)" = interrupted ]
@@ -36,9 +61,9 @@ check "SIGTERM: data files removed" [ -z "$(ls -A "$D")" ]
 check "SIGTERM: the signal is named" grep -q "signal 15 (Terminated)" "$T/err"
 
 # SIGUSR1 to mpirun, which forwards it (sbatch --signal=B:USR1@120): the same, 138.
-start 2 -d "$D" -t 1m -b 1m -i 1000000 -o "$R"
-wait_ranks "$D" 2 && sleep 1.5
-pkill -USR1 -f "^mpirun -np 2 --oversubscribe --bind-to none $PFSBENCH -d $D"
+start 2 -d "$D" -t 1m -b 1m -i 1000000 -o "$R" --run-id "usr1$$"
+in_phase "$D" "usr1$$" 2
+pkill -USR1 -f "^mpirun -np 2 --oversubscribe --bind-to none $PFSBENCH -d $D( |\$)"
 wait_rc
 check "SIGUSR1 via mpirun: exit 138 and recorded" [ "$RC" -eq 138 ]
 check "SIGUSR1 via mpirun: exit 138 and recorded (2)" [ "$(status_of 000003)" = interrupted ]
@@ -46,18 +71,18 @@ check "SIGUSR1: data files removed" [ -z "$(ls -A "$D")" ]
 
 # SIGTERM to the pfsrun launcher (scancel, a batch time limit): it asks the
 # ranks to stop with SIGUSR1, which mpirun forwards: recorded, files removed.
-PFSBENCH="$PFSBENCH" timeout 120 "$PFS_SRC/scripts/pfsrun" -n 2 -d "$D" -t 1m -b 1m -i 1000000 -o "$R" >"$T/out" 2>"$T/err" &
+PFSBENCH="$PFSBENCH" timeout 120 "$PFS_SRC/scripts/pfsrun" -n 2 -d "$D" -t 1m -b 1m -i 1000000 -o "$R" --run-id "run$$" >"$T/out" 2>"$T/err" &
 BG=$!
-wait_ranks "$D" 2 && sleep 1.5
-kill -TERM "$(pgrep -f "^/bin/bash $PFS_SRC/scripts/pfsrun -n 2 -d $D")"
+in_phase "$D" "run$$" 2
+kill -TERM "$(pgrep -f "^/bin/bash $PFS_SRC/scripts/pfsrun -n 2 -d $D( |\$)")"
 wait_rc
 check "SIGTERM to pfsrun: the run is recorded as interrupted" [ "$(status_of 000004)" = interrupted ]
 check "SIGTERM to pfsrun: data files removed" [ -z "$(ls -A "$D")" ]
 check "SIGTERM to pfsrun: it says what it did" grep -q "SIGTERM: asking the run to stop" "$T/err"
 
 # SIGKILL of one rank mid-phase: mpirun ends the job within 60 s; earlier runs intact.
-start 4 -d "$D" -t 1m -b 64m -i 1000000 -p write -o "$R"
-wait_ranks "$D" 4 && sleep 1.5
+start 4 -d "$D" -t 1m -b 64m -i 1000000 -p write -o "$R" --run-id "kill$$"
+in_phase "$D" "kill$$" 4
 t0=$(date +%s)
 kill -KILL "$(rank_pid "$D" 2)"
 wait_rc
@@ -71,15 +96,19 @@ rm -f "$D"/pfsbench.*
 # The phase (512 MiB a rank) is mostly I/O, so the stop usually lands in it; a
 # stop that lands inside an MPI call can only be reported as "a rank stalled
 # inside MPI", without a name, so that case is tried again (3 tries at most).
+# The stop comes once rank 1 has written its first MiB (it is in the phase,
+# under the watchdog); a try that is tried again leaves nothing for the next.
 for try in 1 2 3; do
-    start 3 -d /dev/shm -t 1m -b 512m -i 1000000 -p write --timeout 5 -o "$R" --run-id "stall$$-$try"
-    wait_ranks /dev/shm 3 && sleep 1.5
-    kill -STOP "$(rank_pid /dev/shm 1)"
+    start 3 -d "$SHM" -t 1m -b 512m -i 1000000 -p write --timeout 5 -o "$R" --run-id "stall$$-$try"
+    in_phase "$SHM" "stall$$-$try" 3 1048576
+    kill -STOP "$(rank_pid "$SHM" 1)"
     t0=$(date +%s)
     wait_rc
-    pkill -KILL -f "^$PFSBENCH -d /dev/shm" || true
+    pkill -KILL -f "^$PFSBENCH -d $SHM( |\$)" || true
     grep -q "stalled inside MPI" "$T/err" || break
     echo "# try $try: the stop landed inside an MPI call; again"
+    for _ in $(seq 100); do [ -z "$(ranks_of "$SHM")" ] && break; sleep 0.1; done
+    rm -rf "${SHM:?}"/pfsbench.*
 done
 check "SIGSTOP: watchdog exit 3 within 30 s" [ "$RC" -eq 3 ]
 check "SIGSTOP: watchdog exit 3 within 30 s (2)" [ $(($(date +%s) - t0)) -lt 30 ]
@@ -89,12 +118,12 @@ check "SIGSTOP: the run is recorded as failed" [ "$(status_of "$(printf %06d "$(
 # first write; its own and those of the ranks that arrived, which remove
 # their own); a file the stopped rank created before rank 0 could learn of it
 # is left, named, and --clean (the run's lock is gone) removes it.
-left=$(ls /dev/shm | grep "pfsbench.stall$$" || true)
+left=$(ls "$SHM" | grep "pfsbench.stall$$" || true)
 check "SIGSTOP: no data files left, or only the stopped rank's, pointed to --clean" \
-    sh -c '[ -z "$1" ] || { [ "$1" = "pfsbench.stall$2-$3.1" ] && grep -q "pfsbench --clean -d /dev/shm" "$4"; }' sh "$left" "$$" "$try" "$T/err"
-timeout 60 mpirun -np 1 "$PFSBENCH" --clean --yes -d /dev/shm >"$T/clean" 2>&1
-check "SIGSTOP: --clean then leaves nothing of the run" [ -z "$(ls /dev/shm | grep "pfsbench.stall$$")" ]
-pkill -KILL -f "^$PFSBENCH -d /dev/shm" || true
+    sh -c '[ -z "$1" ] || { [ "$1" = "pfsbench.stall$2-$3.1" ] && grep -q "pfsbench --clean -d $5" "$4"; }' sh "$left" "$$" "$try" "$T/err" "$SHM"
+timeout 60 mpirun -np 1 "$PFSBENCH" --clean --yes -d "$SHM" >"$T/clean" 2>&1
+check "SIGSTOP: --clean then leaves nothing of the run" [ -z "$(ls "$SHM" | grep "pfsbench.stall$$")" ]
+pkill -KILL -f "^$PFSBENCH -d $SHM( |\$)" || true
 
 # Out of inodes on a tiny tmpfs: the rank that cannot create its file is named.
 run_in_tmpfs size=64m,nr_inodes=3 4 -t 64k -b 256k --no-results
