@@ -88,9 +88,11 @@ def pick_runs(results, prefix):
 
 def phase_figures(runs):
     """{IO500 phase: (value in GiB/s or kIOPS, seconds, reps)} from the runs' summaries (mean over reps)."""
-    out = {}
+    out, summaries = {}, {}
     for name, w, phase, kind in PHASES:
-        s = runs[w].summary(as_frame=False)
+        if w not in summaries:  # one read of each run's summary, not one per IO500 phase
+            summaries[w] = runs[w].summary(as_frame=False)
+        s = summaries[w]
         rows = [i for i in range(len(s["phase"])) if s["phase"][i] == phase and s["warmup"][i] != 1]
         if not rows:
             raise Usage("run %d (%s) has no %s phase: %s needs it" % (runs[w].number, runs[w].label, phase, name))
