@@ -363,6 +363,11 @@ int pfs_check_run(const struct pfs_config *cfg, int total_given, char *err, size
         if (cfg->phases[i] == PFS_PH_SEEKS && cfg->collective)
             return fail(err, len, "the seeks phase and --collective both given; give one (streams do different seek "
                         "counts and write back at different seeks, which collective calls cannot follow)");
+    for (int i = 0; i < cfg->nphases; i++)
+        if (cfg->phases[i] == PFS_PH_CREATE && cfg->keep && cfg->deadline > 0 && cfg->md_random)
+            return fail(err, len, "-k with a create that -D may stop, in --order random: the files kept would be a "
+                        "random subset of the -n names, which no later --run-id run can find; give --order "
+                        "sequential (the first files are kept) or drop -D or -k");
     if (cfg->rmw && cfg->collective)
         return fail(err, len, "--rmw and --collective both given; give one (a rank whose read came back short would "
                     "skip its collective write and leave the others waiting in it)");
@@ -430,9 +435,11 @@ void pfs_check_unused(struct pfs_config *cfg, const unsigned char *given)
     if (meta && !files && given_by_name(given, "leaf-only"))
         pfs_config_warn(cfg, "--leaf-only does nothing without a file phase in -p (create, stat, read-files, find, "
                         "delete): it places files");
-    int write = 0;
-    for (int i = 0; i < cfg->nphases; i++)
+    int write = 0, wphase = 0; /* wphase: write or rewrite (the seeks' write-backs take no --fsync-every) */
+    for (int i = 0; i < cfg->nphases; i++) {
         write |= pfs_phase_is_write(cfg->phases[i]);
+        wphase |= pfs_phase_is_write(cfg->phases[i]) && cfg->phases[i] != PFS_PH_SEEKS;
+    }
     int data = 0;
     for (int i = 0; i < cfg->nphases; i++)
         data |= !pfs_phase_is_meta(cfg->phases[i]);
@@ -452,10 +459,12 @@ void pfs_check_unused(struct pfs_config *cfg, const unsigned char *given)
     }
     if (!seeks && given_by_name(given, "seeks"))
         pfs_config_warn(cfg, "--seeks does nothing without a seeks phase in -p");
+    if (seeks && cfg->runtime > 0 && given_by_name(given, "seeks"))
+        pfs_config_warn(cfg, "--seeks does nothing with --runtime: the seeks phase seeks for --runtime seconds");
     if (seeks && !queued && cfg->iodepth > 1)
         pfs_config_warn(cfg, "--iodepth %d does nothing in the seeks phase: each seek is a read (and every 10th a "
                         "write) in turn, as bonnie++'s", cfg->iodepth);
-    if (!write && given_by_name(given, "fsync-every"))
+    if (!wphase && given_by_name(given, "fsync-every"))
         pfs_config_warn(cfg, "--fsync-every does nothing without a write phase in -p (write, rewrite)");
     if (!write && given_by_name(given, "sync"))
         pfs_config_warn(cfg, "--sync does nothing without a write phase in -p (write, rewrite)");

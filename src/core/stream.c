@@ -605,6 +605,10 @@ static void data_transfers(struct loop *l, uint64_t n)
     t->sw_xfers = t->xfers;
     if (l->stop & STOP_WALL)
         t->sw_end = pfs_now() - l->vt;
+    /* Seeks stop at the stonewall and wear out nothing: no file content
+     * depends on their count (nor does bonnie++'s or IOR's read). */
+    if (l->seeks)
+        return;
     /* Wear-out: every stream continues to the largest count any stream
      * reached, so every file holds the same transfers. Every stream
      * reaches the hook, the failed ones too; 0 means someone failed. */
@@ -687,7 +691,7 @@ void pfs_stream_data(const struct pfs_phase_ctx *p, struct pfs_stream *s)
         .progress = p->progress,
         .lat = s->lat,
         .t0_ns = p->t0_ns,
-        .sync_every = wr && cfg->fsync_every > 0 ? (uint64_t)cfg->fsync_every : 0,
+        .sync_every = wr && !seeks && cfg->fsync_every > 0 ? (uint64_t)cfg->fsync_every : 0,
     };
     l.sync_next = l.sync_every ? l.sync_every : UINT64_MAX;
     uint64_t n = p->kind == PFS_PH_WRITE ? p->nxfers : seeks ? pfs_seeks_of(cfg, p->nstreams, s->id) : p->data_xfers;

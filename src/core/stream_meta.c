@@ -441,6 +441,11 @@ static int probe_one(const char *path, mode_t type, char *why, size_t len)
                  (unsigned)st.st_uid);
         return -1;
     }
+    if (type == S_IFDIR && (st.st_mode & 022)) { /* pfsbench makes them 0755: someone opened them since */
+        snprintf(why, len, "%s: writable by its group or others (mode %04o), so not only pfsbench's names can be in "
+                 "it", path, (unsigned)(st.st_mode & 07777));
+        return -1;
+    }
     return 0;
 }
 
@@ -451,17 +456,25 @@ int pfs_stream_meta_probe(const struct pfs_config *cfg, const char *dir, int str
     if (probe_one(dir, S_IFDIR, why, len) != 0)
         return -1;
     const uint64_t ndirs = pfs_md_tree_dirs(cfg), nfiles = (uint64_t)cfg->files;
-    const uint64_t nodes[2] = {1, ndirs}, files[2] = {0, nfiles - 1};
-    for (int k = 0; k < 4; k++) {
-        const int tree = k < 2;
-        if (!(kept & (tree ? PFS_MD_KEPT_TREE : PFS_MD_KEPT_FILES)) || (tree && ndirs == 0))
-            continue;
-        if ((tree ? pfs_md_node_path(path, sizeof(path), cfg, dir, stream, nodes[k])
-                  : pfs_md_file_path(path, sizeof(path), cfg, dir, stream, files[k - 2])) != 0) {
-            snprintf(why, len, "%s: a name in it is too long", dir);
+    /* Every directory of the tree, since the phases go through them by path
+     * (one planted link would take a delete elsewhere): the owner of a shared
+     * tree walks it all, the other streams look at its first and last. */
+    const int owner = pfs_md_tree_owner(cfg, stream) == stream;
+    for (uint64_t j = 1; (kept & PFS_MD_KEPT_TREE) && j <= ndirs; j = owner || j == ndirs ? j + 1 : ndirs) {
+        if (pfs_md_node_path(path, sizeof(path), cfg, dir, stream, j) != 0)
+            return snprintf(why, len, "%s: a name in it is too long", dir), -1;
+        if (probe_one(path, S_IFDIR, why, len) != 0)
             return -1;
-        }
-        if (probe_one(path, tree ? S_IFDIR : S_IFREG, why, len) != 0)
+    }
+    const uint64_t files[3] = {0, nfiles - 1, nfiles}; /* the first, the last, and one past it */
+    for (int k = 0; (kept & PFS_MD_KEPT_FILES) && k < 3; k++) {
+        if (pfs_md_file_path(path, sizeof(path), cfg, dir, stream, files[k]) != 0)
+            return snprintf(why, len, "%s: a name in it is too long", dir), -1;
+        struct stat st;
+        if (k == 2 && lstat(path, &st) == 0)
+            return snprintf(why, len, "%s is there: the kept run made more than -n %d files per stream", path,
+                            cfg->files), -1;
+        if (k < 2 && probe_one(path, S_IFREG, why, len) != 0)
             return -1;
     }
     return 0;

@@ -376,13 +376,24 @@ static void md_top_setup(struct ctx *c, unsigned kept)
         drv_set_fail(c, "the kept metadata of run", c->run_id, 0, "%s (run %s kept none here)", why, c->run_id);
         return;
     }
+    /* The kept run had more streams than this one: its stream N's directory or first file is there. */
+    char more[PFS_PATH_MAX + 256] = "";
+    struct stat st;
+    if (kept && c->cfg.dirs == PFS_DIRS_PER_RANK)
+        (void)pfs_name_md_subdir(more, sizeof(more), c->md_top, c->nstreams);
+    else if (kept & PFS_MD_KEPT_FILES)
+        pfs_md_path(more, sizeof(more), c->md_top, c->nstreams, 0);
+    if (more[0] && lstat(more, &st) == 0) {
+        drv_set_fail(c, "the kept metadata of run", c->run_id, 0, "%s is there: the kept run had more streams than "
+                     "this one's %d (ranks x threads); run it with the kept run's", more, c->nstreams);
+        return;
+    }
     int e = kept ? 0 : md_dir(c, c->md_top, 1);
     if (e) {
         drv_set_fail(c, "mkdir", c->md_top, -e, NULL);
         return;
     }
     c->md_top_made = !kept;
-    struct stat st;
     if (lstat(c->md_top, &st) != 0)
         drv_set_fail(c, "stat", c->md_top, errno, "the run's start for find");
     else

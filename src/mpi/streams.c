@@ -134,7 +134,7 @@ void drv_run_streams(struct ctx *c, int kind)
     w[0] = (struct worker){&ph, &c->streams[0], c};
     if (c->sw.go > 0)
         run_one(&w[0]);
-    else if (c->cfg.deadline > 0 && pfs_phase_has(kind, PFS_PHF_STONEWALL)) {
+    else if (c->cfg.deadline > 0 && pfs_phase_has(kind, PFS_PHF_STONEWALL) && kind != PFS_PH_SEEKS) {
         /* The other ranks wait in the stonewall agreement: join it, failed. */
         uint64_t mine[2] = {0, 1}, most[2];
         drv_allreduce_watched(c, mine, most, 2, MPI_UINT64_T, MPI_MAX, pfs_now(), "the stonewall agreement");
@@ -143,7 +143,7 @@ void drv_run_streams(struct ctx *c, int kind)
         pthread_join(tid[i], NULL);
     if (kind == PFS_PH_WRITE && c->cfg.deadline > 0)
         c->data_xfers = c->sw.target;
-    if (kind == PFS_PH_CREATE && c->cfg.deadline > 0)
+    if (kind == PFS_PH_CREATE && c->cfg.deadline > 0 && c->sw.target > 0) /* 0: a stream failed */
         c->md_files = c->sw.target;
     drv_progress_phase_end(c);
 }

@@ -40,6 +40,30 @@ run_mpi 2 60 -d "$D" -p mkdir,stat -n $N $TREE --run-id $id --no-results
 check "mkdir over kept files: exit 2" [ "$RC" -eq 2 ]
 check "still all there" [ "$(find "$D/pfsbench.$id.md" -type f | wc -l)" -eq $((2 * N)) ]
 
+# --- more kept than the options say: a file past -n, a stream past ranks x threads
+run_mpi 2 60 -d "$D" -p stat -n $((N - 1)) $TREE --run-id $id --no-results
+check "-n smaller than kept: exit 1, named" \
+    sh -c "[ $RC -eq 1 ] && grep -q 'the kept run made more than -n $((N - 1)) files per stream' '$T/err'"
+run_mpi 1 60 -d "$D" -p stat -n $N $TREE --run-id $id --no-results
+check "fewer streams than kept: exit 1, named" \
+    sh -c "[ $RC -eq 1 ] && grep -q 'the kept run had more streams than this one' '$T/err'"
+# --- a link planted in the middle of the kept tree: refused before any phase, nothing behind it touched
+mid=$(find "$D/pfsbench.$id.md/s1" -mindepth 2 -maxdepth 2 -type d | sort | head -1)
+mkdir "$T/victim" && mv "$mid"/* "$T/victim/" && rmdir "$mid" && ln -s "$T/victim" "$mid"
+nv=$(ls "$T/victim" | wc -l)
+run_mpi 2 60 -d "$D" -p delete,rmdir -n $N $TREE --run-id $id --no-results
+check "a link inside the kept tree: exit 1, named" \
+    sh -c "[ $RC -eq 1 ] && grep -q '$mid: not a directory' '$T/err'"
+check "... the $nv files behind it untouched" [ "$(ls "$T/victim" | wc -l)" -eq "$nv" ]
+rm "$mid" && mkdir "$mid" && mv "$T/victim"/* "$mid/" && chmod 0755 "$mid"
+chmod g+w "$D/pfsbench.$id.md/s0"
+run_mpi 2 60 -d "$D" -p stat -n $N $TREE --run-id $id --no-results
+check "a kept directory its group can write: exit 1, named" \
+    sh -c "[ $RC -eq 1 ] && grep -q 's0: writable by its group or others' '$T/err'"
+chmod g-w "$D/pfsbench.$id.md/s0"
+run_mpi 2 60 -d "$D" -p create -n 100 -D 5 --order random -k --no-results
+check "-k with a stonewalled create in random order: exit 2" [ "$RC" -eq 2 ]
+
 # --- remove-only: delete and rmdir empty everything, then the directories go
 run_mpi 2 60 -d "$D" -p delete,rmdir -n $N $TREE --run-id $id --no-results
 check "remove-only: exit 0" [ "$RC" -eq 0 ]

@@ -88,7 +88,16 @@ for api in posix mmap stdio uring mpiio hdf5 null; do
     check "--api $api: nothing left" [ -z "$(ls -A "$D")" ]
 done
 
+# --- -D stops seeks without a wear-out: never more than --seeks (shares of 2 and 1, the wall far off)
+run_mpi 2 60 -d "$D" -t 4k -b 1m -p write,seeks --seeks 3 -D 30 --no-results
+check "-D 30, --seeks 3 on 2 ranks: exit 0, exactly 3 seeks" \
+    sh -c "[ $RC -eq 0 ] && grep -qE '\(3 seeks of 4096 B, every 10th written back\)' '$T/out'"
+
 # --- refusals and warnings
+run_mpi 3 60 -d "$D" -t 4k -b 64k -p write,seeks --seeks 1 --no-results -q
+check "--seeks below the streams: warned" grep -q "seeks 1 over 3 streams: 2 of them do no seek" "$T/err"
+run_mpi 1 60 -d "$D" -t 4k -b 64k -p write,seeks --seeks 10 --runtime 0.2 --no-results -q
+check "--seeks with --runtime: warned" grep -q "seeks does nothing with --runtime" "$T/err"
 run_mpi 1 60 -d "$D" -p seeks --no-results
 check "seeks without a write or --run-id: exit 2" [ "$RC" -eq 2 ]
 check "... says so" grep -q "seeks before any write overwrites files of an earlier run" "$T/err"
