@@ -481,6 +481,10 @@ void pfs_report_summary(FILE *out, const struct pfs_run_data *d)
                 pfs_phase_name(d->cfg->phases[p]), n, st.min, st.max, st.mean, st.median, sd, ss.mean,
                 (unsigned long long)amount);
         summary_ci(out, d, p, &st);
+        if (d->cfg->phases[p] == PFS_PH_SEEKS && d->cfg->transfer > 0) { /* bonnie++'s figure: each seek moves -t bytes */
+            const double k = pfs_units_scale(d->cfg->units) / (double)d->cfg->transfer;
+            fprintf(out, "%-10s mean %.1f seeks/s, median %.1f seeks/s\n", "", st.mean * k, st.median * k);
+        }
     }
     free(val), free(sec);
     pfs_report_latency(out, d);

@@ -15,6 +15,9 @@ check "2 ranks: exit 0" [ "$RC" -eq 0 ]
 check "2 ranks: the report gives the seeks/s and what a seek is" \
     grep -qE "^ +[0-9.]+ +seeks/s +\(1001 seeks of 65536 B, every 10th written back\)" "$T/out"
 check "2 ranks: the bytes read are 1001 transfers" grep -qE "^seeks +1 .* $((1001 * 65536))$" "$T/out"
+rate=$(sed -n 's/^ *\([0-9.]*\) *seeks\/s *(1001 seeks.*/\1/p' "$T/out")
+check "2 ranks: the summary gives the seeks/s too, the row's for one repetition ($rate)" \
+    grep -qE "^ +mean $rate seeks/s, median $rate seeks/s$" "$T/out"
 check "2 ranks: nothing left" [ -z "$(ls -A "$D")" ]
 pycheck "2 ranks: stream 0 did 501 seeks, stream 1 500; the rate is seeks / the phase's time" "$R" <<'EOF'
 import sys, h5py
