@@ -359,11 +359,6 @@ void drv_run_id(struct ctx *c)
     c->seed = seed_of(c->run_id);
 }
 
-/* Collective, untimed, before the first phase. Shared file: rank 0 makes
- * it, so that every rank's timed open finds it, and every rank learns its
- * inode. Metadata phases: rank 0 makes the run's directory, each stream its
- * own with --dirs per-rank; mkdir, so a directory already there is
- * refused. Returns 1 when any rank failed (named). */
 /* Local, rank 0: the run's metadata directory, made (mkdir: one already
  * there is refused) or, over a kept run's metadata (--run-id), found as
  * that run left it; and its mtime, the run's start for find (the file
@@ -394,10 +389,14 @@ static void md_top_setup(struct ctx *c, unsigned kept)
         return;
     }
     c->md_top_made = !kept;
-    if (lstat(c->md_top, &st) != 0)
-        drv_set_fail(c, "stat", c->md_top, errno, "the run's start for find");
-    else
+    /* (--api null makes no directory: then only find, which it refuses, would need the start.) */
+    int find = 0;
+    for (int i = 0; i < c->cfg.nphases; i++)
+        find |= c->cfg.phases[i] == PFS_PH_FIND;
+    if (lstat(c->md_top, &st) == 0)
         c->md_start = st.st_mtim;
+    else if (find)
+        drv_set_fail(c, "stat", c->md_top, errno, "the run's start for find");
 }
 
 /* Local: each stream's own directory (--dirs per-rank: made, or a kept

@@ -73,6 +73,12 @@ check "mdtest -W 1: translated to -D 1" grep -q "equivalent: pfsbench -d $D -p c
 check "mdtest -W 1: cut at the stonewall" grep -q "up to the stonewall: [0-9]* files" "$T/out"
 check "mdtest -W 1: the directory is as it was" [ -z "$(ls -A "$D")" ]
 
+# --api null: the phases "make" nothing, and no directory either.
+run_mpi 2 60 -d "$D" -a null -p create,stat,read-files,delete -n 100 --no-results -q
+check "--api null metadata phases: exit 0, nothing made" sh -c "[ $RC -eq 0 ] && [ -z \"\$(ls -A '$D')\" ]"
+run_mpi 2 60 -d "$D" -a null -p mkdir,create,delete,rmdir --depth 2 -n 30 --no-results -q
+check "--api null with a tree: exit 0, nothing made" sh -c "[ $RC -eq 0 ] && [ -z \"\$(ls -A '$D')\" ]"
+
 # Order rules and a stale leftover.
 run_mpi 2 60 -d "$D" -p stat,create --no-results
 check "stat before create: exit 2" [ "$RC" -eq 2 ]
