@@ -60,6 +60,8 @@ struct progress {
     int ntab, heard;            /* its size; senders heard */
     long ticks, received, most; /* rank 0: intervals, reports taken in them, the most in one */
     double last, start;
+    double lead;                /* reports go this much before each second of the phase (leaves 0.2 s, */
+                                /* aggregators 0.1 s), so they reach rank 0 before it takes them */
     int seq, kind, shown;
 };
 
