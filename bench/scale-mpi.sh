@@ -17,15 +17,21 @@
 #             measured with Open MPI's pml monitoring (every point-to-point
 #             message, collectives' included): (run with -i 3 - run with -i 1) / 4
 #             phases; start-up = the -i 1 run less its 2 phases
-#   progress  messages at rank 0 per progress interval (progress.c: one per
-#             other rank per second)
+#   progress  messages reaching rank 0 per progress interval, measured: one
+#             time-based write phase (--runtime -P seconds) with the progress
+#             line forced, rank 0 counting the reports it takes
+#             (PFSBENCH_DEBUG_PROGRESS=1: mean and most per interval, and from
+#             how many senders), and checked with pml monitoring: messages into
+#             rank 0 in that run less those of the same run without --progress
+#             (= the reports + one final message per sender)
 # A rank count whose launch fails or passes -T seconds is reported and the
 # larger ones are skipped.
 #
-# usage: bench/scale-mpi.sh [-n LIST] [-K NODES] [-R ROUNDS] [-d DIR] [-T S] [-o OUT]
+# usage: bench/scale-mpi.sh [-n LIST] [-K NODES] [-R ROUNDS] [-P S] [-d DIR] [-T S] [-o OUT]
 #   -n LIST   rank counts (default 1,2,4,8,16,32,64,128)
 #   -K NODES  fake nodes at most (default 16)
 #   -R N      rounds of the start-up pair (default 3)
+#   -P S      seconds of the progress runs' write phase (default 5)
 #   -d DIR    data directory (default /dev/shm)
 #   -T S      limit per launch, seconds (default 180)
 #   -o OUT    keep logs and results.csv there (default a new directory under /tmp)
@@ -38,12 +44,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 PFSBENCH=${PFSBENCH:-$top/build-scale/pfsbench}
 BENCH_BIN=${BENCH_BIN:-$(dirname "$PFSBENCH")/bench}
-LIST=1,2,4,8,16,32,64,128 KMAX=16 ROUNDS=3 DIR=/dev/shm LIMIT=180 OUT=""
+LIST=1,2,4,8,16,32,64,128 KMAX=16 ROUNDS=3 PSECS=5 DIR=/dev/shm LIMIT=180 OUT=""
 usage() { sed -n '/^# usage:/,/^# Needs root/p' "$0" | sed 's/^# \{0,1\}//'; }
 die() { echo "scale-mpi: $*" >&2; exit 2; }
-while getopts "n:K:R:d:T:o:h" o; do
+while getopts "n:K:R:P:d:T:o:h" o; do
     case $o in
-    n) LIST=$OPTARG ;; K) KMAX=$OPTARG ;; R) ROUNDS=$OPTARG ;; d) DIR=$OPTARG ;; T) LIMIT=$OPTARG ;;
+    n) LIST=$OPTARG ;; K) KMAX=$OPTARG ;; R) ROUNDS=$OPTARG ;; P) PSECS=$OPTARG ;; d) DIR=$OPTARG ;; T) LIMIT=$OPTARG ;;
     o) OUT=$OPTARG ;; h) usage; exit 0 ;; *) usage >&2; exit 2 ;;
     esac
 done
@@ -79,10 +85,10 @@ launch() {
 # A rank under /usr/bin/time: its max RSS (VmHWM) in $1.RANK, KiB.
 MEMWRAP=(sh -c 'exec /usr/bin/time -f %M -o "$0.$OMPI_COMM_WORLD_RANK" "$@"')
 
-echo "N,nodes,trivial_rank0_kib,trivial_other_kib,pfs_rank0_kib,pfs_other_kib,own_rank0_mib,own_other_mib,trivial_s,pfs_s,startup_beyond_s,rank0_bytes_phase_computed,rank0_bytes_phase_measured,rank0_msgs_phase,rank0_bytes_startup,rank0_msgs_startup" \
+echo "N,nodes,trivial_rank0_kib,trivial_other_kib,pfs_rank0_kib,pfs_other_kib,own_rank0_mib,own_other_mib,trivial_s,pfs_s,startup_beyond_s,rank0_bytes_phase_computed,rank0_bytes_phase_measured,rank0_msgs_phase,rank0_bytes_startup,rank0_msgs_startup,prog_reports,prog_intervals,prog_most,prog_senders,prog_pml_extra_msgs" \
     >"$OUT/results.csv"
-printf "%6s %5s | %10s %10s | %9s %9s %8s | %9s %9s %6s | %9s %6s | %9s\n" ranks nodes "own r0 MiB" "own max MiB" \
-    "trivial s" "pfsbench s" "beyond s" "r0 B/ph" "measured" "msgs" "r0 B s-u" "msgs" "prog msgs"
+printf "%6s %5s | %10s %10s | %9s %9s %8s | %9s %9s %6s | %9s %6s | %8s %5s %7s %6s\n" ranks nodes "own r0 MiB" "own max MiB" \
+    "trivial s" "pfsbench s" "beyond s" "r0 B/ph" "measured" "msgs" "r0 B s-u" "msgs" "prog/int" "most" "senders" "pml"
 IFS=, read -ra NS <<<"$LIST"
 for n in "${NS[@]}"; do
     k=$((n < KMAX ? n : KMAX))
@@ -120,6 +126,23 @@ for n in "${NS[@]}"; do
     read -r b3 m3 <<<"$(monrx "$W/mon.3")"
     bph=$(((b3 - b1) / 4)) mph=$(((m3 - m1) / 4))
     bsu=$((b1 - 2 * bph)) msu=$((m1 - 2 * mph))
+    # Progress: the same time-based write phase without and with --progress.
+    for pr in 0 1; do
+        rm -f "$W"/monp.$pr.*
+        mkdir -p "$W/d"
+        FAKENODES_EXTRA=(-x PFSBENCH_DEBUG_PROGRESS=1 --mca pml_monitoring_enable 2 --mca pml_monitoring_enable_output 3
+            --mca pml_monitoring_filename "$W/monp.$pr")
+        launch "$n" "$k" "prog-$n-$pr" "$PFSBENCH" -d "$W/d" -t 64k -b 256k -p write --runtime "$PSECS" --no-results -q \
+            $([ $pr -eq 1 ] && echo --progress) >/dev/null || break 2
+        FAKENODES_EXTRA=()
+        rm -rf "$W/d"
+    done
+    read -r _ mp0 <<<"$(monrx "$W/monp.0")"
+    read -r _ mp1 <<<"$(monrx "$W/monp.1")"
+    # "rank 0 received R reports in T intervals (at most M in one), L after the last, from S senders"
+    read -r prec pint pmost psend <<<"$(sed -n 's/.*progress: rank 0 received \([0-9]*\) reports in \([0-9]*\) intervals (at most \([0-9]*\) in one), [0-9]* after the last, from \([0-9]*\) senders.*/\1 \2 \3 \4/p' "$OUT/prog-$n-1.log")"
+    [ -n "${psend:-}" ] || { echo "scale-mpi: no progress count in $OUT/prog-$n-1.log" >&2; break; }
+    pmean=$(awk -v r="$prec" -v t="$pint" 'BEGIN {if (t > 0) printf "%.2f", r / t; else print "nan"}')
     # Start-up: alternating pairs.
     : >"$W/tt" && : >"$W/tp"
     ok=1
@@ -149,9 +172,10 @@ blk = 71856 + 512 * 576
 rec = 17952 + 40 * nint
 tree = lambda p: math.ceil(math.log2(p)) if p > 1 else 0
 print(96 * (N - 1) + blk * tree(ppn) + blk * tree(K) + rec * (K - 1) + 16 * tree(K) + 12 * tree(N))")
-    echo "$n,$k,$t0k,$tok,$p0k,$pok,$own0,$own,$tt,$tp,$beyond,$b0,$bph,$mph,$bsu,$msu" >>"$OUT/results.csv"
-    printf "%6d %5d | %10s %10s | %9s %9s %8s | %9s %9s %6s | %9s %6s | %9d\n" "$n" "$k" "$own0" "$own" "$tt" "$tp" \
-        "$beyond" "$b0" "$bph" "$mph" "$bsu" "$msu" $((n - 1))
+    echo "$n,$k,$t0k,$tok,$p0k,$pok,$own0,$own,$tt,$tp,$beyond,$b0,$bph,$mph,$bsu,$msu,$prec,$pint,$pmost,$psend,$((mp1 - mp0))" \
+        >>"$OUT/results.csv"
+    printf "%6d %5d | %10s %10s | %9s %9s %8s | %9s %9s %6s | %9s %6s | %8s %5s %7s %6s\n" "$n" "$k" "$own0" "$own" "$tt" "$tp" \
+        "$beyond" "$b0" "$bph" "$mph" "$bsu" "$msu" "$pmean" "$pmost" "$psend" $((mp1 - mp0))
 done
 cat <<'EOF'
 
@@ -165,6 +189,9 @@ rank 0 B: bytes rank 0 receives per phase (phases.c, latency.c), 1 thread per ra
   + small: the agreements (ints), the leaders' 16-byte interval allreduce
   (nint = 1 for these sub-second phases; 60 for a minute at the default 1 s interval)
 measured: pml monitoring, per phase; r0 B s-u / msgs: into rank 0 during start-up and the end
-prog msgs: progress reports reaching rank 0 per 1 s interval when progress is on (N - 1)
+prog/int, most: progress reports rank 0 took per 1 s interval (mean, and the most in one) in a
+  --runtime write phase with --progress (progress.c: one sender per node, at most one report each
+  per interval: the goal is <= nodes); senders: how many sent it one; pml: messages into rank 0
+  in that run less the same run without --progress (the reports, late ones and one final each)
 EOF
 echo "logs and results.csv in $OUT"
