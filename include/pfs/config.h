@@ -52,6 +52,8 @@ enum {
     PFS_PHF_STONEWALL = 1u << 5,  /* -D applies */
     PFS_PHF_SETS_COUNT = 1u << 6, /* under -D, the transfer count it reaches is what later phases move */
     PFS_PHF_DIRS = 1u << 7,       /* works on the directories of the --depth tree, not on files */
+    PFS_PHF_WEARS_OUT = 1u << 8,  /* under -D, streams go on to the largest count any reached (seeks: no
+                                   * content depends on their count, so they stop at the wall) */
 };
 struct pfs_phase_desc {
     const char *name;          /* as -p, the report and the results file spell it */
@@ -208,6 +210,8 @@ enum { PFS_MD_KEPT_FILES = 1, PFS_MD_KEPT_TREE = 2 };
 unsigned pfs_config_md_kept(const struct pfs_config *cfg);
 int pfs_phase_find(const char *name, size_t len);
 int pfs_phase_has(int phase, unsigned flags);
+/* Local. 1 when phase is in cfg's -p list. */
+int pfs_config_has_phase(const struct pfs_config *cfg, int phase);
 
 /* Local, from the table. pfs_phase_name is "?" out of range. is_read and
  * is_write are of data phases only (read, reread; write, rewrite): a

@@ -574,12 +574,11 @@ int pfs_config_resolve(struct pfs_config *cfg, int nranks, char *err, size_t len
         return fail(err, len, "too many transfers per rank");
     /* At a microsecond or more a call, this many take minutes per phase and
      * stream at best, hours on a parallel file system. */
-    for (int i = 0; i < cfg->nphases; i++)
-        if (cfg->phases[i] == PFS_PH_SEEKS && (uint64_t)cfg->seeks < streams && cfg->runtime <= 0)
-            pfs_config_warn(cfg, "--seeks %d over %llu streams: %llu of them do no seek (they still open and close "
-                            "the file in the timed phase); give --seeks %llu or more", cfg->seeks,
-                            (unsigned long long)streams, (unsigned long long)(streams - (uint64_t)cfg->seeks),
-                            (unsigned long long)streams);
+    if (pfs_config_has_phase(cfg, PFS_PH_SEEKS) && (uint64_t)cfg->seeks < streams && cfg->runtime <= 0)
+        pfs_config_warn(cfg, "--seeks %d over %llu streams: %llu of them do no seek (they still open and close "
+                        "the file in the timed phase); give --seeks %llu or more", cfg->seeks,
+                        (unsigned long long)streams, (unsigned long long)(streams - (uint64_t)cfg->seeks),
+                        (unsigned long long)streams);
     if (cfg->block / cfg->transfer > 100000000)
         pfs_config_warn(cfg, "%llu transfers per stream (-b %s / -t %s) will take hours; is -t the size you "
                         "meant? (IOzone's -t is a thread count: --threads N here)",

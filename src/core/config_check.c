@@ -359,15 +359,13 @@ int pfs_check_run(const struct pfs_config *cfg, int total_given, char *err, size
     const struct pfs_backend *be = pfs_backend_at(cfg->api);
     if (be && pfs_backend_check(be, cfg, err, len) != 0)
         return -1;
-    for (int i = 0; i < cfg->nphases; i++)
-        if (cfg->phases[i] == PFS_PH_SEEKS && cfg->collective)
-            return fail(err, len, "the seeks phase and --collective both given; give one (streams do different seek "
-                        "counts and write back at different seeks, which collective calls cannot follow)");
-    for (int i = 0; i < cfg->nphases; i++)
-        if (cfg->phases[i] == PFS_PH_CREATE && cfg->keep && cfg->deadline > 0 && cfg->md_random)
-            return fail(err, len, "-k with a create that -D may stop, in --order random: the files kept would be a "
-                        "random subset of the -n names, which no later --run-id run can find; give --order "
-                        "sequential (the first files are kept) or drop -D or -k");
+    if (pfs_config_has_phase(cfg, PFS_PH_SEEKS) && cfg->collective)
+        return fail(err, len, "the seeks phase and --collective both given; give one (streams do different seek "
+                    "counts and write back at different seeks, which collective calls cannot follow)");
+    if (pfs_config_has_phase(cfg, PFS_PH_CREATE) && cfg->keep && cfg->deadline > 0 && cfg->md_random)
+        return fail(err, len, "-k with a create that -D may stop, in --order random: the files kept would be a "
+                    "random subset of the -n names, which no later --run-id run can find; give --order "
+                    "sequential (the first files are kept) or drop -D or -k");
     if (cfg->rmw && cfg->collective)
         return fail(err, len, "--rmw and --collective both given; give one (a rank whose read came back short would "
                     "skip its collective write and leave the others waiting in it)");
@@ -447,10 +445,7 @@ void pfs_check_unused(struct pfs_config *cfg, const unsigned char *given)
         pfs_config_warn(cfg, "--runtime does nothing without a data phase in -p (write, rewrite, read, reread)");
     if (!data && given_by_name(given, "ramp"))
         pfs_config_warn(cfg, "--ramp does nothing without a data phase in -p (write, rewrite, read, reread)");
-    int rewrite = 0;
-    for (int i = 0; i < cfg->nphases; i++)
-        rewrite |= cfg->phases[i] == PFS_PH_REWRITE;
-    if (!rewrite && given_by_name(given, "rmw"))
+    if (!pfs_config_has_phase(cfg, PFS_PH_REWRITE) && given_by_name(given, "rmw"))
         pfs_config_warn(cfg, "--rmw does nothing without a rewrite phase in -p");
     int seeks = 0, queued = 0;
     for (int i = 0; i < cfg->nphases; i++) {

@@ -157,7 +157,8 @@ static void json_phases(FILE *out)
         unsigned flag;
     } flags[] = {{"reads", PFS_PHF_READS},         {"writes", PFS_PHF_WRITES},       {"creates", PFS_PHF_CREATES},
                  {"removes", PFS_PHF_REMOVES},     {"reorder", PFS_PHF_OTHERS},      {"stonewall", PFS_PHF_STONEWALL},
-                 {"sets_count", PFS_PHF_SETS_COUNT}, {"dirs", PFS_PHF_DIRS}};
+                 {"sets_count", PFS_PHF_SETS_COUNT}, {"dirs", PFS_PHF_DIRS},
+                 {"wears_out", PFS_PHF_WEARS_OUT}};
     fputs("  \"phases\": [\n", out);
     for (int i = 0; i < PFS_PH_KINDS; i++) {
         const struct pfs_phase_desc *d = pfs_phase_desc(i);

@@ -87,16 +87,18 @@ _Static_assert(sizeof(pfs_opt_table) / sizeof(pfs_opt_table[0]) <= PFS_OPT_MAX, 
 /* One row per phase, in the order of enum pfs_phase. A new phase is a row
  * here plus its function in the stream layer. */
 static const struct pfs_phase_desc phase_table[PFS_PH_KINDS] = {
-    [PFS_PH_WRITE] = {"write", PFS_PHASE_DATA, PFS_PHF_WRITES | PFS_PHF_CREATES | PFS_PHF_STONEWALL | PFS_PHF_SETS_COUNT,
+    [PFS_PH_WRITE] = {"write", PFS_PHASE_DATA, PFS_PHF_WRITES | PFS_PHF_CREATES | PFS_PHF_STONEWALL | PFS_PHF_WEARS_OUT |
+                                     PFS_PHF_SETS_COUNT,
                       -1, "write", "write the data files (creating them) in -t transfers of -b bytes per stream"},
-    [PFS_PH_REWRITE] = {"rewrite", PFS_PHASE_DATA, PFS_PHF_WRITES | PFS_PHF_STONEWALL, PFS_PH_WRITE, "write",
+    [PFS_PH_REWRITE] = {"rewrite", PFS_PHASE_DATA, PFS_PHF_WRITES | PFS_PHF_STONEWALL | PFS_PHF_WEARS_OUT, PFS_PH_WRITE, "write",
                         "write the existing data files again"},
-    [PFS_PH_READ] = {"read", PFS_PHASE_DATA, PFS_PHF_READS | PFS_PHF_OTHERS | PFS_PHF_STONEWALL, PFS_PH_WRITE, "read",
+    [PFS_PH_READ] = {"read", PFS_PHASE_DATA, PFS_PHF_READS | PFS_PHF_OTHERS | PFS_PHF_STONEWALL | PFS_PHF_WEARS_OUT, PFS_PH_WRITE, "read",
                      "read the data files"},
-    [PFS_PH_REREAD] = {"reread", PFS_PHASE_DATA, PFS_PHF_READS | PFS_PHF_OTHERS | PFS_PHF_STONEWALL, PFS_PH_WRITE, "read",
+    [PFS_PH_REREAD] = {"reread", PFS_PHASE_DATA, PFS_PHF_READS | PFS_PHF_OTHERS | PFS_PHF_STONEWALL | PFS_PHF_WEARS_OUT, PFS_PH_WRITE, "read",
                        "read the data files again"},
     [PFS_PH_CREATE] = {"create", PFS_PHASE_META,
-                       PFS_PHF_CREATES | PFS_PHF_WRITES | PFS_PHF_STONEWALL | PFS_PHF_SETS_COUNT, -1, "create",
+                       PFS_PHF_CREATES | PFS_PHF_WRITES | PFS_PHF_STONEWALL | PFS_PHF_WEARS_OUT | PFS_PHF_SETS_COUNT, -1,
+                       "create",
                        "create -n files per stream (writing --file-size bytes to each)"},
     [PFS_PH_STAT] = {"stat", PFS_PHASE_META, PFS_PHF_OTHERS, PFS_PH_CREATE, "stat", "stat each file"},
     [PFS_PH_READFILES] = {"read-files", PFS_PHASE_META, PFS_PHF_READS | PFS_PHF_OTHERS, PFS_PH_CREATE,
@@ -132,6 +134,14 @@ int pfs_phase_has(int phase, unsigned flags)
 {
     const struct pfs_phase_desc *d = pfs_phase_desc(phase);
     return d && (d->flags & flags) == flags;
+}
+
+int pfs_config_has_phase(const struct pfs_config *cfg, int phase)
+{
+    for (int i = 0; i < cfg->nphases; i++)
+        if (cfg->phases[i] == phase)
+            return 1;
+    return 0;
 }
 
 const char *pfs_phase_name(int phase)

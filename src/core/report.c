@@ -249,10 +249,10 @@ void pfs_report_header(FILE *out, const struct pfs_run_data *d)
                 c->ramp > 0 ? "; the ramp's transfers are not counted" : "");
     }
     if (c->deadline > 0) {
-        int data = 0, create = 0;
+        int data = 0;
+        const int create = pfs_config_has_phase(c, PFS_PH_CREATE);
         for (int k = 0; k < c->nphases; k++)
-            data |= pfs_phase_has(c->phases[k], PFS_PHF_STONEWALL) && !pfs_phase_is_meta(c->phases[k]),
-                create |= c->phases[k] == PFS_PH_CREATE;
+            data |= pfs_phase_has(c->phases[k], PFS_PHF_WEARS_OUT) && !pfs_phase_is_meta(c->phases[k]);
         fprintf(out, "stonewall    %g s, then wear-out to the largest %s count any stream reached\n", c->deadline,
                 data && create ? "transfer (file, in create)" : create ? "file" : "transfer");
     }

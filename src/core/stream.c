@@ -605,9 +605,8 @@ static void data_transfers(struct loop *l, uint64_t n)
     t->sw_xfers = t->xfers;
     if (l->stop & STOP_WALL)
         t->sw_end = pfs_now() - l->vt;
-    /* Seeks stop at the stonewall and wear out nothing: no file content
-     * depends on their count (nor does bonnie++'s or IOR's read). */
-    if (l->seeks)
+    /* Seeks stop at the stonewall and wear out nothing (the phase table). */
+    if (!pfs_phase_has(p->kind, PFS_PHF_WEARS_OUT))
         return;
     /* Wear-out: every stream continues to the largest count any stream
      * reached, so every file holds the same transfers. Every stream

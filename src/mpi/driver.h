@@ -141,7 +141,7 @@ struct ctx {
     double clock_corr, clock_unc; /* this rank's (its node's) clock correction and its uncertainty, seconds */
     char (*hosts)[PFS_HOST_MAX]; /* rank 0: each rank's host */
     int *node_of_rank;          /* rank 0: each rank's node */
-    int *node_of_stream;        /* each stream's node (streams.c; filled on rank 0 alone) */
+    int *node_of_stream;        /* rank 0: each stream's node (streams.c); NULL elsewhere */
     double *corr, *unc;         /* rank 0: clock correction and its uncertainty per rank, seconds */
     double *mems;               /* rank 0: memory of each rank's node, bytes */
     struct pfs_affinity *affinity; /* rank 0: each rank's CPU affinity and NUMA nodes */

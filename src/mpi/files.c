@@ -390,9 +390,7 @@ static void md_top_setup(struct ctx *c, unsigned kept)
     }
     c->md_top_made = !kept;
     /* (--api null makes no directory: then only find, which it refuses, would need the start.) */
-    int find = 0;
-    for (int i = 0; i < c->cfg.nphases; i++)
-        find |= c->cfg.phases[i] == PFS_PH_FIND;
+    const int find = pfs_config_has_phase(&c->cfg, PFS_PH_FIND);
     if (lstat(c->md_top, &st) == 0)
         c->md_start = st.st_mtim;
     else if (find)

@@ -134,7 +134,7 @@ void drv_run_streams(struct ctx *c, int kind)
     w[0] = (struct worker){&ph, &c->streams[0], c};
     if (c->sw.go > 0)
         run_one(&w[0]);
-    else if (c->cfg.deadline > 0 && pfs_phase_has(kind, PFS_PHF_STONEWALL) && kind != PFS_PH_SEEKS) {
+    else if (c->cfg.deadline > 0 && pfs_phase_has(kind, PFS_PHF_WEARS_OUT)) {
         /* The other ranks wait in the stonewall agreement: join it, failed. */
         uint64_t mine[2] = {0, 1}, most[2];
         drv_allreduce_watched(c, mine, most, 2, MPI_UINT64_T, MPI_MAX, pfs_now(), "the stonewall agreement");
@@ -185,14 +185,17 @@ void drv_streams_setup(struct ctx *c)
     pthread_mutex_init(&c->sw.mu, NULL);
     pthread_cond_init(&c->sw.go_cv, NULL);
     pthread_barrier_init(&c->sw.bar, NULL, (unsigned)c->threads);
-    c->node_of_stream = calloc((size_t)c->nstreams, sizeof(int));
+    /* Rank 0 alone: the report's per-node figures (4 bytes a stream, the
+     * last table of the run's size every rank held). */
+    if (c->rank == 0)
+        c->node_of_stream = calloc((size_t)c->nstreams, sizeof(int));
     c->streams = calloc((size_t)c->threads, sizeof(*c->streams));
-    if (!c->node_of_stream || !c->streams) {
+    if ((c->rank == 0 && !c->node_of_stream) || !c->streams) {
         drv_set_fail(c, "allocate the streams", "", ENOMEM, "%d streams", c->nstreams);
         c->threads = 0; /* nothing to run or clean; the agreement after the set-up stops the run */
         return;
     }
-    for (int s = 0; s < c->nstreams; s++)
+    for (int s = 0; c->node_of_stream && s < c->nstreams; s++)
         c->node_of_stream[s] = c->node_of_rank ? c->node_of_rank[s / c->threads] : 0;
     (void)pfs_name_md_top(c->md_top, sizeof(c->md_top), cfg->dir, c->run_id);
     size_t align = cfg->direct ? pfs_dio_alignment(cfg->dir) : 4096;

@@ -829,6 +829,8 @@ static void test_phase_table(void **state)
         assert_int_equal(pfs_phase_has(k, PFS_PHF_CREATES), want[i].creates);
         assert_int_equal(pfs_phase_has(k, PFS_PHF_STONEWALL), !want[i].meta || k == PFS_PH_CREATE);
         assert_int_equal(pfs_phase_has(k, PFS_PHF_SETS_COUNT), k == PFS_PH_WRITE || k == PFS_PH_CREATE);
+        /* Under -D every stonewalled phase wears out but seeks (no content depends on their count). */
+        assert_int_equal(pfs_phase_has(k, PFS_PHF_WEARS_OUT), pfs_phase_has(k, PFS_PHF_STONEWALL) && k != PFS_PH_SEEKS);
         assert_true(d->needs >= -1 && d->needs < PFS_PH_KINDS && d->needs != k);
         assert_true(d->needs < 0 || pfs_phase_has(d->needs, PFS_PHF_CREATES));
         assert_non_null(d->op);
@@ -844,6 +846,9 @@ static void test_phase_table(void **state)
     struct pfs_config cfg;
     char err[PFS_ERRLEN];
     assert_int_equal(parse(&cfg, err, "-d|/tmp|-p|create,delete,read-files"), PFS_PARSE_RUN);
+    assert_true(pfs_config_has_phase(&cfg, PFS_PH_CREATE) && pfs_config_has_phase(&cfg, PFS_PH_READFILES));
+    assert_false(pfs_config_has_phase(&cfg, PFS_PH_STAT) || pfs_config_has_phase(&cfg, PFS_PH_WRITE) ||
+                 pfs_config_has_phase(&cfg, -1));
     assert_int_equal(parse(&cfg, err, "-d|/tmp|-p|stat,create"), PFS_PARSE_ERROR);
     assert_string_equal(err, "--phases: stat needs create before it in the list (e.g. -p create,stat,delete)");
     assert_int_equal(parse(&cfg, err, "-d|/tmp|-p|write,bogus"), PFS_PARSE_ERROR);
