@@ -7,7 +7,11 @@
  *
  * and nothing else. With -b it also runs one barrier and prints when the
  * last rank left it (init_barrier_max): the earliest moment a program could
- * start timed I/O with every rank ready. */
+ * start timed I/O with every rank ready. With -c it also builds the
+ * communicators pfsbench builds at start-up (topology.c, progress.c: a
+ * duplicate of the world, the node by shared memory, the node leaders) and
+ * runs one collective on each: the baseline that tells Open MPI's cost of
+ * those communicators from pfsbench's own memory. */
 #define _GNU_SOURCE
 #include <mpi.h>
 #include <stdio.h>
@@ -25,8 +29,24 @@ int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     double t = now();
-    int rank, barrier = argc > 1 && strcmp(argv[1], "-b") == 0;
+    int rank, barrier = argc > 1 && strcmp(argv[1], "-b") == 0, comms = argc > 1 && strcmp(argv[1], "-c") == 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (comms) {
+        MPI_Comm dup, node, leaders;
+        int me, x = rank, y = 0;
+        MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+        MPI_Comm_split_type(dup, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
+        MPI_Comm_rank(node, &me);
+        MPI_Comm_split(dup, me == 0 ? 0 : MPI_UNDEFINED, rank, &leaders);
+        MPI_Allreduce(&x, &y, 1, MPI_INT, MPI_MAX, dup);
+        MPI_Allreduce(&x, &y, 1, MPI_INT, MPI_MAX, node);
+        if (leaders != MPI_COMM_NULL) {
+            MPI_Allreduce(&x, &y, 1, MPI_INT, MPI_MAX, leaders);
+            MPI_Comm_free(&leaders);
+        }
+        MPI_Comm_free(&node);
+        MPI_Comm_free(&dup);
+    }
     double lo = 0, hi = 0, tb = 0, bhi = 0;
     if (barrier) {
         MPI_Barrier(MPI_COMM_WORLD);

@@ -7,7 +7,10 @@
 #   memory    every rank's VmHWM (max RSS, /usr/bin/time %M around each rank)
 #             of pfsbench -t 64k -b 256k -p write,read --no-results -q and of
 #             bench_mpi_init at the same N and K; own = pfsbench - trivial -
-#             the 64 KiB transfer buffer. Rank 0 and the others apart.
+#             the 64 KiB transfer buffer. Rank 0 and the others apart. And
+#             bench_mpi_init -c (the communicators pfsbench builds, one
+#             collective on each): comms = that - trivial, Open MPI's cost of
+#             those communicators, which own includes.
 #   start-up  end-to-end wall time of mpirun pfsbench minus that of mpirun
 #             bench_mpi_init at the same N and K (the launch, MPI_Init and
 #             MPI_Finalize cancel; what is left is pfsbench's own start-up,
@@ -27,11 +30,12 @@
 # A rank count whose launch fails or passes -T seconds is reported and the
 # larger ones are skipped.
 #
-# usage: bench/scale-mpi.sh [-n LIST] [-K NODES] [-R ROUNDS] [-P S] [-d DIR] [-T S] [-o OUT]
+# usage: bench/scale-mpi.sh [-n LIST] [-K NODES] [-R ROUNDS] [-P S] [-M] [-d DIR] [-T S] [-o OUT]
 #   -n LIST   rank counts (default 1,2,4,8,16,32,64,128)
 #   -K NODES  fake nodes at most (default 16)
 #   -R N      rounds of the start-up pair (default 3)
 #   -P S      seconds of the progress runs' write phase (default 5)
+#   -M        memory only (the other columns empty)
 #   -d DIR    data directory (default /dev/shm)
 #   -T S      limit per launch, seconds (default 180)
 #   -o OUT    keep logs and results.csv there (default a new directory under /tmp)
@@ -44,12 +48,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 PFSBENCH=${PFSBENCH:-$top/build-scale/pfsbench}
 BENCH_BIN=${BENCH_BIN:-$(dirname "$PFSBENCH")/bench}
-LIST=1,2,4,8,16,32,64,128 KMAX=16 ROUNDS=3 PSECS=5 DIR=/dev/shm LIMIT=180 OUT=""
+LIST=1,2,4,8,16,32,64,128 KMAX=16 ROUNDS=3 PSECS=5 MEMONLY=0 DIR=/dev/shm LIMIT=180 OUT=""
 usage() { sed -n '/^# usage:/,/^# Needs root/p' "$0" | sed 's/^# \{0,1\}//'; }
 die() { echo "scale-mpi: $*" >&2; exit 2; }
-while getopts "n:K:R:P:d:T:o:h" o; do
+while getopts "n:K:R:P:Md:T:o:h" o; do
     case $o in
-    n) LIST=$OPTARG ;; K) KMAX=$OPTARG ;; R) ROUNDS=$OPTARG ;; P) PSECS=$OPTARG ;; d) DIR=$OPTARG ;; T) LIMIT=$OPTARG ;;
+    n) LIST=$OPTARG ;; K) KMAX=$OPTARG ;; R) ROUNDS=$OPTARG ;; P) PSECS=$OPTARG ;; M) MEMONLY=1 ;; d) DIR=$OPTARG ;; T) LIMIT=$OPTARG ;;
     o) OUT=$OPTARG ;; h) usage; exit 0 ;; *) usage >&2; exit 2 ;;
     esac
 done
@@ -85,9 +89,9 @@ launch() {
 # A rank under /usr/bin/time: its max RSS (VmHWM) in $1.RANK, KiB.
 MEMWRAP=(sh -c 'exec /usr/bin/time -f %M -o "$0.$OMPI_COMM_WORLD_RANK" "$@"')
 
-echo "N,nodes,trivial_rank0_kib,trivial_other_kib,pfs_rank0_kib,pfs_other_kib,own_rank0_mib,own_other_mib,trivial_s,pfs_s,startup_beyond_s,rank0_bytes_phase_computed,rank0_bytes_phase_measured,rank0_msgs_phase,rank0_bytes_startup,rank0_msgs_startup,prog_reports,prog_intervals,prog_most,prog_senders,prog_pml_extra_msgs" \
+echo "N,nodes,trivial_rank0_kib,trivial_other_kib,pfs_rank0_kib,pfs_other_kib,own_rank0_mib,own_other_mib,trivial_s,pfs_s,startup_beyond_s,rank0_bytes_phase_computed,rank0_bytes_phase_measured,rank0_msgs_phase,rank0_bytes_startup,rank0_msgs_startup,prog_reports,prog_intervals,prog_most,prog_senders,prog_pml_extra_msgs,comms_rank0_kib,comms_other_kib,comms_rank0_mib,comms_other_mib" \
     >"$OUT/results.csv"
-printf "%6s %5s | %10s %10s | %9s %9s %8s | %9s %9s %6s | %9s %6s | %8s %5s %7s %6s\n" ranks nodes "own r0 MiB" "own max MiB" \
+printf "%6s %5s | %10s %10s %8s %8s | %9s %9s %8s | %9s %9s %6s | %9s %6s | %8s %5s %7s %6s\n" ranks nodes "own r0 MiB" "own max MiB" "comms r0" "others" \
     "trivial s" "pfsbench s" "beyond s" "r0 B/ph" "measured" "msgs" "r0 B s-u" "msgs" "prog/int" "most" "senders" "pml"
 IFS=, read -ra NS <<<"$LIST"
 for n in "${NS[@]}"; do
@@ -95,6 +99,7 @@ for n in "${NS[@]}"; do
     # Memory: one launch of each, every rank wrapped.
     rm -f "$W"/mem.*
     launch "$n" "$k" "mem-trivial-$n" "${MEMWRAP[@]}" "$W/mem.t" "$BENCH_BIN/bench_mpi_init" >/dev/null || break
+    launch "$n" "$k" "mem-comms-$n" "${MEMWRAP[@]}" "$W/mem.c" "$BENCH_BIN/bench_mpi_init" -c >/dev/null || break
     mkdir -p "$W/d"
     launch "$n" "$k" "mem-pfs-$n" "${MEMWRAP[@]}" "$W/mem.p" "$PFSBENCH" -d "$W/d" "${PFSARGS[@]}" >/dev/null || break
     rm -rf "$W/d"
@@ -108,6 +113,15 @@ for n in "${NS[@]}"; do
     [ -n "$pok" ] || pok=$p0k
     own0=$(awk -v p="$p0k" -v t="$t0k" 'BEGIN {printf "%.2f", (p - t - 64) / 1024}')
     own=$(awk -v p="$pok" -v t="$tok" 'BEGIN {printf "%.2f", (p - t - 64) / 1024}')
+    c0k=$(mem "$W/mem.c" rank0) cok=$(mem "$W/mem.c" other)
+    [ -n "$cok" ] || cok=$c0k
+    com0=$(awk -v c="$c0k" -v t="$t0k" 'BEGIN {printf "%.2f", (c - t) / 1024}')
+    com=$(awk -v c="$cok" -v t="$tok" 'BEGIN {printf "%.2f", (c - t) / 1024}')
+    if [ "$MEMONLY" -eq 1 ]; then
+        echo "$n,$k,$t0k,$tok,$p0k,$pok,$own0,$own,,,,,,,,,,,,,,$c0k,$cok,$com0,$com" >>"$OUT/results.csv"
+        printf "%6d %5d | %10s %10s %8s %8s |\n" "$n" "$k" "$own0" "$own" "$com0" "$com"
+        continue
+    fi
     # Bytes and messages into rank 0, measured (pml monitoring, Open MPI).
     monrx() { # monrx PREFIX: bytes msgs that ranks other than 0 sent to rank 0
         cat "$1".*.prof 2>/dev/null | awk -F'\t' '($1 == "E" || $1 == "I") && $3 == 0 && $2 != 0 {b += int($4); m += int($5)}
@@ -172,9 +186,9 @@ blk = 71856 + 512 * 576
 rec = 17952 + 40 * nint
 tree = lambda p: math.ceil(math.log2(p)) if p > 1 else 0
 print(96 * (N - 1) + blk * tree(ppn) + blk * tree(K) + rec * (K - 1) + 16 * tree(K) + 12 * tree(N))")
-    echo "$n,$k,$t0k,$tok,$p0k,$pok,$own0,$own,$tt,$tp,$beyond,$b0,$bph,$mph,$bsu,$msu,$prec,$pint,$pmost,$psend,$((mp1 - mp0))" \
+    echo "$n,$k,$t0k,$tok,$p0k,$pok,$own0,$own,$tt,$tp,$beyond,$b0,$bph,$mph,$bsu,$msu,$prec,$pint,$pmost,$psend,$((mp1 - mp0)),$c0k,$cok,$com0,$com" \
         >>"$OUT/results.csv"
-    printf "%6d %5d | %10s %10s | %9s %9s %8s | %9s %9s %6s | %9s %6s | %8s %5s %7s %6s\n" "$n" "$k" "$own0" "$own" "$tt" "$tp" \
+    printf "%6d %5d | %10s %10s %8s %8s | %9s %9s %8s | %9s %9s %6s | %9s %6s | %8s %5s %7s %6s\n" "$n" "$k" "$own0" "$own" "$com0" "$com" "$tt" "$tp" \
         "$beyond" "$b0" "$bph" "$mph" "$bsu" "$msu" "$pmean" "$pmost" "$psend" $((mp1 - mp0))
 done
 cat <<'EOF'
@@ -188,6 +202,8 @@ rank 0 B: bytes rank 0 receives per phase (phases.c, latency.c), 1 thread per ra
   + (17952 + 40 nint)(K-1) the leaders' Igather of node records (histogram + nint slots of 40 B)
   + small: the agreements (ints), the leaders' 16-byte interval allreduce
   (nint = 1 for these sub-second phases; 60 for a minute at the default 1 s interval)
+own: pfsbench's max RSS less bench_mpi_init's and the 64 KiB buffer (rank 0; the most of the others);
+  comms: bench_mpi_init -c's less bench_mpi_init's (Open MPI's share of own: the communicators)
 measured: pml monitoring, per phase; r0 B s-u / msgs: into rank 0 during start-up and the end
 prog/int, most: progress reports rank 0 took per 1 s interval (mean, and the most in one) in a
   --runtime write phase with --progress (progress.c: one sender per node, at most one report each

@@ -5,7 +5,7 @@ set -e
 PKGS="build-essential cmake pkg-config openmpi-bin libopenmpi-dev libhdf5-openmpi-dev hdf5-tools \
 libcmocka-dev python3 python3-h5py python3-numpy python3-matplotlib python3-pandas python3-pytest util-linux procps \
 slurm-wlm slurmctld slurmd slurm-client valgrind clang libclang-rt-14-dev fio e2fsprogs \
-glusterfs-server glusterfs-client liburing-dev strace"
+glusterfs-server glusterfs-client liburing-dev strace time"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"

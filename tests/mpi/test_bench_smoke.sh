@@ -2,8 +2,9 @@
 # Smoke test of the benchmarks of pfsbench itself (bench/, docs/performance.md)
 # at tiny sizes: pfs-vs-fio.sh (1 round, 1 and 2 ranks, 4 KiB and 1 MiB
 # transfers, blocks of 256 KiB and 2 MiB), the results-writer bench with a
-# small synthetic run, and pfs-overheads.sh -s. Checks that each runs and
-# prints its tables; the figures themselves mean nothing at these sizes.
+# small synthetic run, pfs-overheads.sh -s, and scale-mpi.sh with scale-fit.py
+# at 1 and 2 ranks. Checks that each runs and prints its tables; the figures
+# themselves mean nothing at these sizes (but for scale-mpi's byte counts).
 . "$(dirname "$0")/lib.sh"
 SRC=${PFS_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 BENCH_BIN=${BENCH_BIN:-$(dirname "$PFSBENCH")/bench}
@@ -66,5 +67,27 @@ check "pfs-overheads: results writer in /tmp and in the data dir" [ "$(grep -c '
 check "pfs-overheads: reductions, plain and watched" [ "$(grep -c '^reductions: 4 ranks' "$T/out")" -eq 2 ]
 check "pfs-overheads: gap between phases from real raw times" grep -qE "^pfsbench at 4 ranks, 20 phases: gap between phases .* (met|MISSED)" "$T/out"
 check "pfs-overheads: no work directory left behind" [ -z "$(ls "$S")" ]
+
+# ---- scale-mpi.sh and scale-fit.py, 1 and 2 ranks on fake nodes ----
+# 9 launches of 1-2 ranks (two with a 3 s phase): the columns are there,
+# and the figures that do not depend on timing are what the code says.
+RC=0
+timeout 200 bash "$SRC/bench/scale-mpi.sh" -n 1,2 -R 1 -P 3 -d "$S" -o "$T/scale" >"$T/out" 2>"$T/err" || RC=$?
+check "scale-mpi: exit 0" [ "$RC" -eq 0 ]
+check "scale-mpi: a row for 1 and for 2 ranks" [ "$(grep -cE '^ +[12] +[12] \| ' "$T/out")" -eq 2 ]
+csvrow() { awk -F, -v n="$1" 'NR == 1 {for (i = 1; i <= NF; i++) col[$i] = i} NR > 1 && $1 == n {print $col["'"$2"'"]}' "$T/scale/results.csv"; }
+check "scale-mpi: 2 ranks on 2 nodes, bytes into rank 0 per phase measured within 1% of computed" \
+    awk -v m="$(csvrow 2 rank0_bytes_phase_measured)" -v c="$(csvrow 2 rank0_bytes_phase_computed)" \
+    'BEGIN {exit !(c > 0 && m >= 0.99 * c && m <= 1.01 * c)}'
+check "scale-mpi: 2 ranks on 2 nodes, one progress sender, and its reports reach rank 0" \
+    sh -c "[ '$(csvrow 2 prog_senders)' = 1 ] && [ '$(csvrow 2 prog_reports)' -ge 1 ]"
+check "scale-mpi: memory columns filled" sh -c "[ -n '$(csvrow 2 own_other_mib)' ] && [ -n '$(csvrow 2 comms_other_mib)' ]"
+check "scale-mpi: no work directory left behind" [ -z "$(ls "$S")" ]
+RC=0
+/usr/bin/python3 "$SRC/bench/scale-fit.py" "$T/scale/results.csv" >"$T/out" 2>"$T/err" || RC=$?
+check "scale-fit: exit 0" [ "$RC" -eq 0 ]
+check "scale-fit: the points and the bytes formula against them" \
+    sh -c "grep -q '^points (N x K): 1x1 2x2$' '$T/out' && grep -qE '^bytes into rank 0 per phase .* measured / formula 1\.0' '$T/out'"
+check "scale-fit: 2 points are too few for 3 terms" grep -q "own memory, rank 0 (MiB) *(too few points)" "$T/out"
 
 finish
