@@ -4,6 +4,7 @@ ranks N and nodes K, and what they give at 1k, 10k and 100k ranks (issue 19;
 docs/performance.md "Scale").
 
 usage: bench/scale-fit.py RESULTS.csv [RESULTS.csv ...]
+       bench/scale-fit.py --formula N K NINT   (the bytes formula alone, for scale-mpi.sh)
 
 Every row of every file is one point (N, K). Each figure is fitted, by
 ordinary least squares over the points, as a sum of terms: a constant, N and
@@ -91,6 +92,12 @@ def main(argv):
     if len(argv) < 2 or argv[1] in ("-h", "--help"):
         print(__doc__.strip().split("\n\n")[1])
         return 0 if len(argv) >= 2 else 2
+    if argv[1] == "--formula":
+        if len(argv) != 5 or not all(a.isdigit() and int(a) > 0 for a in argv[2:]):
+            print("scale-fit: --formula takes N K NINT, positive integers", file=sys.stderr)
+            return 2
+        print(rank0_bytes(int(argv[2]), int(argv[3]), int(argv[4])))
+        return 0
     rows = points(argv[1:])
     if not rows:
         print("scale-fit: no points", file=sys.stderr)

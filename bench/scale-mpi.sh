@@ -41,7 +41,7 @@
 #   -o OUT    keep logs and results.csv there (default a new directory under /tmp)
 # environment: PFSBENCH (default build-scale/pfsbench beside bench/), BENCH_BIN
 # (default the bench/ directory beside PFSBENCH).
-# Needs root (unshare --uts, for the fake nodes), /usr/bin/time, python3.
+# Needs root (unshare --uts, for the fake nodes), /usr/bin/time, /usr/bin/python3 and numpy.
 set -u -o pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -178,14 +178,8 @@ for n in "${NS[@]}"; do
     tt=$(median <"$W/tt") tp=$(median <"$W/tp")
     beyond=$(awk -v a="$tp" -v b="$tt" 'BEGIN {printf "%.4f", a - b}')
     # Rank 0 per phase (see the formula below), bytes; progress messages per interval.
-    ppn=$(((n + k - 1) / k))
-    b0=$(python3 -c "
-import math
-N, K, ppn, nint = $n, $k, $ppn, 1
-blk = 71856 + 512 * 576
-rec = 17952 + 40 * nint
-tree = lambda p: math.ceil(math.log2(p)) if p > 1 else 0
-print(96 * (N - 1) + blk * tree(ppn) + blk * tree(K) + rec * (K - 1) + 16 * tree(K) + 12 * tree(N))")
+    # The formula is scale-fit.py's, which compares it with the measurements.
+    b0=$(/usr/bin/python3 "$here/scale-fit.py" --formula "$n" "$k" 1) || die "scale-fit.py --formula failed"
     echo "$n,$k,$t0k,$tok,$p0k,$pok,$own0,$own,$tt,$tp,$beyond,$b0,$bph,$mph,$bsu,$msu,$prec,$pint,$pmost,$psend,$((mp1 - mp0)),$c0k,$cok,$com0,$com" \
         >>"$OUT/results.csv"
     printf "%6d %5d | %10s %10s %8s %8s | %9s %9s %8s | %9s %9s %6s | %9s %6s | %8s %5s %7s %6s\n" "$n" "$k" "$own0" "$own" "$com0" "$com" "$tt" "$tp" \

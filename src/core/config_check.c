@@ -433,11 +433,11 @@ void pfs_check_unused(struct pfs_config *cfg, const unsigned char *given)
     if (meta && !files && given_by_name(given, "leaf-only"))
         pfs_config_warn(cfg, "--leaf-only does nothing without a file phase in -p (create, stat, read-files, find, "
                         "delete): it places files");
-    int write = 0, wphase = 0; /* wphase: write or rewrite (the seeks' write-backs take no --fsync-every) */
-    for (int i = 0; i < cfg->nphases; i++) {
+    int write = 0;
+    for (int i = 0; i < cfg->nphases; i++)
         write |= pfs_phase_is_write(cfg->phases[i]);
-        wphase |= pfs_phase_is_write(cfg->phases[i]) && cfg->phases[i] != PFS_PH_SEEKS;
-    }
+    /* write or rewrite: the seeks' write-backs take no --fsync-every */
+    const int wphase = pfs_config_has_phase(cfg, PFS_PH_WRITE) || pfs_config_has_phase(cfg, PFS_PH_REWRITE);
     int data = 0;
     for (int i = 0; i < cfg->nphases; i++)
         data |= !pfs_phase_is_meta(cfg->phases[i]);
@@ -447,11 +447,10 @@ void pfs_check_unused(struct pfs_config *cfg, const unsigned char *given)
         pfs_config_warn(cfg, "--ramp does nothing without a data phase in -p (write, rewrite, read, reread)");
     if (!pfs_config_has_phase(cfg, PFS_PH_REWRITE) && given_by_name(given, "rmw"))
         pfs_config_warn(cfg, "--rmw does nothing without a rewrite phase in -p");
-    int seeks = 0, queued = 0;
-    for (int i = 0; i < cfg->nphases; i++) {
-        seeks |= cfg->phases[i] == PFS_PH_SEEKS;
+    const int seeks = pfs_config_has_phase(cfg, PFS_PH_SEEKS);
+    int queued = 0;
+    for (int i = 0; i < cfg->nphases; i++)
         queued |= !pfs_phase_is_meta(cfg->phases[i]) && cfg->phases[i] != PFS_PH_SEEKS;
-    }
     if (!seeks && given_by_name(given, "seeks"))
         pfs_config_warn(cfg, "--seeks does nothing without a seeks phase in -p");
     if (seeks && cfg->runtime > 0 && given_by_name(given, "seeks"))
