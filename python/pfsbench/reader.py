@@ -17,6 +17,8 @@ Runs found damaged (check_run) are left out; each problem goes to the
 problems list when one is given, else to stderr.
 """
 
+from __future__ import annotations
+
 import json
 import os
 import subprocess
@@ -227,17 +229,53 @@ def open_results(path):
         f = h5py.File(path, "r")
     except OSError as e:
         raise NotResultsFile("cannot open '%s' with HDF5: %s" % (path, e))
-    fmt = _text(f.attrs["format"]) if "format" in f.attrs else None
+    try:
+        _check_format(f, path)
+    except BaseException:
+        f.close()
+        raise
+    return f
+
+
+def _root_attr(f: h5py.File, name: str, path: str) -> object:
+    """Root attribute name of f, None when absent; NotResultsFile when it
+    cannot be read or is an array (pfsbench writes each as one value)."""
+    try:
+        if name not in f.attrs:
+            return None
+        v = f.attrs[name]
+    except Exception as e:  # a garbled attribute can fail in HDF5, h5py or the decoder
+        raise NotResultsFile("'%s': its %s attribute cannot be read (%s), so it is not a pfsbench results file "
+                             "this reader can trust" % (path, name, _why(e)))
+    if isinstance(v, np.ndarray) and v.shape != ():
+        raise NotResultsFile("'%s': its %s attribute is an array of shape %s, where pfsbench writes one value, "
+                             "so it is not a pfsbench results file" % (path, name, v.shape))
+    return v
+
+
+def _check_format(f: h5py.File, path: str) -> None:
+    """Raises NotResultsFile unless f's root says format pfsbench-results
+    (one string) and a format_version (one whole number) in 1..VERSION."""
+    fmt = _root_attr(f, "format", path)
+    if fmt is not None and not isinstance(fmt, (str, bytes, np.bytes_)):
+        raise NotResultsFile("'%s' is an HDF5 file but not a pfsbench results file (format attribute %s, "
+                             "not text)" % (path, display(repr(_plain(fmt)))))
+    fmt = _text(fmt) if fmt is not None else None
     if fmt != FORMAT:
-        f.close()
         raise NotResultsFile("'%s' is an HDF5 file but not a pfsbench results file (format attribute %s)"
-                             % (path, "missing" if fmt is None else repr(fmt)))
-    ver = int(f.attrs["format_version"]) if "format_version" in f.attrs else 0
+                             % (path, "missing" if fmt is None else display(repr(fmt))))
+    raw = _root_attr(f, "format_version", path)
+    if raw is None:
+        ver = 0
+    else:
+        try:
+            ver = _as_int(raw)
+        except ValueError:
+            raise NotResultsFile("'%s' has results format version %s, not a whole number; this reader knows "
+                                 "versions 1..%d" % (path, display(repr(_plain(raw))), VERSION))
     if ver < 1 or ver > VERSION:
-        f.close()
         raise NotResultsFile("'%s' has results format version %d; this reader knows versions 1..%d"
                              % (path, ver, VERSION))
-    return f
 
 
 class _Opened:
@@ -267,7 +305,17 @@ REQUIRED_INT_ATTRS = ("ranks", "nodes")
 OPTIONAL_STR_ATTRS = ("start_time", "end_time", "label", "command_line", "dir", "fs_type", "error", "warnings",
                       "fs_mount_type", "fs_source", "fs_mount_point", "fs_options", "fs_layout")
 OPTIONAL_INT_ATTRS = ("threads", "streams", "reps", "fs_block_size")
+# Options the tools read (pfs-compare's configurations and per-char rows,
+# pfs-plot's titles, pfs-io500's rules), checked so that a hostile value is a
+# damaged run, named, and not a crash in a tool: as text, whole numbers or
+# real numbers.
+OPTION_STR_ATTRS = ("config", "api", "mode", "layout", "phases", "dirs", "order", "hints")
+OPTION_INT_ATTRS = ("transfer", "block", "total", "files", "file_size", "warmup", "fsync", "keep", "direct",
+                    "drop_caches", "verify", "random", "reorder", "collective")
+OPTION_NUM_ATTRS = ("straggler", "deadline")
 SUMMARY_REQUIRED = tuple(k for k in SUMMARY_FIELDS if k not in ("threads", "ops", "rate", "warmup"))
+# The columns of /summary that hold text; every other column of SUMMARY_FIELDS holds a number.
+SUMMARY_TEXT = ("run_id", "label", "status", "phase")
 # Per-phase datasets and their shape, in repetitions (R), streams (S), nodes (N).
 PHASE_SHAPES = (("times", "RS"), ("bandwidth", "R"), ("seconds", "R"), ("bytes", "R"), ("utilization", "R"),
                 ("stonewall_bandwidth", "R"), ("ops", "R"), ("rate", "R"), ("stream_bandwidth", "RS"),
@@ -323,6 +371,35 @@ def _int_attr(obj, name, problems_list, required=True, minimum=0):
     return n
 
 
+def _num_attr(obj, name: str, problems_list: list) -> None:
+    """Appends what is wrong with optional attribute name of obj when it is
+    there and not one real number (an int or a float, not a bool)."""
+    v, err = _attr(obj, name)
+    if err:
+        if "missing" not in err:
+            problems_list.append(err)
+        return
+    if isinstance(v, np.ndarray) and v.size == 1:
+        v = v.reshape(())[()]
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.integer, np.floating)):
+        problems_list.append("attribute '%s': %s is not a number" % (name, display(repr(_plain(v)))))
+
+
+def _arrays(obj, problems_list: list) -> set:
+    """The names of obj's attributes that are arrays of other than one
+    element (pfsbench writes every attribute of a run or phase group as one
+    value), each appended to problems_list; an attribute that cannot be read
+    is left to the checks of the attributes a reader needs."""
+    bad = set()
+    for name in obj.attrs.keys():
+        v, err = _attr(obj, name)
+        if err is None and isinstance(v, np.ndarray) and v.size != 1:
+            problems_list.append("attribute '%s' is an array of shape %s, where pfsbench writes one value"
+                                 % (name, v.shape))
+            bad.add(name)
+    return bad
+
+
 def _str_attr(obj, name, problems_list, required=True):
     v, err = _attr(obj, name)
     if err:
@@ -357,6 +434,16 @@ def _dataset(grp, name, problems_list, required=True, path=None):
 def _check_phase(pg, pname, streams, ranks, nodes, out):
     """Appends to out what is wrong with phase group pg (phases/pname)."""
     where = "phases/" + pname
+    own = []
+    bad = _arrays(pg, own)
+    for k in ("phase", "kind"):
+        if k not in bad:
+            _str_attr(pg, k, own, required=False)
+    if "index" not in bad:
+        _int_attr(pg, "index", own, required=False)
+    out += ["%s: %s" % (where, x) for x in own]
+    if "repetitions" in bad:
+        return
     reps, err = _attr(pg, "repetitions")
     if err and "missing" not in err:
         out.append("%s: %s" % (where, err))
@@ -400,17 +487,25 @@ def check_run(g):
     try:
         if not isinstance(g, h5py.Group):
             return ["not a group"]
+        bad = _arrays(g, out)  # each named once, here; the checks below skip them
         for k in REQUIRED_STR_ATTRS:
-            _str_attr(g, k, out)
-        for k in OPTIONAL_STR_ATTRS:
-            _str_attr(g, k, out, required=False)
-        ranks = _int_attr(g, "ranks", out, minimum=1)
-        nodes = _int_attr(g, "nodes", out, minimum=1)
-        threads = _int_attr(g, "threads", out, required=False, minimum=1)
-        streams = _int_attr(g, "streams", out, required=False, minimum=1)
-        if _text(_attr(g, "reps")[0]) != "auto":  # --reps auto stores the word
+            if k not in bad:
+                _str_attr(g, k, out)
+        for k in OPTIONAL_STR_ATTRS + OPTION_STR_ATTRS:
+            if k not in bad:
+                _str_attr(g, k, out, required=False)
+        ranks = _int_attr(g, "ranks", out, minimum=1) if "ranks" not in bad else None
+        nodes = _int_attr(g, "nodes", out, minimum=1) if "nodes" not in bad else None
+        threads = _int_attr(g, "threads", out, required=False, minimum=1) if "threads" not in bad else None
+        streams = _int_attr(g, "streams", out, required=False, minimum=1) if "streams" not in bad else None
+        if "reps" not in bad and _text(_attr(g, "reps")[0]) != "auto":  # --reps auto stores the word
             _int_attr(g, "reps", out, required=False)
-        _int_attr(g, "fs_block_size", out, required=False)
+        for k in ("fs_block_size",) + OPTION_INT_ATTRS:
+            if k not in bad:
+                _int_attr(g, k, out, required=False)
+        for k in OPTION_NUM_ATTRS:
+            if k not in bad:
+                _num_attr(g, k, out)
         if streams is None and threads is not None and ranks is not None:
             streams = ranks * threads
         pl = _dataset(g, "placement", out)
@@ -455,6 +550,25 @@ def _run_numbers(f):
         return set()
 
 
+def _summary_types(dtype: np.dtype) -> list:
+    """What is wrong with the types of /summary's columns that the readers
+    use (SUMMARY_FIELDS): one value a row, text in SUMMARY_TEXT, a number
+    in the others. Columns a reader does not know are not looked at."""
+    out = []
+    for k in SUMMARY_FIELDS:
+        if k not in dtype.names:
+            continue
+        t = dtype.fields[k][0]
+        text = k in SUMMARY_TEXT
+        if t.shape != ():
+            out.append("column '%s' holds arrays of shape %s, not one value a row" % (k, t.shape))
+        elif text and t.kind not in "OSU":
+            out.append("column '%s' is %s, not text" % (k, t))
+        elif not text and t.kind not in "iuf":
+            out.append("column '%s' is %s, not a number" % (k, t))
+    return out
+
+
 def summary_rows(src, lossless=False, problems=None):
     """The /summary table as a list of dicts (keys SUMMARY_FIELDS plus
     bandwidth_mib: bandwidth in MiB/s, stonewall_bandwidth_mib, streams:
@@ -477,6 +591,9 @@ def summary_rows(src, lossless=False, problems=None):
             if data.ndim != 1 or missing:
                 raise ValueError("it lacks the columns %s" % ", ".join(missing) if missing
                                  else "it has shape %s, not one row per record" % (data.shape,))
+            wrong = _summary_types(data.dtype)
+            if wrong:
+                raise ValueError("; ".join(wrong))
         except Exception as e:
             _problem(problems, "/summary", "cannot be read (%s)" % _why(e))
             return []
