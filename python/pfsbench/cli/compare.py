@@ -7,6 +7,12 @@
 
 Each cell is the mean over the repetitions (of every complete run in the
 selection that falls in that cell); --stats mean,min,max adds the range.
+A cell never averages configurations it can tell apart: runs without a
+label are a column per configuration (the options each run stored, see
+configs.py), headed by the options in which it differs from the commonest
+values (the title says which those are); a column that does hold runs of
+several configurations (one label given to different options, or a rank
+count's column) is named in a warning on stderr, with what differs.
 Units are always printed: --units KB (1 KB = 1024 bytes, the seeds' KB/s),
 KiB, MiB (default), GiB, or decimal MB, GB. Metadata phases (create, stat,
 read-files, find, delete) are rates in files/s, as pfsbench stored them.
@@ -18,6 +24,8 @@ It is also the module pfs-plot builds on (selection, grouping, units):
 pfsbench.cli.compare, or scripts/pfs-compare loaded by path.
 """
 
+from __future__ import annotations
+
 import argparse
 import csv
 import fnmatch
@@ -25,6 +33,7 @@ import math
 import re
 import sys
 
+from . import configs
 from . import results as pfs_results
 
 
@@ -150,6 +159,8 @@ class Data:
                 # Warm-up repetitions (--warmup) are stored but left out, as pfsbench's statistics leave them.
                 self.rows = [r for r in pfs_results.summary_rows(f) if not r.get("warmup")]
                 self.runs = {r["run"]: r for r in pfs_results.runs(f)}
+                # run -> its configuration (configs.run_options): what tells runs apart.
+                self.options = {n: configs.run_options(a) for n, a in self.runs.items()}
                 self._add_cpu(pfs_results.latency_rows(f, problems=[]))
                 self._per_char()
         except pfs_results.NotResultsFile as e:
@@ -315,6 +326,53 @@ class Table:
         self.cells = cells          # (phase, key) -> [values in base units]
         self.with_mean = with_mean  # a last column: the mean over all columns (by rep or run)
         self.cpu = {}               # (phase, key) -> [%CPU per stream, where the file has it]
+        self.notes = []             # sentences for the title: how the columns were made
+        self.warnings = []          # what the tool says on stderr: columns that average configurations
+
+
+def split_unlabelled(data: Data, rows: list) -> tuple[dict, dict, list[str]]:
+    """--by label: the column key of each unlabelled row (by its run), its
+    columns' titles and the notes for the table's title. Unlabelled runs of
+    one configuration keep the one "" column ("(no label)"); of several, a
+    column each, keyed ("", configuration) and titled by the options in
+    which it differs from the commonest values ("(no label)" for the column
+    that holds them all)."""
+    found: dict = {}  # configuration key -> its options (in the order the run stored them)
+    for r in rows:
+        o = data.options.get(r["run"], {})
+        if r["label"] == "":
+            found.setdefault(configs.key_of(o), o)
+    if len(found) < 2:
+        return {}, {}, []
+    order, opts = list(found), list(found.values())
+    keys = configs.differing(opts)
+    common = configs.commonest(opts, keys)
+    key_of_run = {r["run"]: ("", configs.key_of(data.options.get(r["run"], {}))) for r in rows if r["label"] == ""}
+    titles = {("", k): configs.departure(o, common, keys) or "(no label)" for k, o in zip(order, opts)}
+    note = ("runs without a label: a column per configuration (the options each run stored), headed by the "
+            "options in which it differs from the commonest (%s)%s" % (
+                configs.words(common, keys), ", which the (no label) column has"
+                if "(no label)" in titles.values() else ""))
+    return key_of_run, titles, [note]
+
+
+def mixed_columns(data: Data, rows: list, key: dict, by: str, titles: dict) -> list[str]:
+    """A warning for each column whose rows come from runs of more than one
+    configuration; key: each row's column key, by its index in rows;
+    titles: each column key's heading."""
+    columns: dict = {}  # column key -> configuration key -> (options, run numbers)
+    for i, r in enumerate(rows):
+        o = data.options.get(r["run"], {})
+        opts, runs = columns.setdefault(key[i], {}).setdefault(configs.key_of(o), (o, []))
+        if r["run"] not in runs:
+            runs.append(r["run"])
+    out = []
+    for k, col in columns.items():
+        name = repr(titles[k]) if by == "label" else "%s=%s" % (by, titles[k])
+        w = configs.mixed_warning(name, list(col.values()))
+        if w:
+            out.append(w)
+    return out
 
 
 def build_table(data, rows, by, what="bandwidth", label_patterns=None):
@@ -331,8 +389,11 @@ def build_table(data, rows, by, what="bandwidth", label_patterns=None):
             phases.append(r["phase"])
     cells, cpu = {}, {}
     keys = []
-    for r in rows:
-        k = column_key(data, r, by)
+    split, split_titles, notes = split_unlabelled(data, rows) if by == "label" else ({}, {}, [])
+    row_key = {}
+    for i, r in enumerate(rows):
+        k = split.get(r["run"], "") if by == "label" and r["label"] == "" and split else column_key(data, r, by)
+        row_key[i] = k
         if k not in keys:
             keys.append(k)
         v = value(data, r, what)
@@ -341,12 +402,17 @@ def build_table(data, rows, by, what="bandwidth", label_patterns=None):
             if r.get("cpu_percent") is not None:
                 cpu.setdefault((r["phase"], k), []).append(r["cpu_percent"])
     if by == "label":
-        keys = label_order(rows, label_patterns)
+        # The unlabelled configurations take the place of the "" label, in order of first appearance.
+        split_keys = [k for k in keys if isinstance(k, tuple)]
+        keys = [x for lab in label_order(rows, label_patterns) for x in (split_keys if lab == "" and split else [lab])]
     elif by in ("ranks", "threads", "rep", "run"):
         keys.sort()
-    titles = {k: column_title(data, by, k) for k in keys}
+    titles = {k: split_titles.get(k) or column_title(data, by, k) for k in keys}
     t = Table(phases, keys, titles, cells, by in ("rep", "run"))
     t.cpu = cpu
+    t.notes = notes
+    if by in ("label", "ranks", "threads"):  # a column of one run (rep, run) is one configuration
+        t.warnings = mixed_columns(data, rows, row_key, by, titles)
     if t.with_mean:
         for p in phases:
             allv = [v for k in keys for v in cells.get((p, k), [])]
@@ -389,8 +455,9 @@ def reps_phrase(table):
 
 
 def render(data, table, by, what, unit, stats, fmt, names="pfsbench", transpose=False, precision=None,
-           title=None, out=sys.stdout):
+           title=None, out=None):
     """Prints the table: fmt text, md or csv."""
+    out = sys.stdout if out is None else out
     digits = precision if precision is not None else (3 if what == "utilization" else
                                                       4 if what == "seconds" else 2)
     units = {p: unit_of(p, what, unit, data) for p in table.phases}
@@ -485,6 +552,8 @@ def render(data, table, by, what, unit, stats, fmt, names="pfsbench", transpose=
     unit_text = {"fraction": "as a fraction", "s": "in seconds"}.get(unit_text, "in " + unit_text)
     head_line = title or "%s, %s%s over repetitions, %s; columns: %s; %s" % (
         what_text, stat_text, range_text, unit_text, by_text, reps_phrase(table))
+    if not title:
+        head_line += "".join("; " + n for n in table.notes)
 
     def with_cps(cells, pks):
         """cells, each followed by its %CP when with_cp; pks: the (phase, key) of each."""
@@ -617,6 +686,8 @@ def main(argv=None):
         rows = selection_from_args(data, a)
         by = a.by or default_by(rows, a.sweep)
         table = build_table(data, rows, by, a.value, a.label)
+        for w in table.warnings:
+            sys.stderr.write("pfs-compare: warning: %s\n" % w)
         table.phases = phase_order(table.phases, a.names)
         render(data, table, by, a.value, unit, stats, a.format, names=a.names, transpose=a.transpose,
                precision=a.precision)

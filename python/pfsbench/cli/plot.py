@@ -114,9 +114,12 @@ def describe_runs(data, rows):
     """A line on what the runs of rows have in common: file system, then
     what their data phases did (access, transfer, sizes, fsync, caches) and
     what their metadata phases did (files per stream, their size, the
-    directories), each only when the rows have such phases."""
+    directories), each only when the rows have such phases. A fact the
+    runs do not all share is left out (pfs-compare's columns name it)."""
     runs = sorted({r["run"] for r in rows})
-    a = data.runs.get(runs[0], {})
+    each = [data.runs.get(n, {}) for n in runs]
+    # repr: an attribute of a hostile file may be an array, which == would not reduce to one answer
+    a = {k: v for k, v in each[0].items() if all(repr(x.get(k)) == repr(v) for x in each[1:])}
     is_md = lambda r: pfs_results.is_metadata(r["phase"], r.get("kind")) if "phase" in r else False
     drows = [r for r in rows if not is_md(r)]
     mrows = [r for r in rows if is_md(r)]
@@ -125,8 +128,8 @@ def describe_runs(data, rows):
         parts.append("%s" % a["fs_type"])
     flag = lambda k: str(a.get(k, "0")) in ("1", "True")
     if drows:
-        mode = a.get("mode", "")
-        parts.append("one shared file" if mode == "shared" else "N clients to N files")
+        if "mode" in a:
+            parts.append("one shared file" if a["mode"] == "shared" else "N clients to N files")
         tr = sorted({r["transfer"] for r in drows})
         parts.append("transfer %s" % "/".join(fmt_size(t) for t in tr))
         totals = sorted({int(data.runs.get(n, {}).get("total", 0)) for n in runs})
@@ -453,6 +456,8 @@ def plot_compare(data, a):
     if by == "rep":
         raise Usage("pfs-plot compare --by rep: the bars would be single repetitions; use pfs-compare --by rep")
     table = pc.build_table(data, rows, by, a.value, a.label)
+    for w in table.warnings:
+        sys.stderr.write("pfs-plot: warning: %s\n" % w)
     keys = [k for k in table.columns if k != "__mean__"]
     groups = []  # (unit label, scale, phases)
     data_ph = [p for p in table.phases if not pc.is_meta(p, data)]
@@ -510,7 +515,8 @@ def plot_compare(data, a):
     legend_outside(axes[0, -1], title={"label": "configuration", "ranks": "ranks", "threads": "threads",
                                        "run": "run"}[by], fontsize=8)
     ns = {len(v) for v in table.cells.values()}
-    fig.suptitle(a.title or wrap("%s; %s" % (describe_runs(data, rows), reps_text(ns)), 90), fontsize=9)
+    fig.suptitle(a.title or wrap("; ".join([describe_runs(data, rows), reps_text(ns)] + table.notes), 90),
+                 fontsize=9)
     fig.tight_layout()
     for ax in axes[0]:
         fit_labels(fig, ax, labels[ax])
