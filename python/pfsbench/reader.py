@@ -51,8 +51,10 @@ FALLBACK_METADATA_PHASES = ("create", "stat", "read-files", "find", "delete", "m
 KINDS = ("data", "metadata")
 RUN_FIELDS = ("run", "name", "run_id", "status", "start_time", "end_time", "label", "ranks", "nodes",
               "command_line")
-TIMES_FIELDS = ("open_start", "open_end", "xfer_end", "close_end", "stonewall_end", "verify_seconds", "bytes",
-                "transfers", "stonewall_bytes", "verify_errors")
+# The per-stream times' fields are not listed here: every reader takes them
+# from the compound type the file holds (raw_times, raw_rows), so a field
+# pfsbench adds is shown without a change here.
+RAW_KEYS = ("phase", "rep", "stream", "rank", "thread", "node", "host")
 
 
 class NotResultsFile(Exception):
@@ -685,9 +687,11 @@ def _threads_of(g, placement, times=None):
 def raw_times(src, which, lossless=False, problems=None):
     """The raw per-stream times of one run: a list of dicts, one per phase,
     with phase, index, repetitions, kind ("data" or "metadata"), times
-    (structured array [rep][stream], fields TIMES_FIELDS, s on rank 0's clock
-    / bytes / counts; stream = rank x threads + thread, so with one thread
-    per rank the column is the rank), bandwidth (bytes/s per rep), ops and
+    (structured array [rep][stream], the fields the file's compound type
+    has, s on rank 0's clock / bytes / counts; stream = rank x threads +
+    thread, so with one thread per rank the column is the rank), units (the
+    times dataset's own units attribute, "" when it has none), bandwidth
+    (bytes/s per rep), ops and
     rate (per rep, ops/s: files/s in a metadata phase; None in files written
     before they existed), placement (structured array, one row per rank),
     threads (per rank) and streams (ranks x threads). A damaged run gives
@@ -714,6 +718,7 @@ def raw_times(src, which, lossless=False, problems=None):
                 "index": int(pg.attrs.get("index", -1)),
                 "repetitions": int(pg.attrs.get("repetitions", 0)),
                 "times": times,
+                "units": _text(pg["times"].attrs.get("units", ""), lossless) if "times" in pg else "",
                 "bandwidth": pg["bandwidth"][()] if "bandwidth" in pg else None,
                 "placement": placement,
                 "kind": phase_kind(phase, pg.attrs["kind"] if "kind" in pg.attrs else None),
@@ -728,26 +733,35 @@ def raw_times(src, which, lossless=False, problems=None):
 
 def raw_rows(src, which, lossless=False, problems=None):
     """raw_times flattened: one dict per phase, repetition and stream, with
-    stream, and the rank (stream // threads) and thread (stream % threads)
-    it belongs to, that rank's node and host. With one thread per rank,
-    stream = rank and thread = 0."""
+    the keys RAW_KEYS (stream, and the rank (stream // threads) and thread
+    (stream % threads) it belongs to, that rank's node and host; with one
+    thread per rank, stream = rank and thread = 0), then every field of the
+    file's times, under the field's own name, in the file's order."""
     rows = []
     for ph in raw_times(src, which, lossless, problems):
-        t, pl = ph["times"], ph["placement"]
-        if t is None:
-            continue
-        th = ph.get("threads", 1) or 1
-        for rep in range(t.shape[0]):
-            for stream in range(t.shape[1]):
-                rank = stream // th
-                known = pl is not None and rank < len(pl)
-                row = {"phase": ph["phase"], "rep": rep, "stream": stream, "rank": rank, "thread": stream % th,
-                       "node": int(pl["node"][rank]) if known else -1,
-                       "host": _text(pl["host"][rank], lossless) if known else ""}
-                for k in TIMES_FIELDS:
-                    if k in t.dtype.names:
-                        row[k] = _plain(t[rep, stream][k])
-                rows.append(row)
+        rows += phase_raw_rows(ph, lossless)
+    return rows
+
+
+def phase_raw_rows(ph: dict, lossless: bool = False) -> list:
+    """The rows of raw_rows for one phase of raw_times."""
+    t, pl = ph["times"], ph["placement"]
+    if t is None:
+        return []
+    fields = [k for k in (t.dtype.names or ()) if k not in RAW_KEYS]  # a field named as a key cannot shadow it
+    th = ph.get("threads", 1) or 1
+    rows = []
+    for rep in range(t.shape[0]):
+        for stream in range(t.shape[1]):
+            rank = stream // th
+            known = pl is not None and rank < len(pl)
+            row = {"phase": ph["phase"], "rep": rep, "stream": stream, "rank": rank, "thread": stream % th,
+                   "node": int(pl["node"][rank]) if known else -1,
+                   "host": _text(pl["host"][rank], lossless) if known else ""}
+            rec = t[rep, stream]
+            for k in fields:
+                row[k] = _plain(rec[k], lossless)
+            rows.append(row)
     return rows
 
 

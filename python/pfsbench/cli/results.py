@@ -44,15 +44,18 @@ For DataFrames: pfsbench.open("results.h5").summary() (docs/python.md).
 The schema is in docs/results-format.md.
 """
 
+from __future__ import annotations
+
 import argparse
 import csv
 import sys
+from typing import Optional, TextIO
 
 from .. import reader as _reader
 from ..reader import (  # noqa: F401  (the names this module uses itself)
-    LAT_KINDS, MIB, NoSuchRun, NotResultsFile, TIMES_FIELDS, TS_FIELDS, _row_is_metadata,
-    _run_numbers, _why, clean, display, find_run, latency_rows, open_results, phase_kind, raw_rows,
-    runs, summary_rows, timeseries_rows)
+    LAT_KINDS, MIB, RAW_KEYS, NoSuchRun, NotResultsFile, TS_FIELDS, _row_is_metadata,
+    _run_numbers, _why, clean, display, find_run, latency_rows, open_results, phase_kind, phase_raw_rows,
+    raw_times, runs, summary_rows, timeseries_rows)
 
 # Every name of the reader, private ones included, is this module's too: the
 # script was one file, and callers (pfs-compare, pfs-plot, pfs-sweep, tests,
@@ -93,11 +96,12 @@ def _files_per_s(r):
     return "%.1f" % rate
 
 
-def print_summary(rows, out=sys.stdout):
+def print_summary(rows, out=None):
     """The table: data phases in MiB/s (files/s is -), metadata phases in
     files/s (MiB/s is -), each rounded as pfsbench's report rounds it; the
     last column, warmup, says yes for a --warmup repetition (stored, left
     out of every statistic), no for a measured one."""
+    out = sys.stdout if out is None else out
     header = ["run", "label", "status", "phase", "rep", "ranks", "threads", "nodes", "transfer", "block", "bytes",
               "seconds", "MiB/s", "files/s", "util", "stonewall MiB/s", "warmup"]
     right = [True, False, False, False, True, True, True, True, True, True, True, True, True, True, True, True,
@@ -122,19 +126,33 @@ def print_summary(rows, out=sys.stdout):
               "       warmup yes = a --warmup repetition: stored, left out of the statistics\n")
 
 
-def print_summary_csv(rows, out=sys.stdout):
+# The keys of summary_rows that print_summary_csv's named columns show (under
+# their CSV names), and those summary_rows derives from them.
+SUMMARY_SHOWN = frozenset(("run", "run_id", "label", "status", "phase", "rep", "ranks", "nodes", "transfer",
+                           "block", "bytes", "seconds", "bandwidth", "utilization", "stonewall_bandwidth",
+                           "threads", "streams", "kind", "ops", "rate", "warmup", "bandwidth_mib",
+                           "stonewall_bandwidth_mib"))
+
+
+def print_summary_csv(rows, out=None):
     """The summary as CSV, full precision. The columns after
     stonewall_bandwidth_bytes_per_s came with threads and metadata phases:
     threads (per rank), streams (ranks x threads), kind (data or metadata),
     ops (transfers, or files in a metadata phase) and rate_ops_per_s
     (files/s in a metadata phase); ops and rate are empty for a file written
     before they existed. Last comes warmup: 1 for a --warmup repetition
-    (stored, left out of the statistics), 0 for a measured one."""
+    (stored, left out of the statistics), 0 for a measured one. After it,
+    every other field the file's /summary holds (stonewall_rate ...), under
+    its own name, in the file's order."""
+    out = sys.stdout if out is None else out
     cols = ["run", "run_id", "label", "status", "phase", "rep", "ranks", "nodes", "transfer_bytes",
             "block_bytes", "bytes", "seconds", "bandwidth_bytes_per_s", "bandwidth_MiB_per_s", "utilization",
             "stonewall_bandwidth_bytes_per_s", "threads", "streams", "kind", "ops", "rate_ops_per_s", "warmup"]
+    extra = []
+    for r in rows:
+        extra += [k for k in r if k not in SUMMARY_SHOWN and k not in extra]
     w = csv.writer(out, lineterminator="\n")
-    w.writerow(cols)
+    w.writerow(cols + extra)
     for r in rows:
         threads = r.get("threads", 1)
         w.writerow([r["run"], clean(r["run_id"]), clean(r["label"]), clean(r["status"]), clean(r["phase"]), r["rep"],
@@ -144,7 +162,9 @@ def print_summary_csv(rows, out=sys.stdout):
                     threads, r.get("streams", r["ranks"] * threads),
                     phase_kind(r["phase"], r.get("kind")),
                     "" if r.get("ops") is None else r["ops"], "" if r.get("rate") is None else repr(r["rate"]),
-                    1 if r.get("warmup") else 0])
+                    1 if r.get("warmup") else 0] +
+                   [repr(r[k]) if isinstance(r.get(k), float) else clean(r.get(k, "")) for k in extra])
+
 
 
 # The file system's provenance, as --runs --csv adds it after the command line.
@@ -166,7 +186,8 @@ def file_system(d):
     return " ".join(words) or "-"
 
 
-def print_runs(rs, out=sys.stdout, as_csv=False):
+def print_runs(rs, out=None, as_csv=False):
+    out = sys.stdout if out is None else out
     header = ["run", "run_id", "status", "start_time", "label", "ranks", "nodes", "threads", "file_system",
               "command_line"]
     cells = [[str(d["run"]), str(d.get("run_id", "")), str(d.get("status", "")), str(d.get("start_time", "")),
@@ -184,8 +205,21 @@ def print_runs(rs, out=sys.stdout, as_csv=False):
     _table(out, header, cells, [True, False, False, False, False, True, True, True, False, False])
 
 
-def print_raw(rows, out=sys.stdout, as_csv=False):
-    cols = ["phase", "rep", "stream", "rank", "thread", "node", "host"] + list(TIMES_FIELDS)
+def raw_columns(rows: list) -> list:
+    """RAW_KEYS, then every other key of rows in order of first appearance:
+    the fields of the file's own times (raw_rows), whatever they are."""
+    cols = list(RAW_KEYS)
+    for r in rows:
+        cols += [k for k in r if k not in cols]
+    return cols
+
+
+def print_raw(rows: list, out: Optional[TextIO] = None, as_csv: bool = False, units: str = "") -> None:
+    """One line per phase, repetition and stream: RAW_KEYS, then every field
+    the file's times hold (a field a phase lacks is empty); units: the
+    times' own units attribute, printed under the table."""
+    out = sys.stdout if out is None else out
+    cols = raw_columns(rows)
     if as_csv:
         w = csv.writer(out, lineterminator="\n")
         w.writerow(cols)
@@ -196,24 +230,25 @@ def print_raw(rows, out=sys.stdout, as_csv=False):
     for r in rows:
         c = [display(r["phase"]), str(r["rep"]), str(r.get("stream", r["rank"])), str(r["rank"]),
              str(r.get("thread", 0)), str(r["node"]), display(r["host"])]
-        for k in TIMES_FIELDS:
+        for k in cols[len(RAW_KEYS):]:
             v = r.get(k, "")
-            c.append("%.9f" % v if isinstance(v, float) else str(v))
+            c.append("%.9f" % v if isinstance(v, float) else display(str(v)))
         cells.append(c)
-    _table(out, cols, cells, [False, True, True, True, True, True, False] + [True] * len(TIMES_FIELDS))
-    out.write("units: open_start .. close_end, stonewall_end: s since the Unix epoch on rank 0's clock "
-              "(clock corrections applied); verify_seconds: s; bytes: bytes; transfers: count (files in a "
-              "metadata phase); verify_errors: 8-byte words; stream = rank x threads + thread\n")
+    _table(out, [display(c) for c in cols], cells,
+           [False, True, True, True, True, True, False] + [True] * (len(cols) - len(RAW_KEYS)))
+    out.write("units: %s\n" % (display(units) if units else "the file states none (docs/results-format.md "
+                                                               "has them); stream = rank x threads + thread"))
 
 
 def _us(ns):
     return "-" if ns is None else "%.1f" % (ns / 1e3)
 
 
-def print_latency(rows, out=sys.stdout, as_csv=False):
+def print_latency(rows, out=None, as_csv=False):
     """The latency table: per run, phase and repetition the phase's own
     operations (count, p50, p99, p99.9, max in us), IOPS and %CPU; with
     as_csv every kind's figures in ns."""
+    out = sys.stdout if out is None else out
     if as_csv:
         cols = ["run", "phase", "rep", "kind", "ops", "seconds", "iops", "cpu_percent", "cpu_user_s", "cpu_sys_s"] + \
                ["%s_%s" % (k, fl) for k in LAT_KINDS for fl in ("count", "min_ns", "p50_ns", "p90_ns", "p99_ns",
@@ -279,8 +314,10 @@ def _view(f, a, problems):
         print_latency(rows, as_csv=a.csv)
         return bool(rows) or not problems
     if a.raw:
-        rows = raw_rows(f, a.run, True, problems)
-        print_raw(rows, as_csv=a.csv)
+        phases = raw_times(f, a.run, True, problems)
+        rows = [r for ph in phases for r in phase_raw_rows(ph, True)]
+        units = [ph["units"] for ph in phases if ph["units"]]
+        print_raw(rows, as_csv=a.csv, units=units[0] if units else "")
         return not problems
     rows = summary_rows(f, True, problems)
     if a.run is not None:
