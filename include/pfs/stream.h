@@ -127,7 +127,8 @@ struct pfs_cpu {
 };
 void pfs_thread_cpu(struct pfs_cpu *c);
 /* Local. t's cpu_user and cpu_sys since a: they add up to the CPU clock's
- * total, split in the kernel's user:system proportion. */
+ * total, split in the kernel's user:system proportion, and to no more than
+ * t's span (close_end - open_start: call it once that is set). */
 void pfs_thread_cpu_since(const struct pfs_cpu *a, struct pfs_times *t);
 
 /* Local. Empties s's latency record for a new phase. */

@@ -65,14 +65,22 @@ void pfs_thread_cpu(struct pfs_cpu *c)
 
 /* The thread's CPU clock gives the total (exact); the kernel's split into
  * user and system is sampled at the scheduler tick (4 ms at HZ 250), so
- * over a short phase it is clamped to that total. */
+ * over a short phase it is clamped to that total. A thread cannot use more
+ * CPU than wall time: the total is clamped to t's span too, which the reads
+ * of the clocks around it (a few microseconds) would otherwise pass in a
+ * phase of a millisecond. */
 void pfs_thread_cpu_since(const struct pfs_cpu *a, struct pfs_times *t)
 {
     struct pfs_cpu b;
     pfs_thread_cpu(&b);
     double total = b.total - a->total, user = b.user - a->user, sys = b.sys - a->sys;
+    user = user > 0 ? user : 0;
+    sys = sys > 0 ? sys : 0;
     if (total <= 0)
-        total = user + sys > 0 ? user + sys : 0;
+        total = user + sys;
+    const double span = t->close_end - t->open_start;
+    if (total > span)
+        total = span > 0 ? span : 0;
     double share = user + sys > 0 ? user / (user + sys) : 0;
     t->cpu_user = total * share;
     t->cpu_sys = total - t->cpu_user;
@@ -163,6 +171,7 @@ struct loop {
     double vt_ramp;
     struct pfs_cpu cpu0;        /* the thread's CPU at the span's start (the ramp's end) */
     double vt;                  /* seconds of pattern work */
+    double vcpu;                /* the thread's CPU seconds in it, since cpu0 */
     void (*progress)(void *arg, struct pfs_stream *s);
     struct pfs_offgen gen;
     /* The queue: submit/reap take qh (the backend's fh, or this loop). */
@@ -295,9 +304,37 @@ static void loop_fini(struct loop *l)
     l->slots = NULL;
 }
 
+/* The thread's CPU clock, s. */
+static inline double thread_cpu_s(void)
+{
+    struct timespec ts;
+    return clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0 ? (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec : 0;
+}
+
+/* Pattern work (--verify's fill and check) is the benchmark's own: its
+ * wall time leaves the stream's span (vt) and its CPU time leaves the
+ * stream's CPU (vcpu), one window for both. The CPU clock is read inside
+ * the wall clock's reads, so that the timed region never holds its cost. */
+struct pattern_mark {
+    double wall, cpu;
+};
+
+static inline void pattern_begin(struct pattern_mark *m)
+{
+    m->wall = pfs_now();
+    m->cpu = thread_cpu_s();
+}
+
+static inline void pattern_end(struct loop *l, const struct pattern_mark *m)
+{
+    l->vcpu += thread_cpu_s() - m->cpu;
+    l->vt += pfs_now() - m->wall;
+}
+
 static void verify_io(struct loop *l, const struct pfs_io *io)
 {
-    double v0 = pfs_now();
+    struct pattern_mark m;
+    pattern_begin(&m);
     size_t at;
     uint64_t e, f;
     uint64_t bad = pfs_pattern_check(io->buf, io->len, l->seed, l->writer, io->off, &at, &e, &f);
@@ -308,7 +345,7 @@ static void verify_io(struct loop *l, const struct pfs_io *io)
         l->bad_off = io->off;
     }
     l->t->errors += bad;
-    l->vt += pfs_now() - v0;
+    pattern_end(l, &m);
 }
 
 /* A transfer that failed or moved less than asked: named on the stream. */
@@ -371,8 +408,9 @@ static void __attribute__((noinline)) ramp_cut(struct loop *l)
     __atomic_store_n(&t->bytes, 0, __ATOMIC_RELAXED);
     __atomic_store_n(&t->xfers, 0, __ATOMIC_RELAXED);
     pfs_stream_lat_begin(l->s);
-    pfs_thread_cpu(&l->cpu0);
     t->open_start = t->open_end = pfs_now() - l->vt;
+    pfs_thread_cpu(&l->cpu0); /* after the span's start: the CPU window within it */
+    l->vcpu = 0;
     /* A stonewall passed in the ramp (-D shorter than --ramp): none of its
      * bytes count; the wear-out's that follow do. */
     t->sw_bytes = t->sw_xfers = 0;
@@ -420,9 +458,10 @@ static inline void issue(struct loop *l, int timed)
     io->off = pfs_offgen_next(&l->gen);
     io->idx = l->issued++;
     if (l->fill) {
-        double v0 = pfs_now();
+        struct pattern_mark m;
+        pattern_begin(&m);
         pfs_pattern_fill(io->buf, io->len, l->seed, l->writer, io->off);
-        l->vt += pfs_now() - v0;
+        pattern_end(l, &m);
         io->t0_ns = pfs_now_ns();
     } else {
         /* A synchronous queue submits where the last transfer completed. */
@@ -658,6 +697,7 @@ static void ramp_empty(struct loop *l)
     double at = t->close_end + (left > 0 ? left : 0);
     t->open_start = t->open_end = t->xfer_end = t->close_end = at;
     pfs_thread_cpu(&l->cpu0);
+    l->vcpu = 0;
 }
 
 uint64_t pfs_seeks_of(const struct pfs_config *cfg, int nstreams, int id)
@@ -711,8 +751,8 @@ void pfs_stream_data(const struct pfs_phase_ctx *p, struct pfs_stream *s)
 
     memset(t, 0, sizeof(*t));
     pfs_stream_lat_begin(s);
-    pfs_thread_cpu(&l.cpu0);
     t->open_start = pfs_now();
+    pfs_thread_cpu(&l.cpu0); /* the CPU window inside the span's */
     uint64_t o0 = pfs_now_ns();
     l.fh = data_open(p, s, wr, l.rmw || l.seeks, l.path);
     if (l.fh)
@@ -737,5 +777,9 @@ void pfs_stream_data(const struct pfs_phase_ctx *p, struct pfs_stream *s)
     data_close(p, s, &l);
     if (l.ramp_ns && !s->fail.failed)
         ramp_empty(&l);
+    /* The pattern's CPU leaves the window as its wall time left the span:
+     * the window starts that much later. */
+    l.cpu0.total += l.vcpu;
+    l.cpu0.user += l.vcpu;
     pfs_thread_cpu_since(&l.cpu0, t);
 }
