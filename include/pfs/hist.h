@@ -17,7 +17,10 @@
  * latency histogram (4 sub-buckets per power of two: interval quantiles
  * within 12.5%). A series has a fixed number of slots; a phase longer
  * than cap intervals coarsens the series in place (slot pairs merged,
- * interval doubled), so memory never grows during a phase.
+ * interval doubled), so memory never grows during a phase. After the
+ * phase, pfs_ts_clip fits the series to the phase's own span: the first
+ * interval starts at the phase's start and the last ends at its end, so
+ * an interval's rate is its bytes over its overlap with the phase.
  *
  * Memory per stream (x86-64): sizeof(struct pfs_hist) = 17,952 bytes;
  * pfs_ts_bytes(PFS_TS_CAP_DEFAULT) = 512 x 576 = 294,912 bytes (288 KiB);
@@ -183,6 +186,34 @@ void pfs_ts_coarsen_to(struct pfs_tseries *ts, uint32_t factor);
  * both (in dst's slots). Returns 0, or -EINVAL if their base intervals
  * differ. */
 int pfs_ts_merge(struct pfs_tseries *dst, const struct pfs_tseries *src);
+/* An edge interval shorter than this fraction of the interval is joined
+ * to its neighbour (pfs_ts_clip): a sliver of a few microseconds holding
+ * one completion, or none, would show as a spike, or a drop, that no
+ * device made. */
+#define PFS_TS_SLIVER 0.25
+/* Fits ts to a phase that ran from lo to hi (seconds on ts's clock):
+ * coarsens it until hi falls within cap intervals; folds what landed
+ * before lo's interval into it and what landed past hi's into that (the
+ * clocks of other nodes put their first and last completions there, by
+ * as much as the barrier's skew); joins a first or last interval that
+ * overlaps the phase by less than PFS_TS_SLIVER of an interval to its
+ * neighbour; and moves what is left to slots 0 .. n-1. Returns g: slot
+ * i is now [lo, t0 + (g+1) dt) for i = 0, [t0 + (g+i) dt, t0 + (g+i+1)
+ * dt) for 0 < i < n-1, and the last one ends at hi (one slot: [lo, hi]).
+ * A NaN or infinite lo or hi: the span of the slots in use. */
+uint32_t pfs_ts_clip(struct pfs_tseries *ts, double lo, double hi);
+/* Edge i (0 .. n) of a series that pfs_ts_clip fitted to [lo, hi] with
+ * grid index g: lo, then t0 + (g+i) dt, then hi for i = n; kept within
+ * [lo, hi]. */
+static inline double pfs_ts_edge(double t0, double dt, uint32_t g, uint32_t n, double lo, double hi, uint32_t i)
+{
+    if (i == 0)
+        return lo;
+    if (i >= n)
+        return hi;
+    double e = t0 + (double)(g + i) * dt;
+    return e < lo ? lo : e > hi ? hi : e;
+}
 /* The q-quantile of a slot's latencies, ns: its coarse bucket's midpoint,
  * clamped to max_ns (q >= 1 gives max_ns); 0 when the slot is empty. */
 double pfs_tslot_quantile(const struct pfs_tslot *s, double q);

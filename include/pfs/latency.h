@@ -47,11 +47,17 @@ struct pfs_phase_lat {
                                              * a run of a million repetitions keeps this struct small) */
     int nnodes;
     struct pfs_hist *node_op;               /* [nnodes]: the OP histogram of each node's streams */
-    /* Time series: interval i is [t0 + i*dt, t0 + (i+1)*dt) on rank 0's
-     * clock (the realtime clock of the phase's start agreement; each rank's
-     * intervals start when it leaves that agreement). dt is --interval, or
-     * a power-of-two multiple of it when the phase outlasted the cap. */
+    /* Time series, fitted to the phase (pfs_ts_clip): interval i runs
+     * from pfs_lat_edge(l, i) to pfs_lat_edge(l, i + 1) on rank 0's clock:
+     * the first from the phase's start (the first open of any stream),
+     * the last to its end (the last close), the others on the grid t0 +
+     * (first + i) dt (t0: the realtime at which rank 0 left the phase's
+     * start agreement; each rank places its completions from the instant
+     * it left it). dt is --interval, or a power-of-two multiple of it when
+     * the phase outlasted the cap. */
     double t0, dt, base_dt;
+    double start, end;                      /* the phase's span, as pfs_phase_reduce takes it */
+    uint32_t first;                         /* the grid index of interval 0 */
     uint32_t nint;
     struct pfs_tslot *run_ts;               /* [nint]: every stream, with the coarse histogram */
     struct pfs_node_tslot *node_ts;         /* [nint * nnodes]: [interval][node] */
@@ -60,6 +66,12 @@ struct pfs_phase_lat {
 static inline const struct pfs_node_tslot *pfs_lat_node_ts(const struct pfs_phase_lat *l, uint32_t i, int node)
 {
     return &l->node_ts[(uint64_t)i * (uint64_t)l->nnodes + (uint64_t)node];
+}
+
+/* Edge i (0 .. nint) of the time series: interval i is [edge i, edge i+1). */
+static inline double pfs_lat_edge(const struct pfs_phase_lat *l, uint32_t i)
+{
+    return pfs_ts_edge(l->t0, l->dt, l->first, l->nint, l->start, l->end, i);
 }
 
 /* The node whose OP histogram has the largest p99 (-1 when none has any). */

@@ -10,8 +10,7 @@ no operations, an interval in which a node completed nothing, a stonewall
 time without a stonewall) is NaN, never 0; an integer column that has a
 missing value becomes float64. Times of day are seconds relative to the
 run's start (Run.t0, s since the epoch on rank 0's clock: the first open of
-its first phase, or the start of its first time-series interval when that
-is earlier).
+its first phase, where its first time-series interval also starts).
 
 pandas is needed for the frames only, and imported when one is asked for;
 every frame method also takes as_frame=False and then returns a dict of
@@ -217,9 +216,10 @@ class Run:
     @property
     def t0(self):
         """The run's start, s since the epoch on rank 0's clock: the earliest
-        open_start of any stream (its first phase's first open), or the start
-        of the first time-series interval when that is earlier; NaN when the
-        run recorded no phase."""
+        open_start of any stream (its first phase's first open), which is
+        also where that phase's first time-series interval starts (an older
+        file's grid may start earlier: then there); NaN when the run recorded
+        no phase."""
         if self._t0 is None:
             cands = []
             for p in self.phases:
@@ -231,8 +231,9 @@ class Run:
                         cands.append(float(t.min()))
                 if "timeseries" in pg:
                     for k in pg["timeseries"].keys():
-                        if k.startswith("rep_") and "t0" in pg["timeseries"][k].attrs:
-                            cands.append(float(pg["timeseries"][k].attrs["t0"]))
+                        tg = pg["timeseries"][k]
+                        if k.startswith("rep_") and "t0" in tg.attrs and "bytes" in tg and tg["bytes"].shape[0]:
+                            cands.append(float(R.ts_edges(tg)[0][0]))
             self._t0 = min(cands) if cands else float("nan")
         return self._t0
 
@@ -446,20 +447,25 @@ class Run:
                 n, K = tg["bytes"].shape
                 if n == 0 or K == 0:
                     continue
-                start, dt = float(tg.attrs["t0"]), float(tg.attrs["interval"])
+                rep = int(rname[4:])
+                lo, hi = R.ts_edges(tg, pg, rep)
                 i = np.repeat(np.arange(n), K)
-                d = dict(self._key(p), rep=int(rname[4:]), interval=i, node=np.tile(np.arange(K), n),
-                         t_start_s=start - t0 + i * dt, t_end_s=start - t0 + (i + 1) * dt, interval_s=dt)
+                ts, te = np.repeat(lo - t0, K), np.repeat(hi - t0, K)
+                span = te - ts
+                d = dict(self._key(p), rep=rep, interval=i, node=np.tile(np.arange(K), n),
+                         t_start_s=ts, t_end_s=te, interval_s=span)
                 d["host"] = np.tile(np.array([self.hosts.get(k, "") for k in range(K)], dtype=object), n)
                 ops = tg["ops"][()].ravel() if "ops" in tg else None
                 for k in TS_FIELDS:
                     if k in tg:
                         v = tg[k][()].ravel()
                         d[k] = _nan_where(v, ops == 0) if k.endswith("_ns") and ops is not None else v
+                some = span > 0  # an interval of no length (a phase that took none): no rate
+                per_s = np.where(some, 1.0 / np.where(some, span, 1.0), np.nan)
                 if "bytes" in d:
-                    d["bandwidth"] = d["bytes"] / dt
+                    d["bandwidth"] = d["bytes"] * per_s
                 if ops is not None:
-                    d["iops"] = ops / dt
+                    d["iops"] = ops * per_s
                 cols.add(n * K, **d)
 
     def _placement_rows(self, cols):
@@ -627,10 +633,17 @@ class Results:
 
     def timeline(self, as_frame=True):
         """The time series: one row per run, phase, repetition, interval and
-        node: t_start_s and t_end_s (relative to the run's start), interval_s,
-        host, bytes, ops, bandwidth (bytes/s) and iops over the interval,
-        p50_ns, p99_ns, max_ns (NaN where the node completed nothing). Empty
-        for files written before the time series was recorded."""
+        node: t_start_s and t_end_s (relative to the run's start: where the
+        interval truly starts and ends; the first starts at the repetition's
+        first open, the last ends at its last close, so both are partial),
+        interval_s (t_end_s - t_start_s: the interval's overlap with the
+        phase), host, bytes, ops, bandwidth (bytes/s) and iops (bytes and ops
+        over interval_s), p50_ns, p99_ns, max_ns (NaN where the node completed
+        nothing). An edge interval that would overlap the phase by less than
+        a quarter of --interval is joined to its neighbour; a phase shorter
+        than one interval is one (unless a --ramp moved its start across a
+        grid edge). Empty for files written before the time series was
+        recorded."""
         return _frame(TIMELINE_COLUMNS, self.runs, "timeline", as_frame, lambda r, c: r._timeline(c))
 
     def placement(self, as_frame=True):

@@ -768,7 +768,34 @@ def phase_raw_rows(ph: dict, lossless: bool = False) -> list:
 # ---- latency, CPU and time series (files written before them have none) ----
 
 LAT_KINDS = ("op", "open", "fsync", "close")
-TS_FIELDS = ("run", "phase", "rep", "interval", "t_start_s", "node", "bytes", "ops", "p50_ns", "p99_ns", "max_ns")
+TS_FIELDS = ("run", "phase", "rep", "interval", "t_start_s", "t_end_s", "node", "bytes", "ops", "p50_ns", "p99_ns",
+             "max_ns")
+
+
+def ts_edges(tg, pg=None, rep=None):
+    """(start, end): numpy arrays of where each interval of the time-series
+    group tg starts and ends, s since the epoch on rank 0's clock; an
+    interval's rates are its bytes and ops over end - start. pfsbench stores
+    them (the `start` and `end` datasets): the first interval starts at the
+    phase's first open, the last ends at its last close, the others lie on
+    the grid t0 + k x interval. A file from before has only the grid: its
+    edges are clipped here to the phase's span, read from the phase group
+    pg's times of repetition rep when given (the last interval then ends
+    at the phase's end, not the grid's)."""
+    if "start" in tg and "end" in tg:
+        return tg["start"][()].astype(float), tg["end"][()].astype(float)
+    n = tg["bytes"].shape[0] if "bytes" in tg else 0
+    t0, dt = float(tg.attrs["t0"]), float(tg.attrs["interval"])
+    start = t0 + np.arange(n) * dt
+    end = start + dt
+    if n and pg is not None and rep is not None and "times" in pg and rep < pg["times"].shape[0]:
+        t = pg["times"][rep]
+        opened, closed = t["open_start"][t["open_start"] > 0], t["close_end"][t["close_end"] > 0]
+        if opened.size and closed.size:
+            lo, hi = float(opened.min()), float(closed.max())
+            start, end = np.clip(start, lo, hi), np.clip(end, lo, hi)
+            start[0], end[-1] = lo, max(hi, lo)
+    return start, end
 
 
 def _run_groups(f, which, problems):
@@ -835,9 +862,10 @@ def latency_rows(src, which=None, lossless=False, problems=None):
 
 def timeseries_rows(src, which=None, problems=None):
     """The time series, one dict per run, phase, repetition, interval and
-    node (keys TS_FIELDS; t_start_s on rank 0's clock, s since the epoch;
-    latencies in ns, 0 where the node completed nothing). Nothing for files
-    written before the time series was recorded."""
+    node (keys TS_FIELDS; t_start_s and t_end_s where the interval starts
+    and ends (ts_edges), on rank 0's clock, s since the epoch; latencies in
+    ns, 0 where the node completed nothing). Nothing for files written
+    before the time series was recorded."""
     with _Opened(src) as f:
         for num, g in _run_groups(f, which, problems):
             for pname in sorted(g["phases"].keys()) if "phases" in g else ():
@@ -847,13 +875,13 @@ def timeseries_rows(src, which=None, problems=None):
                 phase = _text(pg.attrs.get("phase", pname.split("_", 1)[-1]))
                 for rname in sorted(k for k in pg["timeseries"].keys() if k.startswith("rep_")):
                     tg = pg["timeseries"][rname]
-                    t0, dt = float(tg.attrs["t0"]), float(tg.attrs["interval"])
                     cols = {k: tg[k][()] for k in ("bytes", "ops", "p50_ns", "p99_ns", "max_ns")}
                     n, nodes = cols["bytes"].shape if cols["bytes"].ndim == 2 else (0, 0)
+                    start, end = ts_edges(tg, pg, int(rname[4:]))
                     for i in range(n):
                         for node in range(nodes):
                             yield {"run": num, "phase": phase, "rep": int(rname[4:]), "interval": i,
-                                   "t_start_s": t0 + i * dt, "node": node,
+                                   "t_start_s": float(start[i]), "t_end_s": float(end[i]), "node": node,
                                    "bytes": int(cols["bytes"][i, node]), "ops": int(cols["ops"][i, node]),
                                    "p50_ns": float(cols["p50_ns"][i, node]),
                                    "p99_ns": float(cols["p99_ns"][i, node]),

@@ -84,8 +84,17 @@ def test_summary(files):
         assert s.stonewall_bandwidth.isna().all()  # no -D: NaN, not 0
         assert s.p50_ns.notna().all() and (s.p50_ns <= s.p99_ns).all() and s.cpu_percent.notna().all()
         assert (s[s.run == 1].kind.tolist() == ["data"] * 4 + ["metadata"] * 4)
-        assert (s.start_s >= 0).all() and s.start_s.min() == 0 and (s.end_s > s.start_s).all()
-        assert (s.groupby("run").start_s.min() < 0.01).all()  # the run's start: its first open (or interval)
+        assert (s.end_s > s.start_s).all()
+        # Each run's times are relative to its start (Run.t0): its earliest recorded instant, the first open
+        # of any stream or the first time-series interval's start, whichever the file puts first. Nothing
+        # is before it, and one of them is exactly at it.
+        tl = r.timeline()
+        for run in (1, 2):
+            firsts = (s[s.run == run].start_s.min(), tl[tl.run == run].t_start_s.min())
+            assert min(firsts) == 0 and all(x >= 0 for x in firsts), (run, firsts)
+            # the first phase's first repetition starts the run: the others come after it
+            assert s[(s.run == run) & (s["index"] == 0) & (s.rep == 0)].start_s.iloc[0] == 0
+            assert (s[s.run == run].start_s.iloc[1:] > 0).all()
         one = r.runs[1].summary()
         assert one["index"].tolist() == [0, 1, 2] and (one.run == 2).all()
 
@@ -122,7 +131,12 @@ def test_streams(files):
         pl = f["runs/000001/placement"][()]
         for _, x in one.drop_duplicates("rank").iterrows():
             assert x.node == pl["node"][x["rank"]] and x.host == pl["host"][x["rank"]].decode()
-        assert one.open_start.min() == 0.0 and (one.close_end >= one.open_start).all()
+        assert (one.close_end >= one.open_start).all()
+        # relative to the run's start, the earliest instant it recorded (its first open, or a time-series
+        # interval's start if one were earlier): no stream opened before it, and the first open is
+        # exactly at it unless an interval started first
+        first_interval = r.timeline().query("run == 1").t_start_s.min()
+        assert one.open_start.min() >= 0 and min(one.open_start.min(), first_interval) == 0.0
         run0 = r.runs[0]
         raw = f["runs/000001/phases/00_write/times"][()]
         w = one[one.phase == "write"].sort_values(["rep", "stream"])
@@ -168,6 +182,25 @@ def test_timeline(files):
             assert got.loc[(x.run, x["index"], x.rep), "bytes"] == x["bytes"]
             assert got.loc[(x.run, x["index"], x.rep), "ops"] == x.ops
         assert tl.t_start_s.min() >= 0 and (tl.t_end_s - tl.t_start_s == tl.interval_s).all()
+        # The intervals' true edges: each repetition's first interval starts at its first open and its last
+        # ends at its last close (the same stored instants, so exactly); they meet; none is longer than the
+        # interval and a quarter (a sliver joined to its neighbour; the first also by as much as it starts
+        # before the grid's origin, rank 0's exit from the start agreement, where another node's clock put
+        # an open), and the rates are over that length.
+        with h5py.File(files["new"], "r") as f:
+            for (run, index, rep), g in tl.groupby(["run", "index", "rep"]):
+                g = g.sort_values(["interval", "node"])
+                row = s[(s.run == run) & (s["index"] == index) & (s.rep == rep)].iloc[0]
+                assert g.t_start_s.iloc[0] == row.start_s and g.t_end_s.iloc[-1] == row.end_s, (run, index, rep)
+                edges = g.drop_duplicates("interval")
+                assert (edges.t_start_s.to_numpy()[1:] == edges.t_end_s.to_numpy()[:-1]).all()
+                pg = [p for _, p in phase_groups(f, run) if int(p.attrs["index"]) == index][0]
+                ts = pg["timeseries/rep_%03d" % rep]
+                dt = float(ts.attrs["interval"])
+                early = max(0.0, float(ts.attrs["t0"]) - float(ts["start"][0]))
+                bound = 1.25 * dt + np.where(g.interval == 0, early, 0.0) + 1e-6
+                assert (g.interval_s > 0).all() and (g.interval_s.to_numpy() <= bound).all(), (run, index, rep)
+                np.testing.assert_allclose(g.bandwidth.to_numpy(), g["bytes"].to_numpy() / g.interval_s.to_numpy())
         idle = tl[tl.ops == 0]
         assert idle[["p50_ns", "p99_ns", "max_ns"]].isna().all().all()
         assert tl[tl.ops > 0][["p50_ns", "p99_ns", "max_ns"]].notna().all().all()

@@ -229,6 +229,51 @@ int pfs_ts_merge(struct pfs_tseries *dst, const struct pfs_tseries *src)
     return 0;
 }
 
+/* The slot index of x seconds past t0, clamped to [0, cap - 1]. */
+static uint32_t slot_of(const struct pfs_tseries *ts, double x)
+{
+    if (!(x > 0))
+        return 0;
+    return x >= (double)ts->cap ? ts->cap - 1u : (uint32_t)x;
+}
+
+uint32_t pfs_ts_clip(struct pfs_tseries *ts, double lo, double hi)
+{
+    if (!isfinite(lo) || !isfinite(hi)) {
+        lo = ts->t0;
+        hi = ts->t0 + (double)(ts->n ? ts->n : 1u) * ts->dt;
+    }
+    lo -= ts->t0;
+    hi -= ts->t0;
+    if (!(hi >= lo))
+        hi = lo;
+    /* The phase's end must fall within the slots: coarsen as a completion
+     * that late would have. */
+    while (ceil(hi * ts->inv_dt) > (double)ts->cap && ts->factor < TS_FACTOR_MAX)
+        coarsen_once(ts);
+    uint32_t f = slot_of(ts, floor(lo * ts->inv_dt));
+    uint32_t last = slot_of(ts, ceil(hi * ts->inv_dt) - 1);
+    last = last > f ? last : f;
+    /* Slivers at either end join their neighbour. */
+    if (f < last && (double)(f + 1u) * ts->dt - lo < PFS_TS_SLIVER * ts->dt)
+        f++;
+    if (last > f && hi - (double)last * ts->dt < PFS_TS_SLIVER * ts->dt)
+        last--;
+    const uint32_t used = ts->n;
+    for (uint32_t i = 0; i < f && i < used; i++)
+        slot_add(&ts->slot[f], &ts->slot[i]);
+    for (uint32_t i = last + 1u; i < used; i++)
+        slot_add(&ts->slot[last], &ts->slot[i]);
+    const uint32_t n = last - f + 1u;
+    if (f)
+        memmove(ts->slot, ts->slot + f, pfs_ts_bytes(n));
+    /* Slots at and past n go back to zero, as an unused slot must be. */
+    const uint32_t top = used > last + 1u ? used : last + 1u;
+    memset(ts->slot + n, 0, pfs_ts_bytes(top - n));
+    ts->n = n;
+    return f;
+}
+
 double pfs_tslot_quantile(const struct pfs_tslot *s, double q)
 {
     if (s->ops == 0)

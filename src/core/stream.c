@@ -425,7 +425,9 @@ static inline void complete(struct loop *l, struct pfs_io *io, int timed, uint64
     if (l->lat) {
         const uint64_t lat = now - io->t0_ns;
         pfs_hist_add(&l->lat->h[PFS_LAT_OP], lat);
-        pfs_ts_add(&l->lat->ts, 1e-9 * (double)(now - l->t0_ns), io->res > 0 ? (uint64_t)io->res : 0, lat);
+        /* On the span's clock, pattern work out (as close_end's): the series
+         * is fitted to that span after the phase. */
+        pfs_ts_add(&l->lat->ts, 1e-9 * (double)(now - l->t0_ns) - l->vt, io->res > 0 ? (uint64_t)io->res : 0, lat);
     }
     l->last_ns = now;
     if (l->check && io->res == (int64_t)io->len) {

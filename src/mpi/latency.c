@@ -8,8 +8,10 @@
  *      lowest rank, with a merge operation (histograms add; time series
  *      align their intervals);
  *   3. the node leaders agree on one interval for all (the coarsest any
- *      node had to take) and on the number of intervals, then reduce their
- *      node blocks to rank 0 (the run's record) and gather to it each
+ *      node had to take) and on the phase's span (rank 0's: the first open
+ *      and the last close of any stream, from the times gathered just
+ *      before), fit their node blocks to that span alike (pfs_ts_clip),
+ *      then reduce them to rank 0 (the run's record) and gather to it each
  *      node's histogram of operations and per-interval summary.
  *
  * Nothing here runs inside a phase: the records are each stream's own
@@ -19,6 +21,7 @@
 #include "driver.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -129,9 +132,28 @@ static void node_rec_fill(char *rec, const struct pfs_stream_lat *b, uint32_t ni
     }
 }
 
+/* Rank 0: the phase's span on its clock, as pfs_phase_reduce and the
+ * record (record.c) will take it: the first open and the last close of any
+ * stream, each corrected by its rank's clock offset (the same sums, so the
+ * same doubles). 0, or -1 when rank 0 holds no gathered times. */
+static int phase_span(const struct ctx *c, double *start, double *end)
+{
+    const struct pfs_times *t = c->rec.gathered;
+    if (c->rank != 0 || !t || !c->corr || c->nstreams < 1)
+        return -1;
+    for (int s = 0; s < c->nstreams; s++) {
+        const double k = c->corr[s / c->threads], a = t[s].open_start + k, b = t[s].close_end + k;
+        if (s == 0 || a < *start)
+            *start = a;
+        if (s == 0 || b > *end)
+            *end = b;
+    }
+    return 0;
+}
+
 /* Rank 0: the phase's record from the run's block and the nodes' records. */
 static void store(struct ctx *c, struct pfs_phase_lat *out, const struct pfs_stream_lat *run, const char *recs,
-                  uint32_t nint)
+                  uint32_t nint, uint32_t first, double start, double end)
 {
     const int K = c->nnodes;
     out->run = malloc(sizeof(run->h));
@@ -155,27 +177,41 @@ static void store(struct ctx *c, struct pfs_phase_lat *out, const struct pfs_str
     out->base_dt = c->cfg.interval;
     out->dt = run->ts.dt;
     out->t0 = c->lat.t0;
+    out->first = first;
+    out->start = start;
+    out->end = end;
     out->nint = nint;
     out->valid = 1;
 }
 
-/* Node leaders: one interval and count for all, then the run's block and
- * the nodes' records to rank 0. */
+/* Node leaders: one interval and one span for all, then the run's block
+ * and the nodes' records to rank 0. */
 static void leaders_step(struct ctx *c, struct pfs_stream_lat *node, struct pfs_phase_lat *out, double since,
                          const char *where)
 {
     struct lat_ctx *l = &c->lat;
     MPI_Request req;
-    /* The coarsest factor any node took, and the span in base intervals. */
-    uint64_t mine[2] = {node->ts.factor, (uint64_t)node->ts.n * node->ts.factor}, most[2];
-    MPI_Iallreduce(mine, most, 2, MPI_UINT64_T, MPI_MAX, c->leaders, &req);
+    /* The coarsest factor any node took, the span of the slots in use (in
+     * base intervals), and rank 0's phase span in seconds from its t0,
+     * negated start first (-inf from the others: MPI_MAX takes rank 0's).
+     * Factors (<= 2^31) and spans (< 2^40) are exact in doubles. */
+    double start = 0, end = 0;
+    const int spanned = phase_span(c, &start, &end) == 0;
+    double mine[4] = {node->ts.factor, (double)node->ts.n * node->ts.factor, spanned ? l->t0 - start : -HUGE_VAL,
+                      spanned ? end - l->t0 : -HUGE_VAL},
+           most[4];
+    MPI_Iallreduce(mine, most, 4, MPI_DOUBLE, MPI_MAX, c->leaders, &req);
     drv_wait_watched(c, &req, since, where);
     struct pfs_tseries ts = block_ts(node);
     pfs_ts_coarsen_to(&ts, (uint32_t)most[0]);
+    /* Every leader fits its node's slots to the same span, so that slot i
+     * is the same interval everywhere; without rank 0's span (it kept no
+     * record), the slots in use. */
+    const double base = ts.dt / ts.factor;
+    const double lo = isfinite(most[2]) ? -most[2] : 0, hi = isfinite(most[3]) ? most[3] : most[1] * base;
+    const uint32_t first = pfs_ts_clip(&ts, lo, hi);
     node->ts = ts;
-    uint32_t nint = (uint32_t)((most[1] + most[0] - 1) / most[0]);
-    if (nint > PFS_TS_CAP_DEFAULT)
-        nint = PFS_TS_CAP_DEFAULT;
+    const uint32_t nint = ts.n;
     MPI_Ireduce(node, c->rank == 0 ? (void *)l->run_blk : NULL, 1, l->type, l->op, 0, c->leaders, &req);
     drv_wait_watched(c, &req, since, where);
     node_rec_fill(l->rec, node, nint);
@@ -183,7 +219,7 @@ static void leaders_step(struct ctx *c, struct pfs_stream_lat *node, struct pfs_
                 c->leaders, &req);
     drv_wait_watched(c, &req, since, where);
     if (c->rank == 0 && out)
-        store(c, out, l->run_blk, l->recs, nint);
+        store(c, out, l->run_blk, l->recs, nint, first, spanned ? start : l->t0 + lo, spanned ? end : l->t0 + hi);
 }
 
 /* Collective, after a phase that every rank finished (failed: it did not,

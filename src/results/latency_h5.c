@@ -182,6 +182,7 @@ static int write_cpu(hid_t g, const struct pfs_run_data *d, int p, int R)
 struct ts_cols {
     uint64_t *bytes, *ops;
     double *p50, *p99, *max;
+    double *start, *end;
     uint32_t *hist;
 };
 
@@ -190,10 +191,13 @@ static int ts_fill(struct ts_cols *c, const struct pfs_phase_lat *l, size_t n, s
     c->bytes = calloc(n * K + 1, sizeof(uint64_t)), c->ops = calloc(n * K + 1, sizeof(uint64_t));
     c->p50 = calloc(n * K + 1, sizeof(double)), c->p99 = calloc(n * K + 1, sizeof(double));
     c->max = calloc(n * K + 1, sizeof(double));
+    c->start = calloc(n + 1, sizeof(double)), c->end = calloc(n + 1, sizeof(double));
     c->hist = calloc(n * PFS_TS_BUCKETS + 1, sizeof(uint32_t));
-    if (!c->bytes || !c->ops || !c->p50 || !c->p99 || !c->max || !c->hist)
+    if (!c->bytes || !c->ops || !c->p50 || !c->p99 || !c->max || !c->start || !c->end || !c->hist)
         return -1;
     for (size_t i = 0; i < n; i++) {
+        c->start[i] = pfs_lat_edge(l, (uint32_t)i);
+        c->end[i] = pfs_lat_edge(l, (uint32_t)i + 1u);
         for (size_t k = 0; l->node_ts && k < K && k < (size_t)l->nnodes; k++) {
             const struct pfs_node_tslot *s = pfs_lat_node_ts(l, (uint32_t)i, (int)k);
             size_t o = i * K + k;
@@ -208,7 +212,8 @@ static int ts_fill(struct ts_cols *c, const struct pfs_phase_lat *l, size_t n, s
 
 static void ts_free(struct ts_cols *c)
 {
-    free(c->bytes), free(c->ops), free(c->p50), free(c->p99), free(c->max), free(c->hist);
+    free(c->bytes), free(c->ops), free(c->p50), free(c->p99), free(c->max), free(c->start), free(c->end);
+    free(c->hist);
 }
 
 static int write_ts_rep(hid_t tg, const struct pfs_run_data *d, const struct pfs_phase_lat *l, int rep)
@@ -223,7 +228,9 @@ static int write_ts_rep(hid_t tg, const struct pfs_run_data *d, const struct pfs
     int rc = pfs_res_attr_num(g, "t0", H5T_NATIVE_DOUBLE, &l->t0) | pfs_res_attr_num(g, "interval", H5T_NATIVE_DOUBLE, &l->dt) |
              pfs_res_attr_num(g, "base_interval", H5T_NATIVE_DOUBLE, &l->base_dt) |
              pfs_res_attr_num(g, "intervals", H5T_NATIVE_LLONG, &nint) |
-             pfs_res_attr_str(g, "units", "t0: s since the Unix epoch on rank 0's clock; interval, base_interval: s");
+             pfs_res_attr_num(g, "first_interval", H5T_NATIVE_UINT32, &l->first) |
+             pfs_res_attr_str(g, "units", "t0: s since the Unix epoch on rank 0's clock, the grid's origin; interval, "
+                                          "base_interval: s; first_interval: the grid index of interval 0");
     struct ts_cols c;
     memset(&c, 0, sizeof(c));
     if (ts_fill(&c, l, n, K) != 0) {
@@ -233,6 +240,13 @@ static int write_ts_rep(hid_t tg, const struct pfs_run_data *d, const struct pfs
     }
     hsize_t dk[2] = {n, K}, ck[2] = {n < 64 ? n : 64, K < 64 ? K : 64};
     hsize_t dh[2] = {n, PFS_TS_BUCKETS}, ch[2] = {n < 64 ? n : 64, PFS_TS_BUCKETS};
+    hsize_t d1 = n;
+    rc |= put(g, "start", H5T_NATIVE_DOUBLE, 1, &d1, c.start,
+              "s since the Unix epoch on rank 0's clock: where each interval starts (the first: the phase's first open)",
+              NULL);
+    rc |= put(g, "end", H5T_NATIVE_DOUBLE, 1, &d1, c.end,
+              "s since the Unix epoch on rank 0's clock: where each interval ends (the last: the phase's last close); "
+              "rates are bytes and ops over end - start", NULL);
     rc |= put(g, "bytes", H5T_NATIVE_UINT64, 2, dk, c.bytes, "bytes per [interval][node]", ck);
     rc |= put(g, "ops", H5T_NATIVE_UINT64, 2, dk, c.ops, "operations completed per [interval][node]", ck);
     rc |= put(g, "p50_ns", H5T_NATIVE_DOUBLE, 2, dk, c.p50, "ns, within 12.5% (0: no operation)", ck);

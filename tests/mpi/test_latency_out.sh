@@ -94,13 +94,21 @@ check "pfs-results --timeseries: exit 0" [ "$RC" -eq 0 ]
 pycheck "pfs-results --timeseries: rows per interval and node whose bytes add up to the phases'" "$T/ts.csv" "$T/r.h5" <<'EOF'
 import csv, sys, h5py
 rows = list(csv.DictReader(open(sys.argv[1])))
-assert rows and list(rows[0]) == ["run", "phase", "rep", "interval", "t_start_s", "node", "bytes", "ops", "p50_ns",
-                                  "p99_ns", "max_ns"], list(rows[0]) if rows else rows
+assert rows and list(rows[0]) == ["run", "phase", "rep", "interval", "t_start_s", "t_end_s", "node", "bytes", "ops",
+                                  "p50_ns", "p99_ns", "max_ns"], list(rows[0]) if rows else rows
 g = h5py.File(sys.argv[2], "r")["runs/000001/phases"]
 for name, ph in (("00_write", "write"), ("01_read", "read")):
     for r in range(2):
         got = sum(int(x["bytes"]) for x in rows if x["phase"] == ph and x["rep"] == str(r))
         assert got == g[name]["bytes"][r], (ph, r, got)
+        ts, tm = g[name]["timeseries/rep_%03d" % r], g[name]["times"][r]
+        mine = [x for x in rows if x["phase"] == ph and x["rep"] == str(r)]
+        for x in mine:  # each interval's true edges, as stored
+            i = int(x["interval"])
+            assert float(x["t_start_s"]) == ts["start"][i] and float(x["t_end_s"]) == ts["end"][i], x
+        # the first starts at the phase's first open, the last ends at its last close
+        assert min(float(x["t_start_s"]) for x in mine) == tm["open_start"].min(), ph
+        assert max(float(x["t_end_s"]) for x in mine) == tm["close_end"].max(), ph
 EOF
 RC=0
 "$PY" "$PR" "$T/r.h5" --latency >"$T/out" 2>"$T/err" || RC=$?

@@ -3,7 +3,9 @@
 # PNG and SVG (by -o's extension) and both from a prefix, valid files (PNG
 # signature, SVG parsed as XML, its text: units and phase names), the
 # plotted series (--data-csv) against the results file (the timeline's bytes
-# and ops sum to each phase's, per node too; each CDF rises to 1.0 with its
+# and ops sum to each phase's, per node too; each step is an interval's bytes
+# over its overlap with the phase, and the steps span the phase from its
+# first open to its last close; each CDF rises to 1.0 with its
 # count = the phase's ops, percentiles = pfsbench's summary), several runs
 # compared, 1 node per line, and a file from before latencies and time series
 # (datasets deleted in a copy): a clear message and exit 2, no traceback.
@@ -78,13 +80,25 @@ for g in ph.values():
             assert sum(int(r["bytes"]) for r in rs if int(r["node"]) == k) == int(g["node_bytes"][rep][k]), (name, k)
         ts = g["timeseries/rep_%03d" % rep]
         dt = float(ts.attrs["interval"])
-        for r in rs:  # the plotted rate is the interval's bytes / the interval
-            assert abs(float(r["bytes_per_s"]) - int(r["bytes"]) / dt) <= 1e-5 * max(1.0, int(r["bytes"]) / dt), r
-            assert abs(float(r["t_end_s"]) - float(r["t_start_s"]) - dt) < 1e-5, r
+        lo, hi = ts["start"][()], ts["end"][()]
+        tm = g["times"][rep]
+        first = min(float(r["t_start_s"]) for r in rs)
+        last = max(float(r["t_end_s"]) for r in rs)
+        # the band and the steps end where the phase does: first open to last close, on the plot's axis
+        assert abs((last - first) - (tm["close_end"].max() - tm["open_start"].min())) < 2e-6, (name, rep)
+        # the first interval starts at the first open: before rank 0 left the start agreement (the
+        # grid's origin t0) when another node's clock put its open there, by up to that skew
+        early = max(0.0, float(ts.attrs["t0"]) - lo[0])
+        for r in rs:  # the plotted rate is the interval's bytes / its overlap with the phase
+            i = int(r["interval"])
+            span = hi[i] - lo[i]
+            assert 0 < span <= 1.25 * dt + (early if i == 0 else 0) + 1e-9, (r, span, early)
+            assert abs(float(r["bytes_per_s"]) - int(r["bytes"]) / span) <= 1e-5 * max(1.0, int(r["bytes"]) / span), r
+            assert abs(float(r["t_end_s"]) - float(r["t_start_s"]) - span) < 2e-6, r
             assert r["straggler"] == str(int(g["node_straggler"][rep][int(r["node"])])), r
 assert len(seen) == 10, seen
 t = [float(r["t_start_s"]) for r in rows]
-assert min(t) >= 0 and min(t) < 0.05, min(t)   # x: since the run's first phase started
+assert min(t) == 0, min(t)   # x: since the run's first phase started, where its first interval starts
 starts = {}
 for r in rows:
     starts.setdefault((r["phase"], int(r["rep"])), float(r["t_start_s"]))

@@ -1,7 +1,8 @@
 /* Latency histograms and time series (pfs/hist.h) in a plain process:
  * buckets tile the integers, quantiles of seeded samples stay within the
  * documented error of the exact nearest-rank ones, merges are exact, and
- * a time series keeps its totals through coarsening and merging. */
+ * a time series keeps its totals through coarsening and merging, and is
+ * fitted to its phase's span at its edges (pfs_ts_clip). */
 #include <errno.h>
 #include <math.h>
 #include <setjmp.h>
@@ -354,6 +355,103 @@ static void test_ts_merge(void **state)
         pfs_ts_free(all[i]);
 }
 
+/* n slots from slot 0 and nothing past them: an unused slot is zero. */
+static void assert_rest_zero(const struct pfs_tseries *ts)
+{
+    static const struct pfs_tslot zero;
+    for (uint32_t i = ts->n; i < ts->cap; i++)
+        assert_memory_equal(&ts->slot[i], &zero, sizeof(zero));
+}
+
+/* One event of bytes b in the middle of each of the given slots (dt 1). */
+static void put(struct pfs_tseries *ts, const double *at, const uint64_t *b, int n)
+{
+    for (int i = 0; i < n; i++)
+        pfs_ts_add(ts, at[i], b[i], 1000);
+}
+
+static void test_ts_clip(void **state)
+{
+    (void)state;
+    struct pfs_tseries ts;
+    assert_int_equal(pfs_ts_init(&ts, 0, 1.0, 8), 0);
+    const double at[] = {0.5, 1.5, 2.5};
+    const uint64_t b[] = {10, 20, 40};
+    /* a phase from 0.1 to 2.6 s: three intervals, the first and the last partial */
+    put(&ts, at, b, 3);
+    assert_int_equal(pfs_ts_clip(&ts, 0.1, 2.6), 0);
+    assert_int_equal(ts.n, 3);
+    assert_int_equal(ts.slot[2].bytes, 40);
+    const double want[] = {0.1, 1, 2, 2.6};
+    for (uint32_t i = 0; i <= 3; i++)
+        assert_true(fabs(pfs_ts_edge(0, ts.dt, 0, ts.n, 0.1, 2.6, i) - want[i]) < 1e-12);
+    /* a last interval of 0.1 s (< a quarter) joins the one before: 1 .. 2.1 s */
+    pfs_ts_reset(&ts, 0);
+    put(&ts, at, b, 3);
+    assert_int_equal(pfs_ts_clip(&ts, 0.1, 2.1), 0);
+    assert_int_equal(ts.n, 2);
+    assert_int_equal(ts.slot[1].bytes, 60);
+    assert_true(pfs_ts_edge(0, ts.dt, 0, ts.n, 0.1, 2.1, 2) == 2.1);
+    assert_rest_zero(&ts);
+    /* a first one of 0.1 s joins the next: interval 0 is 0.9 .. 2 s, grid index 1 */
+    pfs_ts_reset(&ts, 0);
+    put(&ts, at, b, 3);
+    assert_int_equal(pfs_ts_clip(&ts, 0.9, 2.6), 1);
+    assert_int_equal(ts.n, 2);
+    assert_int_equal(ts.slot[0].bytes, 30);
+    assert_int_equal(ts.slot[1].bytes, 40);
+    assert_true(pfs_ts_edge(0, ts.dt, 1, ts.n, 0.9, 2.6, 1) == 2.0);
+    assert_rest_zero(&ts);
+    /* a phase that starts late (--ramp): the empty intervals before it go,
+     * a completion the skew put there joins its first interval */
+    pfs_ts_reset(&ts, 0);
+    const double late[] = {1.5, 3.5, 4.5, 5.2};
+    const uint64_t lb[] = {1, 100, 200, 400};
+    put(&ts, late, lb, 4);
+    assert_int_equal(pfs_ts_clip(&ts, 3.2, 5.5), 3);
+    assert_int_equal(ts.n, 3);
+    assert_int_equal(ts.slot[0].bytes, 101);
+    assert_int_equal(ts.slot[2].bytes, 400);
+    assert_int_equal(total(&ts, 0), 701);
+    assert_rest_zero(&ts);
+    /* a phase that ends after its last completion (a long close): empty intervals up to its end */
+    pfs_ts_reset(&ts, 0);
+    put(&ts, at, b, 2);
+    assert_int_equal(pfs_ts_clip(&ts, 0, 4.5), 0);
+    assert_int_equal(ts.n, 5);
+    assert_int_equal(ts.slot[4].ops, 0);
+    assert_int_equal(total(&ts, 0), 30);
+    /* a completion the skew put past the phase's end joins its last interval */
+    pfs_ts_reset(&ts, 0);
+    const double past[] = {0.5, 1.5, 3.01};
+    put(&ts, past, b, 3);
+    assert_int_equal(pfs_ts_clip(&ts, 0, 2.9), 0);
+    assert_int_equal(ts.n, 3);
+    assert_int_equal(ts.slot[2].bytes, 40);
+    assert_rest_zero(&ts);
+    /* a phase shorter than one interval: one, from its start to its end */
+    pfs_ts_reset(&ts, 0);
+    put(&ts, at, b, 1);
+    assert_int_equal(pfs_ts_clip(&ts, 0.2, 0.3), 0);
+    assert_int_equal(ts.n, 1);
+    assert_true(pfs_ts_edge(0, ts.dt, 0, 1, 0.2, 0.3, 0) == 0.2 && pfs_ts_edge(0, ts.dt, 0, 1, 0.2, 0.3, 1) == 0.3);
+    /* a phase past cap intervals: coarsened until its end fits (10 s in 8 slots: 2 s each) */
+    pfs_ts_reset(&ts, 0);
+    put(&ts, at, b, 3);
+    assert_int_equal(pfs_ts_clip(&ts, 0, 10), 0);
+    assert_int_equal(ts.factor, 2);
+    assert_int_equal(ts.n, 5);
+    assert_int_equal(ts.slot[0].bytes, 30);
+    assert_int_equal(ts.slot[1].bytes, 40);
+    /* no span known (NaN): the slots in use */
+    pfs_ts_reset(&ts, 0);
+    put(&ts, at, b, 3);
+    assert_int_equal(pfs_ts_clip(&ts, NAN, 1), 0);
+    assert_int_equal(ts.n, 3);
+    assert_int_equal(total(&ts, 0), 70);
+    pfs_ts_free(&ts);
+}
+
 static void test_tslot_quantile(void **state)
 {
     (void)state;
@@ -392,6 +490,7 @@ int main(void)
         cmocka_unit_test(test_ts_slots),
         cmocka_unit_test(test_ts_coarsen),
         cmocka_unit_test(test_ts_merge),
+        cmocka_unit_test(test_ts_clip),
         cmocka_unit_test(test_tslot_quantile),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

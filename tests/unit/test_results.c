@@ -1609,6 +1609,9 @@ static struct lat_data *lat_fill(struct fixture *f)
         l->dt = 0.5;
         l->base_dt = 0.25;
         l->nint = 3;
+        l->first = 0;
+        l->start = l->t0 + 0.2; /* the phase: 0.2 .. 1.4 s past the grid's origin */
+        l->end = l->t0 + 1.4;
         l->run_ts = ld->run_ts[k];
         l->node_ts = ld->node_ts[k];
         for (int i = 0; i < 3; i++) {
@@ -1722,6 +1725,15 @@ static void check_timeseries(struct lat_data *ld, hid_t g)
         assert_near(attr_dbl(tg, "interval"), 0.5, 0);
         assert_near(attr_dbl(tg, "base_interval"), 0.25, 0);
         assert_int_equal(attr_ll(tg, "intervals"), 3);
+        /* the intervals' true edges: the phase's start, the grid, the phase's end */
+        double *st = read_ds(tg, "start", H5T_NATIVE_DOUBLE, 1, d1), *en = read_ds(tg, "end", H5T_NATIVE_DOUBLE, 1, d1);
+        assert_int_equal(d1[0], 3);
+        const double want[4] = {0.2, 0.5, 1.0, 1.4};
+        for (int i = 0; i < 3; i++) {
+            assert_true(fabs(st[i] - (T0 + 10 * k + want[i])) < 1e-6);
+            assert_true(fabs(en[i] - (T0 + 10 * k + want[i + 1])) < 1e-6);
+        }
+        free(st), free(en);
         uint64_t *bytes = read_ds(tg, "bytes", H5T_NATIVE_UINT64, 2, d2);
         assert_int_equal(d2[0], 3), assert_int_equal(d2[1], NN);
         uint64_t sum = 0;

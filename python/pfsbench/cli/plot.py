@@ -628,17 +628,15 @@ def plot_timeline(data, a):
                 b, o = tg["bytes"][()], tg["ops"][()]
                 if b.ndim != 2 or b.shape[0] == 0:
                     continue
-                t0, dt = float(tg.attrs["t0"]), float(tg.attrs["interval"])
-                start, end = t0, t0 + b.shape[0] * dt
-                if "times" in pg and rep < pg["times"].shape[0]:
-                    tm = pg["times"][rep]
-                    if float(tm["open_start"].min()) > 0:
-                        start = min(start, float(tm["open_start"].min()))
-                        end = max(end, float(tm["close_end"].max()))
+                # The intervals' true edges: the first from the phase's first open, the last to its
+                # last close; the phase's band is that span, never an interval's grid edge past it.
+                lo, hi = pfs_results.ts_edges(tg, pg, rep)
+                dt = float(tg.attrs["interval"])
                 st = pg["node_straggler"][rep] if "node_straggler" in pg and rep < pg["node_straggler"].shape[0] \
                     else None
-                segs.append({"phase": ph, "rep": rep, "reps": reps, "md": md, "t0": t0, "dt": dt,
-                             "bytes": b.astype(float), "ops": o.astype(float), "start": start, "end": end,
+                segs.append({"phase": ph, "rep": rep, "reps": reps, "md": md, "t0": float(lo[0]), "dt": dt,
+                             "lo": lo, "hi": hi, "bytes": b.astype(float), "ops": o.astype(float),
+                             "start": float(lo[0]), "end": float(hi[-1]),
                              "straggler": st, "phase_bytes": int(pg["bytes"][rep]) if "bytes" in pg else None})
     if not segs:
         raise Usage("run %d has no time series (timeseries/rep_NNN in its phase groups): %s" % (run, OLD_FILE))
@@ -660,8 +658,9 @@ def plot_timeline(data, a):
     xs, bw, ops, sm = [], [], [], []
     for s in segs:
         n, kk = s["bytes"].shape
-        edges = s["t0"] - T0 + np.arange(n + 1) * s["dt"]
-        xs.append(np.column_stack([edges[:-1], edges[1:]]).ravel())
+        span = s["hi"] - s["lo"]
+        per_s = np.where(span > 0, 1.0 / np.where(span > 0, span, 1.0), np.nan)[:, None]
+        xs.append(np.column_stack([s["lo"] - T0, s["hi"] - T0]).ravel())
         xs.append([np.nan])
         flag = np.zeros(K, dtype=bool)
         if s["straggler"] is not None:
@@ -669,7 +668,7 @@ def plot_timeline(data, a):
         sm.append(np.tile(flag, (2 * n + 1, 1)))
         for dst, src in ((bw, s["bytes"]), (ops, s["ops"])):
             v = np.zeros((n, K))
-            v[:, :kk] = src / s["dt"]
+            v[:, :kk] = src * per_s
             dst.append(np.repeat(v, 2, axis=0))
             dst.append(np.full((1, K), np.nan))
     X = np.concatenate(xs)
@@ -752,7 +751,8 @@ def plot_timeline(data, a):
     fig.tight_layout()
     rows = _label_rows(fig, ax0, texts, 10.5)
     ax0.set_title(a.title or "%s\n%s" % (_run_title(data, run, what), wrap(
-        "each step: what the node completed in one interval (%s s) / the interval; bands: phases" %
+        "each step: what the node completed in one interval (%s s) / the interval's overlap with the phase; "
+        "bands: phases, first open to last close" %
         "/".join("%g" % d for d in dts))), fontsize=9, pad=6 + 10.5 * rows)
     fig.tight_layout()
     if a.data_csv:
@@ -760,11 +760,13 @@ def plot_timeline(data, a):
         for s in segs:
             n, kk = s["bytes"].shape
             for i in range(n):
+                span = s["hi"][i] - s["lo"][i]
                 for k in range(kk):
                     out.append([run, s["phase"], s["rep"], i, k, hosts.get(k, ""),
-                                "%.6f" % (s["t0"] - T0 + i * s["dt"]), "%.6f" % (s["t0"] - T0 + (i + 1) * s["dt"]),
-                                int(s["bytes"][i, k]), int(s["ops"][i, k]), "%.6g" % (s["bytes"][i, k] / s["dt"]),
-                                "%.6g" % (s["ops"][i, k] / s["dt"]),
+                                "%.6f" % (s["lo"][i] - T0), "%.6f" % (s["hi"][i] - T0),
+                                int(s["bytes"][i, k]), int(s["ops"][i, k]),
+                                "%.6g" % (s["bytes"][i, k] / span) if span > 0 else "",
+                                "%.6g" % (s["ops"][i, k] / span) if span > 0 else "",
                                 int(bool(s["straggler"][k])) if s["straggler"] is not None else ""])
         _write_csv(a.data_csv, ["run", "phase", "rep", "interval", "node", "host", "t_start_s", "t_end_s", "bytes",
                                 "ops", "bytes_per_s", "ops_per_s", "straggler"], out)

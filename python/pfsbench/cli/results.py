@@ -14,7 +14,9 @@
     pfs-results FILE --latency        per run, phase and repetition: operations, p50, p99, p99.9 and max
                                       latency, IOPS, %CPU (add --csv for CSV in ns; --run N for one run)
     pfs-results FILE --timeseries OUT the time series as CSV into OUT (- for stdout): run, phase, rep,
-                                      interval, t_start_s, node, bytes, ops, p50_ns, p99_ns, max_ns
+                                      interval, t_start_s, t_end_s (the interval's true edges: the
+                                      first from the phase's first open, the last to its last close),
+                                      node, bytes, ops, p50_ns, p99_ns, max_ns
 
 Exit status: 0 done (also when some runs were damaged and skipped), 1 the file
 holds runs but none of those asked for could be read, 2 bad input (not a
