@@ -119,6 +119,30 @@ void pfs_node_reduce(const struct pfs_times *t, const int *node_of_rank, int nra
  * metadata phase). Array of nnodes. */
 void pfs_node_rates(const struct pfs_times *t, const int *node_of_rank, int nranks, int nnodes, double *rate);
 
+/* A phase too short to measure: one whose time is within PFS_SKEW_FACTOR
+ * times the spread of its streams' starts (the opening agreement's exit
+ * skew, and the threads' start), or whose aggregate rate is below
+ * PFS_SKEW_NODE_FRAC of its slowest node's own (its bytes or operations over
+ * its own span): the nodes ran one after another more than together, and
+ * the aggregate measures the skew. */
+#define PFS_SKEW_FACTOR 10.0
+#define PFS_SKEW_NODE_FRAC 0.5
+struct pfs_phase_skew {
+    double seconds;             /* the phase's time (pfs_phase_reduce) */
+    double start_skew;          /* max - min of the streams' open_start */
+    double end_skew;            /* max - min of their close_end (the work's imbalance too: reported, not judged) */
+    double aggregate;           /* bytes/s, or operations/s (meta) */
+    double node_min, node_max;  /* the nodes' own rates, among those that did any work */
+    int slowest;                /* the node of node_min; -1 when no node did any */
+    int near_skew;              /* seconds < PFS_SKEW_FACTOR x start_skew */
+    int below_nodes;            /* aggregate < PFS_SKEW_NODE_FRAC x node_min */
+};
+/* Fills out for one phase's streams (t[nstreams], node_of_stream[nstreams];
+ * meta: rates are operations, else bytes); returns near_skew || below_nodes.
+ * Allocates nnodes spans; without memory, only near_skew is judged. */
+int pfs_phase_skew(const struct pfs_times *t, const int *node_of_stream, int nstreams, int nnodes, int meta,
+                   struct pfs_phase_skew *out);
+
 /* Marks nodes whose bandwidth is below frac x median. Returns the count. */
 int pfs_stragglers(const double *bw, int nnodes, double frac, int *flag);
 

@@ -102,6 +102,15 @@ void pfs_run_phase_ci(const struct pfs_run_data *d, int phase, struct pfs_phase_
 /* Local. Appends a warning line (printed and stored). */
 void pfs_run_warn(struct pfs_run_data *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Local (report_lat.c). A repetition too short to measure (pfs_phase_skew):
+ * 1 with the warning's text in buf ("stat rep 0: too short to measure:
+ * ..."), 0 when it is not. The text report prints it under the row. */
+int pfs_report_short_phase(const struct pfs_run_data *d, int phase, int rep, char *buf, size_t len);
+/* Local (report_lat.c). One warning per phase with such repetitions (the
+ * first of them, and how many there were) into the run's warnings; each
+ * also on msg when msg is not NULL. */
+void pfs_run_short_warnings(struct pfs_run_data *d, FILE *msg);
+
 /* Local. The text report, in three parts so rank 0 can print rows as they come. */
 void pfs_report_header(FILE *out, const struct pfs_run_data *d);
 void pfs_report_columns(FILE *out, const struct pfs_run_data *d);

@@ -414,6 +414,9 @@ void pfs_report_row(FILE *out, const struct pfs_run_data *d, int phase, int rep)
             fprintf(out, "           straggler: node %d (%s) %.2f %s, below %.2f x the median node\n", n,
                     text_of(d->hosts[first_rank_on(d, n)], h, sizeof(h)), v.val[n] / scale, unit, c->straggler);
     free(v.val), free(v.flag);
+    char w[640];
+    if (pfs_report_short_phase(d, phase, rep, w, sizeof(w)))
+        fprintf(out, "warning      %s\n", w);
 }
 
 /* The figure a phase is judged by, per measured repetition (the warm-up

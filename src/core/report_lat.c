@@ -2,7 +2,8 @@
  * the members and columns JSON and CSV add per phase and repetition. Every
  * latency comes from the merged histograms of pfs/latency.h (nearest-rank
  * quantiles, within 1/128 of the true value); IOPS is the phase's ops over
- * its seconds (pfs_phase_reduce), CPU the streams' pfs_times. */
+ * its seconds (pfs_phase_reduce), CPU the streams' pfs_times. Also the
+ * caveat on a phase too short to measure (pfs_phase_skew). */
 #include "report_lat.h"
 
 #include <math.h>
@@ -212,4 +213,55 @@ void pfs_report_lat_csv(FILE *out, const struct pfs_run_data *d, int phase, int 
     struct pfs_cpu c;
     pfs_report_cpu(d, phase, rep, &c);
     fprintf(out, ",%.6g,%.9g,%.9g", c.percent, c.user_s, c.sys_s);
+}
+
+/* ---- a phase too short to measure ---- */
+
+int pfs_report_short_phase(const struct pfs_run_data *d, int phase, int rep, char *buf, size_t len)
+{
+    const int kind = d->cfg->phases[phase], meta = pfs_phase_is_meta(kind);
+    struct pfs_phase_skew k;
+    if (!pfs_phase_skew(pfs_run_times(d, phase, rep), pfs_run_stream_nodes(d), pfs_run_nstreams(d), d->nnodes, meta,
+                        &k))
+        return 0;
+    const double scale = meta ? 1.0 : pfs_units_scale(d->cfg->units);
+    const char *unit = !meta ? pfs_units_label(d->cfg->units) : pfs_phase_has(kind, PFS_PHF_DIRS) ? "dirs/s" : "files/s";
+    size_t n = (size_t)snprintf(buf, len, "%s rep %d: too short to measure: %.4g s", pfs_phase_name(kind), rep,
+                                k.seconds);
+    if (k.near_skew && n < len)
+        n += (size_t)snprintf(buf + n, len - n, ", within %gx of the barrier skew (the streams started %.4g s apart",
+                              PFS_SKEW_FACTOR, k.start_skew);
+    else if (n < len)
+        n += (size_t)snprintf(buf + n, len - n, " (the streams started %.4g s apart", k.start_skew);
+    if (n < len)
+        n += (size_t)snprintf(buf + n, len - n, " and ended %.4g s apart)", k.end_skew);
+    if (n < len)
+        n += (size_t)snprintf(buf + n, len - n, "; aggregate %.1f %s", k.aggregate / scale, unit);
+    if (k.below_nodes && n < len)
+        n += (size_t)snprintf(buf + n, len - n, ", below %g of its slowest node's own %.1f (nodes %.1f-%.1f %s)",
+                              PFS_SKEW_NODE_FRAC, k.node_min / scale, k.node_min / scale, k.node_max / scale, unit);
+    if (n < len)
+        snprintf(buf + n, len - n, ": the figure measures the skew more than the file system; give each stream more "
+                 "work%s", meta ? " (-n)" : " (-b, or --runtime)");
+    return 1;
+}
+
+void pfs_run_short_warnings(struct pfs_run_data *d, FILE *msg)
+{
+    char w[640];
+    for (int p = 0; p < d->nphases; p++) {
+        int first = -1, count = 0;
+        for (int rep = 0; rep < d->reps_done[p]; rep++)
+            if (pfs_report_short_phase(d, p, rep, w, 1) && count++ == 0)
+                first = rep;
+        if (first < 0)
+            continue;
+        pfs_report_short_phase(d, p, first, w, sizeof(w));
+        char more[64] = "";
+        if (count > 1)
+            snprintf(more, sizeof(more), " (%d of %d repetitions)", count, d->reps_done[p]);
+        pfs_run_warn(d, "%s%s", w, more);
+        if (msg)
+            fprintf(msg, "pfsbench: warning: %s%s\n", w, more);
+    }
 }

@@ -139,6 +139,45 @@ void pfs_node_rates(const struct pfs_times *t, const int *node_of_rank, int nran
     free(sp);
 }
 
+int pfs_phase_skew(const struct pfs_times *t, const int *node_of_stream, int nstreams, int nnodes, int meta,
+                   struct pfs_phase_skew *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->slowest = -1;
+    if (nstreams < 1)
+        return 0;
+    struct pfs_phase_stat s;
+    pfs_phase_reduce(t, nstreams, &s);
+    out->seconds = s.seconds;
+    out->aggregate = meta ? s.rate : s.bandwidth;
+    double s_lo = t[0].open_start, s_hi = s_lo, e_lo = t[0].close_end, e_hi = e_lo;
+    for (int i = 1; i < nstreams; i++) {
+        s_lo = t[i].open_start < s_lo ? t[i].open_start : s_lo;
+        s_hi = t[i].open_start > s_hi ? t[i].open_start : s_hi;
+        e_lo = t[i].close_end < e_lo ? t[i].close_end : e_lo;
+        e_hi = t[i].close_end > e_hi ? t[i].close_end : e_hi;
+    }
+    out->start_skew = s_hi - s_lo;
+    out->end_skew = e_hi - e_lo;
+    out->near_skew = out->seconds > 0 && out->seconds < PFS_SKEW_FACTOR * out->start_skew;
+    struct pfs_node_span *sp = nnodes > 0 ? malloc(sizeof(*sp) * (size_t)nnodes) : NULL;
+    if (sp) {
+        pfs_node_spans(t, node_of_stream, nstreams, nnodes, sp);
+        for (int n = 0; n < nnodes; n++) {
+            const double sec = sp[n].end - sp[n].start, amount = (double)(meta ? sp[n].ops : sp[n].bytes);
+            if (!(sec > 0) || !(amount > 0))
+                continue; /* no work, or none measurable: no rate of its own */
+            const double r = amount / sec;
+            if (out->slowest < 0 || r < out->node_min)
+                out->node_min = r, out->slowest = n;
+            out->node_max = r > out->node_max ? r : out->node_max;
+        }
+        free(sp);
+    }
+    out->below_nodes = out->slowest >= 0 && out->aggregate < PFS_SKEW_NODE_FRAC * out->node_min;
+    return out->near_skew || out->below_nodes;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;

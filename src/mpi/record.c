@@ -339,6 +339,9 @@ int drv_record_end(struct ctx *c, int failed)
         if (failed && !d->interrupt_signal)
             d->status = "failed";
         drv_iso_time(d->end_iso, sizeof(d->end_iso));
+        /* Phases too short to measure: with the run's warnings (the text
+         * report said so under their rows; JSON and CSV own stdout). */
+        pfs_run_short_warnings(d, !cfg->quiet && cfg->format != PFS_FORMAT_TEXT ? stderr : NULL);
         /* What was measured before a failure still counts: show it. */
         int any = 0;
         for (int p = 0; p < cfg->nphases; p++)

@@ -128,6 +128,44 @@ static void test_rows(void **state)
     free(s);
 }
 
+/* A repetition too short to measure: the row says so under it, and the
+ * run's warnings say it once per phase (issue 26). Phase 0 rep 0: the 4
+ * ranks opened 10 ms apart and each wrote its 4 MiB in 0.5 ms. */
+static void test_short_phase(void **state)
+{
+    struct fixture *f = *state;
+    for (int r = 0; r < 4; r++) {
+        f->times[r].open_start = 1 + 0.01 * r;
+        f->times[r].close_end = f->times[r].open_start + 0.0005;
+    }
+    char *s = render(f, row_p0r0);
+    assert_non_null(strstr(s, "\nwarning      write rep 0: too short to measure: 0.0305 s, within 10x of the barrier "
+                              "skew (the streams started 0.03 s apart and ended 0.03 s apart); aggregate 524.6 MiB/s: "
+                              "the figure measures the skew more than the file system; give each stream more work "
+                              "(-b, or --runtime)\n"));
+    free(s);
+    s = render(f, row_p1r1); /* a phase of 8 s that started together: nothing */
+    assert_null(strstr(s, "warning"));
+    free(s);
+    /* stored once per phase, with how many of its repetitions; rep 1 too now */
+    for (int r = 0; r < 4; r++)
+        f->times[4 + r] = f->times[r];
+    char *msg = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&msg, &len);
+    pfs_run_short_warnings(&f->d, m);
+    fclose(m);
+    assert_non_null(strstr(f->d.warnings, "write rep 0: too short to measure: 0.0305 s"));
+    assert_non_null(strstr(f->d.warnings, "(2 of 2 repetitions)\n"));
+    assert_null(strstr(f->d.warnings, "read rep"));
+    assert_non_null(strstr(msg, "pfsbench: warning: write rep 0: too short"));
+    int lines = 0;
+    for (const char *c = f->d.warnings; *c; c++)
+        lines += *c == '\n';
+    assert_int_equal(lines, 1); /* one warning for the phase, not one per repetition */
+    free(msg);
+}
+
 static void test_summary(void **state)
 {
     struct fixture *f = *state;
@@ -1293,6 +1331,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_md_tree, setup, teardown),
         cmocka_unit_test_setup_teardown(test_header, setup, teardown),
         cmocka_unit_test_setup_teardown(test_rows, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_short_phase, setup, teardown),
         cmocka_unit_test_setup_teardown(test_summary, setup, teardown),
         cmocka_unit_test_setup_teardown(test_summary_ci_warmup, setup, teardown),
         cmocka_unit_test(test_escape_table),
