@@ -81,6 +81,13 @@ struct pfs_times {
     uint64_t sw_xfers;      /* transfers (files in a metadata phase) done then */
     uint64_t errors;        /* verification mismatches (words) */
     double cpu_user, cpu_sys; /* CPU seconds of the stream's thread over the phase (getrusage RUSAGE_THREAD) */
+    /* The page cache (pfs/pagecache.h), probed outside the timed region:
+     * cache_bytes of the file the stream reads or wrote; before a phase that
+     * reads, cache_resident of them were in its node's page cache; after a
+     * phase that writes (without -e), cache_dirty were dirty or under
+     * write-back. The methods say how (PFS_PC_*; 0: not probed). */
+    uint64_t cache_bytes, cache_resident, cache_dirty;
+    int32_t cache_method, dirty_method;
 };
 
 struct pfs_phase_stat {

@@ -29,6 +29,8 @@ TS_FIELDS = ("bytes", "ops", "p50_ns", "p99_ns", "max_ns")
 MISSING = object()
 
 # Column specs: (name, dtype); dtype "i8", "u8", "f8", "O" (str), "?" (True/False/NaN: pandas "boolean").
+# The page cache's byte counts are f8: a phase that reads has no dirty figure, one that writes no
+# resident figure (NaN), so the columns are never whole integers.
 _KEY = [("run", "i8"), ("phase", "O"), ("index", "i8"), ("kind", "O")]
 SUMMARY_COLUMNS = [("run", "i8"), ("run_id", "O"), ("label", "O"), ("status", "O"), ("phase", "O"), ("index", "i8"),
                    ("kind", "O"), ("rep", "i8"), ("warmup", "?"), ("ranks", "i8"), ("nodes", "i8"), ("threads", "i8"),
@@ -38,18 +40,24 @@ SUMMARY_COLUMNS = [("run", "i8"), ("run_id", "O"), ("label", "O"), ("status", "O
                    ("reps_measured", "i8"), ("ci95_half_width", "f8"), ("ci95_percent", "f8"), ("ci_target_met", "?"),
                    ("start_s", "f8"), ("end_s", "f8"), ("p50_ns", "f8"), ("p90_ns", "f8"), ("p99_ns", "f8"),
                    ("p999_ns", "f8"), ("max_ns", "f8"), ("mean_ns", "f8"), ("cpu_user", "f8"), ("cpu_sys", "f8"),
-                   ("cpu_percent", "f8")]
+                   ("cpu_percent", "f8"), ("cache_method", "O"), ("cache_bytes", "f8"), ("cache_resident", "f8"),
+                   ("cache_resident_fraction", "f8"), ("cache_dirty_method", "O"), ("cache_dirty_probed", "f8"),
+                   ("cache_dirty", "f8"), ("cache_dirty_fraction", "f8")]
 NODES_COLUMNS = _KEY + [("rep", "i8"), ("node", "i8"), ("host", "O"), ("ranks", "i8"), ("node_bytes", "i8"),
                         ("node_ops", "i8"), ("node_seconds", "f8"), ("node_bandwidth", "f8"),
                         ("node_bandwidth_mib", "f8"), ("node_rate", "f8"), ("node_straggler", "?"),
                         ("p50_ns", "f8"), ("p99_ns", "f8"), ("max_ns", "f8"), ("cpu_user", "f8"),
-                        ("cpu_sys", "f8")]
+                        ("cpu_sys", "f8"), ("node_cache_bytes", "f8"), ("node_cache_resident", "f8"),
+                        ("node_cache_resident_fraction", "f8"), ("node_cache_dirty_probed", "f8"),
+                        ("node_cache_dirty", "f8"), ("node_cache_dirty_fraction", "f8")]
 STREAMS_COLUMNS = _KEY + [("rep", "i8"), ("stream", "i8"), ("rank", "i8"), ("thread", "i8"), ("node", "i8"),
                           ("host", "O"), ("open_start", "f8"), ("open_end", "f8"), ("xfer_end", "f8"),
                           ("close_end", "f8"), ("stonewall_end", "f8"), ("verify_seconds", "f8"), ("bytes", "i8"),
                           ("transfers", "i8"), ("stonewall_bytes", "i8"), ("stonewall_transfers", "i8"),
                           ("verify_errors", "i8"),
-                          ("seconds", "f8"), ("bandwidth", "f8"), ("cpu_user", "f8"), ("cpu_sys", "f8")]
+                          ("seconds", "f8"), ("bandwidth", "f8"), ("cpu_user", "f8"), ("cpu_sys", "f8"),
+                          ("cache_method", "O"), ("cache_bytes", "f8"), ("cache_resident", "f8"),
+                          ("dirty_method", "O"), ("cache_dirty", "f8")]
 LATENCY_COLUMNS = _KEY + [("rep", "i8"), ("op_kind", "O")] + [(f, "i8" if f in ("count", "sum_ns") else "f8")
                                                              for f in LAT_FIELDS]
 NODE_LATENCY_COLUMNS = LATENCY_COLUMNS[:6] + [("node", "i8"), ("host", "O")] + LATENCY_COLUMNS[6:]
@@ -138,6 +146,30 @@ def _nan_where(a, cond):
 
 def _text(v):
     return R._text(v)
+
+
+# The page-cache probe's methods, as the times' cache_method and dirty_method store them.
+CACHE_METHODS = ("", "cachestat", "mincore", "unknown", "bypassed")
+
+
+def _cache(pg, reps, prefix):
+    """A phase's page-cache figures ([rep] for prefix "", [rep][node] for
+    "node_"): bytes probed and resident before a read, probed and dirty at a
+    write's close, and the fractions; what the file lacks is left out (NaN)."""
+    d = {}
+    for k in ("cache_bytes", "cache_resident", "cache_dirty_probed", "cache_dirty"):
+        if prefix + k in pg:
+            d[prefix + k] = pg[prefix + k][()][:reps]
+    for part, whole in (("cache_resident", "cache_bytes"), ("cache_dirty", "cache_dirty_probed")):
+        if prefix + part in d:
+            w = np.asarray(d[prefix + whole], dtype=float)
+            d[prefix + part + "_fraction"] = _nan_where(np.asarray(d[prefix + part], dtype=float)
+                                                        / np.where(w > 0, w, 1), ~(w > 0))
+    if not prefix:
+        for k in ("cache_method", "cache_dirty_method"):
+            if k in pg.attrs:
+                d[k] = _text(pg.attrs[k])
+    return d
 
 
 class _Phase:
@@ -296,6 +328,7 @@ class Run:
                     denom = sec * self.streams
                     d["cpu_percent"] = np.where(denom > 0, (d["cpu_user"] + d["cpu_sys"]) / np.where(denom > 0, denom, 1)
                                                 * 100.0, np.nan)
+            d.update(_cache(pg, R_, ""))
             cols.add(R_, **d)
 
     @staticmethod
@@ -361,6 +394,7 @@ class Run:
             u, s = self._cpu(pg, R_)
             if u is not None and u.shape[1] == K:
                 d["cpu_user"], d["cpu_sys"] = u, s
+            d.update({k: v for k, v in _cache(pg, R_, "node_").items() if np.shape(v)[1:] == (K,)})
             cols.add(n, **d)
 
     def _streams(self, cols):
@@ -384,6 +418,16 @@ class Run:
                       "cpu_user", "cpu_sys"):
                 if k in names:
                     d[k] = t[k]
+            if "cache_method" in names:
+                cm, dm = t["cache_method"], t["dirty_method"]
+                d["cache_method"] = np.array([CACHE_METHODS[m] if 0 <= m < len(CACHE_METHODS) else "?"
+                                              for m in cm.ravel()], dtype=object)
+                d["dirty_method"] = np.array([CACHE_METHODS[m] if 0 <= m < len(CACHE_METHODS) else "?"
+                                              for m in dm.ravel()], dtype=object)
+                measured = (cm == 1) | (cm == 2) | (dm == 1)
+                d["cache_bytes"] = _nan_where(t["cache_bytes"], ~measured)
+                d["cache_resident"] = _nan_where(t["cache_resident"], ~((cm == 1) | (cm == 2)))
+                d["cache_dirty"] = _nan_where(t["cache_dirty"], dm != 1)
             if "open_start" in d and "close_end" in d:
                 sec = d["close_end"] - d["open_start"]
                 d["seconds"] = sec
@@ -598,7 +642,15 @@ class Results:
         ci95_half_width (the 95% confidence interval of the mean bandwidth,
         bytes/s, or of the rate in a metadata phase; NaN for one measured
         repetition), ci95_percent (of the mean) and ci_target_met (--reps
-        auto: whether it came within --ci; NaN with a fixed --reps)."""
+        auto: whether it came within --ci; NaN with a fixed --reps); the
+        page cache, probed outside the timed region: cache_method (how:
+        cachestat, mincore, unknown, bypassed with --direct, or joined by "+";
+        "" when the phase reads nothing), cache_bytes (bytes of the files it
+        read, probed before it) and cache_resident (of them, in the page
+        cache of their node), cache_resident_fraction; cache_dirty_method,
+        cache_dirty_probed (bytes it wrote, probed after its close),
+        cache_dirty (of them, dirty or under write-back) and
+        cache_dirty_fraction (NaN where not measured)."""
         return _frame(SUMMARY_COLUMNS, self.runs, "summary", as_frame, lambda r, c: r._summary(c))
 
     def nodes(self, as_frame=True):
@@ -606,7 +658,10 @@ class Results:
         placement), ranks on it, node_bytes, node_ops, node_seconds,
         node_bandwidth (bytes/s), node_bandwidth_mib, node_rate (ops/s),
         node_straggler (pandas boolean), p50_ns, p99_ns, max_ns of the node's
-        operations, cpu_user and cpu_sys (s, the node's streams)."""
+        operations, cpu_user and cpu_sys (s, the node's streams), and the
+        node's page-cache figures: node_cache_bytes, node_cache_resident,
+        node_cache_resident_fraction, node_cache_dirty_probed,
+        node_cache_dirty, node_cache_dirty_fraction (as summary's)."""
         return _frame(NODES_COLUMNS, self.runs, "nodes", as_frame, lambda r, c: r._nodes(c))
 
     def streams(self, as_frame=True):
@@ -617,7 +672,10 @@ class Results:
         verify_seconds, bytes, transfers, stonewall_bytes, stonewall_transfers
         (files, in create), verify_errors,
         seconds (close_end - open_start), bandwidth (bytes/s), cpu_user and
-        cpu_sys (s; NaN in files written before they were recorded)."""
+        cpu_sys (s; NaN in files written before they were recorded),
+        cache_method and dirty_method (how its page cache was probed, as
+        summary's), cache_bytes, cache_resident, cache_dirty (bytes; NaN
+        where not measured)."""
         return _frame(STREAMS_COLUMNS, self.runs, "streams", as_frame, lambda r, c: r._streams(c))
 
     def latency(self, hist=False, per_node=False, as_frame=True):

@@ -10,7 +10,10 @@ import h5py
 DOC = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "docs",
                    "results-format.md")
 # Written only by phases the fixture does not run, or under options it does not give.
-CONDITIONAL = {"find_matched", "find_criteria", "rate_min", "rate_max", "rate_mean", "rate_median", "rate_stddev"}
+CONDITIONAL = {"find_matched", "find_criteria", "rate_min", "rate_max", "rate_mean", "rate_median", "rate_stddev",
+               # the page cache's figures: a phase that reads, or writes without -e, and was measured
+               "cache_bytes", "cache_resident", "cache_dirty_probed", "cache_dirty", "node_cache_bytes",
+               "node_cache_resident", "node_cache_dirty_probed", "node_cache_dirty"}
 
 
 def _table_after(text, heading):

@@ -271,4 +271,5 @@ def test_readme_one_liner(files, tmp_path):
                          universal_newlines=True)
     assert out.returncode == 0, out.stdout
     lines = out.stdout.splitlines()
-    assert lines[0].split()[:3] == ["run", "run_id", "label"] and "[11 rows x 40 columns]" in out.stdout
+    ncol = len(_api.SUMMARY_COLUMNS)
+    assert lines[0].split()[:2] == ["run", "run_id"] and "[11 rows x %d columns]" % ncol in out.stdout

@@ -11,6 +11,7 @@
 
 #include "pfs/backend.h"
 #include "pfs/cmdline.h"
+#include "pfs/report_cache.h"
 #include "report_lat.h"
 
 /* ---- strings from outside, made safe for each output ---- */
@@ -408,6 +409,7 @@ void pfs_report_row(FILE *out, const struct pfs_run_data *d, int phase, int rep)
     else if (s.sw_rate > 0)
         fprintf(out, "%-10s %4s %12.2f %14.0f  (up to the stonewall)\n", "", "", s.sw_bandwidth / scale,
                 s.sw_bandwidth / alt_scale(c->units));
+    pfs_report_cache_row(out, d, phase, rep);
     char h[4 * PFS_HOST_MAX + 8];
     for (int n = 0; n < d->nnodes; n++)
         if (v.flag[n])
@@ -679,7 +681,9 @@ void pfs_report_json(FILE *out, const struct pfs_run_data *d)
                 json_num(out, v.val[n]);
                 fprintf(out, ", \"straggler\": %s}", v.flag[n] ? "true" : "false");
             }
-            fprintf(out, "]}");
+            fputc(']', out);
+            pfs_report_cache_json(out, d, p, rep);
+            fputc('}', out);
             free(v.val), free(v.flag);
         }
         fprintf(out, "]");
@@ -762,6 +766,7 @@ void pfs_report_csv(FILE *out, const struct pfs_run_data *d)
      * (bytes/s, files/s in a metadata phase; empty for one measured rep). */
     fputs(",is_warmup,reps_measured,ci95_half_width,ci95_percent,target_met", out);
     fputs(",find_matched", out); /* a find's matches (its ops: the files examined); empty for other phases */
+    pfs_report_cache_csv_head(out);
     fputc('\n', out);
     for (int p = 0; p < d->nphases; p++)
         for (int rep = 0; rep < d->reps_done[p]; rep++) {
@@ -795,6 +800,7 @@ void pfs_report_csv(FILE *out, const struct pfs_run_data *d)
             fputc(',', out);
             if (find_matched(d, p, rep) >= 0)
                 fprintf(out, "%lld", find_matched(d, p, rep));
+            pfs_report_cache_csv(out, d, p, rep);
             fputc('\n', out);
         }
 }

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "pfs/pagecache.h"
+
 /* Local, untimed: before a read phase, push this rank's files out of the
  * page cache; the lowest rank of each node also drops the whole cache when
  * it may (root). Returns 1 when it wrote drop_caches. */
@@ -36,9 +38,75 @@ static int drop_caches(struct ctx *c)
     return ok;
 }
 
+/* How a stream's page cache is probed in a phase of this kind (reads:
+ * before it; writes: after it), or why it is not: --direct bypasses the
+ * cache, a backend without files has none, -e leaves nothing dirty to see. */
+static int probe_kind(const struct ctx *c, int kind, int dirty)
+{
+    if (c->be->caps & PFS_CAP_NOFILES)
+        return PFS_PC_NONE;
+    if (dirty ? !pfs_phase_is_write(kind) || c->cfg.fsync : !pfs_phase_is_read(kind))
+        return PFS_PC_NONE;
+    return c->cfg.direct ? PFS_PC_BYPASSED : PFS_PC_CACHESTAT;
+}
+
+/* Local, untimed: stream s's file in this phase (the one it reads, or with
+ * a phase that writes, its own: seeks read their own), probed. Returns the
+ * method (PFS_PC_*). */
+static int probe_stream(const struct ctx *c, const struct pfs_stream *s, int kind, int dirty, struct pfs_pc_count *n)
+{
+    const int wr = pfs_phase_is_write(kind);
+    const struct pfs_pc_target t = {
+        .path = wr ? s->path : s->rd_path,
+        .expect = wr ? &s->fid : &s->rd_fid,
+        .shared = c->cfg.shared,
+        .layout = c->cfg.layout,
+        .writer = wr ? s->id : s->rd_writer,
+        .nstreams = c->nstreams,
+        .block = c->cfg.block,
+        .transfer = c->cfg.transfer,
+        .xfers = c->data_xfers,
+    };
+    return pfs_pc_probe(&t, PFS_PC_USE_ALL, dirty, n);
+}
+
+/* Local, untimed, after the caches were dropped (--drop-caches): how much
+ * of what each stream of this rank is about to read is in this node's page
+ * cache. The probe opens the file as the phase will: on FUSE an open
+ * without keep-cache empties the file's cache, and the figure then says
+ * what the phase's own open will leave. */
+static void probe_before(const struct ctx *c, int kind, struct pfs_times *pc)
+{
+    const int how = probe_kind(c, kind, 0);
+    for (int i = 0; i < c->threads; i++) {
+        struct pfs_pc_count n = {0, 0, 0};
+        pc[i].cache_method = how == PFS_PC_CACHESTAT ? probe_stream(c, &c->streams[i], kind, 0, &n) : how;
+        pc[i].cache_bytes = n.bytes;
+        pc[i].cache_resident = n.resident;
+    }
+}
+
+/* Local, untimed, once this rank's streams have closed their files: how
+ * much of what each wrote is still dirty or under write-back (nothing is
+ * with -e, which is not probed). Into the streams' times, gathered next. */
+static void probe_after(struct ctx *c, int kind)
+{
+    const int how = probe_kind(c, kind, 1);
+    for (int i = 0; i < c->threads; i++) {
+        struct pfs_stream *s = &c->streams[i];
+        struct pfs_pc_count n = {0, 0, 0};
+        const int failed = s->fail.failed || (!c->cfg.shared && !s->created);
+        s->t.dirty_method = how == PFS_PC_CACHESTAT ? (failed ? PFS_PC_UNKNOWN : probe_stream(c, s, kind, 1, &n)) : how;
+        if (s->t.dirty_method == PFS_PC_CACHESTAT) {
+            s->t.cache_bytes = n.bytes;
+            s->t.cache_dirty = n.dirty;
+        }
+    }
+}
+
 /* Local, under the watchdog: the untimed work before a phase. Returns 1
  * when this rank wrote drop_caches. Failures go to set_fail. */
-static int prepare_phase(struct ctx *c, int kind, int rep)
+static int prepare_phase(struct ctx *c, int kind, int rep, struct pfs_times *pc)
 {
     int drops = 0;
     char step[96];
@@ -61,6 +129,7 @@ static int prepare_phase(struct ctx *c, int kind, int rep)
     }
     if (c->cfg.drop_caches && pfs_phase_is_read(kind))
         drops = drop_caches(c);
+    probe_before(c, kind, pc);
     /* A create that repeats without a delete in the list starts from an
      * empty directory, like a write starts from an empty file. */
     if (kind == PFS_PH_CREATE && rep > 0 && !c->has_delete)
@@ -81,7 +150,8 @@ static int run_phase(struct ctx *c, int p, int rep, int *dropped_notice)
 {
     const struct pfs_config *cfg = &c->cfg;
     const int kind = cfg->phases[p];
-    int drops = prepare_phase(c, kind, rep);
+    struct pfs_times pc[c->threads]; /* the page cache before the phase, per stream */
+    int drops = prepare_phase(c, kind, rep, pc);
     char where[64];
     snprintf(where, sizeof(where), "the start of %s (repetition %d)", pfs_phase_name(kind), rep);
     /* No rank leaves an allreduce before every rank has entered it: this
@@ -103,11 +173,17 @@ static int run_phase(struct ctx *c, int p, int rep, int *dropped_notice)
     c->cur_kind = kind;
     pfs_watch_step(c->watch, where);
     drv_run_streams(c, kind);
+    probe_after(c, kind);
     pfs_watch_step(c->watch, NULL);
     int failed = drv_agree_watched(c, phase_start, where);
     struct pfs_times mine[c->threads];
-    for (int i = 0; i < c->threads; i++)
+    for (int i = 0; i < c->threads; i++) {
         mine[i] = c->streams[i].t;
+        mine[i].cache_method = pc[i].cache_method;
+        mine[i].cache_resident = pc[i].cache_resident;
+        if (pc[i].cache_method == PFS_PC_CACHESTAT || pc[i].cache_method == PFS_PC_MINCORE)
+            mine[i].cache_bytes = pc[i].cache_bytes; /* the same file as after (seeks): one range */
+    }
     drv_gather_watched(c, mine, (int)sizeof(struct pfs_times) * c->threads, c->rec.gathered, phase_start, where);
     const size_t slot = (size_t)p * (size_t)pfs_config_rep_slots(cfg) + (size_t)rep;
     struct pfs_phase_lat *lat = c->rank == 0 && c->rec.lat ? &c->rec.lat[slot] : NULL;

@@ -15,6 +15,7 @@
 
 #include "pfs/cmdline.h"
 #include "pfs/fsinfo.h"
+#include "pfs/report_cache.h"
 #include "pfs/results.h"
 
 void drv_iso_time(char *buf, size_t len)
@@ -144,19 +145,34 @@ static void placement_warnings(struct ctx *c, struct pfs_run_data *d)
         pfs_run_warn(d, "--reorder on one node: every rank reads its own node's data, which may come from cache");
     else if (cfg->reorder)
         pfs_run_warn(d, "reorder: rank r reads the data of rank (r+%d) mod %d, on another node", c->shift, c->nranks);
-    int has_read = 0;
-    for (int i = 0; i < cfg->nphases; i++)
-        has_read |= pfs_phase_is_read(cfg->phases[i]);
-    if (!has_read || cfg->direct || cfg->drop_caches || c->shift != 0)
-        return;
-    /* The PixStor and bonnie++ rule: data under twice the memory of a node
-     * can be served from its page cache. The first such node, in one pass. */
-    double data = 0, nodemem = 0;
-    if (pfs_placement_cache_node(c->node_of_rank, c->nranks, c->nnodes, (double)cfg->block * c->threads, c->mems,
-                                 &data, &nodemem) >= 0)
-        pfs_run_warn(d, "reads may be served from the page cache: %.0f MiB per node is less than twice "
-                     "the node's %.0f MiB of memory; use --direct, --drop-caches or -C across nodes",
-                     data / PFS_MIB, nodemem / PFS_MIB);
+}
+
+/* Rank 0, after a phase's repetition: the page cache, measured (report_cache.c):
+ * once per phase, at the first repetition that calls for it. Where the
+ * probe could measure nothing, the PixStor and bonnie++ size rule stands in:
+ * data under twice the memory of a node can be served from its page cache. */
+static void cache_warn(struct ctx *c, int p, int rep)
+{
+    const struct pfs_config *cfg = &c->cfg;
+    struct pfs_run_data *d = c->rec.d;
+    char w[PFS_WARNLEN];
+    for (int r = 0; r < rep; r++)
+        if (pfs_report_cache_warning(d, p, r, w, sizeof(w)) || pfs_report_cache_unknown(d, p, r))
+            return;
+    if (!pfs_report_cache_warning(d, p, rep, w, sizeof(w))) {
+        double data = 0, nodemem = 0;
+        if (!pfs_report_cache_unknown(d, p, rep) || c->shift != 0 || cfg->drop_caches ||
+            pfs_placement_cache_node(c->node_of_rank, c->nranks, c->nnodes, (double)cfg->block * c->threads, c->mems,
+                                     &data, &nodemem) < 0)
+            return;
+        snprintf(w, sizeof(w), "%s %d: the page cache could not be measured here (neither cachestat nor mincore), "
+                 "and its reads may be served from it: %.0f MiB per node is less than twice the node's %.0f MiB of "
+                 "memory; use --direct, --drop-caches or -C across nodes", pfs_phase_name(cfg->phases[p]), rep,
+                 data / PFS_MIB, nodemem / PFS_MIB);
+    }
+    pfs_run_warn(d, "%s", w);
+    if (!cfg->quiet)
+        fprintf(cfg->format == PFS_FORMAT_TEXT ? stdout : stderr, "warning      %s\n", w);
 }
 
 /* Local, rank 0 (nothing elsewhere): the record of the run, its warnings,
@@ -282,10 +298,10 @@ void drv_record_phase(struct ctx *c, int p, int rep, int failed)
         return;
     r->reps_done[p] = rep + 1;
     ramp_warn(c, dst, p, rep);
-    if (!cfg->quiet && cfg->format == PFS_FORMAT_TEXT) {
+    if (!cfg->quiet && cfg->format == PFS_FORMAT_TEXT)
         pfs_report_row(stdout, r->d, p, rep);
-        fflush(stdout);
-    }
+    cache_warn(c, p, rep);
+    fflush(stdout);
 }
 
 /* Local, rank 0 (0 elsewhere), --reps auto, after repetition rep of the

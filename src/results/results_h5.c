@@ -4,6 +4,7 @@
  * src/results/ speaks HDF5. */
 #define _GNU_SOURCE
 #include "results_int.h"
+#include "cache_h5.h"
 #include "latency_h5.h"
 
 #include "pfs/backend.h"
@@ -432,6 +433,11 @@ static hid_t times_type(void)
     H5Tinsert(t, "verify_errors", HOFFSET(struct pfs_times, errors), H5T_NATIVE_UINT64);
     H5Tinsert(t, "cpu_user", HOFFSET(struct pfs_times, cpu_user), H5T_NATIVE_DOUBLE);
     H5Tinsert(t, "cpu_sys", HOFFSET(struct pfs_times, cpu_sys), H5T_NATIVE_DOUBLE);
+    H5Tinsert(t, "cache_bytes", HOFFSET(struct pfs_times, cache_bytes), H5T_NATIVE_UINT64);
+    H5Tinsert(t, "cache_resident", HOFFSET(struct pfs_times, cache_resident), H5T_NATIVE_UINT64);
+    H5Tinsert(t, "cache_dirty", HOFFSET(struct pfs_times, cache_dirty), H5T_NATIVE_UINT64);
+    H5Tinsert(t, "cache_method", HOFFSET(struct pfs_times, cache_method), H5T_NATIVE_INT32);
+    H5Tinsert(t, "dirty_method", HOFFSET(struct pfs_times, dirty_method), H5T_NATIVE_INT32);
     return t;
 }
 
@@ -535,8 +541,11 @@ static int write_rep_arrays(hid_t g, const struct phase_figs *f, const struct pf
                       "open_start, open_end, xfer_end, close_end, stonewall_end: s since the Unix epoch on rank 0's "
                       "clock; verify_seconds: s (already taken out of xfer_end and close_end); bytes, "
                       "stonewall_bytes: bytes; transfers, stonewall_transfers: count (files in a metadata phase); verify_errors: "
-                      "mismatching 8-byte words; cpu_user, cpu_sys: CPU s of the stream's thread; one column per stream "
-                      "(rank x threads + thread)");
+                      "mismatching 8-byte words; cpu_user, cpu_sys: CPU s of the stream's thread; cache_bytes: bytes of the "
+                      "file it read (before the phase) or wrote (after it) probed in the page cache, cache_resident: "
+                      "of them resident before a read, cache_dirty: dirty or under write-back after a write; "
+                      "cache_method, dirty_method: 0 not probed, 1 cachestat, 2 mincore, 3 unknown, 4 bypassed "
+                      "(--direct); one column per stream (rank x threads + thread)");
     H5Tclose(tt);
     rc |= write_array(g, "bandwidth", H5T_NATIVE_DOUBLE, 1, &R, f->bw, "bytes/s");
     rc |= write_array(g, "seconds", H5T_NATIVE_DOUBLE, 1, &R, f->sec, "s");
@@ -697,6 +706,7 @@ static int write_phase(hid_t phases, const struct pfs_run_data *d, int p, struct
     rc |= write_ci(g, d, p);
     rc |= write_find(g, d, p, d1);
     rc |= pfs_res_write_latency(g, d, p);
+    rc |= pfs_res_write_cache(g, d, p);
 done:
     figs_free(&f);
     H5Gclose(g);

@@ -224,9 +224,10 @@ static void test_summary_ci_warmup(void **state)
                               "\"stddev\": null, \"ci95_half_width\": null, \"ci95_percent\": null, \"target_met\": null}"));
     free(s);
     s = render(f, pfs_report_csv);
-    assert_non_null(strstr(s, ",is_warmup,reps_measured,ci95_half_width,ci95_percent,target_met,find_matched\n"));
-    assert_non_null(strstr(s, ",1,1,,,,\n")); /* rep 0: warm-up; one measured rep: no interval; not a find */
-    assert_non_null(strstr(s, ",0,1,,,,\n"));
+    assert_non_null(strstr(s, ",is_warmup,reps_measured,ci95_half_width,ci95_percent,target_met,find_matched,"
+                              "cache_method,cache_bytes,cache_resident_bytes,cache_resident_fraction,cache_dirty_method,cache_dirty_probed_bytes,cache_dirty_bytes,cache_dirty_fraction\n"));
+    assert_non_null(strstr(s, ",1,1,,,,,,,,,,,,\n")); /* rep 0: warm-up; one measured rep: no interval; not a find */
+    assert_non_null(strstr(s, ",0,1,,,,,,,,,,,,\n"));
     free(s);
     /* --reps auto: the verdict against --ci */
     f->cfg.warmup = 0;
@@ -1283,9 +1284,9 @@ static void test_find_matched(void **state)
     assert_int_equal(strstr(strstr(s, "find_matched") + 1, "find_matched") != NULL, 1);
     free(s);
     s = render(f, pfs_report_csv);
-    assert_non_null(strstr(s, ",find_matched\n"));
-    assert_non_null(strstr(s, ",7\n"));
-    assert_non_null(strstr(s, ",9\n"));
+    assert_non_null(strstr(s, ",find_matched,cache_method,"));
+    assert_non_null(strstr(s, ",7,,,,,,,,\n"));
+    assert_non_null(strstr(s, ",9,,,,,,,,\n"));
     assert_non_null(strstr(s, "testrun,,complete,create,0,"));
     free(s);
 }

@@ -1,0 +1,277 @@
+/* The page cache in the report (pfs/report_cache.h): every figure comes
+ * from pfs_pc_reduce over the streams' pfs_times, once per phase and
+ * repetition, and each output formats it. */
+#include "pfs/report_cache.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pfs/pagecache.h"
+
+/* One phase and repetition, reduced: the run's figure and each node's. */
+struct cache_view {
+    struct pfs_pc_fig run;
+    struct pfs_pc_fig *node; /* [nnodes] */
+};
+
+static int view(const struct pfs_run_data *d, int phase, int rep, struct cache_view *v)
+{
+    v->node = calloc((size_t)(d->nnodes > 0 ? d->nnodes : 1), sizeof(*v->node));
+    if (!v->node)
+        return -1;
+    pfs_pc_reduce(pfs_run_times(d, phase, rep), pfs_run_stream_nodes(d), pfs_run_nstreams(d), d->nnodes, &v->run,
+                  v->node);
+    return 0;
+}
+
+/* The node whose share is highest (dirty: of its written bytes) and how
+ * many nodes reach at least `from`; -1 when no node measured any. */
+static int top_node(const struct pfs_run_data *d, const struct cache_view *v, int dirty, double from, int *above,
+                    double *share)
+{
+    int top = -1;
+    *above = 0;
+    *share = NAN;
+    for (int n = 0; n < d->nnodes; n++) {
+        const struct pfs_pc_fig *f = &v->node[n];
+        double x = dirty ? pfs_pc_fraction(f->dirty, f->dirty_bytes) : pfs_pc_fraction(f->resident, f->bytes);
+        if (!isfinite(x))
+            continue;
+        *above += x >= from;
+        if (top < 0 || x > *share)
+            top = n, *share = x;
+    }
+    return top;
+}
+
+static int low_node(const struct pfs_run_data *d, const struct cache_view *v, int dirty, double *share)
+{
+    int low = -1;
+    for (int n = 0; n < d->nnodes; n++) {
+        const struct pfs_pc_fig *f = &v->node[n];
+        double x = dirty ? pfs_pc_fraction(f->dirty, f->dirty_bytes) : pfs_pc_fraction(f->resident, f->bytes);
+        if (isfinite(x) && (low < 0 || x < *share))
+            low = n, *share = x;
+    }
+    return low;
+}
+
+static const char *host_of(const struct pfs_run_data *d, int node)
+{
+    for (int r = 0; r < d->nranks; r++)
+        if (d->node_of_rank[r] == node)
+            return d->hosts[r];
+    return "?";
+}
+
+/* ---- text ---- */
+
+static void text_line(FILE *out, const struct pfs_run_data *d, const struct cache_view *v, int dirty)
+{
+    const struct pfs_pc_fig *f = &v->run;
+    const uint64_t part = dirty ? f->dirty : f->resident, whole = dirty ? f->dirty_bytes : f->bytes;
+    const double x = pfs_pc_fraction(part, whole);
+    if (!(x >= PFS_PC_SHOW_FRACTION))
+        return;
+    char how[64];
+    pfs_pc_methods_name(dirty ? f->dirty_methods : f->methods, how, sizeof(how));
+    fprintf(out, "%-10s %4s page cache: %.1f%% of %.1f MiB %s (%s", "", "", 100.0 * x, (double)whole / PFS_MIB,
+            dirty ? "still dirty at the close" : "resident before the read", how);
+    if (!dirty && pfs_pc_memory_fs(d->fstype))
+        fprintf(out, "; %s: the files live in memory", d->fstype);
+    double hi = NAN, lo = NAN;
+    int above, top = top_node(d, v, dirty, PFS_PC_SHOW_FRACTION, &above, &hi), low = low_node(d, v, dirty, &lo);
+    if (d->nnodes > 1 && top >= 0 && low >= 0 && lo == hi)
+        fprintf(out, "; %.1f%% on every node", 100.0 * hi);
+    else if (d->nnodes > 1 && top >= 0 && low >= 0)
+        fprintf(out, "; node %d %.1f%% .. node %d %.1f%%", low, 100.0 * lo, top, 100.0 * hi);
+    fputs(")\n", out);
+}
+
+void pfs_report_cache_row(FILE *out, const struct pfs_run_data *d, int phase, int rep)
+{
+    struct cache_view v;
+    if (view(d, phase, rep, &v) != 0)
+        return;
+    if (pfs_pc_has_resident(&v.run))
+        text_line(out, d, &v, 0);
+    if (pfs_pc_has_dirty(&v.run))
+        text_line(out, d, &v, 1);
+    free(v.node);
+}
+
+/* ---- JSON ---- */
+
+static void json_frac(FILE *out, double x)
+{
+    if (isfinite(x))
+        fprintf(out, "%.6g", x);
+    else
+        fputs("null", out);
+}
+
+/* A figure measured (bytes, part) or null (not measured). */
+static void json_fig(FILE *out, const char *key, int have, uint64_t v)
+{
+    fprintf(out, ", \"%s\": ", key);
+    if (have)
+        fprintf(out, "%llu", (unsigned long long)v);
+    else
+        fputs("null", out);
+}
+
+static void json_methods(FILE *out, const char *key, unsigned m)
+{
+    char how[64];
+    pfs_pc_methods_name(m, how, sizeof(how));
+    fprintf(out, "\"%s\": ", key);
+    if (how[0])
+        fprintf(out, "\"%s\"", how); /* the method names are plain words */
+    else
+        fputs("null", out);
+}
+
+void pfs_report_cache_json(FILE *out, const struct pfs_run_data *d, int phase, int rep)
+{
+    struct cache_view v;
+    fputs(", \"page_cache\": ", out);
+    if (view(d, phase, rep, &v) != 0 || (!v.run.methods && !v.run.dirty_methods)) {
+        fputs("null", out);
+        if (v.node)
+            free(v.node);
+        return;
+    }
+    const struct pfs_pc_fig *f = &v.run;
+    const int hr = pfs_pc_has_resident(f), hd = pfs_pc_has_dirty(f);
+    fputc('{', out);
+    json_methods(out, "method", f->methods);
+    json_fig(out, "bytes", hr, f->bytes);
+    json_fig(out, "resident_bytes", hr, f->resident);
+    fputs(", \"resident_fraction\": ", out);
+    json_frac(out, hr ? pfs_pc_fraction(f->resident, f->bytes) : NAN);
+    fputs(", ", out);
+    json_methods(out, "dirty_method", f->dirty_methods);
+    json_fig(out, "dirty_probed_bytes", hd, f->dirty_bytes);
+    json_fig(out, "dirty_bytes", hd, f->dirty);
+    fputs(", \"dirty_fraction\": ", out);
+    json_frac(out, hd ? pfs_pc_fraction(f->dirty, f->dirty_bytes) : NAN);
+    fputs(", \"nodes\": [", out);
+    for (int n = 0; n < d->nnodes; n++) {
+        const struct pfs_pc_fig *g = &v.node[n];
+        fprintf(out, "%s{\"node\": %d", n ? ", " : "", n);
+        json_fig(out, "bytes", pfs_pc_has_resident(g), g->bytes);
+        json_fig(out, "resident_bytes", pfs_pc_has_resident(g), g->resident);
+        json_fig(out, "dirty_probed_bytes", pfs_pc_has_dirty(g), g->dirty_bytes);
+        json_fig(out, "dirty_bytes", pfs_pc_has_dirty(g), g->dirty);
+        fputc('}', out);
+    }
+    fputs("]}", out);
+    free(v.node);
+}
+
+/* ---- CSV ---- */
+
+void pfs_report_cache_csv_head(FILE *out)
+{
+    fputs(",cache_method,cache_bytes,cache_resident_bytes,cache_resident_fraction,cache_dirty_method,"
+          "cache_dirty_probed_bytes,cache_dirty_bytes,cache_dirty_fraction", out);
+}
+
+void pfs_report_cache_csv(FILE *out, const struct pfs_run_data *d, int phase, int rep)
+{
+    struct cache_view v;
+    if (view(d, phase, rep, &v) != 0) {
+        fputs(",,,,,,,,", out);
+        return;
+    }
+    const struct pfs_pc_fig *f = &v.run;
+    char how[64];
+    pfs_pc_methods_name(f->methods, how, sizeof(how));
+    fprintf(out, ",%s,", how);
+    if (pfs_pc_has_resident(f))
+        fprintf(out, "%llu,%llu,%.6g", (unsigned long long)f->bytes, (unsigned long long)f->resident,
+                f->bytes ? pfs_pc_fraction(f->resident, f->bytes) : 0.0);
+    else
+        fputs(",,", out);
+    pfs_pc_methods_name(f->dirty_methods, how, sizeof(how));
+    fprintf(out, ",%s,", how);
+    if (pfs_pc_has_dirty(f))
+        fprintf(out, "%llu,%llu,%.6g", (unsigned long long)f->dirty_bytes, (unsigned long long)f->dirty,
+                f->dirty_bytes ? pfs_pc_fraction(f->dirty, f->dirty_bytes) : 0.0);
+    else
+        fputs(",,", out);
+    free(v.node);
+}
+
+/* ---- the warning ---- */
+
+/* The options that would take the page cache out of a read, less those in use. */
+static void remedies(const struct pfs_config *cfg, char *buf, size_t len)
+{
+    const char *o[3] = {cfg->direct ? NULL : "--direct", cfg->drop_caches ? NULL : "--drop-caches",
+                        cfg->reorder ? NULL : "-C across nodes"};
+    size_t k = 0, n = 0, left = 0;
+    for (int i = 0; i < 3; i++)
+        left += o[i] != NULL;
+    buf[0] = '\0';
+    for (int i = 0; i < 3 && k < len; i++) {
+        if (!o[i])
+            continue;
+        n++;
+        k += (size_t)snprintf(buf + k, len - k, "%s%s", n == 1 ? "" : n == left ? " or " : ", ", o[i]);
+    }
+}
+
+int pfs_report_cache_warning(const struct pfs_run_data *d, int phase, int rep, char *buf, size_t len)
+{
+    const struct pfs_config *cfg = d->cfg;
+    const char *name = pfs_phase_name(cfg->phases[phase]);
+    struct cache_view v;
+    if (len == 0 || view(d, phase, rep, &v) != 0)
+        return 0;
+    int said = 0, above;
+    double x;
+    if (pfs_pc_has_resident(&v.run) && pfs_pc_memory_fs(d->fstype)) {
+        snprintf(buf, len, "%s %d: %s is %s, a file system in memory: every byte read comes from memory (%.0f%% "
+                 "resident), and --direct or --drop-caches cannot change that; give a directory on the storage to "
+                 "measure it", name, rep, cfg->dir, d->fstype, 100.0 * pfs_pc_fraction(v.run.resident, v.run.bytes));
+        said = 1;
+    } else if (pfs_pc_has_resident(&v.run)) {
+        int top = top_node(d, &v, 0, PFS_PC_WARN_FRACTION, &above, &x);
+        if (top >= 0 && x >= PFS_PC_WARN_FRACTION) {
+            char more[64] = "", fix[96];
+            if (above > 1)
+                snprintf(more, sizeof(more), ", and %d of %d nodes had %.0f%% or more", above, d->nnodes,
+                         100.0 * PFS_PC_WARN_FRACTION);
+            remedies(cfg, fix, sizeof(fix));
+            char how[64];
+            pfs_pc_methods_name(v.run.methods, how, sizeof(how));
+            snprintf(buf, len, "%s %d: %.0f%% of the bytes were in node %d's page cache before the phase (host %s, "
+                     "%s)%s%s%s", name, rep, 100.0 * x, top, host_of(d, top), how, more, fix[0] ? "; use " : "", fix);
+            said = 1;
+        }
+    }
+    if (!said && pfs_pc_has_dirty(&v.run) && !pfs_pc_memory_fs(d->fstype)) {
+        int top = top_node(d, &v, 1, PFS_PC_WARN_FRACTION, &above, &x);
+        if (top >= 0 && x >= PFS_PC_WARN_FRACTION) {
+            snprintf(buf, len, "%s %d: %.0f%% of the bytes written were still dirty in node %d's page cache at the "
+                     "close (host %s): the figure includes memory's speed; add -e (fsync at close), --direct or --sync",
+                     name, rep, 100.0 * x, top, host_of(d, top));
+            said = 1;
+        }
+    }
+    free(v.node);
+    return said;
+}
+
+int pfs_report_cache_unknown(const struct pfs_run_data *d, int phase, int rep)
+{
+    struct cache_view v;
+    if (view(d, phase, rep, &v) != 0)
+        return 0;
+    const int unknown = (v.run.methods & (1u << PFS_PC_UNKNOWN)) && !pfs_pc_has_resident(&v.run);
+    free(v.node);
+    return unknown;
+}
