@@ -6,6 +6,7 @@
  *   DIR/pfsbench.ID.<stream>     a data file of one stream (file per process)
  *   DIR/pfsbench.ID.shared       the data file all streams share (--shared)
  *   DIR/pfsbench.ID.lock         the run's lock, held for its lifetime
+ *   DIR/pfsbench.ID.kept         a kept run's status: what its data files hold (pfs/kept.h)
  *   DIR/pfsbench.ID.md/          the metadata phases' directory
  *   DIR/pfsbench.ID.md/s<stream>/        a stream's directory (--dirs per-rank)
  *   DIR/pfsbench.ID.md[/s<stream>]/d.<stream>.<node>/...  the --depth tree's directories
@@ -31,12 +32,13 @@ enum pfs_name_kind {
     PFS_NAME_MD_TOP,    /* pfsbench.ID.md */
     PFS_NAME_MD_SUBDIR, /* s<stream> (inside pfsbench.ID.md), or d.<stream>.<node> of a --depth tree (index: the node) */
     PFS_NAME_MD_FILE,   /* f.<stream>.<index> (inside pfsbench.ID.md or its s<stream>) */
+    PFS_NAME_KEPT,      /* pfsbench.ID.kept: a kept run's status (appended: the kinds above keep their numbers) */
 };
 
 /* What pfs_name_parse found in a name. */
 struct pfs_name {
     enum pfs_name_kind kind;
-    char run_id[PFS_RUN_ID_MAX]; /* DATA, SHARED, LOCK, MD_TOP; "" otherwise */
+    char run_id[PFS_RUN_ID_MAX]; /* DATA, SHARED, LOCK, MD_TOP, KEPT; "" otherwise */
     int stream;                  /* DATA, MD_SUBDIR, MD_FILE; -1 otherwise */
     uint64_t index;              /* MD_FILE; 0 otherwise */
 };
@@ -53,6 +55,7 @@ int pfs_run_id_valid(const char *id);
  * number is negative. */
 int pfs_name_data(char *out, size_t len, const char *dir, const char *run_id, int shared, int stream);
 int pfs_name_lock(char *out, size_t len, const char *dir, const char *run_id);
+int pfs_name_kept(char *out, size_t len, const char *dir, const char *run_id);
 int pfs_name_md_top(char *out, size_t len, const char *dir, const char *run_id);
 /* Here dir is the metadata directory (DIR/pfsbench.ID.md), or a stream's. */
 int pfs_name_md_subdir(char *out, size_t len, const char *md_top, int stream);

@@ -55,6 +55,10 @@ struct pfs_run_data {
     char warnings[2048];               /* newline-separated */
     char error[1024];                  /* the failure, when status is not complete */
     int interrupt_signal;              /* the signal that interrupted the run, 0 when none */
+    /* The data files this run kept (-k), described in DIR/pfsbench.ID.kept
+     * (pfs/kept.h): kept 1 and the transfers each stream's file holds. */
+    int kept;
+    uint64_t kept_xfers;
 };
 
 /* The unit of timing is the stream (rank x thread); with one thread per

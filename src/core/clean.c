@@ -186,7 +186,7 @@ int pfs_clean(const char *dir, int remove, int any_owner, FILE *out, char *err, 
                 fprintf(out, "leftover %s/%s/ (%ld small files)\n", dir, e->d_name, files);
             continue;
         }
-        if (kind != PFS_NAME_DATA && kind != PFS_NAME_SHARED)
+        if (kind != PFS_NAME_DATA && kind != PFS_NAME_SHARED && kind != PFS_NAME_KEPT)
             continue;
         /* Regular files only, never through a link: a planted link named
          * like ours is not ours. */

@@ -201,7 +201,7 @@ static void json_tail(FILE *out)
         json_str(out, pfs_exit_signals[i], SIZE_MAX);
     }
     fprintf(out, "]},\n  \"names\": {\"data\": \"pfsbench.{run_id}.{stream}\", \"shared\": \"pfsbench.{run_id}.shared\", "
-                 "\"lock\": \"pfsbench.{run_id}.lock\", \"md_top\": \"pfsbench.{run_id}.md\", \"md_subdir\": "
+                 "\"lock\": \"pfsbench.{run_id}.lock\", \"kept\": \"pfsbench.{run_id}.kept\", \"md_top\": \"pfsbench.{run_id}.md\", \"md_subdir\": "
                  "\"s{stream}\", \"md_file\": \"f.{stream}.{index}\", \"run_id\": \"^[%s]{1,%d}$\"}\n",
             PFS_RUN_ID_CLASS, PFS_RUN_ID_MAX - 1);
 }

@@ -68,6 +68,13 @@ int pfs_name_lock(char *out, size_t len, const char *dir, const char *run_id)
     return put(out, len, "%s%s" PREFIX "%s.lock", DIR_PART(dir), run_id);
 }
 
+int pfs_name_kept(char *out, size_t len, const char *dir, const char *run_id)
+{
+    if (!pfs_run_id_valid(run_id))
+        return bad_args(out, len);
+    return put(out, len, "%s%s" PREFIX "%s.kept", DIR_PART(dir), run_id);
+}
+
 int pfs_name_md_top(char *out, size_t len, const char *dir, const char *run_id)
 {
     if (!pfs_run_id_valid(run_id))
@@ -135,7 +142,7 @@ static enum pfs_name_kind parse_md_entry(const char *name, struct pfs_name *p)
     return name[0] == 'd' ? PFS_NAME_MD_SUBDIR : PFS_NAME_MD_FILE;
 }
 
-/* pfsbench.ID.<tail>, tail one of shared, lock, md or a stream number. */
+/* pfsbench.ID.<tail>, tail one of shared, lock, md, kept or a stream number. */
 static enum pfs_name_kind parse_top(const char *name, struct pfs_name *p)
 {
     const char *id = name + PREFIX_LEN;
@@ -151,6 +158,8 @@ static enum pfs_name_kind parse_top(const char *name, struct pfs_name *p)
         k = PFS_NAME_LOCK;
     else if (strcmp(tail, "md") == 0)
         k = PFS_NAME_MD_TOP;
+    else if (strcmp(tail, "kept") == 0)
+        k = PFS_NAME_KEPT;
     else {
         size_t m = parse_dec(tail, INT_MAX, &v);
         if (!m || tail[m] != '\0')
@@ -183,5 +192,5 @@ enum pfs_name_kind pfs_name_parse(const char *name, struct pfs_name *out)
 int pfs_is_leftover_name(const char *name)
 {
     enum pfs_name_kind k = pfs_name_parse(name, NULL);
-    return k == PFS_NAME_DATA || k == PFS_NAME_SHARED || k == PFS_NAME_LOCK;
+    return k == PFS_NAME_DATA || k == PFS_NAME_SHARED || k == PFS_NAME_LOCK || k == PFS_NAME_KEPT;
 }

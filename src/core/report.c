@@ -625,6 +625,8 @@ void pfs_report_json(FILE *out, const struct pfs_run_data *d)
     fprintf(out, "  \"transfer\": %llu,\n  \"block\": %llu,\n  \"total\": ", (unsigned long long)c->transfer,
             (unsigned long long)c->block);
     json_u64_or_null(out, c->total); /* null: --total not given */
+    fputs(",\n  \"kept_transfers\": ", out); /* what each stream's kept file holds (pfsbench.ID.kept); null: none */
+    json_u64_or_null(out, d->kept ? d->kept_xfers : 0);
     fputs(",\n", out);
     fprintf(out, "  \"units\": ");
     json_str(out, pfs_units_label(c->units));

@@ -152,6 +152,8 @@ struct ctx {
     uint64_t nxfers;            /* transfers per stream in a full block */
     uint64_t data_xfers;        /* transfers per stream present in the files (stonewall may cut) */
     uint64_t md_files;          /* small files per stream present (a create's stonewall may cut them) */
+    uint64_t kept_xfers;        /* over a kept run's data (pfs_kept_reads): the transfers each stream's
+                                 * file holds, from its status (rank 0's check, then every rank's) */
     struct pfs_stream *streams; /* this rank's, threads of them */
     int cur_kind;               /* the phase running, for the watchdog's message */
     int writes, has_meta, has_delete; /* what the phase list holds */
@@ -261,6 +263,13 @@ void drv_exchange_fids(struct ctx *c, double since);
 void drv_gather_known(struct ctx *c, double since);
 void drv_remove_run_files(struct ctx *c);
 void drv_finish_files(struct ctx *c);
+/* files.c, the kept run's status (pfs/kept.h). drv_kept_check: rank 0,
+ * before anything is made: a run over kept data files (or metadata) finds
+ * them and their status and fits them; 0, or -1 with err (exit 2).
+ * drv_keep_status: collective, after the phases of a run that wrote and
+ * keeps its data files: rank 0 makes the status; 1 when it failed (named). */
+int drv_kept_check(struct ctx *c, char *err, size_t len);
+int drv_keep_status(struct ctx *c);
 
 /* backend_load.c: a MODULE line's backend (pfs_backend_is_module), loaded
  * on every rank into c->be. Collective; 0, or -1 with rank 0's err set. */

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "pfs/kept.h"
 #include "pfs/names.h"
 
 /* Local. The data file of a stream (the shared file with --shared); the
@@ -421,6 +422,46 @@ static void md_streams_setup(struct ctx *c, unsigned kept)
     }
 }
 
+int drv_kept_check(struct ctx *c, char *err, size_t len)
+{
+    const struct pfs_config *cfg = &c->cfg;
+    if (pfs_kept_reads(cfg) && !(c->be->caps & PFS_CAP_NOFILES)) {
+        struct pfs_kept k;
+        if (pfs_kept_read(cfg->dir, cfg->run_id, &k, err, len) != 0 ||
+            pfs_kept_check(cfg, c->nranks, &k, cfg->run_id, &c->kept_xfers, err, len) != 0)
+            return -1;
+    }
+    char md[PFS_PATH_MAX + 128];
+    struct stat st;
+    if (pfs_config_md_kept(cfg) && pfs_name_md_top(md, sizeof(md), cfg->dir, cfg->run_id) == 0 && lstat(md, &st) != 0) {
+        snprintf(err, len, "--run-id %s: no run kept metadata in %s (there is no %s); a run keeps it with -k",
+                 cfg->run_id, cfg->dir, md);
+        return -1;
+    }
+    return 0;
+}
+
+int drv_keep_status(struct ctx *c)
+{
+    const struct pfs_config *cfg = &c->cfg;
+    if (!cfg->keep || !c->writes || (c->be->caps & PFS_CAP_NOFILES))
+        return 0;
+    if (c->rank == 0) {
+        const struct pfs_kept k = {c->nstreams, c->nranks, c->threads, cfg->shared, cfg->layout, cfg->transfer,
+                                   cfg->block, c->data_xfers};
+        char err[PFS_ERRLEN];
+        struct pfs_fid fid;
+        if (pfs_kept_write(cfg->dir, c->run_id, &k, &fid, err, sizeof(err)) != 0)
+            drv_set_fail(c, "make the kept run's status", "", 0, "%s", err);
+        else if (c->rec.d)
+            c->rec.d->kept_xfers = c->data_xfers, c->rec.d->kept = 1;
+    }
+    int failed = drv_agree(c);
+    if (failed)
+        drv_report_failures(c);
+    return failed;
+}
+
 /* Collective, untimed, before the first phase. Shared file: rank 0 makes
  * it, so that every rank's timed open finds it, and every rank learns its
  * inode. Metadata phases: rank 0 makes the run's directory, each stream its
@@ -430,6 +471,11 @@ static void md_streams_setup(struct ctx *c, unsigned kept)
 int drv_files_setup(struct ctx *c, int failed)
 {
     const struct pfs_config *cfg = &c->cfg;
+    /* Over a kept run's data: what rank 0 read in its status, for every rank. */
+    if (pfs_kept_reads(cfg) && !(c->be->caps & PFS_CAP_NOFILES)) {
+        MPI_Bcast(&c->kept_xfers, 1, MPI_UINT64_T, 0, c->comm);
+        c->data_xfers = c->nxfers = c->kept_xfers;
+    }
     if (failed || !((cfg->shared && c->writes) || c->has_meta))
         return failed;
     const unsigned kept = c->md_kept = c->has_meta ? pfs_config_md_kept(cfg) : 0;

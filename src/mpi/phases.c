@@ -227,5 +227,6 @@ int drv_phases_run(struct ctx *c, int failed)
         if (!failed && c->cfg.reps == 0 && rep >= c->cfg.warmup)
             stable = stable_now(c, rep);
     }
-    return failed;
+    /* What the kept files hold, beside them, once nothing writes them any more. */
+    return failed ? failed : drv_keep_status(c);
 }

@@ -370,7 +370,11 @@ int drv_record_end(struct ctx *c, int failed)
             pfs_report_csv(stdout, d);
         else if (any)
             pfs_report_summary(stdout, d);
-        if (cfg->keep && !cfg->quiet && (c->writes || !c->has_meta))
+        if (cfg->keep && !cfg->quiet && d->kept)
+            fprintf(msg, "\nkept data files %s/pfsbench.%s.*, %llu transfers of %llu bytes in each stream's file or "
+                    "segment, as pfsbench.%s.kept says (read them again with --run-id %s)\n", cfg->dir, c->run_id,
+                    (unsigned long long)d->kept_xfers, (unsigned long long)cfg->transfer, c->run_id, c->run_id);
+        else if (cfg->keep && !cfg->quiet && (c->writes || !c->has_meta))
             fprintf(msg, "\nkept data files %s/pfsbench.%s.* (read them again with --run-id %s)\n", cfg->dir,
                     c->run_id, c->run_id);
         if (cfg->keep && !cfg->quiet && c->has_meta)

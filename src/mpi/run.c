@@ -100,6 +100,8 @@ static int precheck(struct ctx *c, char *err, size_t len)
         return -1;
     if (check_memory(c, err, len) != 0)
         return -1;
+    if (drv_kept_check(c, err, len) != 0) /* a run over kept files: they and their status fit it */
+        return -1;
     if (c->cfg.direct) {
         unsigned a = pfs_dio_alignment(c->cfg.dir);
         if (c->cfg.transfer % a || c->cfg.block % a) {

@@ -769,6 +769,8 @@ int pfs_res_write_run(hid_t file, const struct pfs_run_data *d, char *name, size
     rc |= pfs_res_attr_str(g, "warnings", d->warnings);
     rc |= attr_int(g, "interrupt_signal", d->interrupt_signal);
     rc |= attr_int(g, "reorder_shift", d->reorder_shift);
+    /* What the kept data files hold (DIR/pfsbench.ID.kept): transfers per stream, 0: none kept. */
+    rc |= attr_u64(g, "kept_transfers", d->kept ? d->kept_xfers : 0);
     rc |= attr_int(g, "round_robin_asked", d->round_robin_asked);
     /* Every resolved option, one attribute each, typed as the option table
      * says (the keys of describe), and the whole as text. */

@@ -16,9 +16,9 @@ for np in 1 2 4; do
     id=$(run_id_of)
     n=$(ls "$D" | grep -c "^pfsbench\.$id\.[0-9]*$")
     check "fpp np=$np: $np files" [ "$n" -eq "$np" ]
-    sizes=$(stat -c %s "$D"/pfsbench."$id".* | sort -u)
+    sizes=$(stat -c %s "$D"/pfsbench."$id".[0-9]* | sort -u)
     check "fpp np=$np: every file is 1 MiB" [ "$sizes" = "1048576" ]
-    ondisk=$(stat -c %s "$D"/pfsbench."$id".* | awk '{s+=$1} END {print s}')
+    ondisk=$(stat -c %s "$D"/pfsbench."$id".[0-9]* | awk '{s+=$1} END {print s}')
     for ph in write rewrite read reread; do
         check "fpp np=$np: $ph bytes reported = bytes on disk ($ondisk)" [ "$(bytes_of $ph)" = "$ondisk" ]
     done
@@ -50,7 +50,7 @@ for layout in segmented strided; do
     check "shared $layout: read back as $other fails verification" [ "$RC" -eq 1 ]
     check "shared $layout: the failure names the verification" grep -q "verify" "$T/err"
     check "shared $layout: the kept file is still there after a read-only run" [ -f "$D/pfsbench.$id.shared" ]
-    rm -f "$D/pfsbench.$id.shared"
+    rm -f "$D/pfsbench.$id.shared" "$D/pfsbench.$id.kept"
 done
 
 # Bad input: one message from rank 0, exit 2, nothing created.

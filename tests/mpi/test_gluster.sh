@@ -37,12 +37,13 @@ check "mount type is fuse.glusterfs in /proc/mounts" \
 check "the two clients are two FUSE connections (different st_dev)" [ "$(stat -c %d "$A")" != "$(stat -c %d "$B")" ]
 
 # ---- helpers ---------------------------------------------------------------
-# brick_files: "SIZE BRICK NAME" for every pfsbench file on the bricks (DHT
-# link files, mode ---------T and empty, are pointers, not data).
+# brick_files: "SIZE BRICK NAME" for every pfsbench data file on the bricks
+# (DHT link files, mode ---------T and empty, are pointers, not data; a kept
+# run's status, pfsbench.ID.kept, is not data either).
 brick_files() {
     local b
     for b in "${GL_BRICKS[@]}"; do
-        find "$b" -path "$b/.glusterfs" -prune -o -type f -name 'pfsbench.*' ! -perm -1000 -printf "%s $b %P\n"
+        find "$b" -path "$b/.glusterfs" -prune -o -type f -name 'pfsbench.*' ! -name '*.kept' ! -perm -1000 -printf "%s $b %P\n"
     done
 }
 brick_bytes() { brick_files | awk '{ s += $1 } END { print s + 0 }'; }

@@ -114,7 +114,8 @@ check "a missing job file: exit 2, named" [ "$RC" -eq 2 ] && grep -q "nosuch.job
 run_mpi 1 60 -d "$D" --stop-on-error
 check "--stop-on-error without -f: exit 2" [ "$RC" -eq 2 ]
 
-# A section that fails (it reads files no run kept) is recorded; the next runs.
+# A section that fails (it reads files no run kept: refused before it
+# starts, exit 2, nothing made, nothing recorded); the next runs.
 cat >"$T/fail.job" <<EOF
 [global]
 dir = $D
@@ -130,17 +131,18 @@ phases = write,read
 EOF
 rm -f "$R"
 run_mpi 2 120 -f "$T/fail.job" -o "$R" -q
-check "a failing section: exit 1 (its status)" [ "$RC" -eq 1 ]
+check "a failing section: exit 2 (its status)" [ "$RC" -eq 2 ]
 check "a failing section: the summary counts it" grep -q "3 of 3 sections ran, 1 failed" "$T/err"
-pycheck "a failing section: recorded failed, the others complete" "$R" <<'EOF'
+check "a failing section: the unknown run id named" grep -q "error: --run-id nosuchrun: no run kept data files in $D" "$T/err"
+pycheck "a failing section: not recorded, the others complete" "$R" <<'EOF'
 import sys, h5py
 f = h5py.File(sys.argv[1], "r")
 st = [(f["runs"][k].attrs["label"], f["runs"][k].attrs["status"]) for k in sorted(f["runs"])]
-assert st == [("first", "complete"), ("broken", "failed"), ("last", "complete")], st
+assert st == [("first", "complete"), ("last", "complete")], st
 EOF
 rm -f "$R"
 run_mpi 2 120 -f "$T/fail.job" --stop-on-error -o "$R" -q
-check "--stop-on-error: exit 1" [ "$RC" -eq 1 ]
+check "--stop-on-error: exit 2" [ "$RC" -eq 2 ]
 check "--stop-on-error: the last section did not run" grep -q "2 of 3 sections ran, 1 failed (--stop-on-error)" "$T/err"
 check "--stop-on-error: no data file left" [ -z "$(ls -A "$D")" ]
 finish

@@ -15,7 +15,7 @@ run_id_of() { sed -n 's/.*read them again with --run-id \([A-Za-z0-9_-]*\)).*/\1
 # bytes_of PHASE: the bytes column of PHASE's summary row
 bytes_of() { awk -v p="$1" '$1 == p && NF == 9 {print $9}' "$T/out"; }
 # ondisk ID: the bytes in the run's data files
-ondisk() { cat "$D"/pfsbench."$1".* 2>/dev/null | wc -c; }
+ondisk() { cat "$D"/pfsbench."$1".[0-9s]* 2>/dev/null | wc -c; }
 
 # --- bytes on disk = bytes reported: ranks x mode x order, each read back verified
 for np in 1 2 4; do
@@ -40,7 +40,7 @@ done
 run_mpi 2 60 -d "$D" -a mmap -t 64k -b 1m -p write,rewrite,read,reread -i 2 -e --verify -k --no-results
 id=$(run_id_of)
 check "-e -i 2: exit 0" [ "$RC" -eq 0 ]
-check "-e -i 2: every file is 1 MiB" [ "$(stat -c %s "$D"/pfsbench."$id".* | sort -u)" = 1048576 ]
+check "-e -i 2: every file is 1 MiB" [ "$(stat -c %s "$D"/pfsbench."$id".[0-9]* | sort -u)" = 1048576 ]
 for ph in write rewrite read reread; do
     check "-e -i 2: $ph reported the bytes on disk" [ "$(bytes_of $ph)" = "$(ondisk "$id")" ]
 done
@@ -73,12 +73,12 @@ rm -f "$D"/pfsbench.*
 run_mpi 2 120 -d "$D" -a mmap -t 64k -b 2g -D 0.2 -p write,read --verify -k --no-results
 check "stonewall: exit 0" [ "$RC" -eq 0 ]
 id=$(run_id_of)
-sizes=$(stat -c %s "$D"/pfsbench."$id".* | sort -u)
+sizes=$(stat -c %s "$D"/pfsbench."$id".[0-9]* | sort -u)
 check "stonewall: both files have one size ($sizes)" [ "$(echo "$sizes" | wc -l)" -eq 1 ]
 check "stonewall: cut short" [ "$sizes" -lt $((2 << 30)) ]
 check "stonewall: in whole transfers" [ $((sizes % 65536)) -eq 0 ]
 check "stonewall: bytes reported = bytes on disk" [ "$(bytes_of write)" = "$(ondisk "$id")" ]
-check "stonewall: no blocks past the size" [ "$(du -B1 -c "$D"/pfsbench."$id".* | tail -1 | cut -f1)" -le $((2 * sizes + 2 * 1048576)) ]
+check "stonewall: no blocks past the size" [ "$(du -B1 -c "$D"/pfsbench."$id".[0-9]* | tail -1 | cut -f1)" -le $((2 * sizes + 2 * 1048576)) ]
 check "stonewall: the bandwidth up to the stonewall is reported" grep -q "(up to the stonewall)" "$T/out"
 run_mpi 2 120 -d "$D" -a mmap -t 64k -b "$sizes" -p read --verify --run-id "$id" --no-results -q
 check "stonewall: a verified read of every byte written passes" [ "$RC" -eq 0 ]

@@ -11,7 +11,7 @@ mkdir -p "$D"
 X=47008
 N=8
 run_id_of() { sed -n 's/^pfsbench .*  run \([^ ]*\) .*/\1/p' "$T/out" | head -1; }
-ondisk() { stat -c %s "$D"/pfsbench."$1".* | awk '{ s += $1 } END { print s + 0 }'; }
+ondisk() { stat -c %s "$D"/pfsbench."$1".[0-9s]* | awk '{ s += $1 } END { print s + 0 }'; }
 
 for api in posix mpiio uring mmap hdf5 stdio; do
     extra=

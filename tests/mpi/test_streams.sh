@@ -15,7 +15,7 @@ for shape in "1 8" "2 4"; do
     check "$np x $th: exit 0" [ "$RC" -eq 0 ]
     id=$(run_id_of)
     check "$np x $th: $((np * th)) files, one per stream" [ "$(ls "$D" | grep -c "^pfsbench\.$id\.[0-9]*$")" -eq $((np * th)) ]
-    check "$np x $th: every file is 512 KiB" [ "$(stat -c %s "$D"/pfsbench."$id".* | sort -u)" = 524288 ]
+    check "$np x $th: every file is 512 KiB" [ "$(stat -c %s "$D"/pfsbench."$id".[0-9]* | sort -u)" = 524288 ]
     check "$np x $th: bytes reported = bytes on disk" [ "$(bytes_of write)" = $((np * th * 524288)) ]
     check "$np x $th: the header counts the streams" grep -q "$th threads per rank: $((np * th)) streams" "$T/out"
     check "$np x $th: per-stream rows, their bandwidths and the threads in the results file" $PY - "$T/r$np.h5" "$np" "$th" <<'PYEOF'
@@ -62,7 +62,7 @@ mkdir -p "$S"
 run_mpi 2 120 -d "$S" --threads 3 -t 1m -b 4g -D 0.2 -p write,read --verify -k --no-results
 check "stonewall with threads: exit 0" [ "$RC" -eq 0 ]
 id=$(run_id_of)
-check "stonewall with threads: all 6 files have one size" [ "$(stat -c %s "$S"/pfsbench."$id".* | sort -u | wc -l)" -eq 1 ]
+check "stonewall with threads: all 6 files have one size" [ "$(stat -c %s "$S"/pfsbench."$id".[0-9]* | sort -u | wc -l)" -eq 1 ]
 rm -rf "$S"
 
 # Other options with threads: fsync, O_DIRECT, random order, metadata phases.

@@ -82,8 +82,10 @@ check "a file renamed over ours: exit 1, and it keeps its bytes (2)" [ "$(sum "$
 check "a file renamed over ours: the clean-up leaves it too" grep -q "could not remove .*pfsbench.ren$$.0: it is no longer the file this run created" "$T/err"
 rm -f "$D"/pfsbench.*
 
-# 2. A FIFO where a kept file should be: refused at once, never a hang.
+# 2. A FIFO where a kept file should be: refused at once, never a hang
+# (its status says a kept run of one stream left it).
 mkfifo "$D/pfsbench.fifo$$.0"
+printf 'pfsbench kept run, format 1\nstreams 1\nranks 1\nthreads 1\nshared 0\nlayout segmented\ntransfer 65536\nblock 262144\ntransfers 4\n' >"$D/pfsbench.fifo$$.kept"
 t0=$(date +%s)
 run_mpi 1 30 -d "$D" -t 64k -b 256k -p read --run-id "fifo$$" --no-results
 check "FIFO: exit 1 within seconds" [ "$RC" -eq 1 ]
@@ -91,7 +93,7 @@ check "FIFO: exit 1 within seconds (2)" [ $(($(date +%s) - t0)) -lt 20 ]
 check "FIFO: named as a FIFO" grep -q "pfsbench.fifo$$.0: not a regular file (a FIFO)" "$T/err"
 run_mpi 1 30 -d "$D" -t 64k -b 256k -p read --run-id "fifo$$" --drop-caches --no-results
 check "FIFO with --drop-caches: exit 1, no hang" [ "$RC" -eq 1 ]
-rm -f "$D/pfsbench.fifo$$.0"
+rm -f "$D/pfsbench.fifo$$.0" "$D/pfsbench.fifo$$.kept"
 
 # 3. A reused run id under the watchdog. Run A keeps pfsbench.ID.0; run B
 # (2 ranks) reuses the id: rank 0's create fails with EEXIST, rank 1 stalls
@@ -167,7 +169,7 @@ for t in 1 12; do
     run_mpi 1 60 -d "$D" -t "$t" -b "$b" -p read --verify --run-id "v$t$$" --no-results
     check "verify -t $t: a zeroed file fails (exit 1)" [ "$RC" -eq 1 ]
     check "verify -t $t: the mismatch is named" grep -qE "verify $D/pfsbench.v$t$$.0 at offset [0-9]+: [0-9]+ mismatching" "$T/err"
-    rm -f "$D/pfsbench.v$t$$.0"
+    rm -f "$D/pfsbench.v$t$$.0" "$D/pfsbench.v$t$$.kept"
 done
 
 # 6. A valid but huge combination: refused before anything is made.

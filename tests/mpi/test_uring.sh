@@ -35,7 +35,7 @@ for np in 1 2 4; do
                 if [ -n "$mode" ]; then
                     ondisk=$(stat -c %s "$D/pfsbench.$id.shared" 2>/dev/null)
                 else
-                    ondisk=$(cat "$D"/pfsbench."$id".* 2>/dev/null | wc -c)
+                    ondisk=$(cat "$D"/pfsbench."$id".[0-9s]* 2>/dev/null | wc -c)
                 fi
                 check "$what: exit 0 with --verify" [ "$RC" -eq 0 ]
                 check "$what: write reported $want bytes" [ "$(bytes_of write)" = "$want" ]
@@ -66,7 +66,7 @@ mkdir -p "$S"
 run_mpi 2 120 -d "$S" -a uring --iodepth 16 -t 1m -b 8g -D 0.2 -p write,read --verify -k --no-results
 check "stonewall: exit 0" [ "$RC" -eq 0 ]
 id=$(run_id_of)
-sizes=$(stat -c %s "$S"/pfsbench."$id".* | sort -u)
+sizes=$(stat -c %s "$S"/pfsbench."$id".[0-9]* | sort -u)
 check "stonewall: both files have one size ($sizes)" [ "$(echo "$sizes" | wc -l)" -eq 1 ]
 check "stonewall: cut short" [ "$sizes" -lt $((8 << 30)) ]
 check "stonewall: in whole transfers" [ $((sizes % 1048576)) -eq 0 ]

@@ -50,6 +50,9 @@ static void test_format(void **state)
     assert_string_equal(b, "/d/pfsbench.ID.lock");
     assert_int_equal(pfs_name_md_top(b, sizeof(b), "/d", "ID"), 0);
     assert_string_equal(b, "/d/pfsbench.ID.md");
+    assert_int_equal(pfs_name_kept(b, sizeof(b), "/d", "ID"), 0);
+    assert_string_equal(b, "/d/pfsbench.ID.kept");
+    assert_int_equal(pfs_name_kept(b, sizeof(b), "/d", "a/b"), -1);
     assert_int_equal(pfs_name_md_subdir(b, sizeof(b), "/d/pfsbench.ID.md", 12), 0);
     assert_string_equal(b, "/d/pfsbench.ID.md/s12");
     assert_int_equal(pfs_name_md_file(b, sizeof(b), "/d/pfsbench.ID.md/s12", 12, UINT64_MAX), 0);
@@ -97,6 +100,10 @@ static void test_round_trip(void **state)
         assert_int_equal(pfs_name_parse(b, &n), PFS_NAME_MD_TOP);
         assert_string_equal(n.run_id, ids[i]);
         assert_false(pfs_is_leftover_name(b)); /* a directory: --clean walks it on its own */
+        assert_int_equal(pfs_name_kept(b, sizeof(b), NULL, ids[i]), 0);
+        assert_int_equal(pfs_name_parse(b, &n), PFS_NAME_KEPT);
+        assert_string_equal(n.run_id, ids[i]);
+        assert_true(pfs_is_leftover_name(b)); /* --clean removes it with the data files */
     }
     for (size_t s = 0; s < sizeof(streams) / sizeof(streams[0]); s++) {
         assert_int_equal(pfs_name_md_subdir(b, sizeof(b), NULL, streams[s]), 0);
@@ -124,7 +131,7 @@ static void test_near_misses(void **state)
         "", "pfsbench", "pfsbench.", "pfsbench..1", "pfsbench.a", "pfsbench.a.", "pfsbench.a.01", "pfsbench.a.00",
         "pfsbench.a.+1", "pfsbench.a.-1", "pfsbench.a. 1", "pfsbench.a.1 ", "pfsbench.a.1x", "pfsbench.a.2147483648",
         "pfsbench.a.99999999999999999999", "pfsbench.a.sharedx", "pfsbench.a.Shared", "pfsbench.a.lock.tmp",
-        "pfsbench.a.md/", "pfsbench.a.md.1", "pfsbench.a.b.1", "pfsbench.a b.1", "pfsbench.\xc3\xa9.1", "Pfsbench.a.1",
+        "pfsbench.a.md/", "pfsbench.a.md.1", "pfsbench.a.kept.1", "pfsbench.a.Kept", "pfsbench.a.keep", "pfsbench.a.b.1", "pfsbench.a b.1", "pfsbench.\xc3\xa9.1", "Pfsbench.a.1",
         "xpfsbench.a.1", "pfsbench-a.1", "s", "s01", "s-1", "s+1", "s1x", "S1", "s2147483648", "f.", "f.1", "f.1.",
         "f..1", "f.01.1", "f.1.01", "f.1.1.1", "f.-1.1", "f.1.-1", "f.1.18446744073709551616", "f.2147483648.0",
         "F.1.1", "f.1.1 ", ".lock", "pfsbench.a.lock\n", too_long,

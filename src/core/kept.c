@@ -1,0 +1,244 @@
+/* A kept run's status file (pfs/kept.h): its text, the check a later run
+ * over the kept files must pass, and the two file operations. */
+#define _GNU_SOURCE
+#include "pfs/kept.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "pfs/names.h"
+
+#define KEPT_HEAD "pfsbench kept run, format 1"
+#define KEPT_MAX 4096 /* a status is a few hundred bytes: a larger file is not one */
+
+static int fail(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, len, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static const char *layout_name(int layout)
+{
+    return layout == PFS_LAYOUT_STRIDED ? "strided" : "segmented";
+}
+
+int pfs_kept_format(const struct pfs_kept *k, const char *run_id, char *buf, size_t len)
+{
+    return snprintf(buf, len,
+                    KEPT_HEAD "\nrun_id %s\nstreams %d\nranks %d\nthreads %d\nshared %d\nlayout %s\ntransfer %" PRIu64
+                              "\nblock %" PRIu64 "\ntransfers %" PRIu64 "\n",
+                    run_id, k->streams, k->ranks, k->threads, k->shared, layout_name(k->layout), k->transfer,
+                    k->block, k->xfers);
+}
+
+/* One "key value" line's value, as an unsigned number (the whole of it). */
+static int num(const char *v, uint64_t max, uint64_t *out)
+{
+    char *end = NULL;
+    errno = 0;
+    unsigned long long x = strtoull(v, &end, 10);
+    if (errno || end == v || *end != '\0' || *v == '-' || x > max)
+        return -1;
+    *out = x;
+    return 0;
+}
+
+/* Parses one line "key value" into k; bit i of *seen for the i-th key.
+ * Unknown keys are skipped (a later format may add some). */
+static int parse_line(char *line, struct pfs_kept *k, unsigned *seen)
+{
+    static const char *const keys[] = {"streams", "ranks", "threads", "shared", "layout", "transfer", "block",
+                                       "transfers", "run_id"};
+    char *v = strchr(line, ' ');
+    if (!v)
+        return -1;
+    *v++ = '\0';
+    uint64_t x = 0;
+    for (unsigned i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+        if (strcmp(line, keys[i]) != 0)
+            continue;
+        *seen |= 1u << i;
+        if (i == 8)
+            return pfs_run_id_valid(v) ? 0 : -1;
+        if (i == 4) {
+            k->layout = !strcmp(v, "strided") ? PFS_LAYOUT_STRIDED : PFS_LAYOUT_SEGMENTED;
+            return strcmp(v, "strided") && strcmp(v, "segmented") ? -1 : 0;
+        }
+        if (num(v, i < 4 ? (uint64_t)INT32_MAX : UINT64_MAX, &x) != 0)
+            return -1;
+        int *ints[] = {&k->streams, &k->ranks, &k->threads, &k->shared};
+        uint64_t *u64s[] = {&k->transfer, &k->block, &k->xfers};
+        if (i < 4)
+            *ints[i] = (int)x;
+        else
+            *u64s[i - 5] = x;
+        return 0;
+    }
+    return 0;
+}
+
+int pfs_kept_parse(const char *text, struct pfs_kept *k, char *err, size_t len)
+{
+    memset(k, 0, sizeof(*k));
+    const size_t hl = strlen(KEPT_HEAD);
+    if (strncmp(text, KEPT_HEAD, hl) != 0 || text[hl] != '\n')
+        return fail(err, len, "it does not start with \"" KEPT_HEAD "\"");
+    unsigned seen = 0;
+    for (const char *p = text + hl + 1; *p;) {
+        size_t n = strcspn(p, "\n");
+        char line[256];
+        if (n >= sizeof(line))
+            return fail(err, len, "a line is too long");
+        memcpy(line, p, n);
+        line[n] = '\0';
+        if (n && parse_line(line, k, &seen) != 0)
+            return fail(err, len, "bad line '%.100s'", p);
+        p += n + (p[n] == '\n');
+    }
+    if ((seen & 0xffu) != 0xffu)
+        return fail(err, len, "a line is missing (it needs streams, ranks, threads, shared, layout, transfer, block "
+                    "and transfers)");
+    if (k->streams < 1 || (int64_t)k->ranks * k->threads != k->streams || k->transfer == 0 ||
+        k->xfers > k->block / k->transfer)
+        return fail(err, len, "its figures do not fit together (%d streams, %" PRIu64 " transfers of %" PRIu64
+                    " bytes in a block of %" PRIu64 ")", k->streams, k->xfers, k->transfer, k->block);
+    return 0;
+}
+
+int pfs_kept_reads(const struct pfs_config *cfg)
+{
+    if (!cfg->run_id[0])
+        return 0;
+    for (int i = 0; i < cfg->nphases; i++)
+        if (!pfs_phase_is_meta(cfg->phases[i]))
+            return cfg->phases[i] != PFS_PH_WRITE;
+    return 0;
+}
+
+/* A size as -t and -b take it: the largest of g, m, k that divides it, else bytes. */
+static const char *size_arg(uint64_t b, char *buf, size_t len)
+{
+    static const char *const suffix[] = {"t", "g", "m", "k"};
+    for (int i = 0; i < 4; i++) {
+        const unsigned shift = 40u - 10u * (unsigned)i;
+        if (b && b % (1ull << shift) == 0) {
+            snprintf(buf, len, "%" PRIu64 "%s", b >> shift, suffix[i]);
+            return buf;
+        }
+    }
+    snprintf(buf, len, "%" PRIu64, b);
+    return buf;
+}
+
+/* The kept run's shape, for every refusal. */
+static void shape(const struct pfs_kept *k, const char *run_id, char *buf, size_t len)
+{
+    char t[32], b[32], h[32];
+    pfs_format_size(k->xfers * k->transfer, h, sizeof(h));
+    snprintf(buf, len, "run %s kept %d stream%s (%d rank%s x %d thread%s), %s%s, -t %s -b %s: %" PRIu64
+             " transfers (%s) in each stream's %s", run_id, k->streams, k->streams == 1 ? "" : "s", k->ranks,
+             k->ranks == 1 ? "" : "s", k->threads, k->threads == 1 ? "" : "s",
+             k->shared ? "one shared file, layout " : "a file per stream", k->shared ? layout_name(k->layout) : "",
+             size_arg(k->transfer, t, sizeof(t)), size_arg(k->block, b, sizeof(b)), k->xfers, h,
+             k->shared ? "segment" : "file");
+}
+
+int pfs_kept_check(const struct pfs_config *cfg, int nranks, const struct pfs_kept *k, const char *run_id,
+                   uint64_t *xfers, char *err, size_t len)
+{
+    char sh[400], a[32];
+    const int streams = nranks * (cfg->threads > 0 ? cfg->threads : 1);
+    shape(k, run_id, sh, sizeof(sh));
+    if (streams != k->streams)
+        return fail(err, len, "%s; this run has %d stream%s (%d rank%s x %d thread%s): it would read %s; run it with "
+                    "%d streams (ranks x --threads)", sh, streams, streams == 1 ? "" : "s", nranks,
+                    nranks == 1 ? "" : "s", cfg->threads, cfg->threads == 1 ? "" : "s",
+                    streams < k->streams ? "a part of them" : "files no stream wrote", k->streams);
+    if (!cfg->shared != !k->shared)
+        return fail(err, len, "%s; give %s", sh, k->shared ? "--shared" : "no --shared");
+    if (cfg->transfer != k->transfer)
+        return fail(err, len, "%s; give -t %s", sh, size_arg(k->transfer, a, sizeof(a)));
+    /* A file per stream and the strided layout put transfer j where -b does
+     * not move it: a -b of exactly what each stream holds reads it all too. */
+    const int b_moves = cfg->shared && cfg->layout != PFS_LAYOUT_STRIDED;
+    if (cfg->block == k->block || (!b_moves && cfg->block == k->xfers * k->transfer)) {
+        *xfers = k->xfers;
+        return 0;
+    }
+    return fail(err, len, "%s; give -b %s (the kept run's) to read exactly what it wrote", sh,
+                size_arg(k->block, a, sizeof(a)));
+}
+
+int pfs_kept_write(const char *dir, const char *run_id, const struct pfs_kept *k, struct pfs_fid *fid, char *err,
+                   size_t len)
+{
+    char path[PFS_PATH_MAX + 128], text[1024];
+    if (pfs_name_kept(path, sizeof(path), dir, run_id) != 0)
+        return fail(err, len, "the kept run's status file name does not fit");
+    const int n = pfs_kept_format(k, run_id, text, sizeof(text));
+    int fd = pfs_open_own(path, O_WRONLY | O_CREAT | O_EXCL, 0644, NULL, fid);
+    if (fd < 0) {
+        char why[200];
+        return fail(err, len, "%s: %s", path, pfs_safefile_why(fd, path, why, sizeof(why)) ? why : strerror(-fd));
+    }
+    int e = 0;
+    if (write(fd, text, (size_t)n) != n)
+        e = errno ? errno : ENOSPC;
+    else if (fsync(fd) != 0)
+        e = errno;
+    close(fd);
+    if (e) {
+        pfs_unlink_own(path, fid);
+        return fail(err, len, "%s: %s", path, strerror(e));
+    }
+    return 0;
+}
+
+/* What the run id left in dir, when its status is not there. */
+static int missing(const char *dir, const char *run_id, const char *path, char *err, size_t len)
+{
+    char other[PFS_PATH_MAX + 128];
+    struct stat st;
+    if ((pfs_name_data(other, sizeof(other), dir, run_id, 0, 0) == 0 && lstat(other, &st) == 0) ||
+        (pfs_name_data(other, sizeof(other), dir, run_id, 1, 0) == 0 && lstat(other, &st) == 0))
+        return fail(err, len, "--run-id %s: %s is there but not %s, which a run that keeps its files (-k) makes "
+                    "at its end: the run that wrote it failed, was stopped, or did not keep it; what its files "
+                    "hold is not known", run_id, other, path);
+    return fail(err, len, "--run-id %s: no run kept data files in %s (there is no %s); a run keeps them with -k and "
+                "names its id at the end", run_id, dir, path);
+}
+
+int pfs_kept_read(const char *dir, const char *run_id, struct pfs_kept *k, char *err, size_t len)
+{
+    char path[PFS_PATH_MAX + 128], text[KEPT_MAX + 1], why[300];
+    if (pfs_name_kept(path, sizeof(path), dir, run_id) != 0)
+        return fail(err, len, "the kept run's status file name does not fit");
+    int fd = pfs_open_own(path, O_RDONLY, 0, NULL, NULL);
+    if (fd == -ENOENT)
+        return missing(dir, run_id, path, err, len);
+    if (fd < 0)
+        return fail(err, len, "--run-id %s: %s: %s", run_id, path,
+                    pfs_safefile_why(fd, path, why, sizeof(why)) ? why : strerror(-fd));
+    ssize_t n = read(fd, text, KEPT_MAX + 1);
+    int e = errno;
+    close(fd);
+    if (n < 0)
+        return fail(err, len, "--run-id %s: %s: %s", run_id, path, strerror(e));
+    if (n > KEPT_MAX)
+        return fail(err, len, "--run-id %s: %s is larger than a kept run's status", run_id, path);
+    text[n] = '\0';
+    if (pfs_kept_parse(text, k, why, sizeof(why)) != 0)
+        return fail(err, len, "--run-id %s: %s is not a kept run's status: %s", run_id, path, why);
+    return 0;
+}
