@@ -375,6 +375,14 @@ int pfs_check_run(const struct pfs_config *cfg, int total_given, char *err, size
     if (cfg->ramp > 0 && cfg->runtime > 0 && cfg->ramp >= cfg->runtime)
         return fail(err, len, "--ramp %g is not shorter than --runtime %g: nothing would be left to measure", cfg->ramp,
                     cfg->runtime);
+    /* The ramp leaves out the transfer that ends it: with one per stream
+     * nothing is left, however fast or slow it goes. */
+    const int blocks = pfs_config_has_phase(cfg, PFS_PH_WRITE) || pfs_config_has_phase(cfg, PFS_PH_REWRITE) ||
+                       pfs_config_has_phase(cfg, PFS_PH_READ) || pfs_config_has_phase(cfg, PFS_PH_REREAD);
+    if (cfg->ramp > 0 && cfg->runtime <= 0 && blocks && cfg->block <= cfg->transfer)
+        return fail(err, len, "--ramp %g with one transfer per stream (-b equals -t): the ramp leaves out the transfer "
+                    "that ends it, so nothing would be left to measure; give -b several transfers or --runtime",
+                    cfg->ramp);
     if (cfg->ramp > 0 && cfg->deadline > 0 && cfg->ramp >= cfg->deadline)
         return fail(err, len, "--ramp %g is not shorter than -D %g: the stonewall would stop the streams inside the "
                     "ramp, before anything is measured", cfg->ramp, cfg->deadline);

@@ -248,33 +248,42 @@ void drv_record_begin(struct ctx *c, int argc, char **argv)
     }
 }
 
-/* Local, rank 0, after the gather of a phase: every stream's times go onto
- * rank 0's clock; a repetition that did not fail counts and is shown. */
 /* Rank 0. --ramp: a stream that completed no transfer after its ramp has
- * no figures (0 transfers in an empty span at its close); the run says
- * how many, so that a row of such streams is not read as a measurement. */
-static void ramp_warn(struct ctx *c, const struct pfs_times *dst, int p, int rep)
+ * no figures (0 transfers in an empty span at its close). Some such
+ * streams: the run warns how many, the others are the measurement. All
+ * of them: there is no measurement, and a 0 MiB/s row would read as one;
+ * how fast the work goes is not known before the run (only a single
+ * transfer per stream is refused up front), so the repetition is not
+ * counted and the run fails, named: the next agreement stops it, or, after
+ * the last phase, drv_record_end. Returns 1 in that case. */
+static int ramp_outlasted(struct ctx *c, const struct pfs_times *dst, int p, int rep)
 {
     const struct pfs_config *cfg = &c->cfg;
     if (cfg->ramp <= 0 || pfs_phase_is_meta(cfg->phases[p]))
-        return;
+        return 0;
     int empty = 0;
     for (int s = 0; s < c->nstreams; s++)
         empty += dst[s].xfers == 0;
     if (!empty)
-        return;
+        return 0;
+    if (empty == c->nstreams) {
+        char op[64];
+        snprintf(op, sizeof(op), "measure %s (repetition %d)", pfs_phase_name(cfg->phases[p]), rep);
+        drv_set_fail(c, op, "", 0, "--ramp %g s outlasted the work of every stream: no transfer completed after it, so "
+                     "nothing was measured (not recorded as 0 MiB/s); give a larger -b or --runtime", cfg->ramp);
+        return 1;
+    }
     char w[256];
-    if (empty == c->nstreams)
-        snprintf(w, sizeof(w), "%s rep %d: --ramp %g s outlasted the work of every stream: its row is no measurement "
-                 "(give a larger block or --runtime)", pfs_phase_name(cfg->phases[p]), rep, cfg->ramp);
-    else
-        snprintf(w, sizeof(w), "%s rep %d: --ramp %g s outlasted the work of %d of %d streams: they add nothing to the "
-                 "figures", pfs_phase_name(cfg->phases[p]), rep, cfg->ramp, empty, c->nstreams);
+    snprintf(w, sizeof(w), "%s rep %d: --ramp %g s outlasted the work of %d of %d streams: they add nothing to the "
+             "figures", pfs_phase_name(cfg->phases[p]), rep, cfg->ramp, empty, c->nstreams);
     pfs_run_warn(c->rec.d, "%s", w);
     if (!cfg->quiet)
         fprintf(stderr, "pfsbench: warning: %s\n", w);
+    return 0;
 }
 
+/* Local, rank 0, after the gather of a phase: every stream's times go onto
+ * rank 0's clock; a repetition that did not fail counts and is shown. */
 void drv_record_phase(struct ctx *c, int p, int rep, int failed)
 {
     struct record *r = &c->rec;
@@ -294,10 +303,9 @@ void drv_record_phase(struct ctx *c, int p, int rep, int failed)
     }
     /* A failed repetition's times stay out of the statistics; the error
      * message says what happened to it. */
-    if (failed)
+    if (failed || ramp_outlasted(c, dst, p, rep))
         return;
     r->reps_done[p] = rep + 1;
-    ramp_warn(c, dst, p, rep);
     if (!cfg->quiet && cfg->format == PFS_FORMAT_TEXT)
         pfs_report_row(stdout, r->d, p, rep);
     cache_warn(c, p, rep);
@@ -351,6 +359,17 @@ int drv_record_end(struct ctx *c, int failed)
     int rc = failed ? PFS_EXIT_IO : PFS_EXIT_OK;
     if (c->rank == 0 && d && d->interrupt_signal)
         rc = 128 + d->interrupt_signal; /* 130 for SIGINT, 143 for SIGTERM, as a shell reports them */
+    if (c->rank == 0 && d && !failed && c->fail.failed) {
+        /* Rank 0's own failure after the last agreement (a last
+         * repetition that measured nothing): named here, as an agreement
+         * would have named it. */
+        char msg[1024];
+        drv_format_failure(&c->fail, msg, sizeof(msg));
+        fprintf(stderr, "pfsbench: error: %s\n", msg);
+        snprintf(d->error, sizeof(d->error), "%s", msg);
+        failed = 1;
+        rc = PFS_EXIT_IO;
+    }
     if (c->rank == 0 && d) {
         if (failed && !d->interrupt_signal)
             d->status = "failed";

@@ -10,8 +10,9 @@
 #   - --ramp: the stored transfers are fewer than the pwrites the file got
 #     (counted by strace, each one slowed by the stall shim), and the read's
 #     span starts at least the ramp after the write's close;
-#   - a ramp that outlasts the work stores no bytes;
-#   - --runtime with -D, and a ramp not shorter than the runtime: exit 2.
+#   - a ramp that outlasts the work is no measurement: the run fails (exit 1);
+#   - --runtime with -D, a ramp not shorter than the runtime, and a ramp
+#     with one transfer per stream: exit 2.
 . "$(dirname "$0")/lib.sh"
 : "${PFS_STALL_LIB:?set PFS_STALL_LIB to the stall shim (ctest does)}"
 D=$T/data
@@ -109,23 +110,22 @@ assert float(tr["open_start"]) - float(tw["close_end"]) >= 1.0, (tr["open_start"
 assert int(tr["transfers"]) > 0
 EOF
 
-# A ramp longer than the work: no bytes stored for it.
+# A ramp longer than the work: no measurement, so no 0 MiB/s row: the run
+# fails naming --ramp, its write has no repetition, /summary no row.
 run_mpi 1 60 -d "$D" -t 64k -b 256k --ramp 3 -p write -o "$R" -q
-check "--ramp outlasting the block: exit 0" [ "$RC" -eq 0 ]
-pycheck "--ramp outlasting the block: no bytes, no transfers, an empty span" "$R" <<'EOF'
-import sys, h5py
-f = h5py.File(sys.argv[1], "r")
-run = f["runs"][sorted(f["runs"])[-1]]
-t = run["phases"]["00_write"]["times"][0][0]
-assert int(t["bytes"]) == 0 and int(t["transfers"]) == 0
-assert float(t["open_start"]) == float(t["close_end"])
-EOF
+check "--ramp outlasting the block: exit 1" [ "$RC" -eq 1 ]
+check "--ramp outlasting the block: the error names the ramp" grep -q "pfsbench: error: .*--ramp 3 s outlasted the work of every stream" "$T/err"
+check "--ramp outlasting the block: recorded as failed, no repetition, no row" [ "$("$PY" -c 'import h5py, sys
+f = h5py.File(sys.argv[1], "r"); name = sorted(f["runs"])[-1]; run = f["runs"][name]
+print(run.attrs["status"], run["phases"]["00_write"].attrs["repetitions"], sum(f["summary"]["run"] == int(name)))' "$R")" = "failed 0 0" ]
 
 # Refusals: exit 2 with one message, nothing made.
 run_mpi 1 60 -d "$T/none1" -t 64k -b 256k --runtime 2 -D 1 -p write
 check "--runtime with -D: exit 2, one message" [ "$RC" -eq 2 -a "$(grep -c -- '--runtime' "$T/err")" -eq 1 ]
 run_mpi 1 60 -d "$T/none2" -t 64k -b 256k --runtime 1 --ramp 1 -p write
 check "--ramp not shorter than --runtime: exit 2, one message" [ "$RC" -eq 2 -a "$(grep -c -- '--ramp' "$T/err")" -eq 1 ]
-check "refusals made nothing" not test -e "$T/none1" -o -e "$T/none2"
+run_mpi 1 60 -d "$T/none3" -t 64k -b 64k --ramp 1 -p write
+check "--ramp with one transfer per stream: exit 2, one message" [ "$RC" -eq 2 -a "$(grep -c -- '--ramp' "$T/err")" -eq 1 ]
+check "refusals made nothing" not test -e "$T/none1" -o -e "$T/none2" -o -e "$T/none3"
 
 finish
