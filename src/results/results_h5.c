@@ -249,6 +249,15 @@ static int summary_is_fixed(hid_t ds)
     return fixed;
 }
 
+hid_t pfs_res_summary_mem_type(hid_t ds)
+{
+    hid_t ft = summary_is_fixed(ds) ? H5Dget_type(ds) : -1;
+    hid_t t = summary_type(ft);
+    if (ft >= 0)
+        H5Tclose(ft);
+    return t;
+}
+
 #define SUMMARY_UNITS                                                                                       \
     "transfer, block, bytes: bytes; seconds: s; bandwidth, stonewall_bandwidth: bytes/s (1024-based MiB = "     \
     "1048576 bytes); utilization: fraction; ops: transfers (data phases) or files (metadata phases); rate, "   \
@@ -713,16 +722,13 @@ done:
     return rc;
 }
 
-int pfs_res_write_run(hid_t file, const struct pfs_run_data *d, char *name, size_t namelen)
+int pfs_res_write_run(hid_t file, const struct pfs_run_data *d, int run_no, char *name, size_t namelen)
 {
     const struct pfs_config *cfg = d->cfg;
     hid_t runs = H5Lexists(file, "runs", H5P_DEFAULT) > 0 ? H5Gopen2(file, "runs", H5P_DEFAULT)
                                                            : H5Gcreate2(file, "runs", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     if (runs < 0)
         return -1;
-    H5G_info_t info;
-    H5Gget_info(runs, &info);
-    int run_no = (int)info.nlinks + 1;
     snprintf(name, namelen, "/runs/%06d", run_no);
     hid_t g = H5Gcreate2(runs, name + 6, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     H5Gclose(runs);

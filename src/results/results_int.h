@@ -40,13 +40,20 @@ struct target {
 /* results_h5.c */
 /* The format and format_version attributes of a new file; nonzero on failure. */
 PFS_RES_HIDDEN int pfs_res_write_format(hid_t file);
-/* Writes run d as the next /runs/NNNNNN group (its name into name) and its summary rows. */
-PFS_RES_HIDDEN int pfs_res_write_run(hid_t file, const struct pfs_run_data *d, char *name, size_t namelen);
+/* Writes run d as group /runs/NNNNNN, NNNNNN = run_no (its name into name), and its summary rows. */
+PFS_RES_HIDDEN int pfs_res_write_run(hid_t file, const struct pfs_run_data *d, int run_no, char *name, size_t namelen);
+/* The memory type of the rows the append writes into the existing /summary
+ * ds (variable-length strings, or fixed-length ones for an older table). */
+PFS_RES_HIDDEN hid_t pfs_res_summary_mem_type(hid_t ds);
 
 /* image.c */
 PFS_RES_HIDDEN void pfs_res_quiet_hdf5(void);
-/* An existing file p (given: what -o said): an HDF5 pfsbench results file of a version this writes. */
+/* An existing file p (given: what -o said): an HDF5 pfsbench results file
+ * of a version this writes, that can take a new run. */
 PFS_RES_HIDDEN int pfs_res_check_file(const char *p, const char *given, char *err, size_t len);
+/* The same on the open file f: every attribute, group and table the append
+ * reads or extends; *next: the number of the run to add. 0, or -1 with err. */
+PFS_RES_HIDDEN int pfs_res_check_structure(hid_t f, const char *given, int *next, char *err, size_t len);
 PFS_RES_HIDDEN int pfs_res_build_image(const struct target *t, const char *old, size_t oldn,
                                        const struct pfs_run_data *d, char *name, size_t namelen, char **img,
                                        size_t *imgn, char *err, size_t len);
