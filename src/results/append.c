@@ -210,12 +210,12 @@ static int check_existing(const struct target *t, const struct stat *st, char *e
     return rc;
 }
 
-static int lock_refused(const struct target *t, int e, char *err, size_t len)
+static int lock_refused(const struct target *t, const char *path, int e, char *err, size_t len)
 {
     return fail(err, len, "the file system of '%s' refuses file locks on %s (%s): without a lock, runs appending from "
                 "several clients at once could drop each other's results, so pfsbench does not record the run there; "
                 "give -o a file on a file system with locks (local disk, NFSv4, GlusterFS, Lustre mounted with "
-                "-o flock, GPFS)", t->given, t->lock, strerror(e));
+                "-o flock, GPFS)", t->given, path, strerror(e));
 }
 
 /* The lock file: a regular file beside the results file, never removed (a
@@ -250,11 +250,12 @@ static int lock_open(const struct target *t, mode_t mode, char *err, size_t len)
     return fd;
 }
 
-/* One try at the whole-file write lock: 0 taken, 1 held by another writer,
- * -1 refused by the file system (err set). OFD locks belong to the open
- * file, so two appends in one process exclude each other too; a kernel or
- * file system without them gets the classic POSIX lock. */
-static int lock_try(int fd, int *cmd, const struct target *t, char *err, size_t len)
+/* One try at the whole-file write lock on fd (path, for messages): 0
+ * taken, 1 held by another writer, -1 refused by the file system (err
+ * set). OFD locks belong to the open file, so two appends in one process
+ * exclude each other too; a kernel or file system without them gets the
+ * classic POSIX lock. */
+static int lock_try(int fd, int *cmd, const struct target *t, const char *path, char *err, size_t len)
 {
     for (;;) {
         struct flock fl;
@@ -272,7 +273,7 @@ static int lock_try(int fd, int *cmd, const struct target *t, char *err, size_t 
         }
         if (e == EAGAIN || e == EACCES)
             return 1;
-        return lock_refused(t, e, err, len);
+        return lock_refused(t, path, e, err, len);
     }
 }
 
@@ -292,7 +293,7 @@ static int lock_take(int fd, int *cmd, const struct target *t, char *err, size_t
     struct timespec nap = {0, 1000000};
     double waited = 0;
     for (;;) {
-        int r = lock_try(fd, cmd, t, err, len);
+        int r = lock_try(fd, cmd, t, t->lock, err, len);
         if (r <= 0)
             return r;
         if (waited >= LOCK_WAIT_S)
@@ -305,10 +306,31 @@ static int lock_take(int fd, int *cmd, const struct target *t, char *err, size_t
     }
 }
 
+/* An existing lock file must be one the append can open and lock: a
+ * regular file, never a link (which the append does not follow). */
+static int check_lock_file(const struct target *t, char *err, size_t len)
+{
+    struct stat st;
+    if (lstat(t->lock, &st) != 0)
+        return errno == ENOENT ? 0
+                               : fail(err, len, "cannot look up lock file %s of results path '%s': %s", t->lock,
+                                      t->given, strerror(errno));
+    if (S_ISLNK(st.st_mode))
+        return fail(err, len, "lock file %s of results path '%s' is a symbolic link; pfsbench never follows one there: "
+                    "remove it", t->lock, t->given);
+    if (!S_ISREG(st.st_mode))
+        return fail(err, len, "lock file %s of results path '%s' is not a regular file: remove it", t->lock, t->given);
+    int fd = open(t->lock, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return fail(err, len, "cannot open lock file %s of results path '%s': %s", t->lock, t->given, strerror(errno));
+    close(fd);
+    return 0;
+}
+
 /* The directory must let us make the copy and rename it: tried for real
  * (root passes every permission check, not an immutable flag or a
- * read-only mount), and the lock file must be creatable and lockable. */
-static int check_dir_and_lock(const struct target *t, mode_t mode, char *err, size_t len)
+ * read-only mount), and a file there must be lockable. */
+static int check_dir_and_lock(const struct target *t, char *err, size_t len)
 {
     struct stat st;
     if (stat(t->dir, &st) != 0 || !S_ISDIR(st.st_mode))
@@ -320,23 +342,22 @@ static int check_dir_and_lock(const struct target *t, mode_t mode, char *err, si
         return fail(err, len, "cannot write results beside '%s': directory %s is not writable (%s)", t->given, t->dir,
                     strerror(errno));
     /* The very name the append will create; ours (this pid), so no other
-     * writer touches it. */
+     * writer touches it. Locked, it also tells whether this file system
+     * takes locks on a regular file here: the lock file itself is made by
+     * the append alone, so that a run refused after this check (exit 2)
+     * leaves nothing behind. */
     unlink(t->tmp);
-    int fd = open(t->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    int fd = open(t->tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0)
         return fail(err, len, "cannot create files beside '%s' in %s (%s); give -o elsewhere", t->given, t->dir,
                     strerror(errno));
+    int cmd = F_OFD_SETLK;
+    int r = lock_try(fd, &cmd, t, t->dir, err, len);
     close(fd);
     unlink(t->tmp);
-    fd = lock_open(t, mode, err, len);
-    if (fd < 0)
-        return -1;
-    int cmd = F_OFD_SETLK;
-    int r = lock_try(fd, &cmd, t, err, len);
-    if (r == 0)
-        lock_release(fd, cmd);
-    close(fd);
-    return r < 0 ? -1 : 0; /* held by another writer: lockable */
+    if (r != 0)
+        return -1; /* refused (a fresh file of ours cannot be held by another) */
+    return check_lock_file(t, err, len);
 }
 
 int pfs_results_check(const char *path, char *err, size_t len)
@@ -351,7 +372,7 @@ int pfs_results_check(const char *path, char *err, size_t len)
         return fail(err, len, "results path '%s': %s", path, strerror(errno));
     if (exists && check_existing(&t, &st, err, len) != 0)
         return -1;
-    return check_dir_and_lock(&t, exists ? (st.st_mode & 0666) : 0644, err, len);
+    return check_dir_and_lock(&t, err, len);
 }
 
 /* ---- the append ---- */

@@ -4,9 +4,11 @@
 # (attributes as arrays or of other types, /summary contiguous or of a fixed
 # size or of other field types, /runs not a group, ...) is refused before
 # the benchmark: exit 2 with its reason, no crash, no data file, the file
-# byte for byte, nothing new beside it. Each that can (a run
+# byte for byte, nothing new beside it (no lock file). Each that can (a run
 # group deleted, an older or wider /summary, the repair results-format.md
 # gives) takes the run as the largest number in use + 1, its old rows kept.
+# Item 8: a run refused with exit 2 after the results check leaves no
+# results lock file behind.
 . "$(dirname "$0")/lib.sh"
 HERE=$(cd "$(dirname "$0")" && pwd)
 ulimit -c 0
@@ -49,5 +51,16 @@ for line in "${CASES[@]}"; do
             "$PY" "$HERE/hostile_results.py" appended "$W/r.h5" "$T/corpus/$case.h5" "$words"
     fi
 done
+
+# ---- a refusal after the results check leaves no results lock file ----
+# The run lock's name is a directory: exit 2 at the run lock, which comes
+# after rank 0 checked the results path (4778fdb left .new.h5.lock there).
+mkdir -p "$T/rl/d/pfsbench.X.lock" "$T/rl/res"
+run_mpi 2 60 -d "$T/rl/d" --run-id X "${ARGS[@]}" -o "$T/rl/res/new.h5" </dev/null
+check "refused at the run lock: exit 2 (got $RC)" [ "$RC" -eq 2 ]
+check "refused at the run lock: nothing in the results directory" [ -z "$(ls -A "$T/rl/res")" ]
+cp "$T/base.h5" "$T/rl/res/old.h5"
+run_mpi 2 60 -d "$T/rl/d" --run-id X "${ARGS[@]}" -o "$T/rl/res/old.h5" </dev/null
+check "refused at the run lock, existing file: nothing new beside it" [ "$(ls -A "$T/rl/res")" = old.h5 ]
 
 finish

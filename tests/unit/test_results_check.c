@@ -1,12 +1,13 @@
 /* What the results writer demands of an existing file before a run
- * (issue 25, items 4 and 5), on
+ * (issue 25, items 4, 5 and 8), on
  * real HDF5 files made here with the plain HDF5 C API:
  *   - attributes of the wrong shape or type are refused with their reason,
  *     never read into a buffer for one value (ASan sees any overread);
  *   - the next run is the largest number in use + 1, in a group's name or a
  *     /summary row: a deleted group neither fails the append nor has its
  *     number given again;
- *   - a /summary that cannot grow is refused by the check and by the append.
+ *   - a /summary that cannot grow is refused by the check and by the append;
+ *   - the check makes nothing: no lock file, no copy.
  * No MPI: the results module makes only serial HDF5 calls. */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -19,6 +20,7 @@
 
 #include <cmocka.h>
 
+#include <dirent.h>
 #include <ftw.h>
 #include <hdf5.h>
 #include <sys/stat.h>
@@ -31,6 +33,7 @@
 struct fixture {
     char dir[256];
     char path[512];
+    char lock[512];
     struct pfs_config cfg;
     struct pfs_run_data d;
     char hosts[1][PFS_HOST_MAX];
@@ -56,6 +59,7 @@ static int setup(void **state)
     if (!mkdtemp(f->dir))
         return -1;
     snprintf(f->path, sizeof(f->path), "%s/r.h5", f->dir);
+    snprintf(f->lock, sizeof(f->lock), "%s/.r.h5.lock", f->dir);
     pfs_config_defaults(&f->cfg);
     f->cfg.transfer = 1 << 20;
     f->cfg.block = 4 << 20;
@@ -111,6 +115,19 @@ static void expect_refused(struct fixture *f, const char *why)
         print_error("check: rc %d, '%s' does not say '%s'\n", rc, err, why);
     assert_int_equal(rc, -1);
     assert_non_null(strstr(err, why));
+}
+
+/* How many names dir holds. */
+static int names_in(const char *dir)
+{
+    DIR *dh = opendir(dir);
+    assert_non_null(dh);
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(dh)))
+        n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+    closedir(dh);
+    return n;
 }
 
 /* ---- attributes ---- */
@@ -281,12 +298,30 @@ static void test_summary_that_cannot_grow(void **state)
     free(before), free(after);
 }
 
+/* ---- the check makes nothing ---- */
+
+/* A run refused after the check (exit 2 for another reason) must leave
+ * nothing behind: the check neither keeps a probe nor makes the lock file,
+ * for a new results file or an existing one. */
+static void test_check_makes_nothing(void **state)
+{
+    struct fixture *f = *state;
+    char err[1024];
+    assert_int_equal(pfs_results_check(f->path, err, sizeof(err)), 0);
+    assert_int_equal(names_in(f->dir), 0);
+    append_as(f, "/runs/000001");
+    unlink(f->lock);
+    assert_int_equal(pfs_results_check(f->path, err, sizeof(err)), 0);
+    assert_int_equal(names_in(f->dir), 1); /* r.h5 alone */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_attributes_checked_before_read, setup, teardown),
         cmocka_unit_test_setup_teardown(test_numbering_after_deletions, setup, teardown),
         cmocka_unit_test_setup_teardown(test_summary_that_cannot_grow, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_check_makes_nothing, setup, teardown),
     };
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     return cmocka_run_group_tests(tests, NULL, NULL);
