@@ -1,8 +1,8 @@
 /* What the results module's files share (private to src/results/):
  * results_h5.c writes the schema (run group, placement, phases, summary),
- * image.c handles the file as a whole (format check, in-memory image) and
- * append.c the append's integrity steps (target, up-front checks, lock
- * file, temporary copy, stale copies, rename). These names stay out of the
+ * image.c handles the file as a whole (structure check, in-memory image),
+ * append.c the append's integrity steps (target, up-front checks,
+ * temporary copy, stale copies, rename) and lock.c its lock file. These names stay out of the
  * module's exported symbols. */
 #ifndef PFS_RESULTS_INT_H
 #define PFS_RESULTS_INT_H
@@ -14,6 +14,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #define PFS_RES_HIDDEN __attribute__((visibility("hidden")))
 
@@ -57,6 +58,21 @@ PFS_RES_HIDDEN int pfs_res_check_structure(hid_t f, const char *given, int *next
 PFS_RES_HIDDEN int pfs_res_build_image(const struct target *t, const char *old, size_t oldn,
                                        const struct pfs_run_data *d, char *name, size_t namelen, char **img,
                                        size_t *imgn, char *err, size_t len);
+
+/* lock.c: the lock file t->lock. pfs_res_lock_open: opened (made when
+ * missing, with mode), a regular file; the fd or -1 with err. */
+PFS_RES_HIDDEN int pfs_res_lock_open(const struct target *t, mode_t mode, char *err, size_t len);
+/* One try at the write lock on fd (path names it in messages): 0 taken, 1
+ * held by another, -1 refused by the file system (err set). *cmd starts
+ * as F_OFD_SETLK and falls back to F_SETLK where OFD locks are missing. */
+PFS_RES_HIDDEN int pfs_res_lock_try(int fd, int *cmd, const struct target *t, const char *path, char *err,
+                                    size_t len);
+/* The lock, waited for (with a limit); 0 or -1 with err. */
+PFS_RES_HIDDEN int pfs_res_lock_take(int fd, int *cmd, const struct target *t, char *err, size_t len);
+PFS_RES_HIDDEN void pfs_res_lock_release(int fd, int cmd);
+/* An existing lock file is one the append can use (a regular file, not a
+ * link, openable); none is fine. 0 or -1 with err. */
+PFS_RES_HIDDEN int pfs_res_lock_check_file(const struct target *t, char *err, size_t len);
 
 /* Scalar attributes (results_h5.c): a UTF-8 variable-length string (NULL is
  * written as ""), and a number of the given native type. 0 or -1. */
