@@ -496,6 +496,7 @@ int pfs_results_append(const char *path, const struct pfs_run_data *d, char *nam
         close(lfd);
         return -1;
     }
+    pfs_res_lock_say_holder(lfd, &t, d->run_id);
     dfd = open(t.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dfd < 0) {
         fail(err, errlen, "cannot open directory %s: %s", t.dir, strerror(errno));
@@ -526,6 +527,9 @@ int pfs_results_append(const char *path, const struct pfs_run_data *d, char *nam
 out:
     if (dfd >= 0)
         close(dfd);
+    /* No holder's line outlives its lock: a waiter that finds none knows
+     * the holder did not say (an older pfsbench), not who held it last. */
+    (void)!ftruncate(lfd, 0); /* where it fails, the next holder's line replaces it */
     pfs_res_lock_release(lfd, cmd);
     close(lfd);
     return rc;

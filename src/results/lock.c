@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #define LOCK_WAIT_S 600 /* how long an append waits for another writer's lock */
+#define LOCK_NOTE_S 30  /* how often a waiting append says so */
 
 static int lock_refused(const struct target *t, const char *path, int e, char *err, size_t len)
 {
@@ -89,24 +90,74 @@ void pfs_res_lock_release(int fd, int cmd)
     fcntl(fd, cmd, &fl);
 }
 
+/* The holder's own line in the lock file ("host pid run-id", written by
+ * pfs_results_append under the lock): its words for a message, or "".
+ * Bounded and sanitised: the file is anyone's to write. */
+static void lock_holder(int fd, char *out, size_t len)
+{
+    char buf[256];
+    ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+    out[0] = '\0';
+    if (n <= 0)
+        return;
+    buf[n] = '\0';
+    buf[strcspn(buf, "\n")] = '\0';
+    for (char *p = buf; *p; p++)
+        if ((unsigned char)*p < 0x20 || (unsigned char)*p == 0x7f)
+            *p = '?';
+    char host[128], id[128];
+    long pid;
+    if (sscanf(buf, "%127s %ld %127s", host, &pid, id) == 3)
+        snprintf(out, len, " (held by pid %ld on %s, run %s)", pid, host, id);
+}
+
+static double mono_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 /* Waits for the lock by polling, with a limit, so that a writer stuck on
- * a dead client never hangs this run forever. */
+ * a dead client never hangs this run forever; every LOCK_NOTE_S it says
+ * on stderr that it waits, and for whom, so that a run that seems to hang
+ * after its last phase is seen to wait for another. */
 int pfs_res_lock_take(int fd, int *cmd, const struct target *t, char *err, size_t len)
 {
     struct timespec nap = {0, 1000000};
-    double waited = 0;
+    const double t0 = mono_now();
+    double next_note = LOCK_NOTE_S;
     for (;;) {
         int r = pfs_res_lock_try(fd, cmd, t, t->lock, err, len);
         if (r <= 0)
             return r;
+        double waited = mono_now() - t0;
+        char who[300] = "";
+        if (waited >= next_note || waited >= LOCK_WAIT_S)
+            lock_holder(fd, who, sizeof(who));
         if (waited >= LOCK_WAIT_S)
-            return fail(err, len, "waited %d s for the lock on %s (another pfsbench appending to '%s' holds it); the "
-                        "run is not recorded", LOCK_WAIT_S, t->lock, t->given);
+            return fail(err, len, "waited %d s for the lock on %s%s, which another pfsbench appending to '%s' holds; "
+                        "the run is not recorded", LOCK_WAIT_S, t->lock, who, t->given);
+        if (waited >= next_note) {
+            fprintf(stderr, "pfsbench: waiting %.0f s so far for the lock on %s%s to append the run to '%s' (giving "
+                    "up at %d s)\n", waited, t->lock, who[0] ? who : " (held by a process that did not say who)",
+                    t->given, LOCK_WAIT_S);
+            fflush(stderr);
+            next_note += LOCK_NOTE_S;
+        }
         nanosleep(&nap, NULL);
-        waited += (double)nap.tv_nsec / 1e9;
         if (nap.tv_nsec < 200000000)
             nap.tv_nsec *= 2;
     }
+}
+
+/* Under the lock: this run's line in the lock file, for those who wait. */
+void pfs_res_lock_say_holder(int fd, const struct target *t, const char *run_id)
+{
+    char line[256];
+    int n = snprintf(line, sizeof(line), "%s %ld %s\n", t->host, (long)getpid(), run_id && run_id[0] ? run_id : "-");
+    if (ftruncate(fd, 0) == 0 && n > 0)
+        (void)!pwrite(fd, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1, 0);
 }
 
 /* An existing lock file must be one the append can open and lock: a

@@ -67,8 +67,11 @@ PFS_RES_HIDDEN int pfs_res_lock_open(const struct target *t, mode_t mode, char *
  * as F_OFD_SETLK and falls back to F_SETLK where OFD locks are missing. */
 PFS_RES_HIDDEN int pfs_res_lock_try(int fd, int *cmd, const struct target *t, const char *path, char *err,
                                     size_t len);
-/* The lock, waited for (with a limit); 0 or -1 with err. */
+/* The lock, waited for up to 600 s, saying on stderr every 30 s that it
+ * waits and for whom (the holder's line); 0 or -1 with err. */
 PFS_RES_HIDDEN int pfs_res_lock_take(int fd, int *cmd, const struct target *t, char *err, size_t len);
+/* Under the lock: "HOST PID RUN_ID" into the lock file, for those who wait. */
+PFS_RES_HIDDEN void pfs_res_lock_say_holder(int fd, const struct target *t, const char *run_id);
 PFS_RES_HIDDEN void pfs_res_lock_release(int fd, int cmd);
 /* An existing lock file is one the append can use (a regular file, not a
  * link, openable); none is fine. 0 or -1 with err. */

@@ -8,7 +8,8 @@
 # group deleted, an older or wider /summary, the repair results-format.md
 # gives) takes the run as the largest number in use + 1, its old rows kept.
 # Item 8: a run refused with exit 2 after the results check leaves no
-# results lock file behind.
+# results lock file behind. Item 7: the lock file names its holder (host,
+# pid, run id), and a run waiting for the lock says so every 30 s, naming it.
 . "$(dirname "$0")/lib.sh"
 HERE=$(cd "$(dirname "$0")" && pwd)
 ulimit -c 0
@@ -62,5 +63,47 @@ check "refused at the run lock: nothing in the results directory" [ -z "$(ls -A 
 cp "$T/base.h5" "$T/rl/res/old.h5"
 run_mpi 2 60 -d "$T/rl/d" --run-id X "${ARGS[@]}" -o "$T/rl/res/old.h5" </dev/null
 check "refused at the run lock, existing file: nothing new beside it" [ "$(ls -A "$T/rl/res")" = old.h5 ]
+
+# ---- item 7: the lock holder's line, written by a real run ----
+# Rank 0 aborts under the lock (the crash hook): its line stays in the lock
+# file, naming this host (as the temporary copy names it), the pid the
+# copy's name carries, and the run id the report printed.
+cp "$T/base.h5" "$T/rl/res/held.h5"
+RC=0
+timeout 60 mpirun -np 1 --oversubscribe --bind-to none -x PFSBENCH_TEST_CRASH_IN_RESULTS=1 "$PFSBENCH" -d "$T/d0" \
+    "${ARGS[@]}" -o "$T/rl/res/held.h5" >"$T/out" 2>"$T/err" </dev/null || RC=$?
+id=$(awk '/^pfsbench .* run /{print $4; exit}' "$T/out")
+copy=$(ls -A "$T/rl/res" | grep '^\.held\.h5\.tmp\.' | head -1)
+host_pid=${copy#.held.h5.tmp.}
+check "holder: the crashed run left its copy and its line ($copy)" [ -n "$id" -a -n "$copy" ]
+check "holder: the lock file says '${host_pid%.*} ${host_pid##*.} $id'" \
+    [ "$(cat "$T/rl/res/.held.h5.lock")" = "${host_pid%.*} ${host_pid##*.} $id" ]
+
+# ---- item 7: a run waiting for another's lock says so, naming it ----
+# Run A holds the lock: the stall shim holds the fsync of its copy (its
+# first fsync: -p write without -e makes none) until B, appending to the
+# same file, has said at 30 s whom it waits for. No clock is raced: the
+# script waits for the line (up to 150 s), then lets A go.
+: "${PFS_STALL_LIB:?set PFS_STALL_LIB to the stall shim (ctest does)}"
+L=$T/lw
+mkdir -p "$L/a" "$L/b" "$L/res"
+cp "$T/base.h5" "$L/res/r.h5"
+timeout 240 mpirun -np 1 --oversubscribe --bind-to none -x LD_PRELOAD="$PFS_STALL_LIB" -x PFS_STALL_SECS=200 \
+    -x PFS_STALL_UNTIL="$L/go" -x PFS_STALL_MARK="$L/held" "$PFSBENCH" -d "$L/a" "${ARGS[@]}" -o "$L/res/r.h5" \
+    --label holder >"$L/out.a" 2>"$L/err.a" </dev/null &
+pa=$!
+for _ in $(seq 600); do [ -e "$L/held" ] && break; sleep 0.2; done
+ida=$(awk '/^pfsbench .* run /{print $4; exit}' "$L/out.a")
+timeout 240 mpirun -np 1 --oversubscribe --bind-to none "$PFSBENCH" -d "$L/b" "${ARGS[@]}" -o "$L/res/r.h5" \
+    --label waiter >"$L/out.b" 2>"$L/err.b" </dev/null &
+pb=$!
+for _ in $(seq 300); do grep -q "pfsbench: waiting" "$L/err.b" && break; sleep 0.5; done
+touch "$L/go"
+wait "$pa" "$pb"
+check "lock wait: A held it (run $ida)" [ -e "$L/held" -a -n "$ida" ]
+check "lock wait: B said it waits 30 s for pid .. on this host, run $ida" \
+    grep -qE "^pfsbench: waiting 30 s so far for the lock on .*/\.r\.h5\.lock \(held by pid [0-9]+ on [^ ]+, run $ida\) to append the run" "$L/err.b"
+check "lock wait: both runs recorded" [ "$(grep -c '^results .*(complete)' "$L/out.a" "$L/out.b" | awk -F: '{s += $2} END {print s}')" -eq 2 ]
+check "lock wait: the lock file is empty again" [ ! -s "$L/res/.r.h5.lock" ]
 
 finish

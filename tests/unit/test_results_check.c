@@ -1,5 +1,5 @@
-/* What the results writer demands of an existing file before a run
- * (issue 25, items 4, 5 and 8), on
+/* What the results writer demands of an existing file before a run, and
+ * how it waits for another writer's lock (issue 25, items 4, 5, 7, 8), on
  * real HDF5 files made here with the plain HDF5 C API:
  *   - attributes of the wrong shape or type are refused with their reason,
  *     never read into a buffer for one value (ASan sees any overread);
@@ -7,7 +7,11 @@
  *     /summary row: a deleted group neither fails the append nor has its
  *     number given again;
  *   - a /summary that cannot grow is refused by the check and by the append;
- *   - the check makes nothing: no lock file, no copy.
+ *   - the check makes nothing: no lock file, no copy;
+ *   - a waiting append says so every 30 s, naming the holder its lock file
+ *     names, and gives up at 600 s: on a clock of the test's (clock_gettime
+ *     and nanosleep are wrapped at link time), so no test sleeps;
+ *   - the holder's line is the append's own: host, pid, run id.
  * No MPI: the results module makes only serial HDF5 calls. */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -21,12 +25,60 @@
 #include <cmocka.h>
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <hdf5.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "pfs/results.h"
+
+/* ---- the test's clock ----
+ * While fake_on, CLOCK_MONOTONIC reads fake_ns and nanosleep adds its
+ * request to it at once; at release_ns the holder's lock (holder_fd) is
+ * let go, as another writer would finish. Off, both are the real calls. */
+struct fake_clock {
+    int on;
+    uint64_t ns;
+    uint64_t release_ns; /* 0: never */
+    int holder_fd;
+};
+static struct fake_clock fake = {0, 0, 0, -1}; /* the wrapped calls take no context */
+
+int __real_clock_gettime(clockid_t clk, struct timespec *ts);
+int __real_nanosleep(const struct timespec *req, struct timespec *rem);
+
+static int set_lock(int fd, short type)
+{
+    struct flock fl;
+    memset(&fl, 0, sizeof(fl));
+    fl.l_type = type;
+    fl.l_whence = SEEK_SET;
+    return fcntl(fd, F_OFD_SETLK, &fl);
+}
+
+int __wrap_clock_gettime(clockid_t clk, struct timespec *ts)
+{
+    if (!fake.on || clk != CLOCK_MONOTONIC)
+        return __real_clock_gettime(clk, ts);
+    ts->tv_sec = (time_t)(fake.ns / 1000000000ULL);
+    ts->tv_nsec = (long)(fake.ns % 1000000000ULL);
+    return 0;
+}
+
+int __wrap_nanosleep(const struct timespec *req, struct timespec *rem)
+{
+    if (!fake.on)
+        return __real_nanosleep(req, rem);
+    fake.ns += (uint64_t)req->tv_sec * 1000000000ULL + (uint64_t)req->tv_nsec;
+    if (fake.release_ns && fake.ns >= fake.release_ns && fake.holder_fd >= 0) {
+        set_lock(fake.holder_fd, F_UNLCK);
+        fake.release_ns = 0;
+    }
+    return 0;
+}
 
 /* ---- a one-rank, one-phase run ---- */
 
@@ -92,6 +144,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     struct fixture *f = *state;
+    fake = (struct fake_clock){0, 0, 0, -1};
     nftw(f->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
     free(f);
     return 0;
@@ -315,6 +368,136 @@ static void test_check_makes_nothing(void **state)
     assert_int_equal(names_in(f->dir), 1); /* r.h5 alone */
 }
 
+/* ---- waiting for another writer's lock ---- */
+
+/* Holds the lock as another writer would, its line in the lock file. */
+static int hold_lock(struct fixture *f, const char *line)
+{
+    int fd = open(f->lock, O_RDWR | O_CREAT, 0644);
+    assert_true(fd >= 0);
+    assert_int_equal(set_lock(fd, F_WRLCK), 0);
+    assert_int_equal(ftruncate(fd, 0), 0);
+    assert_int_equal(pwrite(fd, line, strlen(line), 0), (ssize_t)strlen(line));
+    return fd;
+}
+
+/* An append with fd 2 into a file: what it says on stderr, its verdict. */
+struct captured {
+    char text[16384];
+    int rc;
+    char err[1024];
+    char name[64];
+};
+
+static void append_captured(struct fixture *f, struct captured *c)
+{
+    char tmpl[] = "/tmp/pfs_test_rcheck_err.XXXXXX";
+    int cap = mkstemp(tmpl), saved = dup(2);
+    assert_true(cap >= 0 && saved >= 0);
+    unlink(tmpl);
+    fflush(stderr);
+    dup2(cap, 2);
+    c->rc = pfs_results_append(f->path, &f->d, c->name, sizeof(c->name), c->err, sizeof(c->err));
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    ssize_t n = pread(cap, c->text, sizeof(c->text) - 1, 0);
+    c->text[n > 0 ? n : 0] = '\0';
+    close(cap);
+}
+
+static int count_lines(const char *text, const char *with)
+{
+    int n = 0;
+    for (const char *p = text; (p = strstr(p, with)); p += strlen(with))
+        n++;
+    return n;
+}
+
+/* Held for good: a line every 30 s naming the holder, 19 of them, then
+ * the append gives up at 600 s, saying whose lock it waited for. */
+static void test_lock_wait_gives_up(void **state)
+{
+    struct fixture *f = *state;
+    append_as(f, "/runs/000001");
+    int fd = hold_lock(f, "hostA 4242 20990101-000000-feedba\n");
+    fake = (struct fake_clock){1, 5000000000ULL, 0, fd};
+    struct captured *c = calloc(1, sizeof(*c));
+    append_captured(f, c);
+    fake.on = 0;
+    if (c->rc == 0 || count_lines(c->text, "pfsbench: waiting") != 19)
+        print_error("rc %d, err '%s', stderr:\n%s\n", c->rc, c->err, c->text);
+    assert_int_equal(c->rc, -1);
+    assert_non_null(strstr(c->err, "waited 600 s for the lock"));
+    assert_non_null(strstr(c->err, "(held by pid 4242 on hostA, run 20990101-000000-feedba)"));
+    assert_int_equal(count_lines(c->text, "pfsbench: waiting"), 19);
+    assert_non_null(strstr(c->text, "pfsbench: waiting 30 s so far for the lock on "));
+    assert_non_null(strstr(c->text, "(held by pid 4242 on hostA, run 20990101-000000-feedba) to append the run"));
+    assert_non_null(strstr(c->text, "waiting 570 s so far"));
+    assert_null(strstr(c->text, "waiting 600 s"));
+    free(c);
+    close(fd);
+}
+
+/* Released at 65 s: two lines, then the run lands; a holder that wrote
+ * no line (an older pfsbench) is said to be unnamed, and the append leaves
+ * no line of its own behind once it let go. */
+static void test_lock_wait_then_append(void **state)
+{
+    struct fixture *f = *state;
+    append_as(f, "/runs/000001");
+    int fd = hold_lock(f, "");
+    fake = (struct fake_clock){1, 0, 65000000000ULL, fd};
+    struct captured *c = calloc(1, sizeof(*c));
+    append_captured(f, c);
+    fake.on = 0;
+    if (c->rc != 0)
+        print_error("rc %d, err '%s', stderr:\n%s\n", c->rc, c->err, c->text);
+    assert_int_equal(c->rc, 0);
+    assert_string_equal(c->name, "/runs/000002");
+    assert_int_equal(count_lines(c->text, "pfsbench: waiting"), 2);
+    assert_non_null(strstr(c->text, "(held by a process that did not say who)"));
+    struct stat st;
+    assert_int_equal(stat(f->lock, &st), 0);
+    assert_int_equal(st.st_size, 0);
+    free(c);
+    close(fd);
+}
+
+/* The holder's line is the append's own: a writer killed under the lock
+ * (the crash hook aborts with the copy written) leaves it, naming this
+ * host, the writer's pid and its run id. */
+static void test_holder_line_written(void **state)
+{
+    struct fixture *f = *state;
+    append_as(f, "/runs/000001");
+    snprintf(f->d.run_id, sizeof(f->d.run_id), "20250202-020202-c0ffee");
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        setenv("PFSBENCH_TEST_CRASH_IN_RESULTS", "1", 1);
+        char name[64], err[512];
+        pfs_results_append(f->path, &f->d, name, sizeof(name), err, sizeof(err));
+        _exit(0);
+    }
+    int ws;
+    assert_int_equal(waitpid(pid, &ws, 0), pid);
+    assert_true(WIFSIGNALED(ws));
+    char line[256] = "", host[256] = "", want[300];
+    int fd = open(f->lock, O_RDONLY);
+    assert_true(fd >= 0);
+    assert_true(read(fd, line, sizeof(line) - 1) > 0);
+    close(fd);
+    gethostname(host, sizeof(host) - 1); /* as the append tags it: only [A-Za-z0-9._-] kept */
+    for (char *p = host; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '.' ||
+              *p == '-' || *p == '_'))
+            *p = '_';
+    snprintf(want, sizeof(want), "%s %ld 20250202-020202-c0ffee\n", host, (long)pid);
+    assert_string_equal(line, want);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -322,6 +505,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_numbering_after_deletions, setup, teardown),
         cmocka_unit_test_setup_teardown(test_summary_that_cannot_grow, setup, teardown),
         cmocka_unit_test_setup_teardown(test_check_makes_nothing, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_lock_wait_gives_up, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_lock_wait_then_append, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_holder_line_written, setup, teardown),
     };
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     return cmocka_run_group_tests(tests, NULL, NULL);
