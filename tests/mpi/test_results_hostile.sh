@@ -29,14 +29,15 @@ mapfile -t CASES <"$T/cases"
 check "the corpus has refusals and appends (${#CASES[@]} cases)" [ "$(grep -c "	refuse	" "$T/cases")" -ge 20 -a \
     "$(grep -c "	append	" "$T/cases")" -ge 10 ]
 
-# ---- each case on 2 ranks ----
+# ---- each case ----
 for line in "${CASES[@]}"; do
     IFS=$'\t' read -r case verdict words <<<"$line"
     W=$T/w/$case E=$T/e/$case
     mkdir -p "$W" "$E"
     cp "$T/corpus/$case.h5" "$W/r.h5"
     sum=$(sha256sum <"$W/r.h5")
-    run_mpi 2 60 -d "$E" "${ARGS[@]}" -o "$W/r.h5" </dev/null
+    # Refusals on 2 ranks (every rank exits 2), appends on 1 (rank 0 appends).
+    run_mpi "$([ "$verdict" = refuse ] && echo 2 || echo 1)" 60 -d "$E" "${ARGS[@]}" -o "$W/r.h5" </dev/null
     check "$case: no crash" not grep -qiE "signal|segmentation|sanitizer|traceback" "$T/err"
     check "$case: no data file left" [ -z "$(ls -A "$E")" ]
     if [ "$verdict" = refuse ]; then
