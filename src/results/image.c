@@ -303,19 +303,47 @@ static int check_extent(hid_t ds, const char *g, hsize_t *rows, char *err, size_
     return 0;
 }
 
-/* The file's text field or number as pfsbench would write it: the words for a message. */
-static const char *member_words(hid_t t)
+/* The values of a field's type in words, for a message. */
+static const char *field_words(hid_t t, char *buf, size_t len)
 {
     H5T_class_t c = H5Tget_class(t);
-    if (c == H5T_STRING)
-        return H5Tis_variable_str(t) > 0 ? "a variable-length string" : "a fixed-length string";
-    return c == H5T_INTEGER || c == H5T_FLOAT ? "a number" : class_words(c);
+    switch (c) {
+    case H5T_STRING: return H5Tis_variable_str(t) > 0 ? "variable-length strings" : "fixed-length strings";
+    case H5T_INTEGER:
+    case H5T_FLOAT:
+        snprintf(buf, len, "%zu-bit %s", H5Tget_precision(t), c == H5T_FLOAT ? "floating-point numbers"
+                 : H5Tget_sign(t) == H5T_SGN_NONE ? "unsigned integers" : "integers");
+        return buf;
+    case H5T_COMPOUND: return "compounds";
+    case H5T_ENUM: return "enumeration values";
+    case H5T_ARRAY: return "arrays";
+    case H5T_VLEN: return "variable-length sequences";
+    case H5T_REFERENCE: return "references";
+    case H5T_BITFIELD: return "bit fields";
+    default: return "values of a type pfsbench does not write";
+    }
+}
+
+/* Whether a field of file type fm takes every value of memory type m as
+ * it is: text into the same kind of string (HDF5 converts no
+ * variable-length string into a fixed one); integers into integers at
+ * least as wide or 64-bit floats, floats into floats of 32 bits or more.
+ * HDF5 would clamp a value a narrower field cannot hold without a word:
+ * a run numbered 256 stored as 255, a byte count cut. */
+static int field_takes(hid_t fm, hid_t m)
+{
+    H5T_class_t mc = H5Tget_class(m), fc = H5Tget_class(fm);
+    size_t fp = fc == H5T_INTEGER || fc == H5T_FLOAT ? H5Tget_precision(fm) : 0;
+    if (mc == H5T_STRING)
+        return fc == H5T_STRING && (H5Tis_variable_str(m) > 0) == (H5Tis_variable_str(fm) > 0);
+    if (mc == H5T_INTEGER)
+        return (fc == H5T_INTEGER && fp >= H5Tget_precision(m)) || (fc == H5T_FLOAT && fp >= 64);
+    return fc == H5T_FLOAT && fp >= 32;
 }
 
 /* Each field the new rows write (the memory type mt) that the table has
- * (ft) takes them: text into the same kind of string (HDF5 converts no
- * variable-length string into a fixed one), numbers into numbers. A
- * field the table lacks (an older pfsbench's) is left out by HDF5. */
+ * (ft) takes them (field_takes). A field the table lacks (an older
+ * pfsbench's) is left out by HDF5, but not 'run'. */
 static int check_fields(hid_t ft, hid_t mt, const char *g, char *err, size_t len)
 {
     int n = H5Tget_nmembers(mt), rc = 0;
@@ -324,12 +352,11 @@ static int check_fields(hid_t ft, hid_t mt, const char *g, char *err, size_t len
         int j = name ? H5Tget_member_index(ft, name) : -1;
         if (j >= 0) {
             hid_t m = H5Tget_member_type(mt, (unsigned)i), fm = H5Tget_member_type(ft, (unsigned)j);
-            H5T_class_t mc = H5Tget_class(m), fc = H5Tget_class(fm);
-            int ok = mc == H5T_STRING ? fc == H5T_STRING && (H5Tis_variable_str(m) > 0) == (H5Tis_variable_str(fm) > 0)
-                                      : fc == H5T_INTEGER || fc == H5T_FLOAT;
-            if (!ok)
-                rc = fail(err, len, "results file '%s' cannot take a new run: field '%s' of its /summary is %s where "
-                          "pfsbench writes %s; %s", g, name, member_words(fm), member_words(m), REPAIR);
+            char fw[64], mw[64];
+            if (!field_takes(fm, m))
+                rc = fail(err, len, "results file '%s' cannot take a new run: field '%s' of its /summary holds %s, where "
+                          "pfsbench writes %s; %s", g, name, field_words(fm, fw, sizeof(fw)),
+                          field_words(m, mw, sizeof(mw)), REPAIR);
             H5Tclose(m);
             H5Tclose(fm);
         } else if (name && strcmp(name, "run") == 0) {
