@@ -102,9 +102,15 @@ struct pfs_backend {
      * open: path for this run, a regular file only, never through a symlink,
      * never blocking on a FIFO; when expect is known, only the inode it
      * names (PFS_ERR_NOTREG / PFS_ERR_REPLACED otherwise). got receives the
-     * identity of the file opened (of the one created, with CREATE). */
-    int (*open)(void *ctx, const char *path, unsigned flags, const struct pfs_fid *expect, struct pfs_fid *got,
-                void **fh);
+     * identity of the file opened (of the one created, with CREATE). dirfd
+     * is the run's directory, held open since its start: a backend that
+     * opens with the POSIX calls opens path's last component relative to it
+     * (pfs_open_own_at), so a -d repointed during the run changes nothing;
+     * one that can only open by name (MPI-IO, HDF5) checks, after opening,
+     * that the name in dirfd is the inode it opened (pfs_fid_check_at).
+     * path is the file's full name, for messages. */
+    int (*open)(void *ctx, int dirfd, const char *path, unsigned flags, const struct pfs_fid *expect,
+                struct pfs_fid *got, void **fh);
     int64_t (*pwrite)(void *fh, const void *buf, size_t len, uint64_t off);
     int64_t (*pread)(void *fh, void *buf, size_t len, uint64_t off);
     int (*fsync)(void *fh);
@@ -124,17 +130,24 @@ struct pfs_backend {
     int (*reap)(void *fh, struct pfs_io **done, unsigned min, unsigned max);
 
     /* ---- metadata (small files): PFS_CAP_META, else the POSIX ones ---- */
-    /* Each returns 0 or a negative errno / PFS_ERR_*, with r filled. */
-    int (*md_create)(void *ctx, const char *path, void *buf, size_t bufsize, uint64_t size, struct pfs_md_res *r);
-    int (*md_stat)(void *ctx, const char *path, struct pfs_md_res *r);
-    /* Opens (never blocking on a FIFO, never following a link), reads up to size bytes, closes. */
-    int (*md_read)(void *ctx, const char *path, void *buf, size_t bufsize, uint64_t size, struct pfs_md_res *r);
-    int (*md_unlink)(void *ctx, const char *path, struct pfs_md_res *r);
-    /* The directories the metadata phases work in (untimed, before the
-     * first phase and at the end): mkdir refuses one that is there
+    /* Each acts on name, one component, in the directory dirfd (one this
+     * run made, or a kept run's that it checked, held open: never a path
+     * rebuilt from -d), and returns 0 or a negative errno / PFS_ERR_*, with
+     * r filled. A backend whose small files are not files (PFS_CAP_NOFILES)
+     * gets dirfd -1. None follows a link in name. */
+    int (*md_create)(void *ctx, int dirfd, const char *name, void *buf, size_t bufsize, uint64_t size,
+                     struct pfs_md_res *r);
+    int (*md_stat)(void *ctx, int dirfd, const char *name, struct pfs_md_res *r);
+    /* Opens (never blocking on a FIFO), reads up to size bytes, closes. */
+    int (*md_read)(void *ctx, int dirfd, const char *name, void *buf, size_t bufsize, uint64_t size,
+                   struct pfs_md_res *r);
+    int (*md_unlink)(void *ctx, int dirfd, const char *name, struct pfs_md_res *r);
+    /* A --depth tree's directories (the mkdir and rmdir phases, the
+     * clean-up; the run's and the streams' own directories the MPI layer
+     * makes and holds open itself): mkdir refuses one that is there
      * (-EEXIST, never reused); rmdir removes only an empty one. */
-    int (*md_mkdir)(void *ctx, const char *path);
-    int (*md_rmdir)(void *ctx, const char *path);
+    int (*md_mkdir)(void *ctx, int dirfd, const char *name);
+    int (*md_rmdir)(void *ctx, int dirfd, const char *name);
 };
 
 extern const struct pfs_backend pfs_backend_posix;

@@ -54,10 +54,10 @@ int pfs_kept_check(const struct pfs_config *cfg, int nranks, const struct pfs_ke
                    uint64_t *xfers, char *err, size_t len);
 
 /* Local. Makes DIR/pfsbench.ID.kept (O_EXCL: one already there is not
- * touched) holding k, and syncs it. 0 with its identity in *fid, or -1 with
+ * touched, made relative to at, the descriptor of DIR) holding k, and syncs it. 0 with its identity in *fid, or -1 with
  * err; a file it made and could not fill is removed. */
-int pfs_kept_write(const char *dir, const char *run_id, const struct pfs_kept *k, struct pfs_fid *fid, char *err,
-                   size_t len);
+int pfs_kept_write(int at, const char *dir, const char *run_id, const struct pfs_kept *k, struct pfs_fid *fid,
+                   char *err, size_t len);
 
 /* Local. Reads DIR/pfsbench.ID.kept (a regular file, never through a link)
  * into k. 0, or -1 with err: when it is not there, err says whether the run

@@ -59,6 +59,25 @@ struct pfs_stream {
     uint64_t md_seed;           /* the order's seed */
     uint64_t md_matched;        /* find: the files of its last find that matched (t.xfers: those it examined) */
     int md_dir_made;            /* it made md_dir (--dirs per-rank) */
+    /* The directories it works in, held open for the run (the MPI layer
+     * opens them, -1 until then and for a backend whose small files are
+     * not files): every name it makes, opens or removes is resolved from
+     * one of these, never from a path rebuilt from -d. */
+    int dir_fd;                 /* DIR: its data files */
+    int md_fd;                  /* md_dir */
+    int md_rd_fd;               /* md_rd_dir */
+    struct pfs_fid md_dir_id;   /* md_dir's identity, when it is its own (--dirs per-rank) */
+    uint64_t md_at;             /* the file or tree node a metadata call of it is on (for the watchdog's words) */
+    /* The --depth tree its files go in, its directories held open once
+     * first used (nodes 1 .. cap; cap from the descriptor limit, the rest
+     * opened for each call), with their identity: a call in the tree costs
+     * what it costs without one, and the tree is pinned like md_dir. */
+    struct pfs_md_nodes {
+        int *fd;
+        struct pfs_fid *id;
+        uint64_t cap;
+        int ready;              /* cap is known (0: none held) */
+    } md_nodes;
     uint64_t md_tree_made;      /* its tree's directories 1 .. md_tree_made exist, made by this run (mkdir) */
     void *buf;                  /* transfer-sized, aligned */
     /* With an async backend and an iodepth above 1: iodepth such buffers
@@ -162,8 +181,16 @@ uint64_t pfs_seeks_of(const struct pfs_config *cfg, int nstreams, int id);
  * "01", the size --file-size, modified at or after p->md_start). */
 void pfs_stream_meta(const struct pfs_phase_ctx *p, struct pfs_stream *s);
 
+/* Local. The file or directory s is working on in a phase of kind (its
+ * data file; in a metadata phase the small file or tree directory its
+ * current call is on), for the stall watchdog's message. Safe to call from
+ * another thread (the name may be one item behind). */
+void pfs_stream_where(const struct pfs_config *cfg, int kind, const struct pfs_stream *s, char *buf, size_t len);
+
 /* Untimed: removes the small files s created (before a create that repeats
- * without a delete, and at the end). Returns 0 or -errno of the first failure.
+ * without a delete, and at the end), through s->md_fd. Returns 0 or the
+ * first failure (-errno / PFS_ERR_*); s->md_created is then how many of
+ * them are left.
  * pfs_stream_meta_clear uses the POSIX calls; _with, be's metadata calls
  * (those of pfs_backend_md). */
 int pfs_stream_meta_clear(const struct pfs_config *cfg, struct pfs_stream *s);
@@ -183,7 +210,9 @@ void pfs_md_path(char *out, size_t len, const char *dir, int stream, uint64_t i)
  * stream lies in node pfs_md_file_node(cfg, i): every node in turn, or
  * the leaves only with --leaf-only. pfs_md_tree_dirs is the directory count of
  * one tree (sum of branch^k, k = 1 .. depth), UINT64_MAX past 2^63.
- * pfs_md_node_path and pfs_md_file_path return -1 when out is too short. */
+ * pfs_md_node_path and pfs_md_file_path return -1 when out is too short;
+ * with dir NULL they write the name relative to the stream's directory
+ * ("d.0.1/d.0.4/f.0.7"; "" for node 0). */
 uint64_t pfs_md_tree_dirs(const struct pfs_config *cfg);
 /* Whose tree a stream's files lie in: its own (--dirs per-rank, as mdtest
  * -u), or with --dirs shared the one tree of stream 0 (mdtest without -u:
@@ -194,17 +223,33 @@ int pfs_md_node_path(char *out, size_t len, const struct pfs_config *cfg, const 
 int pfs_md_file_path(char *out, size_t len, const struct pfs_config *cfg, const char *dir, int stream, uint64_t i);
 
 /* Before the first phase over an earlier run's kept metadata (kept: what
- * pfs_config_md_kept says; --run-id): dir (the stream's directory, or the
- * run's) must be a directory of this user, never through a link, and the
- * first and last of the stream's files (PFS_MD_KEPT_FILES) and of its tree's
- * directories (PFS_MD_KEPT_TREE) must be there, regular files and
- * directories, so the options match the run that kept them. Untimed, local.
- * 0, or -1 with the reason in why. */
-int pfs_stream_meta_probe(const struct pfs_config *cfg, const char *dir, int stream, unsigned kept, char *why,
-                          size_t len);
+ * pfs_config_md_kept says; --run-id): dirfd (the stream's directory, or the
+ * run's, held open; dir its name) must be a directory of this user that
+ * only its owner can write, and the first and last of the stream's files
+ * (PFS_MD_KEPT_FILES) and of its tree's directories (PFS_MD_KEPT_TREE) must
+ * be there, regular files and directories reached without a link, so the
+ * options match the run that kept them. Untimed, local. 0, or -1 with the
+ * reason in why. */
+int pfs_stream_meta_probe(const struct pfs_config *cfg, int dirfd, const char *dir, int stream, unsigned kept,
+                          char *why, size_t len);
+/* Local. The part of the probe for one open directory (path its name):
+ * this user's, writable by no one else. 0, or -1 with why set. */
+int pfs_stream_meta_dir_ok(int fd, const char *path, char *why, size_t len);
+
+/* Local. The first directory of s's tree held open whose name no longer
+ * names it (moved or replaced during the run): 1 with its path (under
+ * s->md_dir) in path and what its name leads to now in *now, else 0. */
+int pfs_stream_meta_pins(const struct pfs_config *cfg, const struct pfs_stream *s, char *path, size_t len,
+                         const char **now);
+/* Local. The descriptor of tree node `node` held open, or -1. */
+int pfs_stream_meta_node_fd(const struct pfs_stream *s, uint64_t node);
+/* Local. The tree's directories held open go. */
+void pfs_stream_meta_unpin(struct pfs_stream *s);
 
 /* Removes the tree directories this stream made (md_tree_made of them),
- * deepest first, through be's metadata calls: 0 or the first negative errno. */
+ * deepest first, through be's metadata calls: 0 or the first negative errno
+ * (PFS_ERR_REPLACED: node s->md_at, held open, is no longer at its name,
+ * and stays). */
 int pfs_stream_meta_rmtree_with(const struct pfs_backend *be, void *bectx, const struct pfs_config *cfg,
                                 struct pfs_stream *s);
 

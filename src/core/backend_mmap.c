@@ -227,8 +227,8 @@ static int map_file(struct mmap_fh *h, int fd, unsigned flags, const struct pfs_
     return 0;
 }
 
-static int mmap_open(void *ctx, const char *path, unsigned flags, const struct pfs_fid *expect, struct pfs_fid *got,
-                     void **fh)
+static int mmap_open(void *ctx, int dirfd, const char *path, unsigned flags, const struct pfs_fid *expect,
+                     struct pfs_fid *got, void **fh)
 {
     struct mmap_fh *h = calloc(1, sizeof(*h));
     if (!h)
@@ -241,7 +241,7 @@ static int mmap_open(void *ctx, const char *path, unsigned flags, const struct p
     if (flags & PFS_OPEN_TRUNC)
         of |= O_TRUNC;
     struct pfs_fid made = {0, 0};
-    int fd = pfs_open_own(path, of, 0644, expect, &made);
+    int fd = pfs_open_own_at(dirfd, path, of, 0644, expect, &made);
     if (fd < 0) {
         free(h);
         return fd;
@@ -250,7 +250,7 @@ static int mmap_open(void *ctx, const char *path, unsigned flags, const struct p
     if (rc < 0) {
         close(fd);
         if (flags & PFS_OPEN_CREATE) /* the open failed: the file it made goes too */
-            (void)pfs_unlink_own(path, &made);
+            (void)pfs_unlink_own_at(dirfd, path, &made);
         free(h);
         return rc;
     }

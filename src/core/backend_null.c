@@ -45,10 +45,10 @@ static struct pfs_fid null_fid(const char *path)
     return (struct pfs_fid){0x6e756c6cULL /* "null" */, h | 1};
 }
 
-static int null_open(void *ctx, const char *path, unsigned flags, const struct pfs_fid *expect, struct pfs_fid *got,
-                     void **fh)
+static int null_open(void *ctx, int dirfd, const char *path, unsigned flags, const struct pfs_fid *expect,
+                     struct pfs_fid *got, void **fh)
 {
-    (void)ctx, (void)flags;
+    (void)ctx, (void)dirfd, (void)flags;
     struct pfs_fid id = null_fid(path);
     if (pfs_fid_known(expect) && !pfs_fid_same(&id, expect))
         return PFS_ERR_REPLACED;
@@ -76,37 +76,39 @@ static int null_ok(void *fh)
     return 0;
 }
 
-static int null_md_create(void *ctx, const char *path, void *buf, size_t bufsize, uint64_t size, struct pfs_md_res *r)
+static int null_md_create(void *ctx, int dirfd, const char *name, void *buf, size_t bufsize, uint64_t size,
+                          struct pfs_md_res *r)
 {
-    (void)ctx, (void)path, (void)buf, (void)bufsize;
+    (void)ctx, (void)dirfd, (void)name, (void)buf, (void)bufsize;
     r->made = 1;
     r->bytes = size;
     return 0;
 }
 
-static int null_md_stat(void *ctx, const char *path, struct pfs_md_res *r)
+static int null_md_stat(void *ctx, int dirfd, const char *name, struct pfs_md_res *r)
 {
-    (void)path;
+    (void)dirfd, (void)name;
     r->size = ctx ? ((const struct null_ctx *)ctx)->file_size : 0;
     return 0;
 }
 
-static int null_md_read(void *ctx, const char *path, void *buf, size_t bufsize, uint64_t size, struct pfs_md_res *r)
+static int null_md_read(void *ctx, int dirfd, const char *name, void *buf, size_t bufsize, uint64_t size,
+                        struct pfs_md_res *r)
 {
-    (void)ctx, (void)path, (void)buf, (void)bufsize;
+    (void)ctx, (void)dirfd, (void)name, (void)buf, (void)bufsize;
     r->bytes = size;
     return 0;
 }
 
-static int null_md_unlink(void *ctx, const char *path, struct pfs_md_res *r)
+static int null_md_unlink(void *ctx, int dirfd, const char *name, struct pfs_md_res *r)
 {
-    (void)ctx, (void)path, (void)r;
+    (void)ctx, (void)dirfd, (void)name, (void)r;
     return 0;
 }
 
-static int null_md_dir(void *ctx, const char *path)
+static int null_md_dir(void *ctx, int dirfd, const char *name)
 {
-    (void)ctx, (void)path;
+    (void)ctx, (void)dirfd, (void)name;
     return 0;
 }
 

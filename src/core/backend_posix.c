@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static int posix_open(void *ctx, const char *path, unsigned flags, const struct pfs_fid *expect,
+static int posix_open(void *ctx, int dirfd, const char *path, unsigned flags, const struct pfs_fid *expect,
                       struct pfs_fid *got, void **fh)
 {
     (void)ctx;
@@ -31,7 +31,7 @@ static int posix_open(void *ctx, const char *path, unsigned flags, const struct 
         of |= O_SYNC;
     else if (flags & PFS_OPEN_DSYNC)
         of |= O_DSYNC;
-    int fd = pfs_open_own(path, of, 0644, expect, got);
+    int fd = pfs_open_own_at(dirfd, path, of, 0644, expect, got);
     if (fd < 0)
         return fd;
     *fh = (void *)(intptr_t)fd;
@@ -110,11 +110,11 @@ static int md_failed(struct pfs_md_res *r, const char *step, uint64_t off, int r
     return rc;
 }
 
-static int posix_md_create(void *ctx, const char *path, void *buf, size_t bufsize, uint64_t size,
+static int posix_md_create(void *ctx, int dirfd, const char *name, void *buf, size_t bufsize, uint64_t size,
                            struct pfs_md_res *r)
 {
     (void)ctx;
-    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (fd < 0)
         return md_failed(r, "create", PFS_NO_OFFSET, -errno);
     r->made = 1;
@@ -128,22 +128,23 @@ static int posix_md_create(void *ctx, const char *path, void *buf, size_t bufsiz
     return 0;
 }
 
-static int posix_md_stat(void *ctx, const char *path, struct pfs_md_res *r)
+/* lstat's: a link planted under the name is a link, not what it points to. */
+static int posix_md_stat(void *ctx, int dirfd, const char *name, struct pfs_md_res *r)
 {
     (void)ctx;
     struct stat st;
-    if (stat(path, &st) != 0)
+    if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
         return md_failed(r, "stat", PFS_NO_OFFSET, -errno);
     r->size = (uint64_t)st.st_size;
     return 0;
 }
 
-static int posix_md_read(void *ctx, const char *path, void *buf, size_t bufsize, uint64_t size,
+static int posix_md_read(void *ctx, int dirfd, const char *name, void *buf, size_t bufsize, uint64_t size,
                          struct pfs_md_res *r)
 {
     (void)ctx;
     /* Never blocks on a FIFO planted under the name, never follows a link. */
-    int fd = pfs_open_own(path, O_RDONLY, 0, NULL, NULL);
+    int fd = pfs_open_own_at(dirfd, name, O_RDONLY, 0, NULL, NULL);
     if (fd < 0)
         return md_failed(r, "open for reading", PFS_NO_OFFSET, fd);
     int rc = small_io(fd, buf, bufsize, size, 0, &r->bytes);
@@ -151,22 +152,22 @@ static int posix_md_read(void *ctx, const char *path, void *buf, size_t bufsize,
     return rc < 0 ? md_failed(r, "read", r->bytes, rc) : 0;
 }
 
-static int posix_md_unlink(void *ctx, const char *path, struct pfs_md_res *r)
+static int posix_md_unlink(void *ctx, int dirfd, const char *name, struct pfs_md_res *r)
 {
     (void)ctx;
-    return unlink(path) == 0 ? 0 : md_failed(r, "delete", PFS_NO_OFFSET, -errno);
+    return unlinkat(dirfd, name, 0) == 0 ? 0 : md_failed(r, "delete", PFS_NO_OFFSET, -errno);
 }
 
-static int posix_md_mkdir(void *ctx, const char *path)
+static int posix_md_mkdir(void *ctx, int dirfd, const char *name)
 {
     (void)ctx;
-    return mkdir(path, 0755) == 0 ? 0 : -errno;
+    return mkdirat(dirfd, name, 0755) == 0 ? 0 : -errno;
 }
 
-static int posix_md_rmdir(void *ctx, const char *path)
+static int posix_md_rmdir(void *ctx, int dirfd, const char *name)
 {
     (void)ctx;
-    return rmdir(path) == 0 ? 0 : -errno;
+    return unlinkat(dirfd, name, AT_REMOVEDIR) == 0 ? 0 : -errno;
 }
 
 const struct pfs_backend pfs_backend_posix = {

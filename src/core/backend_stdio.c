@@ -42,7 +42,7 @@ static int stdio_check(const struct pfs_config *cfg, char *err, size_t len)
     return 0;
 }
 
-static int stdio_open(void *ctx, const char *path, unsigned flags, const struct pfs_fid *expect,
+static int stdio_open(void *ctx, int dirfd, const char *path, unsigned flags, const struct pfs_fid *expect,
                       struct pfs_fid *got, void **fh)
 {
     (void)ctx;
@@ -60,7 +60,7 @@ static int stdio_open(void *ctx, const char *path, unsigned flags, const struct 
     if (!h)
         return -ENOMEM;
     struct pfs_fid made = {0, 0};
-    int fd = pfs_open_own(path, of, 0644, expect, &made);
+    int fd = pfs_open_own_at(dirfd, path, of, 0644, expect, &made);
     if (fd < 0) {
         free(h);
         return fd;
@@ -71,7 +71,7 @@ static int stdio_open(void *ctx, const char *path, unsigned flags, const struct 
         int e = errno;
         close(fd);
         if (flags & PFS_OPEN_CREATE)
-            (void)pfs_unlink_own(path, &made);
+            (void)pfs_unlink_own_at(dirfd, path, &made);
         free(h);
         return -e;
     }

@@ -141,10 +141,10 @@ static int open_flags(unsigned flags)
 
 /* pfs_open_own (which, with --direct, leaves nothing behind where the
  * file system refuses O_DIRECT), noting that refusal for errstr. */
-static int open_file(struct uring_ctx *c, const char *path, unsigned flags, const struct pfs_fid *expect,
+static int open_file(struct uring_ctx *c, int dirfd, const char *path, unsigned flags, const struct pfs_fid *expect,
                      struct pfs_fid *got)
 {
-    int fd = pfs_open_own(path, open_flags(flags), 0644, expect, got);
+    int fd = pfs_open_own_at(dirfd, path, open_flags(flags), 0644, expect, got);
     if (fd == -EINVAL && (flags & PFS_OPEN_DIRECT) && c)
         __atomic_store_n(&c->no_direct, 1, __ATOMIC_RELAXED);
     return fd;
@@ -158,8 +158,8 @@ static const char *uring_errstr(void *ctx)
                : NULL;
 }
 
-static int uring_open(void *ctx, const char *path, unsigned flags, const struct pfs_fid *expect, struct pfs_fid *got,
-                      void **fh)
+static int uring_open(void *ctx, int dirfd, const char *path, unsigned flags, const struct pfs_fid *expect,
+                      struct pfs_fid *got, void **fh)
 {
     struct uring_ctx *c = ctx;
     struct uring_fh *u = calloc(1, sizeof(*u));
@@ -171,7 +171,7 @@ static int uring_open(void *ctx, const char *path, unsigned flags, const struct 
         free(u);
         return rc;
     }
-    u->fd = open_file(c, path, flags, expect, got);
+    u->fd = open_file(c, dirfd, path, flags, expect, got);
     if (u->fd < 0) {
         rc = u->fd;
         io_uring_queue_exit(&u->ring);

@@ -180,14 +180,14 @@ int pfs_kept_check(const struct pfs_config *cfg, int nranks, const struct pfs_ke
                 size_arg(k->block, a, sizeof(a)));
 }
 
-int pfs_kept_write(const char *dir, const char *run_id, const struct pfs_kept *k, struct pfs_fid *fid, char *err,
-                   size_t len)
+int pfs_kept_write(int at, const char *dir, const char *run_id, const struct pfs_kept *k, struct pfs_fid *fid,
+                   char *err, size_t len)
 {
     char path[PFS_PATH_MAX + 128], text[1024];
     if (pfs_name_kept(path, sizeof(path), dir, run_id) != 0)
         return fail(err, len, "the kept run's status file name does not fit");
     const int n = pfs_kept_format(k, run_id, text, sizeof(text));
-    int fd = pfs_open_own(path, O_WRONLY | O_CREAT | O_EXCL, 0644, NULL, fid);
+    int fd = pfs_open_own_at(at, path, O_WRONLY | O_CREAT | O_EXCL, 0644, NULL, fid);
     if (fd < 0) {
         char why[200];
         return fail(err, len, "%s: %s", path, pfs_safefile_why(fd, path, why, sizeof(why)) ? why : strerror(-fd));
@@ -199,7 +199,7 @@ int pfs_kept_write(const char *dir, const char *run_id, const struct pfs_kept *k
         e = errno;
     close(fd);
     if (e) {
-        pfs_unlink_own(path, fid);
+        pfs_unlink_own_at(at, path, fid);
         return fail(err, len, "%s: %s", path, strerror(e));
     }
     return 0;

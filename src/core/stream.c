@@ -578,7 +578,7 @@ static void *data_open(const struct pfs_phase_ctx *p, struct pfs_stream *s, int 
     struct pfs_fid got = {0, 0};
     void *fh = NULL;
     mark(s, wr ? "open for writing" : "open for reading");
-    int rc = p->be->open(p->bectx, path, flags, expect, &got, &fh);
+    int rc = p->be->open(p->bectx, s->dir_fd, path, flags, expect, &got, &fh);
     if (rc < 0) {
         if (rc == -EEXIST)
             pfs_stream_fail(s, "open for writing", path, PFS_NO_OFFSET, EEXIST, 0,

@@ -41,14 +41,14 @@ static int mpiio_fail(struct pfs_mpiio_ctx *ctx, const char *what, int rc)
 /* Local checks around MPI_File_open, which follows symlinks and blocks on
  * FIFOs: the path before (a regular file, the expected inode), the inode
  * the library actually opened after. */
-static int mpiio_checked_open(struct pfs_mpiio_ctx *ctx, MPI_Comm comm, const char *path, int amode,
+static int mpiio_checked_open(struct pfs_mpiio_ctx *ctx, MPI_Comm comm, int dirfd, const char *path, int amode,
                               const struct pfs_fid *expect, struct pfs_fid *got, MPI_File *fh)
 {
     int rc = 0;
     struct stat st;
     if (!(amode & MPI_MODE_CREATE))
-        rc = pfs_fid_check_path(path, expect);
-    else if (lstat(path, &st) == 0)
+        rc = pfs_fid_check_at(dirfd, path, expect);
+    else if (fstatat(dirfd, pfs_at_name(dirfd, path), &st, AT_SYMLINK_NOFOLLOW) == 0)
         rc = -EEXIST;
     struct pfs_fdset before;
     pfs_fdset_take(&before);
@@ -62,8 +62,9 @@ static int mpiio_checked_open(struct pfs_mpiio_ctx *ctx, MPI_Comm comm, const ch
     if (mrc != MPI_SUCCESS)
         return mpiio_fail(ctx, "MPI_File_open", mrc);
     rc = pfs_fdset_check_new(path, &before, expect, got);
-    if (rc == 1)
-        rc = pfs_fid_check_path(path, got);
+    /* Opened by name: the name in the run's directory must be that inode. */
+    if (rc >= 0)
+        rc = pfs_fid_check_at(dirfd, path, got);
     bad = rc < 0;
     anybad = bad;
     if (comm != MPI_COMM_SELF)
@@ -77,7 +78,7 @@ static int mpiio_checked_open(struct pfs_mpiio_ctx *ctx, MPI_Comm comm, const ch
     return 0;
 }
 
-static int mpiio_open(void *vctx, const char *path, unsigned flags, const struct pfs_fid *expect,
+static int mpiio_open(void *vctx, int dirfd, const char *path, unsigned flags, const struct pfs_fid *expect,
                       struct pfs_fid *got, void **fh)
 {
     struct pfs_mpiio_ctx *ctx = vctx;
@@ -97,7 +98,7 @@ static int mpiio_open(void *vctx, const char *path, unsigned flags, const struct
     MPI_Comm comm = (flags & PFS_OPEN_SHARED) ? ctx->comm : MPI_COMM_SELF;
     ctx->msg[0] = '\0';
     struct pfs_fid id = {0, 0};
-    int rc = mpiio_checked_open(ctx, comm, path, amode, expect, &id, &f->fh);
+    int rc = mpiio_checked_open(ctx, comm, dirfd, path, amode, expect, &id, &f->fh);
     if (rc < 0) {
         free(f);
         return rc;

@@ -10,7 +10,8 @@
  *   streams.c   the streams of a rank, threads, the hooks the stream loops call
  *   progress.c  the live progress line
  *   phases.c    the phase loop: prepare, agree, run, gather, correct clocks
- *   files.c     run id, the run's lock, shared file, metadata dirs, clean-up
+ *   files.c     run id, the run's lock, shared file, clean-up
+ *   mdfiles.c   the directories held open (DIR, metadata), their checks and clean-up
  *   record.c    rank 0's record of the run, warnings, report, results file */
 #ifndef PFS_DRIVER_H
 #define PFS_DRIVER_H
@@ -169,6 +170,11 @@ struct ctx {
     int lock_made;
     struct pfs_fid lock_fid;
     char lock_path[PFS_PATH_MAX + 128];
+    /* The directories the run works in, held open (mdfiles.c): every name
+     * of the run is resolved from these, never from a path rebuilt from -d. */
+    struct pfs_dir dir;         /* DIR, every rank, from the run's start (rank 0: before the lock) */
+    struct pfs_dir md_topd;     /* md_top, made by rank 0 (or a kept run's, checked), opened by every rank */
+    int pin_reported;           /* this rank named a directory changed under the run (once) */
     /* watchdog */
     struct pfs_watch *watch;    /* this rank's stall watchdog thread */
     int ending;                 /* a watchdog is ending the job (once) */
@@ -262,7 +268,7 @@ int drv_files_setup(struct ctx *c, int failed);
 void drv_exchange_fids(struct ctx *c, double since);
 void drv_gather_known(struct ctx *c, double since);
 void drv_remove_run_files(struct ctx *c);
-void drv_finish_files(struct ctx *c);
+int drv_finish_files(struct ctx *c, int failed);
 /* files.c, the kept run's status (pfs/kept.h). drv_kept_check: rank 0,
  * before anything is made: a run over kept data files (or metadata) finds
  * them and their status and fits them; 0, or -1 with err (exit 2).
@@ -270,6 +276,32 @@ void drv_finish_files(struct ctx *c);
  * keeps its data files: rank 0 makes the status; 1 when it failed (named). */
 int drv_kept_check(struct ctx *c, char *err, size_t len);
 int drv_keep_status(struct ctx *c);
+
+/* mdfiles.c: the directories held open. */
+/* Local. Words for a negative errno or PFS_ERR_* code. */
+const char *drv_why(int rc, char *buf, size_t len);
+/* Local. Opens DIR (-d, links followed) once and records its identity: 0 or -errno. */
+int drv_pin_dir(struct ctx *c);
+/* Local, rank 0: the run's metadata directory, made (mkdir: one already
+ * there is refused) or, over a kept run's metadata, opened and checked;
+ * md_start from it. Failures go to drv_set_fail. */
+void drv_md_top_setup(struct ctx *c, unsigned kept);
+/* Collective, after rank 0's set-up agreed: every rank opens the run's
+ * directory (the one rank 0 made), each stream its own (made, or a kept
+ * run's checked) and the one it reads. Returns 1 when any rank failed. */
+int drv_md_streams_setup(struct ctx *c, unsigned kept);
+/* Local: before each phase and at the end, each directory held open must
+ * still be at its name; a change is this rank's failure (named once).
+ * Returns how many changed. */
+int drv_check_pins(struct ctx *c);
+/* Local: a stream's small files, tree and directory go (unless -k),
+ * through the descriptors held. Returns how many things were left (named). */
+int drv_md_cleanup(struct ctx *c, struct pfs_stream *s);
+/* Local, rank 0, after every rank's drv_md_cleanup (others_left: what they
+ * left): the shared tree and the run's directory. Returns how many left. */
+int drv_md_finish(struct ctx *c, int others_left);
+/* Local: the metadata directories' descriptors go. */
+void drv_md_close(struct ctx *c);
 
 /* backend_load.c: a MODULE line's backend (pfs_backend_is_module), loaded
  * on every rank into c->be. Collective; 0, or -1 with rank 0's err set. */

@@ -1,6 +1,8 @@
 /* The files of a run: its id, its lock (a live run's mark), the shared file,
- * the metadata directories, and the clean-up, which removes exactly what
- * this run created, each only while it is still the inode created. */
+ * and the clean-up, which removes exactly what this run created, each only
+ * while it is still the inode created, through the descriptor of the
+ * directory the run opened at its start (never a path rebuilt from -d).
+ * The metadata directories are mdfiles.c's. */
 #define _GNU_SOURCE
 #include "driver.h"
 
@@ -49,18 +51,20 @@ static uint64_t seed_of(const char *run_id)
     return h;
 }
 
-/* Local. Removes path when it is still the file this run created (fid);
- * says so when it cannot, naming the file and the way to clean it up.
- * 0 when nothing is left, -1 when something is. */
+/* Local. Removes path (a name in DIR, through the run's descriptor of DIR)
+ * when it is still the file this run created (fid); says so when it cannot,
+ * naming the file and the way to clean it up. 0 when nothing is left, -1
+ * when something is. */
 static int remove_own(struct ctx *c, const char *path, const struct pfs_fid *fid)
 {
-    int rc = pfs_unlink_own(path, fid);
-    if (rc == 0 || rc == 1)
+    int rc = pfs_unlink_own_at(c->dir.fd, path, fid);
+    if (rc == 0 || rc == 1) /* 1: not in the directory the run made it in, so removed by another process */
         return 0;
+    char why[200];
     fprintf(stderr, "pfsbench: warning: rank %d on %s: could not remove %s: %s; "
             "list this run's leftovers with pfsbench --clean -d %s\n", c->rank, c->host, path,
-            rc == PFS_ERR_REPLACED ? "it is no longer the file this run created, so it is left alone" : strerror(-rc),
-            c->cfg.dir);
+            rc == PFS_ERR_REPLACED ? "it is no longer the file this run created, so it is left alone"
+                                   : drv_why(rc, why, sizeof(why)), c->cfg.dir);
     return -1;
 }
 
@@ -92,7 +96,7 @@ void drv_remove_run_files(struct ctx *c)
     if (unknown && c->writes)
         fprintf(stderr, "pfsbench: warning: the other ranks' data files, if they had created any, may be left behind; "
                 "list them with pfsbench --clean -d %s\n", c->cfg.dir);
-    if (c->lock_made && pfs_unlink_own(c->lock_path, &c->lock_fid) == 0)
+    if (c->lock_made && pfs_unlink_own_at(c->dir.fd, c->lock_path, &c->lock_fid) == 0)
         c->lock_made = 0;
 }
 
@@ -111,103 +115,34 @@ void drv_gather_known(struct ctx *c, double since)
         all[s].fid.dev = 0; /* another client's device number: the inode alone */
 }
 
-/* Local. Removes exactly the files and directories this rank made, under
- * the watchdog. Returns how many could not be removed (each named on stderr). */
-/* The metadata phases' directories, made (mk) or removed through the
- * backend that serves those phases. 0 or a negative errno. */
-static int md_dir(struct ctx *c, const char *path, int mk)
-{
-    void *ctx = c->bectx;
-    const struct pfs_backend *be = pfs_backend_md(c->be, &ctx);
-    return mk ? be->md_mkdir(ctx, path) : be->md_rmdir(ctx, path);
-}
-
-static int md_cleanup(struct ctx *c, struct pfs_stream *s);
-
-/* --depth with --dirs shared: one tree for all streams, stream 0's. */
-static int shared_tree(const struct ctx *c)
-{
-    return pfs_md_tree_owner(&c->cfg, 1) == 0;
-}
-
-static int cleanup(struct ctx *c)
-{
-    int left = 0;
-    pfs_watch_step(c->watch, "the clean-up");
-    for (int i = 0; i < c->threads; i++) {
-        struct pfs_stream *s = &c->streams[i];
-        if (!c->cfg.keep && s->created) {
-            if (remove_own(c, s->path, &s->fid) == 0)
-                s->created = 0;
-            else
-                left++;
-        }
-        left += md_cleanup(c, s);
-    }
-    pfs_watch_step(c->watch, NULL);
-    return left;
-}
-
-/* Local. A stream's metadata at the end: this run's small files, then its
- * tree's directories, then its directory; -k keeps them all (and rank 0 the
- * run's directory) for a later --run-id run. Over a kept run's metadata the
- * stream's directory goes when this run emptied it (rmdir removes only an
- * empty one; one still holding files or a tree stays, silently). Returns how
- * many could not be removed (each named on stderr). */
-static int md_cleanup(struct ctx *c, struct pfs_stream *s)
-{
-    int left = 0;
-    if (c->cfg.keep)
-        return 0;
-    int e = pfs_stream_meta_clear_with(c->be, c->bectx, &c->cfg, s);
-    if (e) {
-        fprintf(stderr, "pfsbench: warning: rank %d on %s: could not remove the small files in %s: %s; "
-                "list this run's leftovers with pfsbench --clean -d %s\n", c->rank, c->host, s->md_dir,
-                strerror(-e), c->cfg.dir);
-        left++;
-    }
-    /* The tree's directories (--depth) that this stream made, once their files are gone; the
-     * one tree of --dirs shared once every stream's are (drv_finish_files). */
-    if (!e && !shared_tree(c) && (e = pfs_stream_meta_rmtree_with(c->be, c->bectx, &c->cfg, s)) != 0) {
-        fprintf(stderr, "pfsbench: warning: rank %d on %s: could not remove the directory tree in %s: %s; "
-                "list this run's leftovers with pfsbench --clean -d %s\n", c->rank, c->host, s->md_dir,
-                strerror(-e), c->cfg.dir);
-        left++;
-    }
-    if (s->md_dir_made) {
-        if ((e = md_dir(c, s->md_dir, 0)) == 0)
-            s->md_dir_made = 0;
-        else {
-            fprintf(stderr, "pfsbench: warning: rank %d on %s: could not remove %s: %s\n", c->rank, c->host,
-                    s->md_dir, strerror(-e));
-            left++;
-        }
-    } else if (c->md_kept && c->cfg.dirs == PFS_DIRS_PER_RANK && !s->md_kept) {
-        (void)md_dir(c, s->md_dir, 0); /* the kept run's, emptied by this one; or it stays */
-    }
-    return left;
-}
-
 /* Local, rank 0. Marks the run live before anything else is made:
  * DIR/pfsbench.ID.lock, holding "host pid", flock'ed for the run's lifetime
  * (flock on a regular file holds across clients of GlusterFS, NFSv4, Lustre
  * with -o flock, GPFS). --clean leaves alone the files of a run whose lock
  * is held, and a run id whose lock is held is refused. A stale lock (its
- * run died) is taken over but not removed: --clean removes it. */
+ * run died) is taken over but not removed: --clean removes it. DIR is
+ * opened here, once, and every name of the run in it is resolved from that
+ * descriptor. */
 int drv_take_run_lock(struct ctx *c, char *err, size_t len)
 {
     if (pfs_name_lock(c->lock_path, sizeof(c->lock_path), c->cfg.dir, c->run_id) != 0) {
         snprintf(err, len, "the run's lock file name does not fit: DIR too long");
         return -1;
     }
-    int fd = pfs_open_own(c->lock_path, O_RDWR | O_CREAT | O_EXCL, 0644, NULL, &c->lock_fid);
+    int fd = drv_pin_dir(c);
+    if (fd < 0) {
+        snprintf(err, len, "cannot open the directory %.300s: %.150s", c->cfg.dir, strerror(-fd));
+        return -1;
+    }
+    fd = pfs_open_own_at(c->dir.fd, c->lock_path, O_RDWR | O_CREAT | O_EXCL, 0644, NULL, &c->lock_fid);
     c->lock_made = fd >= 0;
     if (fd == -EEXIST)
-        fd = pfs_open_own(c->lock_path, O_RDWR, 0, NULL, &c->lock_fid);
+        fd = pfs_open_own_at(c->dir.fd, c->lock_path, O_RDWR, 0, NULL, &c->lock_fid);
     if (fd < 0) {
         char why[200];
         snprintf(err, len, "cannot make the run's lock file %.250s: %.150s", c->lock_path,
                  pfs_safefile_why(fd, c->lock_path, why, sizeof(why)) ? why : strerror(-fd));
+        pfs_dir_close(&c->dir);
         return -1;
     }
     int locked = 0;
@@ -222,7 +157,8 @@ int drv_take_run_lock(struct ctx *c, char *err, size_t len)
                  c->run_id, owner[0] ? owner : "another process", c->lock_path);
         close(fd);
         if (c->lock_made)
-            pfs_unlink_own(c->lock_path, &c->lock_fid);
+            pfs_unlink_own_at(c->dir.fd, c->lock_path, &c->lock_fid);
+        pfs_dir_close(&c->dir);
         return -1;
     }
     if (c->lock_made) {
@@ -235,15 +171,17 @@ int drv_take_run_lock(struct ctx *c, char *err, size_t len)
     return 0;
 }
 
-/* Local, rank 0, at the very end: the run is no longer live. */
+/* Local, every rank, at the very end: the run is no longer live (rank 0
+ * removes its lock), and its descriptor of DIR goes. */
 void drv_drop_run_lock(struct ctx *c)
 {
-    if (c->lock_fd < 0)
-        return;
-    if (c->lock_made && pfs_unlink_own(c->lock_path, &c->lock_fid) < 0)
-        fprintf(stderr, "pfsbench: warning: could not remove %s: %s\n", c->lock_path, strerror(errno));
-    close(c->lock_fd);
-    c->lock_fd = -1;
+    if (c->lock_fd >= 0) {
+        if (c->lock_made && pfs_unlink_own_at(c->dir.fd, c->lock_path, &c->lock_fid) < 0)
+            fprintf(stderr, "pfsbench: warning: could not remove %s: %s\n", c->lock_path, strerror(errno));
+        close(c->lock_fd);
+        c->lock_fd = -1;
+    }
+    pfs_dir_close(&c->dir);
 }
 
 /* Collective, after a write phase of files per stream: each stream learns
@@ -282,7 +220,7 @@ static void make_shared_file(struct ctx *c)
     struct pfs_stream *s = &c->streams[0];
     if (c->be->caps & PFS_CAP_NOFILES) { /* --api null: nothing on disk, the backend's identity */
         void *fh = NULL;
-        int rc = c->be->open(c->bectx, s->path, PFS_OPEN_WRITE | PFS_OPEN_CREATE, NULL, &s->fid, &fh);
+        int rc = c->be->open(c->bectx, c->dir.fd, s->path, PFS_OPEN_WRITE | PFS_OPEN_CREATE, NULL, &s->fid, &fh);
         if (rc == 0)
             rc = c->be->close(fh);
         if (rc < 0)
@@ -291,7 +229,7 @@ static void make_shared_file(struct ctx *c)
             s->created = 1;
         return;
     }
-    int fd = pfs_open_own(s->path, O_WRONLY | O_CREAT | O_EXCL, 0644, NULL, &s->fid);
+    int fd = pfs_open_own_at(c->dir.fd, s->path, O_WRONLY | O_CREAT | O_EXCL, 0644, NULL, &s->fid);
     if (fd < 0) {
         drv_set_fail(c, "create", s->path, -fd, fd == -EEXIST ? "a file of that name is already there; pfsbench never "
                  "reuses a file it did not create" : NULL);
@@ -301,49 +239,41 @@ static void make_shared_file(struct ctx *c)
     s->created = 1;
 }
 
-/* Local, rank 0, when -k keeps the metadata: the run's directory gets back
- * the mtime it had at the run's start, which a later --run-id run's find
- * takes as the start (the creates inside moved it). */
-static void keep_md_start(struct ctx *c)
-{
-    const struct timespec ts[2] = {{.tv_nsec = UTIME_OMIT}, c->md_start};
-    if ((c->md_start.tv_sec || c->md_start.tv_nsec) && utimensat(AT_FDCWD, c->md_top, ts, AT_SYMLINK_NOFOLLOW) != 0)
-        fprintf(stderr, "pfsbench: warning: %s: could not set its mtime back to the run's start (%s): a later find "
-                "over the kept files counts fewer as new\n", c->md_top, strerror(errno));
-}
-
 /* Collective, at the end: each rank removes what it made (under the
  * watchdog), then rank 0 the run's metadata directory, once every rank has
- * emptied its part; what could not be removed becomes a warning of the run. */
-void drv_finish_files(struct ctx *c)
+ * emptied its part; what could not be removed becomes a warning of the
+ * run. A directory of the run found changed under it (mdfiles.c's check,
+ * made again here, before the clean-up looks) fails the run. Returns 1 when
+ * the run failed, before or here. */
+int drv_finish_files(struct ctx *c, int failed)
 {
     struct pfs_run_data *d = c->rec.d;
-    int left = cleanup(c), total = 0;
-    drv_allreduce_watched(c, &left, &total, 1, MPI_INT, MPI_SUM, pfs_now(), "the clean-up");
-    int e;
-    if (c->rank == 0 && shared_tree(c) && !c->cfg.keep && !total &&
-        (e = pfs_stream_meta_rmtree_with(c->be, c->bectx, &c->cfg, &c->streams[0])) != 0) {
-        fprintf(stderr, "pfsbench: warning: could not remove the directory tree in %s: %s; list this run's leftovers "
-                "with pfsbench --clean -d %s\n", c->md_top, strerror(-e), c->cfg.dir);
-        total++;
-    }
-    if (c->rank == 0 && c->cfg.keep && (c->md_top_made || c->md_kept))
-        keep_md_start(c);
-    else if (c->rank == 0 && c->md_kept)
-        (void)md_dir(c, c->md_top, 0); /* emptied by this run, or it stays */
-    if (c->md_top_made && !c->cfg.keep) {
-        if ((e = md_dir(c, c->md_top, 0)) == 0)
-            c->md_top_made = 0;
-        else {
-            fprintf(stderr, "pfsbench: warning: could not remove %s: %s; list this run's leftovers with "
-                    "pfsbench --clean -d %s\n", c->md_top, strerror(-e), c->cfg.dir);
-            total++;
+    int mine[2] = {0, drv_check_pins(c)}, total[2];
+    pfs_watch_step(c->watch, "the clean-up");
+    for (int i = 0; i < c->threads; i++) {
+        struct pfs_stream *s = &c->streams[i];
+        if (!c->cfg.keep && s->created) {
+            if (remove_own(c, s->path, &s->fid) == 0)
+                s->created = 0;
+            else
+                mine[0]++;
         }
+        mine[0] += drv_md_cleanup(c, s);
     }
-    if (d && total)
+    pfs_watch_step(c->watch, NULL);
+    drv_allreduce_watched(c, mine, total, 2, MPI_INT, MPI_SUM, pfs_now(), "the clean-up");
+    if (c->rank == 0)
+        total[0] += drv_md_finish(c, total[0]);
+    drv_md_close(c);
+    if (d && total[0])
         pfs_run_warn(d, "%d file%s or director%s of this run could not be removed (named on stderr); "
-                     "pfsbench --clean -d %s lists them", total, total == 1 ? "" : "s", total == 1 ? "y" : "ies",
-                     c->cfg.dir);
+                     "pfsbench --clean -d %s lists them", total[0], total[0] == 1 ? "" : "s",
+                     total[0] == 1 ? "y" : "ies", c->cfg.dir);
+    /* Named by rank 0 with the other failures, unless the run had failed
+     * already (then the check printed its own line). */
+    if (total[1] && !failed)
+        drv_report_failures(c);
+    return failed || total[1];
 }
 
 /* Collective. The run id (--run-id, or made up by rank 0) and the pattern
@@ -358,68 +288,6 @@ void drv_run_id(struct ctx *c)
     }
     MPI_Bcast(c->run_id, sizeof(c->run_id), MPI_CHAR, 0, c->comm);
     c->seed = seed_of(c->run_id);
-}
-
-/* Local, rank 0: the run's metadata directory, made (mkdir: one already
- * there is refused) or, over a kept run's metadata (--run-id), found as
- * that run left it; and its mtime, the run's start for find (the file
- * system's own clock, as IO500's timestamp file; a kept run's directory
- * was given back its start's mtime when it was kept). */
-static void md_top_setup(struct ctx *c, unsigned kept)
-{
-    char why[PFS_PATH_MAX + 256];
-    if (kept && pfs_stream_meta_probe(&c->cfg, c->md_top, 0, 0, why, sizeof(why)) != 0) {
-        drv_set_fail(c, "the kept metadata of run", c->run_id, 0, "%s (run %s kept none here)", why, c->run_id);
-        return;
-    }
-    /* The kept run had more streams than this one: its stream N's directory or first file is there. */
-    char more[PFS_PATH_MAX + 256] = "";
-    struct stat st;
-    if (kept && c->cfg.dirs == PFS_DIRS_PER_RANK)
-        (void)pfs_name_md_subdir(more, sizeof(more), c->md_top, c->nstreams);
-    else if (kept & PFS_MD_KEPT_FILES)
-        pfs_md_path(more, sizeof(more), c->md_top, c->nstreams, 0);
-    if (more[0] && lstat(more, &st) == 0) {
-        drv_set_fail(c, "the kept metadata of run", c->run_id, 0, "%s is there: the kept run had more streams than "
-                     "this one's %d (ranks x threads); run it with the kept run's", more, c->nstreams);
-        return;
-    }
-    int e = kept ? 0 : md_dir(c, c->md_top, 1);
-    if (e) {
-        drv_set_fail(c, "mkdir", c->md_top, -e, NULL);
-        return;
-    }
-    c->md_top_made = !kept;
-    /* (--api null makes no directory: then only find, which it refuses, would need the start.) */
-    const int find = pfs_config_has_phase(&c->cfg, PFS_PH_FIND);
-    if (lstat(c->md_top, &st) == 0)
-        c->md_start = st.st_mtim;
-    else if (find)
-        drv_set_fail(c, "stat", c->md_top, errno, "the run's start for find");
-}
-
-/* Local: each stream's own directory (--dirs per-rank: made, or a kept
- * run's found), and over kept metadata the first and last of its files and
- * tree directories, so that options that do not match the kept run fail
- * here, untimed, rather than in the first phase. */
-static void md_streams_setup(struct ctx *c, unsigned kept)
-{
-    const struct pfs_config *cfg = &c->cfg;
-    char why[PFS_PATH_MAX + 256];
-    for (int i = 0; i < c->threads; i++) {
-        struct pfs_stream *st = &c->streams[i];
-        if (!kept && cfg->dirs == PFS_DIRS_PER_RANK) {
-            int e = md_dir(c, st->md_dir, 1);
-            if (e)
-                drv_set_fail(c, "mkdir", st->md_dir, -e, NULL);
-            else
-                st->md_dir_made = 1;
-        } else if (kept && pfs_stream_meta_probe(cfg, st->md_dir, st->id, kept, why, sizeof(why)) != 0) {
-            drv_set_fail(c, "the kept metadata of run", c->run_id, 0, "%s; give the -n, --depth, --branch, "
-                         "--leaf-only, --dirs and ranks x threads of the run that kept it", why);
-        }
-        st->md_kept = kept & PFS_MD_KEPT_FILES ? (uint64_t)cfg->files : 0;
-    }
 }
 
 int drv_kept_check(struct ctx *c, char *err, size_t len)
@@ -451,7 +319,7 @@ int drv_keep_status(struct ctx *c)
                                    cfg->block, c->data_xfers};
         char err[PFS_ERRLEN];
         struct pfs_fid fid;
-        if (pfs_kept_write(cfg->dir, c->run_id, &k, &fid, err, sizeof(err)) != 0)
+        if (pfs_kept_write(c->dir.fd, cfg->dir, c->run_id, &k, &fid, err, sizeof(err)) != 0)
             drv_set_fail(c, "make the kept run's status", "", 0, "%s", err);
         else if (c->rec.d)
             c->rec.d->kept_xfers = c->data_xfers, c->rec.d->kept = 1;
@@ -462,12 +330,11 @@ int drv_keep_status(struct ctx *c)
     return failed;
 }
 
-/* Collective, untimed, before the first phase. Shared file: rank 0 makes
- * it, so that every rank's timed open finds it, and every rank learns its
- * inode. Metadata phases: rank 0 makes the run's directory, each stream its
- * own with --dirs per-rank; mkdir, so a directory already there is
- * refused; over a kept run's metadata (--run-id, pfs_config_md_kept) they
- * are found and checked instead. Returns 1 when any rank failed (named). */
+/* Collective, untimed, before the first phase. Every rank opens DIR (the
+ * descriptor every data file and the metadata directory is made in).
+ * Shared file: rank 0 makes it, so that every rank's timed open finds it,
+ * and every rank learns its inode. Metadata phases: mdfiles.c's
+ * directories. Returns 1 when any rank failed (named). */
 int drv_files_setup(struct ctx *c, int failed)
 {
     const struct pfs_config *cfg = &c->cfg;
@@ -476,16 +343,21 @@ int drv_files_setup(struct ctx *c, int failed)
         MPI_Bcast(&c->kept_xfers, 1, MPI_UINT64_T, 0, c->comm);
         c->data_xfers = c->nxfers = c->kept_xfers;
     }
+    int e = drv_pin_dir(c);
+    if (e < 0)
+        drv_set_fail(c, "open the directory", cfg->dir, -e, NULL);
+    for (int i = 0; i < c->threads; i++) {
+        c->streams[i].dir_fd = c->dir.fd;
+        c->streams[i].md_fd = c->streams[i].md_rd_fd = -1;
+    }
     if (failed || !((cfg->shared && c->writes) || c->has_meta))
         return failed;
     const unsigned kept = c->md_kept = c->has_meta ? pfs_config_md_kept(cfg) : 0;
-    if (c->rank == 0 && cfg->shared && c->writes)
+    if (c->rank == 0 && cfg->shared && c->writes && c->dir.fd >= 0)
         make_shared_file(c);
-    if (c->rank == 0 && c->has_meta)
-        md_top_setup(c, kept);
+    if (c->rank == 0 && c->has_meta && c->dir.fd >= 0)
+        drv_md_top_setup(c, kept);
     failed = drv_agree(c);
-    if (!failed && c->has_meta)
-        MPI_Bcast(&c->md_start, (int)sizeof(c->md_start), MPI_BYTE, 0, c->comm);
     if (!failed && cfg->shared && c->writes) {
         MPI_Bcast(&c->streams[0].fid, (int)sizeof(struct pfs_fid), MPI_BYTE, 0, c->comm);
         if (c->rank != 0)
@@ -493,10 +365,8 @@ int drv_files_setup(struct ctx *c, int failed)
         for (int i = 0; i < c->threads; i++)
             c->streams[i].fid = c->streams[i].rd_fid = c->streams[0].fid;
     }
-    if (!failed && c->has_meta && (kept || cfg->dirs == PFS_DIRS_PER_RANK)) {
-        md_streams_setup(c, kept);
-        failed = drv_agree(c);
-    }
+    if (!failed && c->has_meta)
+        failed = drv_md_streams_setup(c, kept);
     if (failed)
         drv_report_failures(c);
     return failed;

@@ -18,7 +18,7 @@ static int drop_caches(struct ctx *c)
 {
     for (int i = 0; i < c->threads; i++) {
         /* Never through a link, never blocking on a FIFO: only the file to be read. */
-        int fd = pfs_open_own(c->streams[i].rd_path, O_RDONLY, 0, &c->streams[i].rd_fid, NULL);
+        int fd = pfs_open_own_at(c->dir.fd, c->streams[i].rd_path, O_RDONLY, 0, &c->streams[i].rd_fid, NULL);
         if (fd >= 0) {
             fdatasync(fd);
             posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
@@ -114,11 +114,14 @@ static int prepare_phase(struct ctx *c, int kind, int rep, struct pfs_times *pc)
     pfs_watch_step(c->watch, step);
     if (*c->interrupted)
         drv_set_fail(c, "interrupted", "", 0, "signal %d (%s) between phases", (int)*c->interrupted, strsignal(*c->interrupted));
+    /* The directories the run works in are still where it made them (a
+     * change ends the run: mdfiles.c). */
+    (void)drv_check_pins(c);
     /* A write starts from an empty file: rank 0 empties the shared one
      * through a descriptor of the inode it made, never by path. */
     struct pfs_stream *s0 = &c->streams[0];
     if (c->cfg.shared && kind == PFS_PH_WRITE && c->rank == 0 && s0->created && !(c->be->caps & PFS_CAP_NOFILES)) {
-        int fd = pfs_open_own(s0->path, O_WRONLY | O_TRUNC, 0, &s0->fid, NULL);
+        int fd = pfs_open_own_at(c->dir.fd, s0->path, O_WRONLY | O_TRUNC, 0, &s0->fid, NULL);
         char why[200];
         if (fd >= 0)
             close(fd);
@@ -135,8 +138,10 @@ static int prepare_phase(struct ctx *c, int kind, int rep, struct pfs_times *pc)
     if (kind == PFS_PH_CREATE && rep > 0 && !c->has_delete)
         for (int i = 0; i < c->threads; i++) {
             int e = pfs_stream_meta_clear_with(c->be, c->bectx, &c->cfg, &c->streams[i]);
+            char why[200];
             if (e)
-                drv_set_fail(c, "remove", c->streams[i].md_dir, -e, "clearing the files of the last create");
+                drv_set_fail(c, "remove", c->streams[i].md_dir, 0, "clearing the files of the last create: %s",
+                             drv_why(e, why, sizeof(why)));
         }
     pfs_watch_step(c->watch, NULL);
     return drops;

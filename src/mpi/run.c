@@ -228,7 +228,7 @@ static void init_ctx(struct ctx *c, MPI_Comm comm)
     MPI_Comm_rank(comm, &c->rank);
     MPI_Comm_size(comm, &c->nranks);
     c->interrupted = &interrupted;
-    c->lock_fd = -1;
+    c->lock_fd = c->dir.fd = c->md_topd.fd = -1;
     c->ag.comm = comm;
     c->ag.rank = c->rank;
     c->ag.nranks = c->nranks;
@@ -311,7 +311,7 @@ int drv_run_one(MPI_Comm comm, int argc, char **argv, const struct drv_job *job)
     failed = drv_phases_run(c, failed);
     drv_concurrent_window(c, phases_t0, pfs_now()); /* a concurrent group's section: its overlap */
     drv_progress_finish(c);
-    drv_finish_files(c);
+    failed = drv_finish_files(c, failed);
     drv_note_stalls(c);
     rc = drv_record_end(c, failed);
     pfs_watch_stop(c->watch);

@@ -102,8 +102,9 @@ static void watch_describe(void *arg, char *buf, size_t len)
             char who[32] = "";
             if (c->threads > 1)
                 snprintf(who, sizeof(who), " (thread %d)", i);
-            snprintf(buf, len, "%s %s%s", op, pfs_phase_is_read(c->cur_kind) ? c->streams[i].rd_path
-                                               : c->streams[i].path, who);
+            char where[PFS_PATH_MAX + 256];
+            pfs_stream_where(&c->cfg, c->cur_kind, &c->streams[i], where, sizeof(where));
+            snprintf(buf, len, "%s %s%s", op, where, who);
             return;
         }
     }

@@ -138,11 +138,12 @@ static void file_free(struct h5_file *f)
 
 /* After HDF5 opened path: its new descriptor is the inode expected (or,
  * unseen, the path still is). 0 with got set, or PFS_ERR_*. */
-static int check_opened(const char *path, const struct pfs_fdset *before, const struct pfs_fid *expect,
+static int check_opened(int dirfd, const char *path, const struct pfs_fdset *before, const struct pfs_fid *expect,
                         struct pfs_fid *got)
 {
     int rc = pfs_fdset_check_new(path, before, expect, got);
-    return rc == 1 ? pfs_fid_check_path(path, got) : rc;
+    /* Opened by name: the name in the run's directory must be that inode. */
+    return rc >= 0 ? pfs_fid_check_at(dirfd, path, got) : rc;
 }
 
 /* The dataset of an open file, checked to be what this run's layout
@@ -173,17 +174,18 @@ static int open_dataset(struct h5_ctx *ctx, struct h5_file *f, size_t len)
  * lstat found nothing, the descriptor checked, the dataset created (its
  * storage allocated now: parallel HDF5 allocates early). A file made but
  * not usable is removed (this run made that inode). */
-static int open_create(struct h5_ctx *ctx, struct h5_file *f, const char *path, size_t len, struct pfs_fid *got)
+static int open_create(struct h5_ctx *ctx, struct h5_file *f, int dirfd, const char *path, size_t len,
+                       struct pfs_fid *got)
 {
     struct stat st;
-    if (lstat(path, &st) == 0)
+    if (fstatat(dirfd, pfs_at_name(dirfd, path), &st, AT_SYMLINK_NOFOLLOW) == 0)
         return -EEXIST;
     struct pfs_fdset before;
     pfs_fdset_take(&before);
     f->fid = H5Fcreate(path, H5F_ACC_EXCL, H5P_DEFAULT, ctx->fapl_self);
     if (f->fid < 0)
         return h5_fail(ctx, "H5Fcreate");
-    int rc = check_opened(path, &before, NULL, got);
+    int rc = check_opened(dirfd, path, &before, NULL, got);
     if (rc == 0) {
         hsize_t dims = ctx->size;
         f->fspace = H5Screate_simple(1, &dims, NULL);
@@ -198,7 +200,7 @@ static int open_create(struct h5_ctx *ctx, struct h5_file *f, const char *path, 
     if (rc < 0 && got && pfs_fid_known(got)) {
         H5Fclose(f->fid);
         f->fid = H5I_INVALID_HID;
-        pfs_unlink_own(path, got);
+        pfs_unlink_own_at(dirfd, path, got);
     }
     return rc;
 }
@@ -206,9 +208,9 @@ static int open_create(struct h5_ctx *ctx, struct h5_file *f, const char *path, 
 /* Local. Writes the empty HDF5 file into the file of this run at path
  * (the inode expect), emptied first when trunc; a file that is not empty
  * (a rewrite of the shared file) is left as it is. 0 or a negative code. */
-static int write_image(const struct h5_ctx *ctx, const char *path, const struct pfs_fid *expect, int trunc)
+static int write_image(const struct h5_ctx *ctx, int dirfd, const char *path, const struct pfs_fid *expect, int trunc)
 {
-    int fd = pfs_open_own(path, O_RDWR | (trunc ? O_TRUNC : 0), 0, expect, NULL);
+    int fd = pfs_open_own_at(dirfd, path, O_RDWR | (trunc ? O_TRUNC : 0), 0, expect, NULL);
     if (fd < 0)
         return fd;
     struct stat st;
@@ -227,13 +229,13 @@ static int write_image(const struct h5_ctx *ctx, const char *path, const struct 
 
 /* A write that starts from an empty file of this run: rank 0 of comm makes
  * it an HDF5 file with the dataset; every rank learns how that went. */
-static int make_fresh(struct h5_ctx *ctx, MPI_Comm comm, const char *path, unsigned flags,
+static int make_fresh(struct h5_ctx *ctx, MPI_Comm comm, int dirfd, const char *path, unsigned flags,
                       const struct pfs_fid *expect)
 {
     const int shared = comm != MPI_COMM_SELF;
     int rc = 0;
     if (!shared || ctx->rank == 0)
-        rc = write_image(ctx, path, expect, (flags & PFS_OPEN_TRUNC) != 0);
+        rc = write_image(ctx, dirfd, path, expect, (flags & PFS_OPEN_TRUNC) != 0);
     if (shared)
         MPI_Bcast(&rc, 1, MPI_INT, 0, comm);
     if (rc < 0 && shared && ctx->rank != 0)
@@ -245,16 +247,16 @@ static int make_fresh(struct h5_ctx *ctx, MPI_Comm comm, const char *path, unsig
  * checked, opened, checked again, its dataset opened; collective over
  * comm, every rank agreeing at each step so none is left in a collective
  * call the others skipped. 0 or a negative code. */
-static int open_existing(struct h5_ctx *ctx, struct h5_file *f, MPI_Comm comm, const char *path, int wr,
+static int open_existing(struct h5_ctx *ctx, struct h5_file *f, MPI_Comm comm, int dirfd, const char *path, int wr,
                          const struct pfs_fid *expect, struct pfs_fid *got, size_t len)
 {
-    int rc = pfs_fid_check_path(path, expect);
+    int rc = pfs_fid_check_at(dirfd, path, expect);
     if (agree(comm, rc))
         return rc < 0 ? rc : PFS_ERR_REPLACED;
     struct pfs_fdset before;
     pfs_fdset_take(&before);
     f->fid = H5Fopen(path, wr ? H5F_ACC_RDWR : H5F_ACC_RDONLY, comm == MPI_COMM_SELF ? ctx->fapl_self : ctx->fapl_shared);
-    rc = f->fid < 0 ? h5_fail(ctx, "H5Fopen") : check_opened(path, &before, expect, got);
+    rc = f->fid < 0 ? h5_fail(ctx, "H5Fopen") : check_opened(dirfd, path, &before, expect, got);
     if (!agree(comm, rc))
         rc = open_dataset(ctx, f, len);
     if (agree(comm, rc) && rc >= 0) {
@@ -264,8 +266,8 @@ static int open_existing(struct h5_ctx *ctx, struct h5_file *f, MPI_Comm comm, c
     return rc;
 }
 
-static int h5_open(void *vctx, const char *path, unsigned flags, const struct pfs_fid *expect, struct pfs_fid *got,
-                   void **fh)
+static int h5_open(void *vctx, int dirfd, const char *path, unsigned flags, const struct pfs_fid *expect,
+                   struct pfs_fid *got, void **fh)
 {
     struct h5_ctx *ctx = vctx;
     const int shared = (flags & PFS_OPEN_SHARED) != 0, wr = (flags & PFS_OPEN_WRITE) != 0;
@@ -278,12 +280,12 @@ static int h5_open(void *vctx, const char *path, unsigned flags, const struct pf
     struct pfs_fid id = {0, 0};
     int rc;
     if (flags & PFS_OPEN_CREATE) {
-        rc = open_create(ctx, f, path, ctx->xfer, &id);
+        rc = open_create(ctx, f, dirfd, path, ctx->xfer, &id);
     } else {
         /* every rank of comm gets the same verdict from make_fresh */
-        rc = wr && (shared || (flags & PFS_OPEN_TRUNC)) ? make_fresh(ctx, comm, path, flags, expect) : 0;
+        rc = wr && (shared || (flags & PFS_OPEN_TRUNC)) ? make_fresh(ctx, comm, dirfd, path, flags, expect) : 0;
         if (rc == 0)
-            rc = open_existing(ctx, f, comm, path, wr, expect, &id, ctx->xfer);
+            rc = open_existing(ctx, f, comm, dirfd, path, wr, expect, &id, ctx->xfer);
     }
     if (rc < 0) {
         file_free(f);

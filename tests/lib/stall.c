@@ -1,9 +1,13 @@
 /* A test shim (LD_PRELOAD) that makes a system call block on purpose, the
  * way a storage server that stopped answering does: the call sleeps in the
  * kernel for PFS_STALL_SECS before doing its work, through signals.
- *   PFS_STALL_CALL   fsync | fdatasync | sync | pwrite | pread (default fsync)
+ *   PFS_STALL_CALL   fsync | fdatasync | sync | pwrite | pread | create (an
+ *                    openat with O_CREAT, or an open) | unlink (unlinkat of a
+ *                    file, or an unlink) (default fsync)
  *   PFS_STALL_SECS   seconds to block (unset: the shim does nothing)
  *   PFS_STALL_RANK   only this MPI rank (OMPI_COMM_WORLD_RANK); unset: all
+ *   PFS_STALL_NAME   only calls whose name argument ends with this (create,
+ *                    unlink: "f.0.50" stalls the create of that small file)
  *   PFS_STALL_COUNT  only the first N such calls (default 1)
  *   PFS_STALL_MARK   a file created when the stall begins (for scripts to
  *                    act "between phases" at a known moment)
@@ -16,6 +20,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -23,24 +28,36 @@
 
 static int calls;
 
-static void maybe_stall(const char *name)
+/* 1 when path ends with the name PFS_STALL_NAME gives (or none is given). */
+static int named(const char *path)
+{
+    const char *want = getenv("PFS_STALL_NAME");
+    if (!want || !*want)
+        return 1;
+    if (!path)
+        return 0;
+    size_t a = strlen(path), b = strlen(want);
+    return a >= b && strcmp(path + a - b, want) == 0 && (a == b || path[a - b - 1] == '/');
+}
+
+static void maybe_stall(const char *name, const char *path)
 {
     const char *secs = getenv("PFS_STALL_SECS"), *call = getenv("PFS_STALL_CALL");
     const char *rank = getenv("PFS_STALL_RANK"), *me = getenv("OMPI_COMM_WORLD_RANK");
-    const char *count = getenv("PFS_STALL_COUNT"), *mark = getenv("PFS_STALL_MARK");
-    if (!secs || strcmp(call ? call : "fsync", name) != 0 || !me)
+    const char *count = getenv("PFS_STALL_COUNT");
+    if (!secs || strcmp(call ? call : "fsync", name) != 0 || !me || !named(path))
         return;
     if (rank && strcmp(rank, me) != 0)
         return;
     if (__atomic_fetch_add(&calls, 1, __ATOMIC_RELAXED) >= (count ? atoi(count) : 1))
         return;
+    const char *mark = getenv("PFS_STALL_MARK"), *until = getenv("PFS_STALL_UNTIL");
     if (mark) {
         int fd = open(mark, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
         if (fd >= 0)
             close(fd);
     }
     double s = atof(secs);
-    const char *until = getenv("PFS_STALL_UNTIL");
     if (until && *until) {
         struct timespec t0, now, tick = {0, 10000000};
         clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -63,7 +80,7 @@ int fsync(int fd)
     static int (*real)(int);
     if (!real)
         *(void **)&real = dlsym(RTLD_NEXT, "fsync");
-    maybe_stall("fsync");
+    maybe_stall("fsync", NULL);
     return real(fd);
 }
 
@@ -72,7 +89,7 @@ int fdatasync(int fd)
     static int (*real)(int);
     if (!real)
         *(void **)&real = dlsym(RTLD_NEXT, "fdatasync");
-    maybe_stall("fdatasync");
+    maybe_stall("fdatasync", NULL);
     return real(fd);
 }
 
@@ -81,7 +98,7 @@ void sync(void)
     static void (*real)(void);
     if (!real)
         *(void **)&real = dlsym(RTLD_NEXT, "sync");
-    maybe_stall("sync");
+    maybe_stall("sync", NULL);
     real();
 }
 
@@ -93,7 +110,7 @@ ssize_t pwrite(int fd, const void *buf, size_t n, off_t off)
     static ssize_t (*real)(int, const void *, size_t, off_t);
     if (!real)
         *(void **)&real = dlsym(RTLD_NEXT, "pwrite");
-    maybe_stall("pwrite");
+    maybe_stall("pwrite", NULL);
     return real(fd, buf, n, off);
 }
 
@@ -102,6 +119,81 @@ ssize_t pread(int fd, void *buf, size_t n, off_t off)
     static ssize_t (*real)(int, void *, size_t, off_t);
     if (!real)
         *(void **)&real = dlsym(RTLD_NEXT, "pread");
-    maybe_stall("pread");
+    maybe_stall("pread", NULL);
     return real(fd, buf, n, off);
+}
+
+/* A create (openat with O_CREAT: a data file, a small file, a lock file)
+ * and a removal: a script acts while a create or an unlink is under way. */
+/* open's mode argument is there only with O_CREAT or O_TMPFILE (glibc's rule). */
+#define NEEDS_MODE(f) (((f) & O_CREAT) || ((f) & O_TMPFILE) == O_TMPFILE)
+typedef int (*openat_fn)(int, const char *, int, ...);
+
+static int open_at(openat_fn *real, const char *sym, int dirfd, const char *path, int flags, mode_t mode)
+{
+    if (!*real)
+        *(void **)real = dlsym(RTLD_NEXT, sym);
+    if (flags & O_CREAT)
+        maybe_stall("create", path);
+    return (*real)(dirfd, path, flags, mode);
+}
+
+int openat(int dirfd, const char *path, int flags, ...)
+{
+    static openat_fn real;
+    va_list ap;
+    va_start(ap, flags);
+    const mode_t mode = NEEDS_MODE(flags) ? va_arg(ap, mode_t) : 0;
+    va_end(ap);
+    return open_at(&real, "openat", dirfd, path, flags, mode);
+}
+
+int openat64(int dirfd, const char *path, int flags, ...)
+{
+    static openat_fn real;
+    va_list ap;
+    va_start(ap, flags);
+    const mode_t mode = NEEDS_MODE(flags) ? va_arg(ap, mode_t) : 0;
+    va_end(ap);
+    return open_at(&real, "openat64", dirfd, path, flags, mode);
+}
+
+/* The same by path (open, unlink): what a build that rebuilt paths called. */
+int open(const char *path, int flags, ...)
+{
+    static openat_fn real;
+    va_list ap;
+    va_start(ap, flags);
+    const mode_t mode = NEEDS_MODE(flags) ? va_arg(ap, mode_t) : 0;
+    va_end(ap);
+    return open_at(&real, "openat", AT_FDCWD, path, flags, mode);
+}
+
+int open64(const char *path, int flags, ...)
+{
+    static openat_fn real;
+    va_list ap;
+    va_start(ap, flags);
+    const mode_t mode = NEEDS_MODE(flags) ? va_arg(ap, mode_t) : 0;
+    va_end(ap);
+    return open_at(&real, "openat64", AT_FDCWD, path, flags, mode);
+}
+
+int unlink(const char *path)
+{
+    static int (*real)(const char *);
+    if (!real)
+        *(void **)&real = dlsym(RTLD_NEXT, "unlink");
+    maybe_stall("unlink", path);
+    return real(path);
+}
+
+int unlinkat(int dirfd, const char *path, int flags)
+{
+    static int (*real)(int, const char *, int);
+    if (!real)
+        *(void **)&real = dlsym(RTLD_NEXT, "unlinkat");
+    if (!(flags & AT_REMOVEDIR))
+        maybe_stall("unlink", path);
+    return real(dirfd, path, flags);
 }

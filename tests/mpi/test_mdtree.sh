@@ -46,8 +46,12 @@ if command -v strace >/dev/null; then
         rm -f "$T"/st.*
         RC=0
         timeout 120 mpirun -np 2 --oversubscribe --bind-to none sh -c \
-            'o=$1 b=$2; shift 2; ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" exec strace -f -qq -e trace=mkdir,mkdirat,rmdir,unlinkat,openat -o "$o.$OMPI_COMM_WORLD_RANK" "$b" "$@"' \
+            'o=$1 b=$2; shift 2; ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" exec strace -y -f -qq -e trace=mkdir,mkdirat,rmdir,unlinkat,openat -o "$o.$OMPI_COMM_WORLD_RANK" "$b" "$@"' \
             sh "$T/st" "$PFSBENCH" -d "$D" "$@" >"$T/out" 2>"$T/err" || RC=$?
+        # The calls are relative to directory descriptors (openat(7</d/x>, "f.0.3", ...)): -y names
+        # the descriptor's directory, joined here to the name; unlinkat(..., AT_REMOVEDIR) is an rmdir.
+        sed -E -i 's#^([0-9]+ +)([a-z0-9]+)\([0-9]+<([^>]*)>, "([^"]*)"#\1\2("\3/\4"#;
+                   s#^([0-9]+ +)unlinkat(\("[^"]*"), AT_REMOVEDIR\)#\1rmdir\2)#' "$T"/st.*
     }
     # per-directory file counts of rank R's creates: "COUNT" lines, sorted, unique
     spread() { grep -E 'O_CREAT' "$T/st.$1" | grep -oE '"[^"]*/f\.[0-9]+\.[0-9]+"' | sed -E 's#/f\.[^/]*"$##' | sort | uniq -c | awk '{print $1}' | sort -u | tr '\n' ' '; }

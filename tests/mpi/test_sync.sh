@@ -38,8 +38,8 @@ traced() {
 }
 # calls RANK CALL: how many CALLs rank RANK made on a data file of this run (pfsbench.ID.N, not the lock).
 calls() { grep -cE "^[0-9]+ +$2\([0-9]+<$D/pfsbench\.[^.>]+\.[0-9]+>" "$T/st.$1"; }
-# opens RANK: the flags of rank RANK's opens of its data files, one line each.
-opens() { grep -E "openat\(.*\"$D/pfsbench\.[^.\"]+\.[0-9]+\"" "$T/st.$1" | sed 's/.*", \([A-Z_|]*\).*/\1/'; }
+# opens RANK: the flags of rank RANK's opens of its data files (relative to the descriptor of DIR), one line each.
+opens() { grep -E "openat\([0-9]+<$D>, \"pfsbench\.[^.\"]+\.[0-9]+\"" "$T/st.$1" | sed 's/.*", \([A-Z_|]*\).*/\1/'; }
 # lat_count PHASE KIND: the count column of the report's latency row.
 lat_count() { awk -v p="$1" -v k="$2" '$1 == p && $3 == k && NF == 12 {print $4}' "$T/out"; }
 # each_rank NP CALL N: every one of NP ranks made N CALLs on its data files.

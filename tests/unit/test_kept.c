@@ -159,12 +159,12 @@ static void test_files(void **state)
     assert_int_equal(pfs_kept_read(dir, "r1", &k, err, sizeof(err)), -1);
     assert_non_null(strstr(err, "/pfsbench.r1.0 is there but not "));
     /* Made, read back; a second make leaves the first alone. */
-    assert_int_equal(pfs_kept_write(dir, "r1", &K, &fid, err, sizeof(err)), 0);
+    assert_int_equal(pfs_kept_write(AT_FDCWD, dir, "r1", &K, &fid, err, sizeof(err)), 0);
     assert_int_equal(pfs_kept_read(dir, "r1", &k, err, sizeof(err)), 0);
     assert_memory_equal(&k, &K, sizeof(k));
     struct pfs_kept other = K;
     other.xfers = 1;
-    assert_int_equal(pfs_kept_write(dir, "r1", &other, &fid, err, sizeof(err)), -1);
+    assert_int_equal(pfs_kept_write(AT_FDCWD, dir, "r1", &other, &fid, err, sizeof(err)), -1);
     assert_int_equal(pfs_kept_read(dir, "r1", &k, err, sizeof(err)), 0);
     assert_true(k.xfers == 12);
     /* A link in its place is not followed; a damaged file is named. */

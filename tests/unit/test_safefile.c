@@ -1,5 +1,8 @@
 /* Acting only on this run's files: pfs_open_own, pfs_unlink_own and
- * pfs_fid_check_path against real files, links and FIFOs in a temp dir. */
+ * pfs_fid_check_path against real files, links and FIFOs in a temp dir;
+ * the directories held open (pfs_dir_*), names resolved beneath them
+ * (pfs_open_beneath, with openat2 and, syscall wrapped to say ENOSYS as an
+ * older kernel does, component by component). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -11,12 +14,30 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
 #include "pfs/safefile.h"
+
+/* -Wl,--wrap=syscall (tests/CMakeLists.txt): openat2 as the kernel has it,
+ * or, when no_openat2 is set, ENOSYS as a kernel before 5.6 answers. */
+static int no_openat2;
+long __real_syscall(long n, ...);
+long __wrap_syscall(long n, ...)
+{
+    va_list ap;
+    va_start(ap, n);
+    long a = va_arg(ap, long), b = va_arg(ap, long), c = va_arg(ap, long), d = va_arg(ap, long);
+    va_end(ap);
+    if (n == SYS_openat2 && no_openat2) {
+        errno = ENOSYS;
+        return -1;
+    }
+    return __real_syscall(n, a, b, c, d);
+}
 
 struct dir {
     char path[256];
@@ -131,9 +152,99 @@ static void test_fifo(void **state)
     assert_int_equal(pfs_open_own(f, O_WRONLY | O_CREAT | O_EXCL, 0644, NULL, NULL), -EEXIST);
 }
 
+/* A directory made, then moved away and a link put in its place: the
+ * descriptor still reaches the one made, its name does not; removal by the
+ * name refuses the link. */
+static void test_dir_swapped(void **state)
+{
+    struct dir *d = *state;
+    char moved[300], victim[300], where[300];
+    snprintf(moved, sizeof(moved), "%s/moved", d->path);
+    snprintf(victim, sizeof(victim), "%s/victim", d->path);
+    struct pfs_dir top, md;
+    assert_int_equal(pfs_dir_open(AT_FDCWD, d->path, 1, &top), 0);
+    assert_int_equal(pfs_dir_make(top.fd, "pfsbench.x.md", &md), 0);
+    assert_int_equal(pfs_dir_make(top.fd, "pfsbench.x.md", &(struct pfs_dir){-1, {0, 0}}), -EEXIST);
+    assert_int_equal(pfs_dir_still(top.fd, "pfsbench.x.md", 0, &md), 0);
+    assert_int_equal(mkdir(victim, 0755), 0);
+    assert_int_equal(renameat(top.fd, "pfsbench.x.md", AT_FDCWD, moved), 0);
+    assert_int_equal(symlinkat(victim, top.fd, "pfsbench.x.md"), 0);
+    assert_int_equal(pfs_dir_still(top.fd, "pfsbench.x.md", 0, &md), PFS_ERR_REPLACED);
+    assert_int_equal(pfs_dir_still(top.fd, "pfsbench.x.md", 1, &md), PFS_ERR_REPLACED);
+    assert_int_equal(pfs_dir_remove(top.fd, "pfsbench.x.md", &md), PFS_ERR_REPLACED);
+    assert_true(md.fd >= 0);
+    /* what the run makes through its descriptor lands in the one it made */
+    int fd = openat(md.fd, "f.0.0", O_WRONLY | O_CREAT | O_EXCL, 0644);
+    assert_true(fd >= 0);
+    close(fd);
+    char f[320];
+    snprintf(f, sizeof(f), "%s/f.0.0", moved);
+    assert_int_equal(access(f, F_OK), 0);
+    assert_int_equal(pfs_dir_where(md.fd, where, sizeof(where)), 0);
+    assert_string_equal(where, moved);
+    pfs_dir_close(&md);
+    /* a link never opens as a directory of the run, unless followed (-d) */
+    assert_int_equal(pfs_dir_open(top.fd, "pfsbench.x.md", 0, &md), -ENOTDIR);
+    assert_int_equal(pfs_dir_open(top.fd, "pfsbench.x.md", 1, &md), 0);
+    pfs_dir_close(&md);
+    pfs_dir_close(&top);
+}
+
+/* A tree d.0.1/d.0.3 beside a link d.0.2 to a victim's directory: names
+ * beneath the tree open, names through the link or ".." never do, and
+ * nothing is made behind the link. */
+static void beneath_cases(const char *base)
+{
+    char victim[300], sub[320];
+    snprintf(victim, sizeof(victim), "%s/victim", base);
+    assert_int_equal(mkdir(victim, 0755), 0);
+    put(strcat(strcpy(sub, victim), "/f.0.1"), "precious");
+    int at = open(base, O_RDONLY | O_DIRECTORY);
+    assert_true(at >= 0);
+    assert_int_equal(mkdirat(at, "d.0.1", 0755), 0);
+    assert_int_equal(mkdirat(at, "d.0.1/d.0.3", 0755), 0);
+    assert_int_equal(symlinkat(victim, at, "d.0.2"), 0);
+    int fd = pfs_open_beneath(at, "d.0.1/d.0.3", O_PATH | O_DIRECTORY, 0);
+    assert_true(fd >= 0);
+    close(fd);
+    fd = pfs_open_beneath(at, "d.0.1/f.0.4", O_WRONLY | O_CREAT | O_EXCL, 0644);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(pfs_open_beneath(at, "d.0.1/f.0.4", O_WRONLY | O_CREAT | O_EXCL, 0644), -EEXIST);
+    /* a link on the way, or as the last component; "..": never */
+    assert_int_equal(pfs_open_beneath(at, "d.0.2", O_PATH | O_DIRECTORY, 0), PFS_ERR_OUTSIDE);
+    assert_int_equal(pfs_open_beneath(at, "d.0.2/f.0.1", O_RDONLY, 0), PFS_ERR_OUTSIDE);
+    assert_int_equal(pfs_open_beneath(at, "d.0.2/f.0.7", O_WRONLY | O_CREAT | O_EXCL, 0644), PFS_ERR_OUTSIDE);
+    assert_int_equal(pfs_open_beneath(at, "d.0.1/../d.0.2", O_PATH, 0), PFS_ERR_OUTSIDE);
+    assert_int_equal(pfs_open_beneath(at, "d.0.9/f.0.1", O_RDONLY, 0), -ENOENT);
+    snprintf(sub, sizeof(sub), "%s/f.0.7", victim);
+    assert_int_equal(access(sub, F_OK), -1);
+    assert_int_equal(size_of(strcat(strcpy(sub, victim), "/f.0.1")), 8);
+    close(at);
+}
+
+static void test_beneath(void **state)
+{
+    struct dir *d = *state;
+    no_openat2 = 0;
+    beneath_cases(d->path);
+}
+
+/* The same, where the kernel has no openat2: component by component. */
+static void test_beneath_without_openat2(void **state)
+{
+    struct dir *d = *state;
+    no_openat2 = 1;
+    beneath_cases(d->path);
+    no_openat2 = 0;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_dir_swapped, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_beneath, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_beneath_without_openat2, setup, teardown),
         cmocka_unit_test_setup_teardown(test_symlink_swap, setup, teardown),
         cmocka_unit_test_setup_teardown(test_rename_over, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fifo, setup, teardown),

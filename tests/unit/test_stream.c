@@ -46,10 +46,10 @@ struct mem {
     unsigned delay_us; /* each transfer sleeps this long first (--runtime, --ramp) */
 };
 
-static int mem_open(void *ctx, const char *path, unsigned flags, const struct pfs_fid *expect, struct pfs_fid *got,
-                    void **fh)
+static int mem_open(void *ctx, int dirfd, const char *path, unsigned flags, const struct pfs_fid *expect,
+                    struct pfs_fid *got, void **fh)
 {
-    (void)path, (void)expect;
+    (void)dirfd, (void)path, (void)expect;
     struct mem *m = ctx;
     if (flags & PFS_OPEN_WRITE)
         m->wr_flags = flags;
@@ -229,6 +229,11 @@ static int setup(void **state)
     };
     f->s.fail.rank = 3;
     f->s.fail.thread = -1;
+    /* The run's directory, held open as the MPI layer holds it: data files
+     * and small files are opened relative to it. */
+    f->s.dir_fd = f->s.md_fd = f->s.md_rd_fd = open(f->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (f->s.dir_fd < 0)
+        return -1;
     snprintf(f->s.path, sizeof(f->s.path), "%s/pfsbench.test.0", f->dir);
     snprintf(f->s.rd_path, sizeof(f->s.rd_path), "%s", f->s.path);
     if (posix_memalign(&f->s.buf, 4096, T) != 0)
@@ -244,6 +249,7 @@ static int teardown(void **state)
 {
     struct fix *f = *state;
     char cmd[128];
+    close(f->s.dir_fd);
     snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->dir);
     int rc = system(cmd);
     free(f->s.buf);
