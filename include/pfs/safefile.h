@@ -32,6 +32,8 @@ static inline int pfs_fid_same(const struct pfs_fid *have, const struct pfs_fid 
 /* pfsbench's own failure codes, beside negative errnos. */
 #define PFS_ERR_NOTREG (-4097)   /* the path is not a regular file */
 #define PFS_ERR_REPLACED (-4098) /* the path no longer names the file (or directory) this run made */
+#define PFS_ERR_BUSY (-4099)     /* a lock another process holds */
+#define PFS_ERR_UNSTABLE (-4100) /* a lock file removed or replaced every time it was locked */
 #define PFS_ERR_OUTSIDE (-4101)  /* a relative name leads through a link or out of the directory */
 
 static inline int pfs_fid_known(const struct pfs_fid *id)
@@ -123,5 +125,28 @@ int pfs_dir_where(int fd, char *buf, size_t len);
  * component by component with O_NOFOLLOW where the kernel lacks it). The
  * descriptor, -errno, or PFS_ERR_OUTSIDE. */
 int pfs_open_beneath(int at, const char *rel, int oflags, mode_t mode);
+
+/* The run's lock: a file held with an exclusive flock while the run lives. */
+struct pfs_lock {
+    int fd;                     /* -1: not held */
+    int made;                   /* this process made the file */
+    struct pfs_fid id;          /* the inode locked */
+};
+
+/* Local. Takes the exclusive flock of name in at, making the file when it
+ * is absent (then writing mark into it, when given), trying a held lock
+ * `tries` times 20 ms apart. After the flock, the name must still name the
+ * inode locked (a lock file removed or replaced between the open and the
+ * flock locks nothing): else it starts again, a few times. Never removes
+ * the file when it cannot lock it, even one it made: whoever holds it owns
+ * it. 0 (lk set), PFS_ERR_BUSY (holder, when given, gets the file's first
+ * line), PFS_ERR_UNSTABLE, or -errno. */
+int pfs_lock_take(int at, const char *name, int tries, const char *mark, struct pfs_lock *lk, char *holder,
+                  size_t hlen);
+/* Local. Releases lk; with remove, first removes the file while the lock is
+ * still held and only while name still names the inode locked. 0, 1 (the
+ * name was gone), PFS_ERR_REPLACED (another file is there: left alone), or
+ * -errno. */
+int pfs_lock_drop(int at, const char *name, struct pfs_lock *lk, int remove);
 
 #endif

@@ -12,6 +12,7 @@
 #include "pfs/config.h"
 #include "pfs/clean.h"
 #include "pfs/names.h"
+#include "pfs/safefile.h"
 
 /* The kinds of entry --clean looks for, by their names alone. */
 static enum pfs_name_kind kind_of(const char *name)
@@ -70,53 +71,100 @@ static long md_walk(int dfd, int remove, int depth)
 
 /* A live run holds a flock on DIR/pfsbench.<id>.lock for its lifetime
  * (the lock crosses clients of the file systems that honour flock on a
- * regular file). 1 when the run that named `name` is live, with the lock's
- * content ("host pid") in owner. */
-static int run_is_live(int dfd, const char *name, char *owner, size_t len)
+ * regular file). Listing, --clean only looks: 1 when the lock is held, with
+ * its content ("host pid") in owner. A lock file replaced between the open
+ * and the flock (the flock then took an inode no name leads to) is looked
+ * at again; one that keeps changing counts as live. */
+static int probe_live(int dfd, const char *lock, char *owner, size_t len)
 {
-    struct pfs_name n;
-    char lock[PFS_RUN_ID_MAX + 32];
-    if (pfs_name_parse(name, &n) == PFS_NAME_NONE || !n.run_id[0] ||
-        pfs_name_lock(lock, sizeof(lock), NULL, n.run_id) != 0)
-        return 0;
-    int fd = openat(dfd, lock, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0)
-        return 0;
-    struct stat st;
-    int live = 0;
-    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
-        if (flock(fd, LOCK_SH | LOCK_NB) != 0)
-            live = errno == EWOULDBLOCK;
-        else
-            flock(fd, LOCK_UN);
+    for (int round = 0; round < 3; round++) {
+        int fd = openat(dfd, lock, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+        if (fd < 0)
+            return 0;
+        struct stat st;
+        int live = 0, same = 1;
+        if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+            if (flock(fd, LOCK_SH | LOCK_NB) != 0) {
+                live = errno == EWOULDBLOCK;
+            } else {
+                const struct pfs_fid id = {(uint64_t)st.st_dev, (uint64_t)st.st_ino};
+                same = pfs_fid_check_at(dfd, lock, &id) == 0;
+                flock(fd, LOCK_UN);
+            }
+        }
+        if (live) {
+            ssize_t n = pread(fd, owner, len - 1, 0);
+            owner[n > 0 ? n : 0] = '\0';
+            owner[strcspn(owner, "\n")] = '\0';
+        }
+        close(fd);
+        if (live || same)
+            return live;
     }
-    if (live) {
-        ssize_t n = pread(fd, owner, len - 1, 0);
-        owner[n > 0 ? n : 0] = '\0';
-        owner[strcspn(owner, "\n")] = '\0';
-    }
-    close(fd);
-    return live;
+    snprintf(owner, len, "its lock file kept being replaced while --clean looked");
+    return 1;
 }
 
-/* 1 when the entry is to be left alone: a live run's, or (without
- * --any-owner) another user's. Says why. */
-static int hands_off(int dfd, const char *dir, const char *name, const struct stat *st, int any_owner, FILE *out)
+/* The lock of the run an entry belongs to, as --clean holds it while it
+ * removes that entry: a run that starts with that id meanwhile is refused
+ * (its lock is held) instead of having its new files removed. */
+struct claim {
+    struct pfs_lock lk;
+    char name[PFS_RUN_ID_MAX + 32];
+};
+
+/* 1 when the run `name` belongs to is live (owner says who holds it). 0
+ * when it is not; then, removing, its lock is held in cl (made when absent,
+ * checked to be the file its name names) until release_run. Where the lock
+ * file cannot be made (a file system out of space or inodes) the entry is
+ * still removed, unheld, as before there was a lock to hold. */
+static int claim_run(int dfd, const char *name, int remove, struct claim *cl, char *owner, size_t len)
+{
+    struct pfs_name n;
+    cl->lk.fd = -1;
+    cl->lk.made = 0;
+    if (pfs_name_parse(name, &n) == PFS_NAME_NONE || !n.run_id[0] ||
+        pfs_name_lock(cl->name, sizeof(cl->name), NULL, n.run_id) != 0)
+        return 0;
+    if (!remove)
+        return probe_live(dfd, cl->name, owner, len);
+    char mark[64];
+    snprintf(mark, sizeof(mark), "pfsbench --clean %ld\n", (long)getpid());
+    int rc = pfs_lock_take(dfd, cl->name, 1, mark, &cl->lk, owner, len);
+    if (rc == PFS_ERR_UNSTABLE)
+        snprintf(owner, len, "its lock file kept being replaced while --clean looked");
+    return rc == PFS_ERR_BUSY || rc == PFS_ERR_UNSTABLE;
+}
+
+/* The claim goes; a lock file --clean made for it goes with it. */
+static void release_run(int dfd, struct claim *cl)
+{
+    (void)pfs_lock_drop(dfd, cl->name, &cl->lk, cl->lk.made);
+}
+
+/* 1 when the entry is to be left alone: (without --any-owner) another
+ * user's, or a live run's; says why. 0: with remove, cl holds its run's lock. */
+static int hands_off(int dfd, const char *dir, const char *name, const struct stat *st, int any_owner, int remove,
+                     struct claim *cl, FILE *out)
 {
     char owner[128] = "";
-    if (run_is_live(dfd, name, owner, sizeof(owner))) {
-        fprintf(out, "skipped  %s/%s: in use by a live run (%s); left alone\n", dir, name, owner[0] ? owner : "?");
-        return 1;
-    }
+    cl->lk.fd = -1;
+    cl->lk.made = 0;
     if (!any_owner && st->st_uid != geteuid()) {
         fprintf(out, "skipped  %s/%s: owned by uid %u, not you; add --any-owner to include it\n", dir, name,
                 (unsigned)st->st_uid);
         return 1;
     }
+    if (claim_run(dfd, name, remove, cl, owner, sizeof(owner))) {
+        fprintf(out, "skipped  %s/%s: in use by a live run (%s); left alone\n", dir, name, owner[0] ? owner : "?");
+        return 1;
+    }
     return 0;
 }
 
-/* The second pass: a run's lock file, once nothing of its run is live. */
+/* The second pass: a run's lock file, once nothing of its run is live;
+ * removed while --clean holds it, and only while its name still names the
+ * inode held (a run that made a new one since keeps it). */
 static int clean_locks(DIR *dp, int dfd, const char *dir, int remove, int any_owner, FILE *out, int *failed)
 {
     int found = 0;
@@ -124,21 +172,61 @@ static int clean_locks(DIR *dp, int dfd, const char *dir, int remove, int any_ow
     rewinddir(dp);
     while ((e = readdir(dp)) != NULL) {
         struct stat st;
+        char owner[128] = "", why[200];
         if (kind_of(e->d_name) != PFS_NAME_LOCK ||
-            fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode) ||
-            hands_off(dfd, dir, e->d_name, &st, any_owner, out))
+            fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
             continue;
+        if (!any_owner && st.st_uid != geteuid()) {
+            fprintf(out, "skipped  %s/%s: owned by uid %u, not you; add --any-owner to include it\n", dir, e->d_name,
+                    (unsigned)st.st_uid);
+            continue;
+        }
+        struct pfs_lock lk = {-1, 0, {0, 0}};
+        int rc = remove ? pfs_lock_take(dfd, e->d_name, 1, NULL, &lk, owner, sizeof(owner))
+                        : probe_live(dfd, e->d_name, owner, sizeof(owner)) ? PFS_ERR_BUSY : 0;
+        if (rc == PFS_ERR_BUSY || rc == PFS_ERR_UNSTABLE) {
+            fprintf(out, "skipped  %s/%s: in use by a live run (%s); left alone\n", dir, e->d_name,
+                    rc == PFS_ERR_BUSY && owner[0] ? owner : "?");
+            continue;
+        }
         found++;
         if (!remove)
             fprintf(out, "leftover %s/%s (the lock of a run that ended without removing it)\n", dir, e->d_name);
-        else if (unlinkat(dfd, e->d_name, 0) == 0)
+        else if (rc == 0 && (rc = pfs_lock_drop(dfd, e->d_name, &lk, 1)) >= 0)
             fprintf(out, "removed  %s/%s\n", dir, e->d_name);
         else {
-            fprintf(out, "FAILED   %s/%s: %s\n", dir, e->d_name, strerror(errno));
+            fprintf(out, "FAILED   %s/%s: %s\n", dir, e->d_name,
+                    pfs_safefile_why(rc, NULL, why, sizeof(why)) ? why : strerror(-rc));
             (*failed)++;
         }
     }
     return found;
+}
+
+/* A crashed run's metadata directory (its run's lock held): looked at,
+ * and with remove emptied and removed, unless it holds anything pfsbench
+ * does not make (then it is left whole). */
+static void clean_md_top(int dfd, const char *dir, const char *name, int remove, FILE *out, int *found, int *failed)
+{
+    int sub = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    /* Look before removing anything: a directory with a foreign entry is left whole. */
+    long files = sub >= 0 ? md_walk(sub, 0, 0) : -1;
+    if (files >= 0 && remove)
+        files = md_walk(sub, 1, 0);
+    if (sub >= 0)
+        close(sub);
+    if (files < 0) {
+        fprintf(out, "skipped  %s/%s/: holds files pfsbench does not make; left alone\n", dir, name);
+        return;
+    }
+    (*found)++;
+    if (remove && unlinkat(dfd, name, AT_REMOVEDIR) == 0)
+        fprintf(out, "removed  %s/%s/ (%ld small files)\n", dir, name, files);
+    else if (remove) {
+        fprintf(out, "FAILED   %s/%s/: %s\n", dir, name, strerror(errno));
+        (*failed)++;
+    } else
+        fprintf(out, "leftover %s/%s/ (%ld small files)\n", dir, name, files);
 }
 
 int pfs_clean(const char *dir, int remove, int any_owner, FILE *out, char *err, size_t errlen)
@@ -162,37 +250,20 @@ int pfs_clean(const char *dir, int remove, int any_owner, FILE *out, char *err, 
         const enum pfs_name_kind kind = kind_of(e->d_name);
         if (kind == PFS_NAME_MD_TOP && fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
             S_ISDIR(st.st_mode)) {
-            if (hands_off(dfd, dir, e->d_name, &st, any_owner, out))
+            struct claim cl;
+            if (hands_off(dfd, dir, e->d_name, &st, any_owner, remove, &cl, out))
                 continue;
-            int sub = openat(dfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-            /* Look before removing anything: a directory with a foreign
-             * entry is left whole. */
-            long files = sub >= 0 ? md_walk(sub, 0, 0) : -1;
-            if (files >= 0 && remove)
-                files = md_walk(sub, 1, 0);
-            if (sub >= 0)
-                close(sub);
-            if (files < 0) {
-                fprintf(out, "skipped  %s/%s/: holds files pfsbench does not make; left alone\n", dir, e->d_name);
-                continue;
-            }
-            found++;
-            if (remove && unlinkat(dfd, e->d_name, AT_REMOVEDIR) == 0)
-                fprintf(out, "removed  %s/%s/ (%ld small files)\n", dir, e->d_name, files);
-            else if (remove) {
-                fprintf(out, "FAILED   %s/%s/: %s\n", dir, e->d_name, strerror(errno));
-                failed++;
-            } else
-                fprintf(out, "leftover %s/%s/ (%ld small files)\n", dir, e->d_name, files);
+            clean_md_top(dfd, dir, e->d_name, remove, out, &found, &failed);
+            release_run(dfd, &cl);
             continue;
         }
         if (kind != PFS_NAME_DATA && kind != PFS_NAME_SHARED && kind != PFS_NAME_KEPT)
             continue;
         /* Regular files only, never through a link: a planted link named
          * like ours is not ours. */
-        if (fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
-            continue;
-        if (hands_off(dfd, dir, e->d_name, &st, any_owner, out))
+        struct claim cl;
+        if (fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode) ||
+            hands_off(dfd, dir, e->d_name, &st, any_owner, remove, &cl, out))
             continue;
         found++;
         bytes += (unsigned long long)st.st_size;
@@ -206,6 +277,7 @@ int pfs_clean(const char *dir, int remove, int any_owner, FILE *out, char *err, 
         } else {
             fprintf(out, "leftover %s/%s (%lld bytes)\n", dir, e->d_name, (long long)st.st_size);
         }
+        release_run(dfd, &cl);
     }
     found += clean_locks(dp, dfd, dir, remove, any_owner, out, &failed);
     closedir(dp);

@@ -1,5 +1,6 @@
 /* See pfs/safefile.h: every data-file operation acts on this run's inode,
- * and every name of the run is resolved through a directory it holds open. */
+ * every name of the run is resolved through a directory it holds open, and
+ * the run's lock is the file its name names. */
 #define _GNU_SOURCE
 #include "pfs/safefile.h"
 
@@ -10,6 +11,7 @@
 #include <linux/openat2.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -39,6 +41,12 @@ const char *pfs_safefile_why(int code, const char *path, char *buf, size_t len)
     case PFS_ERR_REPLACED:
         snprintf(buf, len, "no longer the file this run created (replaced by another process since); "
                  "pfsbench leaves it alone");
+        return buf;
+    case PFS_ERR_BUSY:
+        snprintf(buf, len, "locked by another process");
+        return buf;
+    case PFS_ERR_UNSTABLE:
+        snprintf(buf, len, "removed or replaced by another process each time pfsbench locked it");
         return buf;
     case PFS_ERR_OUTSIDE:
         snprintf(buf, len, "a directory on its way is a symbolic link or another file system, not one this run "
@@ -329,4 +337,91 @@ int pfs_open_beneath(int at, const char *rel, int oflags, mode_t mode)
 {
     int fd = open_beneath2(at, rel, oflags, mode);
     return fd == -ENOSYS ? open_beneath1(at, rel, oflags, mode) : fd;
+}
+
+/* ---- the run's lock ---- */
+
+/* The holder a lock file names ("host pid"), first line. */
+static void read_holder(int fd, char *holder, size_t len)
+{
+    if (!holder || !len)
+        return;
+    ssize_t n = pread(fd, holder, len - 1, 0);
+    holder[n > 0 ? n : 0] = '\0';
+    holder[strcspn(holder, "\n")] = '\0';
+}
+
+/* Opens (making it when absent) the lock file name in at: fd, *made. */
+static int lock_open(int at, const char *name, int *made)
+{
+    *made = 0;
+    int fd = openat(at, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+    if (fd >= 0) {
+        *made = 1;
+        return fd;
+    }
+    if (errno != EEXIST)
+        return -errno;
+    return pfs_open_own_at(at, name, O_RDWR, 0, NULL, NULL);
+}
+
+int pfs_lock_take(int at, const char *name, int tries, const char *mark, struct pfs_lock *lk, char *holder,
+                  size_t hlen)
+{
+    lk->fd = -1;
+    lk->made = 0;
+    if (holder && hlen)
+        holder[0] = '\0';
+    /* A lock file removed or replaced between our open and our flock
+     * locks nothing anyone can see: open the name again, a few times. */
+    for (int round = 0; round < 5; round++) {
+        int made, fd = lock_open(at, name, &made);
+        if (fd == -ENOENT)
+            continue; /* removed between the create's EEXIST and the open */
+        if (fd < 0)
+            return fd;
+        int locked = 0, e = 0;
+        for (int i = 0; i < tries && !locked; i++) {
+            if (i)
+                usleep(20000); /* a --clean may be probing it this instant */
+            locked = flock(fd, LOCK_EX | LOCK_NB) == 0;
+            e = locked ? 0 : errno;
+        }
+        if (!locked) {
+            /* Never unlinked here, made or not: whoever holds it now owns it. */
+            read_holder(fd, holder, hlen);
+            close(fd);
+            return e == EWOULDBLOCK ? PFS_ERR_BUSY : -e;
+        }
+        struct pfs_fid id;
+        int rc = pfs_fid_of_fd(fd, &id);
+        if (rc == 0 && pfs_fid_check_at(at, name, &id) == 0) {
+            if (made && mark && pwrite(fd, mark, strlen(mark), 0) < 0)
+                rc = -errno;
+            if (rc == 0) {
+                lk->fd = fd;
+                lk->made = made;
+                lk->id = id;
+                return 0;
+            }
+        }
+        close(fd); /* the flock of an inode no name leads to */
+        if (rc < 0)
+            return rc;
+    }
+    return PFS_ERR_UNSTABLE;
+}
+
+int pfs_lock_drop(int at, const char *name, struct pfs_lock *lk, int remove)
+{
+    if (lk->fd < 0)
+        return 0;
+    int rc = 0;
+    /* Still holding the flock: the name is ours only while it names the
+     * inode locked; a lock another process made since is left alone. */
+    if (remove && (rc = pfs_fid_check_at(at, name, &lk->id)) == 0 && unlinkat(at, name, 0) != 0)
+        rc = -errno;
+    close(lk->fd);
+    lk->fd = -1;
+    return rc == -ENOENT ? 1 : rc;
 }

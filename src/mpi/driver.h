@@ -166,9 +166,7 @@ struct ctx {
     unsigned md_kept;           /* pfs_config_md_kept: the phases start from a kept run's metadata (--run-id) */
     struct timespec md_start;   /* md_top's mtime just after rank 0 made it (find's "newer than"), every rank's */
     struct known_file *known;   /* rank 0, under --timeout: what each stream created */
-    int lock_fd;                /* rank 0: DIR/pfsbench.ID.lock, flock'ed while the run lives */
-    int lock_made;
-    struct pfs_fid lock_fid;
+    struct pfs_lock lock;       /* rank 0: DIR/pfsbench.ID.lock, flock'ed while the run lives */
     char lock_path[PFS_PATH_MAX + 128];
     /* The directories the run works in, held open (mdfiles.c): every name
      * of the run is resolved from these, never from a path rebuilt from -d. */

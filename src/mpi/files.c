@@ -13,7 +13,6 @@
 #include <time.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -68,6 +67,28 @@ static int remove_own(struct ctx *c, const char *path, const struct pfs_fid *fid
     return -1;
 }
 
+/* The lock's name in DIR. */
+static void lock_name(const struct ctx *c, char *out, size_t len)
+{
+    (void)pfs_name_lock(out, len, NULL, c->run_id);
+}
+
+/* Local, rank 0: the run's lock goes (removed while still held, and only
+ * while its name still names the inode this run locked); says when it is
+ * left. */
+static void drop_lock(struct ctx *c)
+{
+    char name[PFS_RUN_ID_MAX + 32];
+    lock_name(c, name, sizeof(name));
+    const int made = c->lock.made;
+    int rc = pfs_lock_drop(c->dir.fd, name, &c->lock, made);
+    char why[200];
+    if (rc < 0)
+        fprintf(stderr, "pfsbench: warning: could not remove %s: %s\n", c->lock_path,
+                rc == PFS_ERR_REPLACED ? "another process put another file under its name; left alone"
+                                       : drv_why(rc, why, sizeof(why)));
+}
+
 /* Local, when the watchdog is about to end the job: the other ranks will
  * not clean up. Removes the files this rank's streams created and, on rank
  * 0, those the other streams had reported created by the last write phase,
@@ -96,8 +117,8 @@ void drv_remove_run_files(struct ctx *c)
     if (unknown && c->writes)
         fprintf(stderr, "pfsbench: warning: the other ranks' data files, if they had created any, may be left behind; "
                 "list them with pfsbench --clean -d %s\n", c->cfg.dir);
-    if (c->lock_made && pfs_unlink_own_at(c->dir.fd, c->lock_path, &c->lock_fid) == 0)
-        c->lock_made = 0;
+    if (c->lock.fd >= 0)
+        drop_lock(c);
 }
 
 /* Collective, after a write phase under --timeout: rank 0 learns which
@@ -120,67 +141,52 @@ void drv_gather_known(struct ctx *c, double since)
  * (flock on a regular file holds across clients of GlusterFS, NFSv4, Lustre
  * with -o flock, GPFS). --clean leaves alone the files of a run whose lock
  * is held, and a run id whose lock is held is refused. A stale lock (its
- * run died) is taken over but not removed: --clean removes it. DIR is
- * opened here, once, and every name of the run in it is resolved from that
- * descriptor. */
+ * run died) is taken over but not removed: --clean removes it. The lock is
+ * the file its name names (pfs_lock_take checks after the flock), and a
+ * lock file this run could not lock is never removed, even one it made: the
+ * run that locked it owns it. DIR is opened here, once, and every name of
+ * the run in it is resolved from that descriptor. Returns 0, or the exit
+ * status with err set: 2 when the input is at fault (the id is in use, DIR
+ * cannot take the file), 1 when the file system failed (no space, no
+ * inodes, I/O). */
 int drv_take_run_lock(struct ctx *c, char *err, size_t len)
 {
+    char name[PFS_RUN_ID_MAX + 32], holder[128], mark[PFS_HOST_MAX + 32], why[200];
     if (pfs_name_lock(c->lock_path, sizeof(c->lock_path), c->cfg.dir, c->run_id) != 0) {
         snprintf(err, len, "the run's lock file name does not fit: DIR too long");
-        return -1;
+        return PFS_EXIT_USAGE;
     }
-    int fd = drv_pin_dir(c);
-    if (fd < 0) {
-        snprintf(err, len, "cannot open the directory %.300s: %.150s", c->cfg.dir, strerror(-fd));
-        return -1;
+    lock_name(c, name, sizeof(name));
+    int rc = drv_pin_dir(c);
+    if (rc < 0) {
+        snprintf(err, len, "cannot open the directory %.300s: %.150s", c->cfg.dir, strerror(-rc));
+        return PFS_EXIT_IO;
     }
-    fd = pfs_open_own_at(c->dir.fd, c->lock_path, O_RDWR | O_CREAT | O_EXCL, 0644, NULL, &c->lock_fid);
-    c->lock_made = fd >= 0;
-    if (fd == -EEXIST)
-        fd = pfs_open_own_at(c->dir.fd, c->lock_path, O_RDWR, 0, NULL, &c->lock_fid);
-    if (fd < 0) {
-        char why[200];
-        snprintf(err, len, "cannot make the run's lock file %.250s: %.150s", c->lock_path,
-                 pfs_safefile_why(fd, c->lock_path, why, sizeof(why)) ? why : strerror(-fd));
-        pfs_dir_close(&c->dir);
-        return -1;
-    }
-    int locked = 0;
-    for (int i = 0; i < 5 && !(locked = flock(fd, LOCK_EX | LOCK_NB) == 0); i++)
-        usleep(20000); /* a --clean may be probing it this instant */
-    if (!locked) {
-        char owner[128] = "";
-        ssize_t n = pread(fd, owner, sizeof(owner) - 1, 0);
-        owner[n > 0 ? n : 0] = '\0';
-        owner[strcspn(owner, "\n")] = '\0';
+    snprintf(mark, sizeof(mark), "%s %ld\n", c->host, (long)getpid());
+    rc = pfs_lock_take(c->dir.fd, name, 5, mark, &c->lock, holder, sizeof(holder));
+    if (rc == 0)
+        return 0;
+    pfs_dir_close(&c->dir);
+    if (rc == PFS_ERR_BUSY) {
         snprintf(err, len, "run id %.63s is in use by a live run (%.100s holds %.200s); choose another --run-id, or wait for it",
-                 c->run_id, owner[0] ? owner : "another process", c->lock_path);
-        close(fd);
-        if (c->lock_made)
-            pfs_unlink_own_at(c->dir.fd, c->lock_path, &c->lock_fid);
-        pfs_dir_close(&c->dir);
-        return -1;
+                 c->run_id, holder[0] ? holder : "another process", c->lock_path);
+        return PFS_EXIT_USAGE;
     }
-    if (c->lock_made) {
-        char owner[128];
-        int n = snprintf(owner, sizeof(owner), "%s %ld\n", c->host, (long)getpid());
-        if (pwrite(fd, owner, (size_t)n, 0) != n)
-            fprintf(stderr, "pfsbench: warning: could not write %s: %s\n", c->lock_path, strerror(errno));
-    }
-    c->lock_fd = fd;
-    return 0;
+    snprintf(err, len, "cannot make the run's lock file %.250s: %.150s", c->lock_path,
+             pfs_safefile_why(rc, c->lock_path, why, sizeof(why)) ? why : strerror(-rc));
+    /* What the options chose (a directory this user cannot write, a name
+     * taken by something else) is bad input; the rest is the file system's. */
+    const int usage = rc == -EACCES || rc == -EPERM || rc == -EROFS || rc == -ENOTDIR || rc == -ENAMETOOLONG ||
+                      rc == PFS_ERR_NOTREG;
+    return usage ? PFS_EXIT_USAGE : PFS_EXIT_IO;
 }
 
 /* Local, every rank, at the very end: the run is no longer live (rank 0
  * removes its lock), and its descriptor of DIR goes. */
 void drv_drop_run_lock(struct ctx *c)
 {
-    if (c->lock_fd >= 0) {
-        if (c->lock_made && pfs_unlink_own_at(c->dir.fd, c->lock_path, &c->lock_fid) < 0)
-            fprintf(stderr, "pfsbench: warning: could not remove %s: %s\n", c->lock_path, strerror(errno));
-        close(c->lock_fd);
-        c->lock_fd = -1;
-    }
+    if (c->lock.fd >= 0)
+        drop_lock(c);
     pfs_dir_close(&c->dir);
 }
 

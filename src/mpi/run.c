@@ -215,11 +215,11 @@ static int go_live(struct ctx *c)
     char err[PFS_ERRLEN] = "";
     drv_iso_time(c->rec.start_iso, sizeof(c->rec.start_iso));
     drv_run_id(c);
-    int bad = c->rank == 0 && drv_take_run_lock(c, err, sizeof(err)) != 0;
-    MPI_Bcast(&bad, 1, MPI_INT, 0, c->comm);
-    if (bad && c->rank == 0)
+    int rc = c->rank == 0 ? drv_take_run_lock(c, err, sizeof(err)) : 0;
+    MPI_Bcast(&rc, 1, MPI_INT, 0, c->comm);
+    if (rc && c->rank == 0)
         fprintf(stderr, "pfsbench: error: %s\n", err);
-    return bad ? PFS_EXIT_USAGE : -1;
+    return rc ? rc : -1;
 }
 
 static void init_ctx(struct ctx *c, MPI_Comm comm)
@@ -228,7 +228,7 @@ static void init_ctx(struct ctx *c, MPI_Comm comm)
     MPI_Comm_rank(comm, &c->rank);
     MPI_Comm_size(comm, &c->nranks);
     c->interrupted = &interrupted;
-    c->lock_fd = c->dir.fd = c->md_topd.fd = -1;
+    c->lock.fd = c->dir.fd = c->md_topd.fd = -1;
     c->ag.comm = comm;
     c->ag.rank = c->rank;
     c->ag.nranks = c->nranks;

@@ -1,9 +1,10 @@
 /* A test shim (LD_PRELOAD) that makes a system call block on purpose, the
  * way a storage server that stopped answering does: the call sleeps in the
  * kernel for PFS_STALL_SECS before doing its work, through signals.
- *   PFS_STALL_CALL   fsync | fdatasync | sync | pwrite | pread | create (an
- *                    openat with O_CREAT, or an open) | unlink (unlinkat of a
- *                    file, or an unlink) (default fsync)
+ *   PFS_STALL_CALL   the call, or several comma-separated: fsync | fdatasync
+ *                    | sync | pwrite | pread | flock | create (an openat with
+ *                    O_CREAT, or an open) | unlink (unlinkat of a file, or an
+ *                    unlink) (default fsync)
  *   PFS_STALL_SECS   seconds to block (unset: the shim does nothing)
  *   PFS_STALL_RANK   only this MPI rank (OMPI_COMM_WORLD_RANK); unset: all
  *   PFS_STALL_NAME   only calls whose name argument ends with this (create,
@@ -15,18 +16,34 @@
  *                    every 10 ms; PFS_STALL_SECS stays the longest): a
  *                    script holds the call for as long as its checks need
  *                    and then lets it go, instead of guessing a duration
+ * In MARK and UNTIL a "%s" becomes the call's name, so that one run can
+ * stall at two calls (flock, then fsync) and a script release each alone.
  * Only for tests: a mock whose one job is to make a call fail to return. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 static int calls;
+
+/* 1 when name is one of the comma-separated calls in list. */
+static int listed(const char *list, const char *name)
+{
+    const size_t n = strlen(name);
+    for (const char *p = list;; p++) {
+        if (strncmp(p, name, n) == 0 && (p[n] == ',' || p[n] == '\0'))
+            return 1;
+        if (!(p = strchr(p, ',')))
+            return 0;
+    }
+}
 
 /* 1 when path ends with the name PFS_STALL_NAME gives (or none is given). */
 static int named(const char *path)
@@ -40,25 +57,39 @@ static int named(const char *path)
     return a >= b && strcmp(path + a - b, want) == 0 && (a == b || path[a - b - 1] == '/');
 }
 
+/* The file env names, with "%s" replaced by the call's name. */
+static void file_for(const char *env, const char *call, char *out, size_t len)
+{
+    const char *pat = getenv(env), *pct = pat ? strstr(pat, "%s") : NULL;
+    if (!pat)
+        out[0] = '\0';
+    else if (!pct)
+        snprintf(out, len, "%s", pat);
+    else
+        snprintf(out, len, "%.*s%s%s", (int)(pct - pat), pat, call, pct + 2);
+}
+
 static void maybe_stall(const char *name, const char *path)
 {
     const char *secs = getenv("PFS_STALL_SECS"), *call = getenv("PFS_STALL_CALL");
     const char *rank = getenv("PFS_STALL_RANK"), *me = getenv("OMPI_COMM_WORLD_RANK");
     const char *count = getenv("PFS_STALL_COUNT");
-    if (!secs || strcmp(call ? call : "fsync", name) != 0 || !me || !named(path))
+    if (!secs || !listed(call ? call : "fsync", name) || !me || !named(path))
         return;
     if (rank && strcmp(rank, me) != 0)
         return;
     if (__atomic_fetch_add(&calls, 1, __ATOMIC_RELAXED) >= (count ? atoi(count) : 1))
         return;
-    const char *mark = getenv("PFS_STALL_MARK"), *until = getenv("PFS_STALL_UNTIL");
-    if (mark) {
+    char mark[4096], until[4096];
+    file_for("PFS_STALL_MARK", name, mark, sizeof(mark));
+    file_for("PFS_STALL_UNTIL", name, until, sizeof(until));
+    if (mark[0]) {
         int fd = open(mark, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
         if (fd >= 0)
             close(fd);
     }
     double s = atof(secs);
-    if (until && *until) {
+    if (until[0]) {
         struct timespec t0, now, tick = {0, 10000000};
         clock_gettime(CLOCK_MONOTONIC, &t0);
         for (;;) {
@@ -123,8 +154,19 @@ ssize_t pread(int fd, void *buf, size_t n, off_t off)
     return real(fd, buf, n, off);
 }
 
-/* A create (openat with O_CREAT: a data file, a small file, a lock file)
- * and a removal: a script acts while a create or an unlink is under way. */
+/* The run's lock (flock), a create (openat with O_CREAT: a data file, a
+ * small file, a lock file) and a removal: a script acts between the open
+ * and the flock, or while a create or an unlink is under way. */
+int flock(int fd, int op)
+{
+    static int (*real)(int, int);
+    if (!real)
+        *(void **)&real = dlsym(RTLD_NEXT, "flock");
+    if (!(op & LOCK_UN))
+        maybe_stall("flock", NULL);
+    return real(fd, op);
+}
+
 /* open's mode argument is there only with O_CREAT or O_TMPFILE (glibc's rule). */
 #define NEEDS_MODE(f) (((f) & O_CREAT) || ((f) & O_TMPFILE) == O_TMPFILE)
 typedef int (*openat_fn)(int, const char *, int, ...);

@@ -2,7 +2,7 @@
  * pfs_fid_check_path against real files, links and FIFOs in a temp dir;
  * the directories held open (pfs_dir_*), names resolved beneath them
  * (pfs_open_beneath, with openat2 and, syscall wrapped to say ENOSYS as an
- * older kernel does, component by component). */
+ * older kernel does, component by component), and the run's lock. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -239,12 +240,52 @@ static void test_beneath_without_openat2(void **state)
     no_openat2 = 0;
 }
 
+/* The lock: made and written when absent; busy when another open file
+ * description holds it (never removed then, made or not); dropped with its
+ * file only while the name still names the inode locked. */
+static void test_lock(void **state)
+{
+    struct dir *d = *state;
+    int at = open(d->path, O_RDONLY | O_DIRECTORY);
+    assert_true(at >= 0);
+    struct pfs_lock a, b;
+    char holder[64];
+    assert_int_equal(pfs_lock_take(at, "pfsbench.x.lock", 1, "host 42\n", &a, holder, sizeof(holder)), 0);
+    assert_int_equal(a.made, 1);
+    assert_int_equal(pfs_lock_take(at, "pfsbench.x.lock", 2, "other 7\n", &b, holder, sizeof(holder)), PFS_ERR_BUSY);
+    assert_string_equal(holder, "host 42");
+    assert_int_equal(faccessat(at, "pfsbench.x.lock", F_OK, 0), 0);
+    /* replaced under the holder: its drop leaves the new file alone */
+    assert_int_equal(renameat(at, "pfsbench.x.lock", at, "aside"), 0);
+    int fd = openat(at, "pfsbench.x.lock", O_WRONLY | O_CREAT | O_EXCL, 0644);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(pfs_lock_drop(at, "pfsbench.x.lock", &a, 1), PFS_ERR_REPLACED);
+    assert_int_equal(faccessat(at, "pfsbench.x.lock", F_OK, 0), 0);
+    /* a lock file that is there (stale): taken, not made, dropped without removal */
+    assert_int_equal(pfs_lock_take(at, "pfsbench.x.lock", 1, "host 43\n", &b, NULL, 0), 0);
+    assert_int_equal(b.made, 0);
+    assert_int_equal(pfs_lock_drop(at, "pfsbench.x.lock", &b, b.made), 0);
+    assert_int_equal(faccessat(at, "pfsbench.x.lock", F_OK, 0), 0);
+    /* removal while held */
+    assert_int_equal(pfs_lock_take(at, "pfsbench.x.lock", 1, NULL, &b, NULL, 0), 0);
+    assert_int_equal(pfs_lock_drop(at, "pfsbench.x.lock", &b, 1), 0);
+    assert_int_equal(faccessat(at, "pfsbench.x.lock", F_OK, 0), -1);
+    /* something else under the name: refused, left as it is */
+    assert_int_equal(mkfifoat(at, "pfsbench.y.lock", 0644), 0);
+    assert_int_equal(pfs_lock_take(at, "pfsbench.y.lock", 1, NULL, &b, NULL, 0), PFS_ERR_NOTREG);
+    assert_int_equal(symlinkat("aside", at, "pfsbench.z.lock"), 0);
+    assert_int_equal(pfs_lock_take(at, "pfsbench.z.lock", 1, NULL, &b, NULL, 0), PFS_ERR_NOTREG);
+    close(at);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_dir_swapped, setup, teardown),
         cmocka_unit_test_setup_teardown(test_beneath, setup, teardown),
         cmocka_unit_test_setup_teardown(test_beneath_without_openat2, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_lock, setup, teardown),
         cmocka_unit_test_setup_teardown(test_symlink_swap, setup, teardown),
         cmocka_unit_test_setup_teardown(test_rename_over, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fifo, setup, teardown),
