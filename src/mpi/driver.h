@@ -300,6 +300,9 @@ int drv_md_cleanup(struct ctx *c, struct pfs_stream *s);
 int drv_md_finish(struct ctx *c, int others_left);
 /* Local: the metadata directories' descriptors go. */
 void drv_md_close(struct ctx *c);
+/* Local, rank 0, before anything is made: 0, or -1 with err when
+ * --file-size does not match the kept metadata's files a phase checks. */
+int drv_kept_precheck(const struct ctx *c, char *err, size_t len);
 
 /* backend_load.c: a MODULE line's backend (pfs_backend_is_module), loaded
  * on every rank into c->be. Collective; 0, or -1 with rank 0's err set. */

@@ -368,3 +368,39 @@ void drv_md_close(struct ctx *c)
     }
     pfs_dir_close(&c->md_topd);
 }
+
+/* Local, rank 0, before anything is made: over kept files, the phases that
+ * check a file's size (stat, read-files, find's -size) need the kept run's
+ * --file-size; its first file says what that was. What cannot be looked at
+ * here is left to the set-up's checks, which name it. */
+int drv_kept_precheck(const struct ctx *c, char *err, size_t len)
+{
+    const struct pfs_config *cfg = &c->cfg;
+    if (!(pfs_config_md_kept(cfg) & PFS_MD_KEPT_FILES) || !(pfs_config_has_phase(cfg, PFS_PH_STAT) ||
+        pfs_config_has_phase(cfg, PFS_PH_READFILES) || pfs_config_has_phase(cfg, PFS_PH_FIND)))
+        return 0;
+    char top[PFS_RUN_ID_MAX + 32], sub[32], rel[PFS_PATH_MAX];
+    (void)pfs_name_md_top(top, sizeof(top), NULL, cfg->run_id);
+    sub_name(0, sub, sizeof(sub));
+    if (pfs_md_file_path(rel, sizeof(rel), cfg, NULL, 0, 0) != 0)
+        return 0;
+    struct pfs_dir d = {-1, {0, 0}}, t = {-1, {0, 0}}, s = {-1, {0, 0}};
+    struct stat st;
+    int fd = -1, bad = 0;
+    if (pfs_dir_open(AT_FDCWD, cfg->dir, 1, &d) == 0 && pfs_dir_open(d.fd, top, 0, &t) == 0 &&
+        (cfg->dirs != PFS_DIRS_PER_RANK || pfs_dir_open(t.fd, sub, 0, &s) == 0) &&
+        (fd = pfs_open_beneath(s.fd >= 0 ? s.fd : t.fd, rel, O_PATH, 0)) >= 0 && fstat(fd, &st) == 0 &&
+        S_ISREG(st.st_mode) && (uint64_t)st.st_size != cfg->file_size) {
+        snprintf(err, len, "--file-size %llu does not match the kept metadata of run %s: its files are %lld bytes "
+                 "(%s/%s%s%s); stat, read-files and find check each file's size, so give the kept run's --file-size %lld",
+                 (unsigned long long)cfg->file_size, cfg->run_id, (long long)st.st_size, top,
+                 s.fd >= 0 ? sub : "", s.fd >= 0 ? "/" : "", rel, (long long)st.st_size);
+        bad = 1;
+    }
+    if (fd >= 0)
+        close(fd);
+    pfs_dir_close(&s);
+    pfs_dir_close(&t);
+    pfs_dir_close(&d);
+    return bad ? -1 : 0;
+}

@@ -112,7 +112,7 @@ static int precheck(struct ctx *c, char *err, size_t len)
     }
     if (!c->cfg.no_results && drv_results_check(c, c->cfg.results, err, len) != 0)
         return -1;
-    return 0;
+    return drv_kept_precheck(c, err, len);
 }
 
 /* Collective. --clean: rank 0 lists (and with --yes removes) leftovers. */

@@ -116,6 +116,17 @@ check "mdtest -T without a run id: exit 2, says how" \
 run_mpi 2 60 mdtest -r -F -u -n 40 -d "$D" -- --run-id m$id --no-results
 check "mdtest -r: exit 0, all gone" sh -c "[ $RC -eq 0 ] && [ -z \"\$(ls -A '$D')\" ]"
 
+# --- another --file-size than the kept run's: stat, read-files and find check each file's size
+# (find matched 0 of them, silently, on 4778fdb): refused before anything is made, naming the size
+run_mpi 1 60 -d "$D" -p create -n 30 --file-size 100 -k --run-id fs$id --no-results -q
+run_mpi 1 60 -d "$D" -p find -n 30 --run-id fs$id -o "$T/fs.h5"
+check "find over kept files with another --file-size: exit 2, the kept run's size named" \
+    sh -c "[ $RC -eq 2 ] && grep -q -- '--file-size 0 does not match the kept metadata of run fs$id: its files are 100 bytes' '$T/err'"
+check "... no results file, no lock left" sh -c "[ ! -e '$T/fs.h5' ] && [ ! -e '$D/pfsbench.fs$id.lock' ]"
+run_mpi 1 60 -d "$D" -p find,delete -n 30 --file-size 100 --run-id fs$id --no-results
+check "... with the kept run's --file-size: find examines all 30, then they go" \
+    sh -c "[ $RC -eq 0 ] && grep -qE '^ +30 files examined' '$T/out' && [ -z \"\$(ls -A '$D')\" ]"
+
 # --- a stonewalled create keeps fewer files than -n: the message names the -n to give
 run_mpi 2 120 -d "$D" -p create -n 1000000 -D 0.3 -k --run-id s$id --no-results
 kn=$(sed -n "s/^kept metadata .* -n \([0-9]*\),.*/\1/p" "$T/out")
