@@ -60,4 +60,12 @@ void pfs_beegfs_layout(const char *ctl_output, char *buf, size_t len);
 int pfs_meta_cache_warning(const int *phases, int nphases, int other_node, const char *mount_type, char *buf,
                            size_t len);
 
+/* Local. Whether prog is an executable file in a directory of PATH. */
+int pfs_fs_on_path(const char *prog);
+/* Local. Runs argv (no shell; stdin and stderr /dev/null) and keeps at
+ * most len - 1 bytes of its stdout in buf, NUL-terminated; a program still
+ * running after limit_s is killed. Returns its exit status, or -1 (not
+ * run, killed, or signalled). */
+int pfs_fs_run(char *const argv[], char *buf, size_t len, double limit_s);
+
 #endif

@@ -419,3 +419,15 @@ int pfs_meta_cache_warning(const int *phases, int nphases, int other_node, const
              read_after ? ", entry and page" : " and entry", fuse ? " (FUSE keeps attributes and entries 1 s by default)" : "");
     return 1;
 }
+
+/* ---- the helpers, for the target providers (src/core/target_*.c) ---- */
+
+int pfs_fs_on_path(const char *prog)
+{
+    return on_path(prog);
+}
+
+int pfs_fs_run(char *const argv[], char *buf, size_t len, double limit_s)
+{
+    return capture(argv, buf, len, limit_s);
+}
