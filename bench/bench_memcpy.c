@@ -28,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "pfs/ceiling.h"
 #include "pfs/config.h"
 #include "pfs/core.h"
 
@@ -35,57 +36,14 @@
 #define MAXREPS 101
 #define MIB 1048576.0
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof(*v), cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-/* Keeps the compiler from dropping copies nobody reads. */
-static volatile unsigned char sink;
-
-/* One process: median MiB/s into and from the region for transfer t. */
+/* One process: median MiB/s into and from the region for transfer t (the
+ * core's pfs_memcpy_rate, which the memory ceiling also uses). */
 static void measure(size_t region, size_t t, int reps, double *into, double *from)
 {
-    void *buf = NULL, *reg = NULL;
-    if (posix_memalign(&buf, 4096, t) != 0 || posix_memalign(&reg, 4096, region) != 0) {
+    if (pfs_memcpy_rate(region, t, reps, into, from) != 0) {
         fprintf(stderr, "bench_memcpy: cannot allocate %zu + %zu bytes\n", t, region);
         exit(1);
     }
-    pfs_random_fill(buf, t, 42);
-    memset(reg, 1, region); /* fault it in: the copy alone is measured */
-    size_t n = region / t;
-    double a[MAXREPS], b[MAXREPS];
-    for (int k = 0; k < reps; k++) {
-        double t0 = now();
-        for (size_t i = 0; i < n; i++)
-            memcpy((char *)reg + i * t, buf, t);
-        double t1 = now();
-        sink ^= ((unsigned char *)reg)[(size_t)k % region];
-        for (size_t i = 0; i < n; i++)
-            memcpy(buf, (char *)reg + i * t, t);
-        double t2 = now();
-        sink ^= ((unsigned char *)buf)[(size_t)k % t];
-        a[k] = (double)(n * t) / (t1 - t0) / MIB;
-        b[k] = (double)(n * t) / (t2 - t1) / MIB;
-    }
-    *into = median(a, reps);
-    *from = median(b, reps);
-    free(buf);
-    free(reg);
 }
 
 int main(int argc, char **argv)
