@@ -21,7 +21,9 @@ struct pfs_fsinfo {
     char options[1024];     /* the mount's options, then the super block's not already named */
     unsigned long block_size; /* statfs f_bsize; 0 when statfs failed */
     char layout[256];       /* "stripe_count=4 stripe_size=1048576", "block_size=4194304",
-                             * "chunk_size=524288 storage_targets=4"; "" where not cheap */
+                             * "chunk_size=524288 storage_targets=4", "stripe_unit=4194304
+                             * stripe_count=1 object_size=4194304 pool=cephfs_data";
+                             * "" where not cheap */
 };
 
 /* Local. Fills out for dir: its mount from mountinfo (a path, normally
@@ -35,7 +37,9 @@ int pfs_fs_mountinfo(const char *mountinfo, const char *dir, struct pfs_fsinfo *
  * the file system gives cheaply: Lustre's default stripe count and size
  * (`lfs getstripe -d -c -S DIR`, when lfs is on PATH), GPFS's block size
  * (statfs), BeeGFS's chunk size and targets (`beegfs-ctl --getentryinfo
- * DIR`, when on PATH). Each helper runs at most 3 s, then is killed.
+ * DIR`, when on PATH), CephFS's layout for new files (the directory's
+ * ceph.dir.layout.json or ceph.dir.layout extended attribute, kernel
+ * client or ceph-fuse). Each helper runs at most 3 s, then is killed.
  * Returns what pfs_fs_mountinfo returned. */
 int pfs_fs_describe(const char *dir, struct pfs_fsinfo *out);
 
@@ -50,6 +54,10 @@ int pfs_mountinfo_parse(const char *line, char *mount_point, size_t mplen, char 
  * `beegfs-ctl --getentryinfo`. */
 void pfs_lustre_layout(const char *lfs_output, char *buf, size_t len);
 void pfs_beegfs_layout(const char *ctl_output, char *buf, size_t len);
+/* Local, pure. The same from CephFS's ceph.dir.layout.json or
+ * ceph.dir.layout attribute: "stripe_unit=U stripe_count=C object_size=O
+ * pool=P" (pool= left out when it does not say). */
+void pfs_ceph_layout(const char *xattr, char *buf, size_t len);
 
 /* Local, pure. The warning for metadata rates a client's caches may have
  * answered: stat or read-files run after a create in the same phase list,

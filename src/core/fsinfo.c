@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/vfs.h>
+#include <sys/xattr.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -361,6 +362,74 @@ void pfs_beegfs_layout(const char *out, char *buf, size_t len)
         snprintf(buf, len, "chunk_size=%llu", chunk);
 }
 
+/* The value of key in text, JSON ("key": 1, "key": "x") or key=value
+ * ("key=1 other=..."): digits, or a name up to a quote, space or comma. */
+static const char *field(const char *text, const char *key, int digits, char *val, size_t len)
+{
+    size_t k = strlen(key);
+    for (const char *p = strstr(text, key); p; p = strstr(p + 1, key)) {
+        const char *q = p + k;
+        if (p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
+            continue; /* "pool" inside "pool_namespace" or a longer key */
+        q += *q == '"';
+        if (*q != ':' && *q != '=')
+            continue;
+        q += 1 + strspn(q + 1, " \t\"");
+        size_t n = digits ? strspn(q, "0123456789") : strcspn(q, "\", \t\r\n}");
+        if (n == 0 || n >= len)
+            return NULL;
+        memcpy(val, q, n);
+        val[n] = '\0';
+        return val;
+    }
+    return NULL;
+}
+
+void pfs_ceph_layout(const char *xattr, char *buf, size_t len)
+{
+    /* ceph.dir.layout.json: {"stripe_unit": 4194304, "stripe_count": 1,
+     * "object_size": 4194304, "pool_name": "cephfs_data", ...};
+     * ceph.dir.layout: "stripe_unit=4194304 stripe_count=1
+     * object_size=4194304 pool=cephfs_data". */
+    char su[32], sc[32], os[32], pool[128];
+    buf[0] = '\0';
+    if (!field(xattr, "stripe_unit", 1, su, sizeof(su)) || !field(xattr, "stripe_count", 1, sc, sizeof(sc)) ||
+        !field(xattr, "object_size", 1, os, sizeof(os)))
+        return;
+    if (field(xattr, "pool_name", 0, pool, sizeof(pool)) || field(xattr, "pool", 0, pool, sizeof(pool)))
+        snprintf(buf, len, "stripe_unit=%s stripe_count=%s object_size=%s pool=%s", su, sc, os, pool);
+    else
+        snprintf(buf, len, "stripe_unit=%s stripe_count=%s object_size=%s", su, sc, os);
+}
+
+/* CephFS's layout for new files in dir: ceph.dir.layout.json (Ceph 16 on)
+ * gives the one a directory inherits; ceph.dir.layout only the one set on
+ * the directory itself, so that is looked for up to the mount point. A
+ * directory that does not exist yet inherits its parent's. */
+static void ceph_layout(const char *dir, const char *mount_point, char *buf, size_t len)
+{
+    static const char *const keys[] = {"ceph.dir.layout.json", "ceph.dir.layout"};
+    char path[PATH_MAX], text[512];
+    resolved(dir, path, sizeof(path));
+    for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+        const char *key = keys[k];
+        char p[PATH_MAX];
+        snprintf(p, sizeof(p), "%s", path);
+        for (;;) {
+            ssize_t n = getxattr(p, key, text, sizeof(text) - 1);
+            if (n > 0) {
+                text[n] = '\0';
+                pfs_ceph_layout(text, buf, len);
+                return;
+            }
+            char *slash = strrchr(p, '/');
+            if (strcmp(p, mount_point) == 0 || !slash || slash == p)
+                break;
+            *slash = '\0';
+        }
+    }
+}
+
 int pfs_fs_describe(const char *dir, struct pfs_fsinfo *out)
 {
     int rc = pfs_fs_mountinfo("/proc/self/mountinfo", dir, out);
@@ -378,6 +447,8 @@ int pfs_fs_describe(const char *dir, struct pfs_fsinfo *out)
         char *argv[] = {"beegfs-ctl", "--getentryinfo", (char *)dir, NULL};
         if (capture(argv, text, sizeof(text), 3.0) == 0)
             pfs_beegfs_layout(text, out->layout, sizeof(out->layout));
+    } else if (strcmp(t, "ceph") == 0 || strcmp(t, "fuse.ceph-fuse") == 0) {
+        ceph_layout(dir, out->mount_point, out->layout, sizeof(out->layout));
     }
     return rc;
 }

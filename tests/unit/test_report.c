@@ -894,6 +894,21 @@ static void test_layout_parse(void **state)
     assert_string_equal(b, "");
     pfs_beegfs_layout("+ Chunksize: lots\n", b, sizeof(b));
     assert_string_equal(b, "");
+    /* CephFS, as ceph-fuse 16.2 gave them here (.json inherited, plain set). */
+    pfs_ceph_layout("{\"stripe_unit\": 4194304, \"stripe_count\": 1, \"object_size\": 4194304, \"pool_name\": "
+                    "\"cephfs_data\", \"pool_id\": 2, \"pool_namespace\": \"\", \"inheritance\": \"@default\"}",
+                    b, sizeof(b));
+    assert_string_equal(b, "stripe_unit=4194304 stripe_count=1 object_size=4194304 pool=cephfs_data");
+    pfs_ceph_layout("stripe_unit=1048576 stripe_count=4 object_size=8388608 pool=fast pool_namespace=ns", b, sizeof(b));
+    assert_string_equal(b, "stripe_unit=1048576 stripe_count=4 object_size=8388608 pool=fast");
+    pfs_ceph_layout("stripe_unit=65536 stripe_count=2 object_size=4194304", b, sizeof(b));
+    assert_string_equal(b, "stripe_unit=65536 stripe_count=2 object_size=4194304");
+    const char *not_ceph[] = {"", "stripe_unit=4194304 stripe_count=1", "{\"stripe_unit\": \"x\"}",
+                              "my_stripe_unit=1 stripe_count=1 object_size=1"};
+    for (size_t i = 0; i < sizeof(not_ceph) / sizeof(not_ceph[0]); i++) {
+        pfs_ceph_layout(not_ceph[i], b, sizeof(b));
+        assert_string_equal(b, "");
+    }
 }
 
 static void test_meta_cache_warning(void **state)
