@@ -17,7 +17,7 @@ if [ "${PFS_TEST_SANITIZERS:-1}" != 0 ]; then
     cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DPFS_SANITIZE=ON >/dev/null
     cmake --build build-asan -j"$jobs"
     # The job scripts, valgrind, the fuzzer (its own sanitizers), the
-    # benchmark smoke run, the docs check and the GlusterFS tests (file-system
-    # behaviour, mostly fault waits) gain nothing from a second pass.
-    (cd build-asan && ctest --output-on-failure --timeout 900 -E 'slurm|valgrind|fuzz|bench|docs|recipes|sweep|gluster' "$@")
+    # benchmark smoke run, the docs check and the GlusterFS and Ceph tests
+    # (file-system behaviour, mostly fault waits) gain nothing from a second pass.
+    (cd build-asan && ctest --output-on-failure --timeout 900 -E 'slurm|valgrind|fuzz|bench|docs|recipes|sweep|gluster|ceph' "$@")
 fi
