@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "pfs/clock.h"
+#include "pfs/sched.h"
 
 #if defined(__x86_64__)
 #include <x86intrin.h>
@@ -65,6 +66,15 @@ static uint64_t run_rdtsc(void *ctx, uint64_t n)
 }
 #endif
 
+static uint64_t run_sched(void *ctx, uint64_t n)
+{
+    struct pfs_sched *sc = ctx;
+    uint64_t s = 0;
+    for (uint64_t i = 0; i < n; i++)
+        s += pfs_sched_next(sc);
+    return s;
+}
+
 static int cmp(const void *a, const void *b)
 {
     const double x = *(const double *)a, y = *(const double *)b;
@@ -91,8 +101,11 @@ static void measure(const struct bench *b, uint64_t n, int reps)
 static int costs(uint64_t n, int reps)
 {
     static struct pfs_clock tsc, mono;
+    static struct pfs_sched fixed, poisson;
     pfs_clock_init(&tsc, 1, 0);
     pfs_clock_init(&mono, 0, 0);
+    pfs_sched_init(&fixed, 1e5, PFS_ARR_FIXED, 1, 0, 0);
+    pfs_sched_init(&poisson, 1e5, PFS_ARR_POISSON, 1, 0, 0);
     printf("bench_load: %llu calls x %d; clock: %s%s%s (%.4f GHz, +-%.2f ppm)\n", (unsigned long long)n, reps,
            tsc.src == PFS_CLOCK_TSC ? "TSC" : "CLOCK_MONOTONIC", tsc.why[0] ? ": " : "", tsc.why, tsc.ghz, tsc.err_ppm);
     printf("%-34s %10s %10s %10s %10s\n", "ns per call", "cpu med", "cpu min", "wall med", "wall min");
@@ -103,6 +116,8 @@ static int costs(uint64_t n, int reps)
         {"pfs_clock_now (TSC)", run_clock, &tsc, 1},
         {"pfs_clock_now (CLOCK_MONOTONIC)", run_clock, &mono, 1},
         {"clock_gettime(CLOCK_MONOTONIC)", run_gettime, NULL, 1},
+        {"pfs_sched_next fixed", run_sched, &fixed, 1},
+        {"pfs_sched_next poisson", run_sched, &poisson, 1},
     };
     for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
         measure(&all[i], n, reps);
