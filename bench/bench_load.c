@@ -6,6 +6,11 @@
  *       20,000,000), in ns per call, by the wall clock and by the thread's
  *       CPU clock (on a shared machine the CPU clock leaves out the time
  *       other processes took).
+ *   bench_load deciles SPEC BLOCKS DRAWS [SCRAMBLE [SEED]]
+ *       the hits of DRAWS draws of SPEC (pfs/dist.h syntax) over BLOCKS
+ *       blocks, per tenth of the blocks by position ("pos") and per tenth
+ *       of the blocks ranked by their hits ("hot"), as fractions; what
+ *       bench/dist-vs-fio.sh compares with fio's.
  *
  * No assertion on speed: figures for docs/performance.md. */
 #define _GNU_SOURCE
@@ -16,6 +21,7 @@
 #include <time.h>
 
 #include "pfs/clock.h"
+#include "pfs/dist.h"
 #include "pfs/sched.h"
 
 #if defined(__x86_64__)
@@ -75,6 +81,15 @@ static uint64_t run_sched(void *ctx, uint64_t n)
     return s;
 }
 
+static uint64_t run_dist(void *ctx, uint64_t n)
+{
+    struct pfs_dist *d = ctx;
+    uint64_t s = 0;
+    for (uint64_t i = 0; i < n; i++)
+        s += pfs_dist_next(d);
+    return s;
+}
+
 static int cmp(const void *a, const void *b)
 {
     const double x = *(const double *)a, y = *(const double *)b;
@@ -98,6 +113,24 @@ static void measure(const struct bench *b, uint64_t n, int reps)
     printf("%-34s %10.2f %10.2f %10.2f %10.2f\n", b->what, cpu[reps / 2], cpu[0], wall[reps / 2], wall[0]);
 }
 
+static struct pfs_dist *dist(const char *spec, int scramble)
+{
+    static struct pfs_dist d[16];
+    static int used;
+    struct pfs_dist_spec sp;
+    char err[256];
+    if (used == 16 || pfs_dist_parse(spec, &sp, err, sizeof(err)) != 0) {
+        fprintf(stderr, "bench_load: %s\n", err);
+        exit(1);
+    }
+    sp.scramble = scramble;
+    if (pfs_dist_init(&d[used], &sp, 262144, 1, 0, err, sizeof(err)) != 0) {
+        fprintf(stderr, "bench_load: %s\n", err);
+        exit(1);
+    }
+    return &d[used++];
+}
+
 static int costs(uint64_t n, int reps)
 {
     static struct pfs_clock tsc, mono;
@@ -118,18 +151,71 @@ static int costs(uint64_t n, int reps)
         {"clock_gettime(CLOCK_MONOTONIC)", run_gettime, NULL, 1},
         {"pfs_sched_next fixed", run_sched, &fixed, 1},
         {"pfs_sched_next poisson", run_sched, &poisson, 1},
+        {"pfs_dist_next uniform", run_dist, dist("uniform", 1), 1},
+        {"pfs_dist_next zipf:1.2", run_dist, dist("zipf:1.2", 0), 1},
+        {"pfs_dist_next zipf:1.2 scrambled", run_dist, dist("zipf:1.2", 1), 1},
+        {"pfs_dist_next pareto:0.2", run_dist, dist("pareto:0.2", 0), 1},
+        {"pfs_dist_next pareto:0.2 scrambled", run_dist, dist("pareto:0.2", 1), 1},
+        {"pfs_dist_next normal:5", run_dist, dist("normal:5", 0), 1},
+        {"pfs_dist_next normal:5 scrambled", run_dist, dist("normal:5", 1), 1},
     };
     for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
         measure(&all[i], n, reps);
     return 0;
 }
 
+static int cmp_u32_desc(const void *a, const void *b)
+{
+    const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x < y) - (x > y);
+}
+
+static int deciles(int argc, char **argv)
+{
+    struct pfs_dist_spec sp;
+    char err[256];
+    if (argc < 5 || pfs_dist_parse(argv[2], &sp, err, sizeof(err)) != 0) {
+        fprintf(stderr, "usage: bench_load deciles SPEC BLOCKS DRAWS [SCRAMBLE [SEED]]%s%s\n", argc < 5 ? "" : ": ",
+                argc < 5 ? "" : err);
+        return 2;
+    }
+    const uint64_t n = strtoull(argv[3], NULL, 10), draws = strtoull(argv[4], NULL, 10);
+    sp.scramble = argc > 5 ? atoi(argv[5]) : 1;
+    const uint64_t seed = argc > 6 ? strtoull(argv[6], NULL, 10) : 1;
+    struct pfs_dist d;
+    uint32_t *h = n ? calloc(n, sizeof(*h)) : NULL;
+    if (!h || pfs_dist_init(&d, &sp, n, seed, 0, err, sizeof(err)) != 0) {
+        fprintf(stderr, "bench_load: %s\n", h ? err : "no memory");
+        return 1;
+    }
+    for (uint64_t k = 0; k < draws; k++)
+        h[pfs_dist_next(&d)]++;
+    double pos[10] = {0}, hot[10] = {0};
+    for (uint64_t b = 0; b < n; b++)
+        pos[b * 10 / n] += h[b];
+    qsort(h, n, sizeof(*h), cmp_u32_desc);
+    for (uint64_t b = 0; b < n; b++)
+        hot[b * 10 / n] += h[b];
+    printf("pos");
+    for (int i = 0; i < 10; i++)
+        printf(" %.6f", pos[i] / (double)draws);
+    printf("\nhot");
+    for (int i = 0; i < 10; i++)
+        printf(" %.6f", hot[i] / (double)draws);
+    printf("\n");
+    free(h);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "deciles") == 0)
+        return deciles(argc, argv);
     const uint64_t n = argc > 1 ? strtoull(argv[1], NULL, 10) : 20000000ull;
     const int reps = argc > 2 ? atoi(argv[2]) : 7;
     if (n < 100000 || reps < 1 || reps > 64) {
-        fprintf(stderr, "usage: bench_load [N (>= 100000) [REPS (1..64)]]\n");
+        fprintf(stderr, "usage: bench_load [N (>= 100000) [REPS (1..64)]] | deciles SPEC BLOCKS DRAWS [SCRAMBLE [SEED]]"
+                        "\n");
         return 2;
     }
     return costs(n, reps);
