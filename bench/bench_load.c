@@ -90,6 +90,15 @@ static uint64_t run_dist(void *ctx, uint64_t n)
     return s;
 }
 
+static uint64_t run_mix(void *ctx, uint64_t n)
+{
+    struct pfs_mix *m = ctx;
+    uint64_t s = 0;
+    for (uint64_t i = 0; i < n; i++)
+        s += pfs_mix_next(m);
+    return s;
+}
+
 static int cmp(const void *a, const void *b)
 {
     const double x = *(const double *)a, y = *(const double *)b;
@@ -135,10 +144,16 @@ static int costs(uint64_t n, int reps)
 {
     static struct pfs_clock tsc, mono;
     static struct pfs_sched fixed, poisson;
+    static struct pfs_mix rw, bs;
+    char err[256];
     pfs_clock_init(&tsc, 1, 0);
     pfs_clock_init(&mono, 0, 0);
     pfs_sched_init(&fixed, 1e5, PFS_ARR_FIXED, 1, 0, 0);
     pfs_sched_init(&poisson, 1e5, PFS_ARR_POISSON, 1, 0, 0);
+    pfs_mix_rw(&rw, 70, 1, 0);
+    if (pfs_bssplit_parse("4k/50:64k/30:1m/20", &bs, err, sizeof(err)) != 0)
+        return 1;
+    pfs_mix_key(&bs, 1, 0);
     printf("bench_load: %llu calls x %d; clock: %s%s%s (%.4f GHz, +-%.2f ppm)\n", (unsigned long long)n, reps,
            tsc.src == PFS_CLOCK_TSC ? "TSC" : "CLOCK_MONOTONIC", tsc.why[0] ? ": " : "", tsc.why, tsc.ghz, tsc.err_ppm);
     printf("%-34s %10s %10s %10s %10s\n", "ns per call", "cpu med", "cpu min", "wall med", "wall min");
@@ -158,6 +173,8 @@ static int costs(uint64_t n, int reps)
         {"pfs_dist_next pareto:0.2 scrambled", run_dist, dist("pareto:0.2", 1), 1},
         {"pfs_dist_next normal:5", run_dist, dist("normal:5", 0), 1},
         {"pfs_dist_next normal:5 scrambled", run_dist, dist("normal:5", 1), 1},
+        {"pfs_mix_next rwmix 70", run_mix, &rw, 1},
+        {"pfs_mix_next bssplit (3 sizes)", run_mix, &bs, 1},
     };
     for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
         measure(&all[i], n, reps);

@@ -1,4 +1,4 @@
-/* Skewed random offsets.
+/* Skewed random offsets and per-operation mixes.
  *
  * Offsets: a block index in [0, n) per draw, drawn uniform, zipf(theta),
  * pareto(h) or normal(width), with fio's random_distribution names:
@@ -28,6 +28,13 @@
  * Placement (the permutation, the drawn center) is keyed by the seed alone,
  * so every stream of a run has the same hot blocks; the draws are keyed by
  * (seed, stream) and the k-th is a pure function of (seed, stream, k).
+ *
+ * Mixes: a category per operation (read or write; a transfer size) with
+ * integer percentages, drawn so that every 100 consecutive operations of a
+ * stream hold each category exactly its percentage of times, in a seeded
+ * order (a uniformly random arrangement of the 100). fio draws each
+ * operation independently; here a short phase gets the mix it asked for, to
+ * the operation.
  *
  * Local and pure; next() is the hot path: one indirect call, no allocation. */
 #ifndef PFS_DIST_H
@@ -92,5 +99,47 @@ uint64_t pfs_dist_place(const struct pfs_dist *d, uint64_t v);
 /* Local and pure. The standard normal quantile of p in (0, 1) (Acklam's
  * rational approximation, relative error below 1.2e-9). */
 double pfs_normal_quantile(double p);
+
+/* ---- mixes ---- */
+
+#define PFS_MIX_MAX 64 /* categories (fio's bssplit allows 64 sizes) */
+#define PFS_MIX_READ 1 /* pfs_mix_rw's values */
+#define PFS_MIX_WRITE 0
+
+struct pfs_mix {
+    uint64_t key;               /* the draws' sequence: (seed, stream) */
+    uint64_t k;                 /* operations drawn */
+    int n;                      /* categories */
+    int left;                   /* operations left in the current 100 */
+    unsigned purpose;           /* its sequence's purpose (pfs/crand.h): direction or size */
+    uint8_t pct[PFS_MIX_MAX];   /* each category's share, summing to 100 */
+    uint8_t rem[PFS_MIX_MAX];   /* left of each in the current 100 */
+    uint64_t val[PFS_MIX_MAX];  /* what each stands for: a size, or PFS_MIX_READ/WRITE */
+};
+
+/* Local. A read/write mix with read_pct (0..100) percent reads. 0, or -1
+ * for a percentage out of range. */
+int pfs_mix_rw(struct pfs_mix *m, int read_pct, uint64_t seed, uint64_t stream);
+
+/* Local. Parses fio's bssplit syntax, "SIZE/PCT:SIZE/PCT:...": sizes as
+ * pfs_parse_size takes them (4k, 1m), integer percentages that add up to
+ * 100; sizes without a percentage ("4k/50:1k/:32k") share what is left
+ * evenly, the first of them one point more each where it does not divide.
+ * One list for all directions (no comma). Sets m's categories (keyed when
+ * pfs_mix_key is called); 0, or -1 with one message in err. */
+int pfs_bssplit_parse(const char *s, struct pfs_mix *m, char *err, size_t len);
+
+/* Local. Keys a parsed mix's draws to (seed, stream) and starts it over. */
+void pfs_mix_key(struct pfs_mix *m, uint64_t seed, uint64_t stream);
+
+/* Local. The next operation's value; advances. O(categories). */
+uint64_t pfs_mix_next(struct pfs_mix *m);
+
+/* Local and pure. Operation k's value, whatever was drawn before (replays
+ * k's hundred: O(100 x categories)). */
+uint64_t pfs_mix_at(const struct pfs_mix *m, uint64_t k);
+
+/* Local and pure. The mean value: the mean transfer size of a size mix. */
+double pfs_mix_mean(const struct pfs_mix *m);
 
 #endif

@@ -1,7 +1,8 @@
-/* Offset distributions (src/core/dist.c): the per-decile hit counts of a
- * seeded zipf, exactly, and against the generator's own probabilities;
- * pareto's and normal's shapes; that scrambling moves blocks without
- * changing their hit counts; reproducibility; and the parser's messages. */
+/* Offset distributions and mixes (src/core/dist.c, src/core/mix.c): the
+ * per-decile hit counts of a seeded zipf, exactly, and against the
+ * generator's own probabilities; pareto's and normal's shapes; that
+ * scrambling moves blocks without changing their hit counts; the mixes'
+ * exact hundreds; reproducibility; and the parsers' messages. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -275,6 +276,90 @@ static void test_parse(void **state)
     assert_int_equal(pfs_dist_init(&d, &sp, 0, 1, 0, err, sizeof(err)), -1);
 }
 
+static void test_rwmix(void **state)
+{
+    (void)state;
+    struct pfs_mix m, again;
+    assert_int_equal(pfs_mix_rw(&m, 70, 8, 3), 0);
+    pfs_mix_rw(&again, 70, 8, 3);
+    uint64_t reads = 0, changed = 0;
+    uint8_t first[100];
+    for (uint64_t k = 0; k < 1000000; k++) {
+        const uint64_t v = pfs_mix_next(&m);
+        assert_true(v == PFS_MIX_READ || v == PFS_MIX_WRITE);
+        assert_true(v == pfs_mix_next(&again));
+        if (k % 9973 == 0)
+            assert_true(v == pfs_mix_at(&m, k));
+        reads += v == PFS_MIX_READ;
+        if (k < 100)
+            first[k] = (uint8_t)v;
+        else
+            changed += first[k % 100] != v;
+        if (k % 100 == 99) { /* every hundred: exactly 70 reads */
+            assert_true(reads == (k + 1) / 100 * 70);
+        }
+    }
+    assert_true(changed > 100000); /* the order is drawn again each hundred */
+    assert_int_equal(pfs_mix_rw(&m, -1, 1, 0), -1);
+    assert_int_equal(pfs_mix_rw(&m, 101, 1, 0), -1);
+    pfs_mix_rw(&m, 0, 1, 0);
+    for (int k = 0; k < 300; k++)
+        assert_true(pfs_mix_next(&m) == PFS_MIX_WRITE);
+    pfs_mix_rw(&m, 100, 1, 0);
+    for (int k = 0; k < 300; k++)
+        assert_true(pfs_mix_next(&m) == PFS_MIX_READ);
+}
+
+static void test_bssplit(void **state)
+{
+    (void)state;
+    struct pfs_mix m;
+    char err[256];
+    assert_int_equal(pfs_bssplit_parse("4k/50:64k/30:1m/20", &m, err, sizeof(err)), 0);
+    assert_int_equal(m.n, 3);
+    assert_true(m.val[0] == 4096 && m.val[1] == 65536 && m.val[2] == 1048576);
+    assert_true(m.pct[0] == 50 && m.pct[1] == 30 && m.pct[2] == 20);
+    assert_float_equal(pfs_mix_mean(&m), 0.5 * 4096 + 0.3 * 65536 + 0.2 * 1048576, 1e-6);
+    pfs_mix_key(&m, 1, 0);
+    uint64_t c[3] = {0, 0, 0};
+    for (int k = 0; k < 100000; k++) {
+        const uint64_t v = pfs_mix_next(&m);
+        c[v == 4096 ? 0 : v == 65536 ? 1 : 2]++;
+        if (k % 100 == 99)
+            assert_true(c[0] == (uint64_t)(k + 1) / 2 && c[1] * 10 == (uint64_t)(k + 1) * 3);
+    }
+    assert_int_equal(pfs_bssplit_parse("4k/50:1k/:32k/", &m, err, sizeof(err)), 0);
+    assert_true(m.pct[0] == 50 && m.pct[1] == 25 && m.pct[2] == 25);
+    assert_int_equal(pfs_bssplit_parse("4k:8k:16k", &m, err, sizeof(err)), 0);
+    assert_true(m.pct[0] == 34 && m.pct[1] == 33 && m.pct[2] == 33);
+    assert_int_equal(pfs_bssplit_parse("8k", &m, err, sizeof(err)), 0);
+    assert_true(m.n == 1 && m.pct[0] == 100);
+    assert_int_equal(pfs_bssplit_parse("4k/100:8k/0", &m, err, sizeof(err)), 0);
+    static const struct {
+        const char *in, *msg;
+    } bad[] = {
+        {"", "bssplit: empty; give SIZE/PCT:SIZE/PCT..., e.g. 4k/50:64k/30:1m/20"},
+        {"4k/50:64k/60", "bssplit \"4k/50:64k/60\": the percentages add up to 110, not 100"},
+        {"4k/50:64k/30", "bssplit \"4k/50:64k/30\": the percentages add up to 80, not 100"},
+        {"4k/50:64k/60:1m", "bssplit \"4k/50:64k/60:1m\": the percentages add up to 110, not 100"},
+        {"4x/50:8k/50", "bssplit \"4x/50:8k/50\": \"4x/50\" is not SIZE/PCT (a size such as 4k or 1m, a whole percentage)"},
+        {"4k/50::1m/50", "bssplit \"4k/50::1m/50\": \"\" is not SIZE/PCT (a size such as 4k or 1m, a whole percentage)"},
+        {"0/100", "bssplit \"0/100\": \"0/100\" is not SIZE/PCT (a size such as 4k or 1m, a whole percentage)"},
+        {"4k/12.5:8k", "bssplit \"4k/12.5:8k\": \"4k/12.5\": the percentage must be a whole number from 0 to 100"},
+        {"4k/101", "bssplit \"4k/101\": \"4k/101\": the percentage must be a whole number from 0 to 100"},
+        {"4k/50:8k/50,16k/100", "bssplit \"4k/50:8k/50,16k/100\": one list for reads and writes alike, without a comma"},
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        assert_int_equal(pfs_bssplit_parse(bad[i].in, &m, err, sizeof(err)), -1);
+        assert_string_equal(err, bad[i].msg);
+    }
+    char many[65 * 6 + 1] = "";
+    for (int i = 0; i < 65; i++)
+        strcat(many, i ? ":1k/1" : "1k/1");
+    assert_int_equal(pfs_bssplit_parse(many, &m, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "more than 64 sizes"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -284,6 +369,8 @@ int main(void)
         cmocka_unit_test(test_pareto_normal_uniform),
         cmocka_unit_test(test_reproducible),
         cmocka_unit_test(test_parse),
+        cmocka_unit_test(test_rwmix),
+        cmocka_unit_test(test_bssplit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
