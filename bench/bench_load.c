@@ -6,11 +6,15 @@
  *       20,000,000), in ns per call, by the wall clock and by the thread's
  *       CPU clock (on a shared machine the CPU clock leaves out the time
  *       other processes took).
+ *       Fills and checks: N / 1000 of 4 KiB, N / 100,000 of 1 MiB.
  *   bench_load deciles SPEC BLOCKS DRAWS [SCRAMBLE [SEED]]
  *       the hits of DRAWS draws of SPEC (pfs/dist.h syntax) over BLOCKS
  *       blocks, per tenth of the blocks by position ("pos") and per tenth
  *       of the blocks ranked by their hits ("hot"), as fractions; what
  *       bench/dist-vs-fio.sh compares with fio's.
+ *   bench_load content COMPRESS DEDUPE UNIT BYTES
+ *       BYTES of pfs/content.h's content (seed 1, writer 0, from offset 0)
+ *       on stdout; what bench/content-vs-fio.sh measures beside fio's.
  *
  * No assertion on speed: figures for docs/performance.md. */
 #define _GNU_SOURCE
@@ -21,6 +25,7 @@
 #include <time.h>
 
 #include "pfs/clock.h"
+#include "pfs/content.h"
 #include "pfs/dist.h"
 #include "pfs/sched.h"
 
@@ -99,6 +104,30 @@ static uint64_t run_mix(void *ctx, uint64_t n)
     return s;
 }
 
+struct fill_ctx {
+    struct pfs_content ct;
+    unsigned char *buf;
+    size_t len;
+    int check;
+};
+
+static uint64_t run_fill(void *ctx, uint64_t n)
+{
+    struct fill_ctx *f = ctx;
+    uint64_t s = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        if (f->check) { /* the buffer as filled at offset 0: a check that passes */
+            size_t at;
+            uint64_t e, g;
+            s += pfs_content_check(&f->ct, f->buf, f->len, 1, 0, &at, &e, &g);
+        } else { /* over 1024 transfers' offsets: 4 MiB of 4 KiB units, 41 groups */
+            pfs_content_fill(&f->ct, f->buf, f->len, 1, (i & 1023) * f->len);
+            s += f->buf[f->len / 2];
+        }
+    }
+    return s;
+}
+
 static int cmp(const void *a, const void *b)
 {
     const double x = *(const double *)a, y = *(const double *)b;
@@ -140,6 +169,24 @@ static struct pfs_dist *dist(const char *spec, int scramble)
     return &d[used++];
 }
 
+static struct fill_ctx *fill(int compress, int dedupe, size_t len, int check)
+{
+    static struct fill_ctx f[16];
+    static int used;
+    char err[256];
+    const struct pfs_content_spec sp = {.compress = compress, .dedupe = dedupe, .unit = 4096};
+    struct fill_ctx *x = &f[used++];
+    x->buf = aligned_alloc(4096, len);
+    x->len = len;
+    x->check = check;
+    if (!x->buf || pfs_content_init(&x->ct, &sp, 7, 0, err, sizeof(err)) != 0) {
+        fprintf(stderr, "bench_load: no memory, or %s\n", err);
+        exit(1);
+    }
+    pfs_content_fill(&x->ct, x->buf, len, 1, 0);
+    return x;
+}
+
 static int costs(uint64_t n, int reps)
 {
     static struct pfs_clock tsc, mono;
@@ -175,6 +222,14 @@ static int costs(uint64_t n, int reps)
         {"pfs_dist_next normal:5 scrambled", run_dist, dist("normal:5", 1), 1},
         {"pfs_mix_next rwmix 70", run_mix, &rw, 1},
         {"pfs_mix_next bssplit (3 sizes)", run_mix, &bs, 1},
+        {"fill 4 KiB plain (the pattern)", run_fill, fill(0, 0, 4096, 0), 1000},
+        {"fill 4 KiB compress 50", run_fill, fill(50, 0, 4096, 0), 1000},
+        {"fill 4 KiB dedupe 50", run_fill, fill(0, 50, 4096, 0), 1000},
+        {"fill 4 KiB compress 50 dedupe 50", run_fill, fill(50, 50, 4096, 0), 1000},
+        {"check 4 KiB plain", run_fill, fill(0, 0, 4096, 1), 1000},
+        {"check 4 KiB compress 50 dedupe 50", run_fill, fill(50, 50, 4096, 1), 1000},
+        {"fill 1 MiB plain", run_fill, fill(0, 0, 1 << 20, 0), 100000},
+        {"fill 1 MiB compress 50 dedupe 50", run_fill, fill(50, 50, 1 << 20, 0), 100000},
     };
     for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
         measure(&all[i], n, reps);
@@ -224,15 +279,42 @@ static int deciles(int argc, char **argv)
     return 0;
 }
 
+static int content(int argc, char **argv)
+{
+    if (argc != 6) {
+        fprintf(stderr, "usage: bench_load content COMPRESS DEDUPE UNIT BYTES\n");
+        return 2;
+    }
+    const struct pfs_content_spec sp = {.compress = atoi(argv[2]), .dedupe = atoi(argv[3]),
+                                        .unit = strtoull(argv[4], NULL, 10)};
+    const uint64_t total = strtoull(argv[5], NULL, 10);
+    struct pfs_content ct;
+    char err[256];
+    static unsigned char buf[1 << 20];
+    if (pfs_content_init(&ct, &sp, 1, 0, err, sizeof(err)) != 0) {
+        fprintf(stderr, "bench_load: %s\n", err);
+        return 2;
+    }
+    for (uint64_t off = 0; off < total; off += sizeof(buf)) {
+        const size_t n = total - off < sizeof(buf) ? (size_t)(total - off) : sizeof(buf);
+        pfs_content_fill(&ct, buf, n, 0, off);
+        if (fwrite(buf, 1, n, stdout) != n)
+            return 1;
+    }
+    return fflush(stdout) == 0 ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "deciles") == 0)
         return deciles(argc, argv);
+    if (argc > 1 && strcmp(argv[1], "content") == 0)
+        return content(argc, argv);
     const uint64_t n = argc > 1 ? strtoull(argv[1], NULL, 10) : 20000000ull;
     const int reps = argc > 2 ? atoi(argv[2]) : 7;
     if (n < 100000 || reps < 1 || reps > 64) {
         fprintf(stderr, "usage: bench_load [N (>= 100000) [REPS (1..64)]] | deciles SPEC BLOCKS DRAWS [SCRAMBLE [SEED]]"
-                        "\n");
+                        " | content COMPRESS DEDUPE UNIT BYTES\n");
         return 2;
     }
     return costs(n, reps);

@@ -7,7 +7,7 @@ libcmocka-dev python3 python3-h5py python3-numpy python3-matplotlib python3-pand
 slurm-wlm slurmctld slurmd slurm-client valgrind clang libclang-rt-14-dev fio e2fsprogs \
 glusterfs-server glusterfs-client liburing-dev strace time \
 ceph-mon ceph-mgr ceph-osd ceph-mds ceph-fuse radosgw ceph-common libs3-2 iproute2 \
-librados-dev libcephfs-dev libs3-dev libaio-dev libglusterfs-dev"
+librados-dev libcephfs-dev libs3-dev libaio-dev libglusterfs-dev zlib1g-dev"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
