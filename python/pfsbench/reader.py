@@ -43,11 +43,8 @@ SUMMARY_FIELDS = ("run", "run_id", "label", "status", "phase", "rep", "ranks", "
 #      /runs/NNNNNN/phases/II_NAME group (summary rows take their run's);
 #   2. pfsbench itself: the "phases" of `pfsbench --list-options=json`, asked
 #      once, only when the file does not say (see find_pfsbench for where);
-#   3. FALLBACK_METADATA_PHASES, for a file written before the `kind`
-#      attribute where no pfsbench (or one without --list-options=json) can
-#      be asked. It is pfsbench's list of that time, and stays so: a phase
-#      added since comes with the attribute.
-FALLBACK_METADATA_PHASES = ("create", "stat", "read-files", "find", "delete", "mkdir", "stat-dirs", "rmdir")
+#   3. "data": a phase group without the attribute was written before
+#      metadata phases existed (they came with it).
 KINDS = ("data", "metadata")
 RUN_FIELDS = ("run", "name", "run_id", "status", "start_time", "end_time", "label", "ranks", "nodes",
               "command_line")
@@ -172,7 +169,8 @@ def pfsbench_kinds():
 
 def phase_kind(phase, kind=None):
     """"metadata" or "data" for phase: kind when the file gave one ("data"
-    or "metadata"), else what pfsbench says, else FALLBACK_METADATA_PHASES."""
+    or "metadata"), else what pfsbench says, else "data" (a group without
+    the attribute predates metadata phases)."""
     kind = _text(kind) if kind is not None else None
     if kind in KINDS:
         return kind
@@ -180,7 +178,7 @@ def phase_kind(phase, kind=None):
     k = pfsbench_kinds().get(name)
     if k in KINDS:
         return k
-    return "metadata" if name in FALLBACK_METADATA_PHASES else "data"
+    return "data"
 
 
 def is_metadata(phase, kind=None):

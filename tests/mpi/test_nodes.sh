@@ -164,8 +164,8 @@ check "pfsrun --dry-run in a Slurm allocation: mpirun --map-by node, allocation 
 check "pfsrun --show-slots in a Slurm allocation" \
     [ "$(SLURM_JOB_NODELIST='n[01-03]' SLURM_TASKS_PER_NODE='3,2(x2)' "$PFSRUN" --show-slots 2>&1)" = 7 ]
 
-# pfsbench says which of its options take a value (--list-options=json, or
-# an older pfsbench's --help): a value that looks like a pfsrun option stays
+# pfsbench says which of its options take a value (--list-options=json):
+# a value that looks like a pfsrun option stays
 # pfsbench's, for every such option (--stall-warn was missing from a hand list).
 RC=0
 PBS_NODEFILE=$T/pbs_nodefile "$PFSRUN" --dry-run -d "$D" --label -n --stall-warn -n -t 64k >"$T/out" 2>"$T/err" || RC=$?

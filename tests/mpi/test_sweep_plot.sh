@@ -353,11 +353,10 @@ check "compare: unknown sweep: exit 2" rc_is 2
 tool pfs-compare "$R" --units furlongs
 check "compare: unknown unit: exit 2, lists the units" grep -q "use one of KB, KiB, MiB, GiB, MB, GB" "$T/err"
 
-# ---- phase kinds: from the file, else pfsbench, else the fallback --------
+# ---- phase kinds: from the file, else pfsbench ----------------------------
 # A metadata run: pfs-compare and pfs-results take each phase's kind from its
 # group's `kind` attribute; a copy without those attributes reads the same
-# through pfsbench --list-options=json and, with no pfsbench to ask, through
-# pfs-results' fallback list, which must match what pfsbench says.
+# through pfsbench --list-options=json.
 M=$T/m.h5
 mkdir -p "$D/m"
 run_mpi 2 120 -d "$D/m" -t 64k -b 256k -p write,read,create,stat,read-files,delete -n 8 -o "$M" --label md
@@ -379,12 +378,10 @@ kinds_same() {
 check "kinds: pfs-compare and pfs-results need no pfsbench when the file says the kinds" \
     kinds_same "$M" PFSBENCH=/nonexistent PATH=/usr/bin:/bin
 check "kinds: a file without kind attributes reads the same through pfsbench" kinds_same "$T/m-old.h5"
-check "kinds: ... and through the fallback, with no pfsbench to ask" \
-    kinds_same "$T/m-old.h5" PFSBENCH=/nonexistent PATH=/usr/bin:/bin
 tool pfs-compare "$M" --by label
 check "kinds: metadata phases in files/s" hasre '^create \[files/s\] '
 check "kinds: data phases in MiB/s" hasre '^write \[MiB/s\] '
-pycheck "kinds: the file's kind wins; pfs-results' fallback and pfs-compare's units agree with pfsbench" "$M" <<'EOF'
+pycheck "kinds: the file's kind wins; pfs-results' kinds and pfs-compare's units agree with pfsbench" "$M" <<'EOF'
 import h5py, json, os, shutil, subprocess, sys, tempfile, importlib.machinery, importlib.util
 def load(name, path):
     loader = importlib.machinery.SourceFileLoader(name, path)
@@ -393,8 +390,6 @@ def load(name, path):
 pc = load("pc", os.environ["PFS_SRC"] + "/scripts/pfs-compare"); pr = pc.pfs_results
 table = json.loads(subprocess.run([os.environ["PFSBENCH"], "--list-options=json"], stdout=subprocess.PIPE,
                                   check=True, universal_newlines=True).stdout)
-meta = tuple(p["name"] for p in table["phases"] if p["kind"] == "metadata")
-assert pr.FALLBACK_METADATA_PHASES == meta, (pr.FALLBACK_METADATA_PHASES, meta)
 assert pr.pfsbench_kinds() == {p["name"]: p["kind"] for p in table["phases"]}
 for u in table["units"]:
     assert pc.UNITS[u["name"]][:2] == (float(u["bytes_per_second"]), u["label"]), u

@@ -74,8 +74,7 @@ def auto_unit(max_bytes_per_s):
 
 # Which phases are metadata phases (files/s) is not kept here: the results
 # file says it (each phase group's `kind`, which Data reads with the summary
-# rows), else pfsbench --list-options=json, else pfs-results' documented
-# fallback for old files (pfs_results.phase_kind).
+# rows), else pfsbench --list-options=json (pfs_results.phase_kind).
 
 # How each tool of the seeds names pfsbench's phases.
 PHASE_NAMES = {

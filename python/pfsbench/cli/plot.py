@@ -375,7 +375,7 @@ def plot_nodes(data, a):
                 continue
             nb = pg["node_bandwidth"][()]
             st = pg["node_straggler"][()] if "node_straggler" in pg else None
-            # The kind as the phase group says it (else pfsbench's, else pfs-results' fallback).
+            # The kind as the phase group says it (else pfsbench's).
             is_md = pfs_results.is_metadata(ph, pg.attrs["kind"] if "kind" in pg.attrs else data.kinds.get(ph))
             phases.append((ph, nb, st, is_md))
     meta = [p[0] for p in phases if p[3]]

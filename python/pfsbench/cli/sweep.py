@@ -69,7 +69,7 @@ launcher options (passed to pfsrun):
   --hostfile FILE, --clients FILE, --srun, --mpirun-args S, --srun-args S
 
 Every other option goes to pfsbench unchanged, and so does everything after
-`--`: -d DIR (required), -t, -p, -e, -C, --shared, --direct, -T ... pfsbench's
+`--`: -d DIR (required), -t, -p, -e, -C, --shared, --direct, --threads ... pfsbench's
 -b, --total, -i and -o are the sweep's own, before or after `--`. Refused:
 --label (the sweep labels each point), --run-id, --no-results, and -n
 (pfsrun's -n is the ranks, pfsbench's the files of metadata phases: give
@@ -98,11 +98,9 @@ def say(msg):
 
 # ---- sizes, as pfsbench reads them ----
 
-# How pfsbench reads SIZE: the "sizes" of its --list-options=json (see
-# pfsbench_table). These defaults are for a pfsbench too old to say; they
-# are the same rule (1024-based k, m, g, t; no "mb", no fractions, no 0).
-SIZES = {"syntax": r"^[0-9]+[kKmMgGtT]?$", "suffixes": {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40},
-         "min": 1, "max": (1 << 62) - 1}
+# How pfsbench reads SIZE: the "sizes" of its --list-options=json, set by
+# pfsbench_table before any size is read.
+SIZES = {}
 
 
 def parse_size(s):
@@ -133,22 +131,6 @@ def fmt_secs(s):
 
 
 # ---- pfsbench's options ----
-
-def help_options(help_text):
-    """(options that take a value, every long option) from the --help of a
-    pfsbench without --list-options=json."""
-    takes, longs = set(), set()
-    for line in help_text.splitlines():
-        m = re.match(r"^\s+(?:(-[A-Za-z0-9]),\s+)?(--[a-z0-9-]+)(?:\s+([A-Z][A-Z_=]*))?(?:\s|$)", line)
-        if not m:
-            continue
-        longs.add(m.group(2))
-        if m.group(3):
-            takes.add(m.group(2))
-            if m.group(1):
-                takes.add(m.group(1))
-    return takes, longs
-
 
 def table_options(table):
     """(options that take a value, every long option) from --list-options=json."""
@@ -268,8 +250,7 @@ def options_of(bench):
 CONTROLLED = {"--label": "--id (labels are ID:n=N)",
               "--run-id": "nothing: every point needs its own run id",
               "--no-results": "nothing: the sweep needs the results",
-              "--threads": "--over threads and --max/--points for the thread counts",
-              "-T": "--over threads and --max/--points for the thread counts"}
+              "--threads": "--over threads and --max/--points for the thread counts"}
 
 
 def check_bench_args(bench, over):
@@ -277,7 +258,7 @@ def check_bench_args(bench, over):
         if name == "-n":
             raise Usage("-n is ambiguous here (pfsrun: ranks; pfsbench: files per stream of the metadata phases): "
                         "give --files N for pfsbench, and --max/--points for the ranks")
-        if name in CONTROLLED and not (name in ("-T", "--threads") and over == "ranks"):
+        if name in CONTROLLED and not (name == "--threads" and over == "ranks"):
             raise Usage("%s is set by pfs-sweep at every point; give %s" % (name, CONTROLLED[name]))
 
 
@@ -347,23 +328,20 @@ def pfsbench_ask(binary, option):
 
 def pfsbench_table(binary):
     """(options that take a value, every long option) as pfsbench says them:
-    its --list-options=json, which also sets SIZES and META; an older
-    pfsbench's --help. Usage when pfsbench cannot be asked at all."""
+    its --list-options=json, which also sets SIZES and META. Usage when
+    pfsbench cannot be asked."""
     global META
     text = pfsbench_ask(binary, "--list-options=json")
     try:
         table = json.loads(text) if text else None
     except ValueError:
         table = None
-    if table:
-        SIZES.update(table["sizes"])
-        META = tuple(p["name"] for p in table["phases"] if p["kind"] == "metadata")
-        return table_options(table)
-    takes, longs = help_options(pfsbench_ask(binary, "--help"))
-    if not takes:
-        raise Usage("cannot ask pfsbench (%s) for its options; give --pfsbench PATH or set PFSBENCH"
-                    % (binary or "not found on PATH, beside pfsrun or in ../build"))
-    return takes, longs
+    if not table:
+        raise Usage("cannot ask pfsbench (%s) for its options (--list-options=json); give --pfsbench PATH or set "
+                    "PFSBENCH" % (binary or "not found on PATH, beside pfsrun or in ../build"))
+    SIZES.update(table["sizes"])
+    META = tuple(p["name"] for p in table["phases"] if p["kind"] == "metadata")
+    return table_options(table)
 
 
 # ---- the sweep ----
@@ -468,8 +446,6 @@ def sweep(o, launcher, bench, binary, longs):
         raise Usage("--id '%s': use 1 to 96 letters, digits, '.', '_', '+' or '-'" % o["id"])
     if o["over"] not in ("ranks", "threads"):
         raise Usage("--over '%s': ranks or threads" % o["over"])
-    if o["over"] == "threads" and longs and "--threads" not in longs:
-        raise Usage("--over threads needs pfsbench --threads, which this pfsbench (%s) does not have" % binary)
     if o["ranks"] is not None and o["over"] != "threads":
         raise Usage("--ranks R goes with --over threads; a rank sweep's points are --max/--points")
     reps = to_count(o["reps"], "--reps")
@@ -484,8 +460,8 @@ def sweep(o, launcher, bench, binary, longs):
     timeout = float(o["point_timeout"]) if o["point_timeout"] else None
 
     threads_fixed = 1
-    if o["over"] == "ranks" and has_option(bench, ("-T", "--threads")):
-        threads_fixed = to_count(option_value(bench, ("-T", "--threads"), "1"), "--threads")
+    if o["over"] == "ranks" and has_option(bench, ("--threads",)):
+        threads_fixed = to_count(option_value(bench, ("--threads",), "1"), "--threads")
     transfer = parse_size(option_value(bench, ("-t", "--transfer"), "1m"))
     results = os.path.abspath(o["results"])
     stem = results[:-3] if results.endswith(".h5") else results
@@ -675,8 +651,8 @@ def means_text(results, run):
 
 
 # The metadata phases (their figures are files/s): from pfsbench's
-# --list-options=json when it has one (pfsbench_table).
-META = ("create", "stat", "read-files", "find", "delete", "mkdir", "stat-dirs", "rmdir")
+# --list-options=json (pfsbench_table).
+META = ()
 
 
 class STOP:
