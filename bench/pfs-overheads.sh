@@ -26,15 +26,15 @@
 #   -o DIR    keep logs and summary.txt in DIR (default: a new directory under /tmp)
 #   -s        small: -n 4 -R 4 -r 1 -t 1m -B "-n 64 -N 4 -i 2 -a 2" (the smoke test)
 # environment: PFSBENCH (default build-perf/pfsbench beside bench/), BENCH_BIN
-# (default the bench/ directory beside PFSBENCH), PFS_RESULTS (default
-# scripts/pfs-results of this source tree).
+# (default the bench/ directory beside PFSBENCH), PFS_RESULTS (default the
+# pfs-results CMake writes beside PFSBENCH).
 # Exit status: 0 when every measurement ran, 1 when one failed, 2 bad usage.
 set -u -o pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 PFSBENCH=${PFSBENCH:-$(dirname "$here")/build-perf/pfsbench}
 BENCH_BIN=${BENCH_BIN:-$(dirname "$PFSBENCH")/bench}
-PFS_RESULTS=${PFS_RESULTS:-$(dirname "$here")/scripts/pfs-results}
+PFS_RESULTS=${PFS_RESULTS:-$(dirname "$PFSBENCH")/pfs-results}
 NP=16 RNP=64 ROUNDS=5 DIR=/dev/shm XFERS=1m,16m,64m BRARGS="" OUT=""
 
 BENCH_NAME=pfs-overheads

@@ -23,7 +23,7 @@ OUT=$(mktemp -d /tmp/sweep-bench.XXXXXX)
 WORK=(-d "$DIR" -t 64k -p write,read)
 secs() { local t0 t1; t0=$(date +%s.%N); "$@" >/dev/null 2>"$OUT/err" || { cat "$OUT/err" >&2; exit 1; }; t1=$(date +%s.%N); echo "$t1 - $t0" | bc; }
 injob() { rm -f "$OUT/a.h5"; secs timeout 900 mpirun -np "$MAX" --oversubscribe --bind-to none "$PFSBENCH" "${WORK[@]}" --total 16m --ranks pow2 -o "$OUT/a.h5" -q; }
-perpoint() { rm -f "$OUT/b.h5"; secs timeout 900 /usr/bin/python3 "$SRC/scripts/pfs-sweep" --max "$MAX" --total 16m -o "$OUT/b.h5" -- "${WORK[@]}"; }
+perpoint() { rm -f "$OUT/b.h5"; secs timeout 900 "$(dirname "$PFSBENCH")/pfs-sweep" --max "$MAX" --total 16m -o "$OUT/b.h5" -- "${WORK[@]}"; }
 : >"$OUT/rounds"
 for r in $(seq "$ROUNDS"); do
     if [ $((r % 2)) -eq 1 ]; then a=$(injob); b=$(perpoint); else b=$(perpoint); a=$(injob); fi

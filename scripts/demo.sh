@@ -10,6 +10,6 @@ dir=$(mktemp -d "${TMPDIR:-/tmp}/pfsbench-demo.XXXXXX")
 trap 'rm -rf "$dir"' EXIT
 [ "$(id -u)" -eq 0 ] && export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # The data files go with the temporary directory; the results file stays
-# here, for scripts/pfs-results pfsbench-demo.h5 (each demo appends a run).
+# here, for build/pfs-results pfsbench-demo.h5 (each demo appends a run).
 timeout 300 mpirun -np 2 --oversubscribe build/pfsbench -d "$dir" -t 1m -b 64m -p write,rewrite,read,reread -i 3 -e \
     -o pfsbench-demo.h5 "$@"

@@ -1,19 +1,14 @@
 """Where the tools look for their neighbours (pfsrun, pfsbench).
 
-The scripts were found beside each other: pfs-sweep runs the pfsrun beside
-it, pfs-results asks the pfsbench beside it or in ../build. As package
-modules they look in the same places: the directory of the launcher that
-started them (scripts/ of a checkout, or the bin/ a `cmake --install` put
-them in; scripts/pfs-* set SCRIPT_DIR), the directory of the running
-command (a console script's bin/), and a checkout's scripts/ above this
+pfs-sweep runs the pfsrun beside it, pfs-results asks the pfsbench beside
+it or in ../build: they look in the directory of the running pfs-* command
+(the bin/ a `cmake --install` or pip put it in, or the build directory
+whose pfs-* run a checkout's package), and a checkout's scripts/ above this
 package (python/pfsbench -> scripts/).
 """
 
 import os
 import sys
-
-# Set by the scripts/pfs-* launchers to their own directory.
-SCRIPT_DIR = None
 
 _PACKAGE = os.path.dirname(os.path.realpath(__file__))
 
@@ -21,8 +16,6 @@ _PACKAGE = os.path.dirname(os.path.realpath(__file__))
 def tool_dirs():
     """The directories to look in, first first, without repeats."""
     out = []
-    if SCRIPT_DIR:
-        out.append(SCRIPT_DIR)
     argv0 = sys.argv[0] if sys.argv and sys.argv[0] not in ("", "-c", "-m") else ""
     if argv0 and os.path.basename(argv0).startswith("pfs-"):
         out.append(os.path.dirname(os.path.realpath(argv0)))

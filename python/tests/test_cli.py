@@ -1,7 +1,8 @@
-"""The tools as package modules: the same output as scripts/pfs-*, and the
-scripts still load as modules by path."""
-import importlib.machinery
-import importlib.util
+"""The tools as package modules, run the three ways a user runs them: the
+console script's main() (pip's pfs-* commands), `python3 -m pfsbench TOOL`
+from a checkout, and the pfs-* wrappers cmake writes into the build
+directory (the same template `cmake --install` installs): the same output
+every way."""
 import io
 import os
 import subprocess
@@ -10,48 +11,61 @@ from contextlib import redirect_stdout
 
 import pytest
 
+from conftest import pfsbench_binary
 from pfsbench.cli import results
 
 PYDIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SCRIPTS = os.path.join(os.path.dirname(PYDIR), "scripts")
+# What PYTHONPATH a checkout needs; the wrappers need none.
+BARE = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+
+
+def _run(cmd, env):
+    r = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+    return r.returncode, r.stdout
 
 
 def script(name, *args):
-    r = subprocess.run([sys.executable, os.path.join(SCRIPTS, name)] + list(args), stdout=subprocess.PIPE,
-                       stderr=subprocess.PIPE, universal_newlines=True)
-    return r.returncode, r.stdout
+    """What the pfs-NAME cmake wrote beside build/pfsbench prints, run as a command, without PYTHONPATH."""
+    binary = pfsbench_binary()
+    path = os.path.join(os.path.dirname(binary), name) if binary else ""
+    if not os.access(path, os.X_OK):
+        pytest.skip("no %s beside the pfsbench binary: build with cmake" % name)
+    return _run([path] + list(args), BARE)
 
 
 def module_out(tool, *args):
-    """What the console script pfs-TOOL (pfsbench.cli.TOOL:main) prints, run without scripts/."""
+    """What the console script pfs-TOOL (pfsbench.cli.TOOL:main) prints."""
     code = "import sys; from pfsbench.cli.%s import main; sys.exit(main())" % tool
-    r = subprocess.run([sys.executable, "-c", code] + list(args), env=dict(os.environ, PYTHONPATH=PYDIR),
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
-    return r.returncode, r.stdout
+    return _run([sys.executable, "-c", code] + list(args), dict(os.environ, PYTHONPATH=PYDIR))
+
+
+def dispatch_out(tool, *args):
+    """What `python3 -m pfsbench TOOL` prints from a checkout."""
+    return _run([sys.executable, "-m", "pfsbench", tool] + list(args), dict(os.environ, PYTHONPATH=PYDIR))
 
 
 @pytest.mark.parametrize("args", [[], ["--csv"], ["--runs"], ["--latency"], ["--run", "2", "--raw"]])
 def test_results_same_output(files, args):
+    assert module_out("results", files["new"], *args) == dispatch_out("results", files["new"], *args)
     assert module_out("results", files["new"], *args) == script("pfs-results", files["new"], *args)
 
 
 def test_compare_same_output(files):
     args = [files["new"], "--by", "label", "--units", "KB"]
+    assert module_out("compare", *args) == dispatch_out("compare", *args)
     assert module_out("compare", *args) == script("pfs-compare", *args)
 
 
 def test_bad_file_exit_2(tmp_path):
     assert results.main([str(tmp_path / "none.h5")]) == 2
+    assert dispatch_out("results", str(tmp_path / "none.h5"))[0] == 2
+    assert dispatch_out("nosuchtool")[0] == 2
     assert script("pfs-results", str(tmp_path / "none.h5"))[0] == 2
 
 
-def test_scripts_load_as_modules(files):
-    loader = importlib.machinery.SourceFileLoader("pr_by_path", os.path.join(SCRIPTS, "pfs-results"))
-    spec = importlib.util.spec_from_loader("pr_by_path", loader)
-    m = importlib.util.module_from_spec(spec)
-    loader.exec_module(m)
-    rows = m.summary_rows(files["new"])
-    assert len(rows) == 11 and m._text(b"x") == "x" and m._size(1 << 20) == "1 MiB"
+def test_the_module_reads(files):
+    rows = results.summary_rows(files["new"])
+    assert len(rows) == 11 and results._text(b"x") == "x" and results._size(1 << 20) == "1 MiB"
 
 
 def test_plot_and_sweep(files, tmp_path):
@@ -66,6 +80,6 @@ def test_plot_and_sweep(files, tmp_path):
 
 
 def test_entry_points_declared():
-    text = open(os.path.join(PYDIR, "pyproject.toml")).read()
-    for tool, mod in (("results", "results"), ("compare", "compare"), ("plot", "plot"), ("sweep", "sweep")):
-        assert 'pfs-%s = "pfsbench.cli.%s:main"' % (tool, mod) in text
+    text_ = open(os.path.join(PYDIR, "pyproject.toml")).read()
+    for tool in ("results", "compare", "plot", "sweep", "io500"):
+        assert 'pfs-%s = "pfsbench.cli.%s:main"' % (tool, tool) in text_

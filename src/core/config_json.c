@@ -1,5 +1,5 @@
 /* --list-options=json: the option, phase, unit and exit tables as one JSON
- * document for scripts (scripts/pfsrun, scripts/pfs-sweep). docs/usage.md
+ * document for scripts (scripts/pfsrun, pfs-sweep). docs/usage.md
  * describes it. */
 #include <inttypes.h>
 #include <stdint.h>

@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 SRC=${PFS_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 BENCH_BIN=${BENCH_BIN:-$(dirname "$PFSBENCH")/bench}
-export PFSBENCH BENCH_BIN PFS_RESULTS="$SRC/scripts/pfs-results"
+export PFSBENCH BENCH_BIN PFS_RESULTS="$(dirname "$PFSBENCH")/pfs-results"
 # Data on tmpfs when there is one (as the real runs), else in the test's dir.
 S=$(mktemp -d /dev/shm/pfsbenchsmoke.XXXXXX 2>/dev/null) || S=$(mktemp -d "$T/data.XXXXXX")
 trap 'rm -rf "$T" "$S"' EXIT

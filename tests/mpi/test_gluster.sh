@@ -131,7 +131,7 @@ assert "allow_other" in s("fs_options").split(","), s("fs_options")
 assert s("fs_layout") == "", s("fs_layout")
 assert int(a["fs_block_size"]) > 0
 EOF
-check "provenance: pfs-results --runs shows it" grep -qF "fuse.glusterfs $GL_SRC" <("$PY" "$PFS_SRC/scripts/pfs-results" "$T/r.h5" --runs)
+check "provenance: pfs-results --runs shows it" grep -qF "fuse.glusterfs $GL_SRC" <("$(dirname "$PFSBENCH")/pfs-results" "$T/r.h5" --runs)
 rm -rf "${A:?}/prov"
 
 # The stonewall: the wear-out leaves files of equal size, and the bricks hold

@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 SRC=${PFS_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 JOB=$SRC/jobs/io500-style.job
-IO500=$SRC/scripts/pfs-io500
+IO500=$(dirname "$PFSBENCH")/pfs-io500
 D=$T/data
 mkdir -p "$D"
 R=$T/io500.h5

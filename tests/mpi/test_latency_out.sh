@@ -6,8 +6,8 @@
 # without these datasets (an older run) still reads.
 . "$(dirname "$0")/lib.sh"
 SRC=${PFS_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
-PR=$SRC/scripts/pfs-results
-PC=$SRC/scripts/pfs-compare
+PR=$(dirname "$PFSBENCH")/pfs-results
+PC=$(dirname "$PFSBENCH")/pfs-compare
 D=$T/data
 mkdir -p "$D"
 

@@ -12,7 +12,7 @@
 . "$PFS_TESTS/mpi/lib.sh"
 . "$PFS_TESTS/lib/fakenodes.sh"
 PY=/usr/bin/python3          # has h5py and matplotlib; the pyenv python3 on PATH does not
-S=$PFS_SRC/scripts
+S=$(dirname "$PFSBENCH")      # the pfs-* commands CMake writes beside pfsbench
 export MPLBACKEND=Agg
 D=$T/data
 mkdir -p "$D"

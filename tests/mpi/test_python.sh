@@ -57,10 +57,10 @@ with pfsbench.open(sys.argv[2]) as res:
     assert all(s["ci_target_met"][i] in (0.0, 1.0) for i in three)
 EOF
 RC=0
-"$PY" "$SRC/scripts/pfs-results" "$T/w.h5" >"$T/res" 2>&1 || RC=$?
+"$(dirname "$PFSBENCH")/pfs-results" "$T/w.h5" >"$T/res" 2>&1 || RC=$?
 N=$(grep -cE '^ +3 ' "$T/res")
 check "pfs-results lists the auto run's 3 repetitions" [ "$RC" -eq 0 -a "$N" -eq 3 ]
-if "$PY" "$SRC/scripts/pfs-compare" "$T/w.h5" --by rep --run 1 --format csv >"$T/cmp" 2>&1; then
+if "$(dirname "$PFSBENCH")/pfs-compare" "$T/w.h5" --by rep --run 1 --format csv >"$T/cmp" 2>&1; then
     check "pfs-compare --by rep: the warm-up repetition 0 is no column" grep -q "^phase,rep 1 \[MiB/s\],rep 2 \[MiB/s\],rep 3 \[MiB/s\],mean" "$T/cmp"
 else
     bad "pfs-compare --by rep"; cat "$T/cmp"

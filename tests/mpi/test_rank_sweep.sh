@@ -37,7 +37,7 @@ for r in runs:
     for p in r["phases"]:
         assert int(r["phases"][p]["bytes"][0]) == 8 << 20, p   # --total fixed
 EOF
-"$PY" "$PFS_SRC/scripts/pfs-compare" "$R" --by ranks >"$T/cmp" 2>&1
+"$(dirname "$PFSBENCH")/pfs-compare" "$R" --by ranks >"$T/cmp" 2>&1
 check "pfs-compare reads the sweep by ranks (columns 1, 2, 4)" grep -qE "ranks +1 +2 +4$" "$T/cmp"
 
 sweep -d "$D" --total 8m -t 64k --ranks 1,3 -o "$T/bad.h5"

@@ -10,7 +10,7 @@
 PY=/usr/bin/python3
 DOC=$PFS_SRC/docs/recipes.md
 export PFSBENCH=$(readlink -f "$PFSBENCH")
-export PATH="$PFS_SRC/scripts:$PATH"
+export PATH="$(dirname "$PFSBENCH"):$PFS_SRC/scripts:$PATH"  # pfs-* (CMake writes them beside pfsbench), pfsrun
 unset SLURM_JOB_NODELIST SLURM_NODELIST SLURM_TASKS_PER_NODE SLURM_NTASKS SLURM_JOB_ID PBS_NODEFILE PBS_JOBID
 unset PFSRUN_SRUN_ARGS DIR SIZE TOTAL MAX RESULTS CLIENTS NCLIENTS BLOCK LAYOUTS NPROC CONFIG FILES
 LOCAL_MPI="--oversubscribe --bind-to none"

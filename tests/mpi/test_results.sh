@@ -3,11 +3,12 @@
 # stored, the stored bandwidth equals the raw per-rank times it came from,
 # runs accumulate, a crash while writing loses nothing, concurrent runs both
 # land, and a bad -o path is refused before any I/O. The file is read back
-# with scripts/pfs-results and, independently, with h5py and h5dump.
+# with pfs-results and, independently, with h5py and h5dump.
 . "$(dirname "$0")/lib.sh"
 SRC=${PFS_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 PY=/usr/bin/python3
-PR=$SRC/scripts/pfs-results
+PR=$(dirname "$PFSBENCH")/pfs-results
+export PYTHONPATH=$SRC/python  # the package, for the checks below
 D=$T/data
 mkdir -p "$D"
 ulimit -c 0 # the crash test aborts rank 0: no core file in the build tree
@@ -351,11 +352,8 @@ check "three runs: h5dump reads the file" sh -c "h5dump -H '$F3' >/dev/null"
 
 # ---- pfs-results as a module ----
 pycheck /dev/stdin "$PR" "$F3" <<'EOF'
-import importlib.machinery, importlib.util, sys
-loader = importlib.machinery.SourceFileLoader("pfs_results", sys.argv[1])
-spec = importlib.util.spec_from_loader("pfs_results", loader)
-m = importlib.util.module_from_spec(spec)
-loader.exec_module(m)
+import sys
+import pfsbench.cli.results as m
 rows = m.summary_rows(sys.argv[2])
 ok = len(rows) == 18 and all(isinstance(r, dict) for r in rows) and rows[0]["label"] == "first" \
     and isinstance(rows[0]["bandwidth"], float) and abs(rows[0]["bandwidth_mib"] * 1048576 - rows[0]["bandwidth"]) < 1e-3
@@ -372,11 +370,8 @@ print(("PASS" if len(rr) == 12 and all(r["stream"] == r["rank"] and r["thread"] 
       "raw_rows(run 3): one thread per rank, stream = rank")
 EOF
 pycheck /dev/stdin "$PR" "$T/threads.h5" <<'EOF'
-import importlib.machinery, importlib.util, sys
-loader = importlib.machinery.SourceFileLoader("pfs_results", sys.argv[1])
-spec = importlib.util.spec_from_loader("pfs_results", loader)
-m = importlib.util.module_from_spec(spec)
-loader.exec_module(m)
+import sys
+import pfsbench.cli.results as m
 rows = m.summary_rows(sys.argv[2])
 meta = [r for r in rows if r["kind"] == "metadata"]
 ok = len(rows) == 18 and len(meta) == 12 and all(r["threads"] == 2 and r["streams"] == 4 for r in rows) \

@@ -14,7 +14,7 @@ labels() { "$PY" -c "import h5py,sys; f=h5py.File(sys.argv[1],'r'); print(' '.jo
 RC=0; PFS_DIR=$D PFS_SIZE=1m timeout 120 mpirun -np 1 --bind-to none "$PFSBENCH" -f "$JOBS/gpfsperf-compare.job" -o "$T/g.h5" -q >"$T/out" 2>"$T/err" || RC=$?
 check "gpfsperf-compare.job: exit 0" [ "$RC" -eq 0 ]
 check "gpfsperf-compare.job: the two configurations" [ "$(labels "$T/g.h5")" = "replicate no-replicate" ]
-"$PY" "$PFS_SRC/scripts/pfs-compare" "$T/g.h5" --names gpfsperf --units KB >"$T/tab" 2>&1
+"$(dirname "$PFSBENCH")/pfs-compare" "$T/g.h5" --names gpfsperf --units KB >"$T/tab" 2>&1
 check "gpfsperf-compare.job: pfs-compare prints Create/Read/Write per configuration" grep -q "^Create" "$T/tab"
 
 # seed 000, section 3 as ranks: pow2 over 2 ranks = 1, 2
@@ -28,14 +28,14 @@ RC=0; PFS_DIR=$D PFS_BLOCK=512k PFS_CLIENTS=2 timeout 180 mpirun -np 2 --bind-to
 check "iozone-pvfs2.job: exit 0" [ "$RC" -eq 0 ]
 check "iozone-pvfs2.job: layout:n=1 and :n=2 for both layouts" \
     [ "$(labels "$T/p.h5")" = "simple_stripe:n=1 simple_stripe:n=2 twod_stripe:n=1 twod_stripe:n=2" ]
-"$PY" "$PFS_SRC/scripts/pfs-compare" "$T/p.h5" --by rep --label simple_stripe:n=2 --names iozone --units KB >"$T/tab" 2>&1
+"$(dirname "$PFSBENCH")/pfs-compare" "$T/p.h5" --by rep --label simple_stripe:n=2 --names iozone --units KB >"$T/tab" 2>&1
 check "iozone-pvfs2.job: the seed's table, three runs and their mean" grep -qE "rep [0-9] +rep [0-9] +rep [0-9] +mean" "$T/tab"
 
 # seed 003: block phases and the metadata pair, with %CP
 RC=0; PFS_DIR=$D PFS_SIZE=2m PFS_FILES=20 PFS_CONFIG=cfq timeout 180 mpirun -np 2 --bind-to none "$PFSBENCH" -f "$JOBS/bonnie-lustre.job" -o "$T/b.h5" -q >"$T/out" 2>"$T/err" || RC=$?
 check "bonnie-lustre.job: exit 0" [ "$RC" -eq 0 ]
 check "bonnie-lustre.job: block, sequential and random files" [ "$(labels "$T/b.h5")" = "cfq cfq:sequential cfq:random" ]
-"$PY" "$PFS_SRC/scripts/pfs-compare" "$T/b.h5" --names bonnie --units KB >"$T/tab" 2>&1
+"$(dirname "$PFSBENCH")/pfs-compare" "$T/b.h5" --names bonnie --units KB >"$T/tab" 2>&1
 check "bonnie-lustre.job: pfs-compare prints bonnie's %CP" grep -q "%CP" "$T/tab"
 
 # seed 004: the PixStor sweep, total fixed and divided

@@ -57,13 +57,13 @@ check "stdio: a per-char run stored" [ "$RC" -eq 0 ]
 run_mpi 1 60 -d "$D" -t 16k -b 64k -p write,rewrite,read --rmw --label first -o "$R"
 check "posix: a block run stored" [ "$RC" -eq 0 ]
 RC=0
-timeout 120 "$PY" "$PFS_SRC/scripts/pfs-compare" "$R" --names bonnie --units KB >"$T/out" 2>"$T/err" || RC=$?
+timeout 120 "$(dirname "$PFSBENCH")/pfs-compare" "$R" --names bonnie --units KB >"$T/out" 2>"$T/err" || RC=$?
 check "pfs-compare --names bonnie exits 0" [ "$RC" -eq 0 ]
 check "pfs-compare --names bonnie: the seed's rows in its order, with %CP" \
     [ "$(sed -nE 's/^(Sequential Output Per Chr|Block output|Rewrite|Sequential Input Per Chr|Block input) +[0-9.]+ +[0-9]+$/\1/p' "$T/out" | paste -sd'|')" \
         = "Sequential Output Per Chr|Block output|Rewrite|Sequential Input Per Chr|Block input" ]
 RC=0
-timeout 120 "$PY" "$PFS_SRC/scripts/pfs-compare" "$R" --phases write >"$T/out" 2>"$T/err" || RC=$?
+timeout 120 "$(dirname "$PFSBENCH")/pfs-compare" "$R" --phases write >"$T/out" 2>"$T/err" || RC=$?
 check "pfs-compare: --phases write selects both, the stdio one as 'write (stdio)'" \
     sh -c "[ $RC -eq 0 ] && grep -qE '^write \(stdio\) +[0-9.]+$' '$T/out' && grep -qE '^write +[0-9.]+$' '$T/out'"
 
@@ -72,7 +72,7 @@ RC=0
 PFS_DIR=$D PFS_SIZE=2m PFS_CHAR_SIZE=1m PFS_SEEK_BLOCK=2m timeout 180 mpirun -np 2 --oversubscribe --bind-to none "$PFSBENCH" \
     -f "$PFS_SRC/jobs/bonnie-perchar.job" -o "$T/j.h5" -q >"$T/out" 2>"$T/err" || RC=$?
 check "bonnie-perchar.job: exit 0" [ "$RC" -eq 0 ]
-"$PY" "$PFS_SRC/scripts/pfs-compare" "$T/j.h5" --names bonnie --units KB --transpose >"$T/out" 2>&1
+"$(dirname "$PFSBENCH")/pfs-compare" "$T/j.h5" --names bonnie --units KB --transpose >"$T/out" 2>&1
 check "bonnie-perchar.job: pfs-compare --transpose has the five columns with %CP" \
     grep -qE "^label .*Sequential Output Per Chr \[KB/s\] +%CP +Block output \[KB/s\] +%CP +Rewrite \[KB/s\] +%CP +Sequential Input Per Chr \[KB/s\] +%CP +Block input \[KB/s\] +%CP +Random Seeks \[seeks/s\] +%CP" "$T/out"
 check "bonnie-perchar.job: the seeks row (its own label) has its seeks/s and %CP" \

@@ -1,12 +1,13 @@
 #!/bin/bash
-# scripts/pfs-sweep, pfs-plot and pfs-compare on real runs: a 1,2,4-rank
+# pfs-sweep, pfs-plot and pfs-compare on real runs: a 1,2,4-rank
 # sweep into one results file, resuming (done points skipped, a changed
 # command refused), launcher options through to pfsrun (two fake nodes),
 # valid PNG and SVG files, and tables whose cells are the summary means.
 . "$PFS_TESTS/mpi/lib.sh"
 . "$PFS_TESTS/lib/fakenodes.sh"
 PY=/usr/bin/python3          # has h5py and matplotlib; the pyenv python3 on PATH does not
-S=$PFS_SRC/scripts
+S=$(dirname "$PFSBENCH")      # the pfs-* commands CMake writes beside pfsbench
+export PYTHONPATH=$PFS_SRC/python  # the package, for the checks below
 export PFSBENCH=$(readlink -f "$PFSBENCH")
 unset SLURM_JOB_NODELIST SLURM_NODELIST SLURM_TASKS_PER_NODE SLURM_NTASKS SLURM_JOB_ID PBS_NODEFILE PBS_JOBID
 unset PFSRUN_MPIRUN_ARGS PFSRUN_SRUN_ARGS
@@ -58,9 +59,8 @@ check "a complete sweep again: runs nothing" has "0 of 3 points to run (3 comple
 check "a complete sweep again: still 3 runs" nruns_is 3
 
 pycheck "runs 1-3: labels t1:n=N, N ranks, complete, 2 reps of write and read, total 1 MiB each" "$R" <<'EOF'
-import sys, importlib.machinery, importlib.util, os
-loader = importlib.machinery.SourceFileLoader("pr", os.environ["PFS_SRC"] + "/scripts/pfs-results")
-spec = importlib.util.spec_from_loader("pr", loader); pr = importlib.util.module_from_spec(spec); loader.exec_module(pr)
+import sys
+import pfsbench.cli.results as pr
 runs = pr.runs(sys.argv[1])
 assert [(r["label"], r["ranks"], r["status"]) for r in runs] == \
     [("t1:n=1", 1, "complete"), ("t1:n=2", 2, "complete"), ("t1:n=4", 4, "complete")], runs
@@ -242,9 +242,8 @@ check "plot: unknown sweep: exit 2, names the sweeps there" grep -q "its sweeps:
 # ---- pfs-compare -----------------------------------------------------------
 # means_check FORMAT UNIT_SCALE ARGS... : the table's cells are the summary means.
 cat >"$T/means.py" <<'EOF'
-import csv, io, os, re, sys, importlib.machinery, importlib.util
-loader = importlib.machinery.SourceFileLoader("pr", os.environ["PFS_SRC"] + "/scripts/pfs-results")
-spec = importlib.util.spec_from_loader("pr", loader); pr = importlib.util.module_from_spec(spec); loader.exec_module(pr)
+import csv, io, os, re, sys
+import pfsbench.cli.results as pr
 fmt, scale, results, out = sys.argv[1], float(sys.argv[2]), sys.argv[3], open(sys.argv[4]).read()
 rows = [r for r in pr.summary_rows(results) if r["label"].startswith("t1:")]
 def mean(phase, n):
@@ -300,9 +299,8 @@ check "compare --sweep --format md --units KB: a Markdown table" \
 
 tool pfs-compare "$R" --label 't1:*' --format csv --stats mean,min,max --units MiB
 pycheck "compare --by label --stats mean,min,max (csv): 3 labels x 3 stats, min <= mean <= max = the reps" "$T/out" "$R" <<'EOF'
-import csv, sys, os, importlib.machinery, importlib.util
-loader = importlib.machinery.SourceFileLoader("pr", os.environ["PFS_SRC"] + "/scripts/pfs-results")
-spec = importlib.util.spec_from_loader("pr", loader); pr = importlib.util.module_from_spec(spec); loader.exec_module(pr)
+import csv, sys, os
+import pfsbench.cli.results as pr
 t = list(csv.reader(open(sys.argv[1])))
 labels = ["t1:n=1", "t1:n=2", "t1:n=4"]
 assert t[0] == ["phase"] + ["%s %s [MiB/s]" % (l, s) for l in labels for s in ("mean", "min", "max")], t[0]
@@ -382,12 +380,9 @@ tool pfs-compare "$M" --by label
 check "kinds: metadata phases in files/s" hasre '^create \[files/s\] '
 check "kinds: data phases in MiB/s" hasre '^write \[MiB/s\] '
 pycheck "kinds: the file's kind wins; pfs-results' kinds and pfs-compare's units agree with pfsbench" "$M" <<'EOF'
-import h5py, json, os, shutil, subprocess, sys, tempfile, importlib.machinery, importlib.util
-def load(name, path):
-    loader = importlib.machinery.SourceFileLoader(name, path)
-    spec = importlib.util.spec_from_loader(name, loader); m = importlib.util.module_from_spec(spec)
-    loader.exec_module(m); return m
-pc = load("pc", os.environ["PFS_SRC"] + "/scripts/pfs-compare"); pr = pc.pfs_results
+import h5py, json, os, shutil, subprocess, sys, tempfile
+import pfsbench.cli.compare as pc
+pr = pc.pfs_results
 table = json.loads(subprocess.run([os.environ["PFSBENCH"], "--list-options=json"], stdout=subprocess.PIPE,
                                   check=True, universal_newlines=True).stdout)
 assert pr.pfsbench_kinds() == {p["name"]: p["kind"] for p in table["phases"]}

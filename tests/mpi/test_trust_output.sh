@@ -8,7 +8,7 @@
 # all of it escaped and, on a damaged copy of the file, names each damaged
 # run in one line, prints the others and never shows a traceback.
 . "$(dirname "$0")/lib.sh"
-PR=$PFS_SRC/scripts/pfs-results
+PR=$(dirname "$PFSBENCH")/pfs-results
 D=$T/"d ir$(printf '\n\377')x"
 mkdir -p "$D"
 LABEL=$(printf 'a\377\376b\033[31m "q",\\ \342\202')

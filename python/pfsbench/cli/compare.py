@@ -21,7 +21,7 @@ read-files, find, delete) are rates in files/s, as pfsbench stored them.
 Exit status: 0 done, 2 bad input (not a results file, nothing selected).
 
 It is also the module pfs-plot builds on (selection, grouping, units):
-pfsbench.cli.compare, or scripts/pfs-compare loaded by path.
+pfsbench.cli.compare.
 """
 
 from __future__ import annotations
@@ -697,3 +697,6 @@ def main(argv=None):
         return 0
     return 0
 
+
+if __name__ == "__main__":
+    sys.exit(main())

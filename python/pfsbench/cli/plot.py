@@ -1112,3 +1112,6 @@ def main(argv=None):
         print("wrote %s" % p)
     return 0
 
+
+if __name__ == "__main__":
+    sys.exit(main())

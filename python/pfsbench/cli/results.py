@@ -35,9 +35,8 @@ characters as \\n, \\t, \\xNN or \\uXXXX, a byte that is not UTF-8 as
 is, with each byte that is not UTF-8 replaced by U+FFFD.
 
 It is also a module: pfsbench.cli.results holds the printing, and every
-reading function of pfsbench.reader under the same names, as the script
-had them (summary_rows, runs, raw_times, raw_rows, latency_rows, ...).
-scripts/pfs-results, loaded by path as before, is this module:
+reading function of pfsbench.reader under the same names (summary_rows,
+runs, raw_times, raw_rows, latency_rows, ...):
 
     import pfsbench.cli.results as pfs_results        # PYTHONPATH=python in a checkout
     rows = pfs_results.summary_rows("results.h5")     # list of dicts, base units
@@ -61,7 +60,7 @@ from ..reader import (  # noqa: F401  (the names this module uses itself)
 
 # Every name of the reader, private ones included, is this module's too: the
 # script was one file, and callers (pfs-compare, pfs-plot, pfs-sweep, tests,
-# notebooks that load scripts/pfs-results by path) use them from here.
+# notebooks) use them from here.
 globals().update({k: v for k, v in vars(_reader).items() if not k.startswith("__")})
 
 
@@ -379,3 +378,6 @@ def main(argv=None):
         sys.stderr.write("pfs-results: %s: %s; skipped\n" % (display(where), display(what)))
     return 0 if read else 1
 
+
+if __name__ == "__main__":
+    sys.exit(main())

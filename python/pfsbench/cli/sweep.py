@@ -739,3 +739,6 @@ def run_point(cmd, env, log, verbose, timeout, head):
             lf.write("==== exit %d\n" % rc)
     return (124 if timed_out.is_set() else rc), tail
 
+
+if __name__ == "__main__":
+    sys.exit(main())
