@@ -10,13 +10,15 @@
         run = r.runs[0]      # a Run: number, run_id, label, status, attrs; the same frames
 
 Pure Python over h5py and numpy; pandas is imported only for the frames
-(each frame method takes as_frame=False for a dict of numpy arrays). The
-tools pfs-results, pfs-compare, pfs-plot and pfs-sweep are pfsbench.cli.*.
-docs/python.md has a worked example; docs/results-format.md the file.
+(each frame method takes as_frame=False for a dict of numpy arrays).
+pfsbench.rows holds the same data as plain dicts, as the tools read it;
+the tools pfs-results, pfs-compare, pfs-plot, pfs-sweep and pfs-io500 are
+pfsbench.cli.* (python3 -m pfsbench TOOL). docs/python.md has a worked
+example and the package's layout; docs/results-format.md the file.
 """
 
-from ._api import Results, Run, open  # noqa: F401
-from .reader import FORMAT, VERSION, NoSuchRun, NotResultsFile  # noqa: F401
+from .h5file import FORMAT, VERSION, NoSuchRun, NotResultsFile
+from .reader import Phase, Results, Run, open
 
 __version__ = "0.1.0"
-__all__ = ["open", "Results", "Run", "NotResultsFile", "NoSuchRun", "FORMAT", "VERSION", "__version__"]
+__all__ = ["open", "Results", "Run", "Phase", "NotResultsFile", "NoSuchRun", "FORMAT", "VERSION", "__version__"]

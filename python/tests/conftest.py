@@ -23,6 +23,30 @@ ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIR
            OMPI_MCA_btl_base_warn_component_unused="0", OMPI_MCA_btl_vader_single_copy_mechanism="none")
 
 
+def summary_rows(path):
+    """pfsbench.rows.summary_rows of the file at path."""
+    import pfsbench
+    from pfsbench import rows
+    with pfsbench.open(path, warn=False) as r:
+        return rows.summary_rows(r)
+
+
+def run_rows(path):
+    """pfsbench.rows.runs of the file at path."""
+    import pfsbench
+    from pfsbench import rows
+    with pfsbench.open(path, warn=False) as r:
+        return rows.runs(r)
+
+
+def raw_rows(path, run):
+    """pfsbench.rows.raw_rows of run `run` of the file at path."""
+    import pfsbench
+    from pfsbench import rows
+    with pfsbench.open(path, warn=False) as r:
+        return rows.raw_rows(r.run(run))
+
+
 def pfsbench_binary():
     p = os.environ.get("PFSBENCH") or os.path.join(SRC, "build", "pfsbench")
     return p if os.path.isfile(p) and os.access(p, os.X_OK) else None

@@ -11,8 +11,12 @@ from contextlib import redirect_stdout
 
 import pytest
 
+import pfsbench
 from conftest import pfsbench_binary
+from pfsbench import rows
 from pfsbench.cli import results
+from pfsbench.cli.common import size_text
+from pfsbench.text import text
 
 PYDIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # What PYTHONPATH a checkout needs; the wrappers need none.
@@ -63,9 +67,10 @@ def test_bad_file_exit_2(tmp_path):
     assert script("pfs-results", str(tmp_path / "none.h5"))[0] == 2
 
 
-def test_the_module_reads(files):
-    rows = results.summary_rows(files["new"])
-    assert len(rows) == 11 and results._text(b"x") == "x" and results._size(1 << 20) == "1 MiB"
+def test_views_of_the_one_reader(files):
+    with pfsbench.open(files["new"]) as r:
+        summary = rows.summary_rows(r)
+    assert len(summary) == 11 and text(b"x") == "x" and size_text(1 << 20) == "1 MiB"
 
 
 def test_plot_and_sweep(files, tmp_path):

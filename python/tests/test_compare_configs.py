@@ -15,8 +15,8 @@ from typing import Dict, List
 
 import pytest
 
-from conftest import ENV, PYDIR, pfsbench_binary
-from pfsbench.cli import configs, results
+from conftest import ENV, PYDIR, pfsbench_binary, run_rows, summary_rows
+from pfsbench.cli import configs
 
 # (label, options): the six unlabelled configurations (runs 1-7: file
 # per process twice, 47,008-byte strided, collective MPI-IO, verify+random,
@@ -65,7 +65,7 @@ def _compare(*args: str) -> tuple:
 
 
 def _bandwidths(path: str, runs: List[int], phase: str) -> List[float]:
-    return [r["bandwidth"] / 1048576.0 for r in results.summary_rows(path) if r["run"] in runs and r["phase"] == phase]
+    return [r["bandwidth"] / 1048576.0 for r in summary_rows(path) if r["run"] in runs and r["phase"] == phase]
 
 
 def test_unlabelled_runs_are_a_column_per_configuration(cfg_file):
@@ -133,7 +133,7 @@ def test_plot_compare_names_each_configuration(cfg_file, tmp_path, capsys):
 
 
 def test_configuration_of_a_run(cfg_file):
-    runs: Dict[int, dict] = {r["run"]: r for r in results.runs(cfg_file)}
+    runs: Dict[int, dict] = {r["run"]: r for r in run_rows(cfg_file)}
     o = configs.run_options(runs[11])
     # ranks and nodes first, then the stored options, less those that only set how many samples are taken.
     assert list(o)[:3] == ["ranks", "nodes", "dir"] and o["ranks"] == "2" and o["transfer"] == "65536"

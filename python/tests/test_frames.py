@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import pfsbench
-from pfsbench import _api
+from pfsbench import frames
 
 pd = pytest.importorskip("pandas", reason="the DataFrame tests need pandas (apt install python3-pandas)")
 
@@ -67,7 +67,7 @@ def test_not_a_results_file(tmp_path):
 def test_summary(files):
     with pfsbench.open(files["new"]) as r, h5py.File(files["new"], "r") as f:
         s = r.summary()
-        check_columns(s, _api.SUMMARY_COLUMNS)
+        check_columns(s, frames.SUMMARY_COLUMNS)
         assert len(s) == 4 * 2 + 3
         assert s["label"].tolist()[-1] == "second \u00e9"
         for run in (1, 2):
@@ -102,7 +102,7 @@ def test_summary(files):
 def test_nodes(files):
     with pfsbench.open(files["new"]) as r, h5py.File(files["new"], "r") as f:
         n = r.nodes()
-        check_columns(n, _api.NODES_COLUMNS)
+        check_columns(n, frames.NODES_COLUMNS)
         hosts = {int(p["node"]): p["host"].decode() for p in f["runs/000001/placement"][()]}
         assert n[n.run == 1].groupby("node").host.first().to_dict() == hosts
         if files["fake_nodes"]:
@@ -123,7 +123,7 @@ def test_nodes(files):
 def test_streams(files):
     with pfsbench.open(files["new"]) as r, h5py.File(files["new"], "r") as f:
         t = r.streams()
-        check_columns(t, _api.STREAMS_COLUMNS)
+        check_columns(t, frames.STREAMS_COLUMNS)
         one = t[t.run == 1]
         assert len(one) == 4 * 2 * 8
         assert one[["stream", "rank", "thread"]].drop_duplicates().values.tolist() == \
@@ -148,7 +148,7 @@ def test_streams(files):
 def test_latency(files):
     with pfsbench.open(files["new"]) as r:
         lat = r.latency()
-        check_columns(lat, _api.LATENCY_COLUMNS)
+        check_columns(lat, frames.LATENCY_COLUMNS)
         s = r.summary()
         op = lat[lat.op_kind == "op"].merge(s, on=["run", "index", "rep"], suffixes=("", "_s"))
         assert len(op) == len(s) and (op["count"] == op["ops"]).all()
@@ -158,24 +158,24 @@ def test_latency(files):
         full = lat[lat["count"] > 0]
         assert full[["min_ns", "p50_ns", "p99_ns", "max_ns"]].notna().all().all()
         h = r.latency(hist=True)
-        check_columns(h, _api.HIST_COLUMNS)
+        check_columns(h, frames.HIST_COLUMNS)
         sums = h.groupby(["run", "index", "rep", "op_kind"])["count"].sum()
         for _, x in lat.iterrows():
             assert sums.get((x.run, x["index"], x.rep, x.op_kind), 0) == x["count"]
         assert (h["count"] > 0).all() and (h.bucket_lo <= h.bucket_hi).all()
         pn = r.latency(per_node=True)
-        check_columns(pn, _api.NODE_LATENCY_COLUMNS)
+        check_columns(pn, frames.NODE_LATENCY_COLUMNS)
         ops = pn.groupby(["run", "index", "rep"])["count"].sum()
         assert all(ops[(x.run, x["index"], x.rep)] == x.ops for _, x in s.iterrows())
         hn = r.latency(hist=True, per_node=True)
-        check_columns(hn, _api.NODE_HIST_COLUMNS)
+        check_columns(hn, frames.NODE_HIST_COLUMNS)
         assert hn["count"].sum() == s.ops.sum() and set(hn.host) == set(r.runs[0].hosts.values())
 
 
 def test_timeline(files):
     with pfsbench.open(files["new"]) as r:
         tl = r.timeline()
-        check_columns(tl, _api.TIMELINE_COLUMNS)
+        check_columns(tl, frames.TIMELINE_COLUMNS)
         s = r.summary()
         got = tl.groupby(["run", "index", "rep"])[["bytes", "ops"]].sum()
         for _, x in s.iterrows():
@@ -210,7 +210,7 @@ def test_timeline(files):
 def test_placement(files):
     with pfsbench.open(files["new"]) as r:
         p = r.placement()
-        check_columns(p, _api.PLACEMENT_COLUMNS)
+        check_columns(p, frames.PLACEMENT_COLUMNS)
         assert p[p.run == 1]["rank"].tolist() == [0, 1, 2, 3]
         assert p.cpus.isna().sum() == (p.cpu_affinity.isna()).sum()
 
@@ -219,7 +219,7 @@ def test_old_file(files):
     with pfsbench.open(files["old"]) as r:
         assert len(r.runs) == 2 and not r.problems
         s = r.summary()
-        check_columns(s, _api.SUMMARY_COLUMNS, ints_may_be_float=True)
+        check_columns(s, frames.SUMMARY_COLUMNS, ints_may_be_float=True)
         with pfsbench.open(files["new"]) as n:
             assert s["bytes"].tolist() == n.summary()["bytes"].tolist()
         for c in ("ops", "rate", "iops", "p50_ns", "p99_ns", "cpu_user", "cpu_sys", "cpu_percent"):

@@ -18,8 +18,9 @@ import numpy as np
 import pytest
 
 import pfsbench
-from conftest import _run
+from conftest import _run, raw_rows, run_rows, summary_rows
 from pfsbench import reader
+from pfsbench.text import text
 
 PYDIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -44,16 +45,16 @@ def test_text_fields_are_vlen_utf8(files):
                 assert _is_vlen_utf8(g["placement"].dtype.fields[k][0]), (name, k)
             assert _is_vlen_utf8(g["node_hosts"].dtype)
         raw = f["summary"][()]
-        labels = {reader._text(x) for x in raw["label"]}
+        labels = {text(x) for x in raw["label"]}
         assert labels == {"first", LABEL}
 
 
 def test_text_comes_back_as_str(files):
-    rows = reader.summary_rows(files["new"])
+    rows = summary_rows(files["new"])
     assert all(isinstance(r[k], str) for r in rows for k in SUMMARY_TEXT)
     assert sorted({r["label"] for r in rows}) == ["first", LABEL]
-    assert [r["label"] for r in reader.runs(files["new"])] == ["first", LABEL]
-    raw = reader.raw_rows(files["new"], 2)
+    assert [r["label"] for r in run_rows(files["new"])] == ["first", LABEL]
+    raw = raw_rows(files["new"], 2)
     assert raw and all(isinstance(r["host"], str) and r["host"] for r in raw)
     with pfsbench.open(files["new"]) as res:
         s = res.summary(as_frame=False)
@@ -66,7 +67,7 @@ def test_text_comes_back_as_str(files):
 @pytest.mark.parametrize("v", [b"second \xc3\xa9", "second \u00e9", np.bytes_(b"second \xc3\xa9"),
                                np.array(b"second \xc3\xa9")])
 def test_text_decodes_bytes_and_str(v):
-    assert reader._text(v) == LABEL
+    assert text(v) == LABEL
 
 
 def test_one_measured_rep_statistics_are_nan(files):
@@ -91,7 +92,7 @@ def _to_fixed(grp, name, sizes, drop=()):
               if k not in drop]
     old = np.zeros(data.shape, dtype=fields)
     for k, _ in fields:
-        old[k] = [reader._text(x).encode() for x in data[k]] if k in sizes else data[k]
+        old[k] = [text(x).encode() for x in data[k]] if k in sizes else data[k]
     del grp[name]
     grp.create_dataset(name, data=old, maxshape=maxshape, chunks=chunks)
     for k, v in attrs.items():
@@ -112,7 +113,7 @@ def old_file(files, tmp_path_factory):
                   drop=("warmup", "stonewall_rate"))
         for g in f["runs"].values():
             _to_fixed(g, "placement", {"host": 64, "cpu_affinity": 48, "numa_nodes": 12})
-    before = reader.summary_rows(path)
+    before = summary_rows(path)
     d = t / "data"
     d.mkdir()
     _run(["-d", str(d), "-t", "64k", "-b", "256k", "-p", "write,create", "-n", "5", "-i", "1", "--warmup", "1",
@@ -127,13 +128,13 @@ def test_old_file_keeps_its_rows_and_takes_a_run(old_file):
         assert sorted(f["runs"]) == ["000001", "000002", "000003"]
         assert _is_vlen_utf8(f["runs/000003/placement"].dtype.fields["host"][0])
         assert h5py.check_string_dtype(f["runs/000001/placement"].dtype.fields["host"][0]).length == 64
-    rows = reader.summary_rows(path)
+    rows = summary_rows(path)
     assert rows[:len(before)] == before  # not one older row changed, none lost
     new = rows[len(before):]
     assert [(r["run"], r["phase"], r["rep"], r["warmup"]) for r in new] == \
         [(3, "write", 0, 1), (3, "write", 1, 0), (3, "create", 0, 1), (3, "create", 1, 0)]
     assert all(r["label"] == "third \u00e9" and isinstance(r["run_id"], str) for r in new)
-    assert all(isinstance(r["host"], str) and r["host"] for run in (1, 3) for r in reader.raw_rows(path, run))
+    assert all(isinstance(r["host"], str) and r["host"] for run in (1, 3) for r in raw_rows(path, run))
     with pfsbench.open(path) as res:
         assert set(res.summary(as_frame=False)["label"]) == {"first", LABEL, "third \u00e9"}
 

@@ -16,8 +16,8 @@ from typing import List
 import h5py
 import numpy as np
 
-from conftest import PYDIR
-from pfsbench import reader
+from conftest import PYDIR, raw_rows
+from pfsbench.text import text
 
 # What pfs-results --raw puts before the file's fields (docs/results-format.md).
 RAW_KEYS = ["phase", "rep", "stream", "rank", "thread", "node", "host"]
@@ -60,7 +60,7 @@ def test_raw_shows_every_field_of_the_times(files):
     lines = out.splitlines()
     assert rc == 0 and lines[0].split() == RAW_KEYS + fields
     with h5py.File(files["new"], "r") as f:
-        units = reader._text(f["runs/000001/phases/00_write/times"].attrs["units"])
+        units = text(f["runs/000001/phases/00_write/times"].attrs["units"])
     assert lines[-1] == "units: " + units and "cpu_user, cpu_sys" in units
 
 
@@ -80,7 +80,7 @@ def test_a_field_added_to_the_times_is_shown(files, tmp_path):
         del pg["times"]
         pg.create_dataset("times", data=new)
         pg["times"].attrs.update(attrs)
-    rows = reader.raw_rows(path, 2)
+    rows = raw_rows(path, 2)
     write = [r for r in rows if r["phase"] == "write"]
     assert [r["queue_depth_max"] for r in write] == list(range(7, 7 + len(write)))
     assert all("queue_depth_max" not in r for r in rows if r["phase"] != "write")

@@ -27,7 +27,7 @@ sys.path.insert(0, sys.argv[1])
 import h5py
 import numpy as np
 import pfsbench
-from pfsbench import reader
+from pfsbench import damage, rows as views
 with pfsbench.open(sys.argv[2]) as res:
     s = res.summary(as_frame=False)
     one = [i for i in range(len(s["run"])) if s["run"][i] == 1 and s["phase"][i] == "write"]
@@ -45,10 +45,10 @@ with pfsbench.open(sys.argv[2]) as res:
         assert str(f["warmup"].dtype) == "boolean" and f["warmup"].sum() == 2
     except ImportError:
         pass
-rows = reader.summary_rows(sys.argv[2])
+rows = views.summary_rows(pfsbench.open(sys.argv[2]))
 assert sorted(r["warmup"] for r in rows if r["run"] == 1) == [0, 0, 0, 0, 0, 0, 1, 1]
 # a run of --reps auto (its reps attribute is the word) reads, not damaged
-assert reader.check_run(h5py.File(sys.argv[2], "r")["runs"]["000003"]) == []
+assert damage.check_run(h5py.File(sys.argv[2], "r")["runs"]["000003"]) == []
 assert len([r for r in rows if r["run"] == 3]) == 3
 with pfsbench.open(sys.argv[2]) as res:
     s = res.summary(as_frame=False)

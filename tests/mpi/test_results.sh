@@ -350,39 +350,43 @@ print(("PASS" if len(set(ids)) == 3 else "FAIL"), "three runs: three distinct ru
 EOF
 check "three runs: h5dump reads the file" sh -c "h5dump -H '$F3' >/dev/null"
 
-# ---- pfs-results as a module ----
+# ---- the views pfs-results prints (pfsbench.rows over pfsbench.open) ----
 pycheck /dev/stdin "$PR" "$F3" <<'EOF'
 import sys
-import pfsbench.cli.results as m
-rows = m.summary_rows(sys.argv[2])
+import pfsbench
+from pfsbench import damage, reader, rows as m
+res = pfsbench.open(sys.argv[2])
+rows = m.summary_rows(res)
 ok = len(rows) == 18 and all(isinstance(r, dict) for r in rows) and rows[0]["label"] == "first" \
     and isinstance(rows[0]["bandwidth"], float) and abs(rows[0]["bandwidth_mib"] * 1048576 - rows[0]["bandwidth"]) < 1e-3
-print(("PASS" if ok else "FAIL"), "pfs-results imports as a module; summary_rows() gives 18 dicts")
-runs = m.runs(sys.argv[2])
+print(("PASS" if ok else "FAIL"), "rows.summary_rows() gives 18 dicts")
+runs = m.runs(res)
 print(("PASS" if [r["run"] for r in runs] == [1, 2, 3] and runs[2]["label"] == "third" else "FAIL"), "runs() lists 3 runs")
-raw = m.raw_times(sys.argv[2], 2)
+raw = m.raw_times(res.run(2))
 print(("PASS" if len(raw) == 2 and raw[0]["times"].shape == (3, 1) else "FAIL"), "raw_times(run 2): 2 phases, [3][1] times")
-print(("PASS" if all(k in r for r in rows for k in m.SUMMARY_FIELDS) and rows[0]["threads"] == 1 and
+print(("PASS" if all(k in r for r in rows for k in damage.SUMMARY_FIELDS) and rows[0]["threads"] == 1 and
        rows[0]["streams"] == rows[0]["ranks"] and rows[0]["kind"] == "data" else "FAIL"),
       "summary_rows(): every SUMMARY_FIELDS key; threads 1, streams = ranks, kind data")
-rr = m.raw_rows(sys.argv[2], 3)
+rr = m.raw_rows(res.run(3))
 print(("PASS" if len(rr) == 12 and all(r["stream"] == r["rank"] and r["thread"] == 0 for r in rr) else "FAIL"),
       "raw_rows(run 3): one thread per rank, stream = rank")
 EOF
 pycheck /dev/stdin "$PR" "$T/threads.h5" <<'EOF'
 import sys
-import pfsbench.cli.results as m
-rows = m.summary_rows(sys.argv[2])
+import pfsbench
+from pfsbench import damage, reader, rows as m
+res = pfsbench.open(sys.argv[2])
+rows = m.summary_rows(res)
 meta = [r for r in rows if r["kind"] == "metadata"]
 ok = len(rows) == 18 and len(meta) == 12 and all(r["threads"] == 2 and r["streams"] == 4 for r in rows) \
     and all(r["ops"] == 200 and abs(r["rate"] * r["seconds"] - 200) < 1e-6 for r in meta) \
-    and all(m.is_metadata(r["phase"]) == (r["kind"] == "metadata") for r in rows)
+    and all(reader.is_metadata(r["phase"]) == (r["kind"] == "metadata") for r in rows)
 print(("PASS" if ok else "FAIL"), "module, threads run: summary_rows() threads 2, streams 4, metadata ops 200, rate = ops/s")
-raw = m.raw_times(sys.argv[2], 1)
+raw = m.raw_times(res.run(1))
 ok = len(raw) == 6 and all(p["times"].shape == (3, 4) and p["threads"] == 2 and p["streams"] == 4 for p in raw) \
     and [p["kind"] for p in raw] == ["data"] * 2 + ["metadata"] * 4 and all(len(p["rate"]) == 3 for p in raw)
 print(("PASS" if ok else "FAIL"), "module, threads run: raw_times() [3][4] times, threads, streams, kind, rate")
-rr = m.raw_rows(sys.argv[2], 1)
+rr = m.raw_rows(res.run(1))
 ok = len(rr) == 6 * 3 * 4 and [(r["stream"], r["rank"], r["thread"]) for r in rr[:4]] == \
     [(0, 0, 0), (1, 0, 1), (2, 1, 0), (3, 1, 1)]
 print(("PASS" if ok else "FAIL"), "module, threads run: raw_rows() streams 0..3 = rank 0 thread 0..1, rank 1 thread 0..1")

@@ -60,11 +60,12 @@ check "a complete sweep again: still 3 runs" nruns_is 3
 
 pycheck "runs 1-3: labels t1:n=N, N ranks, complete, 2 reps of write and read, total 1 MiB each" "$R" <<'EOF'
 import sys
-import pfsbench.cli.results as pr
-runs = pr.runs(sys.argv[1])
+import pfsbench, pfsbench.rows as pr
+res = pfsbench.open(sys.argv[1])
+runs = pr.runs(res)
 assert [(r["label"], r["ranks"], r["status"]) for r in runs] == \
     [("t1:n=1", 1, "complete"), ("t1:n=2", 2, "complete"), ("t1:n=4", 4, "complete")], runs
-rows = pr.summary_rows(sys.argv[1])
+rows = pr.summary_rows(res)
 for n in (1, 2, 4):
     rs = [r for r in rows if r["ranks"] == n]
     assert sorted((r["phase"], r["rep"]) for r in rs) == [("read", 0), ("read", 1), ("write", 0), ("write", 1)], rs
@@ -243,9 +244,9 @@ check "plot: unknown sweep: exit 2, names the sweeps there" grep -q "its sweeps:
 # means_check FORMAT UNIT_SCALE ARGS... : the table's cells are the summary means.
 cat >"$T/means.py" <<'EOF'
 import csv, io, os, re, sys
-import pfsbench.cli.results as pr
+import pfsbench, pfsbench.rows as pr
 fmt, scale, results, out = sys.argv[1], float(sys.argv[2]), sys.argv[3], open(sys.argv[4]).read()
-rows = [r for r in pr.summary_rows(results) if r["label"].startswith("t1:")]
+rows = [r for r in pr.summary_rows(pfsbench.open(results)) if r["label"].startswith("t1:")]
 def mean(phase, n):
     v = [r["bandwidth"] for r in rows if r["phase"] == phase and r["ranks"] == n]
     assert len(v) == 2, v
@@ -300,11 +301,11 @@ check "compare --sweep --format md --units KB: a Markdown table" \
 tool pfs-compare "$R" --label 't1:*' --format csv --stats mean,min,max --units MiB
 pycheck "compare --by label --stats mean,min,max (csv): 3 labels x 3 stats, min <= mean <= max = the reps" "$T/out" "$R" <<'EOF'
 import csv, sys, os
-import pfsbench.cli.results as pr
+import pfsbench, pfsbench.rows as pr
 t = list(csv.reader(open(sys.argv[1])))
 labels = ["t1:n=1", "t1:n=2", "t1:n=4"]
 assert t[0] == ["phase"] + ["%s %s [MiB/s]" % (l, s) for l in labels for s in ("mean", "min", "max")], t[0]
-rows = pr.summary_rows(sys.argv[2])
+rows = pr.summary_rows(pfsbench.open(sys.argv[2]))
 for r in t[1:]:
     for i, l in enumerate(labels):
         v = [x["bandwidth_mib"] for x in rows if x["label"] == l and x["phase"] == r[0]]
@@ -379,25 +380,27 @@ check "kinds: a file without kind attributes reads the same through pfsbench" ki
 tool pfs-compare "$M" --by label
 check "kinds: metadata phases in files/s" hasre '^create \[files/s\] '
 check "kinds: data phases in MiB/s" hasre '^write \[MiB/s\] '
-pycheck "kinds: the file's kind wins; pfs-results' kinds and pfs-compare's units agree with pfsbench" "$M" <<'EOF'
+pycheck "kinds: the file's kind wins; the package's kinds and pfs-compare's units agree with pfsbench" "$M" <<'EOF'
 import h5py, json, os, shutil, subprocess, sys, tempfile
-import pfsbench.cli.compare as pc
-pr = pc.pfs_results
+import pfsbench, pfsbench.rows as pr
+from pfsbench import binary
+from pfsbench.cli import names, table as pc
+from pfsbench.text import text
 table = json.loads(subprocess.run([os.environ["PFSBENCH"], "--list-options=json"], stdout=subprocess.PIPE,
                                   check=True, universal_newlines=True).stdout)
-assert pr.pfsbench_kinds() == {p["name"]: p["kind"] for p in table["phases"]}
+assert binary.phase_kinds() == {p["name"]: p["kind"] for p in table["phases"]}
 for u in table["units"]:
-    assert pc.UNITS[u["name"]][:2] == (float(u["bytes_per_second"]), u["label"]), u
+    assert names.UNITS[u["name"]][:2] == (float(u["bytes_per_second"]), u["label"]), u
 t = tempfile.mkdtemp(); f2 = os.path.join(t, "k.h5"); shutil.copy(sys.argv[1], f2)
 with h5py.File(f2, "r+") as f:   # a file that calls stat a data phase: its rows say so
     for n, g in f["runs/000001/phases"].items():
-        if pr._text(g.attrs["phase"]) == "stat":
+        if text(g.attrs["phase"]) == "stat":
             g.attrs["kind"] = "data"
-kinds = {r["phase"]: r["kind"] for r in pr.summary_rows(f2)}
+kinds = {r["phase"]: r["kind"] for r in pr.summary_rows(pfsbench.open(f2))}
 assert kinds == {"write": "data", "read": "data", "create": "metadata", "stat": "data",
                  "read-files": "metadata", "delete": "metadata"}, kinds
-assert [p["kind"] for p in pr.raw_times(f2, 1)][3] == "data"
-assert not pc.is_meta("stat", pc.Data(f2)) and pc.is_meta("stat")
+assert [p["kind"] for p in pr.raw_times(pfsbench.open(f2).run(1))][3] == "data"
+assert not pc.is_meta("stat", pc.Data(f2, "pfs-compare")) and pc.is_meta("stat")
 shutil.rmtree(t)
 EOF
 

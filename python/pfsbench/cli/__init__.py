@@ -1,5 +1,8 @@
-"""The command-line tools, as modules: results (pfs-results), compare
-(pfs-compare), plot (pfs-plot, needs matplotlib), sweep (pfs-sweep). Each
-has main(argv=None) -> exit status; the pfs-* commands (pip's console
-scripts, and those CMake writes from python/pfs-tool.in) call it;
-`python3 -m pfsbench TOOL` runs it from a checkout."""
+"""The command-line tools, one module each: results (pfs-results), compare
+(pfs-compare), plot (pfs-plot, a package: one module per chart family; needs
+matplotlib), sweep (pfs-sweep), io500 (pfs-io500). Each has main(argv=None)
+-> exit status, which the installed pfs-* commands call; run them from a
+checkout as `python3 -m pfsbench TOOL` or `python3 -m pfsbench.cli.TOOL`.
+They read results files through pfsbench.open() only (table.Data for
+compare and plot) and share common.py (errors, sizes), names.py (units,
+phase names) and table.py (the comparison model)."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
-from ..reader import display
+from ..text import display
 
 # Options that choose how many samples are taken, what is flagged or where
 # the record goes, not what one sample measures: runs that differ only in
@@ -29,7 +29,7 @@ Key = Tuple[Tuple[str, str], ...]
 
 
 def run_options(attrs: Mapping[str, object]) -> Options:
-    """The configuration of a run from its attributes (pfs_results.runs):
+    """The configuration of a run from its attributes (pfsbench.rows.runs):
     ranks, nodes, then the options of its `config` text in their order,
     less NOT_CONFIGURATION. A run without a readable `config` (text) has
     only ranks and nodes."""
@@ -71,7 +71,7 @@ def commonest(configs: Sequence[Options], keys: Sequence[str]) -> Dict[str, Opti
     return out
 
 
-def words(opts: Options, keys: Sequence[str]) -> str:
+def words(opts: Mapping[str, Optional[str]], keys: Sequence[str]) -> str:
     """'key=value key=value' for keys ('key unset' where opts lacks one),
     escaped as pfs-results escapes text (a value is the user's text, a
     directory name may hold anything)."""

@@ -29,8 +29,12 @@ import argparse
 import json
 import math
 import sys
+from typing import Any, Dict, Iterable, List, Optional, Sequence, TextIO, Tuple
 
-from .. import _api
+from ..reader import Results, Run
+from .common import Usage, fail, open_results
+
+PROG = "pfs-io500"
 
 WORKLOADS = ("ior-easy", "mdtest-easy", "ior-hard", "mdtest-hard")
 # IO500's phase names, in its score's order: (name, workload label, pfsbench phase, kind)
@@ -61,18 +65,14 @@ SHAPES = {
 }
 
 
-class Usage(Exception):
-    """Bad input: the message says what to do instead. Exit status 2."""
-
-
-def geomean(values):
+def geomean(values: Sequence[float]) -> float:
     """The geometric mean of positive values; NaN when one is missing or not positive."""
     if not values or any(not (v > 0) for v in values):
         return float("nan")
     return math.exp(sum(math.log(v) for v in values) / len(values))
 
 
-def pick_runs(results, prefix):
+def pick_runs(results: Results, prefix: str) -> Dict[str, Run]:
     """{workload: the last run labelled prefix+workload}; Usage when one is missing."""
     runs = {}
     for run in results:
@@ -86,9 +86,10 @@ def pick_runs(results, prefix):
     return runs
 
 
-def phase_figures(runs):
+def phase_figures(runs: Dict[str, Run]) -> Dict[str, Tuple[float, float, int]]:
     """{IO500 phase: (value in GiB/s or kIOPS, seconds, reps)} from the runs' summaries (mean over reps)."""
-    out, summaries = {}, {}
+    out: Dict[str, Tuple[float, float, int]] = {}
+    summaries: Dict[str, Dict[str, Any]] = {}
     for name, w, phase, kind in PHASES:
         if w not in summaries:  # one read of each run's summary, not one per IO500 phase
             summaries[w] = runs[w].summary(as_frame=False)
@@ -104,7 +105,7 @@ def phase_figures(runs):
     return out
 
 
-def rules_not_met(runs, figs):
+def rules_not_met(runs: Dict[str, Run], figs: Dict[str, Tuple[float, float, int]]) -> List[str]:
     """The IO500 rules this run did not meet, one sentence each."""
     notes = ["phase order: each workload's phases ran back to back; IO500 runs all write phases, then find, then "
              "the reads, stats and deletes",
@@ -137,22 +138,26 @@ def rules_not_met(runs, figs):
     return notes
 
 
-def score(path, prefix=""):
+def score(path: str, prefix: str = "") -> Dict[str, Any]:
     """The whole computation: a dict (phases, bw, md, score, notes, runs)."""
     try:
-        results = _api.open(path)
+        results = open_results(path, PROG)
+    except Usage:
+        raise
     except Exception as e:  # noqa: BLE001 - any unreadable file is bad input
         raise Usage(str(e))
-    runs = pick_runs(results, prefix)
-    figs = phase_figures(runs)
+    with results:
+        runs = pick_runs(results, prefix)
+        figs = phase_figures(runs)
+        notes = rules_not_met(runs, figs)
     bw = geomean([figs[n][0] for n, _, _, k in PHASES if k == "bw"])
     md = geomean([figs[n][0] for n, _, _, k in PHASES if k == "md"])
     return {"file": path, "phases": figs, "bw": bw, "md": md, "score": math.sqrt(bw * md),
-            "runs": {w: runs[w].number for w in WORKLOADS}, "notes": rules_not_met(runs, figs),
+            "runs": {w: runs[w].number for w in WORKLOADS}, "notes": notes,
             "ranks": runs["ior-easy"].ranks, "nodes": runs["ior-easy"].nodes}
 
 
-def print_text(r, out):
+def print_text(r: Dict[str, Any], out: TextIO) -> None:
     out.write("IO500-SHAPED RUN, NOT AN IO500 RESULT (rules not met are listed below)\n")
     out.write("file %s, runs %s; %d ranks on %d node(s)\n\n" % (
         r["file"], ", ".join("%s %d" % (w, n) for w, n in r["runs"].items()), r["ranks"], r["nodes"]))
@@ -167,8 +172,8 @@ def print_text(r, out):
         out.write("  - %s\n" % n)
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(prog="pfs-io500", description=__doc__.split("\n\n")[0])
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    ap = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
     ap.add_argument("file", help="a pfsbench results file holding the runs of jobs/io500-style.job")
     ap.add_argument("--prefix", default="", help="the labels' common prefix (default none)")
     ap.add_argument("--format", choices=("text", "json"), default="text")
@@ -176,8 +181,7 @@ def main(argv=None):
     try:
         r = score(a.file, a.prefix)
     except Usage as e:
-        sys.stderr.write("pfs-io500: error: %s\n" % e)
-        return 2
+        return fail(PROG, e)
     if a.format == "json":
         j = dict(r)
         j["phases"] = {n: {"value": v, "unit": "GiB/s" if k == "bw" else "kIOPS", "seconds": s, "reps": reps}

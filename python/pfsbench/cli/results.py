@@ -34,15 +34,11 @@ characters as \\n, \\t, \\xNN or \\uXXXX, a byte that is not UTF-8 as
 \\xNN (0x80..0xFF), a backslash as \\\\.  CSV output keeps the text as it
 is, with each byte that is not UTF-8 replaced by U+FFFD.
 
-It is also a module: pfsbench.cli.results holds the printing, and every
-reading function of pfsbench.reader under the same names (summary_rows,
-runs, raw_times, raw_rows, latency_rows, ...):
-
-    import pfsbench.cli.results as pfs_results        # PYTHONPATH=python in a checkout
-    rows = pfs_results.summary_rows("results.h5")     # list of dicts, base units
-
-For DataFrames: pfsbench.open("results.h5").summary() (docs/python.md).
-The schema is in docs/results-format.md.
+Run it as pfs-results (installed), or from a checkout as
+`python3 -m pfsbench results` (PYTHONPATH=python). The dicts it prints
+are pfsbench.rows' views of pfsbench.open(); for DataFrames,
+pfsbench.open("results.h5").summary() (docs/python.md). The schema is in
+docs/results-format.md.
 """
 
 from __future__ import annotations
@@ -50,35 +46,25 @@ from __future__ import annotations
 import argparse
 import csv
 import sys
-from typing import Optional, TextIO
+from typing import Any, Iterable, List, Optional, Sequence, TextIO
 
-from .. import reader as _reader
-from ..reader import (  # noqa: F401  (the names this module uses itself)
-    LAT_KINDS, MIB, RAW_KEYS, NoSuchRun, NotResultsFile, TS_FIELDS, _row_is_metadata,
-    _run_numbers, _why, clean, display, find_run, latency_rows, open_results, phase_kind, phase_raw_rows,
-    raw_times, runs, summary_rows, timeseries_rows)
+from .. import rows as R
+from ..damage import Problem
+from ..h5file import NoSuchRun, NotResultsFile, find_run, run_number, why
+from ..reader import MIB, Results, Run, is_metadata, phase_kind
+from ..text import clean, display
+from .common import escape_output, report_problems, size_text
 
-# Every name of the reader, private ones included, is this module's too: the
-# script was one file, and callers (pfs-compare, pfs-plot, pfs-sweep, tests,
-# notebooks) use them from here.
-globals().update({k: v for k, v in vars(_reader).items() if not k.startswith("__")})
+PROG = "pfs-results"
+Row = R.Row
 
 
 # ---- printing ----
 
-def _size(n):
-    """Bytes as the largest exact 1024-based unit, as pfsbench prints them."""
-    n = int(n)
-    for unit, f in (("TiB", 1 << 40), ("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if n >= f and n % f == 0:
-            return "%d %s" % (n // f, unit)
-    return "%d B" % n
-
-
-def _table(out, header, rows, right):
+def _table(out: TextIO, header: Sequence[str], rows: Sequence[Sequence[str]], right: Sequence[bool]) -> None:
     widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(header)]
 
-    def line(cells):
+    def line(cells: Sequence[str]) -> str:
         parts = [c.rjust(w) if right[i] else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths))]
         return "  ".join(parts).rstrip()
 
@@ -87,7 +73,11 @@ def _table(out, header, rows, right):
         out.write(line(r) + "\n")
 
 
-def _files_per_s(r):
+def _row_is_metadata(r: Row) -> bool:
+    return is_metadata(r["phase"], r.get("kind"))
+
+
+def _files_per_s(r: Row) -> str:
     """A metadata row's rate (files/s) as pfsbench prints it, else "-"."""
     if not _row_is_metadata(r):
         return "-"
@@ -97,7 +87,7 @@ def _files_per_s(r):
     return "%.1f" % rate
 
 
-def print_summary(rows, out=None):
+def print_summary(rows: Sequence[Row], out: Optional[TextIO] = None) -> None:
     """The table: data phases in MiB/s (files/s is -), metadata phases in
     files/s (MiB/s is -), each rounded as pfsbench's report rounds it; the
     last column, warmup, says yes for a --warmup repetition (stored, left
@@ -113,7 +103,7 @@ def print_summary(rows, out=None):
         cells.append([
             str(r["run"]), display(r["label"]) or "-", display(r["status"]), display(r["phase"]), str(r["rep"]),
             str(r["ranks"]),
-            str(r.get("threads", 1)), str(r["nodes"]), _size(r["transfer"]), _size(r["block"]), str(r["bytes"]),
+            str(r.get("threads", 1)), str(r["nodes"]), size_text(r["transfer"]), size_text(r["block"]), str(r["bytes"]),
             "%.4f" % r["seconds"], "-" if meta else "%.2f" % (r["bandwidth"] / MIB), _files_per_s(r),
             "%.3f" % r["utilization"],
             "%.2f" % (r["stonewall_bandwidth"] / MIB) if r["stonewall_bandwidth"] > 0 else "-",
@@ -135,7 +125,7 @@ SUMMARY_SHOWN = frozenset(("run", "run_id", "label", "status", "phase", "rep", "
                            "stonewall_bandwidth_mib"))
 
 
-def print_summary_csv(rows, out=None):
+def print_summary_csv(rows: Sequence[Row], out: Optional[TextIO] = None) -> None:
     """The summary as CSV, full precision. The columns after
     stonewall_bandwidth_bytes_per_s came with threads and metadata phases:
     threads (per rank), streams (ranks x threads), kind (data or metadata),
@@ -172,7 +162,7 @@ def print_summary_csv(rows, out=None):
 FS_FIELDS = ("fs_type", "fs_mount_type", "fs_source", "fs_mount_point", "fs_options", "fs_layout", "fs_block_size")
 
 
-def file_system(d):
+def file_system(d: Row) -> str:
     """The run's file system in a few words: the mount's own type and its
     source ("fuse.glusterfs 127.0.0.1:/vol"), statfs's name for a file
     written before the mount type was recorded, then the layout facts in
@@ -187,7 +177,7 @@ def file_system(d):
     return " ".join(words) or "-"
 
 
-def print_runs(rs, out=None, as_csv=False):
+def print_runs(rs: Sequence[Row], out: Optional[TextIO] = None, as_csv: bool = False) -> None:
     out = sys.stdout if out is None else out
     header = ["run", "run_id", "status", "start_time", "label", "ranks", "nodes", "threads", "file_system",
               "command_line"]
@@ -206,16 +196,16 @@ def print_runs(rs, out=None, as_csv=False):
     _table(out, header, cells, [True, False, False, False, False, True, True, True, False, False])
 
 
-def raw_columns(rows: list) -> list:
+def raw_columns(rows: Sequence[Row]) -> List[str]:
     """RAW_KEYS, then every other key of rows in order of first appearance:
     the fields of the file's own times (raw_rows), whatever they are."""
-    cols = list(RAW_KEYS)
+    cols = list(R.RAW_KEYS)
     for r in rows:
         cols += [k for k in r if k not in cols]
     return cols
 
 
-def print_raw(rows: list, out: Optional[TextIO] = None, as_csv: bool = False, units: str = "") -> None:
+def print_raw(rows: Sequence[Row], out: Optional[TextIO] = None, as_csv: bool = False, units: str = "") -> None:
     """One line per phase, repetition and stream: RAW_KEYS, then every field
     the file's times hold (a field a phase lacks is empty); units: the
     times' own units attribute, printed under the table."""
@@ -231,29 +221,28 @@ def print_raw(rows: list, out: Optional[TextIO] = None, as_csv: bool = False, un
     for r in rows:
         c = [display(r["phase"]), str(r["rep"]), str(r.get("stream", r["rank"])), str(r["rank"]),
              str(r.get("thread", 0)), str(r["node"]), display(r["host"])]
-        for k in cols[len(RAW_KEYS):]:
+        for k in cols[len(R.RAW_KEYS):]:
             v = r.get(k, "")
             c.append("%.9f" % v if isinstance(v, float) else display(str(v)))
         cells.append(c)
     _table(out, [display(c) for c in cols], cells,
-           [False, True, True, True, True, True, False] + [True] * (len(cols) - len(RAW_KEYS)))
+           [False, True, True, True, True, True, False] + [True] * (len(cols) - len(R.RAW_KEYS)))
     out.write("units: %s\n" % (display(units) if units else "the file states none (docs/results-format.md "
                                                                "has them); stream = rank x threads + thread"))
 
 
-def _us(ns):
+def _us(ns: Optional[float]) -> str:
     return "-" if ns is None else "%.1f" % (ns / 1e3)
 
 
-def print_latency(rows, out=None, as_csv=False):
+def print_latency(rows: Sequence[Row], out: Optional[TextIO] = None, as_csv: bool = False) -> None:
     """The latency table: per run, phase and repetition the phase's own
     operations (count, p50, p99, p99.9, max in us), IOPS and %CPU; with
     as_csv every kind's figures in ns."""
     out = sys.stdout if out is None else out
     if as_csv:
         cols = ["run", "phase", "rep", "kind", "ops", "seconds", "iops", "cpu_percent", "cpu_user_s", "cpu_sys_s"] + \
-               ["%s_%s" % (k, fl) for k in LAT_KINDS for fl in ("count", "min_ns", "p50_ns", "p90_ns", "p99_ns",
-                                                                 "p999_ns", "max_ns", "mean_ns")]
+               ["%s_%s" % (k, fl) for k in R.LAT_KINDS for fl in R.LAT_STATS]
         w = csv.writer(out, lineterminator="\n")
         w.writerow(cols)
         for r in rows:
@@ -271,16 +260,16 @@ def print_latency(rows, out=None, as_csv=False):
               "(seconds x streams) x 100; - : not recorded\n")
 
 
-def write_timeseries(src, dest, which=None, problems=None):
-    """The time series as CSV (TS_FIELDS) into path dest, or stdout for "-";
-    returns the number of rows."""
+def write_timeseries(rows: Iterable[Row], dest: str) -> int:
+    """The time series rows (rows.timeseries_rows) as CSV (TS_FIELDS) into
+    path dest, or stdout for "-"; returns the number of rows."""
     out = sys.stdout if dest == "-" else open(dest, "w", newline="")
     try:
         w = csv.writer(out, lineterminator="\n")
-        w.writerow(TS_FIELDS)
+        w.writerow(R.TS_FIELDS)
         n = 0
-        for r in timeseries_rows(src, which, problems):
-            w.writerow([repr(r[c]) if isinstance(r[c], float) else clean(r[c]) for c in TS_FIELDS])
+        for r in rows:
+            w.writerow([repr(r[c]) if isinstance(r[c], float) else clean(r[c]) for c in R.TS_FIELDS])
             n += 1
         return n
     finally:
@@ -300,31 +289,25 @@ UTF-8 as \\xNN), so nothing in it acts on the terminal; CSV keeps the text, with
 bytes that are not UTF-8 as U+FFFD."""
 
 
-def _view(f, a, problems):
-    """Prints the view asked for; returns whether anything could be read
-    (or there was nothing to read)."""
-    if a.runs:
-        rs = runs(f, True, problems)
-        print_runs(rs, as_csv=a.csv)
-        return bool(rs) or not _run_numbers(f)
-    if a.timeseries is not None:
-        write_timeseries(f, a.timeseries, a.run, problems)
-        return not problems
-    if a.latency:
-        rows = latency_rows(f, a.run, True, problems)
-        print_latency(rows, as_csv=a.csv)
-        return bool(rows) or not problems
-    if a.raw:
-        phases = raw_times(f, a.run, True, problems)
-        rows = [r for ph in phases for r in phase_raw_rows(ph, True)]
-        units = [ph["units"] for ph in phases if ph["units"]]
-        print_raw(rows, as_csv=a.csv, units=units[0] if units else "")
-        return not problems
-    rows = summary_rows(f, True, problems)
+def _picked(res: Results, which: Optional[str], problems: List[Problem]) -> List[Run]:
+    """The runs a view shows: run `which` (none when it is damaged, its
+    problems appended), else every readable run (every damaged one's
+    problems appended)."""
+    if which is None:
+        problems += res.problems
+        return res.runs
+    run, damage = res.lookup(which)
+    problems += damage
+    return [run] if run is not None else []
+
+
+def _summary_view(res: Results, a: argparse.Namespace, problems: List[Problem]) -> bool:
+    if "summary" in res.file:
+        problems += res.problems
+    rows = R.summary_rows(res, True, problems)
     if a.run is not None:
-        g = find_run(f, a.run)
-        n = int(g.name.rsplit("/", 1)[1])
-        rows = [r for r in rows if r["run"] == n]
+        g = find_run(res.file, a.run)
+        rows = [r for r in rows if r["run"] == run_number(g)]
         # Only the run asked for is worth a word (and /summary's own damage).
         problems[:] = [p for p in problems if p[0] == "run " + g.name or not p[0].startswith("run ")]
     if a.csv:
@@ -334,8 +317,32 @@ def _view(f, a, problems):
     return bool(rows) or not problems
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(prog="pfs-results", description="Read a pfsbench HDF5 results file.",
+def _view(res: Results, a: argparse.Namespace, problems: List[Problem]) -> bool:
+    """Prints the view asked for; returns whether anything could be read
+    (or there was nothing to read)."""
+    if a.runs:
+        problems += res.problems
+        rs = R.runs(res, True)
+        print_runs(rs, as_csv=a.csv)
+        return bool(rs) or not res.numbers()
+    if a.timeseries is not None:
+        write_timeseries(R.timeseries_rows(_picked(res, a.run, problems)), a.timeseries)
+        return not problems
+    if a.latency:
+        rows = R.latency_rows(_picked(res, a.run, problems), True)
+        print_latency(rows, as_csv=a.csv)
+        return bool(rows) or not problems
+    if a.raw:
+        phases = [ph for run in _picked(res, a.run, problems) for ph in R.raw_times(run, True)]
+        units = [ph["units"] for ph in phases if ph["units"]]
+        print_raw([r for ph in phases for r in R.phase_raw_rows(ph, True)], as_csv=a.csv,
+                  units=units[0] if units else "")
+        return not problems
+    return _summary_view(res, a, problems)
+
+
+def _parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog=PROG, description="Read a pfsbench HDF5 results file.",
                                  epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("file", help="a pfsbench results file (pfsbench -o FILE)")
     ap.add_argument("--csv", action="store_true", help="CSV instead of an aligned table")
@@ -347,6 +354,11 @@ def main(argv=None):
                     help="latency (p50, p99, p99.9, max), IOPS and %%CPU per phase and repetition")
     ap.add_argument("--timeseries", metavar="CSV",
                     help="write the time series (per interval and node) as CSV to CSV (- for stdout)")
+    return ap
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    ap = _parser()
     a = ap.parse_args(argv)
     if sum(bool(x) for x in (a.runs, a.raw, a.latency, a.timeseries is not None)) > 1:
         ap.error("--runs, --raw, --latency and --timeseries are separate views; give one")
@@ -354,28 +366,22 @@ def main(argv=None):
         ap.error("--raw needs --run N")
     if a.runs and (a.run is not None or a.raw):
         ap.error("--runs lists every run; give it without --run/--raw")
-    # Whatever the locale, text that cannot be encoded is escaped, not fatal.
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.reconfigure(errors="backslashreplace")
-        except (AttributeError, ValueError):
-            pass
-    problems = []
+    escape_output()
+    problems: List[Problem] = []
     try:
-        with open_results(a.file) as f:
-            read = _view(f, a, problems)
+        with Results(a.file, warn=False) as res:
+            read = _view(res, a, problems)
     except (NotResultsFile, NoSuchRun) as e:
-        sys.stderr.write("pfs-results: error: %s\n" % display(str(e)))
+        sys.stderr.write("%s: error: %s\n" % (PROG, display(str(e))))
         return 2
     except BrokenPipeError:
         return 0
     except Exception as e:  # damage below what check_run looks at: one line, not a traceback
-        problems.append((display(a.file), "cannot be read (%s)" % _why(e)))
+        problems.append((display(a.file), "cannot be read (%s)" % why(e)))
         read = False
     finally:
         sys.stdout.flush()
-    for where, what in problems:
-        sys.stderr.write("pfs-results: %s: %s; skipped\n" % (display(where), display(what)))
+    report_problems(PROG, problems)
     return 0 if read else 1
 
 
