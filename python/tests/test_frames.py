@@ -271,5 +271,5 @@ def test_readme_one_liner(files, tmp_path):
                          universal_newlines=True)
     assert out.returncode == 0, out.stdout
     lines = out.stdout.splitlines()
-    ncol = len(_api.SUMMARY_COLUMNS)
+    ncol = len(frames.SUMMARY_COLUMNS)
     assert lines[0].split()[:2] == ["run", "run_id"] and "[11 rows x %d columns]" % ncol in out.stdout
