@@ -57,7 +57,8 @@ build() { # build OUTDIR: OUTDIR/fuzz_config and OUTDIR/fuzz_results, or exit 2
     local h5
     if ! h5=$(pkg-config --cflags --libs hdf5 2>"$out/build.log") ||
         ! "$cc" "${flags[@]}" -I"$SRC/src/results" "$SRC/tests/fuzz/fuzz_results.c" "$SRC"/src/results/image.c \
-            "$SRC"/src/results/results_h5.c "$SRC"/src/results/latency_h5.c "$SRC"/src/core/*.c $h5 -luring -lm \
+            "$SRC"/src/results/results_h5.c "$SRC"/src/results/latency_h5.c "$SRC"/src/results/cache_h5.c \
+            "$SRC"/src/core/*.c $h5 -luring -lm \
             -lpthread -o "$out/fuzz_results" 2>>"$out/build.log"; then
         echo "fuzz.sh: could not build the fuzz target fuzz_results with $cc:" >&2
         cat "$out/build.log" >&2
