@@ -5,15 +5,20 @@
  * a communicator of its own with its own barriers, files and figures. The
  * group leaders (each section's rank 0) meet once at the end of their
  * phases to record the overlap window: the time all sections were running,
- * on the job's rank 0 clock (each leader's offset measured by ping-pong). */
+ * on the job's rank 0 clock (each leader's offset measured by ping-pong).
+ * The leaders meet point to point, each wait polling the job (survive.c):
+ * a leader the job lost is left out, and a section whose watchdog gave it
+ * up still comes, saying it ran no phase, so that no healthy section waits. */
 #include "driver.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "pfs/jobfile.h"
+#include "survive.h"
 
 #define CLOCK_ROUNDS 8
 #define TAG_CLOCK 321
@@ -76,123 +81,230 @@ static int my_group(MPI_Comm comm, const int *share, int k)
     return g;
 }
 
-/* Leaders: this leader's clock offset to leader 0 (the job's rank 0),
- * leader 0 ping-ponging the others in turn. */
-static double leader_offset(MPI_Comm leaders)
+
+/* Waits for r, polling the job: 1 when done; 0 when the leader `peer` (a
+ * top rank) is lost or this rank parked (then the request is let go, and
+ * its buffer must be one that outlives it). The first millisecond spins,
+ * so that a ping-pong's times stay exact. */
+static int wait_peer(struct drv_jobctl *jc, MPI_Request *r, int peer)
 {
-    int me, L;
-    MPI_Comm_rank(leaders, &me);
-    MPI_Comm_size(leaders, &L);
-    double corr = 0;
-    for (int j = 1; j < L; j++) {
-        if (me == 0) {
-            double t0[CLOCK_ROUNDS], tr[CLOCK_ROUNDS], t1[CLOCK_ROUNDS], k, u;
-            for (int i = 0; i < CLOCK_ROUNDS; i++) {
-                t0[i] = pfs_now();
-                MPI_Send(&t0[i], 1, MPI_DOUBLE, j, TAG_CLOCK, leaders);
-                MPI_Recv(&tr[i], 1, MPI_DOUBLE, j, TAG_CLOCK, leaders, MPI_STATUS_IGNORE);
-                t1[i] = pfs_now();
-            }
-            pfs_clock_estimate(t0, tr, t1, CLOCK_ROUNDS, &k, &u);
-            double c = fabs(k) <= u ? 0 : k; /* noise below the uncertainty is not applied */
-            MPI_Send(&c, 1, MPI_DOUBLE, j, TAG_CLOCK, leaders);
-        } else if (me == j) {
-            for (int i = 0; i < CLOCK_ROUNDS; i++) {
-                double x;
-                MPI_Recv(&x, 1, MPI_DOUBLE, 0, TAG_CLOCK, leaders, MPI_STATUS_IGNORE);
-                x = pfs_now();
-                MPI_Send(&x, 1, MPI_DOUBLE, 0, TAG_CLOCK, leaders);
-            }
-            MPI_Recv(&corr, 1, MPI_DOUBLE, 0, TAG_CLOCK, leaders, MPI_STATUS_IGNORE);
+    const double spin = pfs_now() + 1e-3;
+    struct timespec nap = {0, 1000000};
+    for (;;) {
+        int done = 0;
+        MPI_Test(r, &done, MPI_STATUS_IGNORE);
+        if (done)
+            return 1;
+        if (pfs_now() < spin)
+            continue;
+        if (drv_job_poll(jc, -1) == DRV_JOB_PARK || drv_job_is_lost(jc, peer)) {
+            MPI_Request_free(r);
+            return 0;
         }
+        nanosleep(&nap, NULL);
     }
-    return corr;
+}
+
+/* One double to or from leader `peer`, polled; 0 when that leader is lost.
+ * The buffer is the heap's, and kept when the exchange is given up. */
+static int xfer(const struct drv_concurrent *cc, int send, double *x, int peer)
+{
+    double *b = malloc(sizeof(double));
+    if (!b)
+        return 0;
+    *b = *x;
+    MPI_Request r;
+    if (send)
+        MPI_Isend(b, 1, MPI_DOUBLE, peer, TAG_CLOCK, cc->leaders, &r);
+    else
+        MPI_Irecv(b, 1, MPI_DOUBLE, peer, TAG_CLOCK, cc->leaders, &r);
+    if (!wait_peer(cc->jc, &r, cc->leader_top[peer])) {
+        pfs_agree_keep(b);
+        return 0;
+    }
+    *x = *b;
+    free(b);
+    return 1;
+}
+
+/* Leader 0: leader j's clock offset (ping-pong, best of CLOCK_ROUNDS) and
+ * its window on leader 0's clock; 0 when j is lost. */
+static int meet_leader(const struct drv_concurrent *cc, int j, double *win)
+{
+    double t0[CLOCK_ROUNDS], tr[CLOCK_ROUNDS], t1[CLOCK_ROUNDS], k, u;
+    for (int i = 0; i < CLOCK_ROUNDS; i++) {
+        t0[i] = pfs_now();
+        double x = t0[i];
+        if (!xfer(cc, 1, &x, j) || !xfer(cc, 0, &tr[i], j))
+            return 0;
+        t1[i] = pfs_now();
+    }
+    pfs_clock_estimate(t0, tr, t1, CLOCK_ROUNDS, &k, &u);
+    double c = fabs(k) <= u ? 0 : k; /* noise below the uncertainty is not applied */
+    return xfer(cc, 1, &c, j) && xfer(cc, 0, &win[0], j) && xfer(cc, 0, &win[1], j);
+}
+
+/* Another leader: its side of the ping-pong, its window on leader 0's
+ * clock, the group's figures back; 0 when leader 0 is lost. */
+static int meet_first(const struct drv_concurrent *cc, double t0, double t1, double *corr, double *res)
+{
+    for (int i = 0; i < CLOCK_ROUNDS; i++) {
+        double x = 0;
+        if (!xfer(cc, 0, &x, 0))
+            return 0;
+        x = pfs_now();
+        if (!xfer(cc, 1, &x, 0))
+            return 0;
+    }
+    if (!xfer(cc, 0, corr, 0))
+        return 0;
+    double a = t0 + *corr, b = t1 + *corr;
+    return xfer(cc, 1, &a, 0) && xfer(cc, 1, &b, 0) && xfer(cc, 0, &res[0], 0) && xfer(cc, 0, &res[1], 0) &&
+           xfer(cc, 0, &res[2], 0);
+}
+
+/* Leader 0: every leader's window, then the group's figures to each: the
+ * overlap's start, its length and the span. A section that ran no phase,
+ * or whose leader was lost, has no window: then not all ran together. */
+static void meet_all(const struct drv_concurrent *cc, double t0, double t1, double *res)
+{
+    double start = t0, end = t1, first = t0, last = t1;
+    int all_ran = !isnan(t0);
+    int *met = calloc((size_t)cc->n, sizeof(int));
+    for (int j = 1; j < cc->n; j++) {
+        double w[2] = {NAN, NAN};
+        if (met)
+            met[j] = meet_leader(cc, j, w);
+        all_ran &= met && met[j] && !isnan(w[0]);
+        if (!met || !met[j] || isnan(w[0]))
+            continue;
+        start = isnan(start) ? w[0] : fmax(start, w[0]);
+        end = isnan(end) ? w[1] : fmin(end, w[1]);
+        first = isnan(first) ? w[0] : fmin(first, w[0]);
+        last = isnan(last) ? w[1] : fmax(last, w[1]);
+    }
+    if (!all_ran)
+        end = start; /* no overlap */
+    res[0] = start;
+    res[1] = end > start ? end - start : 0;
+    res[2] = last - first;
+    for (int j = 1; met && j < cc->n; j++)
+        for (int i = 0; met[j] && i < 3; i++)
+            met[j] = xfer(cc, 1, &res[i], j);
+    free(met);
+}
+
+/* Collective over the section: its other ranks wait, gently, while its
+ * rank 0 meets the other leaders (which may take as long as the longest
+ * section). */
+static void wait_leader(struct ctx *c)
+{
+    MPI_Request r;
+    struct timespec nap = {0, 1000000};
+    int done = 0;
+    MPI_Ibarrier(c->comm, &r);
+    while (MPI_Test(&r, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && !done) {
+        drv_job_poll(c->jc, -1); /* answers the job's calls; the section's word comes after */
+        nanosleep(&nap, NULL);
+    }
 }
 
 void drv_concurrent_window(struct ctx *c, double t0, double t1)
 {
     const struct drv_concurrent *cc = c->job ? c->job->concurrent : NULL;
     struct pfs_run_data *d = c->rec.d;
-    if (!cc || c->rank != 0)
+    if (!cc)
         return;
-    if (isnan(t0)) /* this section ran no phase: it still meets the others, or they would wait forever */
+    if (c->rank != 0) {
+        if (!isnan(t0) && c->jc)
+            wait_leader(c);
+        return;
+    }
+    if (isnan(t0)) /* this section ran no phase: it still meets the others, or they would wait for it */
         d = NULL;
-    double corr = leader_offset(cc->leaders);
-    double mine[2] = {t0 + corr, t1 + corr}, *all = malloc(sizeof(double) * 2 * (size_t)cc->n);
-    if (!all) {
-        MPI_Abort(c->comm, PFS_EXIT_IO); /* the other leaders wait in the gather */
-        return;
-    }
-    MPI_Allgather(mine, 2, MPI_DOUBLE, all, 2, MPI_DOUBLE, cc->leaders);
-    /* A section that stopped before its phases (bad input, no lock) says
-     * NaN: the others did not all run together, and fmin/fmax skip it. */
-    int all_ran = 1;
-    double start = all[0], end = all[1], first = all[0], last = all[1];
-    for (int g = 0; g < cc->n; g++) {
-        all_ran &= !isnan(all[2 * g]);
-        start = fmax(start, all[2 * g]);
-        end = fmin(end, all[2 * g + 1]);
-        first = fmin(first, all[2 * g]);
-        last = fmax(last, all[2 * g + 1]);
-    }
-    free(all);
-    if (!all_ran)
-        end = start; /* no overlap */
+    int me;
+    MPI_Comm_rank(cc->leaders, &me);
+    double corr = 0, res[3] = {NAN, 0, NAN};
+    if (me == 0)
+        meet_all(cc, t0, t1, res);
+    else if (!meet_first(cc, t0, t1, &corr, res))
+        res[0] = NAN, res[1] = 0, res[2] = NAN; /* leader 0 was lost: no window */
     if (d) {
         d->conc_tag = cc->tag;
         d->conc_sections = cc->names;
         d->conc_clock_corr = corr;
-        d->conc_start = start;
-        d->conc_overlap_s = end > start ? end - start : 0;
-        d->conc_span_s = last - first;
+        d->conc_start = isnan(res[0]) ? t0 + corr : res[0];
+        d->conc_overlap_s = res[1];
+        d->conc_span_s = isnan(res[2]) ? t1 - t0 : res[2];
     }
-    if (!c->cfg.quiet)
+    if (!c->cfg.quiet && !isnan(res[2]))
         fprintf(c->cfg.format == PFS_FORMAT_TEXT ? stdout : stderr,
                 "concurrent   %s (%s): all ran together for %.3f s of the group's %.3f s\n", cc->tag, cc->names,
-                end > start ? end - start : 0, last - first);
+                res[1], res[2]);
+    if (!isnan(t0) && c->jc)
+        wait_leader(c);
 }
 
-/* Collective over comm: sections a .. b-1 of jf at once. Returns the
- * first failing section's exit status in section order (0: all passed). */
-int drv_concurrent_run(MPI_Comm comm, const struct pfs_jobfile *jf, int a, int b, const struct drv_job *base)
+/* Collective over the live ranks: sections a .. b-1 of jf at once; each
+ * section's status into st (the worst any of its ranks had). 0, or -1
+ * when this rank parked. */
+int drv_concurrent_run(struct drv_jobctl *jc, const struct pfs_jobfile *jf, int a, int b, const struct drv_job *base,
+                       int *st)
 {
-    int rank, k = b - a, share[64], rc = 0;
-    MPI_Comm_rank(comm, &rank);
-    struct drv_concurrent cc = {.tag = jf->sec[a].group, .n = k};
+    MPI_Comm live = drv_job_live(jc);
+    int rank, nranks, k = b - a, share[64];
+    MPI_Comm_rank(live, &rank);
+    MPI_Comm_size(live, &nranks);
+    struct drv_concurrent cc = {.tag = jf->sec[a].group, .n = k, .jc = jc};
     for (int i = 0; i < k && i < 64; i++) {
         share[i] = jf->sec[a + i].share;
         size_t n = strlen(cc.names);
         snprintf(cc.names + n, sizeof(cc.names) - n, "%s%s", i ? "," : "", jf->sec[a + i].name);
     }
-    int g = k <= 64 ? my_group(comm, share, k) : -1, any = 0, bad = g < 0; /* the parser allows <= 64 */
-    MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, comm);
+    if (k > nranks) { /* ranks were lost: the group cannot have one each */
+        if (rank == 0)
+            fprintf(stderr, "pfsbench: job %s: concurrent = %s: %d sections, %d ranks are left: not run\n", base->path,
+                    cc.tag, k, nranks);
+        for (int g = 0; g < k; g++)
+            st[g] = PFS_EXIT_TIMEOUT;
+        return 0;
+    }
+    int g = k <= 64 ? my_group(live, share, k) : -1, any = 0, bad = g < 0; /* the parser allows <= 64 */
+    MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, live);
     if (any) {
         if (rank == 0)
             fprintf(stderr, "pfsbench: error: concurrent = %s: could not place %d sections\n", cc.tag, k);
-        return PFS_EXIT_IO;
+        for (int i = 0; i < k; i++)
+            st[i] = PFS_EXIT_IO;
+        return 0;
     }
+    drv_job_step(jc, k, g);
     MPI_Comm sub, leaders;
-    MPI_Comm_split(comm, g, rank, &sub);
+    MPI_Comm_split(live, g, rank, &sub);
     int srank;
     MPI_Comm_rank(sub, &srank);
-    MPI_Comm_split(comm, srank == 0 ? 0 : MPI_UNDEFINED, g, &leaders);
+    MPI_Comm_split(live, srank == 0 ? 0 : MPI_UNDEFINED, g, &leaders);
     cc.leaders = leaders;
+    int tops[64];
+    if (leaders != MPI_COMM_NULL) { /* each leader's rank in the job, for the job's word on who is lost */
+        int top = drv_job_top_rank(jc, live, rank);
+        MPI_Allgather(&top, 1, MPI_INT, tops, 1, MPI_INT, leaders);
+    }
+    cc.leader_top = tops;
     if (rank == 0)
         fprintf(stderr, "pfsbench: job %s: concurrent = %s: sections %s at once\n", base->path, cc.tag, cc.names);
     struct drv_job job = *base;
     job.section = jf->sec[a + g].name;
     job.index = a + g;
     job.concurrent = &cc;
-    int mine = drv_run_one(sub, jf->sec[a + g].argc, jf->sec[a + g].argv, &job);
+    int mine[64] = {0}, all[64];
+    mine[g] = drv_run_one(sub, jf->sec[a + g].argc, jf->sec[a + g].argv, &job, jc);
     MPI_Comm_free(&sub);
     if (leaders != MPI_COMM_NULL)
         MPI_Comm_free(&leaders);
-    /* The first failure in section order: each section's status at its
-     * index, the ranks that finished first waiting without spinning. */
-    int st[64] = {0}, all[64];
-    st[g] = srank == 0 ? mine : 0;
-    drv_wait_allreduce(comm, st, all, k);
-    for (int i = 0; i < k && !rc; i++)
-        rc = all[i];
-    return rc;
+    drv_job_step(jc, k, g);
+    if (drv_job_settle(jc, mine, all) < 0)
+        return -1;
+    memcpy(st, all, sizeof(int) * (size_t)k);
+    return 0;
 }

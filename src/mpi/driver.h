@@ -12,11 +12,13 @@
  *   phases.c    the phase loop: prepare, agree, run, gather, correct clocks
  *   files.c     run id, the run's lock, shared file, clean-up
  *   mdfiles.c   the directories held open (DIR, metadata), their checks and clean-up
- *   record.c    rank 0's record of the run, warnings, report, results file */
+ *   record.c    rank 0's record of the run, warnings, report, results file
+ *   survive.c   a job of several runs goes on without the ranks it lost */
 #ifndef PFS_DRIVER_H
 #define PFS_DRIVER_H
 
 #include <pthread.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdint.h>
 
@@ -36,6 +38,10 @@
 #define PFS_TAG_STALL 79
 #define PFS_TAG_FAIL 81   /* the first failures' records to rank 0 (failure.c); 80: backend_load.c's */
 #define PFS_TAG_PROGRESS 5  /* on the progress communicator */
+#define PFS_TAG_GIVEUP 998  /* a rank to rank 0: it gave up waiting for rank 0 (watchdog.c) */
+/* The watched agreement that runs while the rank's other threads wait at
+ * the stonewall barrier: a run cannot be left from inside it. */
+#define DRV_WHERE_STONEWALL "the stonewall agreement"
 
 /* What rank 0 knows another stream created (for the watchdog's clean-up). */
 struct known_file {
@@ -95,7 +101,11 @@ struct drv_concurrent {
     char names[512];            /* its sections, comma-separated */
     int n;                      /* how many */
     MPI_Comm leaders;           /* every section's rank 0 (MPI_COMM_NULL elsewhere) */
+    const int *leader_top;      /* leaders: each one's rank in the job */
+    struct drv_jobctl *jc;      /* the job, whose word says which leaders are lost */
 };
+
+struct drv_jobctl; /* survive.c: a job of several runs (job file, sweep) */
 
 /* The job file a run is a section of (job.c); NULL for a plain run. */
 struct drv_job {
@@ -121,6 +131,12 @@ struct record {
     int (*append)(const char *, const struct pfs_run_data *, char *, size_t, char *, size_t);
     int in_results;             /* rank 0 is appending to the results file */
     int recorded;               /* the watchdog recorded the run (once) */
+};
+
+/* How a run inside a job ended when its watchdog gave it up (watchdog.c). */
+struct drv_left {
+    int parked;                 /* the job went on without this rank */
+    int suspect;                /* this rank gave up on rank 0 of the run */
 };
 
 struct ctx {
@@ -176,6 +192,12 @@ struct ctx {
     /* watchdog */
     struct pfs_watch *watch;    /* this rank's stall watchdog thread */
     int ending;                 /* a watchdog is ending the job (once) */
+    /* inside a job (survive.c): the run can be left, and how it was */
+    struct drv_jobctl *jc;      /* NULL: a plain run (the watchdog ends the job) */
+    int leader_top;             /* rank 0's rank in the job's communicator */
+    int can_leave;              /* leave_at is set */
+    jmp_buf leave_at;
+    struct drv_left left;
     struct progress prog;
     struct stonewall sw;
     struct record rec;
@@ -183,19 +205,22 @@ struct ctx {
     const struct drv_job *job;  /* NULL: not from a job file */
 };
 
-/* run.c: one run over comm (a job file's section when job is set). */
-int drv_run_one(MPI_Comm comm, int argc, char **argv, const struct drv_job *job);
+/* run.c: one run over comm (a job file's section when job is set; inside
+ * a job or sweep when jc is set: then the watchdog ends the run, not the job). */
+int drv_run_one(MPI_Comm comm, int argc, char **argv, const struct drv_job *job, struct drv_jobctl *jc);
 /* job.c: -f JOBFILE; cli is the command line's parse. */
-int drv_job_run(MPI_Comm comm, const struct pfs_config *cli, int argc, char **argv);
-/* sweep.c: --ranks LIST; cfg is the command line's (or section's) parse. */
-int drv_sweep_run(MPI_Comm comm, const struct pfs_config *cfg, int argc, char **argv, const struct drv_job *job);
+int drv_job_run(MPI_Comm comm, const struct pfs_config *cli, int argc, char **argv, struct drv_jobctl *jc,
+                char *summary, size_t slen);
+/* sweep.c: --ranks LIST; cfg is the command line's (or section's) parse.
+ * summary: the last line, for the job's end (NULL: the sweep prints it). */
+int drv_sweep_run(const struct pfs_config *cfg, int argc, char **argv, const struct drv_job *job,
+                  struct drv_jobctl *jc, char *summary, size_t slen);
 /* sweep.c, collective over comm: each rank's node (malloc'ed, *nnodes set), or NULL. */
 int *drv_rank_nodes(MPI_Comm comm, int *nnodes);
-/* sweep.c, collective over comm: MPI_MAX of n ints, waiting with 1 ms naps, not spinning. */
-void drv_wait_allreduce(MPI_Comm comm, const int *in, int *out, int n);
 /* concurrent.c: sections a .. b-1 of jf at once (a concurrent group). */
 struct pfs_jobfile;
-int drv_concurrent_run(MPI_Comm comm, const struct pfs_jobfile *jf, int a, int b, const struct drv_job *base);
+int drv_concurrent_run(struct drv_jobctl *jc, const struct pfs_jobfile *jf, int a, int b, const struct drv_job *base,
+                       int *st);
 /* concurrent.c, the run's rank 0 of a section of a group: the overlap
  * window of the group's phases (t0..t1 on this rank's clock) into the record. */
 void drv_concurrent_window(struct ctx *c, double t0, double t1);
@@ -229,8 +254,6 @@ static inline void drv_wait_watched(struct ctx *c, MPI_Request *r, double since,
 
 /* watchdog.c */
 void drv_watchdog_start(struct ctx *c);
-void drv_watchdog_abort(struct ctx *c, const int *arrived, const char *where) __attribute__((noreturn));
-void drv_clean_for_abort(struct ctx *c) __attribute__((noreturn));
 
 /* latency.c */
 struct pfs_stream_lat *drv_lat_alloc(const struct pfs_config *cfg);

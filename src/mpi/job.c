@@ -2,7 +2,9 @@
  * in order, inside this one MPI job: one start-up for the whole campaign.
  * Rank 0 reads the file and sends its text to every rank; every rank
  * parses it alike, so every rank reaches the same verdict; every section is
- * checked before the first runs (exit 2 with each error's file and line). */
+ * checked before the first runs (exit 2 with each error's file and line). A
+ * section its watchdog gives up is recorded failed and the job goes on
+ * without the ranks it lost (survive.c). */
 #include "driver.h"
 
 #include <errno.h>
@@ -14,6 +16,7 @@
 #include <unistd.h>
 
 #include "pfs/jobfile.h"
+#include "survive.h"
 
 /* Local, rank 0: the file's text (malloc'ed), or NULL with err set. */
 static char *read_job(const char *path, long *len, char *err, size_t errlen)
@@ -102,41 +105,74 @@ static char *share_text(MPI_Comm comm, int rank, const char *path)
     return text;
 }
 
+/* The job's last line: how many sections completed, failed, did not run. */
+static void summarize(const char *path, int n, int ran, int completed, int why_not, char *out, size_t len)
+{
+    size_t m = (size_t)snprintf(out, len, "pfsbench: job %s: %d of %d sections completed", path, completed, n);
+    if (ran > completed && m < len)
+        m += (size_t)snprintf(out + m, len - m, ", %d failed", ran - completed);
+    if (ran < n && m < len)
+        snprintf(out + m, len - m, ", %d not run (%s)", n - ran,
+                 why_not == 1 ? "interrupted" : why_not == 2 ? "--stop-on-error" : "this rank left the job");
+}
+
+/* Collective over the live ranks: one plain section, on a communicator of
+ * its own. Its status (the worst any rank had), or -1 when this rank parked. */
+static int run_plain(struct drv_jobctl *jc, const struct pfs_job_section *sec, const struct drv_job *job, int i,
+                     int n)
+{
+    MPI_Comm sub;
+    int me, all = 0;
+    MPI_Comm_rank(drv_job_live(jc), &me);
+    if (me == 0)
+        fprintf(stderr, "pfsbench: job %s: section [%s] (%d of %d)\n", job->path, sec->name, i + 1, n);
+    MPI_Comm_dup(drv_job_live(jc), &sub);
+    drv_job_step(jc, 1, 0);
+    int mine = drv_run_one(sub, sec->argc, sec->argv, job, jc);
+    MPI_Comm_free(&sub);
+    drv_job_step(jc, 1, 0); /* a sweep inside went through steps of its own */
+    return drv_job_settle(jc, &mine, &all) < 0 ? -1 : all;
+}
+
 /* Runs the sections in order. Returns the first failing section's exit
  * status (0 when all passed); an interrupted section ends the job. */
-static int run_sections(MPI_Comm comm, int rank, const struct pfs_jobfile *jf, const struct drv_job *base,
-                        int stop_on_error)
+static int run_sections(struct drv_jobctl *jc, const struct pfs_jobfile *jf, const struct drv_job *base,
+                        int stop_on_error, char *summary, size_t len)
 {
-    int first = 0, failed = 0, ran = 0;
-    for (int i = 0; i < jf->n;) {
+    int first = 0, completed = 0, ran = 0, why_not = 3;
+    for (int i = 0; i < jf->n && !drv_job_parked(jc);) {
         struct drv_job job = *base;
         job.section = jf->sec[i].name;
         job.index = i;
-        int rc, j = i + 1;
+        int j = i + 1, st[64] = {0};
         if (jf->sec[i].group[0]) { /* a concurrent group: its sections at once */
             while (j < jf->n && strcmp(jf->sec[j].group, jf->sec[i].group) == 0)
                 j++;
-            rc = drv_concurrent_run(comm, jf, i, j, base);
-        } else {
-            if (rank == 0)
-                fprintf(stderr, "pfsbench: job %s: section [%s] (%d of %d)\n", base->path, job.section, i + 1, jf->n);
-            rc = drv_run_one(comm, jf->sec[i].argc, jf->sec[i].argv, &job);
+            if (drv_concurrent_run(jc, jf, i, j, base, st) < 0)
+                break;
+        } else if ((st[0] = run_plain(jc, &jf->sec[i], &job, i, jf->n)) < 0) {
+            break;
+        }
+        int worst = 0;
+        for (int g = 0; g < j - i; g++) {
+            completed += st[g] == 0;
+            if (st[g] && !first)
+                first = st[g];
+            worst = st[g] > worst ? st[g] : worst;
         }
         ran += j - i;
         i = j;
-        if (rc && !first)
-            first = rc;
-        failed += rc != 0;
-        if (rc > 128 || (rc && stop_on_error))
+        if (worst > 128 || (worst && stop_on_error)) {
+            why_not = worst > 128 ? 1 : 2;
             break;
+        }
     }
-    if (rank == 0)
-        fprintf(stderr, "pfsbench: job %s: %d of %d sections ran, %d failed%s\n", base->path, ran, jf->n, failed,
-                ran < jf->n ? (first > 128 ? " (interrupted)" : " (--stop-on-error)") : "");
+    summarize(base->path, jf->n, ran, completed, why_not, summary, len);
     return first;
 }
 
-int drv_job_run(MPI_Comm comm, const struct pfs_config *cli, int argc, char **argv)
+int drv_job_run(MPI_Comm comm, const struct pfs_config *cli, int argc, char **argv, struct drv_jobctl *jc,
+                char *summary, size_t slen)
 {
     int rank, nranks;
     MPI_Comm_rank(comm, &rank);
@@ -158,9 +194,13 @@ int drv_job_run(MPI_Comm comm, const struct pfs_config *cli, int argc, char **ar
     } else if (rank == 0) {
         fprintf(stderr, "pfsbench: error: -f %s: out of memory\n", cli->job);
     }
+    char line[512];
     if (rc == 0) {
         const struct drv_job base = {.path = cli->job, .text = text};
-        rc = run_sections(comm, rank, &jf, &base, cli->stop_on_error);
+        rc = run_sections(jc, &jf, &base, cli->stop_on_error, summary ? summary : line, summary ? slen : sizeof(line));
+        int me = -1;
+        if (!summary && !drv_job_parked(jc) && MPI_Comm_rank(drv_job_live(jc), &me) == MPI_SUCCESS && me == 0)
+            fprintf(stderr, "%s\n", line);
     } else {
         rc = PFS_EXIT_USAGE;
     }

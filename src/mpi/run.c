@@ -18,6 +18,8 @@
 #include "pfs/clean.h"
 #include "pfs/frontend.h"
 
+#include "survive.h"
+
 /* parse_and_check's words for -f JOBFILE and --ranks LIST: the caller
  * runs the sections, or the sweep's points. */
 #define JOB_MODE (-2)
@@ -259,10 +261,68 @@ static void free_ctx(struct ctx *c)
     free(c);
 }
 
+/* Local: what a run that was left (inside a job, its watchdog gave it up)
+ * still holds. No collective: ranks of the run may be gone. An operation
+ * given up keeps its buffers; when it was on the caller's request (the
+ * latency reductions' blocks), those stay too. */
+static int run_left(struct ctx *c)
+{
+    pfs_agree_abandon(&c->ag);
+    pfs_watch_stop(c->watch);
+    c->watch = NULL;
+    if (c->rank == 0 && !c->left.parked && !drv_job_parked(c->jc))
+        drv_concurrent_window(c, NAN, NAN); /* the group's other leaders wait for this one */
+    drv_drop_run_lock(c);
+    struct progress *p = &c->prog;
+    if (p->on && p->req != MPI_REQUEST_NULL)
+        MPI_Request_free(&p->req);
+    if (p->on && p->ncomm != MPI_COMM_NULL && p->ncomm)
+        MPI_Comm_free(&p->ncomm);
+    if (p->on && p->comm != MPI_COMM_NULL && p->comm)
+        MPI_Comm_free(&p->comm);
+    free_backend(c);
+    if (c->ag.foreign && c->lat.ready) { /* a late rank may still complete a reduction into them */
+        const void *keep[] = {c->lat.node_blk, c->lat.run_blk, c->lat.rec, c->lat.recs};
+        for (size_t i = 0; i < sizeof(keep) / sizeof(keep[0]); i++)
+            pfs_agree_keep(keep[i]);
+        c->lat.node_blk = c->lat.run_blk = NULL;
+        c->lat.rec = c->lat.recs = NULL;
+    }
+    free_ctx(c);
+    return PFS_EXIT_TIMEOUT;
+}
+
+/* Collective over comm: -f or --ranks, under a job's control (made here
+ * when the job starts here), which the last line of the job ends. */
+static int run_job(MPI_Comm comm, struct ctx *c, int mode, int argc, char **argv, const struct drv_job *job,
+                   struct drv_jobctl *jc)
+{
+    struct pfs_config *cli = malloc(sizeof(*cli));
+    if (cli)
+        *cli = c->cfg;
+    free(c);
+    if (!cli)
+        return PFS_EXIT_IO;
+    struct drv_jobctl *own = jc ? NULL : drv_job_new(comm, cli->timeout / 2 > 2 ? cli->timeout / 2 : 2);
+    char summary[512] = "";
+    int rc = PFS_EXIT_IO;
+    if (jc || own)
+        rc = mode == JOB_MODE ? drv_job_run(comm, cli, argc, argv, own ? own : jc, own ? summary : NULL, sizeof(summary))
+                              : drv_sweep_run(cli, argc, argv, job, own ? own : jc, own ? summary : NULL, sizeof(summary));
+    else
+        fprintf(stderr, "pfsbench: error: out of memory for the job\n");
+    if (own)
+        rc = drv_job_finish(own, rc, summary[0] ? summary : NULL);
+    drv_job_free(own);
+    free(cli);
+    return rc;
+}
+
 /* Collective over comm. A run, as its table of contents. Every step
  * records a failure instead of leaving: the agreement after the set-up
- * names them, and then no phase runs. */
-int drv_run_one(MPI_Comm comm, int argc, char **argv, const struct drv_job *job)
+ * names them, and then no phase runs. Inside a job (jc), a run its
+ * watchdog gives up is left from where it stands (leave_at). */
+int drv_run_one(MPI_Comm comm, int argc, char **argv, const struct drv_job *job, struct drv_jobctl *jc)
 {
     struct ctx *c = calloc(1, sizeof(*c));
     if (!c) {
@@ -271,17 +331,10 @@ int drv_run_one(MPI_Comm comm, int argc, char **argv, const struct drv_job *job)
     }
     init_ctx(c, comm);
     c->job = job;
+    c->jc = jc;
     int rc = parse_and_check(c, argc, argv);
     if (rc == JOB_MODE || rc == SWEEP_MODE) { /* -f: every section is a run; --ranks: every point */
-        struct pfs_config *cli = malloc(sizeof(*cli));
-        if (cli)
-            *cli = c->cfg;
-        free(c);
-        if (!cli)
-            return PFS_EXIT_IO;
-        rc = rc == JOB_MODE ? drv_job_run(comm, cli, argc, argv) : drv_sweep_run(comm, cli, argc, argv, job);
-        free(cli);
-        return rc;
+        return run_job(comm, c, rc, argc, argv, job, jc);
     }
     if (rc < 0) {
         catch_signals();
@@ -297,6 +350,11 @@ int drv_run_one(MPI_Comm comm, int argc, char **argv, const struct drv_job *job)
         free(c);
         return rc;
     }
+    if (jc) {
+        if (setjmp(c->leave_at))
+            return run_left(c);
+        c->can_leave = 1;
+    }
     drv_topology_setup(c);
     drv_streams_setup(c);
     drv_lat_setup(c);
@@ -309,11 +367,16 @@ int drv_run_one(MPI_Comm comm, int argc, char **argv, const struct drv_job *job)
     failed = drv_files_setup(c, failed);
     const double phases_t0 = pfs_now();
     failed = drv_phases_run(c, failed);
-    drv_concurrent_window(c, phases_t0, pfs_now()); /* a concurrent group's section: its overlap */
+    const double phases_t1 = pfs_now();
     drv_progress_finish(c);
     failed = drv_finish_files(c, failed);
     drv_note_stalls(c);
+    /* A concurrent group's section: its overlap with the others, once its
+     * own agreements are over (the wait for the other sections is not this
+     * run's to time out). */
+    drv_concurrent_window(c, phases_t0, phases_t1);
     rc = drv_record_end(c, failed);
+    c->can_leave = 0;
     pfs_watch_stop(c->watch);
     drv_drop_run_lock(c);
     free_backend(c);
@@ -331,7 +394,7 @@ int pfs_main(MPI_Comm comm, int argc, char **argv)
     int fe = pfs_frontend_main(rank == 0, nranks, &argc, &argv);
     if (fe < 0)
         return PFS_EXIT_USAGE;
-    int rc = drv_run_one(comm, argc, argv, NULL);
+    int rc = drv_run_one(comm, argc, argv, NULL, NULL);
     if (fe > 0)
         pfs_frontend_free(argc, argv);
     return rc;

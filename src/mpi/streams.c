@@ -30,7 +30,7 @@ static uint64_t hook_wearout(void *arg, struct pfs_stream *s, uint64_t done)
         pthread_barrier_wait(&c->sw.bar);
     if (s->thread == 0) {
         uint64_t mine[2] = {c->sw.done, (uint64_t)c->sw.failed}, most[2];
-        drv_allreduce_watched(c, mine, most, 2, MPI_UINT64_T, MPI_MAX, s->t.open_start, "the stonewall agreement");
+        drv_allreduce_watched(c, mine, most, 2, MPI_UINT64_T, MPI_MAX, s->t.open_start, DRV_WHERE_STONEWALL);
         c->sw.target = most[1] ? 0 : most[0];
     }
     if (c->threads > 1)
@@ -137,7 +137,7 @@ void drv_run_streams(struct ctx *c, int kind)
     else if (c->cfg.deadline > 0 && pfs_phase_has(kind, PFS_PHF_WEARS_OUT)) {
         /* The other ranks wait in the stonewall agreement: join it, failed. */
         uint64_t mine[2] = {0, 1}, most[2];
-        drv_allreduce_watched(c, mine, most, 2, MPI_UINT64_T, MPI_MAX, pfs_now(), "the stonewall agreement");
+        drv_allreduce_watched(c, mine, most, 2, MPI_UINT64_T, MPI_MAX, pfs_now(), DRV_WHERE_STONEWALL);
     }
     for (int i = 1; i < started; i++)
         pthread_join(tid[i], NULL);

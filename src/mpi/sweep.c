@@ -5,7 +5,10 @@
  * the non-blocking agreement that ends the point. With --total the block
  * is divided per point (the PixStor seed's method); each point is a run of
  * its own, labelled ID:n=K as pfs-sweep labels its runs, so pfs-compare and
- * pfs-plot read both alike. One start-up for the whole sweep. */
+ * pfs-plot read both alike. One start-up for the whole sweep. A point its
+ * watchdog gives up is recorded failed; the next points take their ranks
+ * from those the job did not lose (survive.c), and a point that needs more
+ * ranks than are left does not run. */
 #include "driver.h"
 
 #include <stdio.h>
@@ -15,6 +18,7 @@
 
 #include "nodes.h"
 #include "pfs/jobfile.h"
+#include "survive.h"
 
 #define MAX_POINTS 64
 
@@ -39,17 +43,20 @@ static int point_words(int argc, char **argv, char **words, char *label, size_t 
     return n;
 }
 
-/* Collective over comm. Every point's configuration resolves (e.g.
- * --total divides by its ranks) before the first runs: 0, or exit 2. */
-static int check_points(int rank, const struct pfs_config *cfg, const int *pts, int npts)
+/* Local: every point's configuration resolves (e.g. --total divides by its
+ * ranks); 0, or -1 with err. */
+static int check_points(const struct pfs_config *cfg, int nranks, char *err, size_t len)
 {
-    char err[PFS_ERRLEN];
+    int pts[MAX_POINTS];
+    const int npts = pfs_ranks_points(cfg->ranks, nranks, pts, MAX_POINTS, err, len);
+    if (npts < 0)
+        return -1;
+    char msg[PFS_ERRLEN];
     for (int i = 0; i < npts; i++) {
         struct pfs_config c = *cfg;
-        if (pfs_config_resolve(&c, pts[i], err, sizeof(err)) != 0) {
-            if (rank == 0)
-                fprintf(stderr, "pfsbench: error: --ranks point %d: %s\n", pts[i], err);
-            return PFS_EXIT_USAGE;
+        if (pfs_config_resolve(&c, pts[i], msg, sizeof(msg)) != 0) {
+            snprintf(err, len, "--ranks point %d: %.1900s", pts[i], msg);
+            return -1;
         }
     }
     return 0;
@@ -104,80 +111,122 @@ static int *sweep_order(MPI_Comm comm, int nranks)
     return order;
 }
 
-void drv_wait_allreduce(MPI_Comm comm, const int *in, int *out, int n)
+/* The sweep's last line: how many points completed, failed, did not run. */
+static void summarize(const char *id, int npts, int ran, int completed, int skipped, int why_not, char *out,
+                      size_t len)
 {
-    int done = 0;
-    MPI_Request req;
-    MPI_Iallreduce(in, out, n, MPI_INT, MPI_MAX, comm, &req);
-    struct timespec nap = {0, 1000000};
-    while (MPI_Test(&req, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && !done)
-        nanosleep(&nap, NULL);
+    size_t m = (size_t)snprintf(out, len, "pfsbench: rank sweep %s: %d of %d points completed", id, completed, npts);
+    if (ran > completed && m < len)
+        m += (size_t)snprintf(out + m, len - m, ", %d failed", ran - completed);
+    if (skipped && m < len)
+        m += (size_t)snprintf(out + m, len - m, ", %d not run (too few ranks left)", skipped);
+    if (npts > ran + skipped && m < len)
+        snprintf(out + m, len - m, ", %d not run (%s)", npts - ran - skipped,
+                 why_not ? "interrupted" : "this rank left the job");
 }
 
-/* Collective over comm: the worst exit status of a point. */
-static int end_point(MPI_Comm comm, int rc)
+/* Collective over the live ranks: one point, on the first k ranks of the
+ * order that the job has not lost. Its status, -1 when this rank parked, or
+ * -2 when fewer than k ranks are left (nothing runs). */
+static int run_point(struct drv_jobctl *jc, const int *order, int n, int k, int nw, char **words,
+                     const struct drv_job *job, const char *id, int i, int npts)
 {
-    int worst = 0;
-    drv_wait_allreduce(comm, &rc, &worst, 1);
-    return worst;
+    MPI_Comm live = drv_job_live(jc);
+    int me = -1, avail = 0, lrank, top;
+    MPI_Comm_rank(live, &lrank);
+    top = drv_job_top_rank(jc, live, lrank);
+    for (int j = 0; j < n; j++)
+        if (!drv_job_is_lost(jc, order[j])) {
+            if (order[j] == top)
+                me = avail;
+            avail++;
+        }
+    if (avail < k) {
+        if (lrank == 0)
+            fprintf(stderr, "pfsbench: rank sweep %s: point %d of %d needs %d ranks, %d are left: not run\n", id,
+                    i + 1, npts, k, avail);
+        return -2;
+    }
+    if (lrank == 0)
+        fprintf(stderr, "pfsbench: rank sweep %s: %d of %d ranks (point %d of %d)\n", id, k, avail, i + 1, npts);
+    drv_job_step(jc, 1, 0);
+    MPI_Comm sub = MPI_COMM_NULL;
+    MPI_Comm_split(live, me < k ? 0 : MPI_UNDEFINED, me, &sub);
+    int rc = 0, all = 0;
+    if (sub != MPI_COMM_NULL) {
+        rc = drv_run_one(sub, nw, words, job, jc);
+        MPI_Comm_free(&sub);
+    }
+    drv_job_step(jc, 1, 0);
+    return drv_job_settle(jc, &rc, &all) < 0 ? -1 : all;
 }
 
-/* Collective over comm: the points in turn. Returns the first failing
- * point's status (0 when all passed); an interrupted point ends the sweep. */
-static int run_points(MPI_Comm comm, int rank, const int *order, const int *pts, int npts, int argc, char **argv,
-                      const char *id, const struct drv_job *job)
+/* Collective over the job's ranks: the points in turn. Returns the first
+ * failing point's status (0 when all passed); an interrupted point ends the
+ * sweep. */
+static int run_points(struct drv_jobctl *jc, const int *order, int n, const int *pts, int npts, int argc, char **argv,
+                      const char *id, const struct drv_job *job, char *summary, size_t len)
 {
-    int nranks, me = 0, first = 0;
-    MPI_Comm_size(comm, &nranks);
-    while (order[me] != rank)
-        me++; /* my place in the order */
+    int first = 0, completed = 0, ran = 0, skipped = 0, why_not = 0;
     char **words = calloc((size_t)argc + 2, sizeof(*words));
     char label[sizeof(((struct pfs_config *)0)->label) + 32];
     int nw = words ? point_words(argc, argv, words, label, sizeof(label), id, 0) : 0;
-    for (int i = 0; i < npts && words; i++) {
+    for (int i = 0; i < npts && words && !drv_job_parked(jc); i++) {
         point_words(argc, argv, words, label, sizeof(label), id, pts[i]);
-        if (rank == 0)
-            fprintf(stderr, "pfsbench: rank sweep %s: %d of %d ranks (point %d of %d)\n", id, pts[i], nranks, i + 1, npts);
-        MPI_Comm sub = MPI_COMM_NULL;
-        MPI_Comm_split(comm, me < pts[i] ? 0 : MPI_UNDEFINED, me, &sub);
-        int rc = 0;
-        if (sub != MPI_COMM_NULL) {
-            rc = drv_run_one(sub, nw, words, job);
-            MPI_Comm_free(&sub);
+        const int rc = run_point(jc, order, n, pts[i], nw, words, job, id, i, npts);
+        if (rc == -1)
+            break;
+        if (rc == -2) {
+            skipped++;
+            continue;
         }
-        rc = end_point(comm, rc);
+        ran++;
+        completed += rc == 0;
         if (rc && !first)
             first = rc;
-        if (rc > 128)
+        if (rc > 128) {
+            why_not = 1;
             break;
+        }
     }
     free(words);
+    summarize(id, npts, ran, completed, skipped, why_not, summary, len);
+    if (skipped && !first)
+        first = PFS_EXIT_TIMEOUT; /* points the lost ranks kept from running */
     return words ? first : PFS_EXIT_IO;
 }
 
-int drv_sweep_run(MPI_Comm comm, const struct pfs_config *cfg, int argc, char **argv, const struct drv_job *job)
+int drv_sweep_run(const struct pfs_config *cfg, int argc, char **argv, const struct drv_job *job,
+                  struct drv_jobctl *jc, char *summary, size_t slen)
 {
+    MPI_Comm live = drv_job_live(jc);
     int rank, nranks, pts[MAX_POINTS];
     char err[PFS_ERRLEN];
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &nranks);
-    int npts = pfs_ranks_points(cfg->ranks, nranks, pts, MAX_POINTS, err, sizeof(err));
-    if (npts < 0) {
+    MPI_Comm_rank(live, &rank);
+    MPI_Comm_size(live, &nranks);
+    /* Every point resolves before the first runs: exit 2, nothing made. */
+    int bad = check_points(cfg, nranks, err, sizeof(err)) != 0;
+    MPI_Bcast(&bad, 1, MPI_INT, 0, live);
+    if (bad) {
         if (rank == 0)
             fprintf(stderr, "pfsbench: error: %s\n", err);
         return PFS_EXIT_USAGE;
     }
-    int rc = check_points(rank, cfg, pts, npts);
-    if (rc)
-        return rc;
-    int *order = sweep_order(comm, nranks);
+    const int npts = pfs_ranks_points(cfg->ranks, nranks, pts, MAX_POINTS, err, sizeof(err));
+    int *order = sweep_order(live, nranks);
     if (!order) {
         if (rank == 0)
             fprintf(stderr, "pfsbench: error: --ranks: out of memory for the placement\n");
         return PFS_EXIT_IO;
     }
+    drv_job_top_ranks(jc, live, order, nranks); /* as the job's ranks, which outlive this communicator */
     const char *id = cfg->label[0] ? cfg->label : job ? job->section : "sweep";
-    rc = run_points(comm, rank, order, pts, npts, argc, argv, id, job);
+    char line[512];
+    int rc = run_points(jc, order, nranks, pts, npts, argc, argv, id, job, summary ? summary : line,
+                        summary ? slen : sizeof(line));
+    int me = -1;
+    if (!summary && !drv_job_parked(jc) && MPI_Comm_rank(drv_job_live(jc), &me) == MPI_SUCCESS && me == 0)
+        fprintf(stderr, "%s\n", line);
     free(order);
     return rc;
 }

@@ -10,6 +10,10 @@
  *   PFS_STALL_NAME   only calls whose name argument ends with this (create,
  *                    unlink: "f.0.50" stalls the create of that small file)
  *   PFS_STALL_COUNT  only the first N such calls (default 1)
+ *   PFS_STALL_PATH   only calls on a file whose path holds this string
+ *                    (fsync, fdatasync, pwrite, pread, flock: the file the
+ *                    descriptor names; other calls never match): a run's
+ *                    data directory, not the results file's append
  *   PFS_STALL_MARK   a file created when the stall begins (for scripts to
  *                    act "between phases" at a known moment)
  *   PFS_STALL_UNTIL  a file whose appearance ends the stall early (checked
@@ -69,7 +73,19 @@ static void file_for(const char *env, const char *call, char *out, size_t len)
         snprintf(out, len, "%.*s%s%s", (int)(pct - pat), pat, call, pct + 2);
 }
 
-static void maybe_stall(const char *name, const char *path)
+/* The file fd names holds `want` (PFS_STALL_PATH). */
+static int path_holds(int fd, const char *want)
+{
+    char link[64], path[4096];
+    snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+    ssize_t n = fd >= 0 ? readlink(link, path, sizeof(path) - 1) : -1;
+    if (n < 0)
+        return 0;
+    path[n] = '\0';
+    return strstr(path, want) != NULL;
+}
+
+static void maybe_stall(const char *name, const char *path, int fd)
 {
     const char *secs = getenv("PFS_STALL_SECS"), *call = getenv("PFS_STALL_CALL");
     const char *rank = getenv("PFS_STALL_RANK"), *me = getenv("OMPI_COMM_WORLD_RANK");
@@ -77,6 +93,9 @@ static void maybe_stall(const char *name, const char *path)
     if (!secs || !listed(call ? call : "fsync", name) || !me || !named(path))
         return;
     if (rank && strcmp(rank, me) != 0)
+        return;
+    const char *want = getenv("PFS_STALL_PATH");
+    if (want && *want && !path_holds(fd, want))
         return;
     if (__atomic_fetch_add(&calls, 1, __ATOMIC_RELAXED) >= (count ? atoi(count) : 1))
         return;
@@ -111,7 +130,7 @@ int fsync(int fd)
     static int (*real)(int);
     if (!real)
         *(void **)&real = dlsym(RTLD_NEXT, "fsync");
-    maybe_stall("fsync", NULL);
+    maybe_stall("fsync", NULL, fd);
     return real(fd);
 }
 
@@ -120,7 +139,7 @@ int fdatasync(int fd)
     static int (*real)(int);
     if (!real)
         *(void **)&real = dlsym(RTLD_NEXT, "fdatasync");
-    maybe_stall("fdatasync", NULL);
+    maybe_stall("fdatasync", NULL, fd);
     return real(fd);
 }
 
@@ -129,7 +148,7 @@ void sync(void)
     static void (*real)(void);
     if (!real)
         *(void **)&real = dlsym(RTLD_NEXT, "sync");
-    maybe_stall("sync", NULL);
+    maybe_stall("sync", NULL, -1);
     real();
 }
 
@@ -141,7 +160,7 @@ ssize_t pwrite(int fd, const void *buf, size_t n, off_t off)
     static ssize_t (*real)(int, const void *, size_t, off_t);
     if (!real)
         *(void **)&real = dlsym(RTLD_NEXT, "pwrite");
-    maybe_stall("pwrite", NULL);
+    maybe_stall("pwrite", NULL, fd);
     return real(fd, buf, n, off);
 }
 
@@ -150,7 +169,7 @@ ssize_t pread(int fd, void *buf, size_t n, off_t off)
     static ssize_t (*real)(int, void *, size_t, off_t);
     if (!real)
         *(void **)&real = dlsym(RTLD_NEXT, "pread");
-    maybe_stall("pread", NULL);
+    maybe_stall("pread", NULL, fd);
     return real(fd, buf, n, off);
 }
 
@@ -163,7 +182,7 @@ int flock(int fd, int op)
     if (!real)
         *(void **)&real = dlsym(RTLD_NEXT, "flock");
     if (!(op & LOCK_UN))
-        maybe_stall("flock", NULL);
+        maybe_stall("flock", NULL, fd);
     return real(fd, op);
 }
 
@@ -176,7 +195,7 @@ static int open_at(openat_fn *real, const char *sym, int dirfd, const char *path
     if (!*real)
         *(void **)real = dlsym(RTLD_NEXT, sym);
     if (flags & O_CREAT)
-        maybe_stall("create", path);
+        maybe_stall("create", path, -1);
     return (*real)(dirfd, path, flags, mode);
 }
 
@@ -226,7 +245,7 @@ int unlink(const char *path)
     static int (*real)(const char *);
     if (!real)
         *(void **)&real = dlsym(RTLD_NEXT, "unlink");
-    maybe_stall("unlink", path);
+    maybe_stall("unlink", path, -1);
     return real(path);
 }
 
@@ -236,6 +255,6 @@ int unlinkat(int dirfd, const char *path, int flags)
     if (!real)
         *(void **)&real = dlsym(RTLD_NEXT, "unlinkat");
     if (!(flags & AT_REMOVEDIR))
-        maybe_stall("unlink", path);
+        maybe_stall("unlink", path, -1);
     return real(dirfd, path, flags);
 }

@@ -20,7 +20,8 @@ sweep() { RC=0; FAKENODES_MAP=slot fakenodes_mpirun 4 180 "$PFSBENCH" "$@" >"$T/
 
 sweep -d "$D" --total 8m -t 64k --ranks pow2 --label easy -o "$R" -q
 check "pow2 sweep: exit 0" [ "$RC" -eq 0 ]
-check "pow2 sweep: each point announced" [ "$(grep -c 'rank sweep easy:' "$T/err")" -eq 3 ]
+check "pow2 sweep: each point announced" [ "$(grep -c 'rank sweep easy: .*(point' "$T/err")" -eq 3 ]
+check "pow2 sweep: the last line counts the points" [ "$(tail -1 "$T/err")" = "pfsbench: rank sweep easy: 3 of 3 points completed" ]
 check "pow2 sweep: no data file left" [ -z "$(ls -A "$D")" ]
 pycheck "pow2 sweep: runs, labels, ranks, round-robin placement, block per point" "$R" <<'EOF'
 import sys, h5py
