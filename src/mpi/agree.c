@@ -143,6 +143,8 @@ static int watch(struct pfs_agree *a, MPI_Request *req, int n, int nrecv, int *a
 {
     const double limit = a->rank == 0 ? since + a->timeout : since + 2 * a->timeout + 1;
     struct timespec nap = {0, 1000000};
+    double last = pfs_now();
+    a->stood_still = 0;
     for (;;) {
         int flag = 0, left = 0;
         for (int i = 0; i < n; i++) {
@@ -157,6 +159,10 @@ static int watch(struct pfs_agree *a, MPI_Request *req, int n, int nrecv, int *a
         if (!left)
             return 1;
         const double now = pfs_now();
+        /* A look long after the last: this rank itself did not run (stopped, a frozen node). */
+        if (now - last > a->stood_still)
+            a->stood_still = now - last;
+        last = now;
         if (look_around(a, where))
             return 0;
         if (now > limit) {

@@ -46,6 +46,7 @@ struct pfs_agree {
     void (*on_broken)(void *arg, const char *where);
     void *arg;
     volatile int broken;        /* set by a callback that returned: see above */
+    double stood_still;         /* rank 0: the longest gap between two looks of the last wait, s (it was stopped) */
     int foreign;                /* the operation given up was a wait on the caller's request */
     struct pfs_agree_op *cur;   /* the operation in flight (NULL: none) */
 };

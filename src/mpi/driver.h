@@ -192,6 +192,9 @@ struct ctx {
     /* watchdog */
     struct pfs_watch *watch;    /* this rank's stall watchdog thread */
     int ending;                 /* a watchdog is ending the job (once) */
+    int64_t tick_ns;            /* the stall thread's last look (pfs_now_ns) */
+    int64_t gap_ns, gap_end_ns; /* its last gap between looks: the process did not run (stopped) */
+    uint64_t gaps;              /* gaps seen: each counts as progress (a stop is no blocked call) */
     /* inside a job (survive.c): the run can be left, and how it was */
     struct drv_jobctl *jc;      /* NULL: a plain run (the watchdog ends the job) */
     int leader_top;             /* rank 0's rank in the job's communicator */

@@ -23,6 +23,8 @@
 #define KIND_ANSWER 2  /* a rank: done */
 #define KIND_VERDICT 3 /* rank 0: [3, n, the ranks of the run that are lost...]; leave */
 
+#define GAP_NS 1000000000LL /* the stall thread missed a second of looks: the process did not run */
+
 /* Local: a message of ints to a rank that may never take it. */
 static void post(struct ctx *c, int dest, int tag, const int *v, int n)
 {
@@ -34,6 +36,22 @@ static void post(struct ctx *c, int dest, int tag, const int *v, int n)
     MPI_Isend(copy, n, MPI_INT, dest, tag, c->comm, &r);
     MPI_Request_free(&r);
     pfs_agree_keep(copy);
+}
+
+/* Local: how long this rank did not run (stopped, or its node froze) since
+ * `since`, as its polling and its stall thread saw it; 0 below the noise. */
+static double own_gap(struct ctx *c, double since)
+{
+    const int64_t now = (int64_t)pfs_now_ns(), tick = __atomic_load_n(&c->tick_ns, __ATOMIC_RELAXED);
+    const int64_t gap = __atomic_load_n(&c->gap_ns, __ATOMIC_RELAXED);
+    const int64_t end = __atomic_load_n(&c->gap_end_ns, __ATOMIC_RELAXED);
+    double s = c->ag.stood_still;
+    if (gap && (double)(now - end) * 1e-9 < pfs_now() - since && (double)gap * 1e-9 > s)
+        s = (double)gap * 1e-9;
+    if (tick && (double)(now - tick) * 1e-9 > s) /* the stall thread has not looked since the process woke */
+        s = (double)(now - tick) * 1e-9;
+    const double noise = c->cfg.timeout / 2 > 1 ? c->cfg.timeout / 2 : 1;
+    return s >= noise ? s : 0;
 }
 
 /* Local: the run can be left here (no other thread of this rank waits on
@@ -76,9 +94,12 @@ static void remove_once(struct ctx *c)
  * run records it, naming itself, if nobody did. */
 static void park(struct ctx *c, const char *where)
 {
-    char msg[600];
-    snprintf(msg, sizeof(msg), "watchdog: rank %d on %s did not answer at %s in time; the job went on without it",
-             c->rank, c->host, where);
+    const double gap = own_gap(c, pfs_now() - 1e9);
+    char msg[600], ran[96] = " in time";
+    if (gap > 0)
+        snprintf(ran, sizeof(ran), ": it did not run for %.1f s (stopped, or its node froze)", gap);
+    snprintf(msg, sizeof(msg), "watchdog: rank %d on %s did not answer at %s%s; the job went on without it", c->rank,
+             c->host, where, ran);
     fprintf(stderr, "pfsbench: error: %s; this rank waits for the job's end\n", msg);
     if (c->rank == 0)
         record(c, msg);
@@ -93,9 +114,14 @@ static void park(struct ctx *c, const char *where)
  * is alive. */
 static void yield(struct ctx *c, const char *where)
 {
+    const double gap = own_gap(c, pfs_now() - 1e9);
     char msg[600];
-    snprintf(msg, sizeof(msg), "watchdog: rank 0 on %s did not answer during %s within %g s; the other ranks gave "
-             "up waiting for it", c->host, where, 2 * c->cfg.timeout + 1);
+    if (gap > 0)
+        snprintf(msg, sizeof(msg), "watchdog: rank 0 on %s did not run for %.1f s (stopped, or its node froze) "
+                 "during %s; the other ranks gave up waiting for it", c->host, gap, where);
+    else
+        snprintf(msg, sizeof(msg), "watchdog: rank 0 on %s did not answer during %s within %g s; the other ranks "
+                 "gave up waiting for it", c->host, where, 2 * c->cfg.timeout + 1);
     fprintf(stderr, "pfsbench: error: %s\n", msg);
     record(c, msg);
     const int v[2] = {KIND_VERDICT, 0};
@@ -141,10 +167,10 @@ static int roll_call(struct ctx *c, int *answered, double grace)
     return n;
 }
 
-/* Rank 0's sentence: who did not finish `where` in time, and who did not
- * answer. */
-static void compose(struct ctx *c, const int *arrived, const int *answered, const char *where, char *msg,
-                    size_t len)
+/* Rank 0's sentence: who did not finish `where` in time, who did not
+ * answer, and whether rank 0 itself stood still. */
+static void compose(struct ctx *c, const int *arrived, const int *answered, const char *where, double gap,
+                    char *msg, size_t len)
 {
     int late = 0, mute = 0;
     for (int r = 1; r < c->nranks; r++) {
@@ -152,7 +178,10 @@ static void compose(struct ctx *c, const int *arrived, const int *answered, cons
         mute += arrived[r - 1] && !answered[r - 1];
     }
     size_t m = 0;
-    if (late)
+    if (gap > 0)
+        m += (size_t)snprintf(msg, len, "watchdog: rank 0 on %s did not run for %.1f s (stopped, or its node froze) "
+                              "during %s, past the %g s limit;", c->host, gap, where, c->cfg.timeout);
+    else if (late)
         m += (size_t)snprintf(msg, len, "watchdog: %d rank%s did not finish %s within %g s:", late,
                               late == 1 ? "" : "s", where, c->cfg.timeout);
     else if (!mute)
@@ -168,7 +197,7 @@ static void compose(struct ctx *c, const int *arrived, const int *answered, cons
         m += (size_t)snprintf(msg + m, len - m, " rank %d on %s%s;", r, c->hosts[r],
                               !arrived[r - 1] && answered[r - 1] ? " (late; it answered)"
                               : arrived[r - 1] ? " reached it but did not answer (stopped, or stalled inside MPI)"
-                              : "");
+                              : gap > 0 ? " did not finish" : "");
     }
 }
 
@@ -185,6 +214,7 @@ static void on_agree_timeout(void *arg, const int *arrived, const char *where)
         yield(c, where);
         return;
     }
+    const double gap = own_gap(c, pfs_now() - c->cfg.timeout - 1);
     int *answered = calloc((size_t)c->nranks, sizeof(int));
     const double grace = c->jc ? drv_job_grace(c->jc) : 2;
     if (!answered || roll_call(c, answered, grace) < 0) {
@@ -198,7 +228,7 @@ static void on_agree_timeout(void *arg, const int *arrived, const char *where)
         MPI_Abort(c->comm, PFS_EXIT_TIMEOUT);
     }
     char msg[1024];
-    compose(c, arrived, answered, where, msg, sizeof(msg));
+    compose(c, arrived, answered, where, gap, msg, sizeof(msg));
     fprintf(stderr, "pfsbench: error: %s %s\n", msg, c->jc ? "ending the run" : "aborting the job");
     record(c, msg);
     if (c->jc)
@@ -350,10 +380,20 @@ static void on_poll(void *arg, const char *where)
 
 /* ---- the stall watchdog's callbacks (on its own thread) ---- */
 
+/* A look of the stall thread's. A second or more since the last means the
+ * whole process did not run (stopped, or its node froze): counted as
+ * progress, since no call was blocked, and kept for rank 0's message. */
 static uint64_t watch_progress(void *arg)
 {
     struct ctx *c = arg;
-    uint64_t n = 0;
+    const int64_t now = (int64_t)pfs_now_ns();
+    const int64_t last = __atomic_exchange_n(&c->tick_ns, now, __ATOMIC_RELAXED);
+    if (last && now - last > GAP_NS) {
+        __atomic_store_n(&c->gap_ns, now - last, __ATOMIC_RELAXED);
+        __atomic_store_n(&c->gap_end_ns, now, __ATOMIC_RELAXED);
+        __atomic_add_fetch(&c->gaps, 1, __ATOMIC_RELAXED);
+    }
+    uint64_t n = __atomic_load_n(&c->gaps, __ATOMIC_RELAXED);
     for (int i = 0; i < c->threads; i++)
         n += __atomic_load_n(&c->streams[i].t.xfers, __ATOMIC_RELAXED) +
              __atomic_load_n(&c->streams[i].work, __ATOMIC_RELAXED);
@@ -416,6 +456,7 @@ static void watch_fire(void *arg, const char *what)
     fflush(stdout);
     if (!alone)
         _exit(PFS_EXIT_TIMEOUT);
+    __atomic_store_n(&c->tick_ns, (int64_t)pfs_now_ns(), __ATOMIC_RELAXED); /* this call's time is no stop */
 }
 
 void drv_watchdog_start(struct ctx *c)
@@ -441,6 +482,7 @@ void drv_watchdog_start(struct ctx *c)
         .fire = watch_fire,
         .arg = c,
     };
+    c->tick_ns = (int64_t)pfs_now_ns(); /* a stop before the thread's first look is a gap too */
     c->watch = pfs_watch_start(&wops);
     if (!c->watch)
         drv_set_fail(c, "start the watchdog thread", "", EAGAIN, NULL);

@@ -16,6 +16,10 @@
  *                    data directory, not the results file's append
  *   PFS_STALL_MARK   a file created when the stall begins (for scripts to
  *                    act "between phases" at a known moment)
+ *   PFS_STALL_STOP   1: the process stops itself (SIGSTOP) instead, as a
+ *                    frozen node or a debugger would stop it: no thread of it
+ *                    runs until the script sends SIGCONT (PFS_STALL_SECS must
+ *                    still be set, and is ignored)
  *   PFS_STALL_UNTIL  a file whose appearance ends the stall early (checked
  *                    every 10 ms; PFS_STALL_SECS stays the longest): a
  *                    script holds the call for as long as its checks need
@@ -27,6 +31,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,6 +111,11 @@ static void maybe_stall(const char *name, const char *path, int fd)
         int fd = open(mark, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
         if (fd >= 0)
             close(fd);
+    }
+    const char *stop = getenv("PFS_STALL_STOP");
+    if (stop && strcmp(stop, "1") == 0) {
+        raise(SIGSTOP);
+        return;
     }
     double s = atof(secs);
     if (until[0]) {

@@ -1,10 +1,11 @@
 #!/bin/bash
-# Trust, round three (issue 25 item 3): the watchdog ends a run, not the
-# job. Inside a job file, a concurrent group or a rank sweep, a run
+# Trust, round three (issue 25 item 3, issue 26): the watchdog ends a run,
+# not the job. Inside a job file, a concurrent group or a rank sweep, a run
 # whose rank stalls (the stall shim holds a call in the kernel, or stops the
 # process) is recorded failed, the ranks that answer go on, the healthy
 # sections are recorded whole, and the job's last line counts the sections
-# that completed; exit 3.
+# that completed; exit 3. A plain run still ends the job (exit 3), and its
+# record names a stopped rank 0.
 #   A  a job file, rank 1 stalls in section 2: section 3 runs on 2 ranks;
 #   B  the same with rank 0 stalling: the others give up on it, the job's
 #      coordinator finds it silent, section 3 runs on ranks 1 and 2;
@@ -13,6 +14,10 @@
 #   D  the same with that section's rank 0 stalling;
 #   E  a rank sweep 2,3,4 whose rank 1 stalls at the first point: point 3
 #      runs on the 3 ranks left, point 4 cannot (named);
+#   F  a job whose rank 0 is stopped (SIGSTOP) and continued after the job
+#      went on: it records its section, naming itself, and parks;
+#   G  a plain run whose rank 0 is stopped past --timeout: the record names
+#      rank 0, not "a rank stalled inside MPI" (issue 26).
 . "$(dirname "$0")/lib.sh"
 : "${PFS_STALL_LIB:?set PFS_STALL_LIB to the stall shim (ctest does)}"
 D=$T/data
@@ -27,7 +32,7 @@ stalled() {
     local np=$1 rank=$2 path=$3
     shift 3
     env LD_PRELOAD="$PRELOAD" PFS_STALL_SECS=120 PFS_STALL_CALL=fsync PFS_STALL_RANK="$rank" PFS_STALL_PATH="$path" \
-        PFS_STALL_MARK="$T/mark" \
+        PFS_STALL_MARK="$T/mark" ${STOP:+PFS_STALL_STOP=1} \
         timeout 150 mpirun -np "$np" --oversubscribe --bind-to none "$PFSBENCH" "$@" >"$T/out" 2>"$T/err" &
     BG=$!
 }
@@ -42,6 +47,13 @@ leftovers() {
     left=$(find "$1" -type f -name 'pfsbench.*' | grep -v "\.$2\$" || true)
     [ -z "$left" ] && { [ -z "$(find "$1" -type f -name 'pfsbench.*')" ] || grep -q "pfsbench --clean -d" "$T/err"; }
 }
+# pid_of R: the pid of this test's rank R (Open MPI puts the rank in its environment)
+pid_of() {
+    for p in $(pgrep -f "^$PFSBENCH -f $T/" || true); do
+        tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$1" && echo "$p"
+    done
+}
+
 cat >"$T/seq.job" <<EOF
 [global]
 dir = $D
@@ -130,4 +142,31 @@ check "E: point 4 is named as not run" grep -q "point 3 of 3 needs 4 ranks, 3 ar
 check "E: the last line counts 1 of 3 points completed" [ "$(last_line)" = "pfsbench: rank sweep sw: 1 of 3 points completed, 1 failed, 1 not run (too few ranks left)" ]
 rm -rf "$R" "$D"/pfsbench.*
 
+# F: rank 0 stops itself in [stall]'s fsync; once the job went on without it,
+# it is continued: it records [stall], naming itself, and parks. The job waits
+# for it (a lost rank that answers has recorded what it had) before it ends.
+STOP=1 stalled 3 0 "$D/s/" -f "$T/seq.job" -o "$R" -q
+for _ in $(seq 600); do grep -q "left out of the job (rank 0)" "$T/err" && break; sleep 0.1; done
+kill -CONT "$(pid_of 0)"
+wait_rc
+check "F: exit 3" [ "$RC" -eq 3 ]
+check "F: [stall] recorded failed by the stopped rank 0, [last] on 2 ranks" runs_are "first complete 3" "stall failed 3" "last complete 2"
+check "F: the record names rank 0 as stopped" sh -c 'case "$1" in "watchdog: rank 0 on "*"did not run for "*"(stopped, or its node froze)"*) exit 0;; esac; exit 1' sh "$(error_of stall)"
+check "F: the last line counts 2 of 3 sections completed" [ "$(last_line)" = "pfsbench: job $T/seq.job: 2 of 3 sections completed, 1 failed" ]
+rm -rf "$R" "$D"/s/* "$D"/pfsbench.*
+
+# G: a plain run; rank 0 stops itself in its fsync for 7 s, past --timeout 6
+# (the others give up at 13 s): the record names rank 0 (issue 26).
+rm -f "$T/mark"
+env LD_PRELOAD="$PRELOAD" PFS_STALL_SECS=1 PFS_STALL_STOP=1 PFS_STALL_CALL=fsync PFS_STALL_RANK=0 PFS_STALL_PATH="$D/" \
+    PFS_STALL_MARK="$T/mark" timeout 150 mpirun -np 3 --oversubscribe --bind-to none "$PFSBENCH" -d "$D" -t 64k -b 256k \
+    -e -p write --timeout 6 -o "$R" >"$T/out" 2>"$T/err" &
+BG=$!
+for _ in $(seq 600); do [ -e "$T/mark" ] && break; sleep 0.1; done
+sleep 7
+for p in $(pgrep -f "^$PFSBENCH -d $D " || true); do kill -CONT "$p"; done
+wait_rc
+check "G: a plain run still ends the job with exit 3" [ "$RC" -eq 3 ]
+check "G: the record names rank 0 as stopped" sh -c 'case "$1" in "watchdog: rank 0 on "*"did not run for "*) exit 0;; esac; exit 1' sh "$(error_of '')"
+check "G: ... and not a rank stalled inside MPI" sh -c 'case "$1" in *"stalled inside MPI"*) exit 1;; esac; exit 0' sh "$(error_of '')"
 finish
