@@ -211,6 +211,12 @@ struct ctx {
 /* run.c: one run over comm (a job file's section when job is set; inside
  * a job or sweep when jc is set: then the watchdog ends the run, not the job). */
 int drv_run_one(MPI_Comm comm, int argc, char **argv, const struct drv_job *job, struct drv_jobctl *jc);
+/* run.c, local, rank 0: what a single run refuses before it makes
+ * anything (directory, memory, alignment, results file), for a config
+ * resolved for nranks ranks; a job file's sections all pass it first. The
+ * kept files a run reads are checked when it starts: an earlier section
+ * of the job may make them. */
+int drv_precheck_config(const struct pfs_config *cfg, int nranks, char *err, size_t len);
 /* job.c: -f JOBFILE; cli is the command line's parse. */
 int drv_job_run(MPI_Comm comm, const struct pfs_config *cli, int argc, char **argv, struct drv_jobctl *jc,
                 char *summary, size_t slen);
@@ -218,6 +224,9 @@ int drv_job_run(MPI_Comm comm, const struct pfs_config *cli, int argc, char **ar
  * summary: the last line, for the job's end (NULL: the sweep prints it). */
 int drv_sweep_run(const struct pfs_config *cfg, int argc, char **argv, const struct drv_job *job,
                   struct drv_jobctl *jc, char *summary, size_t slen);
+/* sweep.c, local: a sweep's points, each resolved and checked as a run of
+ * its own; 0, or -1 with err. */
+int drv_sweep_check(const struct pfs_config *cfg, int nranks, int rank0, char *err, size_t len);
 /* sweep.c, collective over comm: each rank's node (malloc'ed, *nnodes set), or NULL. */
 int *drv_rank_nodes(MPI_Comm comm, int *nnodes);
 /* concurrent.c: sections a .. b-1 of jf at once (a concurrent group). */

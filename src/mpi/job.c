@@ -2,7 +2,9 @@
  * in order, inside this one MPI job: one start-up for the whole campaign.
  * Rank 0 reads the file and sends its text to every rank; every rank
  * parses it alike, so every rank reaches the same verdict; every section is
- * checked before the first runs (exit 2 with each error's file and line). A
+ * checked before the first runs, as the parser sees it and then as a run
+ * would check it on the file system (directory, results file, memory,
+ * alignment): exit 2 with each error's file and line, nothing made. A
  * section its watchdog gives up is recorded failed and the job goes on
  * without the ranks it lost (survive.c). */
 #include "driver.h"
@@ -105,6 +107,32 @@ static char *share_text(MPI_Comm comm, int rank, const char *path)
     return text;
 }
 
+/* Rank 0: every section checked as its run would check it before it
+ * makes anything. Every error, one "PATH:LINE: section [name]: ..." line
+ * each; 0 or -1. */
+static int check_sections(const char *path, const struct pfs_jobfile *jf, int nranks, char *err, size_t len)
+{
+    size_t used = 0;
+    int bad = 0;
+    err[0] = '\0';
+    for (int i = 0; i < jf->n; i++) {
+        const struct pfs_job_section *sec = &jf->sec[i];
+        struct pfs_config cfg;
+        char msg[PFS_ERRLEN] = "";
+        int rc = pfs_config_parse(&cfg, sec->argc, sec->argv, msg, sizeof(msg)) == PFS_PARSE_RUN ? 0 : -1;
+        if (rc == 0 && cfg.ranks[0])
+            rc = drv_sweep_check(&cfg, nranks, 1, msg, sizeof(msg));
+        else if (rc == 0 && (rc = pfs_config_resolve(&cfg, nranks, msg, sizeof(msg))) == 0)
+            rc = drv_precheck_config(&cfg, nranks, msg, sizeof(msg));
+        if (rc != 0 && used < len) {
+            used += (size_t)snprintf(err + used, len - used, "%s%s:%d: section [%s]: %s", bad ? "\n" : "", path,
+                                     sec->line, sec->name, msg);
+            bad++;
+        }
+    }
+    return bad ? -1 : 0;
+}
+
 /* The job's last line: how many sections completed, failed, did not run. */
 static void summarize(const char *path, int n, int ran, int completed, int why_not, char *out, size_t len)
 {
@@ -189,6 +217,10 @@ int drv_job_run(MPI_Comm comm, const struct pfs_config *cli, int argc, char **ar
         rc = pfs_jobfile_parse(cli->job, text, n, words, &jf, err, PFS_ERRLEN * 8);
         if (rc == 0)
             rc = pfs_jobfile_check(cli->job, &jf, nranks, err, PFS_ERRLEN * 8);
+        /* Then what needs the file system, on rank 0, for every section. */
+        if (rc == 0 && rank == 0)
+            rc = check_sections(cli->job, &jf, nranks, err, PFS_ERRLEN * 8);
+        MPI_Bcast(&rc, 1, MPI_INT, 0, comm);
         if (rc != 0 && rank == 0)
             say_errors(err);
     } else if (rank == 0) {

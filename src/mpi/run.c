@@ -76,8 +76,8 @@ static int check_memory(const struct ctx *c, char *err, size_t len)
                  sizeof(struct pfs_times), have, cfg->reps > 0 ? (cfg->warmup ? ", --warmup" : "") : " (--max-reps under auto), --warmup");
         return -1;
     }
-    /* An async backend holds --iodepth buffers per stream. */
-    const int depth = cfg->iodepth > 1 && (c->be->caps & PFS_CAP_ASYNC) ? cfg->iodepth : 1;
+    /* An async backend holds --iodepth buffers per stream (a module's caps are known once it is loaded). */
+    const int depth = cfg->iodepth > 1 && c->be && (c->be->caps & PFS_CAP_ASYNC) ? cfg->iodepth : 1;
     const double buffers = (double)cfg->threads * depth * (double)cfg->transfer;
     if (buffers > mem / 2) {
         char dx[32] = "";
@@ -93,16 +93,16 @@ static int check_memory(const struct ctx *c, char *err, size_t len)
 }
 
 /* Local, rank 0: everything that can be refused before any file is made. */
-static int precheck(struct ctx *c, char *err, size_t len)
+static int precheck(struct ctx *c, int kept, char *err, size_t len)
 {
     /* A module's backend was loaded after the parser, which could not check it. */
-    if (pfs_backend_is_module(c->cfg.api) && pfs_backend_check(c->be, &c->cfg, err, len) != 0)
+    if (c->be && pfs_backend_is_module(c->cfg.api) && pfs_backend_check(c->be, &c->cfg, err, len) != 0)
         return -1;
     if (pfs_config_check_dir(&c->cfg, err, len) != 0)
         return -1;
     if (check_memory(c, err, len) != 0)
         return -1;
-    if (drv_kept_check(c, err, len) != 0) /* a run over kept files: they and their status fit it */
+    if (kept && drv_kept_check(c, err, len) != 0) /* a run over kept files: they and their status fit it */
         return -1;
     if (c->cfg.direct) {
         unsigned a = pfs_dio_alignment(c->cfg.dir);
@@ -115,6 +115,22 @@ static int precheck(struct ctx *c, char *err, size_t len)
     if (!c->cfg.no_results && drv_results_check(c, c->cfg.results, err, len) != 0)
         return -1;
     return drv_kept_precheck(c, err, len);
+}
+
+int drv_precheck_config(const struct pfs_config *cfg, int nranks, char *err, size_t len)
+{
+    struct ctx *c = calloc(1, sizeof(*c));
+    if (!c) {
+        snprintf(err, len, "out of memory");
+        return -1;
+    }
+    c->cfg = *cfg;
+    c->nranks = nranks;
+    c->be = pfs_backend_is_module(cfg->api) ? NULL : pfs_backend_at(cfg->api); /* a module loads at its run */
+    /* Not the kept files a section reads: an earlier section of the job may make them. */
+    int rc = precheck(c, 0, err, len);
+    free(c);
+    return rc;
 }
 
 /* Collective. --clean: rank 0 lists (and with --yes removes) leftovers. */
@@ -181,7 +197,7 @@ static int parse_and_check(struct ctx *c, int argc, char **argv)
         bad = 1;
     }
     if (!bad && c->rank == 0)
-        bad = precheck(c, err, sizeof(err)) != 0;
+        bad = precheck(c, 1, err, sizeof(err)) != 0;
     MPI_Bcast(&bad, 1, MPI_INT, 0, c->comm);
     if (bad && c->rank == 0)
         fprintf(stderr, "pfsbench: error: %s\n", err);

@@ -43,9 +43,7 @@ static int point_words(int argc, char **argv, char **words, char *label, size_t 
     return n;
 }
 
-/* Local: every point's configuration resolves (e.g. --total divides by its
- * ranks); 0, or -1 with err. */
-static int check_points(const struct pfs_config *cfg, int nranks, char *err, size_t len)
+int drv_sweep_check(const struct pfs_config *cfg, int nranks, int rank0, char *err, size_t len)
 {
     int pts[MAX_POINTS];
     const int npts = pfs_ranks_points(cfg->ranks, nranks, pts, MAX_POINTS, err, len);
@@ -54,7 +52,8 @@ static int check_points(const struct pfs_config *cfg, int nranks, char *err, siz
     char msg[PFS_ERRLEN];
     for (int i = 0; i < npts; i++) {
         struct pfs_config c = *cfg;
-        if (pfs_config_resolve(&c, pts[i], msg, sizeof(msg)) != 0) {
+        if (pfs_config_resolve(&c, pts[i], msg, sizeof(msg)) != 0 ||
+            (rank0 && drv_precheck_config(&c, pts[i], msg, sizeof(msg)) != 0)) {
             snprintf(err, len, "--ranks point %d: %.1900s", pts[i], msg);
             return -1;
         }
@@ -204,8 +203,9 @@ int drv_sweep_run(const struct pfs_config *cfg, int argc, char **argv, const str
     char err[PFS_ERRLEN];
     MPI_Comm_rank(live, &rank);
     MPI_Comm_size(live, &nranks);
-    /* Every point resolves before the first runs: exit 2, nothing made. */
-    int bad = check_points(cfg, nranks, err, sizeof(err)) != 0;
+    /* Every point resolves and passes a run's checks before the first
+     * runs: exit 2, nothing made. */
+    int bad = drv_sweep_check(cfg, nranks, rank == 0, err, sizeof(err)) != 0;
     MPI_Bcast(&bad, 1, MPI_INT, 0, live);
     if (bad) {
         if (rank == 0)

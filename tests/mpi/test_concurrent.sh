@@ -93,15 +93,25 @@ else:
 assert int(rr.attrs["transfer"]) == 4096 and int(rr["phases"]["01_read"]["ops"][0]) == 2 * 2048
 PY
 
-# One section of a group stops before its phases (its directory is missing): the
-# other still runs and records no overlap, nobody waits forever, and the job's
-# status is that section's (2).
+# A section's directory missing is refused before anything runs (exit 2, no
+# results file: every section is checked first). One that stops before its
+# phases for a reason only its run finds (its run id held by a live run):
+# the other still runs and records no overlap, nobody waits forever, and the
+# job's status is that section's (2).
 printf '[global]\nblock = 1m\ntransfer = 64k\n[ok]\nconcurrent = h\ndir = %s\nphases = write\n[nodir]\nconcurrent = h\ndir = %s/missing\nphases = write\n' "$D" "$D" >"$T/half.job"
 rm -f "$R"
 runf 6 "$T/half.job"
-check "a section of a group without its directory: exit 2, no hang" [ "$RC" -eq 2 ]
-check "a section of a group without its directory: named" grep -q "missing" "$T/err"
-pycheck "a section of a group without its directory: the other ran, with no overlap recorded" "$R" <<'PY'
+check "a section of a group without its directory: exit 2 before any runs" [ "$RC" -eq 2 ] && [ ! -e "$R" ]
+check "a section of a group without its directory: named" grep -q "half.job:8: section \\[nodir\\]: target directory '$D/missing' does not exist" "$T/err"
+printf '[global]\nblock = 1m\ntransfer = 64k\n[ok]\nconcurrent = h\ndir = %s\nphases = write\n[held]\nconcurrent = h\ndir = %s\nrun-id = held1\nphases = write\n' "$D" "$D" >"$T/held.job"
+exec {held}>"$D/pfsbench.held1.lock" # this shell holds the run's lock, as a live run of that id would
+flock "$held"
+runf 6 "$T/held.job"
+exec {held}>&-
+rm -f "$D/pfsbench.held1.lock"
+check "a section of a group whose run id is held: exit 2, no hang" [ "$RC" -eq 2 ]
+check "a section of a group whose run id is held: named" grep -q "run id held1 is in use by a live run" "$T/err"
+pycheck "a section of a group whose run id is held: the other ran, with no overlap recorded" "$R" <<'PY'
 import sys, h5py
 f = h5py.File(sys.argv[1], "r")
 runs = [f["runs"][k] for k in sorted(f["runs"])]

@@ -5,7 +5,10 @@
 #   - [global] lines apply to the sections after them; a section's own word
 #     wins; the command line's options apply to every section;
 #   - every error in the file is told at once with its file and line, exit
-#     2, nothing created;
+#     2, nothing created; so is every section a run would refuse before it
+#     makes anything (a missing directory or results folder, --direct sizes,
+#     memory), in whatever section it is (issue 25: the third section's was
+#     found after the first two ran);
 #   - a failing section is recorded and the next ones still run (exit status
 #     of the first failure), unless --stop-on-error;
 #   - a section's stored command line, run natively, does the same work.
@@ -109,6 +112,43 @@ check "sections that do not parse: exit 2" [ "$RC" -eq 2 ]
 check "sections that do not parse: the option's line and section" grep -q "bad2.job:4: section \[a\]: --block" "$T/err"
 check "sections that do not parse: the second section too" grep -q "bad2.job:5: section \[b\]" "$T/err"
 check "sections that do not parse: nothing created" [ ! -e "$T/bad.h5" ]
+# What a run checks on the file system, for every section, before the first runs.
+mkdir -p "$T/keep"
+cat >"$T/late.job" <<EOF
+[global]
+dir = $D
+transfer = 64k
+block = 256k
+[one]
+phases = write,read
+[two]
+phases = write
+[nodir]
+dir = $T/missing
+[noresults]
+results = $T/nowhere/r.h5
+[misaligned]
+direct
+transfer = 1000
+block = 2000
+[huge]
+threads = 512
+reps = 1000000
+EOF
+run_mpi 2 60 -f "$T/late.job" -o "$T/keep/late.h5"
+check "a later section's missing directory: exit 2" [ "$RC" -eq 2 ]
+check "a later section's missing directory: its line and section" grep -q "late.job:9: section \\[nodir\\]: target directory '$T/missing' does not exist" "$T/err"
+check "a results folder that is missing: named" grep -q "late.job:11: section \\[noresults\\]: the directory of results path '$T/nowhere/r.h5' does not exist" "$T/err"
+check "--direct sizes: named" grep -q "late.job:13: section \\[misaligned\\]: --direct needs transfer and block to be multiples" "$T/err"
+check "records past half the memory: named" grep -q "late.job:17: section \\[huge\\]: the run's records need" "$T/err"
+check "nothing ran: no results file, no data file" [ ! -e "$T/keep/late.h5" ] && [ -z "$(ls -A "$D")" ]
+check "nothing ran: no section was announced" not grep -q "section \\[one\\] (1 of" "$T/err"
+# A section that reads what an earlier one keeps passes those checks: the
+# kept files are checked when that section starts.
+printf '[global]\ndir = %s\ntransfer = 64k\nblock = 256k\n[w]\nphases = write\nkeep\nrun-id = later1\n[r]\nphases = read\nrun-id = later1\n' "$D" >"$T/later.job"
+run_mpi 2 60 -f "$T/later.job" --no-results
+check "a section reading what an earlier one keeps: exit 0" [ "$RC" -eq 0 ]
+rm -f "$D"/pfsbench.later1.*
 run_mpi 1 60 -f "$T/nosuch.job"
 check "a missing job file: exit 2, named" [ "$RC" -eq 2 ] && grep -q "nosuch.job" "$T/err"
 run_mpi 1 60 -d "$D" --stop-on-error
