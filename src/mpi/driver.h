@@ -131,6 +131,7 @@ struct record {
     int (*append)(const char *, const struct pfs_run_data *, char *, size_t, char *, size_t);
     int in_results;             /* rank 0 is appending to the results file */
     int recorded;               /* the watchdog recorded the run (once) */
+    int reported;               /* its JSON or CSV went out, or to the job (once) */
 };
 
 /* How a run inside a job ended when its watchdog gave it up (watchdog.c). */
@@ -350,6 +351,9 @@ void drv_record_begin(struct ctx *c, int argc, char **argv);
 void drv_record_phase(struct ctx *c, int p, int rep, int failed);
 int drv_record_stable(struct ctx *c, int rep);
 void drv_record_watchdog(struct ctx *c, const char *msg);
+/* survive.c, rank 0 of a run: its JSON or CSV on stdout, or, inside a job,
+ * to the job, which prints one document (or one header) for all its runs. */
+void drv_report_out(struct ctx *c, const struct pfs_run_data *d);
 void drv_note_stalls(struct ctx *c);
 int drv_record_end(struct ctx *c, int failed);
 void drv_record_free(struct ctx *c);

@@ -107,23 +107,40 @@ static char *share_text(MPI_Comm comm, int rank, const char *path)
     return text;
 }
 
+static const char *format_name(int f)
+{
+    return f == PFS_FORMAT_JSON ? "json" : f == PFS_FORMAT_CSV ? "csv" : "text";
+}
+
 /* Rank 0: every section checked as its run would check it before it
- * makes anything. Every error, one "PATH:LINE: section [name]: ..." line
- * each; 0 or -1. */
-static int check_sections(const char *path, const struct pfs_jobfile *jf, int nranks, char *err, size_t len)
+ * makes anything, and the job's output one format (one document). Every
+ * error, one "PATH:LINE: section [name]: ..." line each; 0 or -1. */
+static int check_sections(const char *path, const struct pfs_jobfile *jf, int nranks, int *format, char *err,
+                          size_t len)
 {
     size_t used = 0;
-    int bad = 0;
+    int bad = 0, units = -1;
+    *format = -1;
     err[0] = '\0';
     for (int i = 0; i < jf->n; i++) {
         const struct pfs_job_section *sec = &jf->sec[i];
         struct pfs_config cfg;
         char msg[PFS_ERRLEN] = "";
         int rc = pfs_config_parse(&cfg, sec->argc, sec->argv, msg, sizeof(msg)) == PFS_PARSE_RUN ? 0 : -1;
-        if (rc == 0 && cfg.ranks[0])
+        if (rc == 0 && *format >= 0 && cfg.format != *format)
+            rc = -1, snprintf(msg, sizeof(msg), "--format %s, where the sections before it print %s: a job prints one "
+                              "document", format_name(cfg.format), format_name(*format));
+        else if (rc == 0 && cfg.format == PFS_FORMAT_CSV && units >= 0 && cfg.units != units)
+            rc = -1, snprintf(msg, sizeof(msg), "--units %s, where the sections before it use %s: a job's CSV has "
+                              "one header", pfs_units_label(cfg.units), pfs_units_label(units));
+        else if (rc == 0 && cfg.ranks[0])
             rc = drv_sweep_check(&cfg, nranks, 1, msg, sizeof(msg));
         else if (rc == 0 && (rc = pfs_config_resolve(&cfg, nranks, msg, sizeof(msg))) == 0)
             rc = drv_precheck_config(&cfg, nranks, msg, sizeof(msg));
+        if (rc == 0 && *format < 0) {
+            *format = cfg.format;
+            units = cfg.units;
+        }
         if (rc != 0 && used < len) {
             used += (size_t)snprintf(err + used, len - used, "%s%s:%d: section [%s]: %s", bad ? "\n" : "", path,
                                      sec->line, sec->name, msg);
@@ -211,7 +228,7 @@ int drv_job_run(MPI_Comm comm, const struct pfs_config *cli, int argc, char **ar
     char **words = calloc((size_t)argc + 1, sizeof(*words));
     char *err = malloc(PFS_ERRLEN * 8);
     struct pfs_jobfile jf = {0};
-    int rc = !words || !err ? -1 : 0;
+    int rc = !words || !err ? -1 : 0, format = cli->format;
     if (rc == 0) {
         int n = cli_words(argc, argv, words);
         rc = pfs_jobfile_parse(cli->job, text, n, words, &jf, err, PFS_ERRLEN * 8);
@@ -219,8 +236,9 @@ int drv_job_run(MPI_Comm comm, const struct pfs_config *cli, int argc, char **ar
             rc = pfs_jobfile_check(cli->job, &jf, nranks, err, PFS_ERRLEN * 8);
         /* Then what needs the file system, on rank 0, for every section. */
         if (rc == 0 && rank == 0)
-            rc = check_sections(cli->job, &jf, nranks, err, PFS_ERRLEN * 8);
+            rc = check_sections(cli->job, &jf, nranks, &format, err, PFS_ERRLEN * 8);
         MPI_Bcast(&rc, 1, MPI_INT, 0, comm);
+        MPI_Bcast(&format, 1, MPI_INT, 0, comm);
         if (rc != 0 && rank == 0)
             say_errors(err);
     } else if (rank == 0) {
@@ -229,6 +247,7 @@ int drv_job_run(MPI_Comm comm, const struct pfs_config *cli, int argc, char **ar
     char line[512];
     if (rc == 0) {
         const struct drv_job base = {.path = cli->job, .text = text};
+        drv_job_format(jc, format);
         rc = run_sections(jc, &jf, &base, cli->stop_on_error, summary ? summary : line, summary ? slen : sizeof(line));
         int me = -1;
         if (!summary && !drv_job_parked(jc) && MPI_Comm_rank(drv_job_live(jc), &me) == MPI_SUCCESS && me == 0)

@@ -383,10 +383,8 @@ int drv_record_end(struct ctx *c, int failed)
             any |= c->rec.reps_done[p] > 0;
         /* JSON and CSV own stdout: nothing else goes there, messages go to stderr. */
         FILE *msg = cfg->format == PFS_FORMAT_TEXT ? stdout : stderr;
-        if (cfg->format == PFS_FORMAT_JSON)
-            pfs_report_json(stdout, d);
-        else if (cfg->format == PFS_FORMAT_CSV)
-            pfs_report_csv(stdout, d);
+        if (cfg->format == PFS_FORMAT_JSON || cfg->format == PFS_FORMAT_CSV)
+            drv_report_out(c, d); /* inside a job: one document for all its runs (survive.c) */
         else if (any)
             pfs_report_summary(stdout, d);
         if (cfg->keep && !cfg->quiet && d->kept)

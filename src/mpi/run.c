@@ -319,7 +319,7 @@ static int run_job(MPI_Comm comm, struct ctx *c, int mode, int argc, char **argv
     free(c);
     if (!cli)
         return PFS_EXIT_IO;
-    struct drv_jobctl *own = jc ? NULL : drv_job_new(comm, cli->timeout / 2 > 2 ? cli->timeout / 2 : 2);
+    struct drv_jobctl *own = jc ? NULL : drv_job_new(comm, cli->format, cli->timeout / 2 > 2 ? cli->timeout / 2 : 2);
     char summary[512] = "";
     int rc = PFS_EXIT_IO;
     if (jc || own)

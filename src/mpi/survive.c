@@ -36,8 +36,8 @@
 
 /* Tags on the job's communicator; the NOTE..ALIVE ones plus 8 x (step & 1). */
 #define TAG_NOTE 900   /* [step, coordinator or -1, n, lost ranks...] */
-#define TAG_REPORT 901 /* [step, k, v[k], given-up leader or -1, n, that run's ranks...] */
-#define TAG_VERDICT 902 /* [step, k, v[k], n, lost ranks...] */
+#define TAG_REPORT 901 /* [step, 2k, v[2k], given-up leader or -1, n, that run's ranks...] */
+#define TAG_VERDICT 902 /* [step, 2k, v[2k], n, lost ranks...] */
 #define TAG_ROLL 903   /* [step, leader]: are you alive? (the run of leader is given up) */
 #define TAG_ALIVE 904  /* [step] */
 #define TAG_GROUP 7000 /* MPI_Comm_create_group's, + the step modulo 1000 */
@@ -160,7 +160,7 @@ static void take_report(struct drv_jobctl *jc, int from, const int *v, int k2, i
     jc->reported[from] = 1;
     if (jc->roll[from] == 1)
         jc->roll[from] = 2;
-    for (int i = 0; i < k2 && i < jc->k; i++)
+    for (int i = 0; i < k2 && i < 2 * jc->k; i++)
         if (v[i] > jc->acc[i])
             jc->acc[i] = v[i];
     if (suspect < 0 || suspect >= jc->n)
@@ -275,7 +275,7 @@ void drv_job_suspect(struct drv_jobctl *jc, int leader, MPI_Comm comm)
 
 /* ---- the step ---- */
 
-struct drv_jobctl *drv_job_new(MPI_Comm top, double grace)
+struct drv_jobctl *drv_job_new(MPI_Comm top, int format, double grace)
 {
     struct drv_jobctl *jc = calloc(1, sizeof(*jc));
     int bad = !jc, any = 0;
@@ -283,6 +283,7 @@ struct drv_jobctl *drv_job_new(MPI_Comm top, double grace)
         MPI_Comm_rank(top, &jc->me);
         MPI_Comm_size(top, &jc->n);
         jc->top = top;
+        jc->format = format;
         jc->grace = grace;
         jc->live_top = malloc(sizeof(int) * (size_t)jc->n);
         jc->lost = calloc((size_t)jc->n, 1);
@@ -320,6 +321,7 @@ void drv_job_free(struct drv_jobctl *jc)
     free(jc->roll);
     free(jc->acc);
     free(jc->members);
+    free(jc->text);
     free(jc);
 }
 
@@ -354,7 +356,7 @@ int drv_job_step(struct drv_jobctl *jc, int k, int slot)
         return 0; /* the same step again: what its reports brought stays */
     jc->step_set = jc->step;
     free(jc->acc);
-    jc->acc = calloc((size_t)k, sizeof(int));
+    jc->acc = calloc((size_t)(2 * k), sizeof(int));
     jc->k = jc->acc ? k : 0;
     jc->slot = slot;
     return jc->acc ? 0 : -1;
@@ -372,7 +374,7 @@ double drv_job_grace(const struct drv_jobctl *jc)
  * done, in out. */
 static int settle_plain(struct drv_jobctl *jc, const int *v, int *out)
 {
-    const int k2 = jc->k;
+    const int k2 = 2 * jc->k;
     int *buf = malloc(sizeof(int) * (size_t)(2 * k2 + 1));
     if (!buf) {
         MPI_Allreduce(v, out, k2, MPI_INT, MPI_MAX, jc->live); /* no memory to watch with */
@@ -411,7 +413,7 @@ static int all_reported(const struct drv_jobctl *jc)
 /* The coordinator: every live rank has reported; the verdict to each. */
 static void verdict(struct drv_jobctl *jc, int *out)
 {
-    const int k2 = jc->k;
+    const int k2 = 2 * jc->k;
     int *v = malloc(sizeof(int) * (size_t)(k2 + 3 + jc->nlost));
     if (!v)
         return;
@@ -434,7 +436,7 @@ static void verdict(struct drv_jobctl *jc, int *out)
 /* This rank's report, to the coordinator (itself included). */
 static void report_to(struct drv_jobctl *jc, int c, const int *v)
 {
-    const int k2 = jc->k, nm = jc->suspect >= 0 ? jc->nmembers : 0;
+    const int k2 = 2 * jc->k, nm = jc->suspect >= 0 ? jc->nmembers : 0;
     if (c == jc->me) {
         take_report(jc, jc->me, v, k2, jc->suspect, jc->members, nm);
         return;
@@ -457,7 +459,7 @@ static void report_to(struct drv_jobctl *jc, int c, const int *v)
  * coordinator, then their communicator of their own. */
 static void settle_regroup(struct drv_jobctl *jc, const int *v, int *out)
 {
-    const int k2 = jc->k;
+    const int k2 = 2 * jc->k;
     int sent_to = -1;
     for (;;) {
         if (drv_job_poll(jc, -1) == DRV_JOB_PARK)
@@ -519,21 +521,28 @@ static void next_step(struct drv_jobctl *jc)
     free(jc->members);
     jc->members = NULL;
     jc->nmembers = 0;
+    free(jc->text);
+    jc->text = NULL;
 }
 
 int drv_job_settle(struct drv_jobctl *jc, const int *st, int *all)
 {
     const int k = jc->k, before = jc->nlost;
-    int *out = calloc((size_t)k + 1, sizeof(int));
-    if (!out || jc->parked) {
-        free(out);
+    int *v = calloc((size_t)(4 * k + 1), sizeof(int)), *out = v ? v + 2 * k : NULL;
+    if (!v || jc->parked) {
+        free(v);
         return -1;
     }
-    if (jc->regroup || !settle_plain(jc, st, out))
-        settle_regroup(jc, st, out);
-    if (!jc->parked)
+    memcpy(v, st, sizeof(int) * (size_t)k);
+    for (int g = 0; g < k; g++)
+        v[k + g] = g == jc->slot && jc->text != NULL;
+    if (jc->regroup || !settle_plain(jc, v, out))
+        settle_regroup(jc, v, out);
+    if (!jc->parked) {
         memcpy(all, out, sizeof(int) * (size_t)k);
-    free(out);
+        drv_job_print_texts(jc, out + k);
+    }
+    free(v);
     next_step(jc);
     return jc->parked ? -1 : jc->nlost - before;
 }

@@ -18,6 +18,7 @@ struct drv_jobctl {
     int nlost;
     int parked;
     double grace;
+    int format, docs;         /* --format; JSON documents (CSV tables) printed so far */
     /* the step */
     int step, k, slot;        /* its number, its runs, this rank's run */
     int step_set;             /* the step drv_job_step last began */
@@ -28,20 +29,23 @@ struct drv_jobctl {
     int *members, nmembers;   /* that run's ranks */
     int gone;                 /* a leader a ROLL says is given up, -1 */
     unsigned char *reported;  /* [n] the coordinator's */
-    int *acc;                 /* [k] the reports, merged */
+    int *acc;                 /* [2k] the reports, merged */
     unsigned char *roll;      /* [n] 1 asked, 2 answered */
     int rolling;
     double roll_until;
+    char *text;               /* this rank's run's JSON or CSV in the step */
 };
 
 #define DRV_TAG_PING 920   /* at the end, to a lost rank; its answer once it parked */
+#define DRV_TAG_TEXT 4000  /* + a run's slot in its step: its JSON or CSV */
 
 #define DRV_JOB_PARK 1  /* drv_job_poll: this rank is lost; it parks */
 #define DRV_JOB_LEAVE 2 /* drv_job_poll: the run of the leader given is given up */
 
 /* Collective over top. The job's control; NULL (on every rank) without
- * memory. grace: how long a rank has to answer before it is lost, seconds. */
-struct drv_jobctl *drv_job_new(MPI_Comm top, double grace);
+ * memory. format: --format (JSON and CSV become one document); grace: how
+ * long a rank has to answer before it is lost, seconds. */
+struct drv_jobctl *drv_job_new(MPI_Comm top, int format, double grace);
 void drv_job_free(struct drv_jobctl *jc);
 
 /* Local. The ranks not lost (a communicator of their own), how many; this
@@ -57,6 +61,13 @@ double drv_job_grace(const struct drv_jobctl *jc);
 /* Local, every live rank alike: a step of k runs begins, this rank's is
  * slot (-1: none). 0, or -1 without memory. */
 int drv_job_step(struct drv_jobctl *jc, int k, int slot);
+
+/* Local, every rank alike: the job's --format (its sections agree on it). */
+void drv_job_format(struct drv_jobctl *jc, int format);
+
+/* Local, rank 0 of a run: its JSON or CSV (malloc'ed; the job frees it),
+ * printed by the job at the step's end. */
+void drv_job_text(struct drv_jobctl *jc, char *text);
 
 /* Local. The job's messages: returns DRV_JOB_PARK when this rank was left
  * out, DRV_JOB_LEAVE when the run whose rank 0 is `leader` (a top rank;
@@ -77,15 +88,20 @@ void drv_job_park(struct drv_jobctl *jc);
 /* Collective over the live ranks: the step's end. st[k]: this rank's
  * statuses of the step's runs (0 where it knows none); all[k]: each run's,
  * the worst any rank reported. Returns how many ranks the step lost, or -1
- * when this rank parked. */
+ * when this rank parked. The step's JSON or CSV is printed. */
 int drv_job_settle(struct drv_jobctl *jc, const int *st, int *all);
 
 /* Local. A message of ints on the job's communicator that is never waited
  * for: the receiver may be stopped (survive.c). */
 void drv_job_post(const struct drv_jobctl *jc, int dest, int tag, const int *v, int n);
 
-/* Collective over the live ranks: the job's end (the summary line on the
- * live rank 0). Returns rc; when ranks were lost,
+/* Collective over the live ranks, at a step's end (jobend.c): its runs'
+ * JSON or CSV (has[k]: which hold one), printed by the live rank 0 in the
+ * runs' order, one array or one header for the whole job. */
+void drv_job_print_texts(struct drv_jobctl *jc, const int *has);
+
+/* Collective over the live ranks: the job's end (the JSON array's close,
+ * the summary line on the live rank 0). Returns rc; when ranks were lost,
  * ends the process (_exit) once every live rank got here, and a parked
  * rank waits there to be ended. */
 int drv_job_finish(struct drv_jobctl *jc, int rc, const char *summary);

@@ -221,6 +221,8 @@ int drv_sweep_run(const struct pfs_config *cfg, int argc, char **argv, const str
     }
     drv_job_top_ranks(jc, live, order, nranks); /* as the job's ranks, which outlive this communicator */
     const char *id = cfg->label[0] ? cfg->label : job ? job->section : "sweep";
+    if (!job) /* a job file's sections agree on it; a sweep from the command line has its own */
+        drv_job_format(jc, cfg->format);
     char line[512];
     int rc = run_points(jc, order, nranks, pts, npts, argc, argv, id, job, summary ? summary : line,
                         summary ? slen : sizeof(line));

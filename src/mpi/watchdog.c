@@ -75,10 +75,13 @@ static void on_broken(void *arg, const char *where)
     leave(arg, where);
 }
 
-/* Local: rank 0 records the run (once). */
+/* Local: rank 0 records the run (once) and, inside a job, hands its JSON or
+ * CSV to the job. */
 static void record(struct ctx *c, const char *msg)
 {
     drv_record_watchdog(c, msg);
+    if (c->jc && c->rec.d)
+        drv_report_out(c, c->rec.d);
 }
 
 /* Local: remove what this rank made, once (the stall thread and the main

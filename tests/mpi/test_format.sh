@@ -1,6 +1,8 @@
 #!/bin/bash
-# --format json|csv own stdout (valid, nothing else mixed in, failed runs too);
-# --units labels every figure; -C applies to stat and read-files across nodes.
+# --format json|csv own stdout (valid, nothing else mixed in, failed runs too;
+# a job file or a rank sweep prints one JSON array of its runs and one CSV
+# header); --units labels every figure; -C applies to stat and read-files
+# across nodes.
 . "$(dirname "$0")/lib.sh"
 D=$T/data
 mkdir -p "$D"
@@ -45,6 +47,30 @@ for r in rows:
     assert abs(float(r["KBps"]) - bw / 1024) <= 1e-6 * bw / 1024
     assert int(r["bytes"]) == 2 * 256 * 1024
 PYEOF
+
+# A job file and a rank sweep: one JSON document (an array of runs) and one
+# CSV header, not one per run (issue 25). [gone] reads a run nobody kept: it is
+# refused when it starts (exit 2, no run), and the array holds the others.
+printf '[global]\ndir = %s\ntransfer = 64k\nblock = 256k\n[one]\nphases = write\n[two]\nphases = write,read\n[gone]\nphases = read\nrun-id = nosuch\n' "$D" >"$T/f.job"
+run_mpi 2 60 -f "$T/f.job" --no-results --format json
+check "job, json: exit 2 (the refused section's)" [ "$RC" -eq 2 ]
+check "job, json: stdout is one array of the two runs" \
+    $PY "$PFS_TESTS/mpi/trust_jobs_check.py" json "$T/out" "one complete" "two complete"
+run_mpi 2 60 -f "$T/f.job" --no-results --format csv
+check "job, csv: one header, then a row per phase and repetition of each run" $PY - "$T/out" <<'PYEOF'
+import csv, sys
+lines = open(sys.argv[1]).read().splitlines()
+assert sum(line.startswith("run_id,") for line in lines) == 1, lines
+rows = list(csv.DictReader(lines))
+assert [(r["label"], r["phase"]) for r in rows] == [("one", "write"), ("two", "write"), ("two", "read")], rows
+PYEOF
+run_mpi 4 60 -d "$D" -t 64k -b 256k --ranks 1,2,4 --label pts --no-results --format json
+check "sweep, json: one array, a run per point" $PY "$PFS_TESTS/mpi/trust_jobs_check.py" json "$T/out" \
+    "pts:n=1 complete" "pts:n=2 complete" "pts:n=4 complete"
+printf '[global]\ndir = %s\n[a]\nformat = json\n[b]\nformat = csv\n' "$D" >"$T/mixed.job"
+run_mpi 2 60 -f "$T/mixed.job" --no-results
+check "job whose sections print different formats: exit 2 before any runs" [ "$RC" -eq 2 ]
+check "job whose sections print different formats: said" grep -q "section \\[b\\]: --format csv, where the sections before it print json" "$T/err"
 
 for u in MiB KB MB GB; do
     run_mpi 1 60 -d "$D" -t 64k -b 256k --no-results --units $u

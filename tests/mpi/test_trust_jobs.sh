@@ -10,7 +10,8 @@
 #   B  the same with rank 0 stalling: the others give up on it, the job's
 #      coordinator finds it silent, section 3 runs on ranks 1 and 2;
 #   C  a concurrent group, a non-leader of one section stalls: the other
-#      section completes, the stalled one is recorded failed;
+#      section completes, the stalled one is recorded failed; --format json
+#      gives one array of the three runs;
 #   D  the same with that section's rank 0 stalling;
 #   E  a rank sweep 2,3,4 whose rank 1 stalls at the first point: point 3
 #      runs on the 3 ranks left, point 4 cannot (named);
@@ -114,13 +115,14 @@ block = 256k
 phases = write
 EOF
 # C: 4 ranks on one node: [healthy] gets ranks 0 and 1, [stalls] 2 and 3; rank 3 stalls.
-stalled 4 3 "$D/b/" -f "$T/conc.job" -o "$R" -q
+stalled 4 3 "$D/b/" -f "$T/conc.job" -o "$R" -q --format json
 wait_rc
 check "C: exit 3" [ "$RC" -eq 3 ]
 check "C: the last line counts 2 of 3 sections completed" [ "$(last_line)" = "pfsbench: job $T/conc.job: 2 of 3 sections completed, 1 failed" ]
 check "C: [healthy] complete, [stalls] failed, [after] on the 3 ranks left" runs_are "healthy complete 2" "stalls failed 2" "after complete 3"
 check "C: [healthy] measured every repetition" "$PY" "$PFS_TESTS/mpi/trust_jobs_check.py" reps "$R" healthy 8
 check "C: the record names the section's rank 1" sh -c 'case "$1" in *"within 2 s: rank 1 on "*) exit 0;; esac; exit 1' sh "$(error_of stalls)"
+check "C: stdout is one JSON array of the 3 runs" "$PY" "$PFS_TESTS/mpi/trust_jobs_check.py" json "$T/out" "healthy complete" "stalls failed" "after complete"
 check "C: [healthy]'s files are gone" [ -z "$(find "$D/a" -type f)" ]
 rm -rf "$R" "$D"/a/* "$D"/b/* "$D"/pfsbench.*
 

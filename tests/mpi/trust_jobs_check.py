@@ -1,10 +1,12 @@
-"""Checks test_trust_jobs.sh makes on a results file or
+"""Checks test_trust_jobs.sh (and test_format.sh) make on a results file or
 on a job's JSON: exit 0 when the check holds, 1 with the reason otherwise.
 
   runs FILE 'label status ranks' ...   the file holds exactly these runs
   error FILE LABEL                     print the error of the run labelled so
   reps FILE LABEL N                    every phase of that run measured N repetitions
+  json OUT 'label status' ...          OUT is one JSON array of exactly these runs
 """
+import json
 import sys
 from typing import List
 
@@ -38,6 +40,15 @@ def check_reps(path: str, label: str, n: int) -> str:
     return "" if got and all(v == n for v in got.values()) else f"repetitions {got}, wanted {n} each"
 
 
+def check_json(out: str, want: List[str]) -> str:
+    with open(out) as f:
+        doc = json.load(f)  # one document: a second one after it would not parse
+    if not isinstance(doc, list):
+        return f"a {type(doc).__name__}, not an array"
+    have = sorted(f"{d['label']} {d['status']}" for d in doc)
+    return "" if have == sorted(want) else f"runs {have}, wanted {sorted(want)}"
+
+
 def main(argv: List[str]) -> int:
     what, path, rest = argv[1], argv[2], argv[3:]
     if what == "error":
@@ -47,6 +58,8 @@ def main(argv: List[str]) -> int:
         why = check_runs(path, rest)
     elif what == "reps":
         why = check_reps(path, rest[0], int(rest[1]))
+    elif what == "json":
+        why = check_json(path, rest)
     else:
         why = f"no check {what!r}"
     if why:
