@@ -43,12 +43,35 @@ static int point_words(int argc, char **argv, char **words, char *label, size_t 
     return n;
 }
 
+/* The phase list starts from an earlier run's kept files (data or metadata). */
+static int reads_kept(const struct pfs_config *cfg)
+{
+    if (pfs_config_md_kept(cfg))
+        return 1;
+    for (int i = 0; i < cfg->nphases; i++)
+        if (!pfs_phase_is_meta(cfg->phases[i]))
+            return !pfs_phase_has(cfg->phases[i], PFS_PHF_CREATES);
+    return 0;
+}
+
 int drv_sweep_check(const struct pfs_config *cfg, int nranks, int rank0, char *err, size_t len)
 {
     int pts[MAX_POINTS];
     const int npts = pfs_ranks_points(cfg->ranks, nranks, pts, MAX_POINTS, err, len);
     if (npts < 0)
         return -1;
+    /* One run id names one run's files: each point would share them. */
+    if (cfg->run_id[0] && cfg->keep) {
+        snprintf(err, len, "--ranks with -k and --run-id %s: every point would keep its files under that one id, and "
+                 "the second point's create would fail on the first's; leave out --run-id (each point gets its own)",
+                 cfg->run_id);
+        return -1;
+    }
+    if (cfg->run_id[0] && reads_kept(cfg)) {
+        snprintf(err, len, "--ranks with --run-id %s: every point would read that kept run with its own rank count, "
+                 "but a kept run is read back by the ranks that wrote it; run it once, with its ranks", cfg->run_id);
+        return -1;
+    }
     char msg[PFS_ERRLEN];
     for (int i = 0; i < npts; i++) {
         struct pfs_config c = *cfg;

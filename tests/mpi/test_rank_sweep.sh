@@ -9,6 +9,8 @@
 #   - a point that cannot resolve (--total not divisible) is refused before
 #     anything runs (exit 2, nothing made); a bad list is refused;
 #   - a job-file section can be a sweep (its name is the id);
+#   - --ranks with -k --run-id, or with --run-id of a kept run to read: exit 2
+#     before anything runs (every point would share one run's files);
 #   - pfs-compare reads the points as it reads pfs-sweep's.
 . "$(dirname "$0")/lib.sh"
 . "$PFS_TESTS/lib/fakenodes.sh"
@@ -47,6 +49,14 @@ check "a point --total does not divide: named" grep -q -- "--ranks point 3" "$T/
 check "a point --total does not divide: nothing made" [ ! -e "$T/bad.h5" ] && [ -z "$(ls -A "$D")" ]
 sweep -d "$D" -t 64k -b 1m --ranks 1,9 -o "$T/bad.h5"
 check "a point above the job's ranks: exit 2" [ "$RC" -eq 2 ] && grep -q "from 1 to 4" "$T/err"
+
+# One run id for every point: refused before the first (a mixed kept set otherwise).
+sweep -d "$D" -t 64k -b 256k --ranks 1,2 -k --run-id kept$$ -o "$T/bad.h5"
+check "--ranks with -k --run-id: exit 2" [ "$RC" -eq 2 ]
+check "--ranks with -k --run-id: says why" grep -q -- "--ranks with -k and --run-id kept$$: every point would keep its files under that one id" "$T/err"
+check "--ranks with -k --run-id: nothing made" [ ! -e "$T/bad.h5" ] && [ -z "$(ls -A "$D")" ]
+sweep -d "$D" -t 64k -b 256k --ranks 1,2 -p read --run-id kept$$ -o "$T/bad.h5"
+check "--ranks reading a kept run: exit 2, said" [ "$RC" -eq 2 ] && grep -q "every point would read that kept run" "$T/err"
 
 cat >"$T/sweep.job" <<EOF
 [global]
