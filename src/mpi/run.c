@@ -350,6 +350,7 @@ int drv_run_one(MPI_Comm comm, int argc, char **argv, const struct drv_job *job,
     c->jc = jc;
     int rc = parse_and_check(c, argc, argv);
     if (rc == JOB_MODE || rc == SWEEP_MODE) { /* -f: every section is a run; --ranks: every point */
+        catch_signals(); /* a rank that waits for a point still stops on a signal, not dies of it */
         return run_job(comm, c, rc, argc, argv, job, jc);
     }
     if (rc < 0) {

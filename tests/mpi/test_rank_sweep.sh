@@ -11,6 +11,8 @@
 #   - a job-file section can be a sweep (its name is the id);
 #   - --ranks with -k --run-id, or with --run-id of a kept run to read: exit 2
 #     before anything runs (every point would share one run's files);
+#   - a rank that waits while a point runs has the run's signal handlers:
+#     SIGUSR1 through mpirun stops the point (recorded interrupted), exit 138;
 #   - pfs-compare reads the points as it reads pfs-sweep's.
 . "$(dirname "$0")/lib.sh"
 . "$PFS_TESTS/lib/fakenodes.sh"
@@ -57,6 +59,27 @@ check "--ranks with -k --run-id: says why" grep -q -- "--ranks with -k and --run
 check "--ranks with -k --run-id: nothing made" [ ! -e "$T/bad.h5" ] && [ -z "$(ls -A "$D")" ]
 sweep -d "$D" -t 64k -b 256k --ranks 1,2 -p read --run-id kept$$ -o "$T/bad.h5"
 check "--ranks reading a kept run: exit 2, said" [ "$RC" -eq 2 ] && grep -q "every point would read that kept run" "$T/err"
+
+# SIGUSR1 to mpirun while point 1 (rank 0 alone) runs: rank 1 waits, and must
+# not die of it. The point is recorded interrupted; the sweep stops, 138.
+rm -f "$R"
+RC=0
+timeout 120 mpirun -np 2 --oversubscribe --bind-to none "$PFSBENCH" -d "$D" -t 1m -b 1m -i 1000000 -p write --ranks 1,2 \
+    --label usr1 -q -o "$R" >"$T/out" 2>"$T/err" &
+BG=$!
+for _ in $(seq 600); do ls "$D"/pfsbench.*.0 >/dev/null 2>&1 && break; sleep 0.1; done
+pkill -USR1 -f "^mpirun -np 2 --oversubscribe --bind-to none $PFSBENCH -d $D "
+wait "$BG" || RC=$?
+check "SIGUSR1 during a point with a waiting rank: exit 138" [ "$RC" -eq 138 ]
+check "SIGUSR1: the point is recorded interrupted, the next did not run" \
+    grep -q "rank sweep usr1: 0 of 2 points completed, 1 failed, 1 not run (interrupted)" "$T/err"
+pycheck "SIGUSR1: the point's run is in the results file, interrupted" "$R" <<'PY'
+import sys, h5py
+f = h5py.File(sys.argv[1], "r")
+st = [(f["runs"][k].attrs["label"], f["runs"][k].attrs["status"]) for k in sorted(f["runs"])]
+assert st == [("usr1:n=1", "interrupted")], st
+PY
+check "SIGUSR1: no data file left" [ -z "$(ls -A "$D")" ]
 
 cat >"$T/sweep.job" <<EOF
 [global]
