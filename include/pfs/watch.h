@@ -29,6 +29,11 @@ struct pfs_watch_ops {
     /* Fired on the watchdog thread with a sentence naming the step, the
      * call and the seconds blocked. */
     void (*fire)(void *arg, const char *msg);
+    /* The clock blocked time is measured on, in seconds, read on the
+     * watchdog thread once per tick; NULL: CLOCK_MONOTONIC. A test gives
+     * its own to step time instead of sleeping through it (the tick itself
+     * stays a real-time wait). */
+    double (*now)(void *arg);
     void *arg;
 };
 

@@ -22,8 +22,9 @@ struct pfs_watch {
     char longest_desc[512];
 };
 
-static double mono(void)
+static double mono(void *arg)
 {
+    (void)arg;
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
@@ -34,7 +35,7 @@ static void *watch_main(void *arg)
     struct pfs_watch *w = arg;
     unsigned seen_seq = 0;
     uint64_t seen_prog = 0;
-    double still_since = mono(), noted = 0;
+    double still_since = w->ops.now(w->ops.arg), noted = 0;
     pthread_mutex_lock(&w->mu);
     while (!w->stop) {
         struct timespec until;
@@ -45,7 +46,7 @@ static void *watch_main(void *arg)
         pthread_cond_timedwait(&w->cv, &w->mu, &until);
         if (w->stop)
             break;
-        double t = mono();
+        double t = w->ops.now(w->ops.arg);
         uint64_t prog = w->ops.progress(w->ops.arg);
         if (!w->in_step || w->step_seq != seen_seq || prog != seen_prog) {
             seen_seq = w->step_seq;
@@ -86,6 +87,8 @@ struct pfs_watch *pfs_watch_start(const struct pfs_watch_ops *ops)
     w->ops = *ops;
     if (w->ops.tick <= 0)
         w->ops.tick = 0.05;
+    if (!w->ops.now)
+        w->ops.now = mono;
     pthread_mutex_init(&w->mu, NULL);
     pthread_cond_init(&w->cv, NULL);
     if (pthread_create(&w->tid, NULL, watch_main, w) != 0) {
