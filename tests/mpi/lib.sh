@@ -6,6 +6,8 @@ set -u
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # Quiet Open MPI's own chatter about missing interfaces on this VM.
 export OMPI_MCA_btl_base_warn_component_unused=0 OMPI_MCA_btl_vader_single_copy_mechanism=none
+# tests/lib: the shims' sources, the harnesses and the small checkers.
+PFS_TESTLIB=$(cd "$(dirname "${BASH_SOURCE[0]}")/../lib" && pwd)
 T=$(mktemp -d /tmp/pfstest.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 FAILS=0
@@ -35,8 +37,71 @@ run_in_tmpfs() {
         sh "$opts" "$T/tmpfs" "$np" "$T/left" "$PFSBENCH" "$@" >"$T/out" 2>"$T/err" || RC=$?
 }
 
+# Independent runs side by side. An mpirun whose ranks exit non-zero (every
+# refusal) spends 2 s idle after they are gone: it signals them CONT, TERM,
+# KILL a second apart (odls_base_sigkill_timeout; at 0 it would also cut
+# short a rank still writing its last output). Started together, a batch of
+# them waits those seconds once.
+# At most PAR_MAX (4) at a time: each still costs CPU to start, and under
+# the sanitizers nine at once on a loaded 2-core machine outlasted their
+# 30 s timeouts. Give them timeouts for a crowd (120 s).
+#   par NAME FUNC ARGS...   FUNC ARGS (run_mpi, run_in_tmpfs, ...) in the
+#                           background, with its own out, err, left and RC
+#   par_wait NAME           waits for it: its status in RC, its stdout in
+#                           $T/out, its stderr in $T/err (for has, check ...)
+declare -A PAR_PID=()
+par() {
+    local name=$1
+    shift
+    while [ "$(jobs -rp | wc -l)" -ge "${PAR_MAX:-4}" ]; do
+        wait -n || true
+    done
+    mkdir -p "$T/par.$name"
+    (
+        T=$T/par.$name
+        RC=0
+        "$@"
+        echo "$RC" >"$T/rc"
+    ) </dev/null &
+    PAR_PID[$name]=$!
+}
+par_wait() {
+    local dir=$T/par.$1
+    wait "${PAR_PID[$1]}" || true
+    RC=$(cat "$dir/rc" 2>/dev/null || echo 255)
+    cp "$dir/out" "$T/out" 2>/dev/null || : >"$T/out"
+    cp "$dir/err" "$T/err" 2>/dev/null || : >"$T/err"
+}
+
 # Debian's python3 has h5py; the pyenv python3 that may come first on PATH does not.
 PY=/usr/bin/python3
+# A matrix of small runs as one MPI job: a job file (pfsbench -f) whose
+# sections are the cases, each a run of its own in the results file. An
+# mpirun start-up costs a second or two on a loaded 2-core machine; a
+# section half a second.
+#   run_job NP TIMEOUT_S JOBFILE ARGS...  runs it (stdout $T/out, stderr $T/err,
+#       status RC) with results in $T/job.h5, then list_runs "$T/job.h5"
+#   list_runs RESULTS  writes $T/runs: one line per run (tests/lib/runs.py:
+#       label, status, run id, each phase's bytes, then the run attributes
+#       named in RUN_ATTRS, e.g. RUN_ATTRS="api nodes")
+#   run_of LABEL   that run's words in RUN: ${RUN[1]} the status, ${RUN[2]} the
+#                  run id, then PHASE=BYTES, ATTR=VALUE; empty when there is none
+run_job() {
+    local np=$1 to=$2 job=$3
+    shift 3
+    rm -f "$T/job.h5"
+    run_mpi "$np" "$to" -f "$job" -o "$T/job.h5" "$@"
+    list_runs "$T/job.h5"
+}
+list_runs() {
+    # shellcheck disable=SC2086
+    "$PY" "$PFS_TESTLIB/runs.py" "$1" ${RUN_ATTRS:-} >"$T/runs" 2>&1 || true
+}
+run_of() {
+    # shellcheck disable=SC2207
+    RUN=($(awk -v l="$1" '$1 == l' "$T/runs"))
+}
+
 # pycheck WHAT ARGS... <<'EOF' ... : a Python check read from stdin passes when it exits 0.
 pycheck() {
     local what=$1

@@ -16,72 +16,67 @@ run_id_of() { sed -n 's/.*read them again with --run-id \([A-Za-z0-9_-]*\)).*/\1
 bytes_of() { awk -v p="$1" '$1 == p && NF == 9 {print $9}' "$T/out"; }
 empty_dir() { [ -z "$(ls -A "$D")" ]; }
 
-# h5check DIR ID NSTREAMS BLOCK TRANSFER MODE(fpp|segmented|strided): every
-# file's dataset "data" is 1-D uint8 of the right size and holds the pattern.
+# h5check WHAT DIR ID NSTREAMS BLOCK TRANSFER MODE(fpp|segmented|strided):
+# queues a check that every file's dataset "data" is 1-D uint8 of the right
+# size and holds the pattern; h5checks_done runs the queue in one Python
+# (tests/lib/h5pattern.py) and reports each as a check of its own.
 h5check() {
-    pycheck "$1" "$D" "$2" "$3" "$4" "$5" "$6" <<'EOF'
-import sys, glob, h5py, numpy as np
-d, rid, n, block, t, mode = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), sys.argv[6]
-M = (1 << 64) - 1
-def mix(x):
-    x = (x + 0x9E3779B97F4A7C15) & M
-    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & M
-    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & M
-    return x ^ (x >> 31)
-def vmix(x):
-    x = x + np.uint64(0x9E3779B97F4A7C15)
-    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return x ^ (x >> np.uint64(31))
-seed = 0x5046534245
-for ch in rid:
-    seed = mix(seed ^ ord(ch))
-def pattern(size, writer_of_word):
-    off = np.arange(0, size, 8, dtype=np.uint64)
-    w = writer_of_word(off).astype(np.uint64)
-    with np.errstate(over="ignore"):
-        words = vmix(np.uint64(seed) ^ (w << np.uint64(40)) ^ (off * np.uint64(0x9E3779B97F4A7C15)))
-    return words.astype("<u8").tobytes()
-if mode == "fpp":
-    files = [(f"{d}/pfsbench.{rid}.{s}", block, (lambda s: lambda o: np.full(o.shape, s))(s)) for s in range(n)]
-elif mode == "segmented":
-    files = [(f"{d}/pfsbench.{rid}.shared", n * block, lambda o: o // np.uint64(block))]
-else:
-    files = [(f"{d}/pfsbench.{rid}.shared", n * block, lambda o: (o // np.uint64(t)) % np.uint64(n))]
-for path, size, writer in files:
-    with h5py.File(path, "r") as f:
-        ds = f["data"]
-        assert ds.shape == (size,) and ds.dtype == np.uint8, (path, ds.shape, ds.dtype)
-        assert ds[()].tobytes() == pattern(size, writer), f"{path}: not the pattern"
-EOF
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$@" >>"$T/h5cases"
+}
+h5checks_done() {
+    local st what why
+    "$PY" "$PFS_TESTLIB/h5pattern.py" "$T/h5cases" >"$T/h5checked" 2>&1
+    while IFS=$'\t' read -r st what why; do
+        case $st in
+            ok) ok "$what" ;;
+            bad) bad "$what: $why" ;;
+            *) bad "h5pattern.py: $st $what $why" ;;
+        esac
+    done <"$T/h5checked"
+    check "h5pattern.py checked every queued run" [ "$(grep -c '^ok' "$T/h5checked")" -eq "$(wc -l <"$T/h5cases")" ]
+    rm -rf "$T"/h5case.*
 }
 
-# --- bytes in the datasets = bytes reported, and they are the pattern
+# --- bytes in the datasets = bytes reported, and they are the pattern. Per
+# rank count the cases are the sections of one job file (one MPI job), each
+# a run of its own, its files kept under its run id.
 for np in 1 2 4; do
+    c=$T/h5case.$np
+    mkdir -p "$c"
+    {
+        printf '[global]\ndir = %s\napi = hdf5\ntransfer = 16k\nblock = 256k\nphases = write,read\nverify\nkeep\n' "$c"
+        for mode in fpp segmented strided; do
+            for coll in independent collective; do
+                printf '[%s-%s]\n' $mode $coll
+                [ "$mode" != fpp ] && printf 'shared\nlayout = %s\n' $mode
+                [ "$coll" = collective ] && printf 'collective\n'
+            done
+        done
+    } >"$T/h5.job"
+    run_job "$np" 300 "$T/h5.job" -q
+    check "np=$np: the job of every layout, independent and collective, exits 0 (got $RC)" [ "$RC" -eq 0 ]
     for mode in fpp segmented strided; do
-        for coll in "" --collective; do
-            what="np=$np $mode ${coll:-independent}"
-            args=()
-            [ "$mode" != fpp ] && args=(--shared --layout "$mode")
-            run_mpi "$np" 60 -d "$D" -a hdf5 -t 16k -b 256k "${args[@]}" $coll -p write,read --verify -k --no-results
-            id=$(run_id_of)
+        for coll in independent collective; do
+            what="np=$np $mode $coll"
+            run_of "$mode-$coll"
             want=$((np * 256 * 1024))
-            check "$what: exit 0 with --verify" [ "$RC" -eq 0 ]
-            check "$what: write and read reported $want bytes" [ "$(bytes_of write)/$(bytes_of read)" = "$want/$want" ]
-            h5check "$what: h5py reads datasets of $want bytes holding the pattern" "$id" "$np" 262144 16384 "$mode"
-            rm -f "$D"/pfsbench.*
+            check "$what: run complete with --verify (${RUN[1]:-no run})" [ "${RUN[1]:-}" = complete ]
+            check "$what: write and read reported $want bytes" [ "${RUN[*]:3}" = "write=$want read=$want" ]
+            h5check "$what: h5py reads datasets of $want bytes holding the pattern" "$c" "${RUN[2]:-none}" "$np" 262144 16384 "$mode"
         done
     done
 done
 
 # --- repetitions: a write again starts from an empty file (the same inode), a rewrite, fsync = H5Fflush
 for mode in "" --shared; do
-    run_mpi 2 60 -d "$D" -a hdf5 -t 64k -b 512k $mode -p write,rewrite,read -i 2 -e --verify -k --no-results
+    c=$T/h5case.rep${mode:-fpp}
+    mkdir -p "$c"
+    run_mpi 2 60 -d "$c" -a hdf5 -t 64k -b 512k $mode -p write,rewrite,read -i 2 -e --verify -k --no-results
     check "${mode:-fpp} -i 2 write,rewrite,read -e: exit 0" [ "$RC" -eq 0 ]
     id=$(run_id_of)
-    h5check "${mode:-fpp} -i 2: still the pattern" "$id" 2 524288 65536 "$([ -n "$mode" ] && echo segmented || echo fpp)"
-    rm -f "$D"/pfsbench.*
+    h5check "${mode:-fpp} -i 2: still the pattern" "$c" "$id" 2 524288 65536 "$([ -n "$mode" ] && echo segmented || echo fpp)"
 done
+h5checks_done
 
 # --- verification: one byte of the raw dataset corrupted through h5py is found
 for mode in "" --shared; do
@@ -132,13 +127,25 @@ EOF
 rm -f "$D"/pfsbench.*
 
 # --- refused before anything is made (exit 2, one message, the directory empty)
-refused() { # WHAT PATTERN ARGS...
-    local what=$1 pat=$2
+# refused WHAT PATTERN ARGS...: started side by side, each in a directory of
+# its own (par), checked by refusals_done.
+NREF=0
+refused() {
+    NREF=$((NREF + 1))
+    REF_WHAT[NREF]=$1 REF_PAT[NREF]=$2
     shift 2
-    run_mpi 2 30 -d "$D" "$@" --no-results
-    check "$what: exit 2" [ "$RC" -eq 2 ]
-    check "$what: says so" grep -q -- "$pat" "$T/err"
-    check "$what: nothing made" empty_dir
+    mkdir -p "$T/ref.$NREF"
+    par "ref$NREF" run_mpi 2 120 -d "$T/ref.$NREF" "$@" --no-results
+}
+refusals_done() {
+    local i what
+    for ((i = 1; i <= NREF; i++)); do
+        par_wait "ref$i"
+        what=${REF_WHAT[i]}
+        check "$what: exit 2" [ "$RC" -eq 2 ]
+        check "$what: says so" grep -q -- "${REF_PAT[i]}" "$T/err"
+        check "$what: nothing made" [ -z "$(ls -A "$T/ref.$i")" ]
+    done
 }
 refused "--hdf5-chunk with posix" "--hdf5-chunk is an option of --api hdf5 (not available with --api posix)" --hdf5-chunk 1m
 refused "--hdf5-align with mpiio" "--hdf5-align is an option of --api hdf5 (not available with --api mpiio)" -a mpiio --hdf5-align 1m
@@ -149,6 +156,7 @@ refused "--direct with hdf5" "--direct is not available with --api hdf5" -a hdf5
 refused "--iodepth with hdf5" "--iodepth above 1 needs --api uring" -a hdf5 --iodepth 4
 refused "a chunk over the block" "--hdf5-chunk 2 MiB: a chunk must be" -a hdf5 -b 1m --hdf5-chunk 2m
 refused "a metadata cache too large" "--hdf5-mdc-size: HDF5's metadata cache takes 1k to 128m" -a hdf5 --hdf5-mdc-size 1g
+refusals_done
 
 # --- the module missing: one message, exit 2, nothing made
 cp "$PFSBENCH" "$T/pfsbench-alone"

@@ -17,23 +17,42 @@ bytes_of() { awk -v p="$1" '$1 == p && NF == 9 {print $9}' "$T/out"; }
 # ondisk ID: the bytes in the run's data files
 ondisk() { cat "$D"/pfsbench."$1".[0-9s]* 2>/dev/null | wc -c; }
 
-# --- bytes on disk = bytes reported: ranks x mode x order, each read back verified
+# --- bytes on disk = bytes reported: ranks x mode x order, each read back
+# verified. Per rank count the cases are the sections of one job file (one
+# MPI job), each a run of its own, its files kept under its run id; stderr
+# holds the job's line as each section starts, and nothing else may follow it.
+# section_err LABEL: what stderr has between LABEL's start line and the next job line.
+section_err() {
+    awk -v s="section [$1] " 'index($0, "pfsbench: job ") == 1 { on = index($0, s) > 0; next } on' "$T/err"
+}
 for np in 1 2 4; do
-    for mode in "" "--shared" "--shared --layout strided"; do
-        for order in "" --random; do
-            what="np=$np ${mode:-fpp} ${order:-seq}"
-            # shellcheck disable=SC2086
-            run_mpi "$np" 60 -d "$D" -a mmap -t 16k -b 256k $mode $order -p write,read --verify -k --no-results
-            id=$(run_id_of)
+    {
+        printf '[global]\ndir = %s\napi = mmap\ntransfer = 16k\nblock = 256k\nphases = write,read\nverify\nkeep\n' "$D"
+        for mode in fpp segmented strided; do
+            for order in seq random; do
+                printf '[%s-%s]\n' $mode $order
+                [ "$mode" != fpp ] && printf 'shared\n'
+                [ "$mode" = strided ] && printf 'layout = strided\n'
+                [ "$order" = random ] && printf 'random\n'
+            done
+        done
+    } >"$T/mmap.job"
+    run_job "$np" 300 "$T/mmap.job" -q
+    check "np=$np: the job of every mode and order exits 0 (got $RC)" [ "$RC" -eq 0 ]
+    for mode in fpp segmented strided; do
+        for order in seq random; do
+            what="np=$np $mode $order"
+            run_of "$mode-$order"
+            id=${RUN[2]:-none}
             want=$((np * 256 * 1024))
-            check "$what: exit 0 with --verify" [ "$RC" -eq 0 ]
-            check "$what: write reported $want bytes" [ "$(bytes_of write)" = "$want" ]
+            check "$what: run complete with --verify (${RUN[1]:-no run})" [ "${RUN[1]:-}" = complete ]
+            check "$what: write reported $want bytes" [ "${RUN[3]:-}" = "write=$want" ]
             check "$what: $want bytes on disk ($(ondisk "$id"))" [ "$(ondisk "$id")" = "$want" ]
-            check "$what: read reported $want bytes" [ "$(bytes_of read)" = "$want" ]
-            check "$what: nothing on stderr" [ ! -s "$T/err" ]
-            rm -f "$D"/pfsbench.*
+            check "$what: read reported $want bytes" [ "${RUN[4]:-}" = "read=$want" ]
+            check "$what: nothing on stderr" [ -z "$(section_err "$mode-$order")" ]
         done
     done
+    rm -f "$D"/pfsbench.*
 done
 
 # --- two repetitions of write,rewrite,read,reread with -e (msync): the truncate and the sizing again
@@ -123,20 +142,27 @@ else
     check "ramfs: nothing left behind" [ ! -s "$T/left" ]
 fi
 
-# --- refused with exit 2 before anything is made
+# --- refused with exit 2 before anything is made (side by side: par)
+i=0
 for args in "--direct" "--shared -D 1" "--iodepth 4" "--collective"; do
+    i=$((i + 1))
+    mkdir -p "$T/ref.$i"
     # shellcheck disable=SC2086
-    run_mpi 2 60 -d "$D" -a mmap $args -o "$T/r.h5"
+    par "ref$i" run_mpi 2 120 -d "$T/ref.$i" -a mmap $args -o "$T/ref.$i.h5"
+done
+i=0
+for args in "--direct" "--shared -D 1" "--iodepth 4" "--collective"; do
+    i=$((i + 1))
+    par_wait "ref$i"
     check "mmap with '$args': exit 2" [ "$RC" -eq 2 ]
     check "mmap with '$args': exactly one message" [ "$(grep -c 'pfsbench: error' "$T/err")" -eq 1 ]
-    check "mmap with '$args': no data file made" [ -z "$(ls -A "$D")" ]
-    check "mmap with '$args': no results file made" [ ! -e "$T/r.h5" ]
+    check "mmap with '$args': no data file made" [ -z "$(ls -A "$T/ref.$i")" ]
+    check "mmap with '$args': no results file made" [ ! -e "$T/ref.$i.h5" ]
     case $args in
     --direct) check "--direct: refused for mmap" grep -q -- "--direct .*--api mmap" "$T/err" ;;
+    "--shared -D 1") check "--shared -D: says why" grep -q -- "--api mmap cannot stonewall (-D) a --shared file" "$T/err" ;;
     esac
 done
-run_mpi 2 60 -d "$D" -a mmap --shared -D 1 --no-results
-check "--shared -D: says why" grep -q -- "--api mmap cannot stonewall (-D) a --shared file" "$T/err"
 
 # --- the report and the results file say api mmap
 run_mpi 2 60 -d "$D" -a mmap -t 16k -b 256k -o "$T/r.h5"

@@ -13,31 +13,41 @@ N=8
 run_id_of() { sed -n 's/^pfsbench .*  run \([^ ]*\) .*/\1/p' "$T/out" | head -1; }
 ondisk() { stat -c %s "$D"/pfsbench."$1".[0-9s]* | awk '{ s += $1 } END { print s + 0 }'; }
 
+# Every engine x layout x order: the cases are the sections of one job file
+# (one MPI job), each a run of its own in the results file, its files kept
+# under its run id.
+{
+    printf '[global]\ndir = %s\ntransfer = %s\nblock = %s\nphases = write,read\nverify\nkeep\n' "$D" $X $((X * N))
+    for api in posix mpiio uring mmap hdf5 stdio; do
+        for lay in fpp shared strided; do
+            for order in seq random; do
+                printf '[%s-%s-%s]\napi = %s\n' $api $lay $order $api
+                [ "$api" = uring ] && printf 'iodepth = 4\n'
+                [ "$lay" != fpp ] && printf 'shared\n'
+                [ "$lay" = strided ] && printf 'layout = strided\n'
+                [ "$order" = random ] && printf 'random\n'
+            done
+        done
+    done
+} >"$T/odd.job"
+run_job 2 600 "$T/odd.job" -q
+check "every engine, layout and order: the job exits 0 (got $RC)" [ "$RC" -eq 0 ]
 for api in posix mpiio uring mmap hdf5 stdio; do
-    extra=
-    [ "$api" = uring ] && extra="--iodepth 4"
     for lay in fpp shared strided; do
-        case $lay in
-            fpp) mode= ;;
-            shared) mode=--shared ;;
-            strided) mode="--shared --layout strided" ;;
-        esac
         for order in seq random; do
-            rnd=
-            [ "$order" = random ] && rnd=--random
             what="$api $lay $order"
-            run_mpi 2 120 -d "$D" -a $api $extra -t $X -b $((X * N)) $mode $rnd -p write,read --verify -k --no-results
-            check "$what: exit 0 (got $RC)" [ "$RC" -eq 0 ]
-            id=$(run_id_of)
+            run_of "$api-$lay-$order"
+            check "$what: run complete (${RUN[1]:-no run})" [ "${RUN[1]:-}" = complete ]
+            id=${RUN[2]:-none}
             if [ "$api" != hdf5 ]; then
                 check "$what: the files hold the $((2 * X * N)) bytes written" [ "$(ondisk "$id")" -eq $((2 * X * N)) ]
             fi
             check "$what: write and read each moved $((2 * X * N)) bytes" \
-                [ "$(grep -cE "^(write|read) +1 .* $((2 * X * N))\$" "$T/out")" -eq 2 ]
-            rm -f "$D"/pfsbench.*
+                [ "${RUN[*]:3}" = "write=$((2 * X * N)) read=$((2 * X * N))" ]
         done
     done
 done
+rm -f "$D"/pfsbench.*
 
 # Collective MPI-IO and HDF5 with the odd size, strided in one shared file.
 for api in mpiio hdf5; do

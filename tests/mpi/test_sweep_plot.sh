@@ -93,24 +93,44 @@ check "--dry-run: nothing run" nruns_is 3
 sweep --block 64k --max 2 --id t2 --dry-run --mpirun-args "$LOCAL" -- -d "$D" -t 64k -i3 -o "$R"
 check "-i3 and -o FILE after -- are the sweep's --reps and results file" hasre 'n=2  would run: mpirun .* -i 3 -o .*/s.h5 --label t2:n=2$'
 
+# The refusals: each a pfs-sweep of its own, started side by side (par);
+# none may run a point.
+i=0
 for bad_args in "--label x" "-n 4" "-n4" "--run-id x" "--no-results"; do
+    i=$((i + 1))
     # shellcheck disable=SC2086
-    sweep --block 64k --max 2 -o "$R" --id t3 -- -d "$D" $bad_args
-    check "refuses the option it sets itself: $bad_args" rc_is 2
+    par "args$i" sweep --block 64k --max 2 -o "$R" --id t3 -- -d "$D" $bad_args
 done
-sweep --block 64k --max 2 -o "$R" --id 'bad:id' -- -d "$D"
-check "refuses an id with ':'" rc_is 2
-sweep --max 2 -o "$R" --id t3 -- -d "$D"
-check "refuses a sweep without --total or --block" rc_is 2
+par badid sweep --block 64k --max 2 -o "$R" --id 'bad:id' -- -d "$D"
+par nosize sweep --max 2 -o "$R" --id t3 -- -d "$D"
 # Sizes as pfsbench reads them (its --list-options=json when it has one):
 # what pfsbench refuses, the sweep refuses before any point runs.
+i=0
 for bad_size in 4mb 1.5g " 4m" 0 5000000t; do
-    sweep --total "$bad_size" --max 2 -o "$R" --id t4 -- -d "$D"
+    i=$((i + 1))
+    par "total$i" sweep --total "$bad_size" --max 2 -o "$R" --id t4 -- -d "$D"
+    par "size$i" sweep --block 64k --max 2 -o "$R" --id t4 -- -d "$D" -t "$bad_size"
+done
+i=0
+for bad_args in "--label x" "-n 4" "-n4" "--run-id x" "--no-results"; do
+    i=$((i + 1))
+    par_wait "args$i"
+    check "refuses the option it sets itself: $bad_args" rc_is 2
+done
+par_wait badid
+check "refuses an id with ':'" rc_is 2
+par_wait nosize
+check "refuses a sweep without --total or --block" rc_is 2
+i=0
+for bad_size in 4mb 1.5g " 4m" 0 5000000t; do
+    i=$((i + 1))
+    par_wait "total$i"
     check "refuses --total '$bad_size' as pfsbench does" rc_is 2
     check "refuses --total '$bad_size': says it is not a size" grep -q "is not a size" "$T/out"
-    sweep --block 64k --max 2 -o "$R" --id t4 -- -d "$D" -t "$bad_size"
+    par_wait "size$i"
     check "refuses -t '$bad_size' as pfsbench does" rc_is 2
 done
+check "the refusals ran nothing" nruns_is 3
 
 # ---- a point that fails (ENOSPC on a 3 MiB tmpfs) is run again on resume --
 mkdir -p "$T/small"

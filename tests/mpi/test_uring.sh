@@ -21,30 +21,44 @@ if [ "$RC" -eq 2 ] && grep -q -- "--api uring: .*io_uring" "$T/err"; then
 fi
 check "probe: a small uring run works" [ "$RC" -eq 0 ]
 
-# --- bytes on disk = bytes reported: ranks x mode x order x depth, then a verified read
+# --- bytes on disk = bytes reported: ranks x mode x order x depth, then a
+# verified read. Per rank count the cases are the sections of one job file
+# (one MPI job), each a run of its own, its files kept under its run id.
 for np in 1 2 4; do
-    for mode in "" --shared; do
-        for order in "" --random; do
+    {
+        printf '[global]\ndir = %s\napi = uring\ntransfer = 16k\nblock = 512k\nphases = write,read\nverify\nkeep\n' "$D"
+        for mode in fpp shared; do
+            for order in seq random; do
+                for qd in 1 8 32; do
+                    printf '[%s-%s-%s]\niodepth = %s\n' $mode $order $qd $qd
+                    [ "$mode" = shared ] && printf 'shared\n'
+                    [ "$order" = random ] && printf 'random\n'
+                done
+            done
+        done
+    } >"$T/uring.job"
+    run_job "$np" 300 "$T/uring.job" -q
+    check "np=$np: the job of every mode, order and depth exits 0 (got $RC)" [ "$RC" -eq 0 ]
+    for mode in fpp shared; do
+        for order in seq random; do
             for qd in 1 8 32; do
-                what="np=$np ${mode:-fpp} ${order:-seq} iodepth=$qd"
-                # shellcheck disable=SC2086
-                run_mpi "$np" 60 -d "$D" -a uring --iodepth "$qd" -t 16k -b 512k $mode $order \
-                    -p write,read --verify -k --no-results
-                id=$(run_id_of)
+                what="np=$np $mode $order iodepth=$qd"
+                run_of "$mode-$order-$qd"
+                id=${RUN[2]:-none}
                 want=$((np * 512 * 1024))
-                if [ -n "$mode" ]; then
+                if [ "$mode" = shared ]; then
                     ondisk=$(stat -c %s "$D/pfsbench.$id.shared" 2>/dev/null)
                 else
                     ondisk=$(cat "$D"/pfsbench."$id".[0-9s]* 2>/dev/null | wc -c)
                 fi
-                check "$what: exit 0 with --verify" [ "$RC" -eq 0 ]
-                check "$what: write reported $want bytes" [ "$(bytes_of write)" = "$want" ]
+                check "$what: run complete with --verify (${RUN[1]:-no run})" [ "${RUN[1]:-}" = complete ]
+                check "$what: write reported $want bytes" [ "${RUN[3]:-}" = "write=$want" ]
                 check "$what: $want bytes on disk ($ondisk)" [ "$ondisk" = "$want" ]
-                check "$what: read reported $want bytes" [ "$(bytes_of read)" = "$want" ]
-                rm -f "$D"/pfsbench.*
+                check "$what: read reported $want bytes" [ "${RUN[4]:-}" = "read=$want" ]
             done
         done
     done
+    rm -f "$D"/pfsbench.*
 done
 
 # --- verification: written with uring, one byte corrupted, read with uring: exit 1, named

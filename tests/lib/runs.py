@@ -1,0 +1,35 @@
+"""runs.py RESULTS [ATTR ...]: the runs of a results file, one line each, for the shell tests.
+
+    LABEL STATUS RUN_ID PHASE=BYTES ... ATTR=VALUE ...
+
+in the file's order: the run's label (a job file's section name), its status (complete,
+failed, ...), its run id, then for each phase its bytes moved, one figure per repetition
+joined by commas ("write=1048576 read=1048576"), then each run attribute named on the
+command line ("api=mmap"). A job file's sections are runs of their own, so one MPI job can
+stand for many launches and each still be checked on its own.
+"""
+import sys
+
+import h5py
+
+
+def text(v: object) -> str:
+    return v.decode() if isinstance(v, bytes) else str(v)
+
+
+def main() -> int:
+    with h5py.File(sys.argv[1], "r") as f:
+        for name in sorted(f["runs"]):
+            g = f["runs"][name]
+            words = [text(g.attrs["label"]) or "-", text(g.attrs["status"]), text(g.attrs["run_id"])]
+            for ph in sorted(g["phases"]):
+                b = g["phases"][ph]["bytes"][()]
+                words.append("%s=%s" % (ph.split("_", 1)[1], ",".join(str(int(x)) for x in b)))
+            for a in sys.argv[2:]:
+                words.append("%s=%s" % (a, text(g.attrs[a]) if a in g.attrs else "(none)"))
+            print(" ".join(words))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
