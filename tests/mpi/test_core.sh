@@ -53,29 +53,46 @@ for layout in segmented strided; do
     rm -f "$D/pfsbench.$id.shared" "$D/pfsbench.$id.kept"
 done
 
-# Bad input: one message from rank 0, exit 2, nothing created.
-for args in "-t 3m -b 4m" "-t 1mb" "-p write,sing" "--total 1m -b 1m" "-i 0" "--bogus"; do
+# Bad input: one message from rank 0, exit 2, nothing created. The
+# refusals run side by side (par), each with a directory and a results
+# path of its own.
+BAD=("-t 3m -b 4m" "-t 1mb" "-p write,sing" "--total 1m -b 1m" "-i 0" "--bogus")
+CAPS=("--collective" "--hint striping_factor=2")
+for i in "${!BAD[@]}"; do
+    mkdir -p "$T/bad.$i"
     # shellcheck disable=SC2086
-    run_mpi 4 60 -d "$D" $args -o "$T/r.h5"
-    check "bad '$args': exit 2" [ "$RC" -eq 2 ]
-    check "bad '$args': exactly one message" [ "$(grep -c 'pfsbench: error' "$T/err")" -eq 1 ]
-    check "bad '$args': no files made" [ -z "$(ls -A "$D")" ]
-    check "bad '$args': no files made (2)" [ ! -e "$T/r.h5" ]
+    par "bad$i" run_mpi 4 120 -d "$T/bad.$i" ${BAD[i]} -o "$T/bad.$i.h5"
 done
 # What a backend cannot do is refused by its capability flags, naming the one that can.
-for args in "--collective" "--hint striping_factor=2"; do
+for i in "${!CAPS[@]}"; do
+    mkdir -p "$T/cap.$i"
     # shellcheck disable=SC2086
-    run_mpi 2 60 -d "$D" $args -o "$T/r.h5"
+    par "cap$i" run_mpi 2 120 -d "$T/cap.$i" ${CAPS[i]} -o "$T/cap.$i.h5"
+done
+par total run_mpi 3 120 -d "$D" --total 1m -t 64k --no-results
+par nodir run_mpi 2 120 -d "$D/nope" --no-results
+for i in "${!BAD[@]}"; do
+    args=${BAD[i]}
+    par_wait "bad$i"
+    check "bad '$args': exit 2" [ "$RC" -eq 2 ]
+    check "bad '$args': exactly one message" [ "$(grep -c 'pfsbench: error' "$T/err")" -eq 1 ]
+    check "bad '$args': no files made" [ -z "$(ls -A "$T/bad.$i")" ]
+    check "bad '$args': no files made (2)" [ ! -e "$T/bad.$i.h5" ]
+done
+for i in "${!CAPS[@]}"; do
+    args=${CAPS[i]}
+    par_wait "cap$i"
     check "posix with '$args': exit 2" [ "$RC" -eq 2 ]
     check "posix with '$args': names --api mpiio" grep -q "needs --api mpiio (not available with --api posix)" "$T/err"
-    check "posix with '$args': no files made" [ -z "$(ls -A "$D")" ]
+    check "posix with '$args': no files made" [ -z "$(ls -A "$T/cap.$i")" -a ! -e "$T/cap.$i.h5" ]
 done
-run_mpi 3 60 -d "$D" --total 1m -t 64k --no-results
+par_wait total
 check "total not divisible by 3 ranks: exit 2" [ "$RC" -eq 2 ]
 check "total not divisible: says so" grep -q "does not divide by 3 ranks" "$T/err"
-run_mpi 2 60 -d "$D/nope" --no-results
+par_wait nodir
 check "missing dir: exit 2 and named" [ "$RC" -eq 2 ]
 check "missing dir: exit 2 and named (2)" grep -q "does not exist" "$T/err"
+check "the refusals made nothing in the run directory" [ -z "$(ls -A "$D")" ]
 
 # A file of this run's name already there (a planted link) is never followed or reused.
 ln -s /etc/passwd "$D/pfsbench.planted.1"

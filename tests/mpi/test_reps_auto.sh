@@ -174,12 +174,16 @@ check "one rep: n/a in the summary" grep -qE "^ +mean [0-9.]+ \+-n/a \(95% CI, 1
 check "one rep: NaN in the results file" phase_is 1 reps_measured=1 ci95_half_width=nan ci95_percent=nan
 
 # 8. The parser: words, ranges, warnings; a job file's reps = auto.
-run_mpi 1 30 "${W[@]}" -i sometimes --no-results
+# (the three refusals side by side: par)
+par reps run_mpi 1 120 "${W[@]}" -i sometimes --no-results
+par ci run_mpi 1 120 "${W[@]}" -i auto --ci 0.01 --no-results
+par maxreps run_mpi 1 120 "${W[@]}" -i auto --max-reps 1 --no-results
+par_wait reps
 check "-i sometimes: exit 2" [ "$RC" -eq 2 ]
 check "-i sometimes: says auto is taken" grep -q "is not a whole number from 1 to 1000000 or auto" "$T/err"
-run_mpi 1 30 "${W[@]}" -i auto --ci 0.01 --no-results
+par_wait ci
 check "--ci 0.01: exit 2" [ "$RC" -eq 2 ]
-run_mpi 1 30 "${W[@]}" -i auto --max-reps 1 --no-results
+par_wait maxreps
 check "--max-reps 1: exit 2" [ "$RC" -eq 2 ]
 run_mpi 1 60 "${W[@]}" -i 2 --ci 3 --max-reps 5 --no-results -q
 check "--ci/--max-reps without auto: run, warn" [ "$RC" -eq 0 ]
