@@ -672,10 +672,14 @@ static uint64_t loop_clock(struct loop *l, uint64_t n, uint64_t o0_ns)
         l->ramp_ns = o0_ns + (uint64_t)(cfg->ramp * 1e9);
     if (cfg->runtime > 0 && p->nxfers > 0) {
         l->deadline = l->t->open_start + cfg->runtime;
-        l->min_issue = p->kind == PFS_PH_WRITE ? p->nxfers : 0;
+        l->min_issue = p->kind == PFS_PH_WRITE ? p->nxfers : 1;
         return UINT64_MAX;
     }
+    /* Every stream makes its first transfer, as IOR's stonewall does: an
+     * open that outlasts -D (a loaded node, HDF5's create) still measures
+     * something, and the wear-out has a count to reach. */
     l->deadline = cfg->deadline > 0 ? l->t->open_start + cfg->deadline : 0;
+    l->min_issue = n > 0 ? 1 : 0;
     return n;
 }
 
