@@ -5,7 +5,7 @@
  * function pointers once per phase and never tests a backend by name.
  * Pure header: no MPI; the MPI-IO backend's context is opaque here.
  * docs/engine.md says how to add a backend: one file, one line in
- * src/core/backends.def. */
+ * src/backends/backends.def. */
 #ifndef PFS_BACKEND_H
 #define PFS_BACKEND_H
 
@@ -155,7 +155,7 @@ extern const struct pfs_backend pfs_backend_posix;
  * null engine): what the engine itself costs per transfer. */
 extern const struct pfs_backend pfs_backend_null;
 
-/* ---- the registry (src/core/backends.def): --api's choices ---- */
+/* ---- the registry (src/backends/backends.def): --api's choices ---- */
 /* Lines in the registry; cfg->api is an index into it. */
 int pfs_backend_count(void);
 /* The i-th line's name ("?" past the end). */

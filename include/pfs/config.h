@@ -101,7 +101,7 @@ struct pfs_config {
     double runtime;         /* data phases run this many seconds, wrapping around the block; 0: off */
     double ramp;            /* data phases: each stream's first seconds, left out of the figures; 0: off */
     int reorder;            /* read the file another node wrote */
-    int api;                /* the line of --api's backend in the registry (src/core/backends.def) */
+    int api;                /* the line of --api's backend in the registry (src/backends/backends.def) */
     int collective;         /* MPI-IO _all calls */
     char hints[PFS_MAX_HINTS][128];
     int nhints;

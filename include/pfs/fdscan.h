@@ -2,8 +2,8 @@
  * path inside a library (following links, blocking on FIFOs), so a backend
  * over them checks the path before (pfs_fid_check_path) and, after, finds
  * the library's new descriptor among those this process did not have and
- * checks its inode. Local and MPI-free; used by src/mpi/backend_mpiio.c and
- * the HDF5 module (src/results/backend_hdf5.c). */
+ * checks its inode. Local and MPI-free; used by src/backends/mpiio.c and
+ * the HDF5 module (src/backends/hdf5.c). */
 #ifndef PFS_FDSCAN_H
 #define PFS_FDSCAN_H
 

@@ -1,7 +1,7 @@
 /* The tables every option, phase, unit and exit status comes from: the
  * parser (config.c), --help and describe (config_describe.c) and
  * --list-options=json (config_json.c) all walk these (the fio way).
- * --api's choices are the backend registry's (src/core/backends.c). */
+ * --api's choices are the backend registry's (src/backends/registry.c). */
 #include "pfs/config.h"
 
 #include <stddef.h>

@@ -1,4 +1,4 @@
-/* A backend in a module of its own (a MODULE line of src/core/backends.def,
+/* A backend in a module of its own (a MODULE line of src/backends/backends.def,
  * e.g. hdf5): libpfs_<name>.so, loaded on every rank when --api names it,
  * so that the ranks of any other run never map its library. Where from:
  * beside the executable (the build tree), else the installed module

@@ -187,20 +187,3 @@ const struct pfs_backend pfs_backend_posix = {
     .md_mkdir = posix_md_mkdir,
     .md_rmdir = posix_md_rmdir,
 };
-
-unsigned pfs_dio_alignment(const char *dir)
-{
-    unsigned align = 4096;
-#ifdef STATX_DIOALIGN
-    struct statx sx;
-    if (statx(AT_FDCWD, dir, 0, STATX_DIOALIGN, &sx) == 0 && (sx.stx_mask & STATX_DIOALIGN)) {
-        unsigned a = sx.stx_dio_mem_align > sx.stx_dio_offset_align ? sx.stx_dio_mem_align
-                                                                     : sx.stx_dio_offset_align;
-        if (a)
-            align = a;
-    }
-#else
-    (void)dir;
-#endif
-    return align;
-}

@@ -1,9 +1,12 @@
 /* What every backend shares: the check that its flags and pointers agree,
- * and the refusals its flags imply. */
+ * the refusals its flags imply, and the direct-I/O alignment. */
+#define _GNU_SOURCE
 #include "pfs/backend.h"
 #include "pfs/config.h"
 
+#include <fcntl.h>
 #include <stdio.h>
+#include <sys/stat.h>
 
 int pfs_backend_valid(const struct pfs_backend *be, char *err, size_t len)
 {
@@ -79,4 +82,21 @@ int pfs_backend_check(const struct pfs_backend *be, const struct pfs_config *cfg
             return -1;
         }
     return check_fsync_every(be, cfg, err, len);
+}
+
+unsigned pfs_dio_alignment(const char *dir)
+{
+    unsigned align = 4096;
+#ifdef STATX_DIOALIGN
+    struct statx sx;
+    if (statx(AT_FDCWD, dir, 0, STATX_DIOALIGN, &sx) == 0 && (sx.stx_mask & STATX_DIOALIGN)) {
+        unsigned a = sx.stx_dio_mem_align > sx.stx_dio_offset_align ? sx.stx_dio_mem_align
+                                                                     : sx.stx_dio_offset_align;
+        if (a)
+            align = a;
+    }
+#else
+    (void)dir;
+#endif
+    return align;
 }
