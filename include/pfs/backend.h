@@ -208,6 +208,12 @@ static inline const struct pfs_backend *pfs_backend_md(const struct pfs_backend 
     return &pfs_backend_posix;
 }
 
+/* Local. open(2)'s flags for pfsbench's (PFS_OPEN_*): the access mode,
+ * O_CREAT|O_EXCL, O_TRUNC, O_DIRECT, and O_SYNC or O_DSYNC (O_SYNC wins).
+ * The one mapping of the backends that open with the POSIX calls (posix,
+ * uring, stdio, mmap, aio); PFS_OPEN_SHARED changes nothing here. */
+int pfs_open_flags(unsigned flags);
+
 /* Local. Direct-I/O alignment of files in dir: the larger of the memory and
  * offset alignments statx reports (STATX_DIOALIGN), else 4096. */
 unsigned pfs_dio_alignment(const char *dir);

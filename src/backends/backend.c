@@ -84,6 +84,24 @@ int pfs_backend_check(const struct pfs_backend *be, const struct pfs_config *cfg
     return check_fsync_every(be, cfg, err, len);
 }
 
+int pfs_open_flags(unsigned flags)
+{
+    int of = (flags & PFS_OPEN_READ) && (flags & PFS_OPEN_WRITE) ? O_RDWR
+             : (flags & PFS_OPEN_WRITE)                          ? O_WRONLY
+                                                                 : O_RDONLY;
+    if (flags & PFS_OPEN_CREATE)
+        of |= O_CREAT | O_EXCL;
+    if (flags & PFS_OPEN_TRUNC)
+        of |= O_TRUNC;
+    if (flags & PFS_OPEN_DIRECT)
+        of |= O_DIRECT;
+    if (flags & PFS_OPEN_SYNC)
+        of |= O_SYNC;
+    else if (flags & PFS_OPEN_DSYNC)
+        of |= O_DSYNC;
+    return of;
+}
+
 unsigned pfs_dio_alignment(const char *dir)
 {
     unsigned align = 4096;

@@ -235,11 +235,7 @@ static int mmap_open(void *ctx, int dirfd, const char *path, unsigned flags, con
         return -ENOMEM;
     h->c = ctx;
     /* A shared writable mapping needs a descriptor open for reading too. */
-    int of = (flags & PFS_OPEN_WRITE) ? O_RDWR : O_RDONLY;
-    if (flags & PFS_OPEN_CREATE)
-        of |= O_CREAT | O_EXCL;
-    if (flags & PFS_OPEN_TRUNC)
-        of |= O_TRUNC;
+    const int of = pfs_open_flags((flags & PFS_OPEN_WRITE) ? flags | PFS_OPEN_READ : flags);
     struct pfs_fid made = {0, 0};
     int fd = pfs_open_own_at(dirfd, path, of, 0644, expect, &made);
     if (fd < 0) {

@@ -14,24 +14,7 @@ static int posix_open(void *ctx, int dirfd, const char *path, unsigned flags, co
                       struct pfs_fid *got, void **fh)
 {
     (void)ctx;
-    int of = 0;
-    if ((flags & PFS_OPEN_READ) && (flags & PFS_OPEN_WRITE))
-        of |= O_RDWR;
-    else if (flags & PFS_OPEN_WRITE)
-        of |= O_WRONLY;
-    else
-        of |= O_RDONLY;
-    if (flags & PFS_OPEN_CREATE)
-        of |= O_CREAT | O_EXCL;
-    if (flags & PFS_OPEN_TRUNC)
-        of |= O_TRUNC;
-    if (flags & PFS_OPEN_DIRECT)
-        of |= O_DIRECT;
-    if (flags & PFS_OPEN_SYNC)
-        of |= O_SYNC;
-    else if (flags & PFS_OPEN_DSYNC)
-        of |= O_DSYNC;
-    int fd = pfs_open_own_at(dirfd, path, of, 0644, expect, got);
+    int fd = pfs_open_own_at(dirfd, path, pfs_open_flags(flags), 0644, expect, got);
     if (fd < 0)
         return fd;
     *fh = (void *)(intptr_t)fd;

@@ -47,20 +47,11 @@ static int stdio_open(void *ctx, int dirfd, const char *path, unsigned flags, co
 {
     (void)ctx;
     const int rd = (flags & PFS_OPEN_READ) != 0, wr = (flags & PFS_OPEN_WRITE) != 0;
-    int of = rd && wr ? O_RDWR : wr ? O_WRONLY : O_RDONLY;
-    if (flags & PFS_OPEN_CREATE)
-        of |= O_CREAT | O_EXCL;
-    if (flags & PFS_OPEN_TRUNC)
-        of |= O_TRUNC;
-    if (flags & PFS_OPEN_SYNC)
-        of |= O_SYNC;
-    else if (flags & PFS_OPEN_DSYNC)
-        of |= O_DSYNC;
     struct stdio_fh *h = calloc(1, sizeof(*h));
     if (!h)
         return -ENOMEM;
     struct pfs_fid made = {0, 0};
-    int fd = pfs_open_own_at(dirfd, path, of, 0644, expect, &made);
+    int fd = pfs_open_own_at(dirfd, path, pfs_open_flags(flags), 0644, expect, &made);
     if (fd < 0) {
         free(h);
         return fd;

@@ -120,31 +120,12 @@ static void uring_fini(void *ctx)
     free(ctx);
 }
 
-/* The open flags of the POSIX backend. */
-static int open_flags(unsigned flags)
-{
-    int of = (flags & PFS_OPEN_READ) && (flags & PFS_OPEN_WRITE) ? O_RDWR
-             : (flags & PFS_OPEN_WRITE)                          ? O_WRONLY
-                                                                 : O_RDONLY;
-    if (flags & PFS_OPEN_CREATE)
-        of |= O_CREAT | O_EXCL;
-    if (flags & PFS_OPEN_TRUNC)
-        of |= O_TRUNC;
-    if (flags & PFS_OPEN_DIRECT)
-        of |= O_DIRECT;
-    if (flags & PFS_OPEN_SYNC)
-        of |= O_SYNC;
-    else if (flags & PFS_OPEN_DSYNC)
-        of |= O_DSYNC;
-    return of;
-}
-
 /* pfs_open_own (which, with --direct, leaves nothing behind where the
  * file system refuses O_DIRECT), noting that refusal for errstr. */
 static int open_file(struct uring_ctx *c, int dirfd, const char *path, unsigned flags, const struct pfs_fid *expect,
                      struct pfs_fid *got)
 {
-    int fd = pfs_open_own_at(dirfd, path, open_flags(flags), 0644, expect, got);
+    int fd = pfs_open_own_at(dirfd, path, pfs_open_flags(flags), 0644, expect, got);
     if (fd == -EINVAL && (flags & PFS_OPEN_DIRECT) && c)
         __atomic_store_n(&c->no_direct, 1, __ATOMIC_RELAXED);
     return fd;
