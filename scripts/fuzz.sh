@@ -46,7 +46,7 @@ build() { # build OUTDIR: OUTDIR/fuzz_config and OUTDIR/fuzz_results, or exit 2
     # The harness and the MPI-free core (the parser reads the option and
     # phase tables, the file names and the backend registry): libc, libm
     # and pthreads, no MPI, no HDF5.
-    local core=("$SRC"/src/core/*.c "$SRC"/src/backends/{backend,registry,posix,null,uring,mmap,stdio}.c)
+    local core=("$SRC"/src/core/*.c "$SRC"/src/backends/{backend,registry,hdf5_options,posix,null,uring,mmap,stdio}.c)
     if ! "$cc" "${flags[@]}" "$SRC/tests/fuzz/fuzz_config.c" "${core[@]}" -luring -lm -lpthread \
         -o "$out/fuzz_config" 2>"$out/build.log"; then
         echo "fuzz.sh: could not build the fuzz target fuzz_config with $cc:" >&2

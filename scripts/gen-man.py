@@ -51,6 +51,23 @@ def main():
             head += " \\fI%s\\fR" % arg
         out += [".TP", head, roff(text)]
         i += 1
+    while i < len(lines) and not lines[i].strip():
+        i += 1
+    if i < len(lines) and lines[i].startswith("backends"):
+        # A section per backend: its name and line, then its own options.
+        out += [".SH BACKENDS", roff(lines[i].rstrip(":").strip()) + "."]
+        backend = re.compile(r"^  (\w+)\s+(.*)$")
+        i += 1
+        while i < len(lines) and lines[i].strip():
+            m, b = opt.match(lines[i]), backend.match(lines[i])
+            if m:
+                head = "\\fB\\-\\-%s\\fR" % roff(m.group(3)) + (" \\fI%s\\fR" % m.group(5) if m.group(5) else "")
+                out += [".RS", ".TP", head, roff(m.group(6)), ".RE"]
+            elif b:
+                out += [".TP", "\\fB%s\\fR" % b.group(1), roff(b.group(2))]
+            else:
+                sys.exit("gen-man: cannot read help line: %r" % lines[i])
+            i += 1
     rest = " ".join(l.strip() for l in lines[i:] if l.strip())
     out += [".SH EXIT STATUS", roff(rest.replace("exit status: ", ""))]
     out += [".SH FILES", "Data files are named \\fBpfsbench.\\fIRUNID\\fB.\\fISTREAM\\fR or "

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pfs/option.h"
 #include "pfs/safefile.h"
 
 struct pfs_config;
@@ -84,6 +85,10 @@ struct pfs_backend {
     const char *name; /* what --api takes */
     const char *help; /* one line for --help and --list-options */
     unsigned caps;    /* PFS_CAP_* */
+    /* Its own options (NULL: none): rows the generic parser reads once
+     * --api names it, into the struct its ops find in
+     * pfs_config_backend_opts(cfg); check validates them. */
+    const struct pfs_backend_options *options;
 
     /* ---- life cycle, all optional (NULL: nothing to do) ---- */
     /* Local. Refuses options this backend cannot honour, before anything is
@@ -155,6 +160,16 @@ extern const struct pfs_backend pfs_backend_posix;
  * null engine): what the engine itself costs per transfer. */
 extern const struct pfs_backend pfs_backend_null;
 
+/* What the core knows of a backend in a module (a MODULE line) before the
+ * module is loaded: its help line and its options, which the parser,
+ * --help, describe and --list-options=json need without it. The core
+ * holds it as pfs_about_<name> (src/backends/<name>_options.c); the
+ * module's table names the same help and options. */
+struct pfs_backend_about {
+    const char *help;
+    const struct pfs_backend_options *options;
+};
+
 /* ---- the registry (src/backends/backends.def): --api's choices ---- */
 /* Lines in the registry; cfg->api is an index into it. */
 int pfs_backend_count(void);
@@ -166,6 +181,10 @@ const struct pfs_backend *pfs_backend_at(int i);
  * (exporting pfs_backend_<name>), loaded by the run driver; pfs_backend_at
  * is NULL for it. */
 int pfs_backend_is_module(int i);
+/* The i-th line's help line and its options (NULL: none), for a MODULE line
+ * too; NULL where this program lacks the backend's layer. */
+const char *pfs_backend_help(int i);
+const struct pfs_backend_options *pfs_backend_options_of(int i);
 /* The line named name, or -1. */
 int pfs_backend_index(const char *name);
 const struct pfs_backend *pfs_backend_find(const char *name);
@@ -173,8 +192,14 @@ const struct pfs_backend *pfs_backend_find(const char *name);
  * by ", ", like snprintf (0 when none). */
 size_t pfs_backend_with(unsigned caps, char *buf, size_t len);
 
+/* Local. 0 when a backend's option table is one the generic parser can
+ * fill (each row of a backend's kind, long only, inside the struct of
+ * bo->size bytes, at most PFS_BACKEND_OPTS_MAX); -1 with the reason in err. */
+int pfs_backend_options_valid(const struct pfs_backend_options *bo, char *err, size_t len);
+
 /* Local. 0 when be's flags and pointers agree (every required op set, every
- * op a flag promises set); -1 with the reason in err otherwise. */
+ * op a flag promises set) and its options are valid; -1 with the reason in
+ * err otherwise. */
 int pfs_backend_valid(const struct pfs_backend *be, char *err, size_t len);
 
 /* Local. What the options ask that be cannot do (--direct without

@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "pfs/option.h"
+
 #define PFS_PATH_MAX 1024
 #define PFS_MAX_PHASES 16
 #define PFS_MAX_HINTS 16
@@ -130,10 +132,6 @@ struct pfs_config {
     int any_owner;          /* --clean: also other users' leftovers */
     double stall_warn;      /* seconds a call may block before it is warned about */
     double interval;        /* seconds per interval of the time series (the base; coarsened past the cap) */
-    uint64_t hdf5_chunk;    /* --api hdf5: chunk bytes of the dataset; 0: contiguous */
-    uint64_t hdf5_align;    /* --api hdf5: H5Pset_alignment bytes; 0: HDF5's (none) */
-    uint64_t hdf5_mdc_size; /* --api hdf5: metadata cache bytes (fixed size); 0: HDF5's adaptive default */
-    int hdf5_coll_md;       /* --api hdf5: collective metadata reads and writes */
     char job[PFS_PATH_MAX]; /* -f: a job file to run instead (pfs/jobfile.h) */
     int stop_on_error;      /* with -f */
     char ranks[PFS_PATH_MAX]; /* --ranks: a rank sweep's points ("" : none) */
@@ -142,7 +140,18 @@ struct pfs_config {
      * newline-separated lines; rank 0 prints them on stderr and the run
      * stores them with its own warnings. */
     char warnings[PFS_WARNLEN];
+    /* The chosen backend's own options: its options struct (src/backends),
+     * filled by its option table; opaque to the core, which holds no
+     * backend's fields (pfs_config_backend_opts). */
+    _Alignas(16) unsigned char backend_opts[PFS_BACKEND_OPTS_MAX];
 };
+
+/* Local. The options struct of cfg->api's backend, laid out by its option
+ * table (struct pfs_backend_options): the backend's own to read. */
+static inline const void *pfs_config_backend_opts(const struct pfs_config *cfg)
+{
+    return cfg->backend_opts;
+}
 
 /* What parsing asks the caller to do next. */
 enum pfs_parse_result {

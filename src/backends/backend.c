@@ -5,8 +5,52 @@
 #include "pfs/config.h"
 
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <sys/stat.h>
+
+/* The bytes a row of each type stores. */
+static size_t field_size(const struct pfs_opt *o)
+{
+    switch (o->type) {
+    case PFS_OPT_FLAG:
+    case PFS_OPT_INT:
+    case PFS_OPT_CHOICE: return sizeof(int);
+    case PFS_OPT_SIZE:
+    case PFS_OPT_SIZE0: return sizeof(uint64_t);
+    case PFS_OPT_DOUBLE: return sizeof(double);
+    case PFS_OPT_STRING: return o->cap;
+    default: return 0; /* the core's own kinds: not a backend's */
+    }
+}
+
+int pfs_backend_options_valid(const struct pfs_backend_options *bo, char *err, size_t len)
+{
+    if (!bo)
+        return 0;
+    if (bo->size > PFS_BACKEND_OPTS_MAX || (bo->count && !bo->rows)) {
+        snprintf(err, len, "its options struct is %zu bytes, more than %d", bo->size, PFS_BACKEND_OPTS_MAX);
+        return -1;
+    }
+    for (size_t i = 0; i < bo->count; i++) {
+        const struct pfs_opt *o = &bo->rows[i];
+        const char *why = !o->name || !o->name[0] ? "has no name"
+                          : !o->help              ? "has no help"
+                          : o->shrt               ? "has a letter (a backend's options are long only)"
+                          : o->registry || o->blank ? "uses the core's own fields"
+                          : !field_size(o)        ? "has a type a backend's option cannot have"
+                          : o->off + field_size(o) > bo->size ? "lies past the end of the options struct"
+                          : o->type == PFS_OPT_FLAG && !o->choices ? "is a flag without the value it sets"
+                          : o->type == PFS_OPT_CHOICE && !o->choices ? "is a choice without choices"
+                          : o->key && o->pos < 1 ? "has a describe key without a place"
+                                                 : NULL;
+        if (why) {
+            snprintf(err, len, "option %zu (--%s) %s", i, o->name ? o->name : "?", why);
+            return -1;
+        }
+    }
+    return 0;
+}
 
 int pfs_backend_valid(const struct pfs_backend *be, char *err, size_t len)
 {
@@ -23,6 +67,11 @@ int pfs_backend_valid(const struct pfs_backend *be, char *err, size_t len)
         missing = "md_create, md_stat, md_read, md_unlink, md_mkdir and md_rmdir (PFS_CAP_META)";
     else if (!be->fini != !be->init)
         missing = "init and fini together";
+    char why[256];
+    if (!missing && pfs_backend_options_valid(be->options, why, sizeof(why)) != 0) {
+        snprintf(err, len, "backend %s: %s", name, why);
+        return -1;
+    }
     if (!missing)
         return 0;
     snprintf(err, len, "backend %s lacks %s", name, missing);

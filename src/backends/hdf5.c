@@ -38,6 +38,8 @@
 #include "pfs/fdscan.h"
 #include "pfs/safefile.h"
 
+#include "hdf5_options.h"
+
 #define DSET "data"
 
 #ifdef H5_HAVE_THREADSAFE
@@ -365,13 +367,14 @@ static int h5_check(const struct pfs_config *cfg, char *err, size_t len)
         snprintf(err, len, "--api hdf5 takes transfers below 2 GiB (HDF5's MPI-IO driver moves them in one MPI call)");
         return -1;
     }
-    pfs_format_size(cfg->hdf5_chunk, a, sizeof(a));
+    const struct pfs_hdf5_opts *o = pfs_config_backend_opts(cfg);
+    pfs_format_size(o->chunk, a, sizeof(a));
     pfs_format_size(cfg->block, b, sizeof(b));
-    if (cfg->hdf5_chunk > cfg->block || cfg->hdf5_chunk >= (4ull << 30)) {
+    if (o->chunk > cfg->block || o->chunk >= (4ull << 30)) {
         snprintf(err, len, "--hdf5-chunk %s: a chunk must be below 4 GiB and no larger than the block per rank (%s)", a, b);
         return -1;
     }
-    if (cfg->hdf5_mdc_size && (cfg->hdf5_mdc_size < 1024 || cfg->hdf5_mdc_size > (128u << 20))) {
+    if (o->mdc_size && (o->mdc_size < 1024 || o->mdc_size > (128u << 20))) {
         snprintf(err, len, "--hdf5-mdc-size: HDF5's metadata cache takes 1k to 128m");
         return -1;
     }
@@ -382,27 +385,28 @@ static int h5_check(const struct pfs_config *cfg, char *err, size_t len)
  * alignment, metadata cache, collective metadata. */
 static hid_t make_fapl(const struct pfs_config *cfg, MPI_Comm comm, MPI_Info info, uint64_t object)
 {
+    const struct pfs_hdf5_opts *o = pfs_config_backend_opts(cfg);
     hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
     herr_t rc = fapl < 0 ? -1 : H5Pset_fapl_mpio(fapl, comm, info);
-    if (rc >= 0 && cfg->hdf5_align) {
+    if (rc >= 0 && o->align) {
         /* Raw data (the dataset, or each chunk) is aligned; metadata, in
          * blocks of 2 KiB, only when the data objects are that small. */
-        hsize_t thr = cfg->hdf5_align < object ? cfg->hdf5_align : object;
-        rc = H5Pset_alignment(fapl, thr, cfg->hdf5_align);
+        hsize_t thr = o->align < object ? o->align : object;
+        rc = H5Pset_alignment(fapl, thr, o->align);
     }
-    if (rc >= 0 && cfg->hdf5_mdc_size) {
+    if (rc >= 0 && o->mdc_size) {
         H5AC_cache_config_t mdc;
         mdc.version = H5AC__CURR_CACHE_CONFIG_VERSION;
         rc = H5Pget_mdc_config(fapl, &mdc);
         mdc.set_initial_size = 1;
-        mdc.initial_size = mdc.max_size = mdc.min_size = (size_t)cfg->hdf5_mdc_size;
+        mdc.initial_size = mdc.max_size = mdc.min_size = (size_t)o->mdc_size;
         mdc.incr_mode = H5C_incr__off;
         mdc.flash_incr_mode = H5C_flash_incr__off;
         mdc.decr_mode = H5C_decr__off;
         if (rc >= 0)
             rc = H5Pset_mdc_config(fapl, &mdc);
     }
-    if (rc >= 0 && cfg->hdf5_coll_md)
+    if (rc >= 0 && o->coll_md)
         rc = H5Pset_all_coll_metadata_ops(fapl, 1) < 0 ? -1 : H5Pset_coll_metadata_write(fapl, 1);
     if (rc < 0 && fapl >= 0) {
         H5Pclose(fapl);
@@ -450,7 +454,7 @@ static int make_lists(struct h5_ctx *ctx, const struct pfs_config *cfg)
     ctx->dxpl = H5Pcreate(H5P_DATASET_XFER);
     if (ctx->dcpl < 0 || ctx->dxpl < 0 || H5Pset_fill_time(ctx->dcpl, H5D_FILL_TIME_NEVER) < 0)
         return h5_fail(ctx, "H5Pcreate");
-    hsize_t chunk = cfg->hdf5_chunk;
+    hsize_t chunk = ((const struct pfs_hdf5_opts *)pfs_config_backend_opts(cfg))->chunk;
     if (chunk && H5Pset_chunk(ctx->dcpl, 1, &chunk) < 0)
         return h5_fail(ctx, "H5Pset_chunk");
     if (H5Pset_dxpl_mpio(ctx->dxpl, cfg->collective ? H5FD_MPIO_COLLECTIVE : H5FD_MPIO_INDEPENDENT) < 0)
@@ -517,8 +521,9 @@ static int h5_init(void **vctx, const struct pfs_config *cfg, const void *env, c
 
 const struct pfs_backend pfs_backend_hdf5 = {
     .name = "hdf5",
-    .help = "HDF5 H5Dwrite/H5Dread of hyperslabs of one dataset per file, through the MPI-IO driver (a module)",
+    .help = PFS_HDF5_HELP,
     .caps = PFS_CAP_COLLECTIVE | PFS_CAP_HINTS | PFS_CAP_FSYNC_COLL,
+    .options = &pfs_hdf5_options,
     .check = h5_check,
     .init = h5_init,
     .fini = h5_fini,

@@ -4,7 +4,9 @@
  * layer; a program that has the layer (pfsbench links all of the MPI
  * layer's objects) resolves it. A backend in a module of its own (hdf5:
  * libpfs_hdf5.so, so that only a run that uses it maps HDF5) has no pointer
- * here; pfs_backend_is_module says so, and the run driver loads it. */
+ * here, only what the core must know of it before it is loaded
+ * (pfs_about_<name>: its help and options); pfs_backend_is_module says so,
+ * and the run driver loads it. */
 #include "pfs/backend.h"
 
 #include <stdio.h>
@@ -14,18 +16,18 @@
  * driver loads (src/mpi/backend_load.c), so its pointer stays NULL. */
 #define DECL_CORE(name) extern const struct pfs_backend pfs_backend_##name;
 #define DECL_LAYER(name) extern const struct pfs_backend pfs_backend_##name __attribute__((weak));
-#define DECL_MODULE(name)
+#define DECL_MODULE(name) extern const struct pfs_backend_about pfs_about_##name;
 #define PFS_BACKEND(name, where) DECL_##where(name)
 #include "backends.def"
 #undef PFS_BACKEND
 
-#define PTR_CORE(name) &pfs_backend_##name, 0
-#define PTR_LAYER(name) &pfs_backend_##name, 0
-#define PTR_MODULE(name) NULL, 1
+#define PTR_CORE(name) &pfs_backend_##name, NULL
+#define PTR_LAYER(name) &pfs_backend_##name, NULL
+#define PTR_MODULE(name) NULL, &pfs_about_##name
 static const struct {
     const char *name;
     const struct pfs_backend *be;
-    int module; /* loaded from libpfs_<name>.so by the run driver */
+    const struct pfs_backend_about *module; /* loaded from libpfs_<name>.so by the run driver: what the core knows */
 } registry[] = {
 #define PFS_BACKEND(name, where) {#name, PTR_##where(name)},
 #include "backends.def"
@@ -40,6 +42,20 @@ const char *pfs_backend_name(int i) { return i >= 0 && i < NREG ? registry[i].na
 const struct pfs_backend *pfs_backend_at(int i) { return i >= 0 && i < NREG ? registry[i].be : NULL; }
 
 int pfs_backend_is_module(int i) { return i >= 0 && i < NREG && registry[i].module; }
+
+const char *pfs_backend_help(int i)
+{
+    if (i < 0 || i >= NREG)
+        return NULL;
+    return registry[i].module ? registry[i].module->help : registry[i].be ? registry[i].be->help : NULL;
+}
+
+const struct pfs_backend_options *pfs_backend_options_of(int i)
+{
+    if (i < 0 || i >= NREG)
+        return NULL;
+    return registry[i].module ? registry[i].module->options : registry[i].be ? registry[i].be->options : NULL;
+}
 
 int pfs_backend_index(const char *name)
 {

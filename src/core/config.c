@@ -45,6 +45,7 @@ void pfs_config_defaults(struct pfs_config *cfg)
     cfg->stall_warn = 10;
     cfg->interval = 1;
     snprintf(cfg->results, sizeof(cfg->results), "pfsbench-results.h5");
+    pfs_opt_defaults(cfg->api, cfg->backend_opts);
 }
 
 static int fail(char *err, size_t len, const char *fmt, ...)
@@ -99,184 +100,6 @@ void pfs_format_size(uint64_t b, char *buf, size_t len)
         u++;
     }
     snprintf(buf, len, "%llu %s", (unsigned long long)b, units[u]);
-}
-
-static int parse_phases(const char *s, struct pfs_config *cfg, char *err, size_t len)
-{
-    char tmp[512];
-    if (strlen(s) >= sizeof(tmp))
-        return fail(err, len, "--phases: list too long");
-    strcpy(tmp, s);
-    cfg->nphases = 0;
-    char *save = NULL;
-    for (char *tok = strtok_r(tmp, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        int k = pfs_phase_find(tok, strlen(tok));
-        if (k < 0) {
-            char all[256];
-            size_t n = 0;
-            for (int j = 0; j < PFS_PH_KINDS && n < sizeof(all); j++)
-                n += (size_t)snprintf(all + n, sizeof(all) - n, "%s%s", j ? "," : "", pfs_phase_name(j));
-            return fail(err, len, "--phases: unknown phase '%s'; use a comma list of %s", tok, all);
-        }
-        if (cfg->nphases == PFS_MAX_PHASES)
-            return fail(err, len, "--phases: at most %d phases", PFS_MAX_PHASES);
-        cfg->phases[cfg->nphases++] = k;
-    }
-    if (cfg->nphases == 0 || s[0] == ',' || s[strlen(s) - 1] == ',' || strstr(s, ",,"))
-        return fail(err, len, "--phases: empty phase in '%s'; use e.g. -p write,read", s);
-    return 0;
-}
-
-/* The index of arg among choices "a|b|c", or -1; in any case (--layout
- * STRIDED) when nocase. */
-static int choice_index(const char *choices, const char *arg, int nocase)
-{
-    const char *c = choices;
-    for (int idx = 0; c && *c; idx++) {
-        size_t n = strcspn(c, "|");
-        if (strlen(arg) == n && (nocase ? strncasecmp(arg, c, n) : strncmp(arg, c, n)) == 0)
-            return idx;
-        c += n + (c[n] == '|');
-    }
-    return -1;
-}
-
-/* The idx-th name of "a|b|c": its length, and *name; 0 when there is none. */
-size_t pfs_opt_choice_name(const char *choices, int idx, const char **name)
-{
-    const char *c = choices;
-    for (int i = 0; c && *c; i++) {
-        size_t n = strcspn(c, "|");
-        if (i == idx) {
-            *name = c;
-            return n;
-        }
-        c += n + (c[n] == '|');
-    }
-    return 0;
-}
-
-size_t pfs_opt_choice(const struct opt *o, int idx, const char **name)
-{
-    if (!o->registry)
-        return pfs_opt_choice_name(o->choices, idx, name);
-    if (idx < 0 || idx >= pfs_backend_count())
-        return 0;
-    *name = pfs_backend_name(idx);
-    return strlen(*name);
-}
-
-const char *pfs_opt_choices_text(const struct opt *o, char *buf, size_t len)
-{
-    size_t n = 0, k;
-    const char *name;
-    if (len)
-        buf[0] = '\0';
-    for (int i = 0; (k = pfs_opt_choice(o, i, &name)) != 0 && n < len; i++) {
-        int w = snprintf(buf + n, len - n, "%s%.*s", i ? "|" : "", (int)k, name);
-        n += w > 0 ? (size_t)w : 0;
-    }
-    return buf;
-}
-
-/* The registry line of an --api name, in any case (-a MPIIO), or -1. */
-static int registry_index(const char *arg)
-{
-    for (int i = 0; i < pfs_backend_count(); i++)
-        if (strcasecmp(arg, pfs_backend_name(i)) == 0)
-            return i;
-    return -1;
-}
-
-static int set_opt(const struct opt *o, const char *arg, struct pfs_config *cfg, char *err, size_t len)
-{
-    char *field = (char *)cfg + o->off;
-    char *end;
-    switch (o->type) {
-    case T_FLAG:
-        *(int *)field = atoi(o->choices);
-        return 0;
-    case T_SIZE0:
-        if (strcmp(arg, "0") == 0) {
-            *(uint64_t *)field = 0;
-            return 0;
-        }
-        /* fall through */
-    case T_SIZE:
-        if (pfs_parse_size(arg, (uint64_t *)field) != 0)
-            return fail(err, len, "--%s: '%s' is not a size; give a positive whole number with an optional k, m, g or t (1024-based), e.g. 4m", o->name, arg);
-        if (o->off == OFF(block))
-            cfg->block_given = 1;
-        return 0;
-    case T_INT: {
-        if (o->vals && strcmp(arg, o->vals) == 0) { /* the word that stands for 0 (--reps auto) */
-            *(int *)field = 0;
-            return 0;
-        }
-        errno = 0;
-        long v = strtol(arg, &end, 10);
-        if (errno || end == arg || *end || v < o->min || v > o->max)
-            return fail(err, len, "--%s: '%s' is not a whole number from %.0f to %.0f%s%s", o->name, arg, o->min, o->max,
-                        o->vals ? " or " : "", o->vals ? o->vals : "");
-        *(int *)field = (int)v;
-        return 0;
-    }
-    case T_DOUBLE: {
-        errno = 0;
-        double v = strtod(arg, &end);
-        if (errno || end == arg || *end || !isfinite(v) || v < o->min || v > o->max)
-            return fail(err, len, "--%s: '%s' is not a number from %g to %g", o->name, arg, o->min, o->max);
-        *(double *)field = v;
-        return 0;
-    }
-    case T_STRING: {
-        size_t cap = o->off == OFF(label) ? sizeof(cfg->label)
-                   : o->off == OFF(run_id) ? sizeof(cfg->run_id) : PFS_PATH_MAX;
-        if (!*arg)
-            return fail(err, len, "--%s: empty value", o->name);
-        if (strlen(arg) >= cap)
-            return fail(err, len, "--%s: value longer than %zu characters", o->name, cap - 1);
-        if (o->off == OFF(run_id) && !pfs_run_id_valid(arg))
-            return fail(err, len, "--run-id: '%s' may hold only letters, digits, '-' and '_'", arg);
-        if (o->off == OFF(results) && !pfs_results_name_ok(arg))
-            return fail(err, len, "-o '%s': -o names pfsbench's HDF5 results file; IOR's -o test file path is -d DIR "
-                        "here (pfsbench names its own files); give a name ending in .h5", arg);
-        strcpy(field, arg);
-        return 0;
-    }
-    case T_PHASES:
-        return parse_phases(arg, cfg, err, len);
-    case T_CHOICE: {
-        char all[256];
-        /* Names in any case (-a POSIX, IOR's spelling), but not units, whose
-         * case is their meaning (KB, kb, Kb). */
-        int idx = o->registry ? registry_index(arg) : choice_index(o->choices, arg, o->off != OFF(units));
-        if (idx < 0)
-            return fail(err, len, "--%s: '%s' is not one of %s%s", o->name, arg, pfs_opt_choices_text(o, all, sizeof(all)),
-                        o->registry && strcasecmp(arg, "dummy") == 0 ? " (IOR's DUMMY is null)" : "");
-        *(int *)field = idx;
-        return 0;
-    }
-    case T_HINT: {
-        const char *eq = strchr(arg, '=');
-        if (!eq || eq == arg || !eq[1])
-            return fail(err, len, "--hint: '%s' is not key=value, e.g. --hint striping_factor=4", arg);
-        if (cfg->nhints == PFS_MAX_HINTS)
-            return fail(err, len, "--hint: at most %d hints", PFS_MAX_HINTS);
-        if (strlen(arg) >= sizeof(cfg->hints[0]))
-            return fail(err, len, "--hint: '%s' is too long", arg);
-        if (pfs_hint_check(arg, err, len) < 0)
-            return -1;
-        strcpy(cfg->hints[cfg->nhints++], arg);
-        return 0;
-    }
-    case T_ACTION:
-        /* An action that takes a value takes one of its choices. */
-        if (o->arg && arg && choice_index(o->choices, arg, 0) < 0)
-            return fail(err, len, "--%s: '%s' is not one of %s", o->name, arg, o->choices);
-        return 0;
-    }
-    return 0;
 }
 
 /* What is wrong with the option words (unknown options, a value missing
@@ -346,9 +169,11 @@ static void unknown_option(struct problems *p, int letter, const char *word)
     size_t n = strcspn(word + 2, "=");
     char many[256] = "";
     size_t k = 0;
-    for (size_t i = 0; i < NOPTS && k < sizeof(many); i++)
-        if (n && strncmp(pfs_opt_table[i].name, word + 2, n) == 0) {
-            int w = snprintf(many + k, sizeof(many) - k, "%s--%s", k ? ", " : "", pfs_opt_table[i].name);
+    const struct pfs_opt *o;
+    int api;
+    for (size_t i = 0; (o = pfs_opt_at(i, &api)) && k < sizeof(many); i++)
+        if (n && strncmp(o->name, word + 2, n) == 0) {
+            int w = snprintf(many + k, sizeof(many) - k, "%s--%s", k ? ", " : "", o->name);
             k += w > 0 ? (size_t)w : 0;
         }
     const char *near = pfs_opt_nearest(word);
@@ -394,7 +219,8 @@ static void problems_message(const struct problems *p, char *err, size_t len)
         snprintf(err + k, len - k, "\n  and %d more", untold);
 }
 
-static const struct opt *short_opt(int c)
+/* The core's row of a letter (a backend's rows have none). */
+static const struct pfs_opt *short_opt(int c)
 {
     for (size_t i = 0; i < NOPTS; i++)
         if (pfs_opt_table[i].shrt == c)
@@ -402,23 +228,26 @@ static const struct opt *short_opt(int c)
     return NULL;
 }
 
-/* getopt's tables from the option table, and the trap letters (config_check.c)
- * that no option has: a trap that takes a value in its tool takes an attached one. */
-static void getopt_tables(struct option *lopts, char *sopts)
+/* getopt's tables from every option row (the core's and the backends',
+ * pfs_opt_at: getopt's value is 256 + the row's number), and the trap
+ * letters (config_check.c) that no option has: a trap that takes a value
+ * in its tool takes an attached one. Returns the rows' count. */
+static size_t getopt_tables(struct option *lopts, char *sopts)
 {
-    size_t sp = 0;
+    size_t sp = 0, nrows = 0;
     sopts[sp++] = ':'; /* report a missing value as ':' */
-    for (size_t i = 0; i < NOPTS; i++) {
-        int has_arg = pfs_opt_table[i].type == T_FLAG || (pfs_opt_table[i].type == T_ACTION && !pfs_opt_table[i].arg) ? no_argument
-                                                                                          : required_argument;
-        lopts[i] = (struct option){pfs_opt_table[i].name, has_arg, NULL, 256 + (int)i};
-        if (pfs_opt_table[i].shrt) {
-            sopts[sp++] = (char)pfs_opt_table[i].shrt;
+    const struct pfs_opt *o;
+    int api;
+    for (size_t i = 0; i < PFS_OPT_MAX && (o = pfs_opt_at(i, &api)); i++, nrows++) {
+        int has_arg = o->type == T_FLAG || (o->type == T_ACTION && !o->arg) ? no_argument : required_argument;
+        lopts[i] = (struct option){o->name, has_arg, NULL, 256 + (int)i};
+        if (o->shrt) {
+            sopts[sp++] = (char)o->shrt;
             if (has_arg == required_argument)
                 sopts[sp++] = ':';
         }
     }
-    lopts[NOPTS] = (struct option){0, 0, 0, 0};
+    lopts[nrows] = (struct option){0, 0, 0, 0};
     sopts[sp] = '\0';
     for (size_t t = 0; t < pfs_ntraps; t++) {
         if (short_opt(pfs_traps[t].letter))
@@ -428,29 +257,38 @@ static void getopt_tables(struct option *lopts, char *sopts)
             sopts[sp++] = ':', sopts[sp++] = ':';
     }
     sopts[sp] = '\0';
+    return nrows;
 }
 
 /* What the words ask for, and what parsing them found. */
 struct words {
     int help, version, list, total_given, short_c;
-    const struct opt *owned; /* the first option given that a backend owns */
+    /* The options given that a backend owns, in the order given, and the
+     * registry line of each: once --api is known, those of another line
+     * are refused, the first one named. */
+    const struct pfs_opt *owned[PFS_OPT_MAX];
+    int owner[PFS_OPT_MAX], nowned;
     unsigned char given[PFS_OPT_MAX];
+    /* Each registry line's options struct, from its rows' defaults and the
+     * words; the one of the line --api names is kept (pfs_backend_opts). */
+    unsigned char (*blocks)[PFS_BACKEND_OPTS_MAX];
 };
 
-/* The getopt loop: every option into cfg, every problem into p. */
+/* The getopt loop: every option into cfg (a backend's into its line's
+ * block), every problem into p. */
 static void parse_words(struct pfs_config *cfg, int argc, char **argv, struct words *w, struct problems *p)
 {
     struct option lopts[PFS_OPT_MAX + 1];
     char sopts[3 * PFS_OPT_MAX + 64];
-    getopt_tables(lopts, sopts);
+    const int nrows = (int)getopt_tables(lopts, sopts);
     optind = 0; /* glibc: full reinitialisation, so tests can parse many times */
     opterr = 0;
     for (int c; (c = getopt_long(argc, argv, sopts, lopts, NULL)) != -1;) {
         if (c == '?') {
             /* glibc sets optopt to the option's val (256 + index) when a
              * long option that takes no value is given one (--keep=1). */
-            if (optopt >= 256 && optopt < 256 + (int)NOPTS)
-                problem(p, "option '--%s' takes no value", pfs_opt_table[optopt - 256].name);
+            if (optopt >= 256 && optopt < 256 + nrows)
+                problem(p, "option '--%s' takes no value", lopts[optopt - 256].name);
             else
                 unknown_option(p, optopt, argv[optind - 1]);
             continue;
@@ -459,7 +297,8 @@ static void parse_words(struct pfs_config *cfg, int argc, char **argv, struct wo
             problem(p, "option '%s' needs a value", argv[optind - 1]);
             continue;
         }
-        const struct opt *o = c >= 256 ? &pfs_opt_table[c - 256] : short_opt(c);
+        int api = -1;
+        const struct pfs_opt *o = c >= 256 ? pfs_opt_at((size_t)(c - 256), &api) : short_opt(c);
         if (!o) { /* a trap letter */
             unknown_option(p, c, NULL);
             continue;
@@ -467,13 +306,15 @@ static void parse_words(struct pfs_config *cfg, int argc, char **argv, struct wo
         w->help |= strcmp(o->name, "help") == 0;
         w->version |= strcmp(o->name, "version") == 0;
         w->list |= strcmp(o->name, "list-options") == 0;
-        w->total_given |= o->off == OFF(total);
+        w->total_given |= api < 0 && o->off == OFF(total);
         w->short_c |= c == 'c';
-        w->given[o - pfs_opt_table] = 1;
-        if (o->api && !w->owned)
-            w->owned = o;
+        w->given[c >= 256 ? c - 256 : o - pfs_opt_table] = 1;
+        if (api >= 0 && w->nowned < PFS_OPT_MAX)
+            w->owned[w->nowned] = o, w->owner[w->nowned++] = api;
         char verr[PFS_ERRLEN];
-        if (set_opt(o, optarg, cfg, verr, sizeof(verr)) != 0 && !p->value[0])
+        int rc = api < 0 ? pfs_opt_set(o, optarg, cfg, cfg, verr, sizeof(verr))
+                         : pfs_opt_set(o, optarg, NULL, w->blocks[api], verr, sizeof(verr));
+        if (rc != 0 && !p->value[0])
             snprintf(p->value, sizeof(p->value), "%s", verr);
     }
 }
@@ -494,9 +335,18 @@ enum pfs_parse_result pfs_config_parse(struct pfs_config *cfg, int argc, char **
     err[0] = '\0';
     struct words w = {0};
     struct problems *p = calloc(1, sizeof(*p));
-    if (!p)
+    w.blocks = calloc((size_t)pfs_backend_count(), sizeof(*w.blocks));
+    if (!p || !w.blocks) {
+        free(p);
+        free(w.blocks);
         return parse_error(err, errlen, "out of memory");
+    }
+    for (int i = 0; i < pfs_backend_count(); i++)
+        pfs_opt_defaults(i, w.blocks[i]);
     parse_words(cfg, argc, argv, &w, p);
+    /* --api is known now: its backend's options are the run's. */
+    memcpy(cfg->backend_opts, w.blocks[cfg->api], sizeof(cfg->backend_opts));
+    free(w.blocks);
     int bad = p->count || p->value[0];
     if (bad)
         problems_message(p, err, errlen);
@@ -527,9 +377,10 @@ enum pfs_parse_result pfs_config_parse(struct pfs_config *cfg, int argc, char **
         return parse_error(err, errlen, "--any-owner goes with --clean DIR");
     if (cfg->clean)
         return PFS_PARSE_RUN;
-    if (w.owned && strcmp(w.owned->api, pfs_backend_name(cfg->api)) != 0)
-        return parse_error(err, errlen, "--%s is an option of --api %s (not available with --api %s)", w.owned->name,
-                           w.owned->api, pfs_backend_name(cfg->api));
+    for (int i = 0; i < w.nowned; i++)
+        if (w.owner[i] != cfg->api)
+            return parse_error(err, errlen, "--%s is an option of --api %s (not available with --api %s)",
+                               w.owned[i]->name, pfs_backend_name(w.owner[i]), pfs_backend_name(cfg->api));
     if (pfs_check_run(cfg, w.total_given, err, errlen) != 0) {
         size_t n = strlen(err);
         if (w.short_c && strstr(err, "--collective") && n < errlen)

@@ -179,10 +179,12 @@ const char *pfs_opt_nearest(const char *word)
     size_t n = strcspn(word, "=");
     const char *best = NULL;
     size_t bd = 99;
-    for (size_t i = 0; i < pfs_opt_count; i++) {
-        size_t d = distance(word, n, pfs_opt_table[i].name);
+    const struct pfs_opt *o;
+    int api;
+    for (size_t i = 0; (o = pfs_opt_at(i, &api)); i++) { /* a backend's options too */
+        size_t d = distance(word, n, o->name);
         if (d < bd)
-            bd = d, best = pfs_opt_table[i].name;
+            bd = d, best = o->name;
     }
     /* near enough to be a typo: two edits, fewer for a short word */
     return best && bd <= 2 && bd * 3 <= n + 1 ? best : NULL;

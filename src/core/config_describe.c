@@ -15,27 +15,44 @@
 
 #define NOPTS pfs_opt_count
 
+/* One option's line: "  -d, --dir DIR   help", a backend's indented
+ * further ("      --hdf5-chunk SIZE  help"; tests/unit/test_config.c and
+ * scripts/gen-man.py read both forms). */
+static void usage_line(FILE *out, const struct pfs_opt *o)
+{
+    char left[64], all[256];
+    if (o->shrt)
+        snprintf(left, sizeof(left), "-%c, --%s%s%s", o->shrt, o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+    else
+        snprintf(left, sizeof(left), "    --%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+    if (o->type == T_CHOICE || (o->type == T_ACTION && o->arg))
+        fprintf(out, "  %-26s %s; %s is one of %s\n", left, o->help, o->arg, pfs_opt_choices_text(o, all, sizeof(all)));
+    else
+        fprintf(out, "  %-26s %s\n", left, o->help);
+}
+
+/* A section per backend: its line (what it is) and its own options. */
+static void usage_backends(FILE *out)
+{
+    fprintf(out, "\nbackends (-a/--api NAME; default %s), each with its own options:\n", pfs_backend_name(0));
+    for (int i = 0; i < pfs_backend_count(); i++) {
+        const char *help = pfs_backend_help(i);
+        fprintf(out, "  %-8s %s\n", pfs_backend_name(i), help ? help : "");
+        const struct pfs_backend_options *bo = pfs_backend_options_of(i);
+        for (size_t k = 0; bo && k < bo->count; k++)
+            usage_line(out, &bo->rows[k]);
+    }
+}
+
 void pfs_config_usage(FILE *out)
 {
     fprintf(out, "usage: mpirun -np N pfsbench -d DIR [options]\n\n"
                  "Sequential bandwidth and metadata rates of a parallel file system: N ranks (x threads),\n"
                  "a file each or one shared file, phases separated by barriers, results in HDF5.\n"
                  "SIZE takes k, m, g, t (1024-based).\n\noptions:\n");
-    for (size_t i = 0; i < NOPTS; i++) {
-        char left[64];
-        if (pfs_opt_table[i].shrt)
-            snprintf(left, sizeof(left), "-%c, --%s%s%s", pfs_opt_table[i].shrt, pfs_opt_table[i].name,
-                     pfs_opt_table[i].arg ? " " : "", pfs_opt_table[i].arg ? pfs_opt_table[i].arg : "");
-        else
-            snprintf(left, sizeof(left), "    --%s%s%s", pfs_opt_table[i].name,
-                     pfs_opt_table[i].arg ? " " : "", pfs_opt_table[i].arg ? pfs_opt_table[i].arg : "");
-        char all[256];
-        if (pfs_opt_table[i].type == T_CHOICE || (pfs_opt_table[i].type == T_ACTION && pfs_opt_table[i].arg))
-            fprintf(out, "  %-26s %s; %s is one of %s\n", left, pfs_opt_table[i].help, pfs_opt_table[i].arg,
-                    pfs_opt_choices_text(&pfs_opt_table[i], all, sizeof(all)));
-        else
-            fprintf(out, "  %-26s %s\n", left, pfs_opt_table[i].help);
-    }
+    for (size_t i = 0; i < NOPTS; i++)
+        usage_line(out, &pfs_opt_table[i]);
+    usage_backends(out);
     fprintf(out, "\nexit status:");
     for (size_t i = 0; i < pfs_exit_count; i++)
         fprintf(out, " %d %s,", pfs_exit_table[i].code, pfs_exit_table[i].meaning);
@@ -61,12 +78,13 @@ static void sput(struct sink *k, const char *fmt, ...)
         k->n += (size_t)w;
 }
 
-/* An option's value as describe writes it. */
-static void put_value(struct sink *k, const struct opt *o, const struct pfs_config *cfg)
+/* An option's value in base (the struct its offset is in: pfs_opt_base)
+ * as describe writes it; cfg for the core's lists (phases, hints). */
+static void put_value(struct sink *k, const struct pfs_opt *o, const void *base, const struct pfs_config *cfg)
 {
-    const char *field = (const char *)cfg + o->off, *name = "";
+    const char *field = (const char *)base + o->off, *name = "";
     size_t n;
-    if (o->blank && *(const int *)((const char *)cfg + o->blank - 1))
+    if (o->blank && *(const int *)((const char *)base + o->blank - 1))
         return;
     switch (o->type) {
     case T_STRING: sput(k, "%s", field); break;
@@ -104,41 +122,52 @@ static void put_value(struct sink *k, const struct opt *o, const struct pfs_conf
     }
 }
 
+/* The row described at place pos (the results files' order), in any table:
+ * NULL past the last; *api as pfs_opt_at. */
+static const struct pfs_opt *row_at_pos(int pos, int *api)
+{
+    const struct pfs_opt *o;
+    for (size_t i = 0; (o = pfs_opt_at(i, api)); i++)
+        if (o->key && o->pos == pos)
+            return o;
+    return NULL;
+}
+
+/* Every backend's options are described for every run, whichever --api
+ * (the chosen one's values, the others' defaults), so that every run of a
+ * file has the same keys, as before backends owned their options. */
 size_t pfs_config_describe(const struct pfs_config *cfg, char *buf, size_t len)
 {
     struct sink k = {buf, len, 0};
     if (len)
         buf[0] = '\0';
-    /* In the order of pos, which the results files already hold. */
-    for (int pos = 1;; pos++) {
-        const struct opt *o = NULL;
-        for (size_t i = 0; i < NOPTS && !o; i++)
-            if (pfs_opt_table[i].key && pfs_opt_table[i].pos == pos)
-                o = &pfs_opt_table[i];
-        if (!o)
-            break;
+    _Alignas(16) unsigned char scratch[PFS_BACKEND_OPTS_MAX];
+    const struct pfs_opt *o;
+    int api;
+    for (int pos = 1; (o = row_at_pos(pos, &api)); pos++) {
         sput(&k, "%s=", o->key);
-        put_value(&k, o, cfg);
+        put_value(&k, o, pfs_opt_base(cfg, api, scratch), cfg);
         sput(&k, "\n");
     }
     return k.n;
 }
 
-size_t pfs_opt_value(const struct opt *o, const struct pfs_config *cfg, char *buf, size_t len)
+size_t pfs_opt_value(const struct pfs_opt *o, const void *base, const struct pfs_config *cfg, char *buf, size_t len)
 {
     struct sink k = {buf, len, 0};
     if (len)
         buf[0] = '\0';
-    put_value(&k, o, cfg);
+    put_value(&k, o, base, cfg);
     return k.n;
 }
 
 /* The typed value of row o: sizes are u64, counts int, durations and
  * fractions double, flags int (or their value's name), the rest text. */
-static void field_of(const struct opt *o, const struct pfs_config *cfg, struct pfs_field *f, char *text, size_t len)
+static void field_of(const struct pfs_opt *o, const void *base, const struct pfs_config *cfg, struct pfs_field *f,
+                     char *text, size_t len)
 {
-    const char *field = (const char *)cfg + o->off;
-    pfs_opt_value(o, cfg, text, len);
+    const char *field = (const char *)base + o->off;
+    pfs_opt_value(o, base, cfg, text, len);
     *f = (struct pfs_field){.key = o->key, .unit = o->unit, .type = PFS_FIELD_STR, .s = text};
     switch (o->type) {
     case T_SIZE:
@@ -165,17 +194,15 @@ static void field_of(const struct opt *o, const struct pfs_config *cfg, struct p
 int pfs_config_fields(const struct pfs_config *cfg, int (*fn)(void *arg, const struct pfs_field *f), void *arg)
 {
     char text[4096];
-    for (int pos = 1;; pos++) {
-        const struct opt *o = NULL;
-        for (size_t i = 0; i < NOPTS && !o; i++)
-            if (pfs_opt_table[i].key && pfs_opt_table[i].pos == pos)
-                o = &pfs_opt_table[i];
-        if (!o)
-            return 0;
+    _Alignas(16) unsigned char scratch[PFS_BACKEND_OPTS_MAX];
+    const struct pfs_opt *o;
+    int api;
+    for (int pos = 1; (o = row_at_pos(pos, &api)); pos++) {
         struct pfs_field f;
-        field_of(o, cfg, &f, text, sizeof(text));
+        field_of(o, pfs_opt_base(cfg, api, scratch), cfg, &f, text, sizeof(text));
         int rc = fn(arg, &f);
         if (rc)
             return rc;
     }
+    return 0;
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "config_table.h"
+#include "pfs/backend.h"
 #include "pfs/names.h"
 
 
@@ -38,7 +39,7 @@ static void json_key(FILE *out, const char *key, const char *s)
         fputs("null", out);
 }
 
-static void json_choices(FILE *out, const struct opt *o)
+static void json_choices(FILE *out, const struct pfs_opt *o)
 {
     const char *name;
     size_t n;
@@ -50,7 +51,7 @@ static void json_choices(FILE *out, const struct opt *o)
     fputc(']', out);
 }
 
-static const char *type_name(enum opt_type t)
+static const char *type_name(enum pfs_opt_type t)
 {
     static const char *names[] = {[T_FLAG] = "flag",     [T_SIZE] = "size",   [T_SIZE0] = "size",
                                   [T_INT] = "integer",   [T_DOUBLE] = "number", [T_STRING] = "string",
@@ -61,9 +62,9 @@ static const char *type_name(enum opt_type t)
 
 /* The default, typed: null where there is none (an empty string, a size or
  * number that means "not given" or "off", an action). */
-static void json_default(FILE *out, const struct opt *o, const struct pfs_config *def)
+static void json_default(FILE *out, const struct pfs_opt *o, const void *base, const struct pfs_config *def)
 {
-    const char *field = (const char *)def + o->off;
+    const char *field = (const char *)base + o->off;
     char buf[256];
     fputs(", \"default\": ", out);
     switch (o->type) {
@@ -87,7 +88,7 @@ static void json_default(FILE *out, const struct opt *o, const struct pfs_config
     case T_STRING:
     case T_CHOICE:
     case T_PHASES:
-        if (pfs_opt_value(o, def, buf, sizeof(buf)) == 0)
+        if (pfs_opt_value(o, base, def, buf, sizeof(buf)) == 0)
             break;
         json_str(out, buf, SIZE_MAX);
         return;
@@ -97,8 +98,10 @@ static void json_default(FILE *out, const struct opt *o, const struct pfs_config
     fputs("null", out);
 }
 
-static void json_option(FILE *out, const struct opt *o, const struct pfs_config *def)
+/* One row; api: the registry line whose backend owns it (-1: the core's). */
+static void json_option(FILE *out, const struct pfs_opt *o, int api, const struct pfs_config *def)
 {
+    _Alignas(16) unsigned char scratch[PFS_BACKEND_OPTS_MAX];
     char shrt[2] = {(char)o->shrt, '\0'};
     int takes = !(o->type == T_FLAG || (o->type == T_ACTION && !o->arg));
     /* long, short and takes_value first, on one line per option: a shell
@@ -113,7 +116,7 @@ static void json_option(FILE *out, const struct opt *o, const struct pfs_config 
     fprintf(out, ", \"takes_value\": %s", takes ? "true" : "false");
     json_key(out, "arg", o->arg);
     json_key(out, "type", type_name(o->type));
-    json_default(out, o, def);
+    json_default(out, o, pfs_opt_base(def, api, scratch), def);
     if (o->type == T_INT || o->type == T_DOUBLE)
         fprintf(out, ", \"min\": %.17g, \"max\": %.17g", o->min, o->max);
     if (o->type == T_INT && o->vals) { /* a word it takes besides the numbers (--reps auto) */
@@ -147,7 +150,28 @@ static void json_option(FILE *out, const struct opt *o, const struct pfs_config 
     json_key(out, "key", o->key);
     json_key(out, "unit", o->unit);
     json_key(out, "help", o->help);
+    json_key(out, "backend", api >= 0 ? pfs_backend_name(api) : NULL); /* whose option: --api NAME only */
     fputc('}', out);
+}
+
+/* The registry's lines: name, help, its options' names; a MODULE line's
+ * backend is loaded when chosen. */
+static void json_backends(FILE *out)
+{
+    fputs("  \"backends\": [\n", out);
+    for (int i = 0; i < pfs_backend_count(); i++) {
+        fputs("    {\"name\": ", out);
+        json_str(out, pfs_backend_name(i), SIZE_MAX);
+        json_key(out, "help", pfs_backend_help(i));
+        fprintf(out, ", \"module\": %s, \"options\": [", pfs_backend_is_module(i) ? "true" : "false");
+        const struct pfs_backend_options *bo = pfs_backend_options_of(i);
+        for (size_t k = 0; bo && k < bo->count; k++) {
+            fputs(k ? ", " : "", out);
+            json_str(out, bo->rows[k].name, SIZE_MAX);
+        }
+        fprintf(out, "]}%s\n", i + 1 < pfs_backend_count() ? "," : "");
+    }
+    fputs("  ],\n", out);
 }
 
 static void json_phases(FILE *out)
@@ -213,11 +237,14 @@ void pfs_config_list_json(FILE *out)
     fputs("{\n  \"program\": \"pfsbench\",\n  \"version\": ", out);
     json_str(out, PFS_VERSION, SIZE_MAX);
     fputs(",\n  \"options\": [\n", out);
-    for (size_t i = 0; i < pfs_opt_count; i++) {
-        json_option(out, &pfs_opt_table[i], &def);
-        fputs(i + 1 < pfs_opt_count ? ",\n" : "\n", out);
+    const struct pfs_opt *o;
+    int api;
+    for (size_t i = 0; (o = pfs_opt_at(i, &api)); i++) {
+        fputs(i ? ",\n" : "", out);
+        json_option(out, o, api, &def);
     }
-    fputs("  ],\n", out);
+    fputs("\n  ],\n", out);
+    json_backends(out);
     json_phases(out);
     json_tail(out);
     fputs("}\n", out);

@@ -1,7 +1,8 @@
 /* The tables every option, phase, unit and exit status comes from: the
  * parser (config.c), --help and describe (config_describe.c) and
  * --list-options=json (config_json.c) all walk these (the fio way).
- * --api's choices are the backend registry's (src/backends/registry.c). */
+ * --api's choices are the backend registry's (src/backends/registry.c);
+ * a backend's own options are its table (src/backends), not rows here. */
 #include "pfs/config.h"
 
 #include <stddef.h>
@@ -13,7 +14,7 @@
 #define BLANK(f) (offsetof(struct pfs_config, f) + 1)
 #define DESC(k, p, u) .key = k, .pos = p, .unit = u
 
-const struct opt pfs_opt_table[] = {
+const struct pfs_opt pfs_opt_table[] = {
     {"dir", 'd', T_STRING, OFF(dir), 0, 0, NULL, "DIR", "target directory; must exist (pfsbench creates only its own files)", DESC("dir", 1, NULL)},
     {"file-per-process", 'F', T_FLAG, OFF(shared), 0, 0, "0", NULL, "one file per stream: rank, or rank x thread (default)", DESC("mode", 2, NULL), .vals = "file-per-process|shared"},
     {"shared", 0, T_FLAG, OFF(shared), 0, 0, "1", NULL, "one file shared by all ranks", .key = "mode", .vals = "file-per-process|shared"},
@@ -63,10 +64,6 @@ const struct opt pfs_opt_table[] = {
     {"progress", 0, T_FLAG, OFF(progress), 0, 0, "1", NULL, "show the live progress line even when stdout is not a terminal", .key = NULL},
     {"timeout", 0, T_DOUBLE, OFF(timeout), 0.001, 1e9, NULL, "SECS", "watchdog: abort (exit 3) naming the ranks a phase waits for past SECS (default off)", DESC("timeout", 24, "seconds")},
     {"interval", 0, T_DOUBLE, OFF(interval), 0.01, 3600, NULL, "SECS", "time series: bytes, operations and latency per node every SECS (default 1; coarsened past 512 intervals)", DESC("interval", 32, "seconds")},
-    {"hdf5-chunk", 0, T_SIZE0, OFF(hdf5_chunk), 0, 0, NULL, "SIZE", "--api hdf5: chunk the dataset in SIZE bytes (default 0: contiguous)", DESC("hdf5_chunk", 33, "bytes"), .api = "hdf5"},
-    {"hdf5-align", 0, T_SIZE0, OFF(hdf5_align), 0, 0, NULL, "SIZE", "--api hdf5: H5Pset_alignment: data objects start at multiples of SIZE (default 0: HDF5's)", DESC("hdf5_align", 34, "bytes"), .api = "hdf5"},
-    {"hdf5-mdc-size", 0, T_SIZE0, OFF(hdf5_mdc_size), 0, 0, NULL, "SIZE", "--api hdf5: a metadata cache of SIZE bytes, 1k to 128m (default 0: HDF5's adaptive one)", DESC("hdf5_mdc_size", 35, "bytes"), .api = "hdf5"},
-    {"hdf5-coll-metadata", 0, T_FLAG, OFF(hdf5_coll_md), 0, 0, "1", NULL, "--api hdf5: collective metadata reads and writes (H5Pset_all_coll_metadata_ops, H5Pset_coll_metadata_write)", DESC("hdf5_coll_metadata", 36, NULL), .api = "hdf5"},
     {"stall-warn", 0, T_DOUBLE, OFF(stall_warn), 0.01, 1e9, NULL, "SECS", "warn of a call blocked SECS or longer, e.g. on a storage server that stopped answering (default 10)", DESC("stall_warn", 25, "seconds")},
     {"force", 0, T_FLAG, OFF(force), 0, 0, "1", NULL, "accept a world-writable DIR without the sticky bit", .key = NULL},
     {"job", 'f', T_STRING, OFF(job), 0, 0, NULL, "JOBFILE", "run every [section] of a job file (fio's syntax, pfsbench's long options) in this one MPI job", .key = NULL},

@@ -7,34 +7,47 @@
 #include <stddef.h>
 
 #include "pfs/config.h"
+#include "pfs/option.h"
 
-enum opt_type { T_FLAG, T_SIZE, T_SIZE0, T_INT, T_DOUBLE, T_STRING, T_PHASES, T_CHOICE, T_HINT, T_ACTION };
+/* The core's short names of the row types (pfs/option.h). */
+#define T_FLAG PFS_OPT_FLAG
+#define T_SIZE PFS_OPT_SIZE
+#define T_SIZE0 PFS_OPT_SIZE0
+#define T_INT PFS_OPT_INT
+#define T_DOUBLE PFS_OPT_DOUBLE
+#define T_STRING PFS_OPT_STRING
+#define T_PHASES PFS_OPT_PHASES
+#define T_CHOICE PFS_OPT_CHOICE
+#define T_HINT PFS_OPT_HINT
+#define T_ACTION PFS_OPT_ACTION
 
-struct opt {
-    const char *name;
-    int shrt;               /* 0: long only */
-    enum opt_type type;
-    size_t off;             /* offsetof the field in struct pfs_config */
-    double min, max;        /* T_INT, T_DOUBLE */
-    const char *choices;    /* T_CHOICE: "a|b", index stored; T_FLAG: value stored */
-    const char *arg;
-    const char *help;
-    /* How the value is described (pfs_config_describe, the results file,
-     * --list-options=json); rows without a key are not described. */
-    const char *key;        /* the key of "key=value" */
-    int pos;                /* its place among the described keys, from 1 (the results files' order) */
-    const char *unit;       /* of the value: "bytes", "seconds", "fraction", "percent"; NULL: none */
-    const char *vals;       /* T_FLAG: names of the field's values, "a|b" (NULL: the number); T_ACTION: the constant;
-                             * T_INT: a word the option also takes, stored as 0 and described so ("auto") */
-    size_t blank;           /* BLANK(f): described empty while int field f is set; 0: never */
-    int registry;           /* T_CHOICE whose choices are the backend registry's (--api): choices is NULL */
-    const char *api;        /* the backend that owns the option (its --api name): refused with any other */
-};
-
-/* The option table's rows, at most PFS_OPT_MAX (the parser's arrays). */
+/* The core's option table. With every backend's rows, at most PFS_OPT_MAX
+ * (the parser's arrays; tests/unit/test_backends.c checks). */
 #define PFS_OPT_MAX 96
-extern const struct opt pfs_opt_table[];
+extern const struct pfs_opt pfs_opt_table[];
 extern const size_t pfs_opt_count;
+
+/* config_rows.c: every option row, the core's and the backends'. */
+
+/* Rows in all: the core's table (rows 0 .. pfs_opt_count - 1, in its
+ * order), then each registry line's backend's own, in registry order. */
+size_t pfs_opt_total(void);
+/* The i-th row (NULL past the end); *api is -1 for the core's, else the
+ * registry line whose backend owns the row. */
+const struct pfs_opt *pfs_opt_at(size_t i, int *api);
+/* The row named name, in any table, or NULL; *api as pfs_opt_at. */
+const struct pfs_opt *pfs_opt_find(const char *name, int *api);
+/* The struct a row's offset is in: cfg for the core's rows (api -1); for
+ * a backend's, cfg's options block when api is the chosen line, else that
+ * line's defaults, made in scratch (PFS_BACKEND_OPTS_MAX bytes). */
+const void *pfs_opt_base(const struct pfs_config *cfg, int api, void *scratch);
+/* Registry line api's options struct with every row's default in block
+ * (PFS_BACKEND_OPTS_MAX bytes, zeroed first; all zero for a line without
+ * options). */
+void pfs_opt_defaults(int api, void *block);
+/* Parses arg into row o's field in base (cfg for the core's rows, which
+ * some types need; NULL for a backend's). 0, or -1 with err set. */
+int pfs_opt_set(const struct pfs_opt *o, const char *arg, struct pfs_config *cfg, void *base, char *err, size_t len);
 
 struct pfs_unit_row {
     const char *name; /* as --units takes it */
@@ -58,13 +71,14 @@ size_t pfs_opt_choice_name(const char *choices, int idx, const char **name);
 
 /* The idx-th choice of a T_CHOICE row or of an action that takes a value
  * (its table string, or the backend registry's names): as pfs_opt_choice_name. */
-size_t pfs_opt_choice(const struct opt *o, int idx, const char **name);
+size_t pfs_opt_choice(const struct pfs_opt *o, int idx, const char **name);
 
 /* The row's choices as "a|b|c" in buf (truncated to len). */
-const char *pfs_opt_choices_text(const struct opt *o, char *buf, size_t len);
+const char *pfs_opt_choices_text(const struct pfs_opt *o, char *buf, size_t len);
 
-/* The option's value in cfg as describe writes it, like snprintf. */
-size_t pfs_opt_value(const struct opt *o, const struct pfs_config *cfg, char *buf, size_t len);
+/* Row o's value in base (pfs_opt_base) as describe writes it, like
+ * snprintf; cfg for the core's list rows (phases, hints). */
+size_t pfs_opt_value(const struct pfs_opt *o, const void *base, const struct pfs_config *cfg, char *buf, size_t len);
 
 /* config_check.c, for config.c's parser. */
 

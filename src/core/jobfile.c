@@ -13,7 +13,7 @@
 
 /* Options a job file may not hold: what ends pfsbench instead of running
  * (help, version, the listing), the job file itself, and --clean's mode. */
-static int refused_in_jobs(const struct opt *o)
+static int refused_in_jobs(const struct pfs_opt *o)
 {
     static const char *const no[] = {"job", "stop-on-error", "clean", "yes", "any-owner"};
     if (o->type == T_ACTION && strcmp(o->name, "include-close") != 0)
@@ -24,15 +24,14 @@ static int refused_in_jobs(const struct opt *o)
     return 0;
 }
 
-static const struct opt *find_opt(const char *name)
+/* An option of any table: a backend's too (hdf5-chunk = 1m). */
+static const struct pfs_opt *find_opt(const char *name)
 {
-    for (size_t i = 0; i < pfs_opt_count; i++)
-        if (strcmp(pfs_opt_table[i].name, name) == 0)
-            return &pfs_opt_table[i];
-    return NULL;
+    int api;
+    return pfs_opt_find(name, &api);
 }
 
-static int takes_value(const struct opt *o) { return !(o->type == T_FLAG || (o->type == T_ACTION && !o->arg)); }
+static int takes_value(const struct pfs_opt *o) { return !(o->type == T_FLAG || (o->type == T_ACTION && !o->arg)); }
 
 /* Errors pile up in err, one line each, so a file's every mistake is told at once. */
 struct errs {
@@ -124,7 +123,7 @@ static int option_line(char *s, int line, const char *path, struct words *to, st
         val = trim(eq + 1);
     }
     key = trim(key);
-    const struct opt *o = find_opt(key);
+    const struct pfs_opt *o = find_opt(key);
     if (!o) {
         add_err(e, "%s:%d: unknown option '%s' (job files use pfsbench's long option names: transfer, block, phases ...)",
                 path, line, key);

@@ -1,7 +1,8 @@
 /* The backends (src/backends) in a plain process: the one mapping of
  * pfsbench's open flags to open(2)'s, held against the flags each backend
  * that opens with the POSIX calls really opened its file with (read back
- * from /proc/self/fdinfo). */
+ * from /proc/self/fdinfo); each backend's option table as the generic
+ * parser, describe and --help take it. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
@@ -19,6 +20,9 @@
 
 #include "pfs/backend.h"
 #include "pfs/config.h"
+#include "pfs/jobfile.h"
+
+#include "../../src/core/config_table.h" /* every row, the core's and the backends' (pfs_opt_at) */
 
 /* ---- a temp directory per test ---- */
 
@@ -159,11 +163,191 @@ static void test_backends_open_as_mapped(void **state)
     assert_true(tried >= 3); /* posix, stdio and mmap are always built */
 }
 
+/* ---- each backend's own options ---- */
+
+/* parse "-d /tmp" and the words of line (separated by '|'). */
+static enum pfs_parse_result parse_line(struct pfs_config *cfg, char *err, const char *line)
+{
+    char buf[512], *argv[16] = {"pfsbench", "-d", "/tmp"};
+    int argc = 3;
+    snprintf(buf, sizeof(buf), "%s", line);
+    for (char *save = NULL, *w = strtok_r(buf, "|", &save); w && argc < 15; w = strtok_r(NULL, "|", &save))
+        argv[argc++] = w;
+    argv[argc] = NULL;
+    return pfs_config_parse(cfg, argc, argv, err, PFS_ERRLEN);
+}
+
+/* A value row o takes: its default, else one of its type. */
+static const char *sample(const struct pfs_opt *o, char *buf, size_t len)
+{
+    const char *name = NULL;
+    size_t n;
+    if (o->def)
+        return o->def;
+    switch (o->type) {
+    case PFS_OPT_SIZE: return "4k";
+    case PFS_OPT_SIZE0: return "8k";
+    case PFS_OPT_INT: snprintf(buf, len, "%.0f", o->max); return buf;
+    case PFS_OPT_DOUBLE: snprintf(buf, len, "%g", o->max); return buf;
+    case PFS_OPT_CHOICE:
+        n = pfs_opt_choice_name(o->choices, 1, &name) ? pfs_opt_choice_name(o->choices, 1, &name)
+                                                      : pfs_opt_choice_name(o->choices, 0, &name);
+        snprintf(buf, len, "%.*s", (int)n, name);
+        return buf;
+    default: return "x";
+    }
+}
+
+/* Every backend's rows can be filled by the parser, are reached with their
+ * own --api (the value given is what describe says), and refused with any
+ * other naming their owner; names, keys and places are unique over every
+ * table; every row fits the parser's arrays. */
+static void test_option_tables(void **state)
+{
+    (void)state;
+    const struct pfs_opt *o, *p;
+    int api, api2, owned = 0;
+    assert_true(pfs_opt_total() <= PFS_OPT_MAX);
+    for (size_t i = 0; (o = pfs_opt_at(i, &api)); i++) {
+        for (size_t j = i + 1; (p = pfs_opt_at(j, &api2)); j++) {
+            if (strcmp(o->name, p->name) == 0 || (o->key && p->key && strcmp(o->key, p->key) == 0 && o->pos && p->pos))
+                fail_msg("--%s and --%s share a name or a describe key", o->name, p->name);
+            if (o->key && p->key && o->pos && o->pos == p->pos)
+                fail_msg("--%s and --%s are described at the same place %d", o->name, p->name, o->pos);
+        }
+        if (api < 0)
+            continue;
+        owned++;
+        char err[PFS_ERRLEN], words[256], val[64], desc[8192];
+        assert_int_equal(pfs_backend_options_valid(pfs_backend_options_of(api), err, sizeof(err)), 0);
+        const char *v = sample(o, val, sizeof(val));
+        if (o->type == PFS_OPT_FLAG)
+            snprintf(words, sizeof(words), "-a|%s|--%s", pfs_backend_name(api), o->name);
+        else
+            snprintf(words, sizeof(words), "-a|%s|--%s|%s", pfs_backend_name(api), o->name, v);
+        struct pfs_config cfg;
+        if (parse_line(&cfg, err, words) != PFS_PARSE_RUN)
+            fail_msg("%s: %s", words, err);
+        if (o->key) {
+            char want[300], got[128];
+            pfs_config_describe(&cfg, desc, sizeof(desc));
+            pfs_opt_value(o, pfs_config_backend_opts(&cfg), &cfg, got, sizeof(got));
+            snprintf(want, sizeof(want), "\n%s=%s\n", o->key, got);
+            assert_non_null(strstr(desc, want));
+        }
+        int other = api == 0 ? 2 : 0; /* posix, or null for posix's own */
+        snprintf(words, sizeof(words), "-a|%s|--%s%s%s", pfs_backend_name(other), o->name,
+                 o->type == PFS_OPT_FLAG ? "" : "|", o->type == PFS_OPT_FLAG ? "" : v);
+        assert_int_equal(parse_line(&cfg, err, words), PFS_PARSE_ERROR);
+        char want[256];
+        snprintf(want, sizeof(want), "--%s is an option of --api %s (not available with --api %s)", o->name,
+                 pfs_backend_name(api), pfs_backend_name(other));
+        assert_string_equal(err, want);
+    }
+    assert_true(owned >= 4); /* hdf5's, in the core though the backend is a module */
+}
+
+/* The options a backend owns are its, in its own struct: chosen, the
+ * given values; another --api keeps the defaults of every backend's rows
+ * (describe stores them all, 0 when unused). */
+static void test_option_values(void **state)
+{
+    (void)state;
+    struct pfs_config cfg;
+    char err[PFS_ERRLEN], desc[8192];
+    assert_int_equal(parse_line(&cfg, err, "-a|hdf5|--hdf5-chunk|1m|--hdf5-coll-metadata"), PFS_PARSE_RUN);
+    int api;
+    const struct pfs_opt *chunk = pfs_opt_find("hdf5-chunk", &api), *coll = pfs_opt_find("hdf5-coll-metadata", &api);
+    assert_non_null(chunk);
+    assert_int_equal(api, pfs_backend_index("hdf5"));
+    uint64_t c;
+    int m;
+    memcpy(&c, (const char *)pfs_config_backend_opts(&cfg) + chunk->off, sizeof(c));
+    memcpy(&m, (const char *)pfs_config_backend_opts(&cfg) + coll->off, sizeof(m));
+    assert_true(c == 1u << 20 && m == 1);
+    /* the last value given wins, as for the core's options */
+    assert_int_equal(parse_line(&cfg, err, "--hdf5-chunk|4k|-a|hdf5|--hdf5-chunk|8k"), PFS_PARSE_RUN);
+    memcpy(&c, (const char *)pfs_config_backend_opts(&cfg) + chunk->off, sizeof(c));
+    assert_true(c == 8192);
+    /* a bad value is told as the core's are */
+    assert_int_equal(parse_line(&cfg, err, "-a|hdf5|--hdf5-chunk|1x"), PFS_PARSE_ERROR);
+    assert_non_null(strstr(err, "--hdf5-chunk: '1x' is not a size"));
+    /* a typo of a backend's option is near it */
+    assert_int_equal(parse_line(&cfg, err, "-a|hdf5|--hdf5-chnk|1m"), PFS_PARSE_ERROR);
+    assert_non_null(strstr(err, "did you mean --hdf5-chunk?"));
+    assert_int_equal(parse_line(&cfg, err, "-a|posix"), PFS_PARSE_RUN);
+    pfs_config_describe(&cfg, desc, sizeof(desc));
+    assert_non_null(strstr(desc, "\nhdf5_chunk=0\nhdf5_align=0\nhdf5_mdc_size=0\nhdf5_coll_metadata=0\n"));
+}
+
+/* A job file takes a backend's options by their long names, as it takes
+ * the core's, and checks them against the section's --api. */
+static void test_option_in_jobfile(void **state)
+{
+    (void)state;
+    const char *text = "[global]\ndir = /tmp\napi = hdf5\n[a]\nhdf5-chunk = 1m\nhdf5-coll-metadata\n"
+                       "[b]\napi = posix\nhdf5-align = 4k\n";
+    struct pfs_jobfile jf;
+    char err[PFS_ERRLEN], desc[8192];
+    assert_int_equal(pfs_jobfile_parse("t.job", text, 0, NULL, &jf, err, sizeof(err)), 0);
+    assert_int_equal(jf.n, 2);
+    struct pfs_config cfg;
+    assert_int_equal(pfs_config_parse(&cfg, jf.sec[0].argc, jf.sec[0].argv, err, sizeof(err)), PFS_PARSE_RUN);
+    pfs_config_describe(&cfg, desc, sizeof(desc));
+    assert_non_null(strstr(desc, "\nhdf5_chunk=1048576\n"));
+    assert_non_null(strstr(desc, "\nhdf5_coll_metadata=1\n"));
+    assert_int_equal(pfs_jobfile_check("t.job", &jf, 1, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "--hdf5-align is an option of --api hdf5 (not available with --api posix)"));
+    pfs_jobfile_free(&jf);
+}
+
+/* A table the parser could not fill is refused, naming the row and why. */
+static void test_option_table_checks(void **state)
+{
+    (void)state;
+    struct o1 {
+        int a;
+    };
+    static const struct {
+        struct pfs_opt row;
+        size_t size;
+        const char *why;
+    } bad[] = {
+        {{"x", 0, PFS_OPT_SIZE, 0, 0, 0, NULL, "S", "h", .key = NULL}, sizeof(struct o1), "lies past the end"},
+        {{"x", 'x', PFS_OPT_FLAG, 0, 0, 0, "1", NULL, "h", .key = NULL}, sizeof(struct o1), "has a letter"},
+        {{"x", 0, PFS_OPT_PHASES, 0, 0, 0, NULL, "L", "h", .key = NULL}, sizeof(struct o1), "a type a backend's option cannot have"},
+        {{"x", 0, PFS_OPT_FLAG, 0, 0, 0, NULL, NULL, "h", .key = NULL}, sizeof(struct o1), "without the value it sets"},
+        {{"x", 0, PFS_OPT_CHOICE, 0, 0, 0, NULL, "C", "h", .key = NULL}, sizeof(struct o1), "without choices"},
+        {{"x", 0, PFS_OPT_STRING, 0, 0, 0, NULL, "S", "h", .cap = 8}, sizeof(struct o1), "lies past the end"},
+        {{"x", 0, PFS_OPT_INT, 0, 0, 9, NULL, "N", NULL, .key = NULL}, sizeof(struct o1), "has no help"},
+        {{"x", 0, PFS_OPT_INT, 0, 0, 9, NULL, "N", "h", .key = NULL}, PFS_BACKEND_OPTS_MAX + 1, "more than"},
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        struct pfs_backend_options bo = {&bad[i].row, 1, bad[i].size};
+        char err[256] = "";
+        assert_int_equal(pfs_backend_options_valid(&bo, err, sizeof(err)), -1);
+        if (!strstr(err, bad[i].why))
+            fail_msg("row %zu: '%s' does not say '%s'", i, err, bad[i].why);
+        struct pfs_backend be = *pfs_backend_find("null");
+        be.options = &bo;
+        assert_int_equal(pfs_backend_valid(&be, err, sizeof(err)), -1);
+        assert_non_null(strstr(err, bad[i].why));
+    }
+    struct pfs_opt good = {"x", 0, PFS_OPT_INT, 0, 0, 9, NULL, "N", "h", .key = NULL};
+    struct pfs_backend_options bo = {&good, 1, sizeof(struct o1)};
+    char err[256];
+    assert_int_equal(pfs_backend_options_valid(&bo, err, sizeof(err)), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_open_flags_table),
         cmocka_unit_test_setup_teardown(test_backends_open_as_mapped, dir_setup, dir_teardown),
+        cmocka_unit_test(test_option_tables),
+        cmocka_unit_test(test_option_values),
+        cmocka_unit_test(test_option_in_jobfile),
+        cmocka_unit_test(test_option_table_checks),
     };
     return cmocka_run_group_tests_name("backends", tests, NULL, NULL);
 }
