@@ -175,7 +175,8 @@ struct pfs_backend_about {
 int pfs_backend_count(void);
 /* The i-th line's name ("?" past the end). */
 const char *pfs_backend_name(int i);
-/* The i-th backend, or NULL past the end or when this program lacks its layer. */
+/* The i-th backend, or NULL past the end, when this program lacks its
+ * layer, or when it was not built (pfs_backend_built). */
 const struct pfs_backend *pfs_backend_at(int i);
 /* 1 when the i-th line is a MODULE line: its table is in libpfs_<name>.so
  * (exporting pfs_backend_<name>), loaded by the run driver; pfs_backend_at
@@ -185,6 +186,13 @@ int pfs_backend_is_module(int i);
  * too; NULL where this program lacks the backend's layer. */
 const char *pfs_backend_help(int i);
 const struct pfs_backend_options *pfs_backend_options_of(int i);
+/* 1 unless the i-th line's build switch was off (pfs_backend_at is NULL
+ * for it, and --api refuses it). */
+int pfs_backend_built(int i);
+/* Why the i-th line is not in this program, like snprintf: "this pfsbench
+ * was built without it (liburing-dev at build time)"; 0 (and "") for a
+ * line that was built. */
+size_t pfs_backend_not_built(int i, char *buf, size_t len);
 /* The line named name, or -1. */
 int pfs_backend_index(const char *name);
 const struct pfs_backend *pfs_backend_find(const char *name);

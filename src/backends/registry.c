@@ -12,24 +12,48 @@
 #include <stdio.h>
 #include <string.h>
 
-/* A MODULE line has no symbol here: its table is in a module the run
- * driver loads (src/mpi/backend_load.c), so its pointer stays NULL. */
+/* ON(sw): 1 when the build switch sw is defined as 1 (CMake's -DPFS_WITH_X
+ * sets it so), else 0, also for a switch no one defined; 1 stands for
+ * itself (a line built always). PICK(c, a, b) is a when c is 1, else b. */
+#define ARG_PLACEHOLDER_1 0,
+#define SECOND(ignored, val, ...) val
+#define ON(sw) ON_(sw)
+#define ON_(val) ON__(ARG_PLACEHOLDER_##val)
+#define ON__(junk_or_0) SECOND(junk_or_0 1, 0, 0)
+#define PICK(c, a, b) PICK_(c, a, b)
+#define PICK_(c, a, b) PICK_##c(a, b)
+#define PICK_1(a, b) a
+#define PICK_0(a, b) b
+
+/* A MODULE line has no ops here, only what the core must know of it; a
+ * line whose switch is off has nothing (its file was not built). */
 #define DECL_CORE(name) extern const struct pfs_backend pfs_backend_##name;
 #define DECL_LAYER(name) extern const struct pfs_backend pfs_backend_##name __attribute__((weak));
 #define DECL_MODULE(name) extern const struct pfs_backend_about pfs_about_##name;
-#define PFS_BACKEND(name, where) DECL_##where(name)
+#define PFS_BACKEND(name, where, built, needs) PICK(ON(built), DECL_##where(name), )
 #include "backends.def"
 #undef PFS_BACKEND
 
-#define PTR_CORE(name) &pfs_backend_##name, NULL
-#define PTR_LAYER(name) &pfs_backend_##name, NULL
-#define PTR_MODULE(name) NULL, &pfs_about_##name
+#define BE_CORE(name) &pfs_backend_##name
+#define BE_LAYER(name) &pfs_backend_##name
+#define BE_MODULE(name) NULL
+#define ABOUT_CORE(name) NULL
+#define ABOUT_LAYER(name) NULL
+#define ABOUT_MODULE(name) &pfs_about_##name
+#define IS_MODULE_CORE 0
+#define IS_MODULE_LAYER 0
+#define IS_MODULE_MODULE 1
 static const struct {
     const char *name;
     const struct pfs_backend *be;
-    const struct pfs_backend_about *module; /* loaded from libpfs_<name>.so by the run driver: what the core knows */
+    const struct pfs_backend_about *about; /* a MODULE line's: what the core knows before loading it */
+    int module;                            /* loaded from libpfs_<name>.so by the run driver */
+    int built;                             /* 0: its build switch was off */
+    const char *needs;                     /* what building it takes */
 } registry[] = {
-#define PFS_BACKEND(name, where) {#name, PTR_##where(name)},
+#define PFS_BACKEND(name, where, built, needs)                                                                           \
+    {#name, PICK(ON(built), BE_##where(name), NULL), PICK(ON(built), ABOUT_##where(name), NULL), IS_MODULE_##where,    \
+     ON(built), needs},
 #include "backends.def"
 #undef PFS_BACKEND
 };
@@ -47,14 +71,27 @@ const char *pfs_backend_help(int i)
 {
     if (i < 0 || i >= NREG)
         return NULL;
-    return registry[i].module ? registry[i].module->help : registry[i].be ? registry[i].be->help : NULL;
+    return registry[i].about ? registry[i].about->help : registry[i].be ? registry[i].be->help : NULL;
 }
 
 const struct pfs_backend_options *pfs_backend_options_of(int i)
 {
     if (i < 0 || i >= NREG)
         return NULL;
-    return registry[i].module ? registry[i].module->options : registry[i].be ? registry[i].be->options : NULL;
+    return registry[i].about ? registry[i].about->options : registry[i].be ? registry[i].be->options : NULL;
+}
+
+int pfs_backend_built(int i) { return i >= 0 && i < NREG && registry[i].built; }
+
+size_t pfs_backend_not_built(int i, char *buf, size_t len)
+{
+    if (len)
+        buf[0] = '\0';
+    if (i < 0 || i >= NREG || registry[i].built)
+        return 0;
+    int n = snprintf(buf, len, "this pfsbench was built without it (%s at build time)",
+                     registry[i].needs ? registry[i].needs : "its library");
+    return n > 0 ? (size_t)n : 0;
 }
 
 int pfs_backend_index(const char *name)

@@ -377,6 +377,9 @@ enum pfs_parse_result pfs_config_parse(struct pfs_config *cfg, int argc, char **
         return parse_error(err, errlen, "--any-owner goes with --clean DIR");
     if (cfg->clean)
         return PFS_PARSE_RUN;
+    char why[256];
+    if (pfs_backend_not_built(cfg->api, why, sizeof(why)))
+        return parse_error(err, errlen, "--api %s: %s", pfs_backend_name(cfg->api), why);
     for (int i = 0; i < w.nowned; i++)
         if (w.owner[i] != cfg->api)
             return parse_error(err, errlen, "--%s is an option of --api %s (not available with --api %s)",

@@ -36,8 +36,12 @@ static void usage_backends(FILE *out)
 {
     fprintf(out, "\nbackends (-a/--api NAME; default %s), each with its own options:\n", pfs_backend_name(0));
     for (int i = 0; i < pfs_backend_count(); i++) {
+        char why[256];
         const char *help = pfs_backend_help(i);
-        fprintf(out, "  %-8s %s\n", pfs_backend_name(i), help ? help : "");
+        if (pfs_backend_not_built(i, why, sizeof(why)))
+            fprintf(out, "  %-8s not built: %s\n", pfs_backend_name(i), why);
+        else
+            fprintf(out, "  %-8s %s\n", pfs_backend_name(i), help ? help : "");
         const struct pfs_backend_options *bo = pfs_backend_options_of(i);
         for (size_t k = 0; bo && k < bo->count; k++)
             usage_line(out, &bo->rows[k]);

@@ -154,8 +154,8 @@ static void json_option(FILE *out, const struct pfs_opt *o, int api, const struc
     fputc('}', out);
 }
 
-/* The registry's lines: name, help, its options' names; a MODULE line's
- * backend is loaded when chosen. */
+/* The registry's lines: name, help, whether this pfsbench has it (and why
+ * not), its options' names; a MODULE line's backend is loaded when chosen. */
 static void json_backends(FILE *out)
 {
     fputs("  \"backends\": [\n", out);
@@ -163,6 +163,10 @@ static void json_backends(FILE *out)
         fputs("    {\"name\": ", out);
         json_str(out, pfs_backend_name(i), SIZE_MAX);
         json_key(out, "help", pfs_backend_help(i));
+        char why[256];
+        pfs_backend_not_built(i, why, sizeof(why));
+        fprintf(out, ", \"built\": %s", pfs_backend_built(i) ? "true" : "false");
+        json_key(out, "not_built", why[0] ? why : NULL); /* why --api refuses it */
         fprintf(out, ", \"module\": %s, \"options\": [", pfs_backend_is_module(i) ? "true" : "false");
         const struct pfs_backend_options *bo = pfs_backend_options_of(i);
         for (size_t k = 0; bo && k < bo->count; k++) {

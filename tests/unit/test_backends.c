@@ -301,6 +301,56 @@ static void test_option_in_jobfile(void **state)
     pfs_jobfile_free(&jf);
 }
 
+/* Every line of the registry is in this program, or --api refuses it
+ * naming what building it takes, and --help and --list-options=json say
+ * it is not built (a build with -DPFS_WITH_URING=OFF, say). */
+static char *capture(void (*fn)(FILE *))
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    fn(f);
+    fclose(f);
+    return buf;
+}
+
+static void test_built_or_refused(void **state)
+{
+    (void)state;
+    char *help = capture(pfs_config_usage), *json = capture(pfs_config_list_json);
+    for (int i = 0; i < pfs_backend_count(); i++) {
+        const char *name = pfs_backend_name(i);
+        char why[256], err[PFS_ERRLEN], want[512], words[64];
+        size_t n = pfs_backend_not_built(i, why, sizeof(why));
+        struct pfs_config cfg;
+        snprintf(words, sizeof(words), "-a|%s", name);
+        if (pfs_backend_built(i)) {
+            assert_int_equal(n, 0);
+            assert_string_equal(why, "");
+            snprintf(want, sizeof(want), "{\"name\": \"%s\", \"help\": ", name);
+            assert_non_null(strstr(json, want));
+            snprintf(want, sizeof(want), "\"name\": \"%s\", \"help\": %s%s%s, \"built\": true, \"not_built\": null",
+                     name, pfs_backend_help(i) ? "\"" : "", pfs_backend_help(i) ? pfs_backend_help(i) : "null",
+                     pfs_backend_help(i) ? "\"" : "");
+            assert_non_null(strstr(json, want));
+            continue;
+        }
+        assert_null(pfs_backend_at(i));
+        assert_non_null(strstr(why, "this pfsbench was built without it ("));
+        assert_non_null(strstr(why, " at build time)"));
+        assert_int_equal(parse_line(&cfg, err, words), PFS_PARSE_ERROR);
+        snprintf(want, sizeof(want), "--api %s: %s", name, why);
+        assert_string_equal(err, want);
+        snprintf(want, sizeof(want), "\n  %-8s not built: %s\n", name, why);
+        assert_non_null(strstr(help, want));
+        snprintf(want, sizeof(want), "\"built\": false, \"not_built\": \"%s\"", why);
+        assert_non_null(strstr(json, want));
+    }
+    free(help);
+    free(json);
+}
+
 /* A table the parser could not fill is refused, naming the row and why. */
 static void test_option_table_checks(void **state)
 {
@@ -348,6 +398,7 @@ int main(void)
         cmocka_unit_test(test_option_values),
         cmocka_unit_test(test_option_in_jobfile),
         cmocka_unit_test(test_option_table_checks),
+        cmocka_unit_test(test_built_or_refused),
     };
     return cmocka_run_group_tests_name("backends", tests, NULL, NULL);
 }
