@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
 
 /* The bytes a row of each type stores. */
@@ -78,14 +79,28 @@ int pfs_backend_valid(const struct pfs_backend *be, char *err, size_t len)
     return -1;
 }
 
-/* "--collective is not available with --api posix; it is with --api mpiio" */
+/* "--collective needs --api mpiio (not available with --api posix)"; where
+ * several backends have cap, the first is named so and the others after:
+ * "--iodepth above 1 needs --api uring (not available with --api posix);
+ * --api aio has it too". */
 static int refuse(char *err, size_t len, const char *what, const struct pfs_backend *be, unsigned cap)
 {
-    char with[128];
-    if (pfs_backend_with(cap, with, sizeof(with)))
-        snprintf(err, len, "%s needs --api %s (not available with --api %s)", what, with, be->name);
-    else
+    char with[256];
+    if (!pfs_backend_with(cap, with, sizeof(with))) {
         snprintf(err, len, "%s is not available with --api %s", what, be->name);
+        return -1;
+    }
+    char *rest = strstr(with, ", ");
+    if (rest)
+        *rest = '\0', rest += 2;
+    int n = snprintf(err, len, "%s needs --api %s (not available with --api %s)", what, with, be->name);
+    if (rest && n > 0 && (size_t)n < len) {
+        char *last = strrchr(rest, ',');
+        if (last) /* "null, uring and aio" */
+            snprintf(err + n, len - (size_t)n, "; --api %.*s and%s have it too", (int)(last - rest), rest, last + 1);
+        else
+            snprintf(err + n, len - (size_t)n, "; --api %s has it too", rest);
+    }
     return -1;
 }
 
