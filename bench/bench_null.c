@@ -1,5 +1,5 @@
 /* What pfsbench's transfer loop costs per transfer, without I/O: the null
- * backend driven by pfs_stream_data in a plain process (no MPI).
+ * backend driven by pfs_stream_run (the write phase) in a plain process (no MPI).
  *
  *   bench_null [N [ORDER [REPS]]]   ORDER: seq (default), random, deadline
  *   (a clock read per transfer), verify (a write that fills 64-byte patterns)
@@ -72,7 +72,7 @@ int main(int argc, char **argv)
     for (int r = 0; r < reps; r++) {
         p.kind = PFS_PH_WRITE;
         double t0 = mono();
-        pfs_stream_data(&p, &s);
+        pfs_stream_run(&p, &s);
         ns[r] = (mono() - t0) * 1e9 / (double)n;
         if (s.fail.failed || s.t.xfers != n) {
             fprintf(stderr, "bench_null: %s failed: %s\n", s.fail.op, s.fail.detail);

@@ -47,7 +47,7 @@ build() { # build OUTDIR: OUTDIR/fuzz_config and OUTDIR/fuzz_results, or exit 2
     # phase tables, the file names and the backend registry): libc, libm
     # and pthreads, no MPI, no HDF5; no optional backend (their lines parse
     # and are refused: "built without it").
-    local core=("$SRC"/src/core/*.c "$SRC"/src/backends/{backend,registry,hdf5_options,posix,null,mmap,stdio}.c)
+    local core=("$SRC"/src/core/*.c "$SRC"/src/core/phases/*.c "$SRC"/src/backends/{backend,registry,hdf5_options,posix,null,mmap,stdio}.c)
     if ! "$cc" "${flags[@]}" "$SRC/tests/fuzz/fuzz_config.c" "${core[@]}" -lm -lpthread \
         -o "$out/fuzz_config" 2>"$out/build.log"; then
         echo "fuzz.sh: could not build the fuzz target fuzz_config with $cc:" >&2

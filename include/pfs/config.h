@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "pfs/option.h"
+#include "pfs/phase.h"
 
 #define PFS_PATH_MAX 1024
 #define PFS_MAX_PHASES 16
@@ -22,49 +23,6 @@ enum {
     PFS_EXIT_IO = 1,      /* an I/O error or a verification mismatch */
     PFS_EXIT_USAGE = 2,   /* bad input: nothing was created */
     PFS_EXIT_TIMEOUT = 3, /* the --timeout watchdog fired */
-};
-
-enum pfs_phase {
-    PFS_PH_WRITE,
-    PFS_PH_REWRITE,
-    PFS_PH_READ,
-    PFS_PH_REREAD,
-    PFS_PH_CREATE,      /* metadata: create (and write --file-size bytes to) --files files */
-    PFS_PH_STAT,
-    PFS_PH_READFILES,   /* metadata: open, read the small content, close */
-    PFS_PH_FIND,        /* metadata: walk the directories (readdir, lstat), count IO500's find matches */
-    PFS_PH_DELETE,
-    PFS_PH_MKDIR,       /* metadata: make the --depth/--branch tree's directories (parents first) */
-    PFS_PH_STATDIRS,    /* metadata: stat each directory of the tree */
-    PFS_PH_RMDIR,       /* metadata: remove the tree's directories, deepest first */
-    PFS_PH_SEEKS,       /* data: random reads of one transfer each, every 10th written back (bonnie++'s seeks) */
-    PFS_PH_KINDS
-};
-
-/* What a phase does: one row per enum pfs_phase in src/core/config.c's
- * phase table, read by the parser, the run driver, the stream layer, the
- * report and --list-options=json. */
-enum pfs_phase_kind { PFS_PHASE_DATA, PFS_PHASE_META };
-enum {
-    PFS_PHF_READS = 1u << 0,      /* reads file content */
-    PFS_PHF_WRITES = 1u << 1,     /* writes file content */
-    PFS_PHF_CREATES = 1u << 2,    /* makes the files it works on */
-    PFS_PHF_REMOVES = 1u << 3,    /* removes them */
-    PFS_PHF_OTHERS = 1u << 4,     /* -C applies: works on files a stream on another node made */
-    PFS_PHF_STONEWALL = 1u << 5,  /* -D applies */
-    PFS_PHF_SETS_COUNT = 1u << 6, /* under -D, the transfer count it reaches is what later phases move */
-    PFS_PHF_DIRS = 1u << 7,       /* works on the directories of the --depth tree, not on files */
-    PFS_PHF_WEARS_OUT = 1u << 8,  /* under -D, streams go on to the largest count any reached (seeks: no
-                                   * content depends on their count, so they stop at the wall) */
-};
-struct pfs_phase_desc {
-    const char *name;          /* as -p, the report and the results file spell it */
-    enum pfs_phase_kind kind;  /* data: bytes and bandwidth; metadata: files and files/s */
-    unsigned flags;            /* PFS_PHF_* */
-    int needs;                 /* the phase that must come earlier in the list, -1: none (a data
-                                * phase may instead work on a kept run's files, --run-id) */
-    const char *op;            /* what its calls do, for error messages ("open, read and close") */
-    const char *help;
 };
 
 enum pfs_dirs { PFS_DIRS_SHARED, PFS_DIRS_PER_RANK };
@@ -204,9 +162,6 @@ void pfs_format_size(uint64_t bytes, char *buf, size_t len);
 int pfs_hint_known(const char *kv);
 int pfs_hint_check(const char *kv, char *err, size_t errlen);
 
-/* Local. The phase table: a phase's row (NULL out of range); a phase by name
- * (len bytes of name; -1 when none); 1 when it has all of flags. */
-const struct pfs_phase_desc *pfs_phase_desc(int phase);
 /* Local. The directories of one --depth/--branch tree: the sum of branch^k
  * for k = 1 .. depth (0 without --depth), UINT64_MAX past 2^62. */
 uint64_t pfs_config_tree_dirs(const struct pfs_config *cfg);
@@ -217,20 +172,8 @@ uint64_t pfs_config_tree_dirs(const struct pfs_config *cfg);
  * mdtest's -T or -r without -C. 0 without --run-id. */
 enum { PFS_MD_KEPT_FILES = 1, PFS_MD_KEPT_TREE = 2 };
 unsigned pfs_config_md_kept(const struct pfs_config *cfg);
-int pfs_phase_find(const char *name, size_t len);
-int pfs_phase_has(int phase, unsigned flags);
 /* Local. 1 when phase is in cfg's -p list. */
 int pfs_config_has_phase(const struct pfs_config *cfg, int phase);
-
-/* Local, from the table. pfs_phase_name is "?" out of range. is_read and
- * is_write are of data phases only (read, reread; write, rewrite): a
- * metadata phase that reads or writes small files is neither. */
-/* Local. The name of an --api choice (enum pfs_api), as --api takes it. */
-
-const char *pfs_phase_name(int phase);
-int pfs_phase_is_read(int phase);
-int pfs_phase_is_write(int phase);
-int pfs_phase_is_meta(int phase);
 
 /* Local. The bandwidth unit chosen with --units: its label ("MiB/s") and
  * the bytes/s it stands for. */

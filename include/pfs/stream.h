@@ -98,7 +98,7 @@ struct pfs_phase_ctx {
     const struct pfs_config *cfg;
     const struct pfs_backend *be;
     void *bectx;
-    int kind;                   /* enum pfs_phase */
+    int kind;                   /* enum pfs_phase: its ops are pfs_phase_desc(kind) */
     int nstreams;               /* in the whole run */
     uint64_t seed;
     uint64_t nxfers;            /* transfers in a full block */
@@ -163,27 +163,15 @@ static inline void pfs_stream_lat_add(struct pfs_stream *s, int k, uint64_t lat_
 /* Seconds on this host's realtime clock. */
 double pfs_now(void);
 
-/* Runs one timed data phase (write, rewrite, read, reread) on stream s:
- * open, transfers (in a write phase with --fsync-every N, an fsync after
- * every N of them), fsync (-e), close; fills s->t and, on failure, s->fail. */
-void pfs_stream_data(const struct pfs_phase_ctx *p, struct pfs_stream *s);
-
-/* The seeks phase: stream id's share of --seeks over nstreams streams (the
- * first --seeks mod nstreams do one more, as bonnie++'s seekers share its
- * tickets). */
-uint64_t pfs_seeks_of(const struct pfs_config *cfg, int nstreams, int id);
-
-/* Runs one timed metadata phase (create, stat, read-files, delete; find:
- * readdir of the stream's directory, an lstat of each of its own files
- * f.<id>.<i> there (in the shared directory the others' are skipped, so
- * that each file is examined once over all streams), t.xfers the files
- * examined and md_matched those with IO500's find criteria: a name holding
- * "01", the size --file-size, modified at or after p->md_start). */
-void pfs_stream_meta(const struct pfs_phase_ctx *p, struct pfs_stream *s);
+/* A phase's timed run on one stream is its ops' run (pfs/phase.h:
+ * pfs_stream_run(p, s) runs phase p->kind): the data phases move their
+ * transfers through one loop (src/core/stream_loop.c, stream_data.c), the
+ * metadata phases visit their files or directories through another
+ * (src/core/stream_meta.c). */
 
 /* Local. The file or directory s is working on in a phase of kind (its
  * data file; in a metadata phase the small file or tree directory its
- * current call is on), for the stall watchdog's message. Safe to call from
+ * current call is on; find: the directory it reads), for the stall watchdog's message. Safe to call from
  * another thread (the name may be one item behind). */
 void pfs_stream_where(const struct pfs_config *cfg, int kind, const struct pfs_stream *s, char *buf, size_t len);
 

@@ -139,10 +139,13 @@ int pfs_backend_check(const struct pfs_backend *be, const struct pfs_config *cfg
     }
     if (cfg->sync_mode != PFS_SYNC_NONE && !(be->caps & PFS_CAP_OSYNC))
         return refuse(err, len, cfg->sync_mode == PFS_SYNC_SYNC ? "--sync sync" : "--sync dsync", be, PFS_CAP_OSYNC);
+    /* A phase that walks the directories itself does so with the POSIX calls. */
     for (int i = 0; i < cfg->nphases; i++)
-        if (cfg->phases[i] == PFS_PH_FIND && be->md_stat != pfs_backend_posix.md_stat && (be->caps & PFS_CAP_META)) {
-            snprintf(err, len, "--phases find walks the directories with readdir and lstat, and --api %s's small files "
-                     "are not files there; use --api posix for find", be->name);
+        if (pfs_phase_has(cfg->phases[i], PFS_PHF_WALKS) && be->md_stat != pfs_backend_posix.md_stat &&
+            (be->caps & PFS_CAP_META)) {
+            const char *name = pfs_phase_name(cfg->phases[i]);
+            snprintf(err, len, "--phases %s walks the directories with %s, and --api %s's small files are not files "
+                     "there; use --api posix for %s", name, pfs_phase_desc(cfg->phases[i])->op, be->name, name);
             return -1;
         }
     return check_fsync_every(be, cfg, err, len);

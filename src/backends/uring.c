@@ -86,7 +86,7 @@ static int uring_check(const struct pfs_config *cfg, char *err, size_t len)
 {
     if (cfg->rmw && cfg->iodepth > 1)
         for (int i = 0; i < cfg->nphases; i++)
-            if (cfg->phases[i] == PFS_PH_REWRITE) {
+            if (pfs_phase_has(cfg->phases[i], PFS_PHF_RMW)) {
                 snprintf(err, len, "--rmw with --iodepth above 1 is not available with --api uring: each transfer "
                          "of the rewrite is a read and then a write of the same bytes, one at a time; use --iodepth 1 "
                          "(uring's read and write in turn), or --api posix, mmap or stdio");

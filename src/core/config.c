@@ -30,9 +30,7 @@ void pfs_config_defaults(struct pfs_config *cfg)
     memset(cfg, 0, sizeof(*cfg));
     cfg->transfer = 1 << 20;
     cfg->block = 64 << 20;
-    cfg->phases[0] = PFS_PH_WRITE;
-    cfg->phases[1] = PFS_PH_READ;
-    cfg->nphases = 2;
+    cfg->nphases = pfs_phase_defaults(cfg->phases);
     cfg->reps = 1;
     cfg->ci = 5;
     cfg->max_reps = 20;
@@ -426,13 +424,10 @@ int pfs_config_resolve(struct pfs_config *cfg, int nranks, char *err, size_t len
         return fail(err, len, "block per rank (%s) is not a multiple of the transfer (%s); make -b (or --total / ranks) a multiple of -t", b, a);
     if (cfg->block / cfg->transfer > (uint64_t)INT64_MAX / 4)
         return fail(err, len, "too many transfers per rank");
+    /* What a phase in the list warns of, given the streams (the seeks' share). */
+    pfs_phase_resolved(cfg, streams);
     /* At a microsecond or more a call, this many take minutes per phase and
      * stream at best, hours on a parallel file system. */
-    if (pfs_config_has_phase(cfg, PFS_PH_SEEKS) && (uint64_t)cfg->seeks < streams && cfg->runtime <= 0)
-        pfs_config_warn(cfg, "--seeks %d over %llu streams: %llu of them do no seek (they still open and close "
-                        "the file in the timed phase); give --seeks %llu or more", cfg->seeks,
-                        (unsigned long long)streams, (unsigned long long)(streams - (uint64_t)cfg->seeks),
-                        (unsigned long long)streams);
     if (cfg->block / cfg->transfer > 100000000)
         pfs_config_warn(cfg, "%llu transfers per stream (-b %s / -t %s) will take hours; is -t the size you "
                         "meant? (IOzone's -t is a thread count: --threads N here)",

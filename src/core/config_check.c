@@ -202,49 +202,6 @@ int pfs_results_name_ok(const char *name)
     return 0;
 }
 
-/* A metadata phase that works on files needs the phase that makes them
- * earlier in the list. (A data phase may instead read or rewrite the files
- * a kept run left: check_run checks those with --run-id in mind.) */
-unsigned pfs_config_md_kept(const struct pfs_config *cfg)
-{
-    int first_file = -1, first_meta = -1;
-    for (int i = 0; cfg->run_id[0] && i < cfg->nphases; i++) {
-        const int k = cfg->phases[i];
-        if (!pfs_phase_is_meta(k))
-            continue;
-        if (first_meta < 0)
-            first_meta = k;
-        if (first_file < 0 && !pfs_phase_has(k, PFS_PHF_DIRS))
-            first_file = k;
-    }
-    unsigned kept = 0;
-    if (first_file >= 0 && first_file != PFS_PH_CREATE)
-        kept |= PFS_MD_KEPT_FILES;
-    if (cfg->md_depth > 0 && first_meta >= 0 && first_meta != PFS_PH_MKDIR)
-        kept |= PFS_MD_KEPT_TREE;
-    return kept;
-}
-
-static int check_needs(const struct pfs_config *cfg, char *err, size_t len)
-{
-    const unsigned kept = pfs_config_md_kept(cfg);
-    for (int i = 0; i < cfg->nphases; i++) {
-        const struct pfs_phase_desc *d = pfs_phase_desc(cfg->phases[i]);
-        if (d->kind != PFS_PHASE_META || d->needs < 0)
-            continue;
-        /* A kept run's files or tree (--run-id) are there before the first phase. */
-        if ((d->needs == PFS_PH_CREATE && (kept & PFS_MD_KEPT_FILES)) || (d->needs == PFS_PH_MKDIR && (kept & PFS_MD_KEPT_TREE)))
-            continue;
-        int seen = 0;
-        for (int j = 0; j < i && !seen; j++)
-            seen = cfg->phases[j] == d->needs;
-        if (!seen)
-            return fail(err, len, "--phases: %s needs %s before it in the list (e.g. -p create,stat,delete)", d->name,
-                        pfs_phase_name(d->needs));
-    }
-    return 0;
-}
-
 uint64_t pfs_config_tree_dirs(const struct pfs_config *cfg)
 {
     uint64_t n = 0, level = 1, b = (uint64_t)(cfg->md_branch > 0 ? cfg->md_branch : 1);
@@ -255,97 +212,6 @@ uint64_t pfs_config_tree_dirs(const struct pfs_config *cfg)
         n += level;
     }
     return n;
-}
-
-/* A list over kept metadata that removes it (delete, rmdir) cannot repeat
- * without making it again: the second repetition would find nothing. */
-static int check_kept_repeats(const struct pfs_config *cfg, unsigned kept, char *err, size_t len)
-{
-    if (!kept || (cfg->reps == 1 && cfg->warmup == 0))
-        return 0;
-    int del = 0, rmd = 0, cre = 0, mkd = 0;
-    for (int i = 0; i < cfg->nphases; i++) {
-        del |= cfg->phases[i] == PFS_PH_DELETE, rmd |= cfg->phases[i] == PFS_PH_RMDIR;
-        cre |= cfg->phases[i] == PFS_PH_CREATE, mkd |= cfg->phases[i] == PFS_PH_MKDIR;
-    }
-    if (((kept & PFS_MD_KEPT_FILES) && del && !cre) || ((kept & PFS_MD_KEPT_TREE) && rmd && !mkd))
-        return fail(err, len, "--phases: %s removes the kept %s of run %s, and the list repeats (-i, --warmup, --reps "
-                    "auto): the second repetition would find none; run it once", del && !cre ? "delete" : "rmdir",
-                    del && !cre ? "files" : "tree", cfg->run_id);
-    return 0;
-}
-
-/* The --depth tree: its size, and an order in which each phase finds it
- * as it needs it. mkdir makes it (no file phase makes it untimed: with
- * --depth, mkdir comes before create); rmdir removes it, so the files in
- * it must be gone (delete) and nothing after it works on it until the
- * next mkdir; a list that repeats and keeps the tree cannot mkdir again. */
-static int check_tree(const struct pfs_config *cfg, char *err, size_t len)
-{
-    const uint64_t ndirs = pfs_config_tree_dirs(cfg);
-    if (ndirs > 100000000)
-        return fail(err, len, "--depth %d --branch %d is a tree of more than 100000000 directories per stream",
-                    cfg->md_depth, cfg->md_branch);
-    const unsigned kept = pfs_config_md_kept(cfg);
-    if ((kept & PFS_MD_KEPT_FILES) && cfg->md_depth > 0 && !(kept & PFS_MD_KEPT_TREE))
-        return fail(err, len, "--phases: the kept files of run %s lie in its kept tree, which mkdir would make "
-                    "anew: drop mkdir", cfg->run_id);
-    if (check_kept_repeats(cfg, kept, err, len) != 0)
-        return -1;
-    int tree = (kept & PFS_MD_KEPT_TREE) != 0, files = (kept & PFS_MD_KEPT_FILES) != 0, mkdirs = 0;
-    for (int i = 0; i < cfg->nphases; i++) {
-        const int k = cfg->phases[i];
-        const int dirs = pfs_phase_has(k, PFS_PHF_DIRS);
-        if (dirs && cfg->md_depth == 0)
-            return fail(err, len, "--phases: %s needs --depth 1 or more (the tree of directories it works on)",
-                        pfs_phase_name(k));
-        if (k == PFS_PH_MKDIR) {
-            if (tree)
-                return fail(err, len, "--phases: mkdir twice without rmdir between (the tree is there already)");
-            tree = 1, mkdirs = 1;
-            continue;
-        }
-        if (pfs_phase_is_meta(k) && !tree && (dirs || cfg->md_depth > 0))
-            return fail(err, len, "--phases: %s with --depth %d needs mkdir before it (the tree it works on), "
-                        "e.g. -p mkdir,create,stat,delete,rmdir", pfs_phase_name(k), cfg->md_depth);
-        if (k == PFS_PH_CREATE)
-            files = 1;
-        else if (k == PFS_PH_DELETE)
-            files = 0;
-        else if (k == PFS_PH_RMDIR) {
-            if (files)
-                return fail(err, len, "--phases: rmdir after create needs delete between them (the tree's "
-                            "directories must be empty)");
-            tree = 0;
-        }
-    }
-    if (mkdirs && tree && (cfg->reps != 1 || cfg->warmup > 0))
-        return fail(err, len, "--phases: the list repeats (-i, --warmup) and mkdir would make the tree the last "
-                    "repetition kept; end the list with rmdir (after delete)");
-    return 0;
-}
-
-/* The order of data phases: a read with no write before it reads kept files of an earlier run. */
-static int check_order(const struct pfs_config *cfg, char *err, size_t len)
-{
-    int first_write = -1, first_read = -1, data_phases = 0;
-    for (int i = 0; i < cfg->nphases; i++) {
-        if (first_write < 0 && pfs_phase_is_write(cfg->phases[i]))
-            first_write = i;
-        if (first_read < 0 && pfs_phase_is_read(cfg->phases[i]))
-            first_read = i;
-        data_phases += !pfs_phase_is_meta(cfg->phases[i]);
-    }
-    if (cfg->run_id[0])
-        return 0;
-    if (first_write < 0 && data_phases)
-        return fail(err, len, "phases without a write read files kept by an earlier run; give --run-id ID of that run (it ran with --keep)");
-    if (first_write >= 0 && !pfs_phase_has(cfg->phases[first_write], PFS_PHF_CREATES) && (first_read < 0 || first_read >= first_write))
-        return fail(err, len, "%s before any write overwrites files of an earlier run; put write first or give --run-id ID",
-                    pfs_phase_name(cfg->phases[first_write]));
-    if (first_read >= 0 && first_write >= 0 && first_read < first_write)
-        return fail(err, len, "a read comes before the first write; put write first, or give --run-id ID of a kept earlier run");
-    return 0;
 }
 
 int pfs_check_run(const struct pfs_config *cfg, int total_given, char *err, size_t len)
@@ -361,13 +227,9 @@ int pfs_check_run(const struct pfs_config *cfg, int total_given, char *err, size
     const struct pfs_backend *be = pfs_backend_at(cfg->api);
     if (be && pfs_backend_check(be, cfg, err, len) != 0)
         return -1;
-    if (pfs_config_has_phase(cfg, PFS_PH_SEEKS) && cfg->collective)
-        return fail(err, len, "the seeks phase and --collective both given; give one (streams do different seek "
-                    "counts and write back at different seeks, which collective calls cannot follow)");
-    if (pfs_config_has_phase(cfg, PFS_PH_CREATE) && cfg->keep && cfg->deadline > 0 && cfg->md_random)
-        return fail(err, len, "-k with a create that -D may stop, in --order random: the files kept would be a "
-                    "random subset of the -n names, which no later --run-id run can find; give --order "
-                    "sequential (the first files are kept) or drop -D or -k");
+    /* What each phase in the list asks of the options (src/core/phases/). */
+    if (pfs_phase_checks(cfg, err, len) != 0)
+        return -1;
     if (cfg->rmw && cfg->collective)
         return fail(err, len, "--rmw and --collective both given; give one (a rank whose read came back short would "
                     "skip its collective write and leave the others waiting in it)");
@@ -377,24 +239,16 @@ int pfs_check_run(const struct pfs_config *cfg, int total_given, char *err, size
     if (cfg->ramp > 0 && cfg->runtime > 0 && cfg->ramp >= cfg->runtime)
         return fail(err, len, "--ramp %g is not shorter than --runtime %g: nothing would be left to measure", cfg->ramp,
                     cfg->runtime);
-    /* The ramp leaves out the transfer that ends it: with one per stream
-     * nothing is left, however fast or slow it goes. */
-    const int blocks = pfs_config_has_phase(cfg, PFS_PH_WRITE) || pfs_config_has_phase(cfg, PFS_PH_REWRITE) ||
-                       pfs_config_has_phase(cfg, PFS_PH_READ) || pfs_config_has_phase(cfg, PFS_PH_REREAD);
-    if (cfg->ramp > 0 && cfg->runtime <= 0 && blocks && cfg->block <= cfg->transfer)
-        return fail(err, len, "--ramp %g with one transfer per stream (-b equals -t): the ramp leaves out the transfer "
-                    "that ends it, so nothing would be left to measure; give -b several transfers or --runtime",
-                    cfg->ramp);
     if (cfg->ramp > 0 && cfg->deadline > 0 && cfg->ramp >= cfg->deadline)
         return fail(err, len, "--ramp %g is not shorter than -D %g: the stonewall would stop the streams inside the "
                     "ramp, before anything is measured", cfg->ramp, cfg->deadline);
     if (cfg->shared && cfg->dirs == PFS_DIRS_PER_RANK)
         return fail(err, len, "--shared and --dirs per-rank contradict each other; give one");
-    if (check_needs(cfg, err, len) != 0 || check_tree(cfg, err, len) != 0)
+    if (pfs_phase_list_check(cfg, err, len) != 0)
         return -1;
     if (cfg->no_results && strcmp(cfg->results, "pfsbench-results.h5") != 0)
         return fail(err, len, "--results and --no-results both given; give one");
-    return check_order(cfg, err, len);
+    return pfs_phase_data_order(cfg, err, len);
 }
 
 /* "-n/--files" or "--file-size": how the option is named in a warning. */
@@ -409,7 +263,7 @@ static const char *opt_names(const char *name, char *buf, size_t len)
     return buf;
 }
 
-static int given_by_name(const unsigned char *given, const char *name)
+int pfs_opt_given(const unsigned char *given, const char *name)
 {
     for (size_t i = 0; i < pfs_opt_count; i++)
         if (strcmp(pfs_opt_table[i].name, name) == 0)
@@ -417,78 +271,79 @@ static int given_by_name(const unsigned char *given, const char *name)
     return 0;
 }
 
-void pfs_check_unused(struct pfs_config *cfg, const unsigned char *given)
+/* "OPTION does nothing without a WHAT phase in -p (the phases that have
+ * flags, of kind)": the list is the phase registry's. */
+static void warn_without(struct pfs_config *cfg, const char *option, const char *what, int kind, unsigned flags,
+                         unsigned without)
 {
-    unsigned any = 0;
-    int meta = 0, read = 0;
-    for (int i = 0; i < cfg->nphases; i++) {
-        any |= pfs_phase_desc(cfg->phases[i])->flags;
-        meta |= pfs_phase_is_meta(cfg->phases[i]);
-        read |= pfs_phase_is_read(cfg->phases[i]);
-    }
+    char names[256];
+    pfs_phase_names(names, sizeof(names), ", ", kind, flags, without);
+    pfs_config_warn(cfg, "%s does nothing without a %s phase in -p (%s)", option, what, names);
+}
+
+/* The options of the metadata phases and of their --depth tree. */
+static void check_unused_meta(struct pfs_config *cfg, const unsigned char *given)
+{
+    const int meta = pfs_phase_listed(cfg, PFS_PHASE_META, 0, 0);
     static const char *const md[] = {"files", "file-size", "dirs", "order", "depth", "branch", "leaf-only"};
     char nm[64];
     for (size_t i = 0; i < sizeof(md) / sizeof(md[0]); i++)
-        if (!meta && given_by_name(given, md[i]))
-            pfs_config_warn(cfg, "%s does nothing without a metadata phase in -p (create, stat, read-files, find, delete, mkdir, "
-                            "stat-dirs, rmdir)",
-                            opt_names(md[i], nm, sizeof(nm)));
+        if (!meta && pfs_opt_given(given, md[i]))
+            warn_without(cfg, opt_names(md[i], nm, sizeof(nm)), "metadata", PFS_PHASE_META, 0, 0);
     static const char *const tree[] = {"branch", "leaf-only"};
     for (size_t i = 0; i < sizeof(tree) / sizeof(tree[0]); i++)
-        if (meta && cfg->md_depth == 0 && given_by_name(given, tree[i]))
+        if (meta && cfg->md_depth == 0 && pfs_opt_given(given, tree[i]))
             pfs_config_warn(cfg, "--%s does nothing without --depth 1 or more (a flat directory has no tree)", tree[i]);
-    int files = 0;
-    for (int i = 0; i < cfg->nphases; i++)
-        files |= pfs_phase_is_meta(cfg->phases[i]) && !pfs_phase_has(cfg->phases[i], PFS_PHF_DIRS);
-    if (meta && !files && given_by_name(given, "leaf-only"))
-        pfs_config_warn(cfg, "--leaf-only does nothing without a file phase in -p (create, stat, read-files, find, "
-                        "delete): it places files");
-    int write = 0;
-    for (int i = 0; i < cfg->nphases; i++)
-        write |= pfs_phase_is_write(cfg->phases[i]);
-    /* write or rewrite: the seeks' write-backs take no --fsync-every */
-    const int wphase = pfs_config_has_phase(cfg, PFS_PH_WRITE) || pfs_config_has_phase(cfg, PFS_PH_REWRITE);
-    int data = 0;
-    for (int i = 0; i < cfg->nphases; i++)
-        data |= !pfs_phase_is_meta(cfg->phases[i]);
-    if (!data && given_by_name(given, "runtime"))
-        pfs_config_warn(cfg, "--runtime does nothing without a data phase in -p (write, rewrite, read, reread)");
-    if (!data && given_by_name(given, "ramp"))
-        pfs_config_warn(cfg, "--ramp does nothing without a data phase in -p (write, rewrite, read, reread)");
-    if (!pfs_config_has_phase(cfg, PFS_PH_REWRITE) && given_by_name(given, "rmw"))
-        pfs_config_warn(cfg, "--rmw does nothing without a rewrite phase in -p");
-    const int seeks = pfs_config_has_phase(cfg, PFS_PH_SEEKS);
-    int queued = 0;
-    for (int i = 0; i < cfg->nphases; i++)
-        queued |= !pfs_phase_is_meta(cfg->phases[i]) && cfg->phases[i] != PFS_PH_SEEKS;
-    if (!seeks && given_by_name(given, "seeks"))
-        pfs_config_warn(cfg, "--seeks does nothing without a seeks phase in -p");
-    if (seeks && cfg->runtime > 0 && given_by_name(given, "seeks"))
-        pfs_config_warn(cfg, "--seeks does nothing with --runtime: the seeks phase seeks for --runtime seconds");
-    if (seeks && !queued && cfg->iodepth > 1)
-        pfs_config_warn(cfg, "--iodepth %d does nothing in the seeks phase: each seek is a read (and every 10th a "
-                        "write) in turn, as bonnie++'s", cfg->iodepth);
-    if (!wphase && given_by_name(given, "fsync-every"))
-        pfs_config_warn(cfg, "--fsync-every does nothing without a write phase in -p (write, rewrite)");
-    if (!write && given_by_name(given, "sync"))
-        pfs_config_warn(cfg, "--sync does nothing without a write phase in -p (write, rewrite)");
-    if (!read && given_by_name(given, "drop-caches"))
-        pfs_config_warn(cfg, "--drop-caches does nothing without a read phase in -p (read, reread)");
-    if (!(any & PFS_PHF_OTHERS) && given_by_name(given, "reorder"))
+    char names[256];
+    pfs_phase_names(names, sizeof(names), ", ", PFS_PHASE_META, 0, PFS_PHF_DIRS);
+    if (meta && !pfs_phase_listed(cfg, PFS_PHASE_META, 0, PFS_PHF_DIRS) && pfs_opt_given(given, "leaf-only"))
+        pfs_config_warn(cfg, "--leaf-only does nothing without a file phase in -p (%s): it places files", names);
+}
+
+/* The options of the data phases, as the flags of the phases in the list say. */
+static void check_unused_data(struct pfs_config *cfg, const unsigned char *given)
+{
+    const int data = pfs_phase_listed(cfg, PFS_PHASE_DATA, 0, 0);
+    if (!data && pfs_opt_given(given, "runtime"))
+        warn_without(cfg, "--runtime", "data", PFS_PHASE_DATA, 0, 0);
+    if (!data && pfs_opt_given(given, "ramp"))
+        warn_without(cfg, "--ramp", "data", PFS_PHASE_DATA, 0, 0);
+    char names[128];
+    pfs_phase_names(names, sizeof(names), " or ", PFS_PHASE_ANY, PFS_PHF_RMW, 0);
+    if (!pfs_phase_listed(cfg, PFS_PHASE_ANY, PFS_PHF_RMW, 0) && pfs_opt_given(given, "rmw"))
+        pfs_config_warn(cfg, "--rmw does nothing without a %s phase in -p", names);
+    /* The options a phase owns (the seeks phase's --seeks). */
+    pfs_phase_warnings(cfg, given);
+    if (!pfs_phase_listed(cfg, PFS_PHASE_ANY, PFS_PHF_SYNCS, 0) && pfs_opt_given(given, "fsync-every"))
+        warn_without(cfg, "--fsync-every", "write", PFS_PHASE_ANY, PFS_PHF_SYNCS, 0);
+    if (!pfs_phase_listed(cfg, PFS_PHASE_DATA, PFS_PHF_WRITES, 0) && pfs_opt_given(given, "sync"))
+        warn_without(cfg, "--sync", "write", PFS_PHASE_DATA, PFS_PHF_WRITES, 0);
+    if (!pfs_phase_listed(cfg, PFS_PHASE_DATA, PFS_PHF_READS, 0) && pfs_opt_given(given, "drop-caches"))
+        warn_without(cfg, "--drop-caches", "read", PFS_PHASE_DATA, PFS_PHF_READS, 0);
+}
+
+void pfs_check_unused(struct pfs_config *cfg, const unsigned char *given)
+{
+    const int read = pfs_phase_listed(cfg, PFS_PHASE_DATA, PFS_PHF_READS, 0);
+    check_unused_meta(cfg, given);
+    check_unused_data(cfg, given);
+    char names[256];
+    pfs_phase_names(names, sizeof(names), ", ", PFS_PHASE_ANY, PFS_PHF_OTHERS, 0);
+    if (!pfs_phase_listed(cfg, PFS_PHASE_ANY, PFS_PHF_OTHERS, 0) && pfs_opt_given(given, "reorder"))
         pfs_config_warn(cfg, "-C/--reorder does nothing without a phase that reads what another rank made in -p "
-                        "(read, reread, stat, read-files)");
-    if (!read && given_by_name(given, "verify"))
+                        "(%s)", names);
+    if (!read && pfs_opt_given(given, "verify"))
         pfs_config_warn(cfg, "--verify without a read phase in -p checks nothing: the writes write its checkable "
                         "pattern anyway (its time taken out of the timed region); add read to check it");
-    if (!(any & PFS_PHF_STONEWALL) && given_by_name(given, "deadline"))
+    if (!pfs_phase_listed(cfg, PFS_PHASE_ANY, PFS_PHF_STONEWALL, 0) && pfs_opt_given(given, "deadline"))
         pfs_config_warn(cfg, "-D/--deadline does nothing without a phase it stops in -p: the stonewall stops the data "
                         "phases and create");
     static const char *const autos[] = {"ci", "max-reps"};
     for (size_t i = 0; i < sizeof(autos) / sizeof(autos[0]); i++)
-        if (cfg->reps > 0 && given_by_name(given, autos[i]))
+        if (cfg->reps > 0 && pfs_opt_given(given, autos[i]))
             pfs_config_warn(cfg, "--%s does nothing without --reps auto: -i %d runs the phase list %d time%s", autos[i],
                             cfg->reps, cfg->reps, cfg->reps == 1 ? "" : "s");
-    if (given_by_name(given, "transfer") && cfg->transfer < 512)
+    if (pfs_opt_given(given, "transfer") && cfg->transfer < 512)
         pfs_config_warn(cfg, "-t %llu is a transfer of %llu bytes per I/O call; IOzone's -t (a thread count) is "
                         "--threads N here (or pfsbench iozone ... for IOzone's command line)",
                         (unsigned long long)cfg->transfer, (unsigned long long)cfg->transfer);

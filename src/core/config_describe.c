@@ -27,6 +27,9 @@ static void usage_line(FILE *out, const struct pfs_opt *o)
         snprintf(left, sizeof(left), "    --%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
     if (o->type == T_CHOICE || (o->type == T_ACTION && o->arg))
         fprintf(out, "  %-26s %s; %s is one of %s\n", left, o->help, o->arg, pfs_opt_choices_text(o, all, sizeof(all)));
+    else if (o->type == T_PHASES) /* the phase registry's, in its order */
+        fprintf(out, "  %-26s %s; %s is a comma list of %s\n", left, o->help, o->arg,
+                (pfs_phase_names(all, sizeof(all), ",", PFS_PHASE_ANY, 0, 0), all));
     else
         fprintf(out, "  %-26s %s\n", left, o->help);
 }

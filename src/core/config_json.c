@@ -131,7 +131,7 @@ static void json_option(FILE *out, const struct pfs_opt *o, int api, const struc
         json_choices(out, o);
     } else if (o->type == T_PHASES) {
         fputs(", \"choices\": [", out);
-        for (int i = 0; i < PFS_PH_KINDS; i++) {
+        for (int i = 0; pfs_phase_desc(i); i++) {
             fputs(i ? ", " : "", out);
             json_str(out, pfs_phase_desc(i)->name, SIZE_MAX);
         }
@@ -186,19 +186,21 @@ static void json_phases(FILE *out)
     } flags[] = {{"reads", PFS_PHF_READS},         {"writes", PFS_PHF_WRITES},       {"creates", PFS_PHF_CREATES},
                  {"removes", PFS_PHF_REMOVES},     {"reorder", PFS_PHF_OTHERS},      {"stonewall", PFS_PHF_STONEWALL},
                  {"sets_count", PFS_PHF_SETS_COUNT}, {"dirs", PFS_PHF_DIRS},
-                 {"wears_out", PFS_PHF_WEARS_OUT}};
+                 {"wears_out", PFS_PHF_WEARS_OUT}, {"rmw", PFS_PHF_RMW},         {"fsync_every", PFS_PHF_SYNCS},
+                 {"sized", PFS_PHF_SIZED},         {"walks", PFS_PHF_WALKS},         {"matches", PFS_PHF_MATCHES}};
     fputs("  \"phases\": [\n", out);
-    for (int i = 0; i < PFS_PH_KINDS; i++) {
-        const struct pfs_phase_desc *d = pfs_phase_desc(i);
+    for (int i = 0; pfs_phase_desc(i); i++) {
+        const struct pfs_phase_ops *d = pfs_phase_desc(i);
         fputs("    {\"name\": ", out);
         json_str(out, d->name, SIZE_MAX);
         json_key(out, "kind", d->kind == PFS_PHASE_META ? "metadata" : "data");
+        json_key(out, "unit", pfs_phase_unit_name(i));
         for (size_t f = 0; f < sizeof(flags) / sizeof(flags[0]); f++)
             fprintf(out, ", \"%s\": %s", flags[f].name, d->flags & flags[f].flag ? "true" : "false");
         json_key(out, "needs", d->needs >= 0 ? pfs_phase_name(d->needs) : NULL);
         json_key(out, "op", d->op);
         json_key(out, "help", d->help);
-        fprintf(out, "}%s\n", i + 1 < PFS_PH_KINDS ? "," : "");
+        fprintf(out, "}%s\n", pfs_phase_desc(i + 1) ? "," : "");
     }
     fputs("  ],\n", out);
 }

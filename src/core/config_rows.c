@@ -103,9 +103,7 @@ static int parse_phases(const char *s, struct pfs_config *cfg, char *err, size_t
         int k = pfs_phase_find(tok, strlen(tok));
         if (k < 0) {
             char all[256];
-            size_t n = 0;
-            for (int j = 0; j < PFS_PH_KINDS && n < sizeof(all); j++)
-                n += (size_t)snprintf(all + n, sizeof(all) - n, "%s%s", j ? "," : "", pfs_phase_name(j));
+            pfs_phase_names(all, sizeof(all), ",", PFS_PHASE_ANY, 0, 0);
             return fail(err, len, "--phases: unknown phase '%s'; use a comma list of %s", tok, all);
         }
         if (cfg->nphases == PFS_MAX_PHASES)

@@ -1,12 +1,12 @@
-/* The tables every option, phase, unit and exit status comes from: the
- * parser (config.c), --help and describe (config_describe.c) and
+/* The tables every option, unit and exit status comes from: the parser
+ * (config.c), --help and describe (config_describe.c) and
  * --list-options=json (config_json.c) all walk these (the fio way).
- * --api's choices are the backend registry's (src/backends/registry.c);
- * a backend's own options are its table (src/backends), not rows here. */
+ * --api's choices are the backend registry's (src/backends/registry.c),
+ * -p's the phase registry's (src/core/phases/registry.c); a backend's own
+ * options are its table (src/backends), not rows here. */
 #include "pfs/config.h"
 
 #include <stddef.h>
-#include <string.h>
 
 #include "config_table.h"
 
@@ -22,7 +22,7 @@ const struct pfs_opt pfs_opt_table[] = {
     {"transfer", 't', T_SIZE, OFF(transfer), 0, 0, NULL, "SIZE", "bytes per I/O call (default 1m)", DESC("transfer", 4, "bytes")},
     {"block", 'b', T_SIZE, OFF(block), 0, 0, NULL, "SIZE", "bytes per rank, a multiple of the transfer (default 64m)", DESC("block", 5, "bytes")},
     {"total", 0, T_SIZE, OFF(total), 0, 0, NULL, "SIZE", "bytes over all ranks; block = total / ranks", DESC("total", 6, "bytes")},
-    {"phases", 'p', T_PHASES, OFF(phases), 0, 0, NULL, "LIST", "comma list of write,rewrite,read,reread,seeks,create,stat,read-files,find,delete,mkdir,stat-dirs,rmdir (default write,read)", DESC("phases", 7, NULL)},
+    {"phases", 'p', T_PHASES, OFF(phases), 0, 0, NULL, "LIST", "the phases to run, in order (default write,read)", DESC("phases", 7, NULL)},
     {"reps", 'i', T_INT, OFF(reps), 1, 1000000, NULL, "N", "repetitions of the phase list (default 1); auto: until the 95% confidence interval of every phase's mean is within --ci", DESC("reps", 8, NULL), .vals = "auto"},
     {"ci", 0, T_DOUBLE, OFF(ci), 0.1, 100, NULL, "PCT", "with --reps auto: stop when every phase's 95% confidence interval is within +-PCT% of its mean (default 5)", DESC("ci", 39, "percent")},
     {"max-reps", 0, T_INT, OFF(max_reps), 2, 100000, NULL, "N", "with --reps auto: at most N measured repetitions, then stop and warn (default 20)", DESC("max_reps", 40, NULL)},
@@ -80,82 +80,6 @@ const struct pfs_opt pfs_opt_table[] = {
 };
 const size_t pfs_opt_count = sizeof(pfs_opt_table) / sizeof(pfs_opt_table[0]);
 _Static_assert(sizeof(pfs_opt_table) / sizeof(pfs_opt_table[0]) <= PFS_OPT_MAX, "raise PFS_OPT_MAX");
-
-/* One row per phase, in the order of enum pfs_phase. A new phase is a row
- * here plus its function in the stream layer. */
-static const struct pfs_phase_desc phase_table[PFS_PH_KINDS] = {
-    [PFS_PH_WRITE] = {"write", PFS_PHASE_DATA, PFS_PHF_WRITES | PFS_PHF_CREATES | PFS_PHF_STONEWALL | PFS_PHF_WEARS_OUT |
-                                     PFS_PHF_SETS_COUNT,
-                      -1, "write", "write the data files (creating them) in -t transfers of -b bytes per stream"},
-    [PFS_PH_REWRITE] = {"rewrite", PFS_PHASE_DATA, PFS_PHF_WRITES | PFS_PHF_STONEWALL | PFS_PHF_WEARS_OUT, PFS_PH_WRITE, "write",
-                        "write the existing data files again"},
-    [PFS_PH_READ] = {"read", PFS_PHASE_DATA, PFS_PHF_READS | PFS_PHF_OTHERS | PFS_PHF_STONEWALL | PFS_PHF_WEARS_OUT, PFS_PH_WRITE, "read",
-                     "read the data files"},
-    [PFS_PH_REREAD] = {"reread", PFS_PHASE_DATA, PFS_PHF_READS | PFS_PHF_OTHERS | PFS_PHF_STONEWALL | PFS_PHF_WEARS_OUT, PFS_PH_WRITE, "read",
-                       "read the data files again"},
-    [PFS_PH_CREATE] = {"create", PFS_PHASE_META,
-                       PFS_PHF_CREATES | PFS_PHF_WRITES | PFS_PHF_STONEWALL | PFS_PHF_WEARS_OUT | PFS_PHF_SETS_COUNT, -1,
-                       "create",
-                       "create -n files per stream (writing --file-size bytes to each)"},
-    [PFS_PH_STAT] = {"stat", PFS_PHASE_META, PFS_PHF_OTHERS, PFS_PH_CREATE, "stat", "stat each file"},
-    [PFS_PH_READFILES] = {"read-files", PFS_PHASE_META, PFS_PHF_READS | PFS_PHF_OTHERS, PFS_PH_CREATE,
-                          "open, read and close", "open each file, read its content, close it"},
-    [PFS_PH_FIND] = {"find", PFS_PHASE_META, 0, PFS_PH_CREATE, "readdir and lstat",
-                     "walk the directories (readdir), lstat each file once, count IO500's find matches "
-                     "(name *01*, size --file-size, not older than the run's start)"},
-    [PFS_PH_DELETE] = {"delete", PFS_PHASE_META, PFS_PHF_REMOVES, PFS_PH_CREATE, "delete", "delete each file"},
-    [PFS_PH_MKDIR] = {"mkdir", PFS_PHASE_META, PFS_PHF_DIRS | PFS_PHF_CREATES, -1, "mkdir",
-                      "make the directories of each stream's --depth/--branch tree, parents first (mdtest's tree creation)"},
-    [PFS_PH_STATDIRS] = {"stat-dirs", PFS_PHASE_META, PFS_PHF_DIRS, PFS_PH_MKDIR, "stat", "stat each directory of the tree"},
-    [PFS_PH_RMDIR] = {"rmdir", PFS_PHASE_META, PFS_PHF_DIRS | PFS_PHF_REMOVES, PFS_PH_MKDIR, "rmdir",
-                      "remove the tree's directories, deepest first (mdtest's tree removal)"},
-    [PFS_PH_SEEKS] = {"seeks", PFS_PHASE_DATA, PFS_PHF_READS | PFS_PHF_WRITES | PFS_PHF_STONEWALL, PFS_PH_WRITE, "seek",
-                      "--seeks random reads of one transfer each in the stream's data, every 10th written back in "
-                      "place (bonnie++'s random seeks)"},
-};
-
-const struct pfs_phase_desc *pfs_phase_desc(int phase)
-{
-    return phase >= 0 && phase < PFS_PH_KINDS ? &phase_table[phase] : NULL;
-}
-
-int pfs_phase_find(const char *name, size_t len)
-{
-    for (int k = 0; k < PFS_PH_KINDS; k++)
-        if (strlen(phase_table[k].name) == len && strncmp(name, phase_table[k].name, len) == 0)
-            return k;
-    return -1;
-}
-
-int pfs_phase_has(int phase, unsigned flags)
-{
-    const struct pfs_phase_desc *d = pfs_phase_desc(phase);
-    return d && (d->flags & flags) == flags;
-}
-
-int pfs_config_has_phase(const struct pfs_config *cfg, int phase)
-{
-    for (int i = 0; i < cfg->nphases; i++)
-        if (cfg->phases[i] == phase)
-            return 1;
-    return 0;
-}
-
-const char *pfs_phase_name(int phase)
-{
-    const struct pfs_phase_desc *d = pfs_phase_desc(phase);
-    return d ? d->name : "?";
-}
-
-/* Data phases only: a metadata phase that reads or writes small files is
- * neither, so that a data phase's file, cache and count logic never applies to it. */
-int pfs_phase_is_read(int phase) { return !pfs_phase_is_meta(phase) && pfs_phase_has(phase, PFS_PHF_READS); }
-int pfs_phase_is_write(int phase) { return !pfs_phase_is_meta(phase) && pfs_phase_has(phase, PFS_PHF_WRITES); }
-int pfs_phase_is_meta(int phase)
-{
-    const struct pfs_phase_desc *d = pfs_phase_desc(phase);
-    return d && d->kind == PFS_PHASE_META;
-}
 
 const struct pfs_unit_row pfs_units_table[] = {
     {"MiB", "MiB/s", 1048576.0}, {"KB", "KB/s", 1024.0}, {"MB", "MB/s", 1e6}, {"GB", "GB/s", 1e9},

@@ -1,6 +1,6 @@
 /* The option table and the small tables beside it, shared by config.c
- * (parser, --help, describe) and config_json.c (--list-options=json).
- * Private to src/core. */
+ * (parser, --help, describe), config_json.c (--list-options=json) and the
+ * phases' checks (src/core/phases/). Private to src/core. */
 #ifndef PFS_CONFIG_TABLE_H
 #define PFS_CONFIG_TABLE_H
 
@@ -105,6 +105,9 @@ int pfs_check_run(const struct pfs_config *cfg, int total_given, char *err, size
 /* Warnings (into cfg->warnings) for options given (given[row]) that do
  * nothing with the chosen phases, and for a transfer under 512 bytes. */
 void pfs_check_unused(struct pfs_config *cfg, const unsigned char *given);
+
+/* 1 when the option named name (its long name) was given: given[row]. */
+int pfs_opt_given(const unsigned char *given, const char *name);
 
 /* Appends one warning line to cfg->warnings, unless it is there already. */
 void pfs_config_warn(struct pfs_config *cfg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

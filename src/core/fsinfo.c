@@ -471,23 +471,38 @@ static int is_local(const char *type)
 int pfs_meta_cache_warning(const int *phases, int nphases, int other_node, const char *mount_type, char *buf,
                            size_t len)
 {
-    int created = 0, stat_after = 0, read_after = 0;
+    /* The phases -C moves to another node's client (stat, read-files),
+     * after the one that makes the files; one that reads them meets the
+     * page cache too. */
+    int created = 0, pages = 0;
+    unsigned long long after = 0; /* a bit per phase */
     if (len > 0)
         buf[0] = '\0';
     for (int i = 0; i < nphases; i++) {
-        created |= phases[i] == PFS_PH_CREATE;
-        stat_after |= created && phases[i] == PFS_PH_STAT;
-        read_after |= created && phases[i] == PFS_PH_READFILES;
+        const int k = phases[i];
+        if (!pfs_phase_is_meta(k))
+            continue;
+        created |= pfs_phase_has(k, PFS_PHF_CREATES) && !pfs_phase_has(k, PFS_PHF_DIRS);
+        if (created && pfs_phase_has(k, PFS_PHF_OTHERS)) {
+            after |= 1ull << k;
+            pages |= pfs_phase_has(k, PFS_PHF_READS);
+        }
     }
-    if (other_node || (!stat_after && !read_after) || !mount_type || !mount_type[0] || is_local(mount_type))
+    if (other_node || !after || !mount_type || !mount_type[0] || is_local(mount_type))
         return 0;
+    char names[96];
+    size_t n = 0;
+    names[0] = '\0';
+    for (int k = 0; pfs_phase_desc(k) && n < sizeof(names); k++)
+        if (after & (1ull << k))
+            n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%s", n ? " and " : "", pfs_phase_name(k));
     const int fuse = strncmp(mount_type, "fuse", 4) == 0;
     snprintf(buf, len,
              "%s rates may be cache hits of this client: the files were created through the same %s client, "
              "whose attribute%s caches can answer without asking the servers%s; use -C across two or more "
              "nodes (-C reads on another node's client)",
-             stat_after && read_after ? "stat and read-files" : stat_after ? "stat" : "read-files", mount_type,
-             read_after ? ", entry and page" : " and entry", fuse ? " (FUSE keeps attributes and entries 1 s by default)" : "");
+             names, mount_type, pages ? ", entry and page" : " and entry",
+             fuse ? " (FUSE keeps attributes and entries 1 s by default)" : "");
     return 1;
 }
 

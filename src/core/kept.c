@@ -122,7 +122,7 @@ int pfs_kept_reads(const struct pfs_config *cfg)
         return 0;
     for (int i = 0; i < cfg->nphases; i++)
         if (!pfs_phase_is_meta(cfg->phases[i]))
-            return cfg->phases[i] != PFS_PH_WRITE;
+            return !pfs_phase_has(cfg->phases[i], PFS_PHF_CREATES); /* not the write that makes them */
     return 0;
 }
 

@@ -251,7 +251,7 @@ void pfs_report_header(FILE *out, const struct pfs_run_data *d)
     }
     if (c->deadline > 0) {
         int data = 0;
-        const int create = pfs_config_has_phase(c, PFS_PH_CREATE);
+        const int create = pfs_phase_listed(c, PFS_PHASE_META, PFS_PHF_WEARS_OUT, 0); /* create's files */
         for (int k = 0; k < c->nphases; k++)
             data |= pfs_phase_has(c->phases[k], PFS_PHF_WEARS_OUT) && !pfs_phase_is_meta(c->phases[k]);
         fprintf(out, "stonewall    %g s, then wear-out to the largest %s count any stream reached\n", c->deadline,
@@ -369,7 +369,7 @@ static int node_view(const struct pfs_run_data *d, int phase, int rep, struct no
  * any other phase, or when not recorded. */
 static long long find_matched(const struct pfs_run_data *d, int p, int rep)
 {
-    if (d->cfg->phases[p] != PFS_PH_FIND || !d->find_matched)
+    if (!pfs_phase_has(d->cfg->phases[p], PFS_PHF_MATCHES) || !d->find_matched)
         return -1;
     return (long long)d->find_matched[(size_t)p * (size_t)d->reps + (size_t)rep];
 }
@@ -384,9 +384,9 @@ void pfs_report_row(FILE *out, const struct pfs_run_data *d, int phase, int rep)
     if (node_view(d, phase, rep, &v) != 0)
         return;
     const double scale = meta ? 1.0 : pfs_units_scale(c->units);
-    const char *unit = meta ? "files/s" : pfs_units_label(c->units);
+    const char *unit = meta ? pfs_phase_rate_unit(c->phases[phase]) : pfs_units_label(c->units);
     const char *warm = rep < c->warmup ? "  warm-up" : "";
-    const char *mu = pfs_phase_has(c->phases[phase], PFS_PHF_DIRS) ? "dirs/s" : "files/s";
+    const char *mu = pfs_phase_rate_unit(c->phases[phase]);
     if (meta)
         fprintf(out, "%-10s %4d %12.1f %14s %10.4f %6.3f  node %d %.1f / node %d %.1f %s%s%s\n",
                 pfs_phase_name(c->phases[phase]), rep, s.rate, mu, s.seconds, s.utilization, v.slow,
@@ -400,9 +400,10 @@ void pfs_report_row(FILE *out, const struct pfs_run_data *d, int phase, int rep)
         fprintf(out, "%-10s %4s %llu files examined, %lld matched (name *01*, %llu bytes, not older than the run's "
                 "start)\n", "", "", (unsigned long long)s.ops, find_matched(d, phase, rep),
                 (unsigned long long)c->file_size);
-    if (c->phases[phase] == PFS_PH_SEEKS) /* bonnie++'s figure: seeks/s */
-        fprintf(out, "%-10s %4s %12.1f %14s  (%llu seeks of %llu B, every 10th written back)\n", "", "", s.rate,
-                "seeks/s", (unsigned long long)s.ops, (unsigned long long)c->transfer);
+    if (pfs_phase_desc(c->phases[phase])->unit == PFS_UNIT_SEEKS) /* bonnie++'s figure: seeks/s */
+        fprintf(out, "%-10s %4s %12.1f %14s  (%llu %s of %llu B, every 10th written back)\n", "", "", s.rate,
+                pfs_phase_rate_unit(c->phases[phase]), (unsigned long long)s.ops, pfs_phase_unit_name(c->phases[phase]),
+                (unsigned long long)c->transfer);
     if (s.sw_rate > 0 && meta)
         fprintf(out, "%-10s %4s %12.1f %14s  (up to the stonewall: %llu files)\n", "", "", s.sw_rate, mu,
                 (unsigned long long)s.sw_ops);
@@ -486,9 +487,11 @@ void pfs_report_summary(FILE *out, const struct pfs_run_data *d)
                 pfs_phase_name(d->cfg->phases[p]), n, st.min, st.max, st.mean, st.median, sd, ss.mean,
                 (unsigned long long)amount);
         summary_ci(out, d, p, &st);
-        if (d->cfg->phases[p] == PFS_PH_SEEKS && d->cfg->transfer > 0) { /* bonnie++'s figure: each seek moves -t bytes */
+        const int kind = d->cfg->phases[p];
+        if (pfs_phase_desc(kind)->unit == PFS_UNIT_SEEKS && d->cfg->transfer > 0) { /* bonnie++'s figure: each seek moves -t bytes */
             const double k = pfs_units_scale(d->cfg->units) / (double)d->cfg->transfer;
-            fprintf(out, "%-10s mean %.1f seeks/s, median %.1f seeks/s\n", "", st.mean * k, st.median * k);
+            fprintf(out, "%-10s mean %.1f %s, median %.1f %s\n", "", st.mean * k, pfs_phase_rate_unit(kind),
+                    st.median * k, pfs_phase_rate_unit(kind));
         }
     }
     free(val), free(sec);
@@ -574,8 +577,7 @@ static void json_phase_summary(FILE *out, const struct pfs_run_data *d, int p, c
     struct pfs_phase_ci pc;
     pfs_run_phase_ci(d, p, &pc);
     fprintf(out, ",\n     \"summary\": {\"unit\": ");
-    json_str(out, !meta ? pfs_units_label(d->cfg->units)
-                  : pfs_phase_has(d->cfg->phases[p], PFS_PHF_DIRS) ? "dirs/s" : "files/s");
+    json_str(out, !meta ? pfs_units_label(d->cfg->units) : pfs_phase_rate_unit(d->cfg->phases[p]));
     fprintf(out, ", \"reps\": %d, \"warmup\": %d", pc.measured, pc.warmup);
     const double sv[] = {st.min, st.max, st.mean, st.median, n > 1 ? st.stddev : NAN, /* one: null */
                          pc.ci.half / scale, pc.ci.pct};

@@ -225,7 +225,7 @@ int pfs_report_short_phase(const struct pfs_run_data *d, int phase, int rep, cha
                         &k))
         return 0;
     const double scale = meta ? 1.0 : pfs_units_scale(d->cfg->units);
-    const char *unit = !meta ? pfs_units_label(d->cfg->units) : pfs_phase_has(kind, PFS_PHF_DIRS) ? "dirs/s" : "files/s";
+    const char *unit = !meta ? pfs_units_label(d->cfg->units) : pfs_phase_rate_unit(kind);
     size_t n = (size_t)snprintf(buf, len, "%s rep %d: too short to measure: %.4g s", pfs_phase_name(kind), rep,
                                 k.seconds);
     if (k.near_skew && n < len)

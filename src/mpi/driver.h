@@ -70,6 +70,7 @@ struct progress {
     double lead;                /* reports go this much before each second of the phase (leaves 0.2 s, */
                                 /* aggregators 0.1 s), so they reach rank 0 before it takes them */
     int seq, kind, shown;
+    double want;                /* rank 0: what the phase moves over all streams (bytes, or its unit's items) */
 };
 
 /* The stonewall agreement among a rank's threads, and their start. */
@@ -174,7 +175,7 @@ struct ctx {
                                  * file holds, from its status (rank 0's check, then every rank's) */
     struct pfs_stream *streams; /* this rank's, threads of them */
     int cur_kind;               /* the phase running, for the watchdog's message */
-    int writes, has_meta, has_delete; /* what the phase list holds */
+    int writes, has_meta;       /* what the phase list holds: a phase that makes the data files, metadata */
     struct pfs_agree ag;        /* the watched collectives (agree.h) */
     struct pfs_failure fail;    /* this rank's first failure, its streams' included */
     /* files */
@@ -285,7 +286,7 @@ void drv_streams_free(struct ctx *c);
 
 /* progress.c */
 void drv_progress_setup(struct ctx *c);
-void drv_progress_phase(struct ctx *c, int kind);
+void drv_progress_phase(struct ctx *c, const struct pfs_phase_ctx *ph);
 void drv_progress_phase_end(struct ctx *c);
 void drv_hook_progress(void *arg, struct pfs_stream *s);
 void drv_progress_finish(struct ctx *c);

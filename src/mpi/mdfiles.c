@@ -167,7 +167,7 @@ void drv_md_top_setup(struct ctx *c, unsigned kept)
      * only find, which it refuses, would need the start. */
     if (c->md_topd.fd >= 0 && fstat(c->md_topd.fd, &st) == 0)
         c->md_start = st.st_mtim;
-    else if (pfs_config_has_phase(&c->cfg, PFS_PH_FIND))
+    else if (pfs_phase_listed(&c->cfg, PFS_PHASE_ANY, PFS_PHF_MATCHES, 0))
         drv_set_fail(c, "stat", c->md_top, c->md_topd.fd >= 0 ? errno : ENOENT, "the run's start for find");
 }
 
@@ -376,8 +376,7 @@ void drv_md_close(struct ctx *c)
 int drv_kept_precheck(const struct ctx *c, char *err, size_t len)
 {
     const struct pfs_config *cfg = &c->cfg;
-    if (!(pfs_config_md_kept(cfg) & PFS_MD_KEPT_FILES) || !(pfs_config_has_phase(cfg, PFS_PH_STAT) ||
-        pfs_config_has_phase(cfg, PFS_PH_READFILES) || pfs_config_has_phase(cfg, PFS_PH_FIND)))
+    if (!(pfs_config_md_kept(cfg) & PFS_MD_KEPT_FILES) || !pfs_phase_listed(cfg, PFS_PHASE_META, PFS_PHF_SIZED, 0))
         return 0;
     char top[PFS_RUN_ID_MAX + 32], sub[32], rel[PFS_PATH_MAX];
     (void)pfs_name_md_top(top, sizeof(top), NULL, cfg->run_id);

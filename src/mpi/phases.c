@@ -4,39 +4,10 @@
 #define _GNU_SOURCE
 #include "driver.h"
 
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "pfs/pagecache.h"
-
-/* Local, untimed: before a read phase, push this rank's files out of the
- * page cache; the lowest rank of each node also drops the whole cache when
- * it may (root). Returns 1 when it wrote drop_caches. */
-static int drop_caches(struct ctx *c)
-{
-    for (int i = 0; i < c->threads; i++) {
-        /* Never through a link, never blocking on a FIFO: only the file to be read. */
-        int fd = pfs_open_own_at(c->dir.fd, c->streams[i].rd_path, O_RDONLY, 0, &c->streams[i].rd_fid, NULL);
-        if (fd >= 0) {
-            fdatasync(fd);
-            posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-            close(fd);
-        }
-        if (c->cfg.shared)
-            break;
-    }
-    if (!c->lowest_on_node || geteuid() != 0)
-        return 0;
-    sync();
-    int pfd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
-    if (pfd < 0)
-        return 0;
-    int ok = write(pfd, "3\n", 2) == 2;
-    close(pfd);
-    return ok;
-}
 
 /* How a stream's page cache is probed in a phase of this kind (reads:
  * before it; writes: after it), or why it is not: --direct bypasses the
@@ -104,11 +75,19 @@ static void probe_after(struct ctx *c, int kind)
     }
 }
 
+/* A phase's hook failed: the rank's failure, named as its own. */
+static void hook_fail(void *arg, const char *op, const char *path, int err, const char *detail)
+{
+    if (detail)
+        drv_set_fail(arg, op, path, err, "%s", detail);
+    else
+        drv_set_fail(arg, op, path, err, NULL);
+}
+
 /* Local, under the watchdog: the untimed work before a phase. Returns 1
  * when this rank wrote drop_caches. Failures go to set_fail. */
 static int prepare_phase(struct ctx *c, int kind, int rep, struct pfs_times *pc)
 {
-    int drops = 0;
     char step[96];
     snprintf(step, sizeof(step), "the preparation of %s (repetition %d)", pfs_phase_name(kind), rep);
     pfs_watch_step(c->watch, step);
@@ -117,34 +96,24 @@ static int prepare_phase(struct ctx *c, int kind, int rep, struct pfs_times *pc)
     /* The directories the run works in are still where it made them (a
      * change ends the run: mdfiles.c). */
     (void)drv_check_pins(c);
-    /* A write starts from an empty file: rank 0 empties the shared one
-     * through a descriptor of the inode it made, never by path. */
-    struct pfs_stream *s0 = &c->streams[0];
-    if (c->cfg.shared && kind == PFS_PH_WRITE && c->rank == 0 && s0->created && !(c->be->caps & PFS_CAP_NOFILES)) {
-        int fd = pfs_open_own_at(c->dir.fd, s0->path, O_WRONLY | O_TRUNC, 0, &s0->fid, NULL);
-        char why[200];
-        if (fd >= 0)
-            close(fd);
-        else if (pfs_safefile_why(fd, s0->path, why, sizeof(why)))
-            drv_set_fail(c, "truncate", s0->path, 0, "%s", why);
-        else
-            drv_set_fail(c, "truncate", s0->path, -fd, NULL);
-    }
-    if (c->cfg.drop_caches && pfs_phase_is_read(kind))
-        drops = drop_caches(c);
+    /* The phase's own (its ops' before hook): a write empties the shared
+     * file, a read drops the caches (--drop-caches), a create that repeats
+     * without a delete clears the files of the last. */
+    struct pfs_phase_env e = {
+        .cfg = &c->cfg, .be = c->be, .bectx = c->bectx, .streams = c->streams, .nthreads = c->threads,
+        .rank = c->rank, .lowest_on_node = c->lowest_on_node, .dir_fd = c->dir.fd, .rep = rep,
+        .fail = hook_fail, .arg = c,
+    };
+    pfs_phase_before(kind, &e);
     probe_before(c, kind, pc);
-    /* A create that repeats without a delete in the list starts from an
-     * empty directory, like a write starts from an empty file. */
-    if (kind == PFS_PH_CREATE && rep > 0 && !c->has_delete)
-        for (int i = 0; i < c->threads; i++) {
-            int e = pfs_stream_meta_clear_with(c->be, c->bectx, &c->cfg, &c->streams[i]);
-            char why[200];
-            if (e)
-                drv_set_fail(c, "remove", c->streams[i].md_dir, 0, "clearing the files of the last create: %s",
-                             drv_why(e, why, sizeof(why)));
-        }
     pfs_watch_step(c->watch, NULL);
-    return drops;
+    return e.dropped;
+}
+
+/* The phase that makes the data files: their identities are new after it. */
+static int makes_data_files(int kind)
+{
+    return !pfs_phase_is_meta(kind) && pfs_phase_has(kind, PFS_PHF_CREATES);
 }
 
 /* Collective. One phase of one repetition: untimed preparation, the
@@ -193,7 +162,7 @@ static int run_phase(struct ctx *c, int p, int rep, int *dropped_notice)
     const size_t slot = (size_t)p * (size_t)pfs_config_rep_slots(cfg) + (size_t)rep;
     struct pfs_phase_lat *lat = c->rank == 0 && c->rec.lat ? &c->rec.lat[slot] : NULL;
     drv_lat_collect(c, lat, failed, phase_start, where);
-    if (kind == PFS_PH_FIND) {
+    if (pfs_phase_has(kind, PFS_PHF_MATCHES)) {
         uint64_t mine_m = 0, all_m = 0;
         for (int i = 0; i < c->threads; i++)
             mine_m += c->streams[i].md_matched;
@@ -202,9 +171,9 @@ static int run_phase(struct ctx *c, int p, int rep, int *dropped_notice)
             c->rec.find_matched[slot] = all_m;
     }
     drv_record_phase(c, p, rep, failed);
-    if (!failed && kind == PFS_PH_WRITE && !cfg->shared)
+    if (!failed && makes_data_files(kind) && !cfg->shared)
         drv_exchange_fids(c, phase_start);
-    if (!failed && kind == PFS_PH_WRITE && cfg->timeout > 0)
+    if (!failed && makes_data_files(kind) && cfg->timeout > 0)
         drv_gather_known(c, phase_start);
     if (failed)
         drv_report_failures(c);

@@ -81,17 +81,7 @@ static void report(struct ctx *c, uint64_t bytes, uint64_t ops)
 static void show(struct ctx *c, double t, double done)
 {
     const int meta = pfs_phase_is_meta(c->prog.kind), tty = c->prog.tty;
-    double want;
-    if (meta)
-        want = (double)(pfs_phase_has(c->prog.kind, PFS_PHF_DIRS) ? pfs_config_tree_dirs(&c->cfg)
-                                                                   : c->prog.kind == PFS_PH_CREATE ? (uint64_t)c->cfg.files
-                                                                                                   : c->md_files) *
-               c->nstreams;
-    else
-        want = (c->prog.kind == PFS_PH_SEEKS ? (double)c->cfg.seeks
-                                             : (double)(c->prog.kind == PFS_PH_WRITE ? c->nxfers : c->data_xfers) *
-                                                   c->nstreams) *
-               (double)c->cfg.transfer;
+    const double want = c->prog.want;
     double rate = done / (t - c->prog.start);
     double eta = rate > 0 && want > done ? (want - done) / rate : 0;
     double pct = want > 0 ? 100.0 * done / want : 0.0;
@@ -102,7 +92,7 @@ static void show(struct ctx *c, double t, double done)
     }
     if (meta)
         fprintf(stderr, "%s%-10s %5.1f%% %12.1f %s  ETA %.0f s%s", tty ? "\r\033[K" : "", pfs_phase_name(c->prog.kind),
-                pct, rate, pfs_phase_has(c->prog.kind, PFS_PHF_DIRS) ? "dirs/s" : "files/s", eta, tty ? "" : "\n");
+                pct, rate, pfs_phase_rate_unit(c->prog.kind), eta, tty ? "" : "\n");
     else
         fprintf(stderr, "%s%-10s %5.1f%% %12.2f %s  ETA %.0f s%s", tty ? "\r\033[K" : "", pfs_phase_name(c->prog.kind),
                 pct, rate / pfs_units_scale(c->cfg.units),
@@ -319,13 +309,19 @@ void drv_progress_setup(struct ctx *c)
 }
 
 /* Local. A phase begins: the counters start again (reports of the phase
- * before are told apart by their sequence). */
-void drv_progress_phase(struct ctx *c, int kind)
+ * before are told apart by their sequence); rank 0 adds up what it will
+ * have done at its end, each stream's work as the phase counts it (in
+ * bytes for a data phase, whose line shows bandwidth). */
+void drv_progress_phase(struct ctx *c, const struct pfs_phase_ctx *ph)
 {
     if (!c->prog.on)
         return;
+    double want = 0;
+    for (int i = 0; c->rank == 0 && i < c->nstreams; i++)
+        want += (double)pfs_phase_work(ph, i);
+    c->prog.want = pfs_phase_is_meta(ph->kind) ? want : want * (double)c->cfg.transfer;
     c->prog.seq++;
-    c->prog.kind = kind;
+    c->prog.kind = ph->kind;
     c->prog.start = pfs_now();
     c->prog.last = c->prog.start - c->prog.lead;
     c->prog.shown = 0;

@@ -260,10 +260,8 @@ static void init_ctx(struct ctx *c, MPI_Comm comm)
 /* Local: what the phase list holds, for the steps that depend on it. */
 static void note_phases(struct ctx *c)
 {
-    c->writes = pfs_config_has_phase(&c->cfg, PFS_PH_WRITE);
-    c->has_delete = pfs_config_has_phase(&c->cfg, PFS_PH_DELETE);
-    for (int i = 0; i < c->cfg.nphases; i++)
-        c->has_meta |= pfs_phase_is_meta(c->cfg.phases[i]);
+    c->writes = pfs_phase_listed(&c->cfg, PFS_PHASE_DATA, PFS_PHF_CREATES, 0);
+    c->has_meta = pfs_phase_listed(&c->cfg, PFS_PHASE_META, 0, 0);
 }
 
 static void free_ctx(struct ctx *c)

@@ -62,10 +62,7 @@ struct worker {
 
 static void run_one(struct worker *w)
 {
-    if (pfs_phase_is_meta(w->ph->kind))
-        pfs_stream_meta(w->ph, w->s);
-    else
-        pfs_stream_data(w->ph, w->s);
+    pfs_stream_run(w->ph, w->s);
 }
 
 /* A thread waits until every thread of the phase exists: should one fail to
@@ -111,7 +108,7 @@ void drv_run_streams(struct ctx *c, int kind)
      * opening agreement that every rank left at about the same instant. */
     c->lat.t0 = pfs_now();
     c->lat.t0_ns = ph.t0_ns = pfs_now_ns();
-    drv_progress_phase(c, kind);
+    drv_progress_phase(c, &ph);
     c->sw.done = c->sw.target = 0;
     c->sw.failed = 0;
     pthread_t tid[c->threads > 1 ? c->threads : 1];
@@ -141,10 +138,14 @@ void drv_run_streams(struct ctx *c, int kind)
     }
     for (int i = 1; i < started; i++)
         pthread_join(tid[i], NULL);
-    if (kind == PFS_PH_WRITE && c->cfg.deadline > 0)
-        c->data_xfers = c->sw.target;
-    if (kind == PFS_PH_CREATE && c->cfg.deadline > 0 && c->sw.target > 0) /* 0: a stream failed */
-        c->md_files = c->sw.target;
+    /* Under -D the count a phase that sets it reached is what the phases
+     * after it work on: the transfers in the files, or the files made. */
+    if (c->cfg.deadline > 0 && pfs_phase_has(kind, PFS_PHF_SETS_COUNT)) {
+        if (!pfs_phase_is_meta(kind))
+            c->data_xfers = c->sw.target;
+        else if (c->sw.target > 0) /* 0: a stream failed */
+            c->md_files = c->sw.target;
+    }
     drv_progress_phase_end(c);
 }
 

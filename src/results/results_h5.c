@@ -667,7 +667,7 @@ static int write_ci(hid_t g, const struct pfs_run_data *d, int p)
  * it examined), and the criteria in words. */
 static int write_find(hid_t g, const struct pfs_run_data *d, int p, hsize_t reps)
 {
-    if (d->cfg->phases[p] != PFS_PH_FIND || !d->find_matched)
+    if (!pfs_phase_has(d->cfg->phases[p], PFS_PHF_MATCHES) || !d->find_matched)
         return 0;
     char crit[160];
     snprintf(crit, sizeof(crit), "name contains 01, a regular file of %llu bytes, modified at or after the run's start",

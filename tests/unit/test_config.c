@@ -293,6 +293,16 @@ static const struct { const char *args; const char *want; } warn_cases[] = {
     {"-d|/tmp|-p|mkdir,rmdir|--depth|1|-D|5", "-D/--deadline does nothing without a phase it stops in -p"},
     {"-d|/tmp|-t|4|-b|4k", "-t 4 is a transfer of 4 bytes per I/O call; IOzone's -t (a thread count) is --threads N"},
     {"-d|/tmp|-p|create,delete|--drop-caches", "--drop-caches does nothing without a read phase"},
+    /* The phases a warning names are the registry's that the option applies to. */
+    {"-d|/tmp|-p|write|--drop-caches", "--drop-caches does nothing without a read phase in -p (read, reread, seeks)"},
+    {"-d|/tmp|-p|create,delete|--runtime|5", "--runtime does nothing without a data phase in -p (write, rewrite, read, "
+                                             "reread, seeks)"},
+    {"-d|/tmp|-p|create,delete|--fsync-every|4", "--fsync-every does nothing without a write phase in -p (write, rewrite)"},
+    {"-d|/tmp|-p|write,read|--rmw", "--rmw does nothing without a rewrite phase in -p"},
+    {"-d|/tmp|-p|write,read|--seeks|10", "--seeks does nothing without a seeks phase in -p"},
+    {"-d|/tmp|-p|create,delete|--sync|dsync", "--sync does nothing without a write phase in -p (write, rewrite, seeks)"},
+    {"-d|/tmp|-p|mkdir,rmdir|--depth|1|--leaf-only", "--leaf-only does nothing without a file phase in -p (create, "
+                                                     "stat, read-files, find, delete): it places files"},
 };
 
 static void test_warnings(void **state)
@@ -806,6 +816,64 @@ static void test_describe_golden(void **state)
     }
 }
 
+/* The registry: its order, every list derived from it, and what each
+ * phase's ops carry. */
+static void test_phase_registry(void **state)
+{
+    (void)state;
+    char buf[512];
+    pfs_phase_names(buf, sizeof(buf), ",", PFS_PHASE_ANY, 0, 0);
+    assert_string_equal(buf, "write,rewrite,read,reread,create,stat,read-files,find,delete,mkdir,stat-dirs,rmdir,seeks");
+    pfs_phase_names(buf, sizeof(buf), ", ", PFS_PHASE_META, 0, PFS_PHF_DIRS);
+    assert_string_equal(buf, "create, stat, read-files, find, delete");
+    pfs_phase_names(buf, sizeof(buf), ", ", PFS_PHASE_ANY, PFS_PHF_OTHERS, 0);
+    assert_string_equal(buf, "read, reread, stat, read-files");
+    assert_int_equal(pfs_phase_names(buf, 4, ",", PFS_PHASE_DATA, 0, 0), strlen("write,rewrite,read,reread,seeks"));
+    assert_string_equal(buf, "wri");
+    int def[PFS_MAX_PHASES];
+    assert_int_equal(pfs_phase_defaults(def), 2);
+    assert_true(def[0] == PFS_PH_WRITE && def[1] == PFS_PH_READ);
+    static const struct { int phase; const char *unit, *rate; unsigned flags; } want[] = {
+        {PFS_PH_WRITE, "bytes", "bytes/s", PFS_PHF_SYNCS}, {PFS_PH_REWRITE, "bytes", "bytes/s", PFS_PHF_SYNCS | PFS_PHF_RMW},
+        {PFS_PH_SEEKS, "seeks", "seeks/s", 0},             {PFS_PH_STAT, "files", "files/s", PFS_PHF_SIZED},
+        {PFS_PH_FIND, "files", "files/s", PFS_PHF_SIZED | PFS_PHF_WALKS | PFS_PHF_MATCHES},
+        {PFS_PH_READFILES, "files", "files/s", PFS_PHF_SIZED}, {PFS_PH_MKDIR, "dirs", "dirs/s", 0},
+        {PFS_PH_RMDIR, "dirs", "dirs/s", 0},
+    };
+    const unsigned owned = PFS_PHF_SYNCS | PFS_PHF_RMW | PFS_PHF_SIZED | PFS_PHF_WALKS | PFS_PHF_MATCHES;
+    for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+        assert_string_equal(pfs_phase_unit_name(want[i].phase), want[i].unit);
+        assert_string_equal(pfs_phase_rate_unit(want[i].phase), want[i].rate);
+        assert_int_equal(pfs_phase_desc(want[i].phase)->flags & owned, want[i].flags);
+    }
+    for (int k = 0; k < PFS_PH_KINDS; k++) {
+        const struct pfs_phase_ops *d = pfs_phase_desc(k);
+        assert_non_null(d->work);
+        assert_non_null(d->run);
+        assert_int_equal(d->unit == PFS_UNIT_DIRS, pfs_phase_has(k, PFS_PHF_DIRS));
+    }
+    assert_string_equal(pfs_phase_unit_name(PFS_PH_KINDS), "?");
+    struct pfs_config cfg;
+    char err[PFS_ERRLEN];
+    assert_int_equal(parse(&cfg, err, "-d|/tmp|-p|write,create,find,delete"), PFS_PARSE_RUN);
+    assert_true(pfs_phase_listed(&cfg, PFS_PHASE_META, PFS_PHF_MATCHES, 0));
+    assert_true(pfs_phase_listed(&cfg, PFS_PHASE_DATA, PFS_PHF_CREATES, 0));
+    assert_false(pfs_phase_listed(&cfg, PFS_PHASE_DATA, PFS_PHF_READS, 0));
+    assert_false(pfs_phase_listed(&cfg, PFS_PHASE_META, PFS_PHF_REMOVES, PFS_PHF_REMOVES));
+    assert_true(pfs_phase_listed(&cfg, PFS_PHASE_ANY, PFS_PHF_REMOVES, PFS_PHF_DIRS));
+    /* --help's -p line lists the registry. */
+    char *help = NULL;
+    size_t hlen = 0;
+    FILE *out = open_memstream(&help, &hlen);
+    pfs_config_usage(out);
+    fclose(out);
+    pfs_phase_names(buf, sizeof(buf), ",", PFS_PHASE_ANY, 0, 0);
+    char line[600];
+    snprintf(line, sizeof(line), "the phases to run, in order (default write,read); LIST is a comma list of %s\n", buf);
+    assert_non_null(strstr(help, line));
+    free(help);
+}
+
 /* The phase table against what the enum ranges said before it. */
 static void test_phase_table(void **state)
 {
@@ -822,7 +890,7 @@ static void test_phase_table(void **state)
     assert_int_equal(sizeof(want) / sizeof(want[0]), PFS_PH_KINDS);
     for (size_t i = 0; i < PFS_PH_KINDS; i++) {
         int k = want[i].phase;
-        const struct pfs_phase_desc *d = pfs_phase_desc(k);
+        const struct pfs_phase_ops *d = pfs_phase_desc(k);
         assert_non_null(d);
         assert_string_equal(pfs_phase_name(k), want[i].name);
         assert_int_equal(pfs_phase_find(want[i].name, strlen(want[i].name)), k);
@@ -1138,7 +1206,7 @@ int main(void)
         cmocka_unit_test(test_api_names), cmocka_unit_test(test_sizes),       cmocka_unit_test(test_format_size), cmocka_unit_test(test_bad_inputs),
         cmocka_unit_test(test_unknown_all), cmocka_unit_test(test_ior_letters), cmocka_unit_test(test_warnings),
         cmocka_unit_test(test_good_parse),  cmocka_unit_test(test_resolve),     cmocka_unit_test(test_check_dir),
-        cmocka_unit_test(test_describe),    cmocka_unit_test(test_describe_golden), cmocka_unit_test(test_reps_auto), cmocka_unit_test(test_phase_table), cmocka_unit_test(test_md_tree),
+        cmocka_unit_test(test_describe),    cmocka_unit_test(test_describe_golden), cmocka_unit_test(test_reps_auto), cmocka_unit_test(test_phase_table), cmocka_unit_test(test_phase_registry), cmocka_unit_test(test_md_tree),
         cmocka_unit_test(test_list_options_parse), cmocka_unit_test(test_json_checker), cmocka_unit_test(test_list_json),
         cmocka_unit_test(test_list_json_python),
     };

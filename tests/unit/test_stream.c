@@ -1,8 +1,8 @@
-/* pfs_stream_data and pfs_stream_meta in a plain process, no MPI: the null
- * backend, the POSIX backend on a temp dir, and test backends that keep the
- * "file" in memory and record every offset: one synchronous, one that
- * queues (PFS_CAP_ASYNC) and completes out of order; the offset generator
- * and the backend table's own checks. */
+/* The phases' runs (pfs_stream_run: the data and metadata loops) in a
+ * plain process, no MPI: the null backend, the POSIX backend on a temp
+ * dir, and test backends that keep the "file" in memory and record every
+ * offset: one synchronous, one that queues (PFS_CAP_ASYNC) and completes
+ * out of order; the offset generator and the backend table's own checks. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -264,7 +264,7 @@ static void run_data(struct fix *f, int kind)
 {
     f->p.kind = kind;
     f->m.noffs = 0;
-    pfs_stream_data(&f->p, &f->s);
+    pfs_stream_run(&f->p, &f->s);
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -648,7 +648,7 @@ static void meta_phases(struct fix *f, const struct pfs_backend *be, void *ctx)
     const int kinds[] = {PFS_PH_CREATE, PFS_PH_STAT, PFS_PH_READFILES};
     for (unsigned i = 0; i < 3; i++) {
         f->p.kind = kinds[i];
-        pfs_stream_meta(&f->p, &f->s);
+        pfs_stream_run(&f->p, &f->s);
         assert_false(f->s.fail.failed);
         assert_int_equal(f->s.t.xfers, 40);
     }
@@ -675,9 +675,48 @@ static void test_meta_posix_and_null(void **state)
     meta_phases(f, &pfs_backend_null, ctx);
     assert_int_equal(access(path, F_OK), -1);
     f->p.kind = PFS_PH_DELETE;
-    pfs_stream_meta(&f->p, &f->s);
+    pfs_stream_run(&f->p, &f->s);
     assert_int_equal(f->s.md_created, 0);
     pfs_backend_fini(&pfs_backend_null, ctx);
+}
+
+/* Each phase's work count (pfs_phase_work), the one number its loop runs
+ * to and the progress line adds up over the streams. */
+static void test_phase_work(void **state)
+{
+    struct fix *f = *state;
+    struct pfs_phase_ctx p = f->p;
+    p.nstreams = 3;
+    p.nxfers = 64;
+    p.data_xfers = 40; /* a write's stonewall stopped at 40 */
+    p.md_files = 0;
+    f->cfg.seeks = 8;
+    f->cfg.files = 100;
+    f->cfg.md_depth = 2;
+    f->cfg.md_branch = 3; /* 3 + 9 directories */
+    static const struct { int kind; uint64_t s0, s2; } want[] = {
+        {PFS_PH_WRITE, 64, 64},      {PFS_PH_REWRITE, 40, 40},  {PFS_PH_READ, 40, 40},   {PFS_PH_REREAD, 40, 40},
+        {PFS_PH_SEEKS, 3, 2},        {PFS_PH_CREATE, 100, 100}, {PFS_PH_STAT, 100, 100}, {PFS_PH_READFILES, 100, 100},
+        {PFS_PH_FIND, 100, 100},     {PFS_PH_DELETE, 100, 100},
+        /* --dirs shared (the default): one tree, stream 0's; the others have none to make */
+        {PFS_PH_MKDIR, 12, 0},       {PFS_PH_STATDIRS, 12, 0},  {PFS_PH_RMDIR, 12, 0},
+    };
+    for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+        p.kind = want[i].kind;
+        if (pfs_phase_work(&p, 0) != want[i].s0 || pfs_phase_work(&p, 2) != want[i].s2)
+            fail_msg("%s: %llu and %llu, want %llu and %llu", pfs_phase_name(p.kind),
+                     (unsigned long long)pfs_phase_work(&p, 0), (unsigned long long)pfs_phase_work(&p, 2),
+                     (unsigned long long)want[i].s0, (unsigned long long)want[i].s2);
+    }
+    /* A create's stonewall stopped at 30: the phases after it work on those. */
+    p.md_files = 30;
+    p.kind = PFS_PH_CREATE;
+    assert_int_equal(pfs_phase_work(&p, 1), 100);
+    p.kind = PFS_PH_DELETE;
+    assert_int_equal(pfs_phase_work(&p, 1), 30);
+    f->cfg.dirs = PFS_DIRS_PER_RANK; /* a tree per stream */
+    p.kind = PFS_PH_RMDIR;
+    assert_int_equal(pfs_phase_work(&p, 2), 12);
 }
 
 static void test_backend_tables(void **state)
@@ -921,6 +960,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_sync_open_flags, setup, teardown),
         cmocka_unit_test_setup_teardown(test_posix_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_meta_posix_and_null, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_phase_work, setup, teardown),
         cmocka_unit_test_setup_teardown(test_runtime_wraps, setup, teardown),
         cmocka_unit_test_setup_teardown(test_runtime_random_passes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_runtime_async, setup, teardown),

@@ -1,0 +1,250 @@
+/* A data phase of one stream around the transfer loop (stream_loop.c):
+ * the open with the identity the file must have, the clock's part
+ * (the stonewall, --runtime, --ramp), the stonewall's wear-out, fsync,
+ * close and the pattern time out of the span. What the transfers are is the
+ * phase's (struct pfs_xfer_plan, from src/core/phases/). */
+#define _GNU_SOURCE
+#include "stream_data.h"
+#include "stream_loop.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "stream_mark.h"
+
+/* Opens the stream's file for this phase, with the identity it must have. */
+static void *data_open(const struct pfs_phase_ctx *p, struct pfs_stream *s, const struct pfs_xfer_plan *x,
+                       const char *path)
+{
+    const struct pfs_config *cfg = p->cfg;
+    const int wr = x->wr;
+    unsigned flags = x->rmw || x->seeks ? PFS_OPEN_READ | PFS_OPEN_WRITE : wr ? PFS_OPEN_WRITE : PFS_OPEN_READ;
+    int creating = 0;
+    if (cfg->direct && (p->be->caps & PFS_CAP_DIRECT))
+        flags |= PFS_OPEN_DIRECT;
+    /* --sync: only writes wait for stable storage (check refused it where the backend cannot). */
+    if (wr && (p->be->caps & PFS_CAP_OSYNC) && cfg->sync_mode != PFS_SYNC_NONE)
+        flags |= cfg->sync_mode == PFS_SYNC_SYNC ? PFS_OPEN_SYNC : PFS_OPEN_DSYNC;
+    if (cfg->shared)
+        flags |= PFS_OPEN_SHARED;
+    else if (x->creates) { /* a file per stream: made now, or emptied in a later repetition */
+        creating = !s->created;
+        flags |= creating ? PFS_OPEN_CREATE : PFS_OPEN_TRUNC;
+    }
+    /* Every open after the create expects the inode the create made. */
+    const struct pfs_fid *expect = creating ? NULL : wr ? &s->fid : &s->rd_fid;
+    struct pfs_fid got = {0, 0};
+    void *fh = NULL;
+    mark(s, wr ? "open for writing" : "open for reading");
+    int rc = p->be->open(p->bectx, s->dir_fd, path, flags, expect, &got, &fh);
+    if (rc < 0) {
+        if (rc == -EEXIST)
+            pfs_stream_fail(s, "open for writing", path, PFS_NO_OFFSET, EEXIST, 0,
+                            "a file of that name is already there; pfsbench never reuses a file it did not create");
+        else
+            pfs_loop_backend_fail(p, s, wr ? "open for writing" : "open for reading", path, PFS_NO_OFFSET, -rc);
+        return NULL;
+    }
+    if (creating) {
+        s->created = 1;
+        s->fid = got;
+    }
+    return fh;
+}
+
+/* fsync (with -e) and close, then the pattern time out of the span and the
+ * verification's verdict. */
+static void data_close(const struct pfs_phase_ctx *p, struct pfs_stream *s, const struct loop *l)
+{
+    const struct pfs_config *cfg = p->cfg;
+    struct pfs_times *t = &s->t;
+    int rc;
+    uint64_t c0 = pfs_now_ns();
+    if (l->fh && l->wr && cfg->fsync) {
+        mark(s, "fsync");
+        rc = p->be->fsync(l->fh);
+        if (rc < 0)
+            pfs_loop_backend_fail(p, s, "fsync", l->path, PFS_NO_OFFSET, -rc);
+        uint64_t c1 = pfs_now_ns();
+        pfs_stream_lat_add(s, PFS_LAT_FSYNC, c1 - c0);
+        c0 = c1;
+    }
+    if (l->fh) {
+        mark(s, "close");
+        rc = p->be->close(l->fh);
+        if (rc < 0)
+            pfs_loop_backend_fail(p, s, "close", l->path, PFS_NO_OFFSET, -rc);
+        pfs_stream_lat_add(s, PFS_LAT_CLOSE, pfs_now_ns() - c0);
+    }
+    t->close_end = pfs_now();
+    mark(s, NULL);
+    /* Pattern work is the benchmark's own, not the file system's: take it
+     * out of this stream's span so bandwidth stays comparable. */
+    t->verify_s = l->vt - l->vt_ramp; /* the ramp's is in no figure */
+    t->xfer_end -= l->vt;
+    t->close_end -= l->vt;
+    if (t->errors)
+        pfs_stream_fail(s, "verify", l->path, l->bad_off + l->bad_at, 0, 0,
+                        "%" PRIu64 " mismatching 8-byte words in data written by %s %d, read by %s %d; first at byte %" PRIu64
+                        ": expected 0x%016" PRIx64 ", found 0x%016" PRIx64,
+                        t->errors, cfg->threads > 1 ? "stream" : "rank", l->writer, cfg->threads > 1 ? "stream" : "rank",
+                        s->id, l->bad_off + l->bad_at, l->bad_exp, l->bad_found);
+}
+
+/* The timed transfers, then the stonewall's wear-out: both the same loop. */
+static void data_transfers(struct loop *l, uint64_t n)
+{
+    const struct pfs_phase_ctx *p = l->p;
+    struct pfs_times *t = &l->s->t;
+    mark(l->s, l->op);
+    pfs_loop_run(l, n, 1);
+    if (p->cfg->deadline <= 0)
+        return;
+    t->sw_bytes = t->bytes;
+    t->sw_xfers = t->xfers;
+    if (l->stop & STOP_WALL)
+        t->sw_end = pfs_now() - l->vt;
+    /* A phase without WEARS_OUT (seeks) stops at the stonewall. */
+    if (!pfs_phase_has(p->kind, PFS_PHF_WEARS_OUT))
+        return;
+    /* Wear-out: every stream continues to the largest count any stream
+     * reached, so every file holds the same transfers. Every stream
+     * reaches the hook, the failed ones too; 0 means someone failed. */
+    uint64_t target = p->wearout(p->arg, l->s, l->completed);
+    if (l->fh && !l->s->fail.failed) {
+        l->stop = 0;
+        pfs_loop_run(l, target, 0);
+    }
+}
+
+/* The clock's part of the loop, set at the open (t->open_start, o0_ns):
+ * the stonewall, or --runtime's end with its one-pass minimum in the phase
+ * that makes the files, and --ramp's end. Returns the transfers to issue,
+ * given n for a phase run to a count. Both run on the timing's clock,
+ * pattern work (--verify) taken out, so verifying moves neither. */
+static uint64_t loop_clock(struct loop *l, const struct pfs_xfer_plan *x, uint64_t n, uint64_t o0_ns)
+{
+    const struct pfs_phase_ctx *p = l->p;
+    const struct pfs_config *cfg = p->cfg;
+    if (cfg->ramp > 0)
+        l->ramp_ns = o0_ns + (uint64_t)(cfg->ramp * 1e9);
+    if (cfg->runtime > 0 && p->nxfers > 0) {
+        l->deadline = l->t->open_start + cfg->runtime;
+        l->min_issue = x->creates ? p->nxfers : 1;
+        return UINT64_MAX;
+    }
+    /* Every stream makes its first transfer, as IOR's stonewall does: an
+     * open that outlasts -D (a loaded node, HDF5's create) still measures
+     * something, and the wear-out has a count to reach. */
+    l->deadline = cfg->deadline > 0 ? l->t->open_start + cfg->deadline : 0;
+    l->min_issue = n > 0 ? 1 : 0;
+    return n;
+}
+
+/* --ramp outlasted the stream's work: no transfer completed after it, so the
+ * stream has no figures (the MPI layer warns): no bytes, no transfers, no
+ * latency, and a span of none at its close, so it neither starts the
+ * phase's time early nor counts as measured. */
+static void ramp_empty(struct loop *l)
+{
+    struct pfs_times *t = l->t;
+    l->xbase = l->completed;
+    t->bytes = t->xfers = t->sw_bytes = t->sw_xfers = 0;
+    t->sw_end = 0;
+    t->verify_s = 0;
+    pfs_stream_lat_begin(l->s);
+    /* The empty span sits where the ramp would have ended (realtime, from
+     * the monotonic ramp end), not at this stream's early close: a span
+     * there would pull the phase's start before the other streams' ramps
+     * ended and lengthen the phase. */
+    double left = ((double)l->ramp_ns + l->vt * 1e9 - (double)pfs_now_ns()) * 1e-9;
+    double at = t->close_end + (left > 0 ? left : 0);
+    t->open_start = t->open_end = t->xfer_end = t->close_end = at;
+    pfs_thread_cpu(&l->cpu0);
+    l->vcpu = 0;
+}
+
+/* The loop as the plan says, before the open. */
+static void loop_plan(struct loop *l, const struct pfs_phase_ctx *p, struct pfs_stream *s, const struct pfs_xfer_plan *x)
+{
+    const struct pfs_config *cfg = p->cfg;
+    *l = (struct loop){
+        .p = p,
+        .s = s,
+        .path = x->wr ? s->path : s->rd_path,
+        .op = x->op,
+        .wr = x->wr,
+        .writer = x->wr ? s->id : s->rd_writer,
+        .collective = cfg->collective && (p->be->caps & PFS_CAP_COLLECTIVE),
+        .rmw = x->rmw,
+        .seeks = x->seeks,
+        .fill = x->fill,
+        .check = x->check,
+        .len = (size_t)cfg->transfer,
+        .seed = p->seed,
+        .t = &s->t,
+        .progress = p->progress,
+        .lat = s->lat,
+        .t0_ns = p->t0_ns,
+        .sync_every = x->sync_every,
+    };
+    l->sync_next = l->sync_every ? l->sync_every : UINT64_MAX;
+    struct pfs_offgen_spec spec = {
+        .order = x->order,
+        .shared = cfg->shared,
+        .layout = cfg->layout,
+        .stream = l->writer,
+        .nstreams = p->nstreams,
+        .block = cfg->block,
+        .transfer = cfg->transfer,
+        .nxfers = x->draws,
+        .seed = p->seed ^ pfs_mix64((uint64_t)l->writer + 1 + x->salt),
+        .wrap = x->wrap,
+    };
+    pfs_offgen_init(&l->gen, &spec);
+    l->after = l->progress || l->collective;
+}
+
+void pfs_stream_xfer(const struct pfs_phase_ctx *p, struct pfs_stream *s, const struct pfs_xfer_plan *x)
+{
+    struct pfs_times *t = &s->t;
+    struct loop l;
+    loop_plan(&l, p, s, x);
+    uint64_t n = x->n;
+
+    memset(t, 0, sizeof(*t));
+    pfs_stream_lat_begin(s);
+    t->open_start = pfs_now();
+    pfs_thread_cpu(&l.cpu0); /* the CPU window inside the span's */
+    uint64_t o0 = pfs_now_ns();
+    l.fh = data_open(p, s, x, l.path);
+    if (l.fh)
+        pfs_stream_lat_add(s, PFS_LAT_OPEN, pfs_now_ns() - o0);
+    t->open_end = pfs_now();
+    n = loop_clock(&l, x, n, o0);
+    if (l.collective && p->agree_open) {
+        /* Collective calls must be made by all ranks alike: agree first. */
+        if (p->agree_open(p->arg, l.fh == NULL))
+            n = 0;
+    } else if (!l.fh) {
+        n = 0;
+    }
+    if (pfs_loop_init(&l) != 0) {
+        pfs_stream_fail(s, l.op, l.path, PFS_NO_OFFSET, ENOMEM, 0, "no memory for %u transfers in flight", p->iodepth);
+        n = 0;
+    }
+    data_transfers(&l, n);
+    pfs_loop_fini(&l);
+    t->xfers = l.completed - l.xbase;
+    t->xfer_end = pfs_now();
+    data_close(p, s, &l);
+    if (l.ramp_ns && !s->fail.failed)
+        ramp_empty(&l);
+    /* The pattern's CPU leaves the window as its wall time left the span:
+     * the window starts that much later. */
+    l.cpu0.total += l.vcpu;
+    l.cpu0.user += l.vcpu;
+    pfs_thread_cpu_since(&l.cpu0, t);
+}
