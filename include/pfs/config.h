@@ -124,6 +124,12 @@ enum pfs_parse_result {
 /* Local. Fills cfg with defaults. */
 void pfs_config_defaults(struct pfs_config *cfg);
 
+/* Local. Appends line (no newline) and a newline to the newline-separated
+ * list of cap bytes; room is kept for a last line saying that further
+ * warnings were left out, which ends the list once a line no longer fits
+ * whole (the run's and the parser's warnings). */
+void pfs_warn_append(char *list, size_t cap, const char *line);
+
 /* Local. Parses argv into cfg (defaults first). On PFS_PARSE_ERROR, err holds
  * one sentence saying what is wrong and what to do, or, when several
  * options are unknown or malformed, a line saying so and one indented line

@@ -32,16 +32,30 @@ void pfs_config_warn(struct pfs_config *cfg, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(line, sizeof(line), fmt, ap);
     va_end(ap);
-    size_t n = strlen(cfg->warnings), k = strlen(line);
+    const size_t k = strlen(line);
     /* resolve may run more than once on one cfg: a warning is said once */
     for (const char *p = cfg->warnings; (p = strstr(p, line)); p++)
         if ((p == cfg->warnings || p[-1] == '\n') && p[k] == '\n')
             return;
-    if (n + k + 2 > sizeof(cfg->warnings))
-        return;
-    memcpy(cfg->warnings + n, line, k);
-    cfg->warnings[n + k] = '\n';
-    cfg->warnings[n + k + 1] = '\0';
+    pfs_warn_append(cfg->warnings, sizeof(cfg->warnings), line);
+}
+
+/* Room is always kept for the note, so it is the list's last line once a
+ * line no longer fits whole. */
+static const char warn_more[] = "further warnings left out: the list is full";
+
+void pfs_warn_append(char *list, size_t cap, const char *line)
+{
+    const size_t n = strlen(list), k = strlen(line), m = sizeof(warn_more) - 1;
+    if (n >= m + 1 && strncmp(list + n - m - 1, warn_more, m) == 0)
+        return; /* full already */
+    if (n + k + 1 + m + 2 <= cap) {
+        memcpy(list + n, line, k);
+        memcpy(list + n + k, "\n", 2);
+    } else if (n + m + 2 <= cap) {
+        memcpy(list + n, warn_more, m);
+        memcpy(list + n + m, "\n", 2);
+    }
 }
 
 /* Hints whose values pfsbench can check. MPI-IO libraries echo any hint back

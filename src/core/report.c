@@ -129,16 +129,16 @@ static const char *text_of(const char *s, char *buf, size_t len)
     return buf;
 }
 
+/* Appends a warning line. The list is bounded: the last line that fits is
+ * the note that more were left out, never a line cut in the middle. */
 void pfs_run_warn(struct pfs_run_data *d, const char *fmt, ...)
 {
-    size_t n = strlen(d->warnings);
-    if (n + 2 >= sizeof(d->warnings))
-        return;
+    char line[sizeof(d->warnings)];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(d->warnings + n, sizeof(d->warnings) - n - 1, fmt, ap);
+    vsnprintf(line, sizeof(line), fmt, ap);
     va_end(ap);
-    strncat(d->warnings, "\n", sizeof(d->warnings) - strlen(d->warnings) - 1);
+    pfs_warn_append(d->warnings, sizeof(d->warnings), line);
 }
 
 static int threads_of(const struct pfs_run_data *d)

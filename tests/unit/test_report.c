@@ -83,6 +83,29 @@ __attribute__((noinline)) static char *render(struct fixture *f, void (*fn)(FILE
     return buf;
 }
 
+/* The warnings list never cuts a line: once one does not fit whole, a
+ * last line says that more were left out, and nothing comes after it. */
+static void test_warnings_full(void **state)
+{
+    struct fixture *f = *state;
+    for (int i = 0; i < 100; i++)
+        pfs_run_warn(&f->d, "warning number %03d, padded to be long enough to fill the list soon: %060d", i, i);
+    const char *w = f->d.warnings;
+    const size_t n = strlen(w);
+    assert_true(n < sizeof(f->d.warnings));
+    assert_string_equal(w + n - strlen("further warnings left out: the list is full\n"),
+                        "further warnings left out: the list is full\n");
+    int lines = 0;
+    for (const char *p = w; *p; p += strcspn(p, "\n") + 1, lines++)
+        if (strncmp(p, "further", 7) != 0)
+            assert_int_equal(strcspn(p, "\n"), strlen("warning number 000, padded to be long enough to fill the "
+                                                      "list soon: ") + 60);
+    assert_true(lines > 10 && lines < 100);
+    pfs_run_warn(&f->d, "one more");
+    assert_int_equal(strlen(w), n);
+    assert_null(strstr(w, "one more"));
+}
+
 static void test_header(void **state)
 {
     struct fixture *f = *state;
@@ -1346,6 +1369,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_md_tree, setup, teardown),
         cmocka_unit_test_setup_teardown(test_header, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_warnings_full, setup, teardown),
         cmocka_unit_test_setup_teardown(test_rows, setup, teardown),
         cmocka_unit_test_setup_teardown(test_short_phase, setup, teardown),
         cmocka_unit_test_setup_teardown(test_summary, setup, teardown),
