@@ -151,7 +151,15 @@ int main(int argc, char **argv)
     d.reps = reps;
     d.times = times;
     d.reps_done = reps_done;
-    snprintf(d.warnings, sizeof(d.warnings), "synthetic run for bench_results\n");
+    pfs_run_warn(&d, "synthetic run for bench_results");
+    /* Rank 0 computes the figures as it records each repetition, their
+     * statistics at the end (pfs/figures.h): the writer formats them. */
+    double f0 = now();
+    if (pfs_run_figures(&d) != 0) {
+        fprintf(stderr, "bench_results: no memory for the figures\n");
+        return 1;
+    }
+    printf("figures: %.4f s (every repetition's, then the statistics)\n", now() - f0);
 
     printf("results writer: %d ranks on %d nodes x %d phases x %d reps = %zu rank records (%.1f MiB of times), "
            "HDF5 %s, file %s\n",

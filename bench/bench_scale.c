@@ -14,10 +14,12 @@
  *            pfs_stragglers; per phase pfs_stats_compute over repetitions
  *   phase    the work between two phases, per phase (mean of PHASES x REPS):
  *            drv_record_phase's clock correction of N records, latency.c's
- *            store() of K node records, pfs_report_row (to /dev/null)
+ *            store() of K node records, the repetition's figures
+ *            (pfs_figures_add), pfs_report_row (to /dev/null)
  *   nodes    pfs_placement_nodes over N host names (every rank does it at start-up)
  *   checks   pfs_placement_is_even, pfs_placement_is_round_robin, and the lowest-
  *            rank-on-node loop of topology.c for the last rank (its worst case)
+ *   finish   the statistics over repetitions (pfs_figures_finish)
  *   text     the text report (header, columns, every row, summary) to /dev/null
  *   json     pfs_report_json to /dev/null
  *   append   pfs_results_append to a new file under DIR (/dev/shm)
@@ -266,7 +268,11 @@ static int synth_build(struct synth *s, int N, int K, int nphases, int reps, int
     d->times = s->times;
     d->reps_done = s->reps_done;
     d->lat = s->lat;
-    snprintf(d->warnings, sizeof(d->warnings), "synthetic run for bench_scale\n");
+    pfs_run_warn(d, "synthetic run for bench_scale");
+    /* The figures, as rank 0 has them at the end (step_phase times their
+     * per-repetition part, step_finish the rest). */
+    if (pfs_run_figures(d) != 0)
+        return -1;
     return K;
 }
 
@@ -276,6 +282,7 @@ static void synth_free(struct synth *s)
         pfs_lat_free(&s->lat[i]);
     free(s->lat);
     free(s->hosts), free(s->node), free(s->corr), free(s->unc), free(s->aff), free(s->times), free(s->reps_done);
+    pfs_run_release(&s->d);
 }
 
 /* ---- the steps ---- */
@@ -341,6 +348,7 @@ static int step_phase(struct synth *s, FILE *devnull)
                     *o = x;
                 }
             }
+            pfs_figures_add(&s->d.fig, &s->d, p, k); /* drv_record_phase: the repetition's figures */
             pfs_report_row(devnull, d, p, k);
         }
     free(gathered);
@@ -370,6 +378,14 @@ static int step_checks(struct synth *s, FILE *devnull)
         if (s->node[q] == s->node[me])
             lowest = 0;
     sink += lowest;
+    return 0;
+}
+
+/* The end of the run: the statistics over repetitions (pfs_figures_finish). */
+static int step_finish(struct synth *s, FILE *devnull)
+{
+    (void)devnull;
+    pfs_figures_finish(&s->d.fig, &s->d);
     return 0;
 }
 
@@ -410,7 +426,7 @@ static const struct step {
     int per_phase; /* the time is divided by phases x repetitions */
 } steps[] = {
     {"reduce", step_reduce, 0}, {"phase", step_phase, 1}, {"nodes", step_nodes, 0}, {"checks", step_checks, 0},
-    {"text", step_text, 0},     {"json", step_json, 0},   {"append", step_append, 0},
+    {"finish", step_finish, 0}, {"text", step_text, 0},     {"json", step_json, 0},   {"append", step_append, 0},
 };
 #define NSTEPS (int)(sizeof(steps) / sizeof(steps[0]))
 

@@ -149,6 +149,11 @@ struct pfs_phase_skew {
  * Allocates nnodes spans; without memory, only near_skew is judged. */
 int pfs_phase_skew(const struct pfs_times *t, const int *node_of_stream, int nstreams, int nnodes, int meta,
                    struct pfs_phase_skew *out);
+/* The same from the phase's reduction s (pfs_phase_reduce) and its nodes'
+ * spans sp[nnodes] (pfs_node_spans; NULL: only near_skew is judged), for a
+ * caller that has them already. */
+int pfs_phase_skew_of(const struct pfs_times *t, int nstreams, const struct pfs_phase_stat *s,
+                      const struct pfs_node_span *sp, int nnodes, int meta, struct pfs_phase_skew *out);
 
 /* Marks nodes whose bandwidth is below frac x median. Returns the count. */
 int pfs_stragglers(const double *bw, int nnodes, double frac, int *flag);

@@ -1,8 +1,9 @@
 /* Latency and time, as rank 0 holds them after a phase: the histograms of
  * every operation, merged over streams and per node, the time series per
  * interval, and the CPU the streams used. Filled by the MPI layer
- * (src/mpi/latency.c: per node first, then rank 0), read by the report
- * (report.c) and the results writer (results_h5.c). Pure: no MPI, no HDF5.
+ * (src/mpi/latency.c: per node first, then rank 0), summarized by the
+ * run's figures (pfs/figures.h: the slowest node by p99 there), which the
+ * reports and the results writer format. Pure: no MPI, no HDF5.
  *
  * Every data transfer (or metadata file operation) of a stream is timed
  * from its submission to its completion (a closed loop reads one clock per
@@ -73,9 +74,6 @@ static inline double pfs_lat_edge(const struct pfs_phase_lat *l, uint32_t i)
 {
     return pfs_ts_edge(l->t0, l->dt, l->first, l->nint, l->start, l->end, i);
 }
-
-/* The node whose OP histogram has the largest p99 (-1 when none has any). */
-int pfs_lat_slowest_node(const struct pfs_phase_lat *l, double *p99_ns);
 
 /* CPU seconds (user, system) of each node's streams, from each stream's
  * pfs_times (getrusage per thread over its phase): arrays of nnodes. */

@@ -9,6 +9,7 @@
 #include "pfs/ci.h"
 #include "pfs/config.h"
 #include "pfs/core.h"
+#include "pfs/figures.h"
 #include "pfs/fsinfo.h"
 #include "pfs/latency.h"
 
@@ -52,13 +53,20 @@ struct pfs_run_data {
      * times to get there). conc_tag NULL: ran alone. */
     const char *conc_tag, *conc_sections;
     double conc_clock_corr, conc_start, conc_overlap_s, conc_span_s;
-    char warnings[2048];               /* newline-separated */
+    /* The run's warnings (pfs_run_warn), each line ending in a newline;
+     * NULL: none. Grows as they come: no warning is dropped. */
+    char *warnings;
     char error[1024];                  /* the failure, when status is not complete */
     int interrupt_signal;              /* the signal that interrupted the run, 0 when none */
     /* The data files this run kept (-k), described in DIR/pfsbench.ID.kept
      * (pfs/kept.h): kept 1 and the transfers each stream's file holds. */
     int kept;
     uint64_t kept_xfers;
+    /* Every figure of the run, computed once (pfs/figures.h): as rank 0
+     * records each repetition (pfs_figures_add), its statistics at the end
+     * (pfs_figures_finish), or all at once (pfs_run_figures). Every output
+     * reads them. */
+    struct pfs_figures fig;
 };
 
 /* The unit of timing is the stream (rank x thread); with one thread per
@@ -91,20 +99,13 @@ static inline int pfs_run_warmup(const struct pfs_run_data *d, int phase)
     return w < n ? w : n;
 }
 
-/* A phase's measured repetitions (warm-up left out) and the 95% confidence
- * interval of the mean of its figure: bandwidth in bytes/s for a data phase,
- * files/s for a metadata phase. target: 1 the interval is within --ci (at
- * least PFS_CI_MIN_REPS measured), 0 not, -1 no target (a fixed --reps). */
-struct pfs_phase_ci {
-    int measured, warmup, target;
-    struct pfs_ci ci;
-};
-
-/* Local (stats.c). */
-void pfs_run_phase_ci(const struct pfs_run_data *d, int phase, struct pfs_phase_ci *out);
-
-/* Local. Appends a warning line (printed and stored). */
+/* Local. Appends a warning line to d->warnings (the caller prints it).
+ * Without memory for it, it goes to stderr alone, said to be unrecorded. */
 void pfs_run_warn(struct pfs_run_data *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Local. Frees what the run data owns (its warnings and figures); what its
+ * pointers lend (times, hosts, ...) stays the caller's. */
+void pfs_run_release(struct pfs_run_data *d);
 
 /* Local (report_lat.c). A repetition too short to measure (pfs_phase_skew):
  * 1 with the warning's text in buf ("stat rep 0: too short to measure:

@@ -1,7 +1,8 @@
 /* The page cache's figures of a run (pfs/pagecache.h) in each output: a
  * line under a text row, an object in JSON, columns in CSV, and the
  * measured warning rank 0 gives after a phase. Pure and local: they read
- * the streams' pfs_times of the run data. */
+ * the run's figures (d->fig: pfs/figures.h, where PFS_PC_WARN_FRACTION and
+ * PFS_PC_SHOW_FRACTION are). */
 #ifndef PFS_REPORT_CACHE_H
 #define PFS_REPORT_CACHE_H
 
@@ -9,11 +10,6 @@
 #include <stdio.h>
 
 #include "pfs/report.h"
-
-/* A warning is given, and a text line shown, from this fraction of a
- * node's bytes (resident before a read, dirty at the close of a write). */
-#define PFS_PC_WARN_FRACTION 0.10
-#define PFS_PC_SHOW_FRACTION 0.01
 
 /* Local. The text line under a row (indented, ends in a newline): the run's
  * resident (or dirty) share and the lowest and highest node's; nothing

@@ -6,6 +6,7 @@ import os
 import re
 
 import h5py
+import pytest
 
 DOC = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "docs",
                    "results-format.md")
@@ -76,3 +77,60 @@ def test_doc_listing_is_a_real_files(files):
         pg = f["runs/000001/phases/00_write"]
         real = {k for k in pg.keys() if isinstance(pg[k], h5py.Dataset)}
     assert listed == real
+
+
+def _results_doc():
+    """scripts/results_doc.py, loaded as a module (it is a script, not in the package)."""
+    import importlib.util
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "scripts",
+                        "results_doc.py")
+    spec = importlib.util.spec_from_file_location("results_doc", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod, path
+
+
+def test_doc_tables_are_the_schema():
+    """Every table docs/results-format.md marks is what scripts/results_doc.py
+    makes of the schema pfsbench --list-options=json gives: the doc cannot
+    drift from src/core/schema.c (a change there is a --write away)."""
+    from conftest import pfsbench_binary
+    binary = pfsbench_binary()
+    if binary is None:
+        pytest.skip("no pfsbench binary")
+    rd, _ = _results_doc()
+    text = open(DOC).read()
+    want = {"placement", "phase_attributes", "phase_datasets", "times", "latency_datasets", "latency_summary",
+            "summary", "report"}
+    assert set(rd.marked(text)) == want
+    new = rd.render_doc(text, rd.load_schema(binary, None))
+    assert new == text, "docs/results-format.md's tables are not the schema's: run scripts/results_doc.py --write " \
+                        "docs/results-format.md (--pfsbench build/pfsbench)"
+
+
+def test_doc_table_check_fails_on_drift(tmp_path):
+    """--check exits 1 on a doc whose table says something the schema does not."""
+    from conftest import pfsbench_binary
+    binary = pfsbench_binary()
+    if binary is None:
+        pytest.skip("no pfsbench binary")
+    rd, _ = _results_doc()
+    doc = tmp_path / "doc.md"
+    doc.write_text(open(DOC).read().replace("| `open_end` | float64, s | open() returned |",
+                                            "| `open_end` | float64, s | open() returned, roughly |"))
+    assert rd.main(["--pfsbench", binary, "--check", str(doc)]) == 1
+    assert rd.main(["--pfsbench", binary, "--write", str(doc)]) == 0
+    assert rd.main(["--pfsbench", binary, "--check", str(doc)]) == 0
+
+
+def test_results_doc_is_typed():
+    """The generator passes mypy --strict (Debian's mypy; skipped without it)."""
+    import subprocess
+    import sys
+    _, path = _results_doc()
+    probe = subprocess.run([sys.executable, "-m", "mypy", "--version"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if probe.returncode != 0:
+        pytest.skip("no mypy")
+    r = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental", path], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, universal_newlines=True)
+    assert r.returncode == 0, r.stdout

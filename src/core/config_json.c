@@ -1,5 +1,6 @@
-/* --list-options=json: the option, phase, unit and exit tables as one JSON
- * document for scripts (scripts/pfsrun, pfs-sweep). docs/usage.md
+/* --list-options=json: the option, phase, unit and exit tables and the
+ * results schema (pfs/schema.h) as one JSON document for scripts
+ * (scripts/pfsrun, scripts/pfs-sweep, scripts/results_doc.py). docs/usage.md
  * describes it. */
 #include <inttypes.h>
 #include <stdint.h>
@@ -9,6 +10,7 @@
 #include "config_table.h"
 #include "pfs/backend.h"
 #include "pfs/names.h"
+#include "pfs/schema.h"
 
 
 /* A JSON string of one of the tables' own strings. They are ASCII and
@@ -232,8 +234,71 @@ static void json_tail(FILE *out)
     }
     fprintf(out, "]},\n  \"names\": {\"data\": \"pfsbench.{run_id}.{stream}\", \"shared\": \"pfsbench.{run_id}.shared\", "
                  "\"lock\": \"pfsbench.{run_id}.lock\", \"kept\": \"pfsbench.{run_id}.kept\", \"md_top\": \"pfsbench.{run_id}.md\", \"md_subdir\": "
-                 "\"s{stream}\", \"md_file\": \"f.{stream}.{index}\", \"run_id\": \"^[%s]{1,%d}$\"}\n",
+                 "\"s{stream}\", \"md_file\": \"f.{stream}.{index}\", \"run_id\": \"^[%s]{1,%d}$\"},\n",
             PFS_RUN_ID_CLASS, PFS_RUN_ID_MAX - 1);
+}
+
+/* ---- the results schema (pfs/schema.h) ---- */
+
+static void json_report_flags(FILE *out, unsigned r)
+{
+    static const struct {
+        const char *name;
+        unsigned flag;
+    } flags[] = {{"units", PFS_SCH_UNITS}, {"kb", PFS_SCH_KB}, {"stonewall", PFS_SCH_STONEWALL}};
+    fputs(", \"report\": [", out);
+    int n = 0;
+    for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
+        if (r & flags[i].flag) {
+            fputs(n++ ? ", " : "", out);
+            json_str(out, flags[i].name, SIZE_MAX);
+        }
+    fputc(']', out);
+}
+
+/* One field on one line: what it is (name, type, unit, meaning), where it
+ * is (from, offset, sub, stride, shape), when the file has it, and its
+ * names in the reports. */
+static void json_field(FILE *out, const struct pfs_sch_field *f)
+{
+    fputs("        {\"name\": ", out);
+    json_str(out, f->name, SIZE_MAX);
+    json_key(out, "type", pfs_sch_type_name(f->type));
+    json_key(out, "unit", f->unit);
+    json_key(out, "meaning", f->meaning);
+    json_key(out, "shape", f->shape);
+    json_key(out, "from", pfs_sch_from_name(f->from));
+    fprintf(out, ", \"offset\": %zu, \"sub\": %zu, \"stride\": %zu", f->offset, f->sub, f->stride);
+    json_key(out, "when", pfs_sch_when_name(f->when));
+    json_key(out, "units", f->units ? f->units : f->unit);
+    json_key(out, "compound", f->compound);
+    json_key(out, "json", f->json);
+    json_key(out, "csv", f->csv);
+    json_key(out, "csv_format", f->csv_fmt);
+    json_report_flags(out, f->report);
+    fputc('}', out);
+}
+
+static void json_schema(FILE *out)
+{
+    fputs("  \"schema\": [\n", out);
+    for (size_t i = 0; i < pfs_schema_count; i++) {
+        const struct pfs_sch_table *t = &pfs_schema[i];
+        fputs("    {\"table\": ", out);
+        json_str(out, t->name, SIZE_MAX);
+        json_key(out, "kind", pfs_sch_kind_name(t->kind));
+        json_key(out, "where", t->where);
+        json_key(out, "c_struct", t->c_struct[0] ? t->c_struct : NULL);
+        fprintf(out, ", \"size\": %zu", t->size);
+        json_key(out, "units", t->units);
+        fputs(", \"fields\": [\n", out);
+        for (size_t k = 0; k < t->n; k++) {
+            json_field(out, &t->field[k]);
+            fputs(k + 1 < t->n ? ",\n" : "\n", out);
+        }
+        fprintf(out, "      ]}%s\n", i + 1 < pfs_schema_count ? "," : "");
+    }
+    fputs("  ]\n", out);
 }
 
 void pfs_config_list_json(FILE *out)
@@ -253,5 +318,6 @@ void pfs_config_list_json(FILE *out)
     json_backends(out);
     json_phases(out);
     json_tail(out);
+    json_schema(out);
     fputs("}\n", out);
 }

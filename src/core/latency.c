@@ -1,28 +1,10 @@
-/* Rank 0's latency record of a phase: the small helpers the report and the
- * results writer share. */
+/* Rank 0's latency record of a phase: its release, and the CPU seconds of
+ * each node's streams (for the figures, pfs/figures.h). */
 #include "pfs/latency.h"
 #include "pfs/core.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-int pfs_lat_slowest_node(const struct pfs_phase_lat *l, double *p99_ns)
-{
-    int worst = -1;
-    double w = 0;
-    for (int n = 0; l->node_op && n < l->nnodes; n++) {
-        if (!l->node_op[n].count)
-            continue;
-        double q = pfs_hist_quantile(&l->node_op[n], 0.99);
-        if (worst < 0 || q > w) {
-            worst = n;
-            w = q;
-        }
-    }
-    if (p99_ns)
-        *p99_ns = w;
-    return worst;
-}
 
 void pfs_lat_free(struct pfs_phase_lat *l)
 {

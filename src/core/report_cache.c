@@ -1,76 +1,27 @@
-/* The page cache in the report (pfs/report_cache.h): every figure comes
- * from pfs_pc_reduce over the streams' pfs_times, once per phase and
- * repetition, and each output formats it. */
+/* The page cache in the report (pfs/report_cache.h): every figure is the
+ * run's (pfs/figures.h: pfs_pc_reduce over the streams' pfs_times, once per
+ * phase and repetition, and the nodes' shares); each output formats it. */
 #include "pfs/report_cache.h"
+#include "report_int.h"
 
 #include <math.h>
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "pfs/pagecache.h"
 
-/* One phase and repetition, reduced: the run's figure and each node's. */
-struct cache_view {
-    struct pfs_pc_fig run;
-    struct pfs_pc_fig *node; /* [nnodes] */
-};
-
-static int view(const struct pfs_run_data *d, int phase, int rep, struct cache_view *v)
-{
-    v->node = calloc((size_t)(d->nnodes > 0 ? d->nnodes : 1), sizeof(*v->node));
-    if (!v->node)
-        return -1;
-    pfs_pc_reduce(pfs_run_times(d, phase, rep), pfs_run_stream_nodes(d), pfs_run_nstreams(d), d->nnodes, &v->run,
-                  v->node);
-    return 0;
-}
-
-/* The node whose share is highest (dirty: of its written bytes) and how
- * many nodes reach at least `from`; -1 when no node measured any. */
-static int top_node(const struct pfs_run_data *d, const struct cache_view *v, int dirty, double from, int *above,
-                    double *share)
-{
-    int top = -1;
-    *above = 0;
-    *share = NAN;
-    for (int n = 0; n < d->nnodes; n++) {
-        const struct pfs_pc_fig *f = &v->node[n];
-        double x = dirty ? pfs_pc_fraction(f->dirty, f->dirty_bytes) : pfs_pc_fraction(f->resident, f->bytes);
-        if (!isfinite(x))
-            continue;
-        *above += x >= from;
-        if (top < 0 || x > *share)
-            top = n, *share = x;
-    }
-    return top;
-}
-
-static int low_node(const struct pfs_run_data *d, const struct cache_view *v, int dirty, double *share)
-{
-    int low = -1;
-    for (int n = 0; n < d->nnodes; n++) {
-        const struct pfs_pc_fig *f = &v->node[n];
-        double x = dirty ? pfs_pc_fraction(f->dirty, f->dirty_bytes) : pfs_pc_fraction(f->resident, f->bytes);
-        if (isfinite(x) && (low < 0 || x < *share))
-            low = n, *share = x;
-    }
-    return low;
-}
-
 static const char *host_of(const struct pfs_run_data *d, int node)
 {
-    for (int r = 0; r < d->nranks; r++)
-        if (d->node_of_rank[r] == node)
-            return d->hosts[r];
-    return "?";
+    const char *h = pfs_report_node_host(d, node, 0);
+    return h ? h : "?";
 }
 
 /* ---- text ---- */
 
-static void text_line(FILE *out, const struct pfs_run_data *d, const struct cache_view *v, int dirty)
+static void text_line(FILE *out, const struct pfs_run_data *d, const struct pfs_rep_figs *r, int dirty)
 {
-    const struct pfs_pc_fig *f = &v->run;
+    const struct pfs_pc_fig *f = &r->cache;
+    const struct pfs_cache_side *side = dirty ? &r->dirty : &r->resident;
     const uint64_t part = dirty ? f->dirty : f->resident, whole = dirty ? f->dirty_bytes : f->bytes;
     const double x = pfs_pc_fraction(part, whole);
     if (!(x >= PFS_PC_SHOW_FRACTION))
@@ -81,8 +32,8 @@ static void text_line(FILE *out, const struct pfs_run_data *d, const struct cach
             dirty ? "still dirty at the close" : "resident before the read", how);
     if (!dirty && pfs_pc_memory_fs(d->fstype))
         fprintf(out, "; %s: the files live in memory", d->fstype);
-    double hi = NAN, lo = NAN;
-    int above, top = top_node(d, v, dirty, PFS_PC_SHOW_FRACTION, &above, &hi), low = low_node(d, v, dirty, &lo);
+    const double hi = side->top_share, lo = side->low_share;
+    const int top = side->top, low = side->low;
     if (d->nnodes > 1 && top >= 0 && low >= 0 && lo == hi)
         fprintf(out, "; %.1f%% on every node", 100.0 * hi);
     else if (d->nnodes > 1 && top >= 0 && low >= 0)
@@ -92,14 +43,13 @@ static void text_line(FILE *out, const struct pfs_run_data *d, const struct cach
 
 void pfs_report_cache_row(FILE *out, const struct pfs_run_data *d, int phase, int rep)
 {
-    struct cache_view v;
-    if (view(d, phase, rep, &v) != 0)
+    const struct pfs_rep_figs *r = pfs_figs_rep(&d->fig, phase, rep);
+    if (!r)
         return;
-    if (pfs_pc_has_resident(&v.run))
-        text_line(out, d, &v, 0);
-    if (pfs_pc_has_dirty(&v.run))
-        text_line(out, d, &v, 1);
-    free(v.node);
+    if (pfs_pc_has_resident(&r->cache))
+        text_line(out, d, r, 0);
+    if (pfs_pc_has_dirty(&r->cache))
+        text_line(out, d, r, 1);
 }
 
 /* ---- JSON ---- */
@@ -135,15 +85,13 @@ static void json_methods(FILE *out, const char *key, unsigned m)
 
 void pfs_report_cache_json(FILE *out, const struct pfs_run_data *d, int phase, int rep)
 {
-    struct cache_view v;
+    const struct pfs_rep_figs *r = pfs_figs_rep(&d->fig, phase, rep);
     fputs(", \"page_cache\": ", out);
-    if (view(d, phase, rep, &v) != 0 || (!v.run.methods && !v.run.dirty_methods)) {
+    if (!r || (!r->cache.methods && !r->cache.dirty_methods)) {
         fputs("null", out);
-        if (v.node)
-            free(v.node);
         return;
     }
-    const struct pfs_pc_fig *f = &v.run;
+    const struct pfs_pc_fig *f = &r->cache;
     const int hr = pfs_pc_has_resident(f), hd = pfs_pc_has_dirty(f);
     fputc('{', out);
     json_methods(out, "method", f->methods);
@@ -159,7 +107,7 @@ void pfs_report_cache_json(FILE *out, const struct pfs_run_data *d, int phase, i
     json_frac(out, hd ? pfs_pc_fraction(f->dirty, f->dirty_bytes) : NAN);
     fputs(", \"nodes\": [", out);
     for (int n = 0; n < d->nnodes; n++) {
-        const struct pfs_pc_fig *g = &v.node[n];
+        const struct pfs_pc_fig *g = &r->node_cache[n];
         fprintf(out, "%s{\"node\": %d", n ? ", " : "", n);
         json_fig(out, "bytes", pfs_pc_has_resident(g), g->bytes);
         json_fig(out, "resident_bytes", pfs_pc_has_resident(g), g->resident);
@@ -168,7 +116,6 @@ void pfs_report_cache_json(FILE *out, const struct pfs_run_data *d, int phase, i
         fputc('}', out);
     }
     fputs("]}", out);
-    free(v.node);
 }
 
 /* ---- CSV ---- */
@@ -181,12 +128,12 @@ void pfs_report_cache_csv_head(FILE *out)
 
 void pfs_report_cache_csv(FILE *out, const struct pfs_run_data *d, int phase, int rep)
 {
-    struct cache_view v;
-    if (view(d, phase, rep, &v) != 0) {
+    const struct pfs_rep_figs *r = pfs_figs_rep(&d->fig, phase, rep);
+    if (!r) {
         fputs(",,,,,,,,", out);
         return;
     }
-    const struct pfs_pc_fig *f = &v.run;
+    const struct pfs_pc_fig *f = &r->cache;
     char how[64];
     pfs_pc_methods_name(f->methods, how, sizeof(how));
     fprintf(out, ",%s,", how);
@@ -202,7 +149,6 @@ void pfs_report_cache_csv(FILE *out, const struct pfs_run_data *d, int phase, in
                 f->dirty_bytes ? pfs_pc_fraction(f->dirty, f->dirty_bytes) : 0.0);
     else
         fputs(",,", out);
-    free(v.node);
 }
 
 /* ---- the warning ---- */
@@ -228,50 +174,34 @@ int pfs_report_cache_warning(const struct pfs_run_data *d, int phase, int rep, c
 {
     const struct pfs_config *cfg = d->cfg;
     const char *name = pfs_phase_name(cfg->phases[phase]);
-    struct cache_view v;
-    if (len == 0 || view(d, phase, rep, &v) != 0)
+    const struct pfs_rep_figs *r = pfs_figs_rep(&d->fig, phase, rep);
+    if (len == 0 || !r || r->cache_call == PFS_CACHE_QUIET)
         return 0;
-    int said = 0, above;
-    double x;
-    if (pfs_pc_has_resident(&v.run) && pfs_pc_memory_fs(d->fstype)) {
+    if (r->cache_call == PFS_CACHE_MEMFS) {
         snprintf(buf, len, "%s %d: %s is %s, a file system in memory: every byte read comes from memory (%.0f%% "
                  "resident), and --direct or --drop-caches cannot change that; give a directory on the storage to "
-                 "measure it", name, rep, cfg->dir, d->fstype, 100.0 * pfs_pc_fraction(v.run.resident, v.run.bytes));
-        said = 1;
-    } else if (pfs_pc_has_resident(&v.run)) {
-        int top = top_node(d, &v, 0, PFS_PC_WARN_FRACTION, &above, &x);
-        if (top >= 0 && x >= PFS_PC_WARN_FRACTION) {
-            char more[64] = "", fix[96];
-            if (above > 1)
-                snprintf(more, sizeof(more), ", and %d of %d nodes had %.0f%% or more", above, d->nnodes,
-                         100.0 * PFS_PC_WARN_FRACTION);
-            remedies(cfg, fix, sizeof(fix));
-            char how[64];
-            pfs_pc_methods_name(v.run.methods, how, sizeof(how));
-            snprintf(buf, len, "%s %d: %.0f%% of the bytes were in node %d's page cache before the phase (host %s, "
-                     "%s)%s%s%s", name, rep, 100.0 * x, top, host_of(d, top), how, more, fix[0] ? "; use " : "", fix);
-            said = 1;
-        }
+                 "measure it", name, rep, cfg->dir, d->fstype, 100.0 * pfs_pc_fraction(r->cache.resident, r->cache.bytes));
+    } else if (r->cache_call == PFS_CACHE_RESIDENT) {
+        const struct pfs_cache_side *s = &r->resident;
+        char more[64] = "", fix[96], how[64];
+        if (s->above_warn > 1)
+            snprintf(more, sizeof(more), ", and %d of %d nodes had %.0f%% or more", s->above_warn, d->nnodes,
+                     100.0 * PFS_PC_WARN_FRACTION);
+        remedies(cfg, fix, sizeof(fix));
+        pfs_pc_methods_name(r->cache.methods, how, sizeof(how));
+        snprintf(buf, len, "%s %d: %.0f%% of the bytes were in node %d's page cache before the phase (host %s, "
+                 "%s)%s%s%s", name, rep, 100.0 * s->top_share, s->top, host_of(d, s->top), how, more,
+                 fix[0] ? "; use " : "", fix);
+    } else {
+        snprintf(buf, len, "%s %d: %.0f%% of the bytes written were still dirty in node %d's page cache at the "
+                 "close (host %s): the figure includes memory's speed; add -e (fsync at close), --direct or --sync",
+                 name, rep, 100.0 * r->dirty.top_share, r->dirty.top, host_of(d, r->dirty.top));
     }
-    if (!said && pfs_pc_has_dirty(&v.run) && !pfs_pc_memory_fs(d->fstype)) {
-        int top = top_node(d, &v, 1, PFS_PC_WARN_FRACTION, &above, &x);
-        if (top >= 0 && x >= PFS_PC_WARN_FRACTION) {
-            snprintf(buf, len, "%s %d: %.0f%% of the bytes written were still dirty in node %d's page cache at the "
-                     "close (host %s): the figure includes memory's speed; add -e (fsync at close), --direct or --sync",
-                     name, rep, 100.0 * x, top, host_of(d, top));
-            said = 1;
-        }
-    }
-    free(v.node);
-    return said;
+    return 1;
 }
 
 int pfs_report_cache_unknown(const struct pfs_run_data *d, int phase, int rep)
 {
-    struct cache_view v;
-    if (view(d, phase, rep, &v) != 0)
-        return 0;
-    const int unknown = (v.run.methods & (1u << PFS_PC_UNKNOWN)) && !pfs_pc_has_resident(&v.run);
-    free(v.node);
-    return unknown;
+    const struct pfs_rep_figs *r = pfs_figs_rep(&d->fig, phase, rep);
+    return r && r->cache_unknown;
 }

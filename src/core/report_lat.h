@@ -1,20 +1,11 @@
-/* The report's latency, IOPS and CPU figures (report_lat.c), shared by the
- * three outputs of report.c. Private to src/core. */
+/* The report's latency, IOPS and CPU (report_lat.c), shared by the three
+ * outputs. Private to src/core. */
 #ifndef PFS_REPORT_LAT_H
 #define PFS_REPORT_LAT_H
 
 #include <stdio.h>
 
 #include "pfs/report.h"
-
-/* CPU of one phase and repetition, from every stream's pfs_times: seconds
- * of user and system time summed over the streams, and bonnie++'s %CP:
- * (user + sys) / (phase seconds x streams) x 100, the average stream's
- * share of one CPU (0 when the phase took no time). */
-struct pfs_cpu {
-    double user_s, sys_s, percent;
-};
-void pfs_report_cpu(const struct pfs_run_data *d, int phase, int rep, struct pfs_cpu *c);
 
 /* The text table after the summary: one row per phase, repetition and
  * operation kind with counts (min .. max in one unit for the table, IOPS,

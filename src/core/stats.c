@@ -1,6 +1,5 @@
 /* Timing reductions and statistics: the arithmetic behind every printed figure. */
 #include "pfs/core.h"
-#include "pfs/report.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -142,14 +141,25 @@ void pfs_node_rates(const struct pfs_times *t, const int *node_of_rank, int nran
 int pfs_phase_skew(const struct pfs_times *t, const int *node_of_stream, int nstreams, int nnodes, int meta,
                    struct pfs_phase_skew *out)
 {
+    struct pfs_phase_stat s;
+    pfs_phase_reduce(t, nstreams, &s);
+    struct pfs_node_span *sp = nnodes > 0 ? malloc(sizeof(*sp) * (size_t)nnodes) : NULL;
+    if (sp)
+        pfs_node_spans(t, node_of_stream, nstreams, nnodes, sp);
+    int r = pfs_phase_skew_of(t, nstreams, &s, sp, sp ? nnodes : 0, meta, out);
+    free(sp);
+    return r;
+}
+
+int pfs_phase_skew_of(const struct pfs_times *t, int nstreams, const struct pfs_phase_stat *s,
+                      const struct pfs_node_span *sp, int nnodes, int meta, struct pfs_phase_skew *out)
+{
     memset(out, 0, sizeof(*out));
     out->slowest = -1;
     if (nstreams < 1)
         return 0;
-    struct pfs_phase_stat s;
-    pfs_phase_reduce(t, nstreams, &s);
-    out->seconds = s.seconds;
-    out->aggregate = meta ? s.rate : s.bandwidth;
+    out->seconds = s->seconds;
+    out->aggregate = meta ? s->rate : s->bandwidth;
     double s_lo = t[0].open_start, s_hi = s_lo, e_lo = t[0].close_end, e_hi = e_lo;
     for (int i = 1; i < nstreams; i++) {
         s_lo = t[i].open_start < s_lo ? t[i].open_start : s_lo;
@@ -160,19 +170,14 @@ int pfs_phase_skew(const struct pfs_times *t, const int *node_of_stream, int nst
     out->start_skew = s_hi - s_lo;
     out->end_skew = e_hi - e_lo;
     out->near_skew = out->seconds > 0 && out->seconds < PFS_SKEW_FACTOR * out->start_skew;
-    struct pfs_node_span *sp = nnodes > 0 ? malloc(sizeof(*sp) * (size_t)nnodes) : NULL;
-    if (sp) {
-        pfs_node_spans(t, node_of_stream, nstreams, nnodes, sp);
-        for (int n = 0; n < nnodes; n++) {
-            const double sec = sp[n].end - sp[n].start, amount = (double)(meta ? sp[n].ops : sp[n].bytes);
-            if (!(sec > 0) || !(amount > 0))
-                continue; /* no work, or none measurable: no rate of its own */
-            const double r = amount / sec;
-            if (out->slowest < 0 || r < out->node_min)
-                out->node_min = r, out->slowest = n;
-            out->node_max = r > out->node_max ? r : out->node_max;
-        }
-        free(sp);
+    for (int n = 0; sp && n < nnodes; n++) {
+        const double sec = sp[n].end - sp[n].start, amount = (double)(meta ? sp[n].ops : sp[n].bytes);
+        if (!(sec > 0) || !(amount > 0))
+            continue; /* no work, or none measurable: no rate of its own */
+        const double r = amount / sec;
+        if (out->slowest < 0 || r < out->node_min)
+            out->node_min = r, out->slowest = n;
+        out->node_max = r > out->node_max ? r : out->node_max;
     }
     out->below_nodes = out->slowest >= 0 && out->aggregate < PFS_SKEW_NODE_FRAC * out->node_min;
     return out->near_skew || out->below_nodes;
@@ -254,27 +259,4 @@ int pfs_clock_estimate(const double *t0, const double *tr, const double *t1, int
     *correction = 0.5 * (t0[best] + t1[best]) - tr[best];
     *uncertainty = 0.5 * (t1[best] - t0[best]);
     return best;
-}
-
-void pfs_run_phase_ci(const struct pfs_run_data *d, int phase, struct pfs_phase_ci *out)
-{
-    const int meta = pfs_phase_is_meta(d->cfg->phases[phase]);
-    out->warmup = pfs_run_warmup(d, phase);
-    out->measured = d->reps_done[phase] - out->warmup;
-    out->target = -1;
-    double *v = malloc(sizeof(double) * (size_t)(out->measured > 0 ? out->measured : 1));
-    if (!v) {
-        pfs_ci95(NULL, 0, &out->ci);
-        out->measured = 0;
-        return;
-    }
-    for (int i = 0; i < out->measured; i++) {
-        struct pfs_phase_stat s;
-        pfs_phase_reduce(pfs_run_times(d, phase, out->warmup + i), pfs_run_nstreams(d), &s);
-        v[i] = meta ? s.rate : s.bandwidth;
-    }
-    pfs_ci95(v, out->measured, &out->ci);
-    free(v);
-    if (d->cfg->reps == 0)
-        out->target = pfs_ci_met(&out->ci, d->cfg->ci);
 }

@@ -90,6 +90,7 @@ void drv_record_watchdog(struct ctx *c, const char *msg)
         snprintf(c->rec.d->error, sizeof(c->rec.d->error), "%s", msg);
     }
     drv_iso_time(c->rec.d->end_iso, sizeof(c->rec.d->end_iso));
+    pfs_figures_finish(&c->rec.d->fig, c->rec.d);
     char name[64], err[PFS_ERRLEN];
     if (!c->cfg.no_results && results_append(c, c->rec.d, name, sizeof(name), err, sizeof(err)) == 0)
         fprintf(stderr, "pfsbench: the run is recorded in %s %s (failed)\n", c->cfg.results, name);
@@ -147,18 +148,19 @@ static void placement_warnings(struct ctx *c, struct pfs_run_data *d)
         pfs_run_warn(d, "reorder: rank r reads the data of rank (r+%d) mod %d, on another node", c->shift, c->nranks);
 }
 
-/* Rank 0, after a phase's repetition: the page cache, measured (report_cache.c):
- * once per phase, at the first repetition that calls for it. Where the
- * probe could measure nothing, the PixStor and bonnie++ size rule stands in:
- * data under twice the memory of a node can be served from its page cache. */
+/* Rank 0, after a phase's repetition: the page cache, measured (the
+ * figures' verdict, worded by report_cache.c): once per phase, at the first
+ * repetition that calls for it. Where the probe could measure nothing, the
+ * PixStor and bonnie++ size rule stands in: data under twice the memory of
+ * a node can be served from its page cache. */
 static void cache_warn(struct ctx *c, int p, int rep)
 {
     const struct pfs_config *cfg = &c->cfg;
     struct pfs_run_data *d = c->rec.d;
     char w[PFS_WARNLEN];
-    for (int r = 0; r < rep; r++)
-        if (pfs_report_cache_warning(d, p, r, w, sizeof(w)) || pfs_report_cache_unknown(d, p, r))
-            return;
+    const int first = d->fig.phase ? d->fig.phase[p].cache_first : -1;
+    if (first >= 0 && first < rep)
+        return;
     if (!pfs_report_cache_warning(d, p, rep, w, sizeof(w))) {
         double data = 0, nodemem = 0;
         if (!pfs_report_cache_unknown(d, p, rep) || c->shift != 0 || cfg->drop_caches ||
@@ -231,6 +233,10 @@ void drv_record_begin(struct ctx *c, int argc, char **argv)
     }
     d->lat = r->lat;
     d->find_matched = r->find_matched;
+    if (pfs_figures_init(&d->fig, d) != 0) {
+        drv_set_fail(c, "allocate the run's figures", "", ENOMEM, NULL);
+        return;
+    }
     const char *rr = getenv("PFSBENCH_PLACEMENT");
     d->round_robin_asked = rr && strcmp(rr, "round-robin") == 0;
     for (const char *w = cfg->warnings; *w; w += strcspn(w, "\n") + 1) /* the parser's, printed on stderr */
@@ -305,6 +311,10 @@ void drv_record_phase(struct ctx *c, int p, int rep, int failed)
      * message says what happened to it. */
     if (failed || ramp_outlasted(c, dst, p, rep))
         return;
+    /* Its figures first: whoever reads reps_done (the watchdog's record
+     * too) finds them. Without memory for them the row is left out, the
+     * times are still recorded. */
+    pfs_figures_add(&r->d->fig, r->d, p, rep);
     r->reps_done[p] = rep + 1;
     if (!cfg->quiet && cfg->format == PFS_FORMAT_TEXT)
         pfs_report_row(stdout, r->d, p, rep);
@@ -319,14 +329,13 @@ int drv_record_stable(struct ctx *c, int rep)
 {
     struct pfs_run_data *d = c->rec.d;
     const struct pfs_config *cfg = &c->cfg;
-    if (c->rank != 0 || !d)
+    if (c->rank != 0 || !d || !d->fig.phase)
         return 0;
     char miss[PFS_WARNLEN] = "";
     size_t k = 0;
     int stable = 1, measured = 0;
     for (int p = 0; p < cfg->nphases; p++) {
-        struct pfs_phase_ci pc;
-        pfs_run_phase_ci(d, p, &pc);
+        const struct pfs_phase_ci pc = d->fig.phase[p].ci;
         measured = pc.measured;
         if (pc.target == 1)
             continue;
@@ -374,6 +383,7 @@ int drv_record_end(struct ctx *c, int failed)
         if (failed && !d->interrupt_signal)
             d->status = "failed";
         drv_iso_time(d->end_iso, sizeof(d->end_iso));
+        pfs_figures_finish(&d->fig, d); /* the statistics over repetitions, once */
         /* Phases too short to measure: with the run's warnings (the text
          * report said so under their rows; JSON and CSV own stdout). */
         pfs_run_short_warnings(d, !cfg->quiet && cfg->format != PFS_FORMAT_TEXT ? stderr : NULL);
@@ -430,4 +440,5 @@ void drv_record_free(struct ctx *c)
     for (int i = 0; c->rec.lat && i < c->cfg.nphases * pfs_config_rep_slots(&c->cfg); i++)
         pfs_lat_free(&c->rec.lat[i]);
     free(c->rec.lat);
+    pfs_run_release(&c->rec.data);
 }

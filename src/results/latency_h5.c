@@ -1,8 +1,9 @@
 /* The latency datasets of a phase group: the fine histograms of every
  * repetition (run-wide per kind, the op kind per node, compressed: they
- * are mostly empty buckets), their summaries, the CPU seconds per node and
- * one time-series group per repetition. docs/results-format.md has the
- * schema and the sizes. */
+ * are mostly empty buckets), their summaries (the figures') and one
+ * time-series group per repetition. The schema's latency_datasets table
+ * lists them (the CPU seconds per node there are phase_h5.c's);
+ * docs/results-format.md has the sizes. */
 #include "latency_h5.h"
 #include "results_int.h"
 
@@ -51,39 +52,13 @@ static int put(hid_t loc, const char *name, hid_t type, int rank, const hsize_t 
 
 /* ---- the histograms and their summaries ---- */
 
-struct lat_sum {
-    uint64_t count, sum_ns;
-    double min_ns, p50_ns, p90_ns, p99_ns, p999_ns, max_ns, mean_ns;
-};
-
-static hid_t sum_type(void)
+/* The summaries' compound (the schema's latency_summary: struct pfs_lat_sum). */
+static hid_t sum_type(const char **units)
 {
-    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct lat_sum));
-    H5Tinsert(t, "count", HOFFSET(struct lat_sum, count), H5T_NATIVE_UINT64);
-    H5Tinsert(t, "sum_ns", HOFFSET(struct lat_sum, sum_ns), H5T_NATIVE_UINT64);
-    H5Tinsert(t, "min_ns", HOFFSET(struct lat_sum, min_ns), H5T_NATIVE_DOUBLE);
-    H5Tinsert(t, "p50_ns", HOFFSET(struct lat_sum, p50_ns), H5T_NATIVE_DOUBLE);
-    H5Tinsert(t, "p90_ns", HOFFSET(struct lat_sum, p90_ns), H5T_NATIVE_DOUBLE);
-    H5Tinsert(t, "p99_ns", HOFFSET(struct lat_sum, p99_ns), H5T_NATIVE_DOUBLE);
-    H5Tinsert(t, "p999_ns", HOFFSET(struct lat_sum, p999_ns), H5T_NATIVE_DOUBLE);
-    H5Tinsert(t, "max_ns", HOFFSET(struct lat_sum, max_ns), H5T_NATIVE_DOUBLE);
-    H5Tinsert(t, "mean_ns", HOFFSET(struct lat_sum, mean_ns), H5T_NATIVE_DOUBLE);
-    return t;
+    const struct pfs_sch_table *t = pfs_schema_table("latency_summary");
+    *units = t->units;
+    return pfs_res_compound(t, t->size, NULL, NULL);
 }
-
-static void summarize(const struct pfs_hist *h, struct lat_sum *o)
-{
-    double sm[PFS_HS_N];
-    pfs_hist_summary(h, sm);
-    o->count = h->count;
-    o->sum_ns = h->sum_ns;
-    o->min_ns = sm[PFS_HS_MIN], o->p50_ns = sm[PFS_HS_P50], o->p90_ns = sm[PFS_HS_P90];
-    o->p99_ns = sm[PFS_HS_P99], o->p999_ns = sm[PFS_HS_P999], o->max_ns = sm[PFS_HS_MAX];
-    o->mean_ns = sm[PFS_HS_MEAN];
-}
-
-#define SUM_UNITS "count: operations; sum_ns, min_ns .. max_ns, mean_ns: ns (percentiles nearest-rank, " \
-                  "within 1/128)"
 
 static int write_buckets(hid_t g)
 {
@@ -106,25 +81,27 @@ static int write_run_hists(hid_t g, const struct pfs_run_data *d, int p, int R)
 {
     const size_t B = PFS_HIST_BUCKETS;
     uint64_t *c = calloc((size_t)R * PFS_LAT_KINDS * B, sizeof(uint64_t));
-    struct lat_sum *sm = calloc((size_t)R * PFS_LAT_KINDS, sizeof(*sm));
+    struct pfs_lat_sum *sm = calloc((size_t)R * PFS_LAT_KINDS, sizeof(*sm));
     if (!c || !sm) {
         free(c), free(sm);
         return -1;
     }
     for (int rep = 0; rep < R; rep++) {
-        const struct pfs_phase_lat *l = pfs_run_lat(d, p, rep);
+        const struct pfs_rep_figs *r = pfs_figs_rep(&d->fig, p, rep);
+        const struct pfs_phase_lat *l = r ? r->lat : NULL;
         for (int k = 0; l && k < PFS_LAT_KINDS; k++) {
             size_t o = (size_t)rep * PFS_LAT_KINDS + (size_t)k;
             memcpy(c + o * B, l->run[k].b, B * sizeof(uint64_t));
-            summarize(&l->run[k], &sm[o]);
+            sm[o] = r->lat_sum[k];
         }
     }
     hsize_t dims[3] = {(hsize_t)R, PFS_LAT_KINDS, B}, chunk[3] = {1, PFS_LAT_KINDS, B};
     int rc = put(g, "latency", H5T_NATIVE_UINT64, 3, dims, c,
                  "operations per bucket ([rep][kind][bucket]; kinds op,open,fsync,close, fsync holding --fsync-every's "
                  "and -e's; buckets latency_bucket_lo .. latency_bucket_hi, ns)", chunk);
-    hid_t t = sum_type();
-    rc |= put(g, "latency_summary", t, 2, dims, sm, SUM_UNITS, NULL);
+    const char *units;
+    hid_t t = sum_type(&units);
+    rc |= put(g, "latency_summary", t, 2, dims, sm, units, NULL);
     H5Tclose(t);
     free(c), free(sm);
     return rc;
@@ -135,45 +112,29 @@ static int write_node_hists(hid_t g, const struct pfs_run_data *d, int p, int R)
 {
     const size_t B = PFS_HIST_BUCKETS, K = (size_t)d->nnodes;
     uint64_t *c = calloc((size_t)R * K * B, sizeof(uint64_t));
-    struct lat_sum *sm = calloc((size_t)R * K, sizeof(*sm));
+    struct pfs_lat_sum *sm = calloc((size_t)R * K, sizeof(*sm));
     if (!c || !sm) {
         free(c), free(sm);
         return -1;
     }
     for (int rep = 0; rep < R; rep++) {
-        const struct pfs_phase_lat *l = pfs_run_lat(d, p, rep);
+        const struct pfs_rep_figs *r = pfs_figs_rep(&d->fig, p, rep);
+        const struct pfs_phase_lat *l = r ? r->lat : NULL;
         for (size_t n = 0; l && l->node_op && n < K && n < (size_t)l->nnodes; n++) {
             size_t o = (size_t)rep * K + n;
             memcpy(c + o * B, l->node_op[n].b, B * sizeof(uint64_t));
-            summarize(&l->node_op[n], &sm[o]);
+            sm[o] = r->node_lat[n];
         }
     }
     hsize_t dims[3] = {(hsize_t)R, K, B}, chunk[3] = {1, K < 8 ? K : 8, B};
     int rc = put(g, "node_latency", H5T_NATIVE_UINT64, 3, dims, c,
                  "operations of the phase's own kind (op) per bucket ([rep][node][bucket]; buckets "
                  "latency_bucket_lo .. latency_bucket_hi, ns)", chunk);
-    hid_t t = sum_type();
-    rc |= put(g, "node_latency_summary", t, 2, dims, sm, SUM_UNITS, NULL);
+    const char *units;
+    hid_t t = sum_type(&units);
+    rc |= put(g, "node_latency_summary", t, 2, dims, sm, units, NULL);
     H5Tclose(t);
     free(c), free(sm);
-    return rc;
-}
-
-/* cpu_user, cpu_sys [R][K]: CPU seconds of each node's streams. */
-static int write_cpu(hid_t g, const struct pfs_run_data *d, int p, int R)
-{
-    size_t K = (size_t)d->nnodes;
-    double *u = calloc((size_t)R * K, sizeof(double)), *s = calloc((size_t)R * K, sizeof(double));
-    int rc = !u || !s;
-    for (int rep = 0; !rc && rep < R; rep++)
-        pfs_node_cpu(pfs_run_times(d, p, rep), pfs_run_stream_nodes(d), pfs_run_nstreams(d), d->nnodes,
-                     u + (size_t)rep * K, s + (size_t)rep * K);
-    hsize_t dims[2] = {(hsize_t)R, K};
-    if (!rc) {
-        rc |= put(g, "cpu_user", H5T_NATIVE_DOUBLE, 2, dims, u, "s: user CPU of the node's streams' threads", NULL);
-        rc |= put(g, "cpu_sys", H5T_NATIVE_DOUBLE, 2, dims, s, "s: system CPU of the node's streams' threads", NULL);
-    }
-    free(u), free(s);
     return rc;
 }
 
@@ -182,7 +143,6 @@ static int write_cpu(hid_t g, const struct pfs_run_data *d, int p, int R)
 struct ts_cols {
     uint64_t *bytes, *ops;
     double *p50, *p99, *max;
-    double *start, *end;
     uint32_t *hist;
 };
 
@@ -191,13 +151,10 @@ static int ts_fill(struct ts_cols *c, const struct pfs_phase_lat *l, size_t n, s
     c->bytes = calloc(n * K + 1, sizeof(uint64_t)), c->ops = calloc(n * K + 1, sizeof(uint64_t));
     c->p50 = calloc(n * K + 1, sizeof(double)), c->p99 = calloc(n * K + 1, sizeof(double));
     c->max = calloc(n * K + 1, sizeof(double));
-    c->start = calloc(n + 1, sizeof(double)), c->end = calloc(n + 1, sizeof(double));
     c->hist = calloc(n * PFS_TS_BUCKETS + 1, sizeof(uint32_t));
-    if (!c->bytes || !c->ops || !c->p50 || !c->p99 || !c->max || !c->start || !c->end || !c->hist)
+    if (!c->bytes || !c->ops || !c->p50 || !c->p99 || !c->max || !c->hist)
         return -1;
     for (size_t i = 0; i < n; i++) {
-        c->start[i] = pfs_lat_edge(l, (uint32_t)i);
-        c->end[i] = pfs_lat_edge(l, (uint32_t)i + 1u);
         for (size_t k = 0; l->node_ts && k < K && k < (size_t)l->nnodes; k++) {
             const struct pfs_node_tslot *s = pfs_lat_node_ts(l, (uint32_t)i, (int)k);
             size_t o = i * K + k;
@@ -212,12 +169,12 @@ static int ts_fill(struct ts_cols *c, const struct pfs_phase_lat *l, size_t n, s
 
 static void ts_free(struct ts_cols *c)
 {
-    free(c->bytes), free(c->ops), free(c->p50), free(c->p99), free(c->max), free(c->start), free(c->end);
-    free(c->hist);
+    free(c->bytes), free(c->ops), free(c->p50), free(c->p99), free(c->max), free(c->hist);
 }
 
-static int write_ts_rep(hid_t tg, const struct pfs_run_data *d, const struct pfs_phase_lat *l, int rep)
+static int write_ts_rep(hid_t tg, const struct pfs_run_data *d, const struct pfs_rep_figs *r, int rep)
 {
+    const struct pfs_phase_lat *l = r->lat;
     char name[16];
     snprintf(name, sizeof(name), "rep_%03d", rep);
     hid_t g = H5Gcreate2(tg, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
@@ -241,10 +198,11 @@ static int write_ts_rep(hid_t tg, const struct pfs_run_data *d, const struct pfs
     hsize_t dk[2] = {n, K}, ck[2] = {n < 64 ? n : 64, K < 64 ? K : 64};
     hsize_t dh[2] = {n, PFS_TS_BUCKETS}, ch[2] = {n < 64 ? n : 64, PFS_TS_BUCKETS};
     hsize_t d1 = n;
-    rc |= put(g, "start", H5T_NATIVE_DOUBLE, 1, &d1, c.start,
+    /* The edges (the figures'): interval i is [edge i, edge i + 1). */
+    rc |= put(g, "start", H5T_NATIVE_DOUBLE, 1, &d1, r->ts_edge,
               "s since the Unix epoch on rank 0's clock: where each interval starts (the first: the phase's first open)",
               NULL);
-    rc |= put(g, "end", H5T_NATIVE_DOUBLE, 1, &d1, c.end,
+    rc |= put(g, "end", H5T_NATIVE_DOUBLE, 1, &d1, r->ts_edge + 1,
               "s since the Unix epoch on rank 0's clock: where each interval ends (the last: the phase's last close); "
               "rates are bytes and ops over end - start", NULL);
     rc |= put(g, "bytes", H5T_NATIVE_UINT64, 2, dk, c.bytes, "bytes per [interval][node]", ck);
@@ -271,9 +229,9 @@ static int write_timeseries(hid_t pg, const struct pfs_run_data *d, int p, int R
     int rc = put(tg, "ts_bucket_lo", H5T_NATIVE_UINT64, 1, &TB, lo,
                  "ns: the smallest value of each coarse bucket of run_hist (4 per power of two)", NULL);
     for (int rep = 0; rep < R; rep++) {
-        const struct pfs_phase_lat *l = pfs_run_lat(d, p, rep);
-        if (l)
-            rc |= write_ts_rep(tg, d, l, rep);
+        const struct pfs_rep_figs *r = pfs_figs_rep(&d->fig, p, rep);
+        if (r && r->lat)
+            rc |= write_ts_rep(tg, d, r, rep);
     }
     H5Gclose(tg);
     return rc;
@@ -281,13 +239,10 @@ static int write_timeseries(hid_t pg, const struct pfs_run_data *d, int p, int R
 
 int pfs_res_write_latency(hid_t g, const struct pfs_run_data *d, int p)
 {
-    int R = d->reps_done[p], any = 0;
-    for (int rep = 0; rep < R; rep++)
-        any |= pfs_run_lat(d, p, rep) != NULL;
-    int rc = write_cpu(g, d, p, R);
-    if (!any)
-        return rc;
-    rc |= pfs_res_attr_str(g, "latency_kinds", KINDS_ATTR);
+    const int R = d->fig.phase[p].reps;
+    if (!d->fig.phase[p].any_lat)
+        return 0;
+    int rc = pfs_res_attr_str(g, "latency_kinds", KINDS_ATTR);
     rc |= write_buckets(g);
     rc |= write_run_hists(g, d, p, R);
     rc |= write_node_hists(g, d, p, R);

@@ -8,9 +8,9 @@
 #include "pfs/report.h"
 
 /* Writes phase p's latency histograms and summaries (run-wide per kind, and
- * the op kind per node), the CPU seconds per node, and the time series of
- * each repetition into phase group g; nothing when no repetition of the
- * phase recorded latencies. 0, or nonzero on failure. */
+ * the op kind per node) and the time series of each repetition into phase
+ * group g; nothing when no repetition of the phase recorded latencies. 0,
+ * or nonzero on failure. */
 __attribute__((visibility("hidden"))) int pfs_res_write_latency(hid_t g, const struct pfs_run_data *d, int p);
 
 #endif

@@ -1,5 +1,7 @@
 /* What the results module's files share (private to src/results/):
- * results_h5.c writes the schema (run group, placement, phases, summary),
+ * results_h5.c writes the run group and placement (phase_h5.c the phase
+ * groups, summary_h5.c /summary, latency_h5.c the latency datasets; the
+ * schema's tables, pfs/schema.h, give their types and datasets),
  * image.c handles the file as a whole (structure check, in-memory image),
  * append.c the append's integrity steps (target, up-front checks,
  * temporary copy, stale copies, rename) and lock.c its lock file. These names stay out of the
@@ -8,6 +10,7 @@
 #define PFS_RESULTS_INT_H
 
 #include "pfs/results.h"
+#include "pfs/schema.h"
 
 #include <hdf5.h>
 #include <limits.h>
@@ -41,8 +44,35 @@ struct target {
 /* results_h5.c */
 /* The format and format_version attributes of a new file; nonzero on failure. */
 PFS_RES_HIDDEN int pfs_res_write_format(hid_t file);
-/* Writes run d as group /runs/NNNNNN, NNNNNN = run_no (its name into name), and its summary rows. */
+/* Writes run d (its figures computed: d->fig) as group /runs/NNNNNN,
+ * NNNNNN = run_no (its name into name), and its summary rows. */
 PFS_RES_HIDDEN int pfs_res_write_run(hid_t file, const struct pfs_run_data *d, int run_no, char *name, size_t namelen);
+/* The native type of a schema type (not a string or compound). */
+PFS_RES_HIDDEN hid_t pfs_res_native(enum pfs_sch_type t);
+/* UTF-8 variable-length strings: every string field and dataset's type. */
+PFS_RES_HIDDEN hid_t pfs_res_vstr_type(void);
+/* The memory type of a schema table's row, size bytes (its C struct, or a
+ * row that begins with it): its fields at their offsets, strings
+ * variable-length unless fixed (not NULL) returns 1 with another place and
+ * type for one. */
+PFS_RES_HIDDEN hid_t pfs_res_compound(const struct pfs_sch_table *t, size_t size,
+                                      int (*fixed)(const struct pfs_sch_field *f, void *arg, size_t *off, hid_t *type),
+                                      void *arg);
+/* A compound memory type's file type, packed. */
+PFS_RES_HIDDEN hid_t pfs_res_packed(hid_t mtype);
+/* A contiguous dataset with a units attribute (NULL: none): its file type
+ * ftype, written from memory laid out as mtype (write_array: the same). */
+PFS_RES_HIDDEN int pfs_res_write_typed(hid_t loc, const char *name, hid_t ftype, hid_t mtype, int rank,
+                                       const hsize_t *dims, const void *data, const char *units);
+PFS_RES_HIDDEN int pfs_res_write_array(hid_t loc, const char *name, hid_t type, int rank, const hsize_t *dims,
+                                       const void *data, const char *units);
+
+/* phase_h5.c: phase p's group under phases, from the run's figures. */
+PFS_RES_HIDDEN int pfs_res_write_phase(hid_t phases, const struct pfs_run_data *d, int p);
+
+/* summary_h5.c */
+/* Appends a /summary row per phase and repetition of run d (made when missing). */
+PFS_RES_HIDDEN int pfs_res_append_summary(hid_t file, const struct pfs_run_data *d, int run_no);
 /* The memory type of the rows the append writes into the existing /summary
  * ds (variable-length strings, or fixed-length ones for an older table). */
 PFS_RES_HIDDEN hid_t pfs_res_summary_mem_type(hid_t ds);
@@ -78,8 +108,12 @@ PFS_RES_HIDDEN void pfs_res_lock_release(int fd, int cmd);
 PFS_RES_HIDDEN int pfs_res_lock_check_file(const struct target *t, char *err, size_t len);
 
 /* Scalar attributes (results_h5.c): a UTF-8 variable-length string (NULL is
- * written as ""), and a number of the given native type. 0 or -1. */
+ * written as ""), a number of the given native type, an int64, uint64 or
+ * float64. 0 or -1. */
 PFS_RES_HIDDEN int pfs_res_attr_str(hid_t obj, const char *name, const char *val);
 PFS_RES_HIDDEN int pfs_res_attr_num(hid_t obj, const char *name, hid_t type, const void *val);
+PFS_RES_HIDDEN int pfs_res_attr_i64(hid_t obj, const char *name, long long v);
+PFS_RES_HIDDEN int pfs_res_attr_u64(hid_t obj, const char *name, uint64_t v);
+PFS_RES_HIDDEN int pfs_res_attr_f64(hid_t obj, const char *name, double v);
 
 #endif

@@ -426,6 +426,8 @@ static void make_run(struct run *r)
     d->nphases = d->reps = 1;
     d->times = r->times;
     d->reps_done = r->reps_done;
+    if (pfs_run_figures(d) != 0)
+        finding("the run's figures", "cannot be computed");
 }
 
 /* The new file holds run next's one row last, its run field next. */
@@ -503,6 +505,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             finding("the run's name is not the number the check gave", name);
         check_appended(out, outn, next);
         free(out);
+        pfs_run_release(&r->d);
         free(r);
     }
     free(img);

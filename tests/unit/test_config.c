@@ -1200,6 +1200,31 @@ static void test_list_json_python(void **state)
     assert_int_equal(rc, 0);
 }
 
+/* The parser's warnings (pfs_config_warn's list) are bounded: never a line cut short; once a line
+ * does not fit whole, a last line says more were left out. */
+static void test_warnings_full(void **state)
+{
+    (void)state;
+    static struct pfs_config cfg;
+    pfs_config_defaults(&cfg);
+    for (int i = 0; i < 100; i++) {
+        char line[160];
+        snprintf(line, sizeof(line), "warning number %03d, long enough to fill the list soon: %060d", i, i);
+        pfs_warn_append(cfg.warnings, sizeof(cfg.warnings), line);
+    }
+    const char *note = "further warnings left out: the list is full\n";
+    const size_t n = strlen(cfg.warnings), k = strlen("warning number 000, long enough to fill the list soon: ") + 60;
+    assert_true(n < sizeof(cfg.warnings));
+    assert_string_equal(cfg.warnings + n - strlen(note), note);
+    int lines = 0;
+    for (const char *p = cfg.warnings; *p; p += strcspn(p, "\n") + 1, lines++)
+        if (strncmp(p, "further", 7) != 0)
+            assert_int_equal(strcspn(p, "\n"), k);
+    assert_true(lines > 5 && lines < 100);
+    pfs_warn_append(cfg.warnings, sizeof(cfg.warnings), "one more");
+    assert_int_equal(strlen(cfg.warnings), n);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1208,7 +1233,7 @@ int main(void)
         cmocka_unit_test(test_good_parse),  cmocka_unit_test(test_resolve),     cmocka_unit_test(test_check_dir),
         cmocka_unit_test(test_describe),    cmocka_unit_test(test_describe_golden), cmocka_unit_test(test_reps_auto), cmocka_unit_test(test_phase_table), cmocka_unit_test(test_phase_registry), cmocka_unit_test(test_md_tree),
         cmocka_unit_test(test_list_options_parse), cmocka_unit_test(test_json_checker), cmocka_unit_test(test_list_json),
-        cmocka_unit_test(test_list_json_python),
+        cmocka_unit_test(test_list_json_python), cmocka_unit_test(test_warnings_full),
     };
     return cmocka_run_group_tests_name("config", tests, NULL, NULL);
 }

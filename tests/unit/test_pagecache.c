@@ -266,6 +266,7 @@ struct run {
  * of it, the read found resident[r] of it cached. */
 static void make_run(struct run *r, const uint64_t *dirty, const uint64_t *resident, int method)
 {
+    pfs_run_release(&r->d); /* r is zeroed, or a run made here before */
     memset(r, 0, sizeof(*r));
     pfs_config_defaults(&r->cfg);
     snprintf(r->cfg.dir, sizeof(r->cfg.dir), "/scratch/x");
@@ -290,10 +291,29 @@ static void make_run(struct run *r, const uint64_t *dirty, const uint64_t *resid
     d->reps_done = r->reps_done;
 }
 
-static char *render(const struct run *r, void (*fn)(FILE *, const struct pfs_run_data *, int, int), int p)
+/* The run's figures as the run data holds them now (pfs/figures.h). */
+static void figures(struct run *r)
+{
+    assert_int_equal(pfs_run_figures(&r->d), 0);
+}
+
+static int cache_warning(struct run *r, int p, int rep, char *w, size_t len)
+{
+    figures(r);
+    return pfs_report_cache_warning(&r->d, p, rep, w, len);
+}
+
+static int cache_unknown(struct run *r, int p, int rep)
+{
+    figures(r);
+    return pfs_report_cache_unknown(&r->d, p, rep);
+}
+
+static char *render(struct run *r, void (*fn)(FILE *, const struct pfs_run_data *, int, int), int p)
 {
     char *buf = NULL;
     size_t len = 0;
+    figures(r);
     FILE *m = open_memstream(&buf, &len);
     fn(m, &r->d, p, 0);
     fclose(m);
@@ -336,16 +356,17 @@ static void test_reduce_and_report(void **state)
     free(s);
     /* The warning: the most cached node, named, with the options to use. */
     char w[512];
-    assert_int_equal(pfs_report_cache_warning(&r->d, 1, 0, w, sizeof(w)), 1);
+    assert_int_equal(cache_warning(r, 1, 0, w, sizeof(w)), 1);
     assert_string_equal(w, "read 0: 100% of the bytes were in node 0's page cache before the phase (host host0, "
                            "cachestat+unknown), and 2 of 2 nodes had 10% or more; use --direct, --drop-caches or "
                            "-C across nodes");
     r->cfg.reorder = 1, r->cfg.drop_caches = 1;
-    assert_int_equal(pfs_report_cache_warning(&r->d, 1, 0, w, sizeof(w)), 1);
+    assert_int_equal(cache_warning(r, 1, 0, w, sizeof(w)), 1);
     assert_non_null(strstr(w, "; use --direct"));
     assert_null(strstr(w, "drop"));
-    assert_int_equal(pfs_report_cache_warning(&r->d, 0, 0, w, sizeof(w)), 0); /* the write left nothing dirty */
-    assert_false(pfs_report_cache_unknown(&r->d, 1, 0));
+    assert_int_equal(cache_warning(r, 0, 0, w, sizeof(w)), 0); /* the write left nothing dirty */
+    assert_false(cache_unknown(r, 1, 0));
+    pfs_run_release(&r->d);
     free(r);
 }
 
@@ -357,20 +378,20 @@ static void test_warning_cases(void **state)
     char w[512];
     /* Below a tenth on every node: no warning, and the row shows the figure. */
     make_run(r, z, some, PFS_PC_MINCORE);
-    assert_int_equal(pfs_report_cache_warning(&r->d, 1, 0, w, sizeof(w)), 0);
+    assert_int_equal(cache_warning(r, 1, 0, w, sizeof(w)), 0);
     char *s = render(r, pfs_report_cache_row, 1);
     assert_non_null(strstr(s, "page cache: 2.5% of 4.0 MiB resident before the read (mincore; 2.5% on every node)\n"));
     free(s);
     /* A write that left its bytes dirty. */
     make_run(r, all, z, PFS_PC_CACHESTAT);
-    assert_int_equal(pfs_report_cache_warning(&r->d, 0, 0, w, sizeof(w)), 1);
+    assert_int_equal(cache_warning(r, 0, 0, w, sizeof(w)), 1);
     assert_string_equal(w, "write 0: 100% of the bytes written were still dirty in node 0's page cache at the close "
                            "(host host0): the figure includes memory's speed; add -e (fsync at close), --direct or "
                            "--sync");
     /* tmpfs: named as a file system in memory, whatever the options. */
     make_run(r, z, all, PFS_PC_CACHESTAT);
     snprintf(r->d.fstype, sizeof(r->d.fstype), "tmpfs");
-    assert_int_equal(pfs_report_cache_warning(&r->d, 1, 0, w, sizeof(w)), 1);
+    assert_int_equal(cache_warning(r, 1, 0, w, sizeof(w)), 1);
     assert_non_null(strstr(w, "read 0: /scratch/x is tmpfs, a file system in memory: every byte read comes from "
                               "memory (100% resident)"));
     s = render(r, pfs_report_cache_row, 1);
@@ -378,7 +399,7 @@ static void test_warning_cases(void **state)
     free(s);
     /* --direct: bypassed, no figure, no line, no warning; JSON says so. */
     make_run(r, z, z, PFS_PC_BYPASSED);
-    assert_int_equal(pfs_report_cache_warning(&r->d, 1, 0, w, sizeof(w)), 0);
+    assert_int_equal(cache_warning(r, 1, 0, w, sizeof(w)), 0);
     s = render(r, pfs_report_cache_json, 1);
     assert_non_null(strstr(s, "{\"method\": \"bypassed\", \"bytes\": null, \"resident_bytes\": null, "
                               "\"resident_fraction\": null,"));
@@ -388,11 +409,12 @@ static void test_warning_cases(void **state)
     free(s);
     /* Unknown everywhere: the caller's size rule takes over. */
     make_run(r, z, z, PFS_PC_UNKNOWN);
-    assert_int_equal(pfs_report_cache_warning(&r->d, 1, 0, w, sizeof(w)), 0);
-    assert_true(pfs_report_cache_unknown(&r->d, 1, 0));
+    assert_int_equal(cache_warning(r, 1, 0, w, sizeof(w)), 0);
+    assert_true(cache_unknown(r, 1, 0));
     s = render(r, pfs_report_cache_json, 0); /* the write measured, the read of phase 0 none */
     assert_non_null(strstr(s, "\"method\": null"));
     free(s);
+    pfs_run_release(&r->d);
     free(r);
 }
 

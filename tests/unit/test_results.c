@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "pfs/results.h"
+#include "pfs/schema.h"
 
 #define NPH 2
 #define NREP 3
@@ -65,6 +66,16 @@ struct fixture {
  * Phase 1 rep 2: rank 3 (node 1) takes 10x as long: node 1 is a straggler.
  * Phase 0 rep 0 by hand: first open T0 (rank 0), last close rank 3 at
  * T0 + 0.03 + 0.001 + 1.0 + 0.3 + 0.05 = T0 + 1.381: 16 MiB / 1.381 s. */
+
+
+/* pfs_results_append of the run data as it is now, its figures computed
+ * first, as rank 0 has them at the end of a run (pfs/figures.h). */
+static int append_run(const char *path, struct pfs_run_data *d, char *name, size_t namelen, char *err, size_t len)
+{
+    if (pfs_run_figures(d) != 0)
+        return -1;
+    return pfs_results_append(path, d, name, namelen, err, len);
+}
 
 static struct pfs_times *tm(struct fixture *f, int p, int k, int r)
 {
@@ -155,7 +166,8 @@ static int setup(void **state)
     d->reps = NREP;
     d->times = f->times;
     d->reps_done = f->reps_done;
-    snprintf(d->warnings, sizeof(d->warnings), "first warning\nsecond warning\n");
+    pfs_run_warn(d, "first warning");
+    pfs_run_warn(d, "second warning");
     *state = f;
     return 0;
 }
@@ -165,6 +177,7 @@ static int teardown(void **state)
     struct fixture *f = *state;
     chmod(f->dir, 0700);
     nftw(f->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+    pfs_run_release(&f->d);
     free(f);
     return 0;
 }
@@ -300,52 +313,47 @@ static void expect_units(hid_t loc, const char *ds_name, const char *want)
     H5Dclose(ds);
 }
 
-/* Our own in-memory layouts, members in another order than the writer's:
- * HDF5 converts compound members by name, so a missing or renamed member
- * fails the read. */
-struct rtimes {
-    uint64_t errors, sw_bytes, xfers, bytes;
-    double verify_s, sw_end, close_end, xfer_end, open_end, open_start;
-};
-
-static hid_t rtimes_type(void)
+/* The schema's types (pfs/schema.h), built here from its table with the
+ * plain HDF5 API, not with the writer's code: HDF5 converts compound
+ * members by name, so a field the writer left out or renamed fails the
+ * read. Strings (but for the names in keep) are left out: read_str_fields
+ * copies them into the row's own buffers; skip: fields left out (an older
+ * file's table). */
+static hid_t native(enum pfs_sch_type t)
 {
-    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct rtimes));
-    H5Tinsert(t, "open_start", HOFFSET(struct rtimes, open_start), H5T_NATIVE_DOUBLE);
-    H5Tinsert(t, "open_end", HOFFSET(struct rtimes, open_end), H5T_NATIVE_DOUBLE);
-    H5Tinsert(t, "xfer_end", HOFFSET(struct rtimes, xfer_end), H5T_NATIVE_DOUBLE);
-    H5Tinsert(t, "close_end", HOFFSET(struct rtimes, close_end), H5T_NATIVE_DOUBLE);
-    H5Tinsert(t, "stonewall_end", HOFFSET(struct rtimes, sw_end), H5T_NATIVE_DOUBLE);
-    H5Tinsert(t, "verify_seconds", HOFFSET(struct rtimes, verify_s), H5T_NATIVE_DOUBLE);
-    H5Tinsert(t, "bytes", HOFFSET(struct rtimes, bytes), H5T_NATIVE_UINT64);
-    H5Tinsert(t, "transfers", HOFFSET(struct rtimes, xfers), H5T_NATIVE_UINT64);
-    H5Tinsert(t, "stonewall_bytes", HOFFSET(struct rtimes, sw_bytes), H5T_NATIVE_UINT64);
-    H5Tinsert(t, "verify_errors", HOFFSET(struct rtimes, errors), H5T_NATIVE_UINT64);
-    return t;
+    return t == PFS_SCH_INT32 ? H5T_NATIVE_INT32 : t == PFS_SCH_INT64 ? H5T_NATIVE_INT64
+         : t == PFS_SCH_UINT32 ? H5T_NATIVE_UINT32 : t == PFS_SCH_UINT64 ? H5T_NATIVE_UINT64 : H5T_NATIVE_DOUBLE;
 }
 
+static hid_t table_type_skip(const char *table, size_t size, const char *const *skip)
+{
+    const struct pfs_sch_table *t = pfs_schema_table(table);
+    assert_non_null(t);
+    hid_t c = H5Tcreate(H5T_COMPOUND, size);
+    for (size_t i = 0; i < t->n; i++) {
+        int skipped = t->field[i].type == PFS_SCH_STRING;
+        for (int k = 0; skip && skip[k]; k++)
+            skipped |= !strcmp(skip[k], t->field[i].name);
+        if (!skipped)
+            H5Tinsert(c, t->field[i].name, t->field[i].offset, native(t->field[i].type));
+    }
+    return c;
+}
+
+static hid_t table_type(const char *table, size_t size)
+{
+    return table_type_skip(table, size, NULL);
+}
+
+/* The summary's rows: the schema's numbers, and the text in buffers. */
 struct rsummary {
-    double stonewall_bandwidth, utilization, bandwidth, seconds;
-    uint64_t bytes, block, transfer;
-    int nodes, ranks, rep, run;
+    struct pfs_summary_row r;
     char phase[16], status[16], label[128], run_id[64];
 };
 
 static hid_t rsummary_type(void)
 {
-    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct rsummary));
-    H5Tinsert(t, "run", HOFFSET(struct rsummary, run), H5T_NATIVE_INT);
-    H5Tinsert(t, "rep", HOFFSET(struct rsummary, rep), H5T_NATIVE_INT);
-    H5Tinsert(t, "ranks", HOFFSET(struct rsummary, ranks), H5T_NATIVE_INT);
-    H5Tinsert(t, "nodes", HOFFSET(struct rsummary, nodes), H5T_NATIVE_INT);
-    H5Tinsert(t, "transfer", HOFFSET(struct rsummary, transfer), H5T_NATIVE_UINT64);
-    H5Tinsert(t, "block", HOFFSET(struct rsummary, block), H5T_NATIVE_UINT64);
-    H5Tinsert(t, "bytes", HOFFSET(struct rsummary, bytes), H5T_NATIVE_UINT64);
-    H5Tinsert(t, "seconds", HOFFSET(struct rsummary, seconds), H5T_NATIVE_DOUBLE);
-    H5Tinsert(t, "bandwidth", HOFFSET(struct rsummary, bandwidth), H5T_NATIVE_DOUBLE);
-    H5Tinsert(t, "utilization", HOFFSET(struct rsummary, utilization), H5T_NATIVE_DOUBLE);
-    H5Tinsert(t, "stonewall_bandwidth", HOFFSET(struct rsummary, stonewall_bandwidth), H5T_NATIVE_DOUBLE);
-    return t;
+    return table_type("summary", sizeof(struct rsummary));
 }
 
 /* The text fields of a compound dataset: UTF-8 variable-length in the
@@ -395,21 +403,13 @@ static void read_str_fields(hid_t loc, const char *name, void *rows, size_t rows
 #define SF(type, field) {#field, offsetof(struct type, field), sizeof(((struct type *)0)->field)}
 
 struct rplacement {
+    struct pfs_placement_row r;
     char host[PFS_HOST_MAX];
-    double clock_uncertainty, clock_correction;
-    int reads_from_node, reads_from_rank, node, rank;
 };
 
 static hid_t rplacement_type(void)
 {
-    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct rplacement));
-    H5Tinsert(t, "rank", HOFFSET(struct rplacement, rank), H5T_NATIVE_INT);
-    H5Tinsert(t, "node", HOFFSET(struct rplacement, node), H5T_NATIVE_INT);
-    H5Tinsert(t, "clock_correction", HOFFSET(struct rplacement, clock_correction), H5T_NATIVE_DOUBLE);
-    H5Tinsert(t, "clock_uncertainty", HOFFSET(struct rplacement, clock_uncertainty), H5T_NATIVE_DOUBLE);
-    H5Tinsert(t, "reads_from_rank", HOFFSET(struct rplacement, reads_from_rank), H5T_NATIVE_INT);
-    H5Tinsert(t, "reads_from_node", HOFFSET(struct rplacement, reads_from_node), H5T_NATIVE_INT);
-    return t;
+    return table_type("placement", sizeof(struct rplacement));
 }
 
 static struct rplacement *read_placement(hid_t g, hsize_t *dims)
@@ -471,7 +471,7 @@ static int stray_files(const char *dir, const char *keep1, const char *keep2)
 static void append_ok(struct fixture *f, const char *want_name)
 {
     char name[64] = "", err[512] = "";
-    int rc = pfs_results_append(f->path, &f->d, name, sizeof(name), err, sizeof(err));
+    int rc = append_run(f->path, &f->d, name, sizeof(name), err, sizeof(err));
     if (rc != 0)
         print_error("append: %s\n", err);
     assert_int_equal(rc, 0);
@@ -490,14 +490,14 @@ static void check_phase(struct fixture *f, hid_t run, int p, int reps)
     assert_int_equal(attr_ll(g, "repetitions"), reps);
 
     hsize_t dims[2];
-    hid_t tt = rtimes_type();
-    struct rtimes *t = read_ds(g, "times", tt, 2, dims);
+    hid_t tt = table_type("times", sizeof(struct pfs_times));
+    struct pfs_times *t = read_ds(g, "times", tt, 2, dims);
     H5Tclose(tt);
     assert_int_equal(dims[0], reps);
     assert_int_equal(dims[1], NR);
     for (int k = 0; k < reps; k++)
         for (int r = 0; r < NR; r++) {
-            const struct rtimes *a = &t[k * NR + r];
+            const struct pfs_times *a = &t[k * NR + r];
             const struct pfs_times *b = tm(f, p, k, r);
             /* Stored as doubles: bit-exact. */
             assert_true(a->open_start == b->open_start);
@@ -621,21 +621,21 @@ static void check_summary_rows(struct fixture *f, const struct rsummary *rows, h
             const struct rsummary *s = &rows[i];
             struct expect e;
             expect_of(f, p, k, &e);
-            assert_int_equal(s->run, run_no);
+            assert_int_equal(s->r.run, run_no);
             assert_string_equal(s->run_id, run_id);
             assert_string_equal(s->label, label);
             assert_string_equal(s->status, status);
             assert_string_equal(s->phase, p == 0 ? "write" : "read");
-            assert_int_equal(s->rep, k);
-            assert_int_equal(s->ranks, NR);
-            assert_int_equal(s->nodes, NN);
-            assert_int_equal(s->transfer, XFER);
-            assert_int_equal(s->block, BLOCK);
-            assert_int_equal(s->bytes, e.bytes);
-            assert_near(s->seconds, e.seconds, 1e-12);
-            assert_near(s->bandwidth, e.bandwidth, 1e-12);
-            assert_near(s->utilization, e.util, 1e-12);
-            assert_true(s->stonewall_bandwidth == 0);
+            assert_int_equal(s->r.rep, k);
+            assert_int_equal(s->r.ranks, NR);
+            assert_int_equal(s->r.nodes, NN);
+            assert_int_equal(s->r.transfer, XFER);
+            assert_int_equal(s->r.block, BLOCK);
+            assert_int_equal(s->r.bytes, e.bytes);
+            assert_near(s->r.seconds, e.seconds, 1e-12);
+            assert_near(s->r.bandwidth, e.bandwidth, 1e-12);
+            assert_near(s->r.utilization, e.util, 1e-12);
+            assert_true(s->r.stonewall_bandwidth == 0);
         }
 }
 
@@ -717,14 +717,14 @@ static void test_append_one_run(void **state)
     struct rplacement *pl = read_placement(g, dims);
     assert_int_equal(dims[0], NR);
     for (int r = 0; r < NR; r++) {
-        assert_int_equal(pl[r].rank, r);
-        assert_int_equal(pl[r].node, r % NN);
+        assert_int_equal(pl[r].r.rank, r);
+        assert_int_equal(pl[r].r.node, r % NN);
         assert_string_equal(pl[r].host, r % NN ? "node2" : "node1");
-        assert_true(pl[r].clock_correction == r * 1e-6);
-        assert_true(pl[r].clock_uncertainty == r * 1e-7);
-        assert_int_equal(pl[r].reads_from_rank, (r + 1) % NR);
-        assert_int_equal(pl[r].reads_from_node, ((r + 1) % NR) % NN);
-        assert_true(pl[r].node != pl[r].reads_from_node);
+        assert_true(pl[r].r.clock_correction == r * 1e-6);
+        assert_true(pl[r].r.clock_uncertainty == r * 1e-7);
+        assert_int_equal(pl[r].r.reads_from_rank, (r + 1) % NR);
+        assert_int_equal(pl[r].r.reads_from_node, ((r + 1) % NR) % NN);
+        assert_true(pl[r].r.node != pl[r].r.reads_from_node);
     }
     free(pl);
     assert_int_equal(count_links(g, "phases"), NPH);
@@ -835,7 +835,7 @@ static void test_check_rejects(void **state)
     write_file(p, "not an HDF5 file\n");
     expect_check_fails(p, "not an HDF5 file");
     char name[64], aerr[512] = "";
-    assert_int_equal(pfs_results_append(p, &f->d, name, sizeof(name), aerr, sizeof(aerr)), -1);
+    assert_int_equal(append_run(p, &f->d, name, sizeof(name), aerr, sizeof(aerr)), -1);
 
     /* An HDF5 file of another format: no format attribute at all ... */
     snprintf(p, sizeof(p), "%s/other.h5", f->dir);
@@ -852,7 +852,7 @@ static void test_check_rejects(void **state)
     /* ... and appending to it is refused too, leaving it as it was, no copy behind. */
     size_t n0, n1;
     char *before = slurp(p, &n0);
-    assert_int_equal(pfs_results_append(p, &f->d, name, sizeof(name), aerr, sizeof(aerr)), -1);
+    assert_int_equal(append_run(p, &f->d, name, sizeof(name), aerr, sizeof(aerr)), -1);
     assert_non_null(strstr(aerr, "not a pfsbench results file"));
     char *after = slurp(p, &n1);
     assert_int_equal(n0, n1);
@@ -904,7 +904,7 @@ static void test_check_rejects(void **state)
     /* A missing directory, and a "directory" that is a file. */
     snprintf(p, sizeof(p), "%s/no/such/dir/r.h5", f->dir);
     expect_check_fails(p, "does not exist");
-    assert_int_equal(pfs_results_append(p, &f->d, name, sizeof(name), aerr, sizeof(aerr)), -1);
+    assert_int_equal(append_run(p, &f->d, name, sizeof(name), aerr, sizeof(aerr)), -1);
     snprintf(p, sizeof(p), "%s/notes.txt/r.h5", f->dir);
     assert_int_equal(pfs_results_check(p, err, sizeof(err)), -1);
 
@@ -991,7 +991,7 @@ static void test_crash_keeps_old_file(void **state)
         setenv("PFSBENCH_TEST_CRASH_IN_RESULTS", "1", 1);
         snprintf(f->d.run_id, sizeof(f->d.run_id), "crashes");
         char name[64], err[512];
-        pfs_results_append(f->path, &f->d, name, sizeof(name), err, sizeof(err));
+        append_run(f->path, &f->d, name, sizeof(name), err, sizeof(err));
         _exit(0); /* not reached when the hook works */
     }
     int ws = 0;
@@ -1046,7 +1046,7 @@ static void test_concurrent_appends(void **state)
                 ;
             snprintf(f->d.run_id, sizeof(f->d.run_id), "child-%d", i);
             char name[64], err[512];
-            int rc = pfs_results_append(f->path, &f->d, name, sizeof(name), err, sizeof(err));
+            int rc = append_run(f->path, &f->d, name, sizeof(name), err, sizeof(err));
             if (rc != 0)
                 fprintf(stderr, "child %d: %s\n", i, err);
             _exit(rc == 0 ? 0 : 1);
@@ -1107,7 +1107,8 @@ static hid_t fixed_str(size_t n)
  * rate, warmup): our rsummary with its strings in place. */
 static hid_t old_summary_type(void)
 {
-    hid_t t = rsummary_type();
+    static const char *const newer[] = {"threads", "ops", "rate", "warmup", NULL};
+    hid_t t = table_type_skip("summary", sizeof(struct rsummary), newer);
     hid_t s16 = fixed_str(16), s64 = fixed_str(64), s128 = fixed_str(128);
     H5Tinsert(t, "run_id", HOFFSET(struct rsummary, run_id), s64);
     H5Tinsert(t, "label", HOFFSET(struct rsummary, label), s128);
@@ -1179,24 +1180,6 @@ static void test_append_to_fixed_summary(void **state)
 #define MD_FILES 25
 #define MD_FSIZE 4096ULL
 
-struct rsummary2 {
-    double rate;
-    uint64_t ops;
-    int threads, ranks, rep;
-    char phase[16];
-};
-
-static hid_t rsummary2_type(void)
-{
-    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct rsummary2));
-    H5Tinsert(t, "rep", HOFFSET(struct rsummary2, rep), H5T_NATIVE_INT);
-    H5Tinsert(t, "ranks", HOFFSET(struct rsummary2, ranks), H5T_NATIVE_INT);
-    H5Tinsert(t, "threads", HOFFSET(struct rsummary2, threads), H5T_NATIVE_INT);
-    H5Tinsert(t, "ops", HOFFSET(struct rsummary2, ops), H5T_NATIVE_UINT64);
-    H5Tinsert(t, "rate", HOFFSET(struct rsummary2, rate), H5T_NATIVE_DOUBLE);
-    return t;
-}
-
 static void test_threads_and_metadata(void **state)
 {
     struct fixture *f = *state;
@@ -1267,8 +1250,8 @@ static void test_threads_and_metadata(void **state)
         hid_t pg = H5Gopen2(g, meta ? "phases/01_create" : "phases/00_write", H5P_DEFAULT);
         assert_true(pg >= 0);
         expect_attr_str(pg, "kind", meta ? "metadata" : "data");
-        hid_t tt = rtimes_type();
-        struct rtimes *rt = read_ds(pg, "times", tt, 2, dims);
+        hid_t tt = table_type("times", sizeof(struct pfs_times));
+        struct pfs_times *rt = read_ds(pg, "times", tt, 2, dims);
         H5Tclose(tt);
         assert_int_equal(dims[0], NREP);
         assert_int_equal(dims[1], NS);
@@ -1292,7 +1275,7 @@ static void test_threads_and_metadata(void **state)
             for (int n = 0; n < NN; n++)
                 nlo[n] = INFINITY, nhi[n] = -INFINITY;
             for (int st = 0; st < NS; st++) {
-                const struct rtimes *a = &rt[k * NS + st];
+                const struct pfs_times *a = &rt[k * NS + st];
                 const struct pfs_times *b = &t[((size_t)p * NREP + (size_t)k) * NS + (size_t)st];
                 assert_true(a->open_start == b->open_start && a->close_end == b->close_end);
                 assert_int_equal(a->xfers, b->xfers);
@@ -1348,20 +1331,20 @@ static void test_threads_and_metadata(void **state)
 
     /* /summary: threads, ops and rate per row, equal to the phases'. */
     hsize_t n;
-    hid_t st2 = rsummary2_type();
-    struct rsummary2 *rows = read_ds(file, "summary", st2, 1, &n);
+    hid_t st2 = rsummary_type();
+    struct rsummary *rows = read_ds(file, "summary", st2, 1, &n);
     H5Tclose(st2);
-    const struct strfield sf2[] = {SF(rsummary2, phase)};
+    const struct strfield sf2[] = {SF(rsummary, phase)};
     read_str_fields(file, "summary", rows, sizeof(*rows), n, sf2, 1);
     assert_int_equal(n, NPH * NREP);
     for (hsize_t i = 0; i < n; i++) {
         int p = (int)i / NREP, k = (int)i % NREP;
         assert_string_equal(rows[i].phase, p ? "create" : "write");
-        assert_int_equal(rows[i].rep, k);
-        assert_int_equal(rows[i].ranks, NR);
-        assert_int_equal(rows[i].threads, THR);
-        assert_int_equal(rows[i].ops, p ? (uint64_t)MD_FILES * NS : (uint64_t)NS * (BLOCK / XFER));
-        assert_true(rows[i].rate > 0);
+        assert_int_equal(rows[i].r.rep, k);
+        assert_int_equal(rows[i].r.ranks, NR);
+        assert_int_equal(rows[i].r.threads, THR);
+        assert_int_equal(rows[i].r.ops, p ? (uint64_t)MD_FILES * NS : (uint64_t)NS * (BLOCK / XFER));
+        assert_true(rows[i].r.rate > 0);
     }
     free(rows);
     H5Fclose(file);
@@ -1489,27 +1472,27 @@ static void test_refused_up_front(void **state)
     snprintf(p, sizeof(p), "%s/other-name.h5", f->dir);
     assert_int_equal(link(f->path, p), 0);
     expect_check_fails(f->path, "hard links");
-    assert_int_equal(pfs_results_append(f->path, &f->d, name, sizeof(name), err, sizeof(err)), -1);
+    assert_int_equal(append_run(f->path, &f->d, name, sizeof(name), err, sizeof(err)), -1);
     assert_non_null(strstr(err, "one link"));
     unlink(p);
 
     snprintf(p, sizeof(p), "%s/", f->path);
     expect_check_fails(p, "ends in '/'");
-    assert_int_equal(pfs_results_append(p, &f->d, name, sizeof(name), err, sizeof(err)), -1);
+    assert_int_equal(append_run(p, &f->d, name, sizeof(name), err, sizeof(err)), -1);
 
     /* 240 bytes: a legal name, but .NAME.tmp.HOST.PID is not. */
     int m = snprintf(p, sizeof(p), "%s/", f->dir);
     memset(p + m, 'n', 240);
     p[m + 240] = '\0';
     expect_check_fails(p, "too long");
-    assert_int_equal(pfs_results_append(p, &f->d, name, sizeof(name), err, sizeof(err)), -1);
+    assert_int_equal(append_run(p, &f->d, name, sizeof(name), err, sizeof(err)), -1);
 
     char lk[700];
     snprintf(lk, sizeof(lk), "%s/.r.h5.lock", f->dir);
     unlink(lk);
     assert_int_equal(symlink("elsewhere", lk), 0);
     expect_check_fails(f->path, "symbolic link");
-    assert_int_equal(pfs_results_append(f->path, &f->d, name, sizeof(name), err, sizeof(err)), -1);
+    assert_int_equal(append_run(f->path, &f->d, name, sizeof(name), err, sizeof(err)), -1);
     assert_non_null(strstr(err, "symbolic link"));
     struct stat st;
     assert_int_equal(lstat(lk, &st), 0);
@@ -1551,7 +1534,7 @@ static void test_lock_file_excludes(void **state)
     if (pid == 0) {
         char name[64], err[512];
         snprintf(f->d.run_id, sizeof(f->d.run_id), "waiter");
-        _exit(pfs_results_append(f->path, &f->d, name, sizeof(name), err, sizeof(err)) == 0 ? 0 : 1);
+        _exit(append_run(f->path, &f->d, name, sizeof(name), err, sizeof(err)) == 0 ? 0 : 1);
     }
     usleep(300000);
     int ws = 0;
@@ -1633,24 +1616,9 @@ static struct lat_data *lat_fill(struct fixture *f)
     return ld;
 }
 
-struct rlatsum { /* another member order than the writer's */
-    double mean_ns, max_ns, p999_ns, p99_ns, p90_ns, p50_ns, min_ns;
-    uint64_t sum_ns, count;
-};
-
 static hid_t rlatsum_type(void)
 {
-    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct rlatsum));
-    H5Tinsert(t, "count", HOFFSET(struct rlatsum, count), H5T_NATIVE_UINT64);
-    H5Tinsert(t, "sum_ns", HOFFSET(struct rlatsum, sum_ns), H5T_NATIVE_UINT64);
-    H5Tinsert(t, "min_ns", HOFFSET(struct rlatsum, min_ns), H5T_NATIVE_DOUBLE);
-    H5Tinsert(t, "p50_ns", HOFFSET(struct rlatsum, p50_ns), H5T_NATIVE_DOUBLE);
-    H5Tinsert(t, "p90_ns", HOFFSET(struct rlatsum, p90_ns), H5T_NATIVE_DOUBLE);
-    H5Tinsert(t, "p99_ns", HOFFSET(struct rlatsum, p99_ns), H5T_NATIVE_DOUBLE);
-    H5Tinsert(t, "p999_ns", HOFFSET(struct rlatsum, p999_ns), H5T_NATIVE_DOUBLE);
-    H5Tinsert(t, "max_ns", HOFFSET(struct rlatsum, max_ns), H5T_NATIVE_DOUBLE);
-    H5Tinsert(t, "mean_ns", HOFFSET(struct rlatsum, mean_ns), H5T_NATIVE_DOUBLE);
-    return t;
+    return table_type("latency_summary", sizeof(struct pfs_lat_sum));
 }
 
 static herr_t has_units(hid_t g, const char *name, const H5L_info_t *info, void *bad)
@@ -1680,9 +1648,9 @@ static void check_lat_hists(struct lat_data *ld, hid_t g)
     uint64_t *nc = read_ds(g, "node_latency", H5T_NATIVE_UINT64, 3, d3);
     assert_int_equal(d3[1], NN);
     hid_t st = rlatsum_type();
-    struct rlatsum *sm = read_ds(g, "latency_summary", st, 2, d2);
+    struct pfs_lat_sum *sm = read_ds(g, "latency_summary", st, 2, d2);
     assert_int_equal(d2[0], NREP), assert_int_equal(d2[1], PFS_LAT_KINDS);
-    struct rlatsum *nsm = read_ds(g, "node_latency_summary", st, 2, d2);
+    struct pfs_lat_sum *nsm = read_ds(g, "node_latency_summary", st, 2, d2);
     assert_int_equal(d2[1], NN);
     H5Tclose(st);
     for (int k = 0; k < NREP; k++) {
@@ -1697,7 +1665,7 @@ static void check_lat_hists(struct lat_data *ld, hid_t g)
         }
         assert_int_equal(ops, 100 + k);
         assert_int_equal(nops, 100 + k);
-        const struct rlatsum *o = &sm[k * PFS_LAT_KINDS + PFS_LAT_OP];
+        const struct pfs_lat_sum *o = &sm[k * PFS_LAT_KINDS + PFS_LAT_OP];
         assert_int_equal(o->count, 100 + k);
         assert_int_equal(o->sum_ns, 1000u * (uint64_t)(100 + k) * (uint64_t)(101 + k) / 2);
         assert_near(o->min_ns, 1000, 0);
@@ -1810,6 +1778,137 @@ static void test_latency_round_trip(void **state)
     }
 }
 
+/* ---- the schema is the file ----
+ * Every compound the file holds has the schema table's fields, in its
+ * order and sizes; every dataset and attribute of a phase group is one the
+ * schema lists, and every one it lists for such a phase is there; the
+ * reports' figures sit where the datasets' do; the tables' text is ASCII
+ * (--list-options=json writes it as is). */
+
+static void expect_compound(hid_t loc, const char *ds_name, const char *table)
+{
+    const struct pfs_sch_table *t = pfs_schema_table(table);
+    hid_t ds = H5Dopen2(loc, ds_name, H5P_DEFAULT), ft = H5Dget_type(ds);
+    assert_true(ds >= 0);
+    assert_int_equal(H5Tget_nmembers(ft), (int)t->n);
+    for (size_t i = 0; i < t->n; i++) {
+        char *name = H5Tget_member_name(ft, (unsigned)i);
+        hid_t m = H5Tget_member_type(ft, (unsigned)i);
+        if (strcmp(name, t->field[i].name))
+            fail_msg("%s member %zu: the file's '%s', the schema's '%s'", ds_name, i, name, t->field[i].name);
+        if (t->field[i].type == PFS_SCH_STRING)
+            assert_true(H5Tget_class(m) == H5T_STRING && H5Tis_variable_str(m) > 0);
+        else
+            assert_int_equal(H5Tget_size(m), pfs_sch_type_size(t->field[i].type));
+        H5Tclose(m);
+        H5free_memory(name);
+    }
+    H5Tclose(ft), H5Dclose(ds);
+}
+
+/* Whether the schema lists name (a dataset or group member path) for a phase that has `has` (bits of when). */
+static const struct pfs_sch_field *listed(const char *name, unsigned has)
+{
+    const char *tables[] = {"phase_datasets", "latency_datasets"};
+    for (int k = 0; k < 2; k++) {
+        const struct pfs_sch_field *f = pfs_schema_field(pfs_schema_table(tables[k]), name);
+        if (f && (has & (1u << f->when)))
+            return f;
+    }
+    return NULL;
+}
+
+/* Every dataset under a phase group (its path: timeseries/rep_000/bytes
+ * is the schema's timeseries/rep_NNN/bytes) is listed for such a phase. */
+static herr_t each_ds(hid_t g, const char *name, const H5O_info_t *info, void *arg)
+{
+    (void)g;
+    if (info->type != H5O_TYPE_DATASET)
+        return 0;
+    char path[128];
+    snprintf(path, sizeof(path), "%s", name);
+    if (!strncmp(name, "timeseries/rep_", 15) && strchr(name + 15, '/'))
+        snprintf(path, sizeof(path), "timeseries/rep_NNN%s", strchr(name + 15, '/'));
+    if (!listed(path, *(const unsigned *)arg))
+        fail_msg("phase dataset %s is not in the schema", name);
+    return 0;
+}
+
+static herr_t each_attr(hid_t loc, const char *name, const H5A_info_t *info, void *arg)
+{
+    (void)loc, (void)info, (void)arg;
+    if (!pfs_schema_field(pfs_schema_table("phase_attributes"), name))
+        fail_msg("phase attribute %s is not in the schema", name);
+    return 0;
+}
+
+static void expect_phase_listed(hid_t g, unsigned has)
+{
+    assert_true(H5Ovisit2(g, H5_INDEX_NAME, H5_ITER_INC, each_ds, &has, H5O_INFO_BASIC) >= 0);
+    H5Aiterate2(g, H5_INDEX_NAME, H5_ITER_INC, NULL, each_attr, NULL);
+    /* And the other way: what the schema lists for such a phase is there. */
+    const char *tables[] = {"phase_datasets", "latency_datasets", "phase_attributes"};
+    for (int k = 0; k < 3; k++) {
+        const struct pfs_sch_table *t = pfs_schema_table(tables[k]);
+        for (size_t i = 0; i < t->n; i++) {
+            const struct pfs_sch_field *f = &t->field[i];
+            if (!(has & (1u << f->when)) || !strncmp(f->name, "timeseries/rep_NNN", 18))
+                continue;
+            int there = k == 2 ? H5Aexists(g, f->name) > 0 : H5Lexists(g, f->name, H5P_DEFAULT) > 0;
+            if (!there)
+                fail_msg("the schema's %s %s is not in the phase group", tables[k], f->name);
+        }
+    }
+}
+
+static void test_schema_is_the_file(void **state)
+{
+    struct fixture *f = *state;
+    struct lat_data *ld = lat_fill(f);
+    for (int k = 0; k < NREP; k++)
+        for (int r = 0; r < NR; r++) {
+            *tm(f, 0, k, r) = (struct pfs_times){.open_start = tm(f, 0, k, r)->open_start,
+                                                 .close_end = tm(f, 0, k, r)->close_end, .bytes = BLOCK,
+                                                 .xfers = BLOCK / XFER, .cache_bytes = BLOCK, .cache_dirty = BLOCK / 4,
+                                                 .dirty_method = PFS_PC_CACHESTAT};
+            tm(f, 1, k, r)->cache_bytes = BLOCK, tm(f, 1, k, r)->cache_resident = BLOCK / 2;
+            tm(f, 1, k, r)->cache_method = PFS_PC_MINCORE;
+        }
+    append_ok(f, "/runs/000001");
+    hid_t file = open_ro(f->path);
+    expect_compound(file, "summary", "summary");
+    hid_t run = H5Gopen2(file, "runs/000001", H5P_DEFAULT);
+    expect_compound(run, "placement", "placement");
+    expect_compound(run, "phases/00_write/times", "times");
+    expect_compound(run, "phases/00_write/latency_summary", "latency_summary");
+    expect_compound(run, "phases/00_write/node_latency_summary", "latency_summary");
+    hid_t g = H5Gopen2(run, "phases/00_write", H5P_DEFAULT);
+    expect_phase_listed(g, 1u << PFS_SCH_ALWAYS | 1u << PFS_SCH_DIRTY | 1u << PFS_SCH_LATENCY);
+    H5Gclose(g);
+    g = H5Gopen2(run, "phases/01_read", H5P_DEFAULT);
+    expect_phase_listed(g, 1u << PFS_SCH_ALWAYS | 1u << PFS_SCH_RESIDENT);
+    H5Gclose(g), H5Gclose(run), H5Fclose(file);
+    free(ld);
+    /* The reports' figures are the datasets' where they share a name. */
+    const struct pfs_sch_table *rt = pfs_schema_table("report"), *pt = pfs_schema_table("phase_datasets");
+    for (size_t i = 0; i < rt->n; i++) {
+        const struct pfs_sch_field *a = &rt->field[i], *b = pfs_schema_field(pt, a->name);
+        assert_non_null(b);
+        assert_int_equal(a->offset, b->offset);
+        assert_int_equal(a->type, b->type);
+    }
+    /* Printable ASCII throughout. */
+    for (size_t k = 0; k < pfs_schema_count; k++)
+        for (size_t i = 0; i < pfs_schema[k].n; i++) {
+            const struct pfs_sch_field *x = &pfs_schema[k].field[i];
+            const char *txt[] = {x->name, x->unit, x->meaning, x->shape, x->units, x->json, x->csv, x->compound};
+            for (size_t j = 0; j < sizeof(txt) / sizeof(txt[0]); j++)
+                for (const char *c = txt[j]; c && *c; c++)
+                    if (*c < 0x20 || *c > 0x7e)
+                        fail_msg("schema %s.%s: not printable ASCII", pfs_schema[k].name, x->name);
+        }
+}
+
 static void test_mpi_never_initialized(void **state)
 {
     (void)state;
@@ -1837,6 +1936,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_refused_up_front, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lock_file_excludes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_latency_round_trip, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_schema_is_the_file, setup, teardown),
         cmocka_unit_test(test_mpi_never_initialized),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,167 @@
+/* The figures of a run, computed once on rank 0 from what it recorded
+ * (struct pfs_run_data): per phase and repetition the aggregate, each
+ * node's and each stream's bandwidth and rates, the stragglers, the CPU,
+ * the latency summaries and the time series' intervals, the page cache and
+ * the verdict on a repetition too short to measure; per phase the
+ * statistics over the measured repetitions and their 95% interval. The
+ * text, JSON and CSV reports and the results file format these and
+ * compute nothing (fio's stat.c computes, its show_* print). Pure and
+ * local: no MPI, no HDF5, no output. */
+#ifndef PFS_FIGURES_H
+#define PFS_FIGURES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pfs/ci.h"
+#include "pfs/core.h"
+#include "pfs/latency.h"
+#include "pfs/pagecache.h"
+
+struct pfs_run_data;
+
+/* A phase's measured repetitions (warm-up left out) and the 95% confidence
+ * interval of the mean of its figure: bandwidth in bytes/s for a data phase,
+ * files/s for a metadata phase. target: 1 the interval is within --ci (at
+ * least PFS_CI_MIN_REPS measured), 0 not, -1 no target (a fixed --reps). */
+struct pfs_phase_ci {
+    int measured, warmup, target;
+    struct pfs_ci ci;
+};
+
+/* A latency histogram's summary (pfs_hist_summary): nearest-rank
+ * percentiles within 1/128, min and max exact. A row of the results file's
+ * latency_summary and node_latency_summary (pfs/schema.h). */
+struct pfs_lat_sum {
+    uint64_t count, sum_ns;
+    double min_ns, p50_ns, p90_ns, p99_ns, p999_ns, max_ns, mean_ns;
+};
+
+/* CPU of one phase and repetition, from every stream's pfs_times: seconds
+ * of user and system time summed over the streams, and bonnie++'s %CP:
+ * (user + sys) / (phase seconds x streams) x 100, the average stream's
+ * share of one CPU (0 when the phase took no time). */
+struct pfs_cpu_fig {
+    double user_s, sys_s, percent;
+};
+
+/* A warning is given, and a text line shown, from this fraction of a
+ * node's bytes (resident before a read, dirty at the close of a write). */
+#define PFS_PC_WARN_FRACTION 0.10
+#define PFS_PC_SHOW_FRACTION 0.01
+
+/* One side of the page cache (resident before a read, or dirty at the
+ * close of a write) over the nodes that measured it. */
+struct pfs_cache_side {
+    int top, low;               /* the node with the highest and the lowest share (the first of
+                                 * equals); -1 when no node measured any */
+    double top_share, low_share; /* NaN with -1 */
+    int above_warn;             /* nodes at PFS_PC_WARN_FRACTION or more */
+};
+
+/* What the page cache of a repetition calls for (pfs_report_cache_warning
+ * words it): nothing; a file system in memory that was read; the node
+ * whose bytes were most resident before a read, or most dirty at the
+ * close, at PFS_PC_WARN_FRACTION or more. */
+enum pfs_cache_call { PFS_CACHE_QUIET, PFS_CACHE_MEMFS, PFS_CACHE_RESIDENT, PFS_CACHE_DIRTY };
+
+/* One phase, one repetition. Arrays of nnodes ([K]) and nstreams ([N])
+ * live in one block (mem). */
+struct pfs_rep_figs {
+    int valid;                    /* 0: not computed (no memory): the outputs leave it out */
+    int warmup;                   /* 1: a warm-up repetition (the first --warmup), left out of the statistics */
+    struct pfs_phase_stat s;      /* the aggregate (pfs_phase_reduce) */
+    int stonewall;                /* the stonewall figures apply: -D, in a phase it stops, reached */
+    double value;                 /* the phase's figure: bandwidth (bytes/s), or rate in a metadata phase */
+    long long find_matched;       /* a find's matches over all streams; -1: not a find, or not recorded */
+    /* Per node [K]: its streams' bytes and operations over their own span. */
+    uint64_t *node_bytes, *node_ops;
+    double *node_seconds, *node_bw, *node_rate;
+    const double *node_value;     /* node_rate in a metadata phase, else node_bw: what stragglers are judged by */
+    int *node_straggler;          /* 1: below --straggler x the median node's node_value */
+    int slow, fast, nstrag;       /* the first lowest and first highest node_value; how many stragglers */
+    double *node_cpu_user, *node_cpu_sys; /* CPU seconds of the node's streams */
+    double *stream_bw;            /* [N]: each stream's bytes / its own close_end - open_start */
+    struct pfs_cpu_fig cpu;
+    /* Latency: lat NULL when not recorded (then the rest is 0). */
+    const struct pfs_phase_lat *lat;
+    struct pfs_lat_sum lat_sum[PFS_LAT_KINDS]; /* every stream, per kind */
+    struct pfs_lat_sum *node_lat; /* [K]: the op kind per node (0 rows where not recorded) */
+    int lat_slowest;              /* the node whose op p99 is largest (the first of equals); -1: none */
+    double lat_slowest_p99;       /* its p99, ns (0 with -1) */
+    double *ts_edge;              /* [lat->nint + 1]: interval i is [ts_edge[i], ts_edge[i + 1]) */
+    /* The page cache: the run's figure and each node's [K]. */
+    struct pfs_pc_fig cache, *node_cache;
+    struct pfs_cache_side resident, dirty;
+    int cache_call;               /* enum pfs_cache_call */
+    int cache_unknown;            /* a read was probed and no stream's figure could be measured */
+    /* Too short to measure (pfs_phase_skew). */
+    struct pfs_phase_skew skew;
+    int too_short;
+    void *mem;
+};
+
+/* One phase: its repetitions' figures, and over the measured ones (the
+ * warm-up left out) the statistics and the 95% interval. */
+struct pfs_phase_figs {
+    int meta;                     /* judged by rate (files/s), not bandwidth */
+    int reps;                     /* repetitions with figures, the warm-up included */
+    struct pfs_rep_figs *rep;     /* [the run's repetition slots] */
+    struct pfs_phase_ci ci;       /* of the mean of value; kept up to date by pfs_figures_add */
+    /* Set by pfs_figures_finish, over ci.measured values of rows ci.warmup .. reps-1: */
+    struct pfs_stats bw, rate;    /* bandwidth (bytes/s) and rate (ops/s) */
+    struct pfs_stats shown;       /* value in the report's unit: bandwidth / the unit's bytes/s, or rate */
+    struct pfs_stats seconds;
+    uint64_t amount;              /* the last measured repetition's bytes, or operations (metadata) */
+    unsigned cache_methods, dirty_methods; /* every repetition's, together */
+    int any_lat;                  /* some repetition recorded latencies */
+    int short_first, short_count; /* the first repetition too short to measure (-1: none), how many */
+    int cache_first;              /* the first repetition whose page cache calls for a warning or could
+                                   * not be measured (-1: none) */
+};
+
+struct pfs_figures {
+    int nphases, slots, nnodes, nstreams;
+    struct pfs_phase_figs *phase; /* [nphases]; NULL: not set up */
+    int *node_rank;               /* [K]: the lowest rank of each node (it names the node); -1: none */
+    uint64_t lat_top_ns;          /* the longest operation of any recorded phase (the text table's unit) */
+};
+
+/* Local. Sets f up for d's phases and repetition slots, nothing computed:
+ * 0, or -1 without memory. */
+int pfs_figures_init(struct pfs_figures *f, const struct pfs_run_data *d);
+
+/* Local. The figures of repetition rep of phase p, recorded in d (its
+ * times, latency, page cache), and the phase's interval over repetitions
+ * 0 .. rep, which it then has figures for. 0, or -1 without memory (the
+ * repetition is left invalid). */
+int pfs_figures_add(struct pfs_figures *f, const struct pfs_run_data *d, int p, int rep);
+
+/* Local. The statistics over each phase's measured repetitions (sorting:
+ * once, at the end). */
+void pfs_figures_finish(struct pfs_figures *f, const struct pfs_run_data *d);
+
+/* Local. Frees what f holds and zeroes it. */
+void pfs_figures_free(struct pfs_figures *f);
+
+/* Local. Every figure of d, into d->fig (what was there freed first):
+ * init, each recorded repetition (d->reps_done), finish. 0 or -1. */
+int pfs_run_figures(struct pfs_run_data *d);
+
+/* The figures of phase p, repetition rep (NULL when it has none or they
+ * could not be computed). */
+static inline const struct pfs_rep_figs *pfs_figs_rep(const struct pfs_figures *f, int p, int rep)
+{
+    if (!f->phase || p < 0 || p >= f->nphases || rep < 0 || rep >= f->phase[p].reps)
+        return NULL;
+    const struct pfs_rep_figs *r = &f->phase[p].rep[rep];
+    return r->valid ? r : NULL;
+}
+
+/* The repetitions phase p has figures for (0 when none). */
+static inline int pfs_figs_reps(const struct pfs_figures *f, int p)
+{
+    return f->phase && p >= 0 && p < f->nphases ? f->phase[p].reps : 0;
+}
+
+#endif

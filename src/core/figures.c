@@ -1,0 +1,148 @@
+/* The run's figures (pfs/figures.h): set up once, a repetition added as
+ * rank 0 records it (the text row, the page-cache warning and --reps
+ * auto's verdict read it at once), the statistics over repetitions at the
+ * end. Every output reads them; none computes. */
+#include "figures_int.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int pfs_figures_init(struct pfs_figures *f, const struct pfs_run_data *d)
+{
+    memset(f, 0, sizeof(*f));
+    f->nphases = d->nphases;
+    f->slots = d->reps;
+    f->nnodes = d->nnodes;
+    f->nstreams = pfs_run_nstreams(d);
+    const size_t P = (size_t)(f->nphases > 0 ? f->nphases : 1), K = (size_t)(f->nnodes > 0 ? f->nnodes : 1);
+    f->phase = calloc(P, sizeof(*f->phase));
+    f->node_rank = malloc(K * sizeof(*f->node_rank));
+    if (!f->phase || !f->node_rank) {
+        pfs_figures_free(f);
+        return -1;
+    }
+    for (int p = 0; p < f->nphases; p++) {
+        struct pfs_phase_figs *pf = &f->phase[p];
+        pf->meta = pfs_phase_is_meta(d->cfg->phases[p]);
+        pf->short_first = pf->cache_first = -1;
+        pf->rep = calloc((size_t)(f->slots > 0 ? f->slots : 1), sizeof(*pf->rep));
+        if (!pf->rep) {
+            pfs_figures_free(f);
+            return -1;
+        }
+    }
+    for (size_t n = 0; n < K; n++)
+        f->node_rank[n] = -1;
+    for (int r = d->nranks - 1; d->node_of_rank && r >= 0; r--) /* the lowest rank of a node names it */
+        if (d->node_of_rank[r] >= 0 && d->node_of_rank[r] < f->nnodes)
+            f->node_rank[d->node_of_rank[r]] = r;
+    return 0;
+}
+
+/* The 95% interval of the mean of the measured repetitions' figure, and
+ * --reps auto's verdict on it. */
+static void phase_ci(struct pfs_phase_figs *pf, const struct pfs_run_data *d)
+{
+    struct pfs_phase_ci *out = &pf->ci;
+    out->warmup = d->cfg->warmup < pf->reps ? d->cfg->warmup : pf->reps;
+    out->measured = pf->reps - out->warmup;
+    out->target = -1;
+    double *v = malloc(sizeof(double) * (size_t)(out->measured > 0 ? out->measured : 1));
+    if (!v) {
+        pfs_ci95(NULL, 0, &out->ci);
+        out->measured = 0;
+        return;
+    }
+    for (int i = 0; i < out->measured; i++)
+        v[i] = pf->rep[out->warmup + i].value;
+    pfs_ci95(v, out->measured, &out->ci);
+    free(v);
+    if (d->cfg->reps == 0)
+        out->target = pfs_ci_met(&out->ci, d->cfg->ci);
+}
+
+int pfs_figures_add(struct pfs_figures *f, const struct pfs_run_data *d, int p, int rep)
+{
+    if (!f->phase || p < 0 || p >= f->nphases || rep < 0 || rep >= f->slots)
+        return -1;
+    struct pfs_phase_figs *pf = &f->phase[p];
+    struct pfs_rep_figs *r = &pf->rep[rep];
+    free(r->mem);
+    int rc = pfs_figs_rep_compute(r, f, d, p, rep);
+    pf->reps = rep + 1;
+    if (rc == 0) {
+        pf->cache_methods |= r->cache.methods;
+        pf->dirty_methods |= r->cache.dirty_methods;
+        pf->any_lat |= r->lat != NULL;
+        for (int k = 0; r->lat && k < PFS_LAT_KINDS; k++)
+            if (r->lat->run[k].count && r->lat->run[k].max_ns > f->lat_top_ns)
+                f->lat_top_ns = r->lat->run[k].max_ns;
+        if (r->too_short && pf->short_count++ == 0)
+            pf->short_first = rep;
+        if ((r->cache_call != PFS_CACHE_QUIET || r->cache_unknown) && pf->cache_first < 0)
+            pf->cache_first = rep;
+    }
+    phase_ci(pf, d);
+    return rc;
+}
+
+/* The statistics of the values at v[0], v[stride], ... (n of them), each
+ * divided by div. */
+static void stats_of(const struct pfs_rep_figs *r, int n, size_t field, double div, struct pfs_stats *out)
+{
+    double *v = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
+    if (!v) {
+        memset(out, 0, sizeof(*out));
+        return;
+    }
+    for (int i = 0; i < n; i++)
+        v[i] = *(const double *)((const char *)&r[i] + field) / div;
+    pfs_stats_compute(v, n, out);
+    free(v);
+}
+
+void pfs_figures_finish(struct pfs_figures *f, const struct pfs_run_data *d)
+{
+    const double scale = pfs_units_scale(d->cfg->units);
+    for (int p = 0; f->phase && p < f->nphases; p++) {
+        struct pfs_phase_figs *pf = &f->phase[p];
+        const int w = pf->ci.warmup, n = pf->reps - w;
+        const struct pfs_rep_figs *r = pf->rep + w;
+        stats_of(r, n, offsetof(struct pfs_rep_figs, s.bandwidth), 1.0, &pf->bw);
+        stats_of(r, n, offsetof(struct pfs_rep_figs, s.rate), 1.0, &pf->rate);
+        stats_of(r, n, offsetof(struct pfs_rep_figs, s.seconds), 1.0, &pf->seconds);
+        /* The report's unit: the values divided first, as it prints them. */
+        if (pf->meta)
+            pf->shown = pf->rate;
+        else
+            stats_of(r, n, offsetof(struct pfs_rep_figs, s.bandwidth), scale, &pf->shown);
+        pf->amount = n > 0 ? (pf->meta ? r[n - 1].s.ops : r[n - 1].s.bytes) : 0;
+    }
+}
+
+void pfs_figures_free(struct pfs_figures *f)
+{
+    for (int p = 0; f->phase && p < f->nphases; p++) {
+        for (int rep = 0; f->phase[p].rep && rep < f->slots; rep++)
+            free(f->phase[p].rep[rep].mem);
+        free(f->phase[p].rep);
+    }
+    free(f->phase);
+    free(f->node_rank);
+    memset(f, 0, sizeof(*f));
+}
+
+int pfs_run_figures(struct pfs_run_data *d)
+{
+    struct pfs_figures *f = &d->fig;
+    pfs_figures_free(f);
+    if (pfs_figures_init(f, d) != 0)
+        return -1;
+    int rc = 0;
+    for (int p = 0; p < d->nphases; p++)
+        for (int rep = 0; rep < d->reps_done[p]; rep++)
+            rc |= pfs_figures_add(f, d, p, rep);
+    pfs_figures_finish(f, d);
+    return rc;
+}

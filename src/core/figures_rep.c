@@ -1,0 +1,190 @@
+/* One repetition's figures (pfs/figures.h): the aggregate, each node's and
+ * each stream's, the CPU, the latency summaries and intervals, the page
+ * cache and the too-short verdict, from the streams' pfs_times and the
+ * latency record of one phase and repetition. */
+#include "figures_int.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Carves r's arrays out of one block at base, in the order of their
+ * alignment; base NULL only measures. Returns the bytes needed. */
+static size_t layout(struct pfs_rep_figs *r, char *base, size_t K, size_t N, size_t edges)
+{
+    size_t off = 0;
+#define TAKE(ptr, n)                                                                                               \
+    do {                                                                                                           \
+        if (base)                                                                                                  \
+            (ptr) = (void *)(base + off);                                                                          \
+        off += ((n) * sizeof(*(ptr)) + 7u) & ~(size_t)7u;                                                         \
+    } while (0)
+    TAKE(r->node_bytes, K);
+    TAKE(r->node_ops, K);
+    TAKE(r->node_seconds, K);
+    TAKE(r->node_bw, K);
+    TAKE(r->node_rate, K);
+    TAKE(r->node_cpu_user, K);
+    TAKE(r->node_cpu_sys, K);
+    TAKE(r->node_cache, K);
+    TAKE(r->node_lat, K);
+    TAKE(r->stream_bw, N);
+    TAKE(r->ts_edge, edges);
+    TAKE(r->node_straggler, K);
+#undef TAKE
+    return off;
+}
+
+/* The aggregate, the figure the phase is judged by, the stonewall's say
+ * and a find's matches. */
+static void aggregate(struct pfs_rep_figs *r, const struct pfs_run_data *d, int p, int rep, const struct pfs_times *t)
+{
+    const struct pfs_config *c = d->cfg;
+    const int kind = c->phases[p], meta = pfs_phase_is_meta(kind);
+    pfs_phase_reduce(t, pfs_run_nstreams(d), &r->s);
+    r->value = meta ? r->s.rate : r->s.bandwidth;
+    r->warmup = rep < c->warmup;
+    r->stonewall = c->deadline > 0 && pfs_phase_has(kind, PFS_PHF_STONEWALL) && r->s.sw_rate > 0;
+    r->find_matched = -1;
+    if (pfs_phase_has(kind, PFS_PHF_MATCHES) && d->find_matched)
+        r->find_matched = (long long)d->find_matched[(size_t)p * (size_t)d->reps + (size_t)rep];
+}
+
+/* Each node's bytes, operations, seconds, bandwidth and rate from one pass
+ * over the streams (pfs_node_spans), its stragglers and CPU. */
+static void nodes(struct pfs_rep_figs *r, const struct pfs_run_data *d, int meta, const struct pfs_times *t,
+                  const struct pfs_node_span *sp)
+{
+    const int K = d->nnodes;
+    for (int n = 0; n < K; n++) {
+        const double sec = sp[n].end - sp[n].start;
+        r->node_bytes[n] = sp[n].bytes;
+        r->node_ops[n] = sp[n].ops;
+        r->node_seconds[n] = sec;
+        r->node_bw[n] = sec > 0 ? (double)sp[n].bytes / sec : 0;
+        r->node_rate[n] = sec > 0 ? (double)sp[n].ops / sec : 0;
+    }
+    r->node_value = meta ? r->node_rate : r->node_bw;
+    r->slow = r->fast = 0;
+    for (int n = 1; n < K; n++) {
+        if (r->node_value[n] < r->node_value[r->slow])
+            r->slow = n;
+        if (r->node_value[n] > r->node_value[r->fast])
+            r->fast = n;
+    }
+    r->nstrag = pfs_stragglers(r->node_value, K, d->cfg->straggler, r->node_straggler);
+    if (K > 0 && pfs_run_stream_nodes(d))
+        pfs_node_cpu(t, pfs_run_stream_nodes(d), pfs_run_nstreams(d), K, r->node_cpu_user, r->node_cpu_sys);
+}
+
+/* Each stream's bandwidth over its own span, and the streams' CPU. */
+static void streams(struct pfs_rep_figs *r, const struct pfs_times *t, int ns)
+{
+    for (int i = 0; i < ns; i++) {
+        const double span = t[i].close_end - t[i].open_start;
+        r->stream_bw[i] = span > 0 ? (double)t[i].bytes / span : 0;
+        r->cpu.user_s += t[i].cpu_user;
+        r->cpu.sys_s += t[i].cpu_sys;
+    }
+    if (r->s.seconds > 0 && ns > 0)
+        r->cpu.percent = (r->cpu.user_s + r->cpu.sys_s) / (r->s.seconds * ns) * 100.0;
+}
+
+static void summarize(const struct pfs_hist *h, struct pfs_lat_sum *o)
+{
+    double sm[PFS_HS_N];
+    pfs_hist_summary(h, sm);
+    o->count = h->count;
+    o->sum_ns = h->sum_ns;
+    o->min_ns = sm[PFS_HS_MIN], o->p50_ns = sm[PFS_HS_P50], o->p90_ns = sm[PFS_HS_P90];
+    o->p99_ns = sm[PFS_HS_P99], o->p999_ns = sm[PFS_HS_P999], o->max_ns = sm[PFS_HS_MAX];
+    o->mean_ns = sm[PFS_HS_MEAN];
+}
+
+/* The summaries per kind and per node, the slowest node by p99 (the
+ * summary's p99 is pfs_hist_quantile's 0.99) and the intervals' edges. */
+static void latency(struct pfs_rep_figs *r, const struct pfs_phase_lat *l, int K)
+{
+    r->lat = l;
+    r->lat_slowest = -1;
+    if (!l)
+        return;
+    for (int k = 0; k < PFS_LAT_KINDS; k++)
+        summarize(&l->run[k], &r->lat_sum[k]);
+    for (int n = 0; l->node_op && n < K && n < l->nnodes; n++) {
+        summarize(&l->node_op[n], &r->node_lat[n]);
+        if (r->node_lat[n].count && (r->lat_slowest < 0 || r->node_lat[n].p99_ns > r->lat_slowest_p99))
+            r->lat_slowest = n, r->lat_slowest_p99 = r->node_lat[n].p99_ns;
+    }
+    for (uint32_t i = 0; i <= l->nint; i++)
+        r->ts_edge[i] = pfs_lat_edge(l, i);
+}
+
+/* One side of the page cache over the nodes that measured it. */
+static void cache_side(struct pfs_cache_side *s, const struct pfs_pc_fig *node, int K, int dirty)
+{
+    s->top = s->low = -1;
+    s->top_share = s->low_share = NAN;
+    s->above_warn = 0;
+    for (int n = 0; n < K; n++) {
+        const struct pfs_pc_fig *f = &node[n];
+        const double x = dirty ? pfs_pc_fraction(f->dirty, f->dirty_bytes) : pfs_pc_fraction(f->resident, f->bytes);
+        if (!isfinite(x))
+            continue;
+        s->above_warn += x >= PFS_PC_WARN_FRACTION;
+        if (s->top < 0 || x > s->top_share)
+            s->top = n, s->top_share = x;
+        if (s->low < 0 || x < s->low_share)
+            s->low = n, s->low_share = x;
+    }
+}
+
+/* The run's and each node's page cache, and what they call for: a file
+ * system in memory named as such, else the node most resident before a
+ * read, else the node most dirty at the close. */
+static void cache(struct pfs_rep_figs *r, const struct pfs_run_data *d, const struct pfs_times *t)
+{
+    const int K = d->nnodes, memfs = pfs_pc_memory_fs(d->fstype);
+    pfs_pc_reduce(t, pfs_run_stream_nodes(d), pfs_run_nstreams(d), K, &r->cache, r->node_cache);
+    cache_side(&r->resident, r->node_cache, K, 0);
+    cache_side(&r->dirty, r->node_cache, K, 1);
+    const int res = pfs_pc_has_resident(&r->cache), dirty = pfs_pc_has_dirty(&r->cache);
+    if (res && memfs)
+        r->cache_call = PFS_CACHE_MEMFS;
+    else if (res && r->resident.top >= 0 && r->resident.top_share >= PFS_PC_WARN_FRACTION)
+        r->cache_call = PFS_CACHE_RESIDENT;
+    else if (dirty && !memfs && r->dirty.top >= 0 && r->dirty.top_share >= PFS_PC_WARN_FRACTION)
+        r->cache_call = PFS_CACHE_DIRTY;
+    r->cache_unknown = (r->cache.methods & (1u << PFS_PC_UNKNOWN)) && !res;
+}
+
+int pfs_figs_rep_compute(struct pfs_rep_figs *r, const struct pfs_figures *f, const struct pfs_run_data *d, int p,
+                         int rep)
+{
+    const struct pfs_times *t = pfs_run_times(d, p, rep);
+    const struct pfs_phase_lat *l = pfs_run_lat(d, p, rep);
+    const int meta = pfs_phase_is_meta(d->cfg->phases[p]), ns = pfs_run_nstreams(d);
+    const size_t K = (size_t)(f->nnodes > 0 ? f->nnodes : 1), N = (size_t)(ns > 0 ? ns : 1);
+    const size_t edges = l ? (size_t)l->nint + 1 : 0;
+    memset(r, 0, sizeof(*r));
+    r->mem = calloc(1, layout(r, NULL, K, N, edges));
+    struct pfs_node_span *sp = calloc(K, sizeof(*sp));
+    if (!r->mem || !sp) {
+        free(r->mem), free(sp);
+        r->mem = NULL;
+        return -1;
+    }
+    layout(r, r->mem, K, N, edges);
+    if (!l)
+        r->ts_edge = NULL;
+    aggregate(r, d, p, rep, t);
+    pfs_node_spans(t, pfs_run_stream_nodes(d), ns, d->nnodes, sp);
+    nodes(r, d, meta, t, sp);
+    streams(r, t, ns);
+    latency(r, l, d->nnodes);
+    cache(r, d, t);
+    r->too_short = pfs_phase_skew_of(t, ns, &r->s, sp, d->nnodes, meta, &r->skew);
+    free(sp);
+    r->valid = 1;
+    return 0;
+}
