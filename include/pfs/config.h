@@ -130,6 +130,10 @@ void pfs_config_defaults(struct pfs_config *cfg);
  * whole (the run's and the parser's warnings). */
 void pfs_warn_append(char *list, size_t cap, const char *line);
 
+/* Local. The parser's way to refuse: the message into err (len bytes),
+ * and -1 to return. */
+int pfs_fail(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 /* Local. Parses argv into cfg (defaults first). On PFS_PARSE_ERROR, err holds
  * one sentence saying what is wrong and what to do, or, when several
  * options are unknown or malformed, a line saying so and one indented line

@@ -46,15 +46,6 @@ void pfs_config_defaults(struct pfs_config *cfg)
     pfs_opt_defaults(cfg->api, cfg->backend_opts);
 }
 
-static int fail(char *err, size_t len, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, len, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
 int pfs_parse_size(const char *s, uint64_t *out)
 {
     if (!s || !*s)
@@ -402,28 +393,28 @@ int pfs_config_resolve(struct pfs_config *cfg, int nranks, char *err, size_t len
 {
     char a[32], b[32];
     if (nranks < 1)
-        return fail(err, len, "no ranks");
+        return pfs_fail(err, len, "no ranks");
     /* The unit of work is the stream (rank x thread): --total divides by streams. */
     uint64_t streams = (uint64_t)nranks * (uint64_t)(cfg->threads > 0 ? cfg->threads : 1);
     if (cfg->total) {
         if (cfg->total % streams)
-            return fail(err, len, "--total %llu bytes does not divide by %llu %s; choose a total that is a multiple of %s x transfer",
+            return pfs_fail(err, len, "--total %llu bytes does not divide by %llu %s; choose a total that is a multiple of %s x transfer",
                         (unsigned long long)cfg->total, (unsigned long long)streams,
                         cfg->threads > 1 ? "streams (ranks x threads)" : "ranks", cfg->threads > 1 ? "streams" : "ranks");
         cfg->block = cfg->total / streams;
     } else {
         if (cfg->block > UINT64_MAX / streams || cfg->block * streams > (uint64_t)INT64_MAX / 2)
-            return fail(err, len, "block x ranks overflows a file offset; use a smaller -b");
+            return pfs_fail(err, len, "block x ranks overflows a file offset; use a smaller -b");
         cfg->total = cfg->block * streams;
     }
     pfs_format_size(cfg->transfer, a, sizeof(a));
     pfs_format_size(cfg->block, b, sizeof(b));
     if (cfg->transfer > cfg->block)
-        return fail(err, len, "transfer (%s) is larger than the block per rank (%s); use -t no larger than -b", a, b);
+        return pfs_fail(err, len, "transfer (%s) is larger than the block per rank (%s); use -t no larger than -b", a, b);
     if (cfg->block % cfg->transfer)
-        return fail(err, len, "block per rank (%s) is not a multiple of the transfer (%s); make -b (or --total / ranks) a multiple of -t", b, a);
+        return pfs_fail(err, len, "block per rank (%s) is not a multiple of the transfer (%s); make -b (or --total / ranks) a multiple of -t", b, a);
     if (cfg->block / cfg->transfer > (uint64_t)INT64_MAX / 4)
-        return fail(err, len, "too many transfers per rank");
+        return pfs_fail(err, len, "too many transfers per rank");
     /* What a phase in the list warns of, given the streams (the seeks' share). */
     pfs_phase_resolved(cfg, streams);
     /* At a microsecond or more a call, this many take minutes per phase and
@@ -439,21 +430,21 @@ int pfs_config_check_dir(const struct pfs_config *cfg, char *err, size_t len)
 {
     struct stat st;
     if (lstat(cfg->dir, &st) != 0)
-        return fail(err, len, "target directory '%s' does not exist (%s); create it first", cfg->dir, strerror(errno));
+        return pfs_fail(err, len, "target directory '%s' does not exist (%s); create it first", cfg->dir, strerror(errno));
     if (S_ISLNK(st.st_mode) && stat(cfg->dir, &st) != 0)
-        return fail(err, len, "target directory '%s' is a dangling symbolic link", cfg->dir);
+        return pfs_fail(err, len, "target directory '%s' is a dangling symbolic link", cfg->dir);
     if (!S_ISDIR(st.st_mode))
-        return fail(err, len, "target '%s' is not a directory; give -d an existing directory", cfg->dir);
+        return pfs_fail(err, len, "target '%s' is not a directory; give -d an existing directory", cfg->dir);
     struct statvfs vfs;
     if (statvfs(cfg->dir, &vfs) == 0 && (vfs.f_flag & ST_RDONLY))
-        return fail(err, len, "target directory '%s' is on a read-only file system", cfg->dir);
+        return pfs_fail(err, len, "target directory '%s' is on a read-only file system", cfg->dir);
     /* Another user could plant files or links there between our checks and
      * our opens; the sticky bit stops them from replacing ours. */
     if ((st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX) && !cfg->force)
-        return fail(err, len, "target directory '%s' is world-writable without the sticky bit; "
+        return pfs_fail(err, len, "target directory '%s' is world-writable without the sticky bit; "
                     "anyone could replace pfsbench's files there: use another directory or --force", cfg->dir);
     if (access(cfg->dir, W_OK | X_OK) != 0)
-        return fail(err, len, "target directory '%s' is not writable (%s)", cfg->dir, strerror(errno));
+        return pfs_fail(err, len, "target directory '%s' is not writable (%s)", cfg->dir, strerror(errno));
     return 0;
 }
 

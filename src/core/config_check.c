@@ -16,7 +16,7 @@
 
 #include "config_table.h"
 
-static int fail(char *err, size_t len, const char *fmt, ...)
+int pfs_fail(char *err, size_t len, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -108,19 +108,19 @@ int pfs_hint_check(const char *kv, char *err, size_t len)
         uint64_t v;
         for (const char *p = val; *p; p++)
             if (*p < '0' || *p > '9')
-                return fail(err, len, "--hint %s: '%s' is not a positive whole number of %s", key, val,
+                return pfs_fail(err, len, "--hint %s: '%s' is not a positive whole number of %s", key, val,
                             strstr(key, "size") || strstr(key, "unit") ? "bytes" : "units");
         if (pfs_parse_size(val, &v) != 0)
-            return fail(err, len, "--hint %s: '%s' is not a positive whole number", key, val);
+            return pfs_fail(err, len, "--hint %s: '%s' is not a positive whole number", key, val);
         return 1;
     }
     case H_SWITCH:
         if (strcmp(val, "enable") && strcmp(val, "disable") && strcmp(val, "automatic"))
-            return fail(err, len, "--hint %s: '%s' is not one of enable|disable|automatic", key, val);
+            return pfs_fail(err, len, "--hint %s: '%s' is not one of enable|disable|automatic", key, val);
         return 1;
     case H_BOOL:
         if (strcmp(val, "true") && strcmp(val, "false"))
-            return fail(err, len, "--hint %s: '%s' is not one of true|false", key, val);
+            return pfs_fail(err, len, "--hint %s: '%s' is not one of true|false", key, val);
         return 1;
     default:
         return 1;
@@ -231,9 +231,9 @@ uint64_t pfs_config_tree_dirs(const struct pfs_config *cfg)
 int pfs_check_run(const struct pfs_config *cfg, int total_given, char *err, size_t len)
 {
     if (total_given && cfg->block_given)
-        return fail(err, len, "--total and -b/--block both given; give one (block = total / ranks)");
+        return pfs_fail(err, len, "--total and -b/--block both given; give one (block = total / ranks)");
     if (cfg->layout == PFS_LAYOUT_STRIDED && !cfg->shared)
-        return fail(err, len, "--layout strided needs --shared (a file per process is always contiguous)");
+        return pfs_fail(err, len, "--layout strided needs --shared (a file per process is always contiguous)");
     /* What the chosen backend cannot do (--collective, --hint, --direct,
      * --threads) and its own options: its capability flags and check.
      * A backend of a layer this program lacks (mpiio in a plain process) is
@@ -245,23 +245,23 @@ int pfs_check_run(const struct pfs_config *cfg, int total_given, char *err, size
     if (pfs_phase_checks(cfg, err, len) != 0)
         return -1;
     if (cfg->rmw && cfg->collective)
-        return fail(err, len, "--rmw and --collective both given; give one (a rank whose read came back short would "
+        return pfs_fail(err, len, "--rmw and --collective both given; give one (a rank whose read came back short would "
                     "skip its collective write and leave the others waiting in it)");
     if (cfg->runtime > 0 && cfg->deadline > 0)
-        return fail(err, len, "--runtime and -D/--deadline both given; give one (--runtime runs each data phase for "
+        return pfs_fail(err, len, "--runtime and -D/--deadline both given; give one (--runtime runs each data phase for "
                     "SECS, wrapping around the block; -D stops issuing after SECS, then wears out to the largest count)");
     if (cfg->ramp > 0 && cfg->runtime > 0 && cfg->ramp >= cfg->runtime)
-        return fail(err, len, "--ramp %g is not shorter than --runtime %g: nothing would be left to measure", cfg->ramp,
+        return pfs_fail(err, len, "--ramp %g is not shorter than --runtime %g: nothing would be left to measure", cfg->ramp,
                     cfg->runtime);
     if (cfg->ramp > 0 && cfg->deadline > 0 && cfg->ramp >= cfg->deadline)
-        return fail(err, len, "--ramp %g is not shorter than -D %g: the stonewall would stop the streams inside the "
+        return pfs_fail(err, len, "--ramp %g is not shorter than -D %g: the stonewall would stop the streams inside the "
                     "ramp, before anything is measured", cfg->ramp, cfg->deadline);
     if (cfg->shared && cfg->dirs == PFS_DIRS_PER_RANK)
-        return fail(err, len, "--shared and --dirs per-rank contradict each other; give one");
+        return pfs_fail(err, len, "--shared and --dirs per-rank contradict each other; give one");
     if (pfs_phase_list_check(cfg, err, len) != 0)
         return -1;
     if (cfg->no_results && strcmp(cfg->results, "pfsbench-results.h5") != 0)
-        return fail(err, len, "--results and --no-results both given; give one");
+        return pfs_fail(err, len, "--results and --no-results both given; give one");
     return pfs_phase_data_order(cfg, err, len);
 }
 

@@ -20,15 +20,6 @@
 
 #define OFF(f) offsetof(struct pfs_config, f)
 
-static int fail(char *err, size_t len, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, len, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
 /* ---- the rows ---- */
 
 size_t pfs_opt_total(void)
@@ -95,7 +86,7 @@ static int parse_phases(const char *s, struct pfs_config *cfg, char *err, size_t
 {
     char tmp[512];
     if (strlen(s) >= sizeof(tmp))
-        return fail(err, len, "--phases: list too long");
+        return pfs_fail(err, len, "--phases: list too long");
     strcpy(tmp, s);
     cfg->nphases = 0;
     char *save = NULL;
@@ -104,14 +95,14 @@ static int parse_phases(const char *s, struct pfs_config *cfg, char *err, size_t
         if (k < 0) {
             char all[256];
             pfs_phase_names(all, sizeof(all), ",", PFS_PHASE_ANY, 0, 0);
-            return fail(err, len, "--phases: unknown phase '%s'; use a comma list of %s", tok, all);
+            return pfs_fail(err, len, "--phases: unknown phase '%s'; use a comma list of %s", tok, all);
         }
         if (cfg->nphases == PFS_MAX_PHASES)
-            return fail(err, len, "--phases: at most %d phases", PFS_MAX_PHASES);
+            return pfs_fail(err, len, "--phases: at most %d phases", PFS_MAX_PHASES);
         cfg->phases[cfg->nphases++] = k;
     }
     if (cfg->nphases == 0 || s[0] == ',' || s[strlen(s) - 1] == ',' || strstr(s, ",,"))
-        return fail(err, len, "--phases: empty phase in '%s'; use e.g. -p write,read", s);
+        return pfs_fail(err, len, "--phases: empty phase in '%s'; use e.g. -p write,read", s);
     return 0;
 }
 
@@ -192,7 +183,7 @@ int pfs_opt_set(const struct pfs_opt *o, const char *arg, struct pfs_config *cfg
         /* fall through */
     case T_SIZE:
         if (pfs_parse_size(arg, (uint64_t *)field) != 0)
-            return fail(err, len, "--%s: '%s' is not a size; give a positive whole number with an optional k, m, g or t (1024-based), e.g. 4m", o->name, arg);
+            return pfs_fail(err, len, "--%s: '%s' is not a size; give a positive whole number with an optional k, m, g or t (1024-based), e.g. 4m", o->name, arg);
         if (cfg && o->off == OFF(block))
             cfg->block_given = 1;
         return 0;
@@ -204,7 +195,7 @@ int pfs_opt_set(const struct pfs_opt *o, const char *arg, struct pfs_config *cfg
         errno = 0;
         long v = strtol(arg, &end, 10);
         if (errno || end == arg || *end || v < o->min || v > o->max)
-            return fail(err, len, "--%s: '%s' is not a whole number from %.0f to %.0f%s%s", o->name, arg, o->min, o->max,
+            return pfs_fail(err, len, "--%s: '%s' is not a whole number from %.0f to %.0f%s%s", o->name, arg, o->min, o->max,
                         o->vals ? " or " : "", o->vals ? o->vals : "");
         *(int *)field = (int)v;
         return 0;
@@ -213,7 +204,7 @@ int pfs_opt_set(const struct pfs_opt *o, const char *arg, struct pfs_config *cfg
         errno = 0;
         double v = strtod(arg, &end);
         if (errno || end == arg || *end || !isfinite(v) || v < o->min || v > o->max)
-            return fail(err, len, "--%s: '%s' is not a number from %g to %g", o->name, arg, o->min, o->max);
+            return pfs_fail(err, len, "--%s: '%s' is not a number from %g to %g", o->name, arg, o->min, o->max);
         *(double *)field = v;
         return 0;
     }
@@ -222,40 +213,40 @@ int pfs_opt_set(const struct pfs_opt *o, const char *arg, struct pfs_config *cfg
                    : o->off == OFF(label) ? sizeof(cfg->label)
                    : o->off == OFF(run_id) ? sizeof(cfg->run_id) : PFS_PATH_MAX;
         if (!*arg)
-            return fail(err, len, "--%s: empty value", o->name);
+            return pfs_fail(err, len, "--%s: empty value", o->name);
         if (strlen(arg) >= cap)
-            return fail(err, len, "--%s: value longer than %zu characters", o->name, cap - 1);
+            return pfs_fail(err, len, "--%s: value longer than %zu characters", o->name, cap - 1);
         if (cfg && o->off == OFF(run_id) && !pfs_run_id_valid(arg))
-            return fail(err, len, "--run-id: '%s' may hold only letters, digits, '-' and '_'", arg);
+            return pfs_fail(err, len, "--run-id: '%s' may hold only letters, digits, '-' and '_'", arg);
         if (cfg && o->off == OFF(results) && !pfs_results_name_ok(arg))
-            return fail(err, len, "-o '%s': -o names pfsbench's HDF5 results file; IOR's -o test file path is -d DIR "
+            return pfs_fail(err, len, "-o '%s': -o names pfsbench's HDF5 results file; IOR's -o test file path is -d DIR "
                         "here (pfsbench names its own files); give a name ending in .h5", arg);
         strcpy(field, arg);
         return 0;
     }
     case T_PHASES: /* the core's */
-        return cfg ? parse_phases(arg, cfg, err, len) : fail(err, len, "--%s: not an option of a backend", o->name);
+        return cfg ? parse_phases(arg, cfg, err, len) : pfs_fail(err, len, "--%s: not an option of a backend", o->name);
     case T_CHOICE: {
         char all[256];
         /* Names in any case (-a POSIX, IOR's spelling), but not units, whose
          * case is their meaning (KB, kb, Kb). */
         int idx = o->registry ? registry_index(arg) : choice_index(o->choices, arg, !cfg || o->off != OFF(units));
         if (idx < 0)
-            return fail(err, len, "--%s: '%s' is not one of %s%s", o->name, arg, pfs_opt_choices_text(o, all, sizeof(all)),
+            return pfs_fail(err, len, "--%s: '%s' is not one of %s%s", o->name, arg, pfs_opt_choices_text(o, all, sizeof(all)),
                         o->registry && strcasecmp(arg, "dummy") == 0 ? " (IOR's DUMMY is null)" : "");
         *(int *)field = idx;
         return 0;
     }
     case T_HINT: {
         if (!cfg) /* the core's */
-            return fail(err, len, "--%s: not an option of a backend", o->name);
+            return pfs_fail(err, len, "--%s: not an option of a backend", o->name);
         const char *eq = strchr(arg, '=');
         if (!eq || eq == arg || !eq[1])
-            return fail(err, len, "--hint: '%s' is not key=value, e.g. --hint striping_factor=4", arg);
+            return pfs_fail(err, len, "--hint: '%s' is not key=value, e.g. --hint striping_factor=4", arg);
         if (cfg->nhints == PFS_MAX_HINTS)
-            return fail(err, len, "--hint: at most %d hints", PFS_MAX_HINTS);
+            return pfs_fail(err, len, "--hint: at most %d hints", PFS_MAX_HINTS);
         if (strlen(arg) >= sizeof(cfg->hints[0]))
-            return fail(err, len, "--hint: '%s' is too long", arg);
+            return pfs_fail(err, len, "--hint: '%s' is too long", arg);
         if (pfs_hint_check(arg, err, len) < 0)
             return -1;
         strcpy(cfg->hints[cfg->nhints++], arg);
@@ -264,7 +255,7 @@ int pfs_opt_set(const struct pfs_opt *o, const char *arg, struct pfs_config *cfg
     case T_ACTION:
         /* An action that takes a value takes one of its choices. */
         if (o->arg && arg && choice_index(o->choices, arg, 0) < 0)
-            return fail(err, len, "--%s: '%s' is not one of %s", o->name, arg, o->choices);
+            return pfs_fail(err, len, "--%s: '%s' is not one of %s", o->name, arg, o->choices);
         return 0;
     }
     return 0;

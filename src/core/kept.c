@@ -18,16 +18,6 @@
 #define KEPT_HEAD "pfsbench kept run, format 1"
 #define KEPT_MAX 4096 /* a status is a few hundred bytes: a larger file is not one */
 
-static int fail(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t len, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, len, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
 static const char *layout_name(int layout)
 {
     return layout == PFS_LAYOUT_STRIDED ? "strided" : "segmented";
@@ -93,25 +83,25 @@ int pfs_kept_parse(const char *text, struct pfs_kept *k, char *err, size_t len)
     memset(k, 0, sizeof(*k));
     const size_t hl = strlen(KEPT_HEAD);
     if (strncmp(text, KEPT_HEAD, hl) != 0 || text[hl] != '\n')
-        return fail(err, len, "it does not start with \"" KEPT_HEAD "\"");
+        return pfs_fail(err, len, "it does not start with \"" KEPT_HEAD "\"");
     unsigned seen = 0;
     for (const char *p = text + hl + 1; *p;) {
         size_t n = strcspn(p, "\n");
         char line[256];
         if (n >= sizeof(line))
-            return fail(err, len, "a line is too long");
+            return pfs_fail(err, len, "a line is too long");
         memcpy(line, p, n);
         line[n] = '\0';
         if (n && parse_line(line, k, &seen) != 0)
-            return fail(err, len, "bad line '%.100s'", p);
+            return pfs_fail(err, len, "bad line '%.100s'", p);
         p += n + (p[n] == '\n');
     }
     if ((seen & 0xffu) != 0xffu)
-        return fail(err, len, "a line is missing (it needs streams, ranks, threads, shared, layout, transfer, block "
+        return pfs_fail(err, len, "a line is missing (it needs streams, ranks, threads, shared, layout, transfer, block "
                     "and transfers)");
     if (k->streams < 1 || (int64_t)k->ranks * k->threads != k->streams || k->transfer == 0 ||
         k->xfers > k->block / k->transfer)
-        return fail(err, len, "its figures do not fit together (%d streams, %" PRIu64 " transfers of %" PRIu64
+        return pfs_fail(err, len, "its figures do not fit together (%d streams, %" PRIu64 " transfers of %" PRIu64
                     " bytes in a block of %" PRIu64 ")", k->streams, k->xfers, k->transfer, k->block);
     return 0;
 }
@@ -161,14 +151,14 @@ int pfs_kept_check(const struct pfs_config *cfg, int nranks, const struct pfs_ke
     const int streams = nranks * (cfg->threads > 0 ? cfg->threads : 1);
     shape(k, run_id, sh, sizeof(sh));
     if (streams != k->streams)
-        return fail(err, len, "%s; this run has %d stream%s (%d rank%s x %d thread%s): it would read %s; run it with "
+        return pfs_fail(err, len, "%s; this run has %d stream%s (%d rank%s x %d thread%s): it would read %s; run it with "
                     "%d streams (ranks x --threads)", sh, streams, streams == 1 ? "" : "s", nranks,
                     nranks == 1 ? "" : "s", cfg->threads, cfg->threads == 1 ? "" : "s",
                     streams < k->streams ? "a part of them" : "files no stream wrote", k->streams);
     if (!cfg->shared != !k->shared)
-        return fail(err, len, "%s; give %s", sh, k->shared ? "--shared" : "no --shared");
+        return pfs_fail(err, len, "%s; give %s", sh, k->shared ? "--shared" : "no --shared");
     if (cfg->transfer != k->transfer)
-        return fail(err, len, "%s; give -t %s", sh, size_arg(k->transfer, a, sizeof(a)));
+        return pfs_fail(err, len, "%s; give -t %s", sh, size_arg(k->transfer, a, sizeof(a)));
     /* A file per stream and the strided layout put transfer j where -b does
      * not move it: a -b of exactly what each stream holds reads it all too. */
     const int b_moves = cfg->shared && cfg->layout != PFS_LAYOUT_STRIDED;
@@ -176,7 +166,7 @@ int pfs_kept_check(const struct pfs_config *cfg, int nranks, const struct pfs_ke
         *xfers = k->xfers;
         return 0;
     }
-    return fail(err, len, "%s; give -b %s (the kept run's) to read exactly what it wrote", sh,
+    return pfs_fail(err, len, "%s; give -b %s (the kept run's) to read exactly what it wrote", sh,
                 size_arg(k->block, a, sizeof(a)));
 }
 
@@ -185,12 +175,12 @@ int pfs_kept_write(int at, const char *dir, const char *run_id, const struct pfs
 {
     char path[PFS_PATH_MAX + 128], text[1024];
     if (pfs_name_kept(path, sizeof(path), dir, run_id) != 0)
-        return fail(err, len, "the kept run's status file name does not fit");
+        return pfs_fail(err, len, "the kept run's status file name does not fit");
     const int n = pfs_kept_format(k, run_id, text, sizeof(text));
     int fd = pfs_open_own_at(at, path, O_WRONLY | O_CREAT | O_EXCL, 0644, NULL, fid);
     if (fd < 0) {
         char why[200];
-        return fail(err, len, "%s: %s", path, pfs_safefile_why(fd, path, why, sizeof(why)) ? why : strerror(-fd));
+        return pfs_fail(err, len, "%s: %s", path, pfs_safefile_why(fd, path, why, sizeof(why)) ? why : strerror(-fd));
     }
     int e = 0;
     if (write(fd, text, (size_t)n) != n)
@@ -200,7 +190,7 @@ int pfs_kept_write(int at, const char *dir, const char *run_id, const struct pfs
     close(fd);
     if (e) {
         pfs_unlink_own_at(at, path, fid);
-        return fail(err, len, "%s: %s", path, strerror(e));
+        return pfs_fail(err, len, "%s: %s", path, strerror(e));
     }
     return 0;
 }
@@ -212,10 +202,10 @@ static int missing(const char *dir, const char *run_id, const char *path, char *
     struct stat st;
     if ((pfs_name_data(other, sizeof(other), dir, run_id, 0, 0) == 0 && lstat(other, &st) == 0) ||
         (pfs_name_data(other, sizeof(other), dir, run_id, 1, 0) == 0 && lstat(other, &st) == 0))
-        return fail(err, len, "--run-id %s: %s is there but not %s, which a run that keeps its files (-k) makes "
+        return pfs_fail(err, len, "--run-id %s: %s is there but not %s, which a run that keeps its files (-k) makes "
                     "at its end: the run that wrote it failed, was stopped, or did not keep it; what its files "
                     "hold is not known", run_id, other, path);
-    return fail(err, len, "--run-id %s: no run kept data files in %s (there is no %s); a run keeps them with -k and "
+    return pfs_fail(err, len, "--run-id %s: no run kept data files in %s (there is no %s); a run keeps them with -k and "
                 "names its id at the end", run_id, dir, path);
 }
 
@@ -223,22 +213,22 @@ int pfs_kept_read(const char *dir, const char *run_id, struct pfs_kept *k, char 
 {
     char path[PFS_PATH_MAX + 128], text[KEPT_MAX + 1], why[300];
     if (pfs_name_kept(path, sizeof(path), dir, run_id) != 0)
-        return fail(err, len, "the kept run's status file name does not fit");
+        return pfs_fail(err, len, "the kept run's status file name does not fit");
     int fd = pfs_open_own(path, O_RDONLY, 0, NULL, NULL);
     if (fd == -ENOENT)
         return missing(dir, run_id, path, err, len);
     if (fd < 0)
-        return fail(err, len, "--run-id %s: %s: %s", run_id, path,
+        return pfs_fail(err, len, "--run-id %s: %s: %s", run_id, path,
                     pfs_safefile_why(fd, path, why, sizeof(why)) ? why : strerror(-fd));
     ssize_t n = read(fd, text, KEPT_MAX + 1);
     int e = errno;
     close(fd);
     if (n < 0)
-        return fail(err, len, "--run-id %s: %s: %s", run_id, path, strerror(e));
+        return pfs_fail(err, len, "--run-id %s: %s: %s", run_id, path, strerror(e));
     if (n > KEPT_MAX)
-        return fail(err, len, "--run-id %s: %s is larger than a kept run's status", run_id, path);
+        return pfs_fail(err, len, "--run-id %s: %s is larger than a kept run's status", run_id, path);
     text[n] = '\0';
     if (pfs_kept_parse(text, k, why, sizeof(why)) != 0)
-        return fail(err, len, "--run-id %s: %s is not a kept run's status: %s", run_id, path, why);
+        return pfs_fail(err, len, "--run-id %s: %s is not a kept run's status: %s", run_id, path, why);
     return 0;
 }

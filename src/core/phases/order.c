@@ -12,16 +12,6 @@
 
 #include "phases.h"
 
-static int fail(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t len, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, len, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
 /* The phases that make and remove the files (not DIRS) and the tree (DIRS). */
 #define MAKES(dirs) PFS_PHASE_META, PFS_PHF_CREATES | (dirs), (dirs) ? 0u : PFS_PHF_DIRS
 #define REMOVES(dirs) PFS_PHASE_META, PFS_PHF_REMOVES | (dirs), (dirs) ? 0u : PFS_PHF_DIRS
@@ -78,7 +68,7 @@ static int check_needs(const struct pfs_config *cfg, char *err, size_t len)
         for (int j = 0; j < i && !seen; j++)
             seen = cfg->phases[j] == d->needs;
         if (!seen)
-            return fail(err, len, "--phases: %s needs %s before it in the list (e.g. -p create,stat,delete)", d->name,
+            return pfs_fail(err, len, "--phases: %s needs %s before it in the list (e.g. -p create,stat,delete)", d->name,
                         pfs_phase_name(d->needs));
     }
     return 0;
@@ -93,7 +83,7 @@ static int check_kept_repeats(const struct pfs_config *cfg, unsigned kept, char 
     const int del = pfs_phase_listed(cfg, REMOVES(0)), rmd = pfs_phase_listed(cfg, REMOVES(PFS_PHF_DIRS));
     const int cre = pfs_phase_listed(cfg, MAKES(0)), mkd = pfs_phase_listed(cfg, MAKES(PFS_PHF_DIRS));
     if (((kept & PFS_MD_KEPT_FILES) && del && !cre) || ((kept & PFS_MD_KEPT_TREE) && rmd && !mkd))
-        return fail(err, len, "--phases: %s removes the kept %s of run %s, and the list repeats (-i, --warmup, --reps "
+        return pfs_fail(err, len, "--phases: %s removes the kept %s of run %s, and the list repeats (-i, --warmup, --reps "
                     "auto): the second repetition would find none; run it once",
                     del && !cre ? name_of(REMOVES(0)) : name_of(REMOVES(PFS_PHF_DIRS)), del && !cre ? "files" : "tree",
                     cfg->run_id);
@@ -110,17 +100,17 @@ static int tree_step(const struct pfs_config *cfg, int k, struct tree_walk *w, c
 {
     const int dirs = pfs_phase_has(k, PFS_PHF_DIRS);
     if (dirs && cfg->md_depth == 0)
-        return fail(err, len, "--phases: %s needs --depth 1 or more (the tree of directories it works on)",
+        return pfs_fail(err, len, "--phases: %s needs --depth 1 or more (the tree of directories it works on)",
                     pfs_phase_name(k));
     if (is_like(k, MAKES(PFS_PHF_DIRS))) {
         if (w->tree)
-            return fail(err, len, "--phases: %s twice without %s between (the tree is there already)",
+            return pfs_fail(err, len, "--phases: %s twice without %s between (the tree is there already)",
                         pfs_phase_name(k), name_of(REMOVES(PFS_PHF_DIRS)));
         w->tree = 1, w->mkdirs = 1;
         return 0;
     }
     if (pfs_phase_is_meta(k) && !w->tree && (dirs || cfg->md_depth > 0))
-        return fail(err, len, "--phases: %s with --depth %d needs %s before it (the tree it works on), "
+        return pfs_fail(err, len, "--phases: %s with --depth %d needs %s before it (the tree it works on), "
                     "e.g. -p mkdir,create,stat,delete,rmdir", pfs_phase_name(k), cfg->md_depth,
                     name_of(MAKES(PFS_PHF_DIRS)));
     if (is_like(k, MAKES(0)))
@@ -129,7 +119,7 @@ static int tree_step(const struct pfs_config *cfg, int k, struct tree_walk *w, c
         w->files = 0;
     else if (is_like(k, REMOVES(PFS_PHF_DIRS))) {
         if (w->files)
-            return fail(err, len, "--phases: %s after %s needs %s between them (the tree's directories must be "
+            return pfs_fail(err, len, "--phases: %s after %s needs %s between them (the tree's directories must be "
                         "empty)", pfs_phase_name(k), name_of(MAKES(0)), name_of(REMOVES(0)));
         w->tree = 0;
     }
@@ -145,11 +135,11 @@ static int check_tree(const struct pfs_config *cfg, char *err, size_t len)
 {
     const uint64_t ndirs = pfs_config_tree_dirs(cfg);
     if (ndirs > 100000000)
-        return fail(err, len, "--depth %d --branch %d is a tree of more than 100000000 directories per stream",
+        return pfs_fail(err, len, "--depth %d --branch %d is a tree of more than 100000000 directories per stream",
                     cfg->md_depth, cfg->md_branch);
     const unsigned kept = pfs_config_md_kept(cfg);
     if ((kept & PFS_MD_KEPT_FILES) && cfg->md_depth > 0 && !(kept & PFS_MD_KEPT_TREE))
-        return fail(err, len, "--phases: the kept files of run %s lie in its kept tree, which %s would make "
+        return pfs_fail(err, len, "--phases: the kept files of run %s lie in its kept tree, which %s would make "
                     "anew: drop %s", cfg->run_id, name_of(MAKES(PFS_PHF_DIRS)), name_of(MAKES(PFS_PHF_DIRS)));
     if (check_kept_repeats(cfg, kept, err, len) != 0)
         return -1;
@@ -158,7 +148,7 @@ static int check_tree(const struct pfs_config *cfg, char *err, size_t len)
         if (tree_step(cfg, cfg->phases[i], &w, err, len) != 0)
             return -1;
     if (w.mkdirs && w.tree && (cfg->reps != 1 || cfg->warmup > 0))
-        return fail(err, len, "--phases: the list repeats (-i, --warmup) and %s would make the tree the last "
+        return pfs_fail(err, len, "--phases: the list repeats (-i, --warmup) and %s would make the tree the last "
                     "repetition kept; end the list with %s (after %s)", name_of(MAKES(PFS_PHF_DIRS)),
                     name_of(REMOVES(PFS_PHF_DIRS)), name_of(REMOVES(0)));
     return 0;
@@ -183,11 +173,11 @@ int pfs_phase_data_order(const struct pfs_config *cfg, char *err, size_t len)
     if (cfg->run_id[0])
         return 0;
     if (first_write < 0 && data_phases)
-        return fail(err, len, "phases without a write read files kept by an earlier run; give --run-id ID of that run (it ran with --keep)");
+        return pfs_fail(err, len, "phases without a write read files kept by an earlier run; give --run-id ID of that run (it ran with --keep)");
     if (first_write >= 0 && !pfs_phase_has(cfg->phases[first_write], PFS_PHF_CREATES) && (first_read < 0 || first_read >= first_write))
-        return fail(err, len, "%s before any write overwrites files of an earlier run; put write first or give --run-id ID",
+        return pfs_fail(err, len, "%s before any write overwrites files of an earlier run; put write first or give --run-id ID",
                     pfs_phase_name(cfg->phases[first_write]));
     if (first_read >= 0 && first_write >= 0 && first_read < first_write)
-        return fail(err, len, "a read comes before the first write; put write first, or give --run-id ID of a kept earlier run");
+        return pfs_fail(err, len, "a read comes before the first write; put write first, or give --run-id ID of a kept earlier run");
     return 0;
 }
