@@ -29,15 +29,27 @@ def main():
         ".SH SYNOPSIS",
         ".B mpirun \\-np N pfsbench \\-d DIR",
         "[\\fIoptions\\fR]",
+        ".br",
+        ".B mpirun \\-np N pfsbench ior|mdtest|iozone",
+        "[\\fIthat tool's options\\fR]",
         ".SH DESCRIPTION",
     ]
+    # The usage's further lines (indented): the front ends, said once more in
+    # the description.
     i = 1
+    front = []
+    while i < len(lines) and lines[i].startswith("       "):
+        front.append(lines[i].strip())
+        i += 1
     desc = []
     while i < len(lines) and lines[i].strip() != "options:":
         if lines[i].strip():
             desc.append(lines[i].strip())
         i += 1
     out.append(roff(" ".join(desc)))
+    if front:
+        out.append(".PP")
+        out.append(roff(" ".join(front)))
     out.append(".SH OPTIONS")
     opt = re.compile(r"^  (-(\w), )?\s*--([\w-]+)( (\S+))?\s{2,}(.*)$")
     i += 1

@@ -51,8 +51,14 @@ void pfs_frontend_free(int argc, char **argv);
  * to stderr and "pfsbench: equivalent: pfsbench ..." (quoted so it can be
  * pasted) to stdout (to stderr when the line asks for --format json or csv).
  * Returns 0 (native: *argc, *argv unchanged), 1 (translated: *argc, *argv
- * replaced, free them with pfs_frontend_free) or -1 (refused: exit 2,
- * nothing made). */
+ * replaced, free them with pfs_frontend_free), 2 (the line asked for the
+ * tool's help, -h or --help: `speak` printed pfs_frontend_usage; exit 0,
+ * nothing made) or -1 (refused: exit 2, nothing made). */
 int pfs_frontend_main(int speak, int nranks, int *argc, char ***argv);
+
+/* Local. What `pfsbench TOOL --help` prints: the usage, the tool's options
+ * pfsbench translates and those it refuses, each with its reason. -1 for
+ * a tool it does not speak for. */
+int pfs_frontend_usage(const char *tool, FILE *out);
 
 #endif

@@ -53,7 +53,9 @@ static void usage_backends(FILE *out)
 
 void pfs_config_usage(FILE *out)
 {
-    fprintf(out, "usage: mpirun -np N pfsbench -d DIR [options]\n\n"
+    fprintf(out, "usage: mpirun -np N pfsbench -d DIR [options]\n"
+                 "       mpirun -np N pfsbench ior|mdtest|iozone [that tool's options]  (a front end:\n"
+                 "       pfsbench ior --help lists the options it translates)\n\n"
                  "Sequential bandwidth and metadata rates of a parallel file system: N ranks (x threads),\n"
                  "a file each or one shared file, phases separated by barriers, results in HDF5.\n"
                  "SIZE takes k, m, g, t (1024-based).\n\noptions:\n");

@@ -392,12 +392,54 @@ static int machine_format(int argc, char **argv)
     return 0;
 }
 
+int pfs_frontend_usage(const char *tool, FILE *out)
+{
+    const struct fe_opt *tab = !tool ? NULL
+                             : strcmp(tool, "ior") == 0 ? fe_ior_tab
+                             : strcmp(tool, "mdtest") == 0 ? fe_mdtest_tab
+                             : strcmp(tool, "iozone") == 0 ? fe_iozone_tab : NULL;
+    if (!tab)
+        return -1;
+    fprintf(out, "usage: mpirun -np N pfsbench %s [%s's options] [-- pfsbench's options]\n\n"
+                 "pfsbench translates %s's command line into its own, prints the equivalent\n"
+                 "(\"pfsbench: equivalent: pfsbench ...\", to paste and edit) and runs it; what means\n"
+                 "a little less or more than in %s is said in a note before the run (docs/usage.md,\n"
+                 "\"Front-ends\"). Words after -- are pfsbench's own options.\n\ntranslated:",
+            tool, tool, tool, tool);
+    int col = 11;
+    for (const struct fe_opt *o = tab; o->name; o++)
+        if (!o->why) {
+            if (col + (int)strlen(o->name) + 1 > 78)
+                col = fprintf(out, "\n          ") - 1;
+            col += fprintf(out, " %s", o->name);
+        }
+    fprintf(out, "\n\nrefused, each for its reason:\n");
+    for (const struct fe_opt *o = tab; o->name; o++)
+        if (o->why)
+            fprintf(out, "  %-6s %s\n", o->name, o->why);
+    return 0;
+}
+
+/* -h or --help among the tool's own words (before a bare --). */
+static int asks_help(int argc, char **argv)
+{
+    for (int i = 0; i < argc && strcmp(argv[i], "--") != 0; i++)
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
+            return 1;
+    return 0;
+}
+
 int pfs_frontend_main(int speak, int nranks, int *argc, char ***argv)
 {
     const char *tool = NULL;
     int first = pfs_frontend_detect(*argc, *argv, &tool);
     if (!first)
         return 0;
+    if (asks_help(*argc - first, *argv + first)) {
+        if (speak)
+            pfs_frontend_usage(tool, stdout);
+        return 2;
+    }
     static char msg[PFS_FRONTEND_ERRLEN];
     int nc = 0;
     char **nv = NULL;

@@ -81,4 +81,8 @@ void fe_ior(struct fe *f, int argc, char **argv);
 void fe_mdtest(struct fe *f, int argc, char **argv);
 void fe_iozone(struct fe *f, int argc, char **argv);
 
+/* Their option tables (a NULL name ends each): what `pfsbench TOOL --help`
+ * lists, translated (no reason) or refused (its reason). */
+extern const struct fe_opt fe_ior_tab[], fe_mdtest_tab[], fe_iozone_tab[];
+
 #endif

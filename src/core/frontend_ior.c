@@ -15,7 +15,7 @@ enum {
     IOR_D, IOR_O, IOR_OPATH, IOR_Z, IOR_COLL, IOR_V, IOR_DIRECT, IOR_HELP, IOR_IGNORE, IOR_G, IOR_QUIT, IOR_Y,
 };
 
-static const struct fe_opt ior_tab[] = {
+const struct fe_opt fe_ior_tab[] = {
     {"-a", FE_VALUE, IOR_API, NULL},
     {"-b", FE_VALUE, IOR_B, NULL},
     {"-t", FE_VALUE, IOR_T, NULL},
@@ -202,7 +202,7 @@ static uint64_t ior_block(struct fe *f, const struct ior_st *s, int *strided)
 void fe_ior(struct fe *f, int argc, char **argv)
 {
     struct ior_st s = {.api = "posix", .b = 1 << 20, .t = 256 << 10, .s = 1, .reps = 1, .dir = "."};
-    fe_walk(f, ior_tab, argc, argv, ior_on, &s);
+    fe_walk(f, fe_ior_tab, argc, argv, ior_on, &s);
     if (s.help) {
         fe_add(f, "--help");
         return;

@@ -14,7 +14,7 @@ enum {
     IZ_VERIFY, IZ_HELP, IZ_VERSION, IZ_IGNORE, IZ_NOSTONE,
 };
 
-static const struct fe_opt iz_tab[] = {
+const struct fe_opt fe_iozone_tab[] = {
     {"-i", FE_VALUE, IZ_TEST, NULL},
     {"-r", FE_VALUE, IZ_REC, NULL},
     {"-s", FE_VALUE, IZ_SIZE, NULL},
@@ -171,7 +171,7 @@ static long iz_threads(struct fe *f, const struct iz_st *s)
 void fe_iozone(struct fe *f, int argc, char **argv)
 {
     struct iz_st s = {.rec = 4 << 10, .size = 512 << 10, .dir = "."};
-    fe_walk(f, iz_tab, argc, argv, iz_on, &s);
+    fe_walk(f, fe_iozone_tab, argc, argv, iz_on, &s);
     if (s.help || s.version) {
         fe_add(f, s.help ? "--help" : "--version");
         return;

@@ -17,7 +17,7 @@ enum {
     MD_API, MD_V, MD_HELP, MD_IGNORE, MD_G, MD_X, MD_LEAF, MD_DIRS, MD_SW, MD_KEEP,
 };
 
-static const struct fe_opt md_tab[] = {
+const struct fe_opt fe_mdtest_tab[] = {
     {"-n", FE_VALUE, MD_N, NULL},
     {"-F", FE_FLAG, MD_FILES, NULL},
     {"-u", FE_FLAG, MD_U, NULL},
@@ -226,7 +226,7 @@ static void md_items(struct fe *f, struct md_st *s)
 void fe_mdtest(struct fe *f, int argc, char **argv)
 {
     struct md_st s = {.n = 0, .reps = 1, .branch = 1, .dir = "."};
-    fe_walk(f, md_tab, argc, argv, md_on, &s);
+    fe_walk(f, fe_mdtest_tab, argc, argv, md_on, &s);
     if (s.help) {
         fe_add(f, "--help");
         return;

@@ -409,6 +409,8 @@ int pfs_main(MPI_Comm comm, int argc, char **argv)
     int fe = pfs_frontend_main(rank == 0, nranks, &argc, &argv);
     if (fe < 0)
         return PFS_EXIT_USAGE;
+    if (fe == 2) /* the tool's --help, printed */
+        return 0;
     int rc = drv_run_one(comm, argc, argv, NULL, NULL);
     if (fe > 0)
         pfs_frontend_free(argc, argv);

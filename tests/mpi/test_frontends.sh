@@ -160,4 +160,19 @@ check "pfsbench-ior: runs, the equivalent carries the options after --" \
     grep -q "^pfsbench: equivalent: pfsbench -d $D/ior-w -t 256k -b 1m -F -p write,read --no-results --label via-link\$" "$T/out"
 check "pfsbench-ior: no results file" test ! -e "$T/link/pfsbench-results.h5"
 
+
+# ---- each front end's --help lists what it translates and what it refuses, and why
+for tool in ior mdtest iozone; do
+    for h in --help -h; do
+        in_dir "$T/help-$tool" "$PFSBENCH" "$tool" $h
+        check "$tool $h: exit 0, its usage on stdout" \
+            test "$RC" -eq 0 -a -n "$(grep "^usage: mpirun -np N pfsbench $tool " "$T/out")"
+        check "$tool $h: nothing made" test -z "$(ls -A "$T/help-$tool")"
+    done
+done
+in_dir "$T/help-ior" "$PFSBENCH" ior --help
+check "ior --help: -F and -Q among the translated options" grep -q "^translated:.* -F .*-Q" "$T/out"
+check "ior --help: -m refused with its reason" grep -q "^  -m .*a file name per repetition" "$T/out"
+check "pfsbench --help names the front ends" grep -q "pfsbench ior|mdtest|iozone" <("$PFSBENCH" --help)
+
 finish
