@@ -106,12 +106,6 @@ static unsigned depth_of(const struct pfs_config *cfg)
 /* Before anything is made: a context of the run's depth can be set up here. */
 static int aio_check(const struct pfs_config *cfg, char *err, size_t len)
 {
-    if (cfg->rmw && cfg->iodepth > 1 && pfs_phase_listed(cfg, PFS_PHASE_ANY, PFS_PHF_RMW, 0)) {
-        snprintf(err, len, "--rmw with --iodepth above 1 is not available with --api aio: each transfer of the "
-                 "rewrite is a read and then a write of the same bytes, one at a time; use --iodepth 1 (aio's read "
-                 "and write in turn), or --api posix, mmap or stdio");
-        return -1;
-    }
     io_context_t io = 0;
     int rc = io_setup((int)depth_of(cfg), &io);
     if (rc < 0) {

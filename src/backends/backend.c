@@ -120,6 +120,15 @@ static int check_fsync_every(const struct pfs_backend *be, const struct pfs_conf
 
 int pfs_backend_check(const struct pfs_backend *be, const struct pfs_config *cfg, char *err, size_t len)
 {
+    /* A rewrite under --rmw reads and writes each transfer in turn: a queue of
+     * several in flight cannot serve it (any async backend alike). */
+    if ((be->caps & PFS_CAP_ASYNC) && cfg->rmw && cfg->iodepth > 1 &&
+        pfs_phase_listed(cfg, PFS_PHASE_ANY, PFS_PHF_RMW, 0)) {
+        snprintf(err, len, "--rmw with --iodepth above 1 is not available with --api %s: each transfer of the "
+                 "rewrite is a read and then a write of the same bytes, one at a time; use --iodepth 1 (%s's read "
+                 "and write in turn), or --api posix, mmap or stdio", be->name, be->name);
+        return -1;
+    }
     /* The backend's own words first: they name its alternatives. */
     if (be->check && be->check(cfg, err, len) != 0)
         return -1;

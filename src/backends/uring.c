@@ -84,14 +84,6 @@ static void why_unavailable(int rc, char *err, size_t len)
 /* Before anything is made: a ring of the run's depth can be set up here. */
 static int uring_check(const struct pfs_config *cfg, char *err, size_t len)
 {
-    if (cfg->rmw && cfg->iodepth > 1)
-        for (int i = 0; i < cfg->nphases; i++)
-            if (pfs_phase_has(cfg->phases[i], PFS_PHF_RMW)) {
-                snprintf(err, len, "--rmw with --iodepth above 1 is not available with --api uring: each transfer "
-                         "of the rewrite is a read and then a write of the same bytes, one at a time; use --iodepth 1 "
-                         "(uring's read and write in turn), or --api posix, mmap or stdio");
-                return -1;
-            }
     struct io_uring ring;
     int rc = ring_make(&ring, cfg->iodepth > 1 ? (unsigned)cfg->iodepth : 1);
     if (rc < 0) {
