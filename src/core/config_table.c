@@ -97,5 +97,5 @@ const struct pfs_exit_row pfs_exit_table[] = {
     {PFS_EXIT_TIMEOUT, "watchdog timeout"},
 };
 const size_t pfs_exit_count = sizeof(pfs_exit_table) / sizeof(pfs_exit_table[0]);
-const char *const pfs_exit_signals[] = {"SIGHUP", "SIGINT", "SIGTERM", "SIGUSR1", "SIGUSR2"};
+const char *const pfs_exit_signals[] = {"SIGHUP", "SIGINT", "SIGPIPE", "SIGTERM", "SIGUSR1", "SIGUSR2"};
 const size_t pfs_exit_nsignals = sizeof(pfs_exit_signals) / sizeof(pfs_exit_signals[0]);

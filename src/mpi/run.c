@@ -46,6 +46,11 @@ static void catch_signals(void)
     /* A dropped ssh connection or a closed terminal: stop as for SIGTERM
      * (recorded, files removed, 129) rather than die with files left. */
     sigaction(SIGHUP, &sa, NULL);
+    /* A closed pipe (`pfsbench ... | head`, without mpirun in between):
+     * the same, instead of dying with its files and lock left behind. The
+     * report's later writes then fail with EPIPE; the results file is still
+     * written. */
+    sigaction(SIGPIPE, &sa, NULL);
     /* mpirun forwards USR1/USR2 to the ranks (it kills them on INT/TERM):
      * sbatch --signal=B:USR1@120 ends a run cleanly before the time limit. */
     sigaction(SIGUSR1, &sa, NULL);

@@ -14,7 +14,8 @@
 #   - a rank blocked in a system call: the watchdog thread names it, also
 #     when it is rank 0, also during the cache drop; without --timeout the
 #     long-blocked call is a warning;
-#   - SIGHUP: recorded as interrupted, files removed, exit 129.
+#   - SIGHUP: recorded as interrupted, files removed, exit 129;
+#   - SIGPIPE (`| head` without mpirun between): the same, exit 141.
 . "$(dirname "$0")/lib.sh"
 : "${PFS_STALL_LIB:?set PFS_STALL_LIB to the stall shim (ctest does)}"
 D=$T/data
@@ -259,4 +260,17 @@ wait_rc
 check "SIGHUP: exit 129" [ "$RC" -eq 129 ]
 check "SIGHUP: recorded as interrupted" [ "$(status_of "$(last_run)")" = interrupted ]
 check "SIGHUP: files removed" [ -z "$(ls -A "$D")" ]
+
+# 9b. A pipe closed by its reader (`| head`), rank 0 writing straight into it
+# (no mpirun between): like SIGHUP. Without the handler: exit 141 with the
+# data file and its lock left and nothing recorded.
+n0=$("$PY" -c "import h5py,sys; print(len(h5py.File(sys.argv[1],'r')['runs']))" "$R")
+timeout 120 "$PFSBENCH" -d "$D" -t 64k -b 256k -e -i 100000 -o "$R" | head -1 >"$T/head"
+RC=${PIPESTATUS[0]}
+check "SIGPIPE: exit 141" [ "$RC" -eq 141 ]
+check "SIGPIPE: the reader got the header" grep -q "^pfsbench .* run " "$T/head"
+check "SIGPIPE: recorded as interrupted" [ "$(status_of "$(last_run)")" = interrupted ]
+check "SIGPIPE: one run more in the results file" \
+    [ "$("$PY" -c "import h5py,sys; print(len(h5py.File(sys.argv[1],'r')['runs']))" "$R")" -eq $((n0 + 1)) ]
+check "SIGPIPE: files removed" [ -z "$(ls -A "$D")" ]
 finish
