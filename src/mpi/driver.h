@@ -210,8 +210,12 @@ struct ctx {
     const struct drv_job *job;  /* NULL: not from a job file */
 };
 
+/* dispatch.c: what argv asks for (help, --clean, -f, --ranks or one run),
+ * over comm; a job's section comes back here (it may be a sweep). */
+int drv_dispatch(MPI_Comm comm, int argc, char **argv, const struct drv_job *job, struct drv_jobctl *jc);
 /* run.c: one run over comm (a job file's section when job is set; inside
- * a job or sweep when jc is set: then the watchdog ends the run, not the job). */
+ * a job or sweep when jc is set: then the watchdog ends the run, not the
+ * job). argv holds no -f, --ranks, --clean or help: drv_dispatch took those. */
 int drv_run_one(MPI_Comm comm, int argc, char **argv, const struct drv_job *job, struct drv_jobctl *jc);
 /* run.c, local, rank 0: what a single run refuses before it makes
  * anything (directory, memory, alignment, results file), for a config
@@ -219,6 +223,9 @@ int drv_run_one(MPI_Comm comm, int argc, char **argv, const struct drv_job *job,
  * kept files a run reads are checked when it starts: an earlier section
  * of the job may make them. */
 int drv_precheck_config(const struct pfs_config *cfg, int nranks, char *err, size_t len);
+/* run.c: the signals that end a run (exit 128+N) caught; rank 0's warnings of a parse printed. */
+void drv_catch_signals(void);
+void drv_print_warnings(const struct pfs_config *cfg);
 /* job.c: -f JOBFILE; cli is the command line's parse. */
 int drv_job_run(MPI_Comm comm, const struct pfs_config *cli, int argc, char **argv, struct drv_jobctl *jc,
                 char *summary, size_t slen);

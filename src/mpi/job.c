@@ -173,7 +173,7 @@ static int run_plain(struct drv_jobctl *jc, const struct pfs_job_section *sec, c
         fprintf(stderr, "pfsbench: job %s: section [%s] (%d of %d)\n", job->path, sec->name, i + 1, n);
     MPI_Comm_dup(drv_job_live(jc), &sub);
     drv_job_step(jc, 1, 0);
-    int mine = drv_run_one(sub, sec->argc, sec->argv, job, jc);
+    int mine = drv_dispatch(sub, sec->argc, sec->argv, job, jc); /* a section may be a sweep */
     MPI_Comm_free(&sub);
     drv_job_step(jc, 1, 0); /* a sweep inside went through steps of its own */
     return drv_job_settle(jc, &mine, &all) < 0 ? -1 : all;

@@ -1,6 +1,6 @@
-/* pfs_main: a run as its table of contents (parse, agree, topology and
+/* drv_run_one: a run as its table of contents (parse, agree, topology and
  * clocks, streams, phases, clean-up, record), the signals, and the checks
- * made before anything is created. The steps live in the modules listed in
+ * made before anything is created. dispatch.c chooses the run. The steps live in the modules listed in
  * driver.h. */
 #define _GNU_SOURCE
 #include "driver.h"
@@ -12,18 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include "pfs/clean.h"
-#include "pfs/frontend.h"
 
 #include "survive.h"
-
-/* parse_and_check's words for -f JOBFILE and --ranks LIST: the caller
- * runs the sections, or the sweep's points. */
-#define JOB_MODE (-2)
-#define SWEEP_MODE (-3)
 
 /* The one mutable global: a signal handler can set nothing else. The
  * transfer loops read it and stop at the next transfer. */
@@ -34,7 +26,7 @@ static void on_signal(int sig)
     interrupted = sig;
 }
 
-static void catch_signals(void)
+void drv_catch_signals(void)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof(sa));
@@ -138,58 +130,27 @@ int drv_precheck_config(const struct pfs_config *cfg, int nranks, char *err, siz
     return rc;
 }
 
-/* Collective. --clean: rank 0 lists (and with --yes removes) leftovers. */
-static int run_clean(struct ctx *c)
-{
-    int rc = PFS_EXIT_OK;
-    char err[PFS_ERRLEN] = "";
-    if (c->rank == 0) {
-        struct stat st;
-        if (stat(c->cfg.dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-            fprintf(stderr, "pfsbench: error: --clean: '%s' is not a directory\n", c->cfg.dir);
-            rc = PFS_EXIT_USAGE;
-        } else if (pfs_clean(c->cfg.dir, c->cfg.yes, c->cfg.any_owner, stdout, err, sizeof(err)) < 0) {
-            fprintf(stderr, "pfsbench: error: --clean: %s\n", err);
-            rc = PFS_EXIT_IO;
-        }
-    }
-    MPI_Bcast(&rc, 1, MPI_INT, 0, c->comm);
-    return rc;
-}
-
 /* Local, rank 0: what the parser and resolve warn of (the record keeps them too). */
-static void print_warnings(const struct ctx *c)
+void drv_print_warnings(const struct pfs_config *cfg)
 {
-    for (const char *w = c->cfg.warnings; c->rank == 0 && *w; w += strcspn(w, "\n") + 1)
+    for (const char *w = cfg->warnings; *w; w += strcspn(w, "\n") + 1)
         fprintf(stderr, "pfsbench: warning: %.*s\n", (int)strcspn(w, "\n"), w);
 }
 
 /* Collective. Every rank parses alike and reaches the same verdict; rank 0
- * checks what needs the file system and speaks. Returns -1 to go on with
- * the run, else the exit status (help, version, --clean, bad input). */
+ * checks what needs the file system and speaks. drv_dispatch has sent
+ * help, the listing, --clean, job files and sweeps elsewhere: argv is one
+ * run's. Returns -1 to go on with the run, else the exit status. */
 static int parse_and_check(struct ctx *c, int argc, char **argv)
 {
     char err[PFS_ERRLEN] = "";
     enum pfs_parse_result pr = pfs_config_parse(&c->cfg, argc, argv, err, sizeof(err));
-    if (pr == PFS_PARSE_HELP || pr == PFS_PARSE_VERSION) {
-        if (c->rank == 0 && pr == PFS_PARSE_HELP)
-            pfs_config_usage(stdout);
-        else if (c->rank == 0)
-            printf("pfsbench %s (git %s)\n", PFS_VERSION, PFS_GIT_REV);
-        return PFS_EXIT_OK;
-    }
-    if (pr == PFS_PARSE_LIST_OPTIONS) {
-        if (c->rank == 0)
-            pfs_config_list_json(stdout);
-        return PFS_EXIT_OK;
-    }
-    if (pr == PFS_PARSE_JOB)
-        return c->job ? PFS_EXIT_USAGE : JOB_MODE; /* a section never names a job file (checked before) */
-    if (pr == PFS_PARSE_RUN && c->cfg.clean)
-        return run_clean(c);
-    if (pr == PFS_PARSE_RUN && c->cfg.ranks[0]) { /* each point resolves with its own rank count */
-        print_warnings(c);
-        return SWEEP_MODE;
+    if (pr == PFS_PARSE_RUN && (c->cfg.clean || c->cfg.ranks[0])) {
+        snprintf(err, sizeof(err), "%s inside a job's section or a sweep's point", c->cfg.clean ? "--clean" : "--ranks");
+        pr = PFS_PARSE_ERROR;
+    } else if (pr != PFS_PARSE_RUN && pr != PFS_PARSE_ERROR) {
+        snprintf(err, sizeof(err), "help, --list-options or -f inside a job's section or a sweep's point");
+        pr = PFS_PARSE_ERROR;
     }
     if (pr == PFS_PARSE_RUN && pfs_config_resolve(&c->cfg, c->nranks, err, sizeof(err)) != 0)
         pr = PFS_PARSE_ERROR;
@@ -206,8 +167,8 @@ static int parse_and_check(struct ctx *c, int argc, char **argv)
     MPI_Bcast(&bad, 1, MPI_INT, 0, c->comm);
     if (bad && c->rank == 0)
         fprintf(stderr, "pfsbench: error: %s\n", err);
-    else
-        print_warnings(c);
+    else if (c->rank == 0)
+        drv_print_warnings(&c->cfg);
     return bad ? PFS_EXIT_USAGE : -1;
 }
 
@@ -311,32 +272,6 @@ static int run_left(struct ctx *c)
     return PFS_EXIT_TIMEOUT;
 }
 
-/* Collective over comm: -f or --ranks, under a job's control (made here
- * when the job starts here), which the last line of the job ends. */
-static int run_job(MPI_Comm comm, struct ctx *c, int mode, int argc, char **argv, const struct drv_job *job,
-                   struct drv_jobctl *jc)
-{
-    struct pfs_config *cli = malloc(sizeof(*cli));
-    if (cli)
-        *cli = c->cfg;
-    free(c);
-    if (!cli)
-        return PFS_EXIT_IO;
-    struct drv_jobctl *own = jc ? NULL : drv_job_new(comm, cli->format, cli->timeout / 2 > 2 ? cli->timeout / 2 : 2);
-    char summary[512] = "";
-    int rc = PFS_EXIT_IO;
-    if (jc || own)
-        rc = mode == JOB_MODE ? drv_job_run(comm, cli, argc, argv, own ? own : jc, own ? summary : NULL, sizeof(summary))
-                              : drv_sweep_run(cli, argc, argv, job, own ? own : jc, own ? summary : NULL, sizeof(summary));
-    else
-        fprintf(stderr, "pfsbench: error: out of memory for the job\n");
-    if (own)
-        rc = drv_job_finish(own, rc, summary[0] ? summary : NULL);
-    drv_job_free(own);
-    free(cli);
-    return rc;
-}
-
 /* Collective over comm. A run, as its table of contents. Every step
  * records a failure instead of leaving: the agreement after the set-up
  * names them, and then no phase runs. Inside a job (jc), a run its
@@ -352,12 +287,8 @@ int drv_run_one(MPI_Comm comm, int argc, char **argv, const struct drv_job *job,
     c->job = job;
     c->jc = jc;
     int rc = parse_and_check(c, argc, argv);
-    if (rc == JOB_MODE || rc == SWEEP_MODE) { /* -f: every section is a run; --ranks: every point */
-        catch_signals(); /* a rank that waits for a point still stops on a signal, not dies of it */
-        return run_job(comm, c, rc, argc, argv, job, jc);
-    }
     if (rc < 0) {
-        catch_signals();
+        drv_catch_signals();
         note_phases(c);
         rc = setup_backend(c);
     }
@@ -401,23 +332,5 @@ int drv_run_one(MPI_Comm comm, int argc, char **argv, const struct drv_job *job,
     drv_drop_run_lock(c);
     free_backend(c);
     free_ctx(c);
-    return rc;
-}
-
-int pfs_main(MPI_Comm comm, int argc, char **argv)
-{
-    /* pfsbench ior|mdtest|iozone ARGS: that tool's line, translated (the
-     * same on every rank; rank 0 prints the equivalent or the refusals). */
-    int rank, nranks;
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &nranks);
-    int fe = pfs_frontend_main(rank == 0, nranks, &argc, &argv);
-    if (fe < 0)
-        return PFS_EXIT_USAGE;
-    if (fe == 2) /* the tool's --help, printed */
-        return 0;
-    int rc = drv_run_one(comm, argc, argv, NULL, NULL);
-    if (fe > 0)
-        pfs_frontend_free(argc, argv);
     return rc;
 }
