@@ -16,6 +16,13 @@ count's column) is named in a warning on stderr, with what differs.
 Units are always printed: --units KB (1 KB = 1024 bytes, the seeds' KB/s),
 KiB, MiB (default), GiB, or decimal MB, GB. Metadata phases (create, stat,
 read-files, find, delete) are rates in files/s, as pfsbench stored them.
+--value picks the figure: bandwidth (default), stonewall, utilization,
+seconds, iops (the phase's ops / its seconds, ops/s), p50, p99, p999 (the
+percentiles of the phase's own operation that latency_summary stores; in
+ns, us, ms or s: --units, else the largest unit in which the smallest
+is at least 1), cpu
+(%CPU: user + sys CPU of all streams / (seconds x streams) x 100). A file
+that did not record the figure asked for is refused, never filled in.
 --format text, md (Markdown) or csv.
 
 Exit status: 0 done, 2 bad input (not a results file, nothing selected).
@@ -33,15 +40,23 @@ from typing import Any, List, Optional, Sequence, TextIO, Tuple
 
 from .common import Usage, run_main
 from .names import PHASE_NAMES, UNITS, phase_name, phase_order, unit_named
-from .table import (BY, STATS, VALUES, ColumnKey, Data, Table, add_selection_args, build_table, default_by, is_meta,
-                    reps_phrase, selection_from_args, stat, unit_of)
+from .table import (BY, LATENCY_KEYS, STATS, VALUES, ColumnKey, Data, Table, add_selection_args, build_table,
+                    check_recorded, default_by, is_meta, reps_phrase, selection_from_args, stat, time_unit, unit_of)
 
 PROG = "pfs-compare"
 RANGE_STATS = (["mean", "min", "max"], ["median", "min", "max"])
 WHAT_TEXT = {"bandwidth": "aggregate bandwidth", "stonewall": "stonewall bandwidth",
              "utilization": "utilization (stream busy time / (streams x phase time); a stream is a rank, "
                             "or a thread of one)",
-             "seconds": "phase time (last close end - first open start)"}
+             "seconds": "phase time (last close end - first open start)",
+             "iops": "operations per second (the phase's ops / its seconds; ops: transfers, or files in "
+                     "metadata phases)",
+             "p50": "median (p50) latency of the phase's own operation (latency_summary, op)",
+             "p99": "p99 latency of the phase's own operation (latency_summary, op)",
+             "p999": "p99.9 latency of the phase's own operation (latency_summary, op)",
+             "cpu": "%CPU (user + sys CPU s of all streams / (phase s x streams) x 100, bonnie++'s %CP)"}
+# --value: the one unit its cells are in (--units is refused with it)
+FIXED_UNIT = {"iops": "ops/s (files/s in metadata phases)", "cpu": "percent"}
 BY_TEXT = {"label": "configuration (label)", "ranks": "ranks", "threads": "threads per rank",
            "rep": "repetition, and the mean of all", "run": "run, and the mean of all"}
 
@@ -56,11 +71,12 @@ class Render:
         self.data, self.table, self.by, self.what, self.stats, self.names = data, table, by, what, stats, names
         self.unit = unit
         self.digits = precision if precision is not None else (3 if what == "utilization" else
-                                                               4 if what == "seconds" else 2)
+                                                               4 if what == "seconds" else
+                                                               1 if what == "cpu" else 2)
         self.units = {p: unit_of(p, what, unit, data) for p in table.phases}
         self.labels = sorted({u[1] for u in self.units.values()})
         self.one_unit = self.labels[0] if len(self.labels) == 1 else None
-        self.with_cp = names == "bonnie" and bool(table.cpu) and fmt != "csv"
+        self.with_cp = names == "bonnie" and bool(table.cpu) and fmt != "csv" and what != "cpu"
 
     def number(self, v: Optional[float], st: str) -> str:
         if v is None:
@@ -132,9 +148,10 @@ class Render:
         if self.what in ("bandwidth", "stonewall") and any(metas):
             what_text = ("metadata rate (files per second, all streams)" if all(metas)
                          else what_text + " (data phases) and rate (metadata phases)")
-        u = UNITS[self.unit]
+        u = UNITS.get(self.unit, ("", "", ""))
         unit_text = " and ".join("%s (%s)" % (u[1], u[2]) if lab == u[1] else lab for lab in self.labels)
-        unit_text = {"fraction": "as a fraction", "s": "in seconds"}.get(unit_text, "in " + unit_text)
+        unit_text = {"fraction": "as a fraction", "s": "in seconds", "%": "in percent",
+                     "us": "in us (microseconds)"}.get(unit_text, "in " + unit_text)
         line = "%s, %s%s over repetitions, %s; columns: %s; %s" % (
             what_text, stat_text, range_text, unit_text, BY_TEXT[self.by], reps_phrase(self.table))
         return line + "".join("; " + n for n in self.table.notes)
@@ -228,10 +245,13 @@ def _parser() -> argparse.ArgumentParser:
                          "(thread) sweep, else label")
     ap.add_argument("--transpose", action="store_true", help="columns as rows: one row per configuration, "
                                                               "one column per phase (bonnie++'s shape)")
-    ap.add_argument("--units", default="MiB", help="KB (1024 B, the seeds' KB/s), KiB, MiB (default), GiB, "
-                                                   "MB or GB (decimal)")
+    ap.add_argument("--units", help="bandwidths: KB (1024 B, the seeds' KB/s), KiB, MiB (default), GiB, MB or GB "
+                                    "(decimal); latencies (--value p50, p99, p999): ns, us, ms or s (default: "
+                                    "the largest unit in which the smallest value is at least 1)")
     ap.add_argument("--value", choices=VALUES, default="bandwidth",
-                    help="what the cells hold (default bandwidth; stonewall: the stonewall bandwidth)")
+                    help="what the cells hold (default bandwidth; stonewall: the stonewall bandwidth; iops: "
+                         "ops/s, the phase's operations over its time; p50, p99, p999: latency percentiles of "
+                         "the phase's own operation; cpu: %%CPU of the streams; utilization; seconds)")
     ap.add_argument("--stats", default="mean",
                     help="comma list of mean, min, max, median, n (default mean); mean,min,max prints "
                          "'mean (min..max)'")
@@ -254,13 +274,24 @@ def _stats(a: argparse.Namespace) -> List[str]:
     return stats
 
 
+def _unit(a: argparse.Namespace, table: Table) -> str:
+    """The UNITS (TIME_UNITS, for a latency) key of the table's cells; --units
+    with a value that has a fixed unit is refused, not ignored."""
+    if a.value in LATENCY_KEYS:
+        return time_unit(a.units, [v for vs in table.cells.values() for v in vs])
+    if a.units is not None and a.value in FIXED_UNIT:
+        raise Usage("--units: --value %s is always in %s" % (a.value, FIXED_UNIT[a.value]))
+    return unit_named(a.units or "MiB")
+
+
 def _compare(a: argparse.Namespace) -> int:
-    unit = unit_named(a.units)
     stats = _stats(a)
     with Data(a.file, PROG) as data:
         rows = selection_from_args(data, a)
+        check_recorded(data, rows, a.value)
         by = a.by or default_by(rows, a.sweep)
         table = build_table(data, rows, by, a.value, a.label)
+        unit = _unit(a, table)
         for w in table.warnings:
             sys.stderr.write("%s: warning: %s\n" % (PROG, w))
         table.phases = phase_order(table.phases, a.names)

@@ -43,7 +43,7 @@ class Data:
         self.runs: Dict[int, Row] = {r["run"]: r for r in R.runs(self.results)}
         # run -> its configuration (configs.run_options): what tells runs apart.
         self.options = {n: configs.run_options(a) for n, a in self.runs.items()}
-        self._add_cpu(R.latency_rows(self.results.runs))
+        self._add_latency(R.latency_rows(self.results.runs))
         self._per_char()
         # phase -> "data" or "metadata", as the file's rows say (first appearance).
         self.kinds: Dict[str, str] = {}
@@ -59,20 +59,27 @@ class Data:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _add_cpu(self, lat: Sequence[Row]) -> None:
+    def _add_latency(self, lat: Sequence[Row]) -> None:
         """Each summary row's cpu_percent (bonnie++'s %CP: user + sys CPU of
-        all streams / (seconds x streams) x 100), None where the file has no
-        CPU. Rows and phase groups come in the same order within a run."""
-        queue: Dict[Tuple[Any, ...], List[Any]] = {}
+        all streams / (seconds x streams) x 100) and the latency percentiles
+        of the phase's own operation (latency_summary's op kind: op_p50_ns,
+        op_p99_ns, op_p999_ns); None where the file has none (CPU and
+        latencies came in issues 16 and 17; a phase with no operation has a
+        count of 0). Rows and phase groups come in the same order within a run."""
+        queue: Dict[Tuple[Any, ...], List[Row]] = {}
         for r in lat:
-            queue.setdefault((r["run"], r["phase"], r["rep"]), []).append(r["cpu_percent"])
+            queue.setdefault((r["run"], r["phase"], r["rep"]), []).append(r)
         for r in self.rows:
             q = queue.get((r["run"], r["phase"], r["rep"]))
-            r["cpu_percent"] = q.pop(0) if q else None
+            got = q.pop(0) if q else {}
+            r["cpu_percent"] = got.get("cpu_percent")
+            counted = bool(got.get("op_count"))
+            for k in LATENCY_KEYS.values():
+                r[k] = float(got[k]) if counted and got.get(k) is not None else None
 
     def _per_char(self) -> None:
         """The data phases of --api stdio runs renamed PHASE@stdio (bonnie++'s
-        Per Chr rows), but those judged by their rate (seeks); after _add_cpu,
+        Per Chr rows), but those judged by their rate (seeks); after _add_latency,
         which matches rows by phase."""
         for r in self.rows:
             if r["kind"] == "data" and r["phase"] not in RATE_PHASES \
@@ -150,23 +157,71 @@ def label_order(rows: Sequence[Row], patterns: Optional[Sequence[str]]) -> List[
 
 # ---- values ----
 
-VALUES = ("bandwidth", "stonewall", "utilization", "seconds")
+VALUES = ("bandwidth", "stonewall", "utilization", "seconds", "iops", "p50", "p99", "p999", "cpu")
+# What pfs-plot's sweep and compare charts draw (their axes know these).
+PLOT_VALUES = VALUES[:4]
+# --value NAME -> the summary row's key (Data._add_latency) of that percentile, in ns.
+LATENCY_KEYS = {"p50": "op_p50_ns", "p99": "op_p99_ns", "p999": "op_p999_ns"}
+# name: (ns per unit, label)
+TIME_UNITS: Dict[str, Tuple[float, str]] = {"ns": (1.0, "ns"), "us": (1e3, "us"), "ms": (1e6, "ms"), "s": (1e9, "s")}
 
 
 def value(data: Data, row: Row, what: str = "bandwidth") -> Optional[float]:
     """The number a cell averages, in base units: bytes/s for data phases'
     bandwidths, files/s for metadata phases, a fraction for utilization,
-    seconds. None when the row has none (a stonewall bandwidth without a
-    stonewall)."""
+    seconds, ops/s for iops (the phase's ops over its seconds), ns for a
+    latency percentile of the phase's own operation, percent for cpu. None
+    when the row has none (a stonewall bandwidth without a stonewall; ops,
+    latency or CPU in a file written before they were recorded)."""
     if what == "utilization":
         return float(row["utilization"])
     if what == "seconds":
         return float(row["seconds"])
+    if what == "iops":
+        ops, sec = row.get("ops"), float(row["seconds"])
+        return None if ops is None or sec <= 0 else float(ops) / sec
+    if what in LATENCY_KEYS:
+        v = row.get(LATENCY_KEYS[what])
+        return None if v is None else float(v)
+    if what == "cpu":
+        return None if row.get("cpu_percent") is None else float(row["cpu_percent"])
     if is_metadata(row["phase"], row.get("kind")) or base_phase(row["phase"]) in RATE_PHASES:
         return meta_rate(data, row)
     if what == "stonewall":
         return float(row["stonewall_bandwidth"]) if row["stonewall_bandwidth"] > 0 else None
     return float(row["bandwidth"])
+
+
+MISSING_VALUE = {"iops": "operation counts (the phase groups' ops dataset)",
+                 "p50": "latencies (the phase groups' latency_summary)", "p99": "latencies (the phase groups' "
+                 "latency_summary)", "p999": "latencies (the phase groups' latency_summary)",
+                 "cpu": "CPU times (the phase groups' cpu_user and cpu_sys, or the times' fields of that name)"}
+
+
+def check_recorded(data: Data, rows: Sequence[Row], what: str) -> None:
+    """Usage when no row of the selection has a value of what: the file
+    (of an older pfsbench) did not record it, and a table of '-' would say
+    nothing."""
+    if what in MISSING_VALUE and all(value(data, r, what) is None for r in rows):
+        raise Usage("--value %s: %s holds no %s for the runs selected (a pfsbench from before they were "
+                    "recorded wrote it); nothing is computed in their place" % (what, data.path, MISSING_VALUE[what]))
+
+
+def time_unit(arg: Optional[str], values_ns: Sequence[float]) -> str:
+    """The TIME_UNITS key for a latency table: arg (ns, us, ms, s) when
+    given, else the largest unit in which the smallest value is at least 1
+    (so that no cell rounds to 0.00)."""
+    if arg is not None:
+        s = arg.strip().lower().replace("\u00b5s", "us")
+        if s not in TIME_UNITS:
+            raise Usage("--units %s: a latency is in ns, us, ms or s" % arg)
+        return s
+    pos = [v for v in values_ns if v > 0]
+    low = min(pos) if pos else 0.0
+    for name in ("s", "ms", "us"):
+        if low >= TIME_UNITS[name][0]:
+            return name
+    return "ns"
 
 
 def meta_rate(data: Data, row: Row) -> Optional[float]:
@@ -176,15 +231,22 @@ def meta_rate(data: Data, row: Row) -> Optional[float]:
 
 
 def unit_of(phase: str, what: str, unit: str, data: Optional[Data] = None) -> Tuple[float, str]:
-    """(scale, label) for a row of phase: what a base-unit value is divided by."""
+    """(scale, label) for a row of phase: what a base-unit value is divided
+    by; unit: a UNITS key, or a TIME_UNITS key for a latency."""
     if what == "utilization":
         return 1.0, "fraction"
     if what == "seconds":
         return 1.0, "s"
+    if what == "cpu":
+        return 1.0, "%"
+    if what in LATENCY_KEYS:
+        return TIME_UNITS[unit]
     if is_meta(phase, data):
         return 1.0, "files/s"
     if base_phase(phase) in RATE_PHASES:
         return 1.0, RATE_PHASES[base_phase(phase)]
+    if what == "iops":
+        return 1.0, "ops/s"
     return UNITS[unit][0], UNITS[unit][1]
 
 

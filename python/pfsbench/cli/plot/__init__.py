@@ -30,7 +30,7 @@ from typing import Callable, Dict, List, Optional, Sequence
 from . import common  # noqa: F401  (first: it sets matplotlib's backend and style)
 from ..common import Usage, run_main
 from ..names import PHASE_NAMES
-from ..table import VALUES, Data, add_selection_args
+from ..table import PLOT_VALUES, Data, add_selection_args
 from .bars import plot_compare
 from .latency import plot_latency
 from .nodes import plot_nodes
@@ -72,7 +72,7 @@ def _chart_args(p: argparse.ArgumentParser, name: str) -> None:
                        help="the CDF only, without the panel of the tail (1 - CDF, log y) below it")
     else:
         add_selection_args(p)
-        p.add_argument("--value", choices=VALUES, default="bandwidth", help="what to plot (default bandwidth)")
+        p.add_argument("--value", choices=PLOT_VALUES, default="bandwidth", help="what to plot (default bandwidth)")
     if name == "sweep":
         p.add_argument("--x", choices=("ranks", "threads", "streams"),
                        help="the x axis (default: threads for a thread sweep, else ranks)")
