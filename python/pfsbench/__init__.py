@@ -7,7 +7,10 @@
         r.streams()          # the raw times of every stream, relative to the run's start
         r.latency()          # latency_summary per kind; latency(hist=True): the histograms
         r.timeline()         # the time series per interval and node
+        r.runs_frame()       # one row per run: file, run id, label, date, ranks, nodes, phases, api, ...
         run = r.runs[0]      # a Run: number, run_id, label, status, attrs; the same frames
+    with pfsbench.open(["a.h5", "b.h5"]) as rs:   # several files (or open("a.h5", "b.h5")): a ResultsSet
+        rs.summary()         # every run of every file; a first column, file, says whose
 
 Pure Python over h5py and numpy; pandas is imported only for the frames
 (each frame method takes as_frame=False for a dict of numpy arrays).
@@ -19,6 +22,7 @@ example and the package's layout; docs/results-format.md the file.
 
 from .h5file import FORMAT, VERSION, NoSuchRun, NotResultsFile
 from .reader import Phase, Results, Run, open
+from .several import ResultsSet
 
 __version__ = "0.1.0"
-__all__ = ["open", "Results", "Run", "Phase", "NotResultsFile", "NoSuchRun", "FORMAT", "VERSION", "__version__"]
+__all__ = ["open", "Results", "ResultsSet", "Run", "Phase", "NotResultsFile", "NoSuchRun", "FORMAT", "VERSION", "__version__"]

@@ -81,6 +81,16 @@ TIMELINE_COLUMNS = _KEY + [("rep", "i8"), ("interval", "i8"), ("t_start_s", "f8"
                            ("interval_s", "f8"), ("node", "i8"), ("host", "O"), ("bytes", "i8"), ("ops", "i8"),
                            ("bandwidth", "f8"), ("iops", "f8"), ("p50_ns", "f8"), ("p99_ns", "f8"),
                            ("max_ns", "f8")]
+# One row per run: where it came from, what it was, the options that shape what it measured
+# ("T": a time of day, ISO 8601 text in the file; a pandas Timestamp (UTC) in a frame).
+RUN_ATTRS: Spec = [("ranks", "i8"), ("nodes", "i8"), ("threads", "i8"), ("streams", "i8"), ("phases", "O"),
+                   ("reps", "O"), ("warmup", "i8"), ("api", "O"), ("mode", "O"), ("layout", "O"), ("order", "O"),
+                   ("transfer", "i8"), ("block", "i8"), ("total", "i8"), ("files", "i8"), ("depth", "i8"),
+                   ("iodepth", "i8"), ("direct", "i8"), ("fsync", "i8"), ("collective", "i8"), ("random", "i8"),
+                   ("dir", "O"), ("fs_type", "O"), ("fs_mount_point", "O"), ("host_rank0", "O"),
+                   ("pfsbench_version", "O"), ("git_revision", "O"), ("command_line", "O"), ("config", "O")]
+RUNS_COLUMNS: Spec = [("file", "O"), ("run", "i8"), ("run_id", "O"), ("label", "O"), ("status", "O"),
+                      ("start_time", "T"), ("end_time", "T")] + RUN_ATTRS
 PLACEMENT_COLUMNS: Spec = [("run", "i8"), ("rank", "i8"), ("node", "i8"), ("host", "O"), ("clock_correction", "f8"),
                      ("clock_uncertainty", "f8"), ("reads_from_rank", "i8"), ("reads_from_node", "i8"),
                      ("cpu_affinity", "O"), ("cpus", "i8"), ("numa_nodes", "O")]
@@ -111,7 +121,7 @@ class Columns:
         for name, dt in self.spec:
             v = cols.get(name, MISSING)
             if v is MISSING or v is None:
-                a = np.full(n, np.nan, dtype=object if dt == "O" else float)
+                a = np.full(n, np.nan, dtype=object if dt in ("O", "T") else float)
             else:
                 a = np.asarray(v)
                 if a.ndim == 0:
@@ -125,7 +135,7 @@ class Columns:
         out = {}
         for name, dt in self.spec:
             parts = self.parts[name]
-            if dt == "O":
+            if dt in ("O", "T"):
                 a = np.concatenate([p.astype(object) for p in parts]) if parts else np.empty(0, dtype=object)
             elif dt == "?":
                 a = np.concatenate([p.astype(float) for p in parts]) if parts else np.empty(0, dtype=float)
@@ -146,6 +156,8 @@ class Columns:
             a = arrays[name]
             if dt == "?":
                 cols[name] = pd.array([None if np.isnan(x) else bool(x) for x in a], dtype="boolean")
+            elif dt == "T":
+                cols[name] = pd.to_datetime(pd.Series(a, dtype=object), utc=True, errors="coerce")
             else:
                 cols[name] = a
         return pd.DataFrame(cols, columns=[name for name, _ in self.spec])
@@ -447,6 +459,27 @@ def _placement_rows(run: Run, cols: Columns) -> None:
     cols.add(len(pl), **d)
 
 
+def _runs(run: Run, cols: Columns) -> None:
+    """One row: the run's file (its path as opened), number, id, label,
+    status, start and end, and RUN_ATTRS (NaN where the run lacks one)."""
+    a = run.attrs
+    d: Dict[str, Any] = {"file": run.results.path, "run": run.number, "run_id": run.run_id, "label": run.label,
+                         "status": run.status, "ranks": run.ranks, "nodes": run.nodes, "threads": run.threads,
+                         "streams": run.streams}
+    for k in ("start_time", "end_time"):
+        if isinstance(a.get(k), str) and a[k]:
+            d[k] = a[k]
+    for k, dt in RUN_ATTRS:
+        if k in d or k not in a:
+            continue
+        v = a[k]
+        if dt == "O":
+            d[k] = str(v)
+        elif isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool):
+            d[k] = int(v)
+    cols.add(1, **d)
+
+
 # what: (columns, fill, name in messages)
 FRAMES: Dict[str, Tuple[Spec, Callable[[Run, Columns], None], str]] = {
     "summary": (SUMMARY_COLUMNS, _summary, "summary"),
@@ -458,6 +491,7 @@ FRAMES: Dict[str, Tuple[Spec, Callable[[Run, Columns], None], str]] = {
     "node_hist": (NODE_HIST_COLUMNS, lambda r, c: _hist(r, c, True), "latency"),
     "timeline": (TIMELINE_COLUMNS, _timeline, "timeline"),
     "placement": (PLACEMENT_COLUMNS, _placement_rows, "placement"),
+    "runs": (RUNS_COLUMNS, _runs, "runs_frame"),
 }
 
 
@@ -476,4 +510,16 @@ def frame(what: str, runs: Sequence[Run], as_frame: bool) -> Any:
             raise ValueError("pfsbench: %s(): %s is closed (use the frames inside the with block, or keep the "
                              "Results open)" % (name, r.results.path))
         fill(r, cols)
+    return cols.result(name, as_frame)
+
+
+def frame_of_files(what: str, files: Sequence[Tuple[str, Sequence[Run]]], as_frame: bool) -> Any:
+    """Frame what over several files' runs, files: (path, runs) each, with a
+    first column, file, saying which file each row came from."""
+    spec, _, name = FRAMES[what]
+    cols = Columns(spec if spec[0][0] == "file" else [("file", "O")] + spec)
+    for path, runs in files:
+        arrays = frame(what, runs, False)
+        n = len(arrays[spec[0][0]])
+        cols.add(n, **dict(arrays, file=np.full(n, path, dtype=object)))
     return cols.result(name, as_frame)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 import warnings
-from typing import Any, Dict, Iterator, List, Optional, Set, Tuple
+from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Set, Tuple, Union, overload
 
 import h5py
 import numpy as np
@@ -27,6 +27,9 @@ from . import binary, frames
 from .damage import Problem, damaged
 from .h5file import NoSuchRun, attr, find_run, interval_edges, open_h5
 from .text import plain, text
+
+if TYPE_CHECKING:
+    from .several import ResultsSet
 
 MIB = 1048576.0
 Frame = Any  # a pandas DataFrame, or with as_frame=False a dict of numpy arrays
@@ -343,6 +346,17 @@ class Results:
         recorded."""
         return frames.frame("timeline", self.runs, as_frame)
 
+    def runs_frame(self, as_frame: bool = True) -> Frame:
+        """One row per run: file (the path as opened), run, run_id, label,
+        status, start_time and end_time (pandas Timestamps, UTC; ISO 8601
+        text with as_frame=False), ranks, nodes, threads, streams, phases
+        (the -p list), reps, warmup, api, mode, layout, order, transfer,
+        block, total (bytes), files, depth, iodepth, direct, fsync,
+        collective, random, dir, fs_type, fs_mount_point, host_rank0,
+        pfsbench_version, git_revision, command_line and config (every
+        resolved option, one key=value a line); NaN where the run lacks one."""
+        return frames.frame("runs", self.runs, as_frame)
+
     def placement(self, as_frame: bool = True) -> Frame:
         """One row per run and rank: node, host, clock_correction,
         clock_uncertainty, reads_from_rank, reads_from_node, cpu_affinity,
@@ -350,10 +364,34 @@ class Results:
         return frames.frame("placement", self.runs, as_frame)
 
 
-def open(path: "os.PathLike[str] | str", warn: bool = True) -> Results:  # noqa: A001  (as h5py.File reads a path)
+PathArg = Union[str, "os.PathLike[str]"]
+
+
+@overload
+def open(path: PathArg, *, warn: bool = ...) -> Results: ...  # noqa: A001, E704
+
+
+@overload
+def open(path: Union[List[PathArg], Tuple[PathArg, ...]], *more: PathArg,  # noqa: A001, E704
+         warn: bool = ...) -> "ResultsSet": ...
+
+
+@overload
+def open(path: PathArg, second: PathArg, /, *more: PathArg, warn: bool = ...) -> "ResultsSet": ...  # noqa: A001, E704
+
+
+def open(path: Union[PathArg, List[PathArg], Tuple[PathArg, ...]], *more: PathArg,  # noqa: A001  (as h5py.File)
+         warn: bool = True) -> "Results | ResultsSet":
     """Opens a pfsbench results file read-only: a Results. Raises
     pfsbench.NotResultsFile for a path that is not one (or of a format
     version this reader does not know). A damaged run is left out of its
-    runs, named in its problems and, unless warn is False, in a warning."""
-    return Results(path, warn)
+    runs, named in its problems and, unless warn is False, in a warning.
 
+    Several files, as a list (open([a, b])) or as several paths (open(a,
+    b)), give a ResultsSet: the same frames over every run of every file,
+    each row with a first column, file, naming the file it came from."""
+    if isinstance(path, (list, tuple)) or more:
+        from .several import ResultsSet
+        paths = (list(path) if isinstance(path, (list, tuple)) else [path]) + list(more)
+        return ResultsSet(paths, warn)
+    return Results(path, warn)
