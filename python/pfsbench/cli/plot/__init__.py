@@ -14,6 +14,8 @@ one file with -o OUT.png / OUT.svg / OUT.pdf, and prints their names;
 timeline and latency also write the plotted series with --data-csv FILE. Only complete runs count, unless --include-failed.
 Units: --units MiB (default: MiB/s, GiB/s past 10 GiB/s), KB (1024 bytes,
 the seeds' KB/s), KiB, GiB, or decimal MB, GB; metadata phases in files/s.
+Ticks are engineering numbers on every chart (200k, 1.5M; time in s with
+m, µ: ticks.py), never a 1e6 multiplier or offset.
 
 Exit status: 0 done, 2 bad input.
 

@@ -14,13 +14,14 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter, NullLocator  # noqa: E402
+from matplotlib.ticker import FixedLocator, NullLocator  # noqa: E402
 
 from ...h5file import NoSuchRun  # noqa: E402
 from ...reader import Run, is_metadata  # noqa: E402
 from ..common import Usage, size_text  # noqa: E402
 from ..names import UNITS, auto_unit, unit_named  # noqa: E402
 from ..table import Data, Row  # noqa: E402
+from .ticks import eng_axes  # noqa: E402
 
 # The same file from the same data, byte for byte: no date, fixed ids.
 matplotlib.rcParams["svg.hashsalt"] = "pfsbench"
@@ -58,7 +59,8 @@ def style(phase: str, i: int) -> Tuple[str, str]:
 
 def save(fig: Any, prefix: str, formats: Sequence[str], dpi: int = 120) -> List[str]:
     """Writes fig as PREFIX.FORMAT for each format (or, for -o OUT.png /
-    OUT.svg / OUT.pdf, that one file) and closes it; returns the paths."""
+    OUT.svg / OUT.pdf, that one file) and closes it; returns the paths.
+    Every number axis gets engineering tick labels first (ticks.eng_axes)."""
     given = prefix
     stem, ext = os.path.splitext(prefix)
     if ext.lower() in (".png", ".svg", ".pdf"):  # -o OUT.png: that one file, its format by the extension
@@ -67,6 +69,7 @@ def save(fig: Any, prefix: str, formats: Sequence[str], dpi: int = 120) -> List[
     if d and not os.path.isdir(d):
         plt.close(fig)
         raise Usage("-o %s: directory '%s' does not exist" % (given, d))
+    eng_axes(fig)
     out = []
     for fmt in formats:
         path = "%s.%s" % (prefix, fmt)
@@ -96,7 +99,6 @@ def unit_axis_label(what: str, unit: str) -> str:
 def log2_axis(ax: Any, xs: Sequence[float]) -> None:
     ax.set_xscale("log", base=2)
     ax.xaxis.set_major_locator(FixedLocator(xs))
-    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: "%d" % round(v)))
     ax.xaxis.set_minor_locator(NullLocator())
     if len(xs) == 1:
         ax.set_xlim(xs[0] / 2.0, xs[0] * 2.0)
@@ -170,15 +172,6 @@ def describe_runs(data: Data, rows: Sequence[Row]) -> str:
     return ", ".join(parts)
 
 
-def num_tick(v: float, _pos: Any = None) -> str:
-    """A tick without matplotlib's offset or 1e6 multiplier: 200,000; 0.5."""
-    if v == 0:
-        return "0"
-    if abs(v) >= 10 or float(v).is_integer():
-        return "{:,.0f}".format(v)
-    return "%g" % v
-
-
 def value_text(m: float) -> str:
     """A bar's or a peak's value: 2 decimals below 100, 1 below 10,000, then whole numbers with commas."""
     if abs(m) >= 10000:
@@ -189,15 +182,13 @@ def value_text(m: float) -> str:
 def rate_axis(ax: Any, values: Iterable[Optional[float]], label: str) -> bool:
     """The y axis of a rate (files/s, or bandwidth): logarithmic when its
     positive values span more than LOG_SPAN, so that create's bars still
-    show beside stat's; the label says which. Ticks in plain numbers.
+    show beside stat's; the label says which. Ticks: save()'s eng_axes.
     Returns True when logarithmic."""
     pos = [float(v) for v in values if v is not None and v > 0]
     log = bool(pos) and max(pos) / min(pos) > LOG_SPAN
     if log:
         ax.set_yscale("log")
-        ax.yaxis.set_minor_formatter(NullFormatter())
         label += "  [log scale]"
-    ax.yaxis.set_major_formatter(FuncFormatter(num_tick))
     ax.set_ylabel(label)
     return log
 

@@ -13,7 +13,6 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.lines import Line2D
-from matplotlib.ticker import FuncFormatter
 
 from ... import rows as R
 from ...reader import Phase, Run
@@ -237,7 +236,6 @@ def _legend_extra(handles: List[Any], node_lines: List[Series], many: bool) -> N
 
 def _axes(ax: Any, axt: Optional[Any], series: List[Series], u: Units) -> None:
     ax.set_xscale("log")
-    ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: "%g" % x if x < 1e4 else "{:,.0f}".format(x)))
     xmin = min(float(s["x"][0]) for s in series) / u.div
     xmax = max(float(s["x"][-1]) for s in series) / u.div
     ax.set_xlim(xmin / 1.5, xmax * 1.5)
@@ -248,8 +246,6 @@ def _axes(ax: Any, axt: Optional[Any], series: List[Series], u: Units) -> None:
         axt.grid(True, which="major", alpha=0.35)
         axt.grid(True, which="minor", axis="x", alpha=0.12)
         axt.set_ylabel("fraction of operations > latency\n(the tail, log scale)")
-        axt.yaxis.set_major_formatter(FuncFormatter(
-            lambda y, _: "%g" % y if y >= 1e-4 else "$10^{%d}$" % round(math.log10(y))))
     ax.set_ylim(0, 1.02)
     ax.set_yticks([0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0])
     ax.grid(True, which="major", alpha=0.35)
