@@ -46,6 +46,7 @@ struct pfs_config {
     double ci;              /* --reps auto: the target half-width of the 95% CI, percent of the mean */
     int max_reps;           /* --reps auto: at most this many measured repetitions */
     int warmup;             /* repetitions run first and stored, left out of the statistics */
+    double rep_delay;       /* seconds every rank sleeps between two repetitions, untimed (IOR's -d); 0: none */
     int fsync;
     int rmw;                /* rewrite: read, change and write back each transfer (bonnie++'s rewrite) */
     int fsync_every;        /* write phases: fsync after every N transfers of a stream (0: none) */

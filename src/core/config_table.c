@@ -27,6 +27,7 @@ const struct pfs_opt pfs_opt_table[] = {
     {"ci", 0, T_DOUBLE, OFF(ci), 0.1, 100, NULL, "PCT", "with --reps auto: stop when every phase's 95% confidence interval is within +-PCT% of its mean (default 5)", DESC("ci", 39, "percent")},
     {"max-reps", 0, T_INT, OFF(max_reps), 2, 100000, NULL, "N", "with --reps auto: at most N measured repetitions, then stop and warn (default 20)", DESC("max_reps", 40, NULL)},
     {"warmup", 0, T_INT, OFF(warmup), 0, 100000, NULL, "N", "run the phase list N times first: stored, left out of the statistics (default 0)", DESC("warmup", 41, NULL)},
+    {"rep-delay", 0, T_DOUBLE, OFF(rep_delay), 0.001, 1e6, NULL, "SECS", "sleep SECS between two repetitions of the phase list, outside every timed phase (IOR's -d; default 0: none)", DESC("rep_delay", 49, "seconds")},
     {"fsync", 'e', T_FLAG, OFF(fsync), 0, 0, "1", NULL, "fsync before close, inside the timed region", DESC("fsync", 9, NULL)},
     {"rmw", 0, T_FLAG, OFF(rmw), 0, 0, "1", NULL, "rewrite phases: read each transfer, change it and write it back in place (bonnie++'s rewrite)", DESC("rmw", 44, NULL)},
     {"fsync-every", 0, T_INT, OFF(fsync_every), 0, 1000000000, NULL, "N", "write phases: fsync after every N transfers of a stream, timed (fio's fsync=N; IOR's -Y is 1; default 0: none)", DESC("fsync_every", 37, NULL)},

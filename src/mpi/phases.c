@@ -4,8 +4,10 @@
 #define _GNU_SOURCE
 #include "driver.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "pfs/pagecache.h"
 
@@ -189,13 +191,27 @@ static int stable_now(struct ctx *c, int rep)
     return all;
 }
 
+/* Local: --rep-delay's sleep before a repetition, on every rank alike, left
+ * out of every timed phase (each phase starts at its own barrier after it);
+ * a signal cuts it short, as it cuts the run short. */
+static void rep_delay(const struct ctx *c)
+{
+    const double s = c->cfg.rep_delay;
+    struct timespec ts = {.tv_sec = (time_t)s, .tv_nsec = (long)((s - (double)(time_t)s) * 1e9)};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR && !*c->interrupted)
+        ;
+}
+
 /* Collective. Every repetition of the phase list (the warm-up ones first;
- * under --reps auto until every phase is stable or the cap), until one fails. */
+ * under --reps auto until every phase is stable or the cap), until one
+ * fails; --rep-delay's sleep between two. */
 int drv_phases_run(struct ctx *c, int failed)
 {
     int dropped_notice = 0;
     const int slots = pfs_config_rep_slots(&c->cfg);
     for (int rep = 0, stable = 0; rep < slots && !failed && !stable; rep++) {
+        if (rep > 0 && c->cfg.rep_delay > 0)
+            rep_delay(c);
         for (int p = 0; p < c->cfg.nphases && !failed; p++)
             failed = run_phase(c, p, rep, &dropped_notice);
         if (!failed && c->cfg.reps == 0 && rep >= c->cfg.warmup)

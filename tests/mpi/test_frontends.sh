@@ -8,6 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 
 NP=2
+SRC=${PFS_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 D=$T/data
 mkdir -p "$D"
 
@@ -131,6 +132,20 @@ compare iozone-002 write=$((2 * 4 << 20)) rewrite=$((2 * 4 << 20)) read=$((2 * 4
 case_run iozone-004 "^pfsbench -d $D/iz -t 1m -b 4m -p write,read --threads 2 --include-close -e -k\$" \
     iozone -i0 -i1 -c -e -w -r 1M -s 4m -t 4 -+n -F "$D/iz/a" "$D/iz/b" "$D/iz/c" "$D/iz/d"
 compare iozone-004 write=$((4 * 4 << 20)) read=$((4 * 4 << 20))
+
+# pyfile WHAT SCRIPT ARGS...: a check script of tests/mpi passes.
+pyfile() {
+    local what=$1 script=$2
+    shift 2
+    if "$PY" "$SRC/tests/mpi/$script" "$@" >"$T/py" 2>&1; then ok "$what: $(tail -1 "$T/py")"; else bad "$what"; cat "$T/py"; fi
+}
+
+# ---- --rep-delay (IOR's -d): every rank sleeps between repetitions, outside the timed phases
+mkdir -p "$D/delay"
+in_dir "$T/delay" "$PFSBENCH" -d "$D/delay" -t 64k -b 256k -F -i 3 --rep-delay 1 -q
+check "--rep-delay 1 -i 3: runs" test "$RC" -eq 0
+pyfile "--rep-delay 1: a second or more between repetitions in the stored times" check_rep_delay.py \
+    "$T/delay/pfsbench-results.h5" 1 3
 
 # ---- refusals: exit 2, every bad option named, nothing made (no data, no results file)
 mkdir -p "$D/empty"
