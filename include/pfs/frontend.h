@@ -15,6 +15,15 @@
 
 /* Room for every refusal or note of one command line. */
 #define PFS_FRONTEND_ERRLEN 8192
+#define PFS_FRONTEND_PATHLEN 4096
+
+/* What a translation asks of the run beside its native words. */
+struct pfs_frontend_extra {
+    /* IOR's -O summaryFile=F: rank 0's report (--format's) goes to the new
+     * file F instead of stdout; "" : stdout. pfs_main creates it
+     * (O_EXCL|O_NOFOLLOW: an existing file is refused). */
+    char report[PFS_FRONTEND_PATHLEN];
+};
 
 /* Local. The tool a command line speaks for: "ior", "mdtest" or "iozone"
  * when argv0's last component is pfsbench-TOOL, or when argv1 is TOOL;
@@ -38,6 +47,11 @@ int pfs_frontend_detect(int argc, char **argv, const char **tool);
 int pfs_frontend_translate_for(const char *tool, int nranks, int argc, char **argv, int *out_argc,
                                char ***out_argv, char *err, size_t len);
 
+/* The same, with what the line asks beside the native words in *x (a line
+ * that asks for something is refused when x is NULL). */
+int pfs_frontend_translate_ex(const char *tool, int nranks, int argc, char **argv, int *out_argc, char ***out_argv,
+                              struct pfs_frontend_extra *x, char *err, size_t len);
+
 /* The same for one rank. */
 int pfs_frontend_translate(const char *tool, int argc, char **argv, int *out_argc, char ***out_argv,
                            char *err, size_t len);
@@ -46,7 +60,8 @@ int pfs_frontend_translate(const char *tool, int argc, char **argv, int *out_arg
 void pfs_frontend_free(int argc, char **argv);
 
 /* Local. The whole front end, for pfs_main: when *argv is a front-end
- * command line, translate it; `speak` (rank 0) prints the refusals as
+ * command line, translate it (what it asks beside the native words in *x,
+ * cleared first); `speak` (rank 0) prints the refusals as
  * "pfsbench: error: ..." lines to stderr, or the notes ("pfsbench: note:")
  * to stderr and "pfsbench: equivalent: pfsbench ..." (quoted so it can be
  * pasted) to stdout (to stderr when the line asks for --format json or csv).
@@ -54,7 +69,7 @@ void pfs_frontend_free(int argc, char **argv);
  * replaced, free them with pfs_frontend_free), 2 (the line asked for the
  * tool's help, -h or --help: `speak` printed pfs_frontend_usage; exit 0,
  * nothing made) or -1 (refused: exit 2, nothing made). */
-int pfs_frontend_main(int speak, int nranks, int *argc, char ***argv);
+int pfs_frontend_main(int speak, int nranks, int *argc, char ***argv, struct pfs_frontend_extra *x);
 
 /* Local. What `pfsbench TOOL --help` prints: the usage, the tool's options
  * pfsbench translates and those it refuses, each with its reason. -1 for

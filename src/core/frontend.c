@@ -329,8 +329,8 @@ void pfs_frontend_free(int argc, char **argv)
     free(argv);
 }
 
-int pfs_frontend_translate_for(const char *tool, int nranks, int argc, char **argv, int *out_argc,
-                               char ***out_argv, char *err, size_t len)
+int pfs_frontend_translate_ex(const char *tool, int nranks, int argc, char **argv, int *out_argc, char ***out_argv,
+                              struct pfs_frontend_extra *x, char *err, size_t len)
 {
     struct fe f = {.tool = tool, .nranks = nranks < 1 ? 1 : nranks, .bad = err, .badlen = len};
     if (err && len)
@@ -350,6 +350,10 @@ int pfs_frontend_translate_for(const char *tool, int nranks, int argc, char **ar
         fe_add(&f, f.pass_argv[i]);
     if (f.oom)
         fe_refuse(&f, "(all)", "out of memory");
+    if (f.report[0] && !x)
+        fe_refuse(&f, "-O", "summaryFile: this caller cannot send the report to a file");
+    if (x)
+        snprintf(x->report, sizeof(x->report), "%s", f.report);
     if (f.nbad) {
         pfs_frontend_free(f.n, f.v);
         return -1;
@@ -359,6 +363,12 @@ int pfs_frontend_translate_for(const char *tool, int nranks, int argc, char **ar
     *out_argc = f.n;
     *out_argv = f.v;
     return 0;
+}
+
+int pfs_frontend_translate_for(const char *tool, int nranks, int argc, char **argv, int *out_argc,
+                               char ***out_argv, char *err, size_t len)
+{
+    return pfs_frontend_translate_ex(tool, nranks, argc, argv, out_argc, out_argv, NULL, err, len);
 }
 
 int pfs_frontend_translate(const char *tool, int argc, char **argv, int *out_argc, char ***out_argv,
@@ -429,8 +439,9 @@ static int asks_help(int argc, char **argv)
     return 0;
 }
 
-int pfs_frontend_main(int speak, int nranks, int *argc, char ***argv)
+int pfs_frontend_main(int speak, int nranks, int *argc, char ***argv, struct pfs_frontend_extra *x)
 {
+    x->report[0] = '\0';
     const char *tool = NULL;
     int first = pfs_frontend_detect(*argc, *argv, &tool);
     if (!first)
@@ -443,7 +454,7 @@ int pfs_frontend_main(int speak, int nranks, int *argc, char ***argv)
     static char msg[PFS_FRONTEND_ERRLEN];
     int nc = 0;
     char **nv = NULL;
-    if (pfs_frontend_translate_for(tool, nranks, *argc - first, *argv + first, &nc, &nv, msg, sizeof(msg)) != 0) {
+    if (pfs_frontend_translate_ex(tool, nranks, *argc - first, *argv + first, &nc, &nv, x, msg, sizeof(msg)) != 0) {
         if (speak)
             print_lines(stderr, "pfsbench: error: ", msg);
         return -1;

@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pfs/frontend.h"
+
 #define PFS_FE_NOTES 4096
 #define NO_EQUIV "no pfsbench equivalent"
 
@@ -37,6 +39,7 @@ struct fe {
     size_t badlen, badused;
     int nbad;
     char notes[PFS_FE_NOTES];
+    char report[PFS_FRONTEND_PATHLEN]; /* IOR's -O summaryFile ("": none) */
     size_t notesused;
     int pass_argc;     /* words after a bare "--": native options, appended last */
     char **pass_argv;

@@ -13,6 +13,7 @@
 enum {
     IOR_API = 1, IOR_B, IOR_T, IOR_S, IOR_F, IOR_C, IOR_Q, IOR_E, IOR_W, IOR_R, IOR_CW, IOR_CR, IOR_K, IOR_I,
     IOR_D, IOR_O, IOR_OPATH, IOR_Z, IOR_COLL, IOR_V, IOR_DIRECT, IOR_HELP, IOR_IGNORE, IOR_G, IOR_QUIT, IOR_Y,
+    IOR_DELAY, IOR_REF,
 };
 
 const struct fe_opt fe_ior_tab[] = {
@@ -43,14 +44,14 @@ const struct fe_opt fe_ior_tab[] = {
     {"-G", FE_VALUE, IOR_G, NULL},
     {"-q", FE_FLAG, IOR_QUIT, NULL},
     {"-Y", FE_FLAG, IOR_Y, NULL},
+    {"-d", FE_VALUE, IOR_DELAY, NULL},
+    {"-A", FE_VALUE, IOR_REF, NULL},
     {"-E", FE_FLAG, 0, "use the existing file: pfsbench reads only files a run of its own kept: write with -k, then "
                        "give -r and, after --, --run-id ID (the id that run printed)"},
-    {"-d", FE_VALUE, 0, "a delay between repetitions: pfsbench has none"},
     {"-T", FE_VALUE, 0, "a time limit in minutes: pfsbench has none for the run; -D SECS is the stonewall per phase"},
     {"-N", FE_VALUE, 0, "the number of tasks: every rank mpirun starts takes part; give mpirun -np N"},
     {"-u", FE_FLAG, 0, "a directory per task: pfsbench's data files share -d's directory"},
     {"-m", FE_FLAG, 0, "a file name per repetition: " NO_EQUIV},
-    {"-A", FE_VALUE, 0, "a reference number for the summary: give -- --label TEXT"},
     {"-f", FE_VALUE, 0, "an IOR script: translate each RUN's options into a command line of its own"},
     {"-H", FE_FLAG, 0, "show hints: " NO_EQUIV " (the hints given with -- --hint are in the results file)"},
     {"-U", FE_VALUE, 0, "a hints file: give each hint with -- --hint KEY=VALUE"},
@@ -79,10 +80,11 @@ const struct fe_opt fe_ior_tab[] = {
 struct ior_st {
     char api[16];
     uint64_t b, t;
-    long s, reps, deadline;
-    int fpp, reorder, fsync, fsync_each, w, r, cw, cr, keep, random, coll, verbose, direct, help, wearout;
+    long s, reps, deadline, delay, refnum;
+    int fpp, reorder, fsync, fsync_each, w, r, cw, cr, keep, random, coll, verbose, direct, help, wearout, have_ref;
     char dir[1024];
     int have_o;
+    const char *format; /* -O summaryFormat: NULL (IOR's default: text), "json", "csv" */
 };
 
 /* IOR's -a, as a pfsbench --api: the backends pfsbench has under IOR's names. */
@@ -113,7 +115,36 @@ static void ior_api(struct fe *f, struct ior_st *s, const char *val)
     snprintf(s->api, sizeof(s->api), "%s", mine);
 }
 
-/* -O key=value[,key=value]: the stonewall's keys. */
+/* -O KEY=0|1, IOR's atoi of a flag: 0 or 1 only. */
+static void ior_flag(struct fe *f, const char *key, const char *v, int *out)
+{
+    if (strcmp(v, "0") == 0 || strcmp(v, "1") == 0)
+        *out = v[0] == '1';
+    else
+        fe_refuse(f, "-O", "%s=%s: give 0 or 1", key, v);
+}
+
+/* -O summaryFormat=default|JSON|CSV (any case, as IOR compares) is
+ * --format text|json|csv; -O summaryFile=F: rank 0's report goes to the
+ * new file F (pfs_main creates it; an existing one is refused). */
+static void ior_summary(struct fe *f, struct ior_st *s, const char *key, const char *v)
+{
+    if (strcasecmp(key, "summaryFile") == 0) {
+        if (!*v || strlen(v) >= sizeof(f->report))
+            fe_refuse(f, "-O", "summaryFile=%s: give a file name (up to %zu bytes)", v, sizeof(f->report) - 1);
+        else
+            snprintf(f->report, sizeof(f->report), "%s", v);
+    } else if (strcasecmp(v, "default") == 0)
+        s->format = NULL;
+    else if (strcasecmp(v, "JSON") == 0)
+        s->format = "json";
+    else if (strcasecmp(v, "CSV") == 0)
+        s->format = "csv";
+    else
+        fe_refuse(f, "-O", "summaryFormat=%s: IOR's formats are default, JSON and CSV", v);
+}
+
+/* -O key=value[,key=value]: the stonewall's keys, O_DIRECT, the summary's format and file. */
 static void ior_directives(struct fe *f, struct ior_st *s, const char *val)
 {
     char buf[512];
@@ -123,7 +154,11 @@ static void ior_directives(struct fe *f, struct ior_st *s, const char *val)
         const char *v = eq ? eq + 1 : "";
         if (eq)
             *eq = '\0';
-        if (strcasecmp(kv, "stoneWallingWearOut") == 0 && strcmp(v, "1") == 0)
+        if (strcasecmp(kv, "summaryFile") == 0 || strcasecmp(kv, "summaryFormat") == 0)
+            ior_summary(f, s, kv, v);
+        else if (strcasecmp(kv, "useO_DIRECT") == 0)
+            ior_flag(f, kv, v, &s->direct);
+        else if (strcasecmp(kv, "stoneWallingWearOut") == 0 && strcmp(v, "1") == 0)
             s->wearout = 1;
         else if (strcasecmp(kv, "stoneWallingWearOut") == 0)
             fe_refuse(f, "-O", "stoneWallingWearOut=%s: pfsbench's stonewall always wears out (=1)", v);
@@ -132,7 +167,8 @@ static void ior_directives(struct fe *f, struct ior_st *s, const char *val)
                     "stream reached, both bandwidths) in its results file", v);
         else
             fe_refuse(f, "-O", "%s: not an IOR directive pfsbench translates (stoneWallingWearOut=1, "
-                      "stoneWallingStatusFile=F)", kv);
+                      "stoneWallingStatusFile=F, useO_DIRECT=0|1, summaryFormat=default|JSON|CSV, summaryFile=F)",
+                      kv);
     }
 }
 
@@ -154,6 +190,8 @@ static void ior_on(struct fe *f, const struct fe_opt *o, const struct fe_arg *a,
         break;
     case IOR_E: s->fsync = 1; break;
     case IOR_Y: s->fsync_each = 1; break; /* IOR's fsync after every write: pfsbench's fsync every transfer */
+    case IOR_DELAY: fe_int(f, "-d", a->val, 0, 1000000, &s->delay); break; /* IOR's interTestDelay: whole seconds */
+    case IOR_REF: s->have_ref = fe_int(f, "-A", a->val, 0, 2147483647L, &s->refnum) == 0; break;
     case IOR_W: s->w = 1; break;
     case IOR_R: s->r = 1; break;
     case IOR_CW: s->cw = 1; break;
@@ -197,6 +235,32 @@ static uint64_t ior_block(struct fe *f, const struct ior_st *s, int *strided)
     }
     *strided = 1; /* segment k of rank r is at (k x N + r) x t: strided transfers */
     return s->t * (uint64_t)s->s;
+}
+
+/* -d, -A, -O summaryFormat/summaryFile: the delay between repetitions, the
+ * run's label, the report's format and file. */
+static void ior_extras(struct fe *f, const struct ior_st *s)
+{
+    if (s->delay > 0 && s->reps < 2)
+        fe_note(f, "-d", "%ld: with one repetition (-i 1) there is nothing to wait between; IOR would still sleep "
+                "before its write and read phases", s->delay);
+    else if (s->delay > 0)
+        fe_note(f, "-d", "%ld: pfsbench sleeps between two repetitions (--rep-delay), IOR before each write and "
+                "read phase; neither is timed", s->delay);
+    if (s->delay > 0 && s->reps > 1)
+        fe_add(f, "--rep-delay"), fe_addf(f, "%ld", s->delay);
+    if (s->have_ref && fe_passes(f, "--label"))
+        fe_refuse(f, "-A", "and -- --label both name the run: give one");
+    else if (s->have_ref)
+        fe_add(f, "--label"), fe_addf(f, "refnum=%ld", s->refnum);
+    if (s->format && fe_passes(f, "--format"))
+        fe_refuse(f, "-O", "summaryFormat and -- --format both: give one");
+    else if (s->format)
+        fe_add(f, "--format"), fe_add(f, s->format);
+    if (f->report[0])
+        fe_note(f, "-O", "summaryFile=%s: rank 0's %s report goes to this new file (an existing one is refused: "
+                "IOR would overwrite it); to paste the equivalent, add >%s", f->report, s->format ? s->format : "text",
+                f->report);
 }
 
 void fe_ior(struct fe *f, int argc, char **argv)
@@ -259,4 +323,5 @@ void fe_ior(struct fe *f, int argc, char **argv)
         fe_add(f, "--direct");
     if (s.verbose)
         fe_add(f, "-v");
+    ior_extras(f, &s);
 }

@@ -8,12 +8,19 @@
  * calls none of them. */
 #include "driver.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "pfs/clean.h"
 #include "pfs/frontend.h"
+#include "pfs/safefile.h"
 #include "survive.h"
 
 /* Collective. --clean: rank 0 lists (and with --yes removes) leftovers. */
@@ -108,6 +115,58 @@ int drv_dispatch(MPI_Comm comm, int argc, char **argv, const struct drv_job *job
     return rc;
 }
 
+/* IOR's -O summaryFile=F: the file rank 0 made for the report, and the
+ * directory it was made in, held open. */
+struct report_file {
+    int dir;             /* -1: none */
+    char name[NAME_MAX + 1];
+    struct pfs_fid id;
+};
+
+/* Collective. Rank 0 creates F, new (never an existing file, never
+ * through a link), in its directory held open, and its stdout, which
+ * carries the report, goes there. Returns 0 on every rank, or -1 on every
+ * rank when rank 0 could not (it said why). */
+static int report_to_file(MPI_Comm comm, int rank, const char *path, struct report_file *rf)
+{
+    int ok = 1;
+    rf->dir = -1;
+    if (rank == 0) {
+        char d[PATH_MAX], b[PATH_MAX];
+        snprintf(d, sizeof(d), "%s", path);
+        snprintf(b, sizeof(b), "%s", path);
+        snprintf(rf->name, sizeof(rf->name), "%s", basename(b));
+        fflush(stdout);
+        rf->dir = open(dirname(d), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        int fd = rf->dir < 0 ? -1 : openat(rf->dir, rf->name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+        if (fd < 0 || pfs_fid_of_fd(fd, &rf->id) != 0 || dup2(fd, STDOUT_FILENO) < 0) {
+            fprintf(stderr, "pfsbench: error: ior -O summaryFile=%s: %s%s\n", path, strerror(errno),
+                    errno == EEXIST ? " (IOR would overwrite it; pfsbench writes only a new file: remove it or name "
+                                      "another)" : "");
+            ok = 0;
+        }
+        if (fd >= 0)
+            close(fd);
+        if (!ok && fd >= 0)
+            (void)pfs_unlink_own_at(rf->dir, rf->name, &rf->id);
+    }
+    MPI_Bcast(&ok, 1, MPI_INT, 0, comm);
+    return ok ? 0 : -1;
+}
+
+/* Rank 0, once the run is over: after a run refused as bad input (exit 2,
+ * nothing created) the report file goes too, when it is still the empty
+ * file report_to_file made. */
+static void report_done(struct report_file *rf, int refused)
+{
+    struct stat now;
+    fflush(stdout);
+    if (refused && fstatat(rf->dir, rf->name, &now, AT_SYMLINK_NOFOLLOW) == 0 && now.st_size == 0)
+        (void)pfs_unlink_own_at(rf->dir, rf->name, &rf->id);
+    if (rf->dir >= 0)
+        close(rf->dir);
+}
+
 int pfs_main(MPI_Comm comm, int argc, char **argv)
 {
     /* pfsbench ior|mdtest|iozone ARGS: that tool's line, translated (the
@@ -115,12 +174,20 @@ int pfs_main(MPI_Comm comm, int argc, char **argv)
     int rank, nranks;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &nranks);
-    int fe = pfs_frontend_main(rank == 0, nranks, &argc, &argv);
+    struct pfs_frontend_extra x;
+    int fe = pfs_frontend_main(rank == 0, nranks, &argc, &argv, &x);
     if (fe < 0)
         return PFS_EXIT_USAGE;
     if (fe == 2) /* the tool's --help, printed */
         return 0;
+    struct report_file rf;
+    if (x.report[0] && report_to_file(comm, rank, x.report, &rf) != 0) {
+        pfs_frontend_free(argc, argv);
+        return PFS_EXIT_USAGE;
+    }
     int rc = drv_dispatch(comm, argc, argv, NULL, NULL);
+    if (x.report[0] && rank == 0)
+        report_done(&rf, rc == PFS_EXIT_USAGE);
     if (fe > 0)
         pfs_frontend_free(argc, argv);
     return rc;

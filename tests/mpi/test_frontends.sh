@@ -62,7 +62,7 @@ EOF
 }
 
 # case_run NAME EXPECTED_NATIVE_RE TOOL ARGS...: run the tool's line (its stdout and stderr kept in
-# $T/NAME/fe.out, fe.err), then its printed equivalent natively.
+# $T/NAME/fe.out, fe.err), then its printed equivalent natively (the native run's report on stdout).
 case_run() {
     local name=$1 want=$2
     shift 2
@@ -70,7 +70,7 @@ case_run() {
     cp "$T/out" "$T/$name/fe.out"
     cp "$T/err" "$T/$name/fe.err"
     local line
-    line=$(sed -n 's/^pfsbench: equivalent: //p' "$T/out")
+    line=$(sed -n 's/^pfsbench: equivalent: //p' "$T/out" "$T/err") # on stderr with --format json|csv
     if [ "$RC" -ne 0 ] || [ -z "$line" ]; then
         bad "$name: pfsbench $* runs and prints its equivalent (rc $RC)"
         return
@@ -147,6 +147,25 @@ check "--rep-delay 1 -i 3: runs" test "$RC" -eq 0
 pyfile "--rep-delay 1: a second or more between repetitions in the stored times" check_rep_delay.py \
     "$T/delay/pfsbench-results.h5" 1 3
 
+# ---- IOR's -d, -A and its JSON summary in a file: --rep-delay, --label refnum=N, --format json to the file
+mkdir -p "$D/ior-sum" "$D/empty"
+case_run ior-summary "^pfsbench -d $D/ior-sum -t 64k -b 256k -F -p write,read -i 2 --rep-delay 1 --label refnum=42 --format json\$" \
+    ior -w -r -F -b 256k -t 64k -i 2 -d 1 -A 42 -O summaryFormat=JSON -O summaryFile="$D/ior-sum.json" -o "$D/ior-sum/f"
+compare ior-summary write=$((2 * 256 << 10)) read=$((2 * 256 << 10))
+pyfile "ior -O summaryFile: the JSON report of the run, labelled refnum=42" check_ior_summary.py \
+    "$D/ior-sum.json" "$T/ior-summary/fe/pfsbench-results.h5" refnum=42
+check "ior -O summaryFile: nothing of the report on stdout" test ! -s "$T/ior-summary/fe.out"
+pyfile "ior -d 1: a second or more between the repetitions" check_rep_delay.py "$T/ior-summary/fe/pfsbench-results.h5" 1 2
+# An existing summary file is not overwritten (IOR would): exit 2, it stays as it was, nothing made.
+echo keep >"$D/ior-sum.old"
+in_dir "$T/refuse-sum" "$PFSBENCH" ior -w -F -O summaryFile="$D/ior-sum.old" -o "$D/empty/f"
+check "ior -O summaryFile=EXISTING: exit 2 naming it" test "$RC" -eq 2 -a -n "$(grep "error: ior -O summaryFile=.*ior-sum.old: File exists" "$T/err")"
+check "ior -O summaryFile=EXISTING: the file is untouched, nothing made" \
+    test "$(cat "$D/ior-sum.old")" = keep -a -z "$(ls -A "$D/empty")$(ls -A "$T/refuse-sum")"
+# A run the native checks refuse leaves no summary file behind.
+in_dir "$T/refuse-sum2" "$PFSBENCH" ior -w -F -O summaryFile="$T/sum.txt" -o "$D/nowhere/f"
+check "ior -O summaryFile with a missing -o directory: exit 2, no summary file left" test "$RC" -eq 2 -a ! -e "$T/sum.txt"
+
 # ---- refusals: exit 2, every bad option named, nothing made (no data, no results file)
 mkdir -p "$D/empty"
 in_dir "$T/refuse1" "$PFSBENCH" iozone -i0 -i1 -c -e -w -r 16M -s 4m -t 2 -+n -+m "$T/threadlist" -F "$D/empty/f1" "$D/empty/f2"
@@ -188,6 +207,7 @@ done
 in_dir "$T/help-ior" "$PFSBENCH" ior --help
 check "ior --help: -F and -Q among the translated options" grep -q "^translated:.* -F .*-Q" "$T/out"
 check "ior --help: -m refused with its reason" grep -q "^  -m .*a file name per repetition" "$T/out"
+check "ior --help: -d and -A among the translated options" grep -q "^ .* -d -A" "$T/out"
 check "pfsbench --help names the front ends" grep -q "pfsbench ior|mdtest|iozone" <("$PFSBENCH" --help)
 
 finish

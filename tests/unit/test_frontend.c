@@ -25,6 +25,7 @@ static int split(char *line, char **v, int max)
 }
 
 static char msg[PFS_FRONTEND_ERRLEN];
+static struct pfs_frontend_extra extra; /* what the last translation asked beside its words */
 
 /* The native line for tool's words over nranks, or NULL when refused (msg: why). */
 static const char *xlate(const char *tool, int nranks, const char *words)
@@ -34,7 +35,7 @@ static const char *xlate(const char *tool, int nranks, const char *words)
     snprintf(buf, sizeof(buf), "%s", words);
     int n = split(buf, v, 128), oc = 0;
     char **ov = NULL;
-    if (pfs_frontend_translate_for(tool, nranks, n, v, &oc, &ov, msg, sizeof(msg)) != 0) {
+    if (pfs_frontend_translate_ex(tool, nranks, n, v, &oc, &ov, &extra, msg, sizeof(msg)) != 0) {
         assert_null(ov);
         return NULL;
     }
@@ -131,7 +132,7 @@ static void test_ior_refused(void **state)
 {
     (void)state;
     static const char *const all[] = {"-E", "-d", "-T", "-Q", "-c", "-s", "-N", "-O"};
-    expect_refused("ior", 2, "-Y -E -d 5 -T 10 -Q 2 -c -s 3 -b 2m -t 1m -N 4 -O stoneWallingWearOut=0", all, 8);
+    expect_refused("ior", 2, "-Y -E -d x -T 10 -Q 2 -c -s 3 -b 2m -t 1m -N 4 -O stoneWallingWearOut=0", all, 8);
     static const char *const unk[] = {"-L", "--bogus", "stray"};
     expect_refused("ior", 2, "-L 3 --bogus stray -w", unk, 3);
     static const char *const api[] = {"-a"};
@@ -141,6 +142,48 @@ static void test_ior_refused(void **state)
     expect_refused("ior", 2, "-t 1.5m -b 0 -i x", sz, 3);
     static const char *const val[] = {"-t"};
     expect_refused("ior", 2, "-w -t", val, 1);
+}
+
+/* -O useO_DIRECT, -d (the delay between repetitions), -A (the reference
+ * number: the run's label), -O summaryFormat and summaryFile (the report's
+ * format, and the new file it goes to). */
+static void test_ior_summary(void **state)
+{
+    (void)state;
+    expect("ior", 2, "-w -O useO_DIRECT=1 -o /d/f", "pfsbench -d /d -t 256k -b 1m --shared -p write --direct");
+    expect("ior", 2, "-w -O useO_DIRECT=0 -o /d/f", "pfsbench -d /d -t 256k -b 1m --shared -p write");
+    expect("ior", 2, "-w -r -F -i 3 -d 5 -A 7 -o /d/f",
+           "pfsbench -d /d -t 256k -b 1m -F -p write,read -i 3 --rep-delay 5 --label refnum=7");
+    assert_non_null(strstr(msg, "ior -d: 5: pfsbench sleeps between two repetitions"));
+    /* One repetition: nothing to wait between (a note, no --rep-delay). */
+    expect("ior", 2, "-w -d 5 -o /d/f", "pfsbench -d /d -t 256k -b 1m --shared -p write");
+    assert_non_null(strstr(msg, "ior -d: 5: with one repetition"));
+    expect("ior", 2, "-w -d 0 -i 2 -o /d/f", "pfsbench -d /d -t 256k -b 1m --shared -p write -i 2");
+    /* The summary: JSON or CSV in any case, alone (stdout) or to a file; default is text. */
+    expect("ior", 2, "-w -O summaryFormat=json -o /d/f", "pfsbench -d /d -t 256k -b 1m --shared -p write --format json");
+    assert_string_equal(extra.report, "");
+    expect("ior", 2, "-w -O summaryFormat=CSV,summaryFile=/r/s.csv -o /d/f",
+           "pfsbench -d /d -t 256k -b 1m --shared -p write --format csv");
+    assert_string_equal(extra.report, "/r/s.csv");
+    assert_non_null(strstr(msg, "ior -O: summaryFile=/r/s.csv: rank 0's csv report goes to this new file"));
+    expect("ior", 2, "-w -O summaryFile=s.txt -O summaryFormat=default", "pfsbench -d . -t 256k -b 1m --shared -p write");
+    assert_string_equal(extra.report, "s.txt");
+    static const char *const o[] = {"-O"};
+    expect_refused("ior", 2, "-w -O summaryFormat=XML", o, 1);
+    expect_refused("ior", 2, "-w -O useO_DIRECT=2", o, 1);
+    expect_refused("ior", 2, "-w -O summaryFile=", o, 1);
+    expect_refused("ior", 2, "-w -O summaryFormat=JSON -- --format csv", o, 1);
+    static const char *const a[] = {"-A"};
+    expect_refused("ior", 2, "-w -A x", a, 1);
+    expect_refused("ior", 2, "-w -A 3 -- --label mine", a, 1);
+    /* A caller that cannot send the report to a file refuses the line. */
+    char w0[] = "-w", w1[] = "-O", w2[] = "summaryFile=/r/s";
+    char *v[] = {w0, w1, w2};
+    int oc = 0;
+    char **ov = NULL;
+    assert_int_equal(pfs_frontend_translate_for("ior", 2, 3, v, &oc, &ov, msg, sizeof(msg)), -1);
+    assert_null(ov);
+    assert_non_null(strstr(msg, "ior -O: summaryFile"));
 }
 
 static void test_mdtest(void **state)
@@ -253,6 +296,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_detect),        cmocka_unit_test(test_ior),    cmocka_unit_test(test_ior_refused),
+        cmocka_unit_test(test_ior_summary),
         cmocka_unit_test(test_mdtest),        cmocka_unit_test(test_mdtest_more), cmocka_unit_test(test_mdtest_tree), cmocka_unit_test(test_iozone),
         cmocka_unit_test(test_iozone_refused),
     };
