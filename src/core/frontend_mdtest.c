@@ -67,6 +67,7 @@ struct md_st {
     long n, items, depth, branch, reps, stride, stonewall;
     uint64_t wbytes, rbytes;
     int files, unique, c, t, r, e, have_w, have_e, verbose, help, leaf, dirs, keep;
+    int tree_only; /* 0 files per process (mdtest's default -n 0, or -n rounded down to 0): the tree alone */
     char dir[1024], api[16];
 };
 
@@ -85,7 +86,7 @@ static void md_on(struct fe *f, const struct fe_opt *o, const struct fe_arg *a, 
     struct md_st *s = st;
     long v;
     switch (o->id) {
-    case MD_N: fe_int(f, "-n", a->val, 1, 100000000, &s->n); break;
+    case MD_N: fe_int(f, "-n", a->val, 0, 100000000, &s->n); break;
     case MD_FILES: s->files = 1; break;
     case MD_U: s->unique = 1; break;
     case MD_Z: fe_int(f, "-z", a->val, 0, 32, &s->depth); break;
@@ -133,12 +134,10 @@ static void md_dir_phases(struct fe *f, struct md_st *s, char *list, size_t len)
 {
     if (s->files)
         fe_refuse(f, "-D", "and -F both: give one (directories only, or files only)");
-    if (!s->depth)
-        fe_refuse(f, "-D", "at -z 0 there is no tree: pfsbench's directory phases make, stat and remove the -z/-b "
-                  "tree's directories, not mdtest's -n directory items; give -z 1 or more");
-    if (s->n || s->items)
-        fe_refuse(f, s->n ? "-n" : "-I", "with -D: mdtest's directory items in the tree are not built; pfsbench's "
-                  "directory phases work on the -z/-b tree's own directories: drop it");
+    if (!s->depth && !s->n && !s->items) /* with them, md_dir_items made the tree or said why not */
+        fe_refuse(f, "-D", "at -z 0 and without -n or -I there is nothing to make: pfsbench's directory phases make, "
+                  "stat and remove the -z/-b tree's directories, or with -u each rank's -n directories; give -z 1 or "
+                  "more, or -u -n N");
     if (s->e)
         fe_refuse(f, "-E", "with -D: a directory has no content to read");
     if (!s->c && !s->t && !s->r)
@@ -152,6 +151,20 @@ static void md_dir_phases(struct fe *f, struct md_st *s, char *list, size_t len)
         list[n - 1] = '\0';
 }
 
+/* 0 files per process: mdtest's tree creation (-C) and removal (-r) alone. */
+static void md_tree_phases(struct fe *f, const struct md_st *s, char *list, size_t len)
+{
+    list[0] = '\0';
+    if (!s->c && !s->r) {
+        fe_refuse(f, s->t ? "-T" : "-E", "with 0 files per process there is nothing to stat or read: give -n N");
+        return;
+    }
+    if (!s->c && !fe_passes(f, "--run-id"))
+        fe_refuse(f, "-r", "without -C this removes the tree an earlier run left: give that run's id after --, e.g. "
+                  "pfsbench mdtest ... -- --run-id ID (a run that kept it with -K), or add -C");
+    snprintf(list, len, "%s", s->c && s->r ? "mkdir,rmdir" : s->c ? "mkdir" : "rmdir");
+}
+
 /* mdtest's phases (create, stat, read, remove; all four without -C -T -E
  * -r) as -p; with a tree, mkdir first (with -C) and rmdir last (with -r):
  * mdtest's tree creation and removal. */
@@ -163,6 +176,10 @@ static void md_phases(struct fe *f, struct md_st *s, char *list, size_t len)
     }
     if (!s->c && !s->t && !s->e && !s->r)
         s->c = s->t = s->e = s->r = 1;
+    if (s->tree_only) {
+        md_tree_phases(f, s, list, len);
+        return;
+    }
     if (!s->c && (s->t || s->e || s->r) && !fe_passes(f, "--run-id"))
         fe_refuse(f, s->t ? "-T" : s->e ? "-E" : "-r", "without -C this works on the files an earlier run left: give "
                   "that run's id after --, e.g. pfsbench mdtest ... -- --run-id ID (a run that kept them with -K), or "
@@ -194,19 +211,42 @@ static uint64_t md_holders(const struct md_st *s)
     return all > 100000000 ? 0 : s->leaf ? level : all;
 }
 
-/* -n and -I over the tree: -I items in each directory that holds files;
- * -n of them spread evenly (a multiple of those directories). */
-static void md_items(struct fe *f, struct md_st *s)
+/* -D with -n N or -I N: mdtest's N directory items per rank. At -z 0,
+ * with -u, they are the rank's own directory's N children: pfsbench's tree
+ * of depth 1 and N branches (its mkdir, stat-dirs and rmdir count N per
+ * rank). In a deeper tree (items in every directory of it) or in the one
+ * shared directory (made by stream 0 alone in pfsbench) they are not built. */
+static void md_dir_items(struct fe *f, struct md_st *s)
 {
-    if (s->depth && s->branch < 1)
-        fe_refuse(f, "-b", "%ld: a tree needs 1 or more children per directory", s->branch);
-    if (s->dirs || (s->depth && s->branch < 1))
+    const long n = s->items ? s->items : s->n;
+    const char *opt = s->items ? "-I" : "-n";
+    if (!n)
         return;
-    const uint64_t h = md_holders(s);
-    if (!h) {
-        fe_refuse(f, "-z", "%ld -b %ld: more than 100000000 directories per tree", s->depth, s->branch);
-        return;
+    if (s->items && s->n && s->items != s->n)
+        fe_refuse(f, "-I", "%ld with -n %ld and -D at -z 0: the one directory holds them all; give one of -I and -n",
+                  s->items, s->n);
+    else if (s->depth)
+        fe_refuse(f, opt, "with -D at -z %ld: mdtest's directory items in every directory of the tree are not built "
+                  "(pfsbench's directory phases work on the -z/-b tree's own directories; at -z 0 with -u they are "
+                  "built): drop it", s->depth);
+    else if (!s->unique)
+        fe_refuse(f, opt, "with -D and without -u: every rank's %ld directories in the one shared directory are not "
+                  "built (pfsbench's shared tree is stream 0's alone); give -u", n);
+    else if (n > 100000)
+        fe_refuse(f, opt, "%ld directories in each rank's directory: pfsbench's --branch takes at most 100000", n);
+    else {
+        fe_note(f, opt, "%ld with -D at -z 0: each rank's %ld directories are pfsbench's tree of depth 1 and %ld "
+                "branches in the rank's own directory", n, n, n);
+        s->depth = 1;
+        s->branch = n;
     }
+}
+
+/* mdtest's -n over the tree's directories that hold files (items_per_dir =
+ * n / directories, n = items_per_dir x directories: -n 1000 -z 2 -b 3 is 76
+ * in each of 13, 988); -I items in each; neither: mdtest's default, 0. */
+static void md_round(struct fe *f, struct md_st *s, uint64_t h)
+{
     if (s->items && (uint64_t)s->items > 100000000 / h)
         fe_refuse(f, "-I", "%ld items in each of %llu directories: more than 100000000 files per process", s->items,
                   (unsigned long long)h);
@@ -216,11 +256,46 @@ static void md_items(struct fe *f, struct md_st *s)
                   (unsigned long long)((uint64_t)s->items * h));
     else if (s->items)
         s->n = (long)((uint64_t)s->items * h);
-    else if (s->n && (uint64_t)s->n % h)
-        fe_refuse(f, "-n", "%ld files over the %llu directories that hold them: mdtest puts -n / directories in "
-                  "each; give a multiple of %llu (or -I)", s->n, (unsigned long long)h, (unsigned long long)h);
-    if (!s->n)
-        fe_refuse(f, "-n", "not given: give -n N, the files per process");
+    else if (s->n && (uint64_t)s->n % h) {
+        const uint64_t each = (uint64_t)s->n / h;
+        fe_note(f, "-n", "%ld over the %llu directories that hold files: mdtest puts %ld / %llu = %llu in each, so "
+                "%llu files per process, as here", s->n, (unsigned long long)h, s->n, (unsigned long long)h,
+                (unsigned long long)each, (unsigned long long)(each * h));
+        s->n = (long)(each * h);
+    }
+}
+
+/* -n and -I over the tree; 0 files (mdtest's default): the tree alone. */
+static void md_items(struct fe *f, struct md_st *s)
+{
+    if (s->depth && s->branch < 1)
+        fe_refuse(f, "-b", "%ld: a tree needs 1 or more children per directory", s->branch);
+    if (s->dirs) {
+        md_dir_items(f, s);
+        return;
+    }
+    if (s->depth && s->branch < 1)
+        return;
+    const uint64_t h = md_holders(s);
+    if (!h) {
+        fe_refuse(f, "-z", "%ld -b %ld: more than 100000000 directories per tree", s->depth, s->branch);
+        return;
+    }
+    const long asked = s->n;
+    const int bad = f->nbad;
+    md_round(f, s, h);
+    if (s->n || f->nbad > bad)
+        return;
+    if (!s->depth)
+        fe_refuse(f, "-n", asked ? "%ld: fewer files than directories, mdtest's 0 in each; at -z 0 there is no "
+                  "tree to make either: nothing to run; give -n N" : "not given: mdtest's default is 0 files per "
+                  "process, and at -z 0 there is no tree to make either: nothing to run; give -n N", asked);
+    else {
+        fe_note(f, "-n", asked ? "%ld: fewer files than directories, mdtest's 0 in each: only the tree is made and "
+                "removed (mdtest's tree creation and removal)" : "not given: mdtest's default is 0 files per process "
+                "(and no -I): only the tree is made and removed (mdtest's tree creation and removal)", asked);
+        s->tree_only = 1;
+    }
 }
 
 void fe_mdtest(struct fe *f, int argc, char **argv)
@@ -241,22 +316,23 @@ void fe_mdtest(struct fe *f, int argc, char **argv)
     fe_add(f, s.dir);
     fe_add(f, "-p");
     fe_add(f, list);
-    if (!s.dirs)
+    const int files = !s.dirs && !s.tree_only; /* with files to make: -n, and what places, sizes and reads them */
+    if (files)
         fe_add(f, "-n"), fe_addf(f, "%ld", s.n);
     if (s.depth) {
         fe_add(f, "--depth"), fe_addf(f, "%ld", s.depth);
         if (s.branch != 1)
             fe_add(f, "--branch"), fe_addf(f, "%ld", s.branch);
-        if (s.leaf && !s.dirs)
+        if (s.leaf && files)
             fe_add(f, "--leaf-only");
     }
-    if (s.wbytes)
+    if (s.wbytes && files)
         fe_add_size(f, "--file-size", s.wbytes);
     if (s.unique)
         fe_add(f, "--dirs"), fe_add(f, "per-rank");
-    if (s.stride > 0 && !s.dirs)
+    if (s.stride > 0 && files)
         fe_add(f, "-C");
-    if (s.stride > 0 && s.r && !s.dirs)
+    if (s.stride > 0 && s.r && files)
         fe_note(f, "-N", "pfsbench's -C applies to stat and read-files; each rank deletes its own files");
     if (s.reps > 1)
         fe_add(f, "-i"), fe_addf(f, "%ld", s.reps);
@@ -264,6 +340,8 @@ void fe_mdtest(struct fe *f, int argc, char **argv)
      * file creation phase only, as mdtest has it. */
     if (s.stonewall && s.dirs)
         fe_refuse(f, "-W", "with -D: pfsbench's stonewall stops the file create phase, and -D has none");
+    else if (s.stonewall && s.tree_only)
+        fe_refuse(f, "-W", "with 0 files per process there is no create phase to stop: give -n N");
     else if (s.stonewall && !s.c)
         fe_refuse(f, "-W", "without -C: the stonewall stops the create phase, which this run does not have");
     else if (s.stonewall)

@@ -124,6 +124,21 @@ case_run mdtest-dirs "^pfsbench -d $D/md-dirs -p mkdir,stat-dirs,rmdir --depth 2
     mdtest -D -u -z 2 -b 2 -d "$D/md-dirs"
 compare mdtest-dirs mkdir=12 stat-dirs=12 rmdir=12
 check "mdtest trees: nothing left" test -z "$(ls -A "$D/md-tree")$(ls -A "$D/md-dirs")"
+# ---- mdtest's -n rounded as mdtest does (10 over 1 + 3 directories: 2 each, 8); no -n: mdtest's 0, the tree alone;
+# -D -I 5 at -z 0: each rank's 5 directories
+mkdir -p "$D/md-round" "$D/md-default" "$D/md-ditems"
+case_run mdtest-round "^pfsbench -d $D/md-round -p mkdir,create,stat,read-files,delete,rmdir -n 8 --depth 1 --branch 3 --dirs per-rank\$" \
+    mdtest -F -u -z 1 -b 3 -n 10 -d "$D/md-round"
+compare mdtest-round mkdir=6 create=16 stat=16 read-files=16 delete=16 rmdir=6
+check "mdtest -n 10 -z 1 -b 3: the note says 10 / 4 = 2 in each, 8" \
+    grep -q "^pfsbench: note: mdtest -n: 10 over the 4 directories .* = 2 in each, so 8 files per process" "$T/mdtest-round/fe.err"
+case_run mdtest-default "^pfsbench -d $D/md-default -p mkdir,rmdir --depth 2 --branch 2 --dirs per-rank\$" \
+    mdtest -F -u -z 2 -b 2 -d "$D/md-default"
+compare mdtest-default mkdir=12 rmdir=12
+case_run mdtest-ditems "^pfsbench -d $D/md-ditems -p mkdir,stat-dirs,rmdir --depth 1 --branch 5 --dirs per-rank\$" \
+    mdtest -D -u -I 5 -d "$D/md-ditems"
+compare mdtest-ditems mkdir=10 stat-dirs=10 rmdir=10
+check "mdtest rounding, default, -D -I: nothing left" test -z "$(ls -A "$D/md-round")$(ls -A "$D/md-default")$(ls -A "$D/md-ditems")"
 
 # ---- IOzone: seed 002's line (4g made 4m) and seed 004's without its client list; -t 4 on 2 ranks is --threads 2
 mkdir -p "$D/iz"

@@ -248,14 +248,57 @@ static void test_mdtest_tree(void **state)
     expect_refused("mdtest", 2, "-D -u -z 1 -T", dt, 1);
     static const char *const ni[] = {"-I"};
     expect_refused("mdtest", 2, "-F -u -z 2 -n 10 -I 5", ni, 1);
-    static const char *const nm[] = {"-n"};
-    expect_refused("mdtest", 2, "-F -u -z 1 -b 2 -n 10", nm, 1);
+    /* -n not a multiple of the directories: mdtest's rounding, 10 / 3 = 3 in each. */
+    expect("mdtest", 2, "-F -u -z 1 -b 2 -n 10", "pfsbench -d . -p mkdir,create,stat,read-files,delete,rmdir -n 9 --depth 1 "
+                                                 "--branch 2 --dirs per-rank");
     static const char *const b0[] = {"-b"};
     expect_refused("mdtest", 2, "-F -u -z 1 -b 0 -n 3", b0, 1);
     expect("mdtest", 2, "-F -z 1 -n 2", "pfsbench -d . -p mkdir,create,stat,read-files,delete,rmdir -n 2 --depth 1");
     static const char *const big[] = {"-z"};
     expect_refused("mdtest", 2, "-F -u -z 9 -b 100 -n 2", big, 1);
     expect_refused("mdtest", 2, "-F -u -z 33 -n 2", big, 1);
+}
+
+/* mdtest's default -n (0: the tree alone) and its rounding of -n over the
+ * tree's directories (items_per_dir = n / dirs, n = items_per_dir x dirs). */
+static void test_mdtest_items(void **state)
+{
+    (void)state;
+    expect("mdtest", 2, "-F -n 1000 -z 2 -b 3", "pfsbench -d . -p mkdir,create,stat,read-files,delete,rmdir -n 988 --depth 2 "
+                                                "--branch 3");
+    assert_non_null(strstr(msg, "mdtest -n: 1000 over the 13 directories that hold files: mdtest puts 1000 / 13 = 76 in "
+                                "each, so 988 files per process"));
+    /* -L: the 4 leaves hold them, 2 each. */
+    expect("mdtest", 2, "-F -u -n 10 -z 2 -b 2 -L -C", "pfsbench -d . -p mkdir,create -n 8 --depth 2 --branch 2 "
+                                                       "--leaf-only --dirs per-rank");
+    /* A multiple: no note. */
+    expect("mdtest", 2, "-F -n 26 -z 2 -b 3 -C", "pfsbench -d . -p mkdir,create -n 26 --depth 2 --branch 3");
+    assert_null(strstr(msg, "mdtest -n: "));
+    /* Without -n or -I: mdtest's 0 files; the tree is made and removed. */
+    expect("mdtest", 2, "-F -u -z 2 -b 2 -w 100 -N 1 -L", "pfsbench -d . -p mkdir,rmdir --depth 2 --branch 2 --dirs per-rank");
+    assert_non_null(strstr(msg, "mdtest -n: not given: mdtest's default is 0 files per process"));
+    expect("mdtest", 2, "-F -u -z 1 -b 4 -n 3 -C", "pfsbench -d . -p mkdir --depth 1 --branch 4 --dirs per-rank");
+    assert_non_null(strstr(msg, "mdtest -n: 3: fewer files than directories"));
+    expect("mdtest", 2, "-F -z 1 -r -- --run-id x", "pfsbench -d . -p rmdir --depth 1 --run-id x");
+    static const char *const n[] = {"-n"};
+    expect_refused("mdtest", 2, "-F", n, 1);
+    expect_refused("mdtest", 2, "-F -n 0", n, 1);
+    static const char *const t[] = {"-T"};
+    expect_refused("mdtest", 2, "-F -u -z 1 -T", t, 1);
+    static const char *const w[] = {"-W"};
+    expect_refused("mdtest", 2, "-F -u -z 1 -W 5", w, 1);
+    static const char *const r[] = {"-r"};
+    expect_refused("mdtest", 2, "-F -u -z 1 -r", r, 1);
+    /* -D with -I or -n at -z 0 and -u: each rank's N directories, a tree 1 deep and N wide. */
+    expect("mdtest", 2, "-D -u -I 5", "pfsbench -d . -p mkdir,stat-dirs,rmdir --depth 1 --branch 5 --dirs per-rank");
+    assert_non_null(strstr(msg, "mdtest -I: 5 with -D at -z 0"));
+    expect("mdtest", 2, "-D -u -n 7 -i 2", "pfsbench -d . -p mkdir,stat-dirs,rmdir --depth 1 --branch 7 --dirs per-rank -i 2");
+    expect("mdtest", 2, "-D -u -n 7 -C", "pfsbench -d . -p mkdir --depth 1 --branch 7 --dirs per-rank");
+    static const char *const di[] = {"-I"};
+    expect_refused("mdtest", 2, "-D -I 5", di, 1);
+    expect_refused("mdtest", 2, "-D -u -z 1 -I 5", di, 1);
+    expect_refused("mdtest", 2, "-D -u -n 3 -I 5", di, 1);
+    expect_refused("mdtest", 2, "-D -u -I 100001", di, 1);
 }
 
 static void test_iozone(void **state)
@@ -297,7 +340,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_detect),        cmocka_unit_test(test_ior),    cmocka_unit_test(test_ior_refused),
         cmocka_unit_test(test_ior_summary),
-        cmocka_unit_test(test_mdtest),        cmocka_unit_test(test_mdtest_more), cmocka_unit_test(test_mdtest_tree), cmocka_unit_test(test_iozone),
+        cmocka_unit_test(test_mdtest),        cmocka_unit_test(test_mdtest_more), cmocka_unit_test(test_mdtest_tree),
+        cmocka_unit_test(test_mdtest_items), cmocka_unit_test(test_iozone),
         cmocka_unit_test(test_iozone_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
