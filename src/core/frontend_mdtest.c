@@ -14,8 +14,10 @@
 
 enum {
     MD_N = 1, MD_FILES, MD_U, MD_Z, MD_B, MD_I, MD_D, MD_ITER, MD_C, MD_T, MD_R, MD_E, MD_STRIDE, MD_W, MD_READ,
-    MD_API, MD_V, MD_HELP, MD_IGNORE, MD_G, MD_X, MD_LEAF, MD_DIRS, MD_SW, MD_KEEP,
+    MD_API, MD_V, MD_HELP, MD_IGNORE, MD_G, MD_X, MD_LEAF, MD_DIRS, MD_SW, MD_KEEP, MD_FIRST, MD_LAST, MD_RSTRIDE,
 };
+
+#define MD_MAX_POINTS 64 /* the most rank counts pfsbench's --ranks takes (src/mpi/sweep.c) */
 
 const struct fe_opt fe_mdtest_tab[] = {
     {"-n", FE_VALUE, MD_N, NULL},
@@ -46,9 +48,9 @@ const struct fe_opt fe_mdtest_tab[] = {
     {"-W", FE_VALUE, MD_SW, NULL},
     {"-B", FE_FLAG, 0, "no barriers: pfsbench always has a barrier before and after each phase"},
     {"-c", FE_FLAG, 0, "collective creates (task 0 makes every file): " NO_EQUIV},
-    {"-f", FE_VALUE, 0, "a first task count to scale from: run pfsbench once per rank count (pfs-sweep)"},
-    {"-l", FE_VALUE, 0, "a last task count to scale to: run pfsbench once per rank count (pfs-sweep)"},
-    {"-s", FE_VALUE, 0, "a task-count stride to scale by: run pfsbench once per rank count (pfs-sweep)"},
+    {"-f", FE_VALUE, MD_FIRST, NULL},
+    {"-l", FE_VALUE, MD_LAST, NULL},
+    {"-s", FE_VALUE, MD_RSTRIDE, NULL},
     {"-k", FE_FLAG, 0, "mknod instead of creat: " NO_EQUIV},
     {"-p", FE_VALUE, 0, "a delay before each iteration: pfsbench has none"},
     {"-R", FE_OPTVAL, 0, "random stat order only: pfsbench's -- --order random permutes every metadata phase's names"},
@@ -65,8 +67,9 @@ const struct fe_opt fe_mdtest_tab[] = {
 
 struct md_st {
     long n, items, depth, branch, reps, stride, stonewall;
+    long first, last, rstride; /* -f, -l, -s: the task counts mdtest runs at */
     uint64_t wbytes, rbytes;
-    int files, unique, c, t, r, e, have_w, have_e, verbose, help, leaf, dirs, keep;
+    int files, unique, c, t, r, e, have_w, have_e, verbose, help, leaf, dirs, keep, have_f, have_s;
     int tree_only; /* 0 files per process (mdtest's default -n 0, or -n rounded down to 0): the tree alone */
     char dir[1024], api[16];
 };
@@ -87,6 +90,9 @@ static void md_on(struct fe *f, const struct fe_opt *o, const struct fe_arg *a, 
     long v;
     switch (o->id) {
     case MD_N: fe_int(f, "-n", a->val, 0, 100000000, &s->n); break;
+    case MD_FIRST: s->have_f = fe_int(f, "-f", a->val, 1, 1L << 30, &s->first) == 0; break;
+    case MD_LAST: fe_int(f, "-l", a->val, 0, 1L << 30, &s->last); break;
+    case MD_RSTRIDE: s->have_s = fe_int(f, "-s", a->val, 1, 1L << 30, &s->rstride) == 0; break;
     case MD_FILES: s->files = 1; break;
     case MD_U: s->unique = 1; break;
     case MD_Z: fe_int(f, "-z", a->val, 0, 32, &s->depth); break;
@@ -298,6 +304,45 @@ static void md_items(struct fe *f, struct md_st *s)
     }
 }
 
+/* mdtest's -f, -l, -s: a run at each task count from -f to -l (at most
+ * the job's) by -s, on ranks 0..count-1 (after 1 it goes on from 0: -f 1
+ * -l 8 -s 2 is 1, 2, 4, 6, 8); without -l (or -l 0) only at every rank.
+ * pfsbench's --ranks LIST does that in the one job. */
+static void md_sweep(struct fe *f, const struct md_st *s)
+{
+    if (!s->last) {
+        if (s->have_f || s->have_s)
+            fe_note(f, s->have_f ? "-f" : "-s", "without -l mdtest runs once, at every task: so does pfsbench");
+        return;
+    }
+    char list[MD_MAX_POINTS * 12] = "";
+    size_t used = 0;
+    int npts = 0;
+    const long first = s->have_f ? s->first : 1, stride = s->have_s ? s->rstride : 1;
+    for (long i = first; i <= s->last && i <= f->nranks && npts <= MD_MAX_POINTS; i += stride) {
+        if (npts++ < MD_MAX_POINTS)
+            used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%ld", used ? "," : "", i);
+        if (i == 1 && stride > 1)
+            i = 0;
+    }
+    if (!npts)
+        fe_refuse(f, "-f", "%ld to -l %ld with %d rank%s: mdtest runs at no task count", first, s->last, f->nranks,
+                  f->nranks == 1 ? "" : "s");
+    else if (npts > MD_MAX_POINTS)
+        fe_refuse(f, "-s", "%ld from -f %ld to -l %ld: more than %d task counts (pfsbench's --ranks takes at most %d)",
+                  stride, first, s->last, MD_MAX_POINTS, MD_MAX_POINTS);
+    else if (fe_passes(f, "--ranks"))
+        fe_refuse(f, "-l", "and -- --ranks both name the rank counts: give one");
+    if (f->nbad || (npts == 1 && strtol(list, NULL, 10) == f->nranks))
+        return;
+    if (s->last > f->nranks)
+        fe_note(f, "-l", "%ld: past the job's %d ranks, where mdtest stops too", s->last, f->nranks);
+    fe_note(f, "-l", "each task count is a run of its own (--ranks %s, labelled ID:n=COUNT); mdtest takes ranks 0 to "
+            "COUNT-1, pfsbench the first COUNT round-robin across the nodes", list);
+    fe_add(f, "--ranks");
+    fe_add(f, list);
+}
+
 void fe_mdtest(struct fe *f, int argc, char **argv)
 {
     struct md_st s = {.n = 0, .reps = 1, .branch = 1, .dir = "."};
@@ -352,4 +397,5 @@ void fe_mdtest(struct fe *f, int argc, char **argv)
         fe_add(f, "--api"), fe_add(f, s.api);
     if (s.verbose)
         fe_add(f, "-v");
+    md_sweep(f, &s);
 }

@@ -139,6 +139,12 @@ case_run mdtest-ditems "^pfsbench -d $D/md-ditems -p mkdir,stat-dirs,rmdir --dep
     mdtest -D -u -I 5 -d "$D/md-ditems"
 compare mdtest-ditems mkdir=10 stat-dirs=10 rmdir=10
 check "mdtest rounding, default, -D -I: nothing left" test -z "$(ls -A "$D/md-round")$(ls -A "$D/md-default")$(ls -A "$D/md-ditems")"
+# ---- mdtest -f 1 -l 2: a run at 1 rank and one at 2, in the one job (--ranks 1,2)
+mkdir -p "$D/md-sweep"
+in_dir "$T/md-sweep" "$PFSBENCH" mdtest -F -C -r -n 6 -f 1 -l 2 -d "$D/md-sweep"
+check "mdtest -f 1 -l 2: runs, its equivalent has --ranks 1,2" \
+    test "$RC" -eq 0 -a -n "$(grep "^pfsbench: equivalent: pfsbench -d $D/md-sweep -p create,delete -n 6 --ranks 1,2\$" "$T/out")"
+pyfile "mdtest -f 1 -l 2: two runs, 6 and 12 files" check_md_sweep.py "$T/md-sweep/pfsbench-results.h5" 1,2 6 create delete
 
 # ---- IOzone: seed 002's line (4g made 4m) and seed 004's without its client list; -t 4 on 2 ranks is --threads 2
 mkdir -p "$D/iz"

@@ -301,6 +301,32 @@ static void test_mdtest_items(void **state)
     expect_refused("mdtest", 2, "-D -u -I 100001", di, 1);
 }
 
+/* -f, -l, -s: the task counts mdtest runs at, as --ranks in one job. */
+static void test_mdtest_ranks(void **state)
+{
+    (void)state;
+    expect("mdtest", 8, "-F -n 10 -C -f 1 -l 8 -s 2", "pfsbench -d . -p create -n 10 --ranks 1,2,4,6,8");
+    assert_non_null(strstr(msg, "mdtest -l: each task count is a run of its own (--ranks 1,2,4,6,8"));
+    expect("mdtest", 8, "-F -n 10 -C -f 2 -l 4", "pfsbench -d . -p create -n 10 --ranks 2,3,4");
+    expect("mdtest", 4, "-F -n 10 -C -l 16 -s 3", "pfsbench -d . -p create -n 10 --ranks 1,3");
+    assert_non_null(strstr(msg, "mdtest -l: 16: past the job's 4 ranks"));
+    expect("mdtest", 4, "-F -n 10 -C -l 16", "pfsbench -d . -p create -n 10 --ranks 1,2,3,4");
+    /* Only the job's own count, or no -l: mdtest runs once at every task. */
+    expect("mdtest", 4, "-F -n 10 -C -f 4 -l 4", "pfsbench -d . -p create -n 10");
+    expect("mdtest", 4, "-F -n 10 -C -f 2 -s 2", "pfsbench -d . -p create -n 10");
+    assert_non_null(strstr(msg, "mdtest -f: without -l mdtest runs once"));
+    expect("mdtest", 4, "-F -n 10 -C -l 0", "pfsbench -d . -p create -n 10");
+    static const char *const f[] = {"-f"};
+    expect_refused("mdtest", 4, "-F -n 10 -C -f 5 -l 8", f, 1);
+    expect_refused("mdtest", 4, "-F -n 10 -C -f 0 -l 8", f, 1);
+    expect_refused("mdtest", 4, "-F -n 10 -C -f 3 -l 2", f, 1);
+    static const char *const s[] = {"-s"};
+    expect_refused("mdtest", 200, "-F -n 10 -C -l 200", s, 1);
+    expect_refused("mdtest", 4, "-F -n 10 -C -l 4 -s 0", s, 1);
+    static const char *const l[] = {"-l"};
+    expect_refused("mdtest", 4, "-F -n 10 -C -l 4 -- --ranks 2", l, 1);
+}
+
 static void test_iozone(void **state)
 {
     (void)state;
@@ -341,7 +367,7 @@ int main(void)
         cmocka_unit_test(test_detect),        cmocka_unit_test(test_ior),    cmocka_unit_test(test_ior_refused),
         cmocka_unit_test(test_ior_summary),
         cmocka_unit_test(test_mdtest),        cmocka_unit_test(test_mdtest_more), cmocka_unit_test(test_mdtest_tree),
-        cmocka_unit_test(test_mdtest_items), cmocka_unit_test(test_iozone),
+        cmocka_unit_test(test_mdtest_items),  cmocka_unit_test(test_mdtest_ranks), cmocka_unit_test(test_iozone),
         cmocka_unit_test(test_iozone_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
