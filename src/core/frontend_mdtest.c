@@ -71,6 +71,7 @@ struct md_st {
     uint64_t wbytes, rbytes;
     int files, unique, c, t, r, e, have_w, have_e, verbose, help, leaf, dirs, keep, have_f, have_s;
     int tree_only; /* 0 files per process (mdtest's default -n 0, or -n rounded down to 0): the tree alone */
+    const char *xfile;
     char dir[1024], api[16];
 };
 
@@ -127,9 +128,7 @@ static void md_on(struct fe *f, const struct fe_opt *o, const struct fe_arg *a, 
     case MD_V: s->verbose = 1; break;
     case MD_HELP: s->help = 1; break;
     case MD_G: fe_note(f, "-G", "the data offset seed is not used: pfsbench's file content is its own"); break;
-    case MD_X:
-        fe_note(f, "-x", "%s: not written; pfsbench stores its figures in its results file", a->val);
-        break;
+    case MD_X: s->xfile = a->val; break;
     default: break;
     }
 }
@@ -343,6 +342,22 @@ static void md_sweep(struct fe *f, const struct md_st *s)
     fe_add(f, list);
 }
 
+/* -x FILE: where mdtest's stonewalled create writes how far it got, and
+ * where a later -T/-E/-r run reads it. pfsbench records the count in its
+ * results file and the kept run's message; it reads no such file. */
+static void md_xfile(struct fe *f, const struct md_st *s)
+{
+    if (!s->xfile)
+        return;
+    if (s->c)
+        fe_note(f, "-x", "%s: not written; pfsbench records how far the create got in its results file and, with "
+                "-K, in the \"kept metadata\" line (the -n a later run gives)", s->xfile);
+    else
+        fe_refuse(f, "-x", "%s without -C: mdtest reads there how many files the stonewalled create made; pfsbench "
+                  "reads no such file: give that count as -n (the create run's \"kept metadata\" line names it) and "
+                  "drop -x", s->xfile);
+}
+
 void fe_mdtest(struct fe *f, int argc, char **argv)
 {
     struct md_st s = {.n = 0, .reps = 1, .branch = 1, .dir = "."};
@@ -398,4 +413,5 @@ void fe_mdtest(struct fe *f, int argc, char **argv)
     if (s.verbose)
         fe_add(f, "-v");
     md_sweep(f, &s);
+    md_xfile(f, &s);
 }

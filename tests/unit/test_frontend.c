@@ -299,6 +299,11 @@ static void test_mdtest_items(void **state)
     expect_refused("mdtest", 2, "-D -u -z 1 -I 5", di, 1);
     expect_refused("mdtest", 2, "-D -u -n 3 -I 5", di, 1);
     expect_refused("mdtest", 2, "-D -u -I 100001", di, 1);
+    /* -x: a note where the create runs; refused where mdtest would read the count back. */
+    expect("mdtest", 2, "-F -n 10 -C -W 5 -x /s", "pfsbench -d . -p create -n 10 -D 5");
+    assert_non_null(strstr(msg, "mdtest -x: /s: not written"));
+    static const char *const x[] = {"-x"};
+    expect_refused("mdtest", 2, "-F -n 10 -T -x /s -- --run-id r", x, 1);
 }
 
 /* -f, -l, -s: the task counts mdtest runs at, as --ranks in one job. */
