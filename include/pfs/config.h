@@ -62,6 +62,7 @@ struct pfs_config {
     double runtime;         /* data phases run this many seconds, wrapping around the block; 0: off */
     double ramp;            /* data phases: each stream's first seconds, left out of the figures; 0: off */
     int reorder;            /* read the file another node wrote */
+    int reorder_nodes;      /* with reorder: the node that many nodes on (IOR's -Q; 1: any other node) */
     int api;                /* the line of --api's backend in the registry (src/backends/backends.def) */
     int collective;         /* MPI-IO _all calls */
     char hints[PFS_MAX_HINTS][128];

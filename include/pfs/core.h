@@ -69,6 +69,14 @@ int pfs_placement_cache_node(const int *node_of_rank, int nranks, int nnodes, do
  * none exists (one node), and then reads may come from cache. */
 int pfs_reorder_shift(const int *node_of_rank, int nranks);
 
+/* The shift for --reorder-nodes N (IOR's -Q N): the smallest s >= 1 with
+ * which every rank r reads from node (node(r) + N) mod nodes, nodes
+ * numbered by first appearance in rank order (N x ranks per node for block
+ * placement, N for round-robin); 0 when none exists (uneven placement, or
+ * N a multiple of the node count: every rank would read its own node).
+ * N <= 1 is pfs_reorder_shift. Local. */
+int pfs_reorder_shift_nodes(const int *node_of_rank, int nranks, int nodes_away);
+
 /* ---- timing ---- */
 
 /* What one rank records for one phase and repetition, on rank 0's clock. */

@@ -39,6 +39,7 @@ void pfs_config_defaults(struct pfs_config *cfg)
     cfg->iodepth = 1;
     cfg->files = 1000;
     cfg->seeks = 8000;
+    cfg->reorder_nodes = 1;
     cfg->md_branch = 1;
     cfg->stall_warn = 10;
     cfg->interval = 1;

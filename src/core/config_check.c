@@ -352,6 +352,8 @@ void pfs_check_unused(struct pfs_config *cfg, const unsigned char *given)
     if (!pfs_phase_listed(cfg, PFS_PHASE_ANY, PFS_PHF_STONEWALL, 0) && pfs_opt_given(given, "deadline"))
         pfs_config_warn(cfg, "-D/--deadline does nothing without a phase it stops in -p: the stonewall stops the data "
                         "phases and create");
+    if (!cfg->reorder && pfs_opt_given(given, "reorder-nodes"))
+        pfs_config_warn(cfg, "--reorder-nodes does nothing without -C/--reorder");
     if (cfg->reps == 1 && cfg->warmup == 0 && pfs_opt_given(given, "rep-delay"))
         pfs_config_warn(cfg, "--rep-delay does nothing with one repetition: it sleeps between two (give -i 2 or more)");
     static const char *const autos[] = {"ci", "max-reps"};

@@ -308,6 +308,25 @@ int pfs_placement_cache_node(const int *node_of_rank, int nranks, int nnodes, do
     return found;
 }
 
+int pfs_reorder_shift_nodes(const int *node_of_rank, int nranks, int nodes_away)
+{
+    if (nodes_away <= 1)
+        return pfs_reorder_shift(node_of_rank, nranks);
+    int nnodes = 0;
+    for (int r = 0; r < nranks; r++)
+        nnodes = node_of_rank[r] >= nnodes ? node_of_rank[r] + 1 : nnodes;
+    if (nnodes < 2 || nodes_away % nnodes == 0)
+        return 0;
+    for (int s = 1; s < nranks; s++) {
+        int ok = 1;
+        for (int r = 0; r < nranks && ok; r++)
+            ok = node_of_rank[(r + s) % nranks] == (node_of_rank[r] + nodes_away) % nnodes;
+        if (ok)
+            return s;
+    }
+    return 0;
+}
+
 int pfs_reorder_shift(const int *node_of_rank, int nranks)
 {
     for (int s = 1; s < nranks; s++) {

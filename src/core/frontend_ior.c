@@ -80,7 +80,7 @@ const struct fe_opt fe_ior_tab[] = {
 struct ior_st {
     char api[16];
     uint64_t b, t;
-    long s, reps, deadline, delay, refnum;
+    long s, reps, deadline, delay, refnum, nodes_away;
     int fpp, reorder, fsync, fsync_each, w, r, cw, cr, keep, random, coll, verbose, direct, help, wearout, have_ref;
     char dir[1024];
     int have_o;
@@ -183,10 +183,13 @@ static void ior_on(struct fe *f, const struct fe_opt *o, const struct fe_arg *a,
     case IOR_S: fe_int(f, "-s", a->val, 1, 1L << 40, &s->s); break;
     case IOR_F: s->fpp = 1; break;
     case IOR_C: s->reorder = 1; break;
-    case IOR_Q:
-        if (fe_int(f, "-Q", a->val, 0, 1L << 30, &v) == 0 && v != 1)
-            fe_refuse(f, "-Q", "%ld: pfsbench's -C reads what the next node wrote (IOR's -Q 1); other offsets are not "
-                      "built", v);
+    case IOR_Q: /* taskPerNodeOffset: -C reads what the ranks -Q nodes on wrote */
+        if (fe_int(f, "-Q", a->val, 0, 1048576, &v) != 0)
+            break;
+        if (v == 0)
+            fe_refuse(f, "-Q", "0: every rank would read its own node's data; -C reads another node's (-Q 1 or more)");
+        else
+            s->nodes_away = v;
         break;
     case IOR_E: s->fsync = 1; break;
     case IOR_Y: s->fsync_each = 1; break; /* IOR's fsync after every write: pfsbench's fsync every transfer */
@@ -265,7 +268,7 @@ static void ior_extras(struct fe *f, const struct ior_st *s)
 
 void fe_ior(struct fe *f, int argc, char **argv)
 {
-    struct ior_st s = {.api = "posix", .b = 1 << 20, .t = 256 << 10, .s = 1, .reps = 1, .dir = "."};
+    struct ior_st s = {.api = "posix", .b = 1 << 20, .t = 256 << 10, .s = 1, .reps = 1, .dir = ".", .nodes_away = 1};
     fe_walk(f, fe_ior_tab, argc, argv, ior_on, &s);
     if (s.help) {
         fe_add(f, "--help");
@@ -309,6 +312,11 @@ void fe_ior(struct fe *f, int argc, char **argv)
         fe_add(f, "-k");
     if (s.reorder)
         fe_add(f, "-C");
+    if (s.reorder && s.nodes_away > 1)
+        fe_add(f, "--reorder-nodes"), fe_addf(f, "%ld", s.nodes_away);
+    else if (!s.reorder && s.nodes_away > 1)
+        fe_note(f, "-Q", "%ld: only -C reads from other nodes (pfsbench has no -Z): without it nothing to do",
+                s.nodes_away);
     if (s.cw || s.cr)
         fe_add(f, "--verify");
     if (s.random)

@@ -142,8 +142,15 @@ static void placement_warnings(struct ctx *c, struct pfs_run_data *d)
         pfs_run_warn(d, "uneven placement: nodes hold different rank counts; per-node bandwidths are not comparable");
     if (d->round_robin_asked && !pfs_placement_is_round_robin(c->node_of_rank, c->nranks, c->nnodes))
         pfs_run_warn(d, "round-robin placement was asked for, but rank r is not on node r mod %d", c->nnodes);
-    if (cfg->reorder && c->shift == 0)
+    if (cfg->reorder && c->shift == 0 && c->nnodes > 1 && cfg->reorder_nodes > 1)
+        pfs_run_warn(d, "--reorder-nodes %d: no shift puts every rank's read %d nodes on (uneven placement over %d "
+                     "nodes, or %d a multiple of them): every rank reads its own node's data, which may come from "
+                     "cache", cfg->reorder_nodes, cfg->reorder_nodes, c->nnodes, cfg->reorder_nodes);
+    else if (cfg->reorder && c->shift == 0)
         pfs_run_warn(d, "--reorder on one node: every rank reads its own node's data, which may come from cache");
+    else if (cfg->reorder && cfg->reorder_nodes > 1)
+        pfs_run_warn(d, "reorder: rank r reads the data of rank (r+%d) mod %d, %d nodes on", c->shift, c->nranks,
+                     cfg->reorder_nodes);
     else if (cfg->reorder)
         pfs_run_warn(d, "reorder: rank r reads the data of rank (r+%d) mod %d, on another node", c->shift, c->nranks);
 }

@@ -378,7 +378,7 @@ static int rank0_tables(struct ctx *c, const char (*names)[PFS_HOST_MAX], int ba
             c->mems[r] = facts[r].mem;
             c->affinity[r] = facts[r].aff;
         }
-        b.shift = c->cfg.reorder ? pfs_reorder_shift(c->node_of_rank, c->nranks) : 0;
+        b.shift = c->cfg.reorder ? pfs_reorder_shift_nodes(c->node_of_rank, c->nranks, c->cfg.reorder_nodes) : 0;
     }
     memcpy(b.root, c->host, sizeof(b.root));
     MPI_Bcast(&b, (int)sizeof(b), MPI_BYTE, 0, c->comm);

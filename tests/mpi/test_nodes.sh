@@ -95,6 +95,21 @@ assert [int(x["node"]) for x in p] == [0, 0, 1, 1, 2, 2, 3, 3], p
 assert all(int(x["reads_from_node"]) != int(x["node"]) for x in p), p
 EOF
 
+# ---- --reorder-nodes N (IOR's -Q N): what the ranks N nodes on wrote -----
+# Block 4x2: 3 nodes on is shift 6; pfsbench ior -C -Q 2 -W, round-robin: shift 2, every byte checked.
+FAKENODES_MAP=slot run_nodes 8 -d "$D" -t 64k -b 1m -C --reorder-nodes 3 --verify -o "$T/q3.h5"
+check "block 4x2 --reorder-nodes 3: exits 0, names the shift" \
+    eval 'rc_is 0 && has "reorder: rank r reads the data of rank (r+6) mod 8, 3 nodes on"'
+if $PY "$PFS_SRC/tests/mpi/check_reorder_nodes.py" "$T/q3.h5" 3 6 >"$T/py" 2>&1; then
+    ok "block 4x2 --reorder-nodes 3: each rank reads node+3 (shift 6)"
+else bad "block 4x2 --reorder-nodes 3: placement"; cat "$T/py"; fi
+run_nodes 8 ior -w -r -W -C -Q 2 -F -b 1m -t 64k -o "$D/q2" -- -o "$T/q2.h5"
+check "ior -C -Q 2 -W on 4x2: exits 0, the equivalent has --reorder-nodes 2" \
+    eval 'rc_is 0 && has "pfsbench: equivalent: pfsbench -d $D -t 64k -b 1m -F -p write,read -C --reorder-nodes 2 --verify -o $T/q2.h5"'
+if $PY "$PFS_SRC/tests/mpi/check_reorder_nodes.py" "$T/q2.h5" 2 2 >"$T/py" 2>&1; then
+    ok "ior -C -Q 2 on 4x2 round-robin: each rank reads node+2 (shift 2), verified"
+else bad "ior -C -Q 2: placement"; cat "$T/py"; fi
+
 # ---- uneven placement ---------------------------------------------------
 fakenodes_setup 3 3
 run_nodes 8 -d "$D" -t 64k -b 1m -v -o "$T/uneven.h5"

@@ -304,6 +304,7 @@ static const struct { const char *args; const char *want; } warn_cases[] = {
     {"-d|/tmp|-p|mkdir,rmdir|--depth|1|--leaf-only", "--leaf-only does nothing without a file phase in -p (create, "
                                                      "stat, read-files, find, delete): it places files"},
     {"-d|/tmp|--rep-delay|2", "--rep-delay does nothing with one repetition: it sleeps between two"},
+    {"-d|/tmp|--reorder-nodes|2", "--reorder-nodes does nothing without -C/--reorder"},
 };
 
 static void test_warnings(void **state)
@@ -321,7 +322,7 @@ static void test_warnings(void **state)
     static const char *const quiet[] = {
         "-d|/tmp", "-d|/tmp|-p|create,stat,delete|-n|10|--file-size|1k|--dirs|per-rank|--order|random",
         "-d|/tmp|-p|write,read|--verify|-C|--drop-caches|-D|1|-t|512|-b|1m", "-d|/tmp|-p|write,create,stat|-C|-D|2",
-        "-d|/tmp|-i|2|--rep-delay|0.5", "-d|/tmp|--warmup|1|--rep-delay|0.5",
+        "-d|/tmp|-i|2|--rep-delay|0.5", "-d|/tmp|--warmup|1|--rep-delay|0.5", "-d|/tmp|-C|--reorder-nodes|2",
     };
     for (size_t i = 0; i < sizeof(quiet) / sizeof(quiet[0]); i++) {
         assert_int_equal(parse(&cfg, err, quiet[i]), PFS_PARSE_RUN);
@@ -497,7 +498,8 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "branch=1\n"
      "leaf_only=0\n"
      "seeks=8000\n"
-     "rep_delay=0\n"},
+     "rep_delay=0\n"
+     "reorder_nodes=1\n"},
     {2, "-d|/tmp|--shared|--layout|strided|-a|mpiio|--collective|--hint|striping_factor=4|--hint|romio_cb_write=enable|--label|hello world|--straggler|0.5",
      "dir=/tmp\n"
      "mode=shared\n"
@@ -547,7 +549,8 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "branch=1\n"
      "leaf_only=0\n"
      "seeks=8000\n"
-     "rep_delay=0\n"},
+     "rep_delay=0\n"
+     "reorder_nodes=1\n"},
     {3, "-d|/tmp|--total|3m|-t|1k|--no-results|--timeout|30|--stall-warn|0.5|-i|auto|--ci|2.5|--max-reps|50|--warmup|3",
      "dir=/tmp\n"
      "mode=file-per-process\n"
@@ -597,7 +600,8 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "branch=1\n"
      "leaf_only=0\n"
      "seeks=8000\n"
-     "rep_delay=0\n"},
+     "rep_delay=0\n"
+     "reorder_nodes=1\n"},
     {2, "-d|/tmp|--threads|4|-n|10|--file-size|4k|--dirs|per-rank|--order|random|-p|create,stat,read-files,delete|-o|/tmp/r.h5",
      "dir=/tmp\n"
      "mode=file-per-process\n"
@@ -647,7 +651,8 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "branch=1\n"
      "leaf_only=0\n"
      "seeks=8000\n"
-     "rep_delay=0\n"},
+     "rep_delay=0\n"
+     "reorder_nodes=1\n"},
     {1, "-d|/tmp|-F|--shared|-F|--include-close|--file-size|0|--timeout|0.001|-D|1e9",
      "dir=/tmp\n"
      "mode=file-per-process\n"
@@ -697,7 +702,8 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "branch=1\n"
      "leaf_only=0\n"
      "seeks=8000\n"
-     "rep_delay=0\n"},
+     "rep_delay=0\n"
+     "reorder_nodes=1\n"},
     {1, "-d|/tmp|-a|hdf5|--hdf5-chunk|1m|--hdf5-align|4k|--hdf5-mdc-size|2m|--hdf5-coll-metadata",
      "dir=/tmp\n"
      "mode=file-per-process\n"
@@ -747,7 +753,8 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "branch=1\n"
      "leaf_only=0\n"
      "seeks=8000\n"
-     "rep_delay=0\n"},
+     "rep_delay=0\n"
+     "reorder_nodes=1\n"},
 };
 
 /* -i auto: the word stored as 0, described and typed as "auto"; the slots
@@ -1163,7 +1170,7 @@ static void test_list_json(void **state)
         if (!strstr(json, want))
             fail_msg("no option has %s", want);
     }
-    assert_int_equal(keys, 49);
+    assert_int_equal(keys, 50);
     for (int k = 0; k < PFS_PH_KINDS; k++) {
         snprintf(want, sizeof(want), "{\"name\": \"%s\", \"kind\": \"%s\"", pfs_phase_name(k),
                  pfs_phase_is_meta(k) ? "metadata" : "data");

@@ -168,6 +168,24 @@ static void test_placement(void **state)
     for (int r = 0; r < 8; r++)
         assert_int_not_equal(node[r], node[(r + s) % 8]);
 
+    /* --reorder-nodes N (IOR's -Q N): node (node(r) + N) mod nodes; 1 is the nearest other node */
+    pfs_placement_nodes((const char(*)[PFS_HOST_MAX])hosts, 8, node); /* round-robin over 4 */
+    assert_int_equal(pfs_reorder_shift_nodes(node, 8, 1), 1);
+    assert_int_equal(pfs_reorder_shift_nodes(node, 8, 2), 2);
+    assert_int_equal(pfs_reorder_shift_nodes(node, 8, 3), 3);
+    assert_int_equal(pfs_reorder_shift_nodes(node, 8, 4), 0); /* back on its own node */
+    assert_int_equal(pfs_reorder_shift_nodes(node, 8, 6), 2);
+    pfs_placement_nodes((const char(*)[PFS_HOST_MAX])bh, 8, node); /* block, 2 per node */
+    assert_int_equal(pfs_reorder_shift_nodes(node, 8, 2), 4);
+    assert_int_equal(pfs_reorder_shift_nodes(node, 8, 3), 6);
+    pfs_placement_nodes((const char(*)[PFS_HOST_MAX])uh, 8, node); /* uneven: no shift is 2 nodes on for all */
+    assert_int_equal(pfs_reorder_shift_nodes(node, 8, 2), 0);
+    char th[6][PFS_HOST_MAX] = {"p", "q", "r", "p", "q", "r"}; /* 3 nodes round-robin: 2 on is shift 2 */
+    pfs_placement_nodes((const char(*)[PFS_HOST_MAX])th, 6, node);
+    assert_int_equal(pfs_reorder_shift_nodes(node, 6, 2), 2);
+    for (int r = 0; r < 6; r++)
+        assert_int_equal(node[(r + 2) % 6], (node[r] + 2) % 3);
+
     /* one node: no shift can leave it */
     char oh[4][PFS_HOST_MAX] = {"o", "o", "o", "o"};
     assert_int_equal(pfs_placement_nodes((const char(*)[PFS_HOST_MAX])oh, 4, node), 1);
