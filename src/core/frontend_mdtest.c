@@ -15,6 +15,7 @@
 enum {
     MD_N = 1, MD_FILES, MD_U, MD_Z, MD_B, MD_I, MD_D, MD_ITER, MD_C, MD_T, MD_R, MD_E, MD_STRIDE, MD_W, MD_READ,
     MD_API, MD_V, MD_HELP, MD_IGNORE, MD_G, MD_X, MD_LEAF, MD_DIRS, MD_SW, MD_KEEP, MD_FIRST, MD_LAST, MD_RSTRIDE,
+    MD_PRE,
 };
 
 #define MD_MAX_POINTS 64 /* the most rank counts pfsbench's --ranks takes (src/mpi/sweep.c) */
@@ -52,7 +53,7 @@ const struct fe_opt fe_mdtest_tab[] = {
     {"-l", FE_VALUE, MD_LAST, NULL},
     {"-s", FE_VALUE, MD_RSTRIDE, NULL},
     {"-k", FE_FLAG, 0, "mknod instead of creat: " NO_EQUIV},
-    {"-p", FE_VALUE, 0, "a delay before each iteration: pfsbench has none"},
+    {"-p", FE_VALUE, MD_PRE, NULL},
     {"-R", FE_OPTVAL, 0, "random stat order only: pfsbench's -- --order random permutes every metadata phase's names"},
     {"-S", FE_FLAG, 0, "one shared file: " NO_EQUIV},
     {"-t", FE_FLAG, 0, "timing the unique directory's set-up: " NO_EQUIV},
@@ -66,7 +67,7 @@ const struct fe_opt fe_mdtest_tab[] = {
 };
 
 struct md_st {
-    long n, items, depth, branch, reps, stride, stonewall;
+    long n, items, depth, branch, reps, stride, stonewall, pre;
     long first, last, rstride; /* -f, -l, -s: the task counts mdtest runs at */
     uint64_t wbytes, rbytes;
     int files, unique, c, t, r, e, have_w, have_e, verbose, help, leaf, dirs, keep, have_f, have_s;
@@ -129,6 +130,7 @@ static void md_on(struct fe *f, const struct fe_opt *o, const struct fe_arg *a, 
     case MD_HELP: s->help = 1; break;
     case MD_G: fe_note(f, "-G", "the data offset seed is not used: pfsbench's file content is its own"); break;
     case MD_X: s->xfile = a->val; break;
+    case MD_PRE: fe_int(f, "-p", a->val, 0, 1000000, &s->pre); break; /* mdtest's pre_delay: whole seconds */
     default: break;
     }
 }
@@ -396,6 +398,12 @@ void fe_mdtest(struct fe *f, int argc, char **argv)
         fe_note(f, "-N", "pfsbench's -C applies to stat and read-files; each rank deletes its own files");
     if (s.reps > 1)
         fe_add(f, "-i"), fe_addf(f, "%ld", s.reps);
+    if (s.pre > 0 && s.reps > 1)
+        fe_add(f, "--rep-delay"), fe_addf(f, "%ld", s.pre);
+    if (s.pre > 0)
+        fe_note(f, "-p", "%ld: mdtest sleeps before each iteration's tests, the first one's too; pfsbench between two "
+                "repetitions (--rep-delay%s), untimed like mdtest's", s.pre, s.reps > 1 ? "" : ": with one iteration, "
+                "none");
     /* -W: mdtest's stonewall with its wear-out (stoneWallingWearOut), in the
      * file creation phase only, as mdtest has it. */
     if (s.stonewall && s.dirs)

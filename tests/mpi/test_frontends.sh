@@ -112,9 +112,10 @@ check "ior -Y: 4 fsyncs per rank and -e's 1, timed (the report's fsync row: 2 x 
 mkdir -p "$D/md" "$D/md-hard"
 case_run mdtest-all "^pfsbench -d $D/md -p create,stat,read-files,delete -n 40\$" mdtest -F -n 40 -d "$D/md"
 compare mdtest-all create=80 stat=80 read-files=80 delete=80
-case_run mdtest-hard "--file-size 3901 --dirs per-rank -C -i 2" \
-    mdtest -n 30 -u -w 3901 -e 3901 -P -N 1 -F -i 2 -d "$D/md-hard"
+case_run mdtest-hard "--file-size 3901 --dirs per-rank -C -i 2 --rep-delay 1\$" \
+    mdtest -n 30 -u -w 3901 -e 3901 -P -N 1 -F -i 2 -p 1 -d "$D/md-hard"
 compare mdtest-hard create=60 stat=60 read-files=60 delete=60
+pyfile "mdtest -p 1 -i 2: a second or more between the iterations" check_rep_delay.py "$T/mdtest-hard/fe/pfsbench-results.h5" 1 2
 # ---- mdtest's tree: -z 2 -b 2 -I 2 (2 files in each of the 7 directories of a rank's tree), and -D (its 6 directories alone)
 mkdir -p "$D/md-tree" "$D/md-dirs"
 case_run mdtest-tree "^pfsbench -d $D/md-tree -p mkdir,create,stat,read-files,delete,rmdir -n 14 --depth 2 --branch 2 --dirs per-rank\$" \

@@ -306,6 +306,13 @@ static void test_mdtest_items(void **state)
     /* -x: a note where the create runs; refused where mdtest would read the count back. */
     expect("mdtest", 2, "-F -n 10 -C -W 5 -x /s", "pfsbench -d . -p create -n 10 -D 5");
     assert_non_null(strstr(msg, "mdtest -x: /s: not written"));
+    /* -p: mdtest's delay before each iteration, pfsbench's between repetitions. */
+    expect("mdtest", 2, "-F -n 10 -i 3 -p 2", "pfsbench -d . -p create,stat,read-files,delete -n 10 -i 3 --rep-delay 2");
+    assert_non_null(strstr(msg, "mdtest -p: 2: mdtest sleeps before each iteration's tests"));
+    expect("mdtest", 2, "-F -n 10 -p 2", "pfsbench -d . -p create,stat,read-files,delete -n 10");
+    assert_non_null(strstr(msg, "with one iteration, none"));
+    static const char *const p[] = {"-p"};
+    expect_refused("mdtest", 2, "-F -n 10 -p x", p, 1);
     static const char *const x[] = {"-x"};
     expect_refused("mdtest", 2, "-F -n 10 -T -x /s -- --run-id r", x, 1);
 }
