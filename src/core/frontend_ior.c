@@ -62,8 +62,10 @@ const struct fe_opt fe_ior_tab[] = {
                                       "pattern (-W)"},
     {"-M", FE_VALUE, 0, "a memory hog per node: " NO_EQUIV},
     {"-x", FE_FLAG, 0, "one transfer attempt: pfsbench continues short transfers, failing the run on an error"},
-    {"-X", FE_VALUE, 0, "random task reordering: pfsbench's -C reads from the next node, no random order"},
-    {"-Z", FE_FLAG, 0, "random task reordering: pfsbench's -C reads from the next node, no random order"},
+    {"-X", FE_VALUE, 0, "random task reordering: pfsbench's -C reads at one fixed shift (the nearest other node, "
+                        "or -Q N's), no random order"},
+    {"-Z", FE_FLAG, 0, "random task reordering: pfsbench's -C reads at one fixed shift (the nearest other node, or "
+                       "-Q N's), no random order"},
     {"-y", FE_FLAG, 0, "dual mount points: " NO_EQUIV},
     {"-I", FE_FLAG, 0, "HDF5 individual data sets: " NO_EQUIV},
     {"-J", FE_VALUE, 0, "HDF5 alignment: " NO_EQUIV},
