@@ -31,6 +31,7 @@
 #include "pfs/ceiling.h"
 #include "pfs/config.h"
 #include "pfs/core.h"
+#include "pfs/units.h"
 
 #define MAXT 16
 #define MAXREPS 101

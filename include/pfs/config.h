@@ -161,10 +161,6 @@ int pfs_config_resolve(struct pfs_config *cfg, int nranks, char *err, size_t err
  * link. 0 or -1 with err set. Touches nothing. */
 int pfs_config_check_dir(const struct pfs_config *cfg, char *err, size_t errlen);
 
-/* Local. Parses a size: digits and an optional k/m/g/t (1024-based). Rejects
- * zero, signs, spaces, fractions, 'mb', and overflow. 0 or -1. */
-int pfs_parse_size(const char *s, uint64_t *out);
-
 /* Local. Formats bytes as the largest exact 1024-based unit (e.g. "256 MiB"). */
 void pfs_format_size(uint64_t bytes, char *buf, size_t len);
 

@@ -47,40 +47,6 @@ void pfs_config_defaults(struct pfs_config *cfg)
     pfs_opt_defaults(cfg->api, cfg->backend_opts);
 }
 
-int pfs_parse_size(const char *s, uint64_t *out)
-{
-    if (!s || !*s)
-        return -1;
-    uint64_t v = 0;
-    const char *p = s;
-    if (*p < '0' || *p > '9')
-        return -1;
-    for (; *p >= '0' && *p <= '9'; p++) {
-        if (v > (UINT64_MAX - (uint64_t)(*p - '0')) / 10)
-            return -1;
-        v = v * 10 + (uint64_t)(*p - '0');
-    }
-    int shift = 0;
-    switch (*p) {
-    case '\0': break;
-    case 'k': case 'K': shift = 10; p++; break;
-    case 'm': case 'M': shift = 20; p++; break;
-    case 'g': case 'G': shift = 30; p++; break;
-    case 't': case 'T': shift = 40; p++; break;
-    default: return -1;
-    }
-    if (*p != '\0' || v == 0)
-        return -1;
-    if (shift && v > (UINT64_MAX >> shift))
-        return -1;
-    v <<= shift;
-    /* Offsets are off_t: keep every size well inside it. */
-    if (v > (uint64_t)INT64_MAX / 2)
-        return -1;
-    *out = v;
-    return 0;
-}
-
 void pfs_format_size(uint64_t b, char *buf, size_t len)
 {
     static const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};

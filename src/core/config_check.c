@@ -13,6 +13,7 @@
 #include <strings.h>
 
 #include "pfs/backend.h"
+#include "pfs/units.h"
 
 #include "config_table.h"
 

@@ -58,7 +58,9 @@ void pfs_config_usage(FILE *out)
                  "       pfsbench ior --help lists the options it translates)\n\n"
                  "Sequential bandwidth and metadata rates of a parallel file system: N ranks (x threads),\n"
                  "a file each or one shared file, phases separated by barriers, results in HDF5.\n"
-                 "SIZE takes k, m, g, t (1024-based).\n\noptions:\n");
+                 "SIZE is bytes, or with a unit: k, m, g, t or KiB, MiB, GiB, TiB (1024-based), KB, MB, GB,\n"
+                 "TB (1000-based); 4kb, 1gb are refused as ambiguous. SECS is seconds (fractions too), or\n"
+                 "with s, ms, m, h or d: 90, 1.5m, 2h.\n\noptions:\n");
     for (size_t i = 0; i < NOPTS; i++)
         usage_line(out, &pfs_opt_table[i]);
     usage_backends(out);

@@ -6,11 +6,13 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "config_table.h"
 #include "pfs/backend.h"
 #include "pfs/names.h"
 #include "pfs/schema.h"
+#include "pfs/units.h"
 
 
 /* A JSON string of one of the tables' own strings. They are ASCII and
@@ -208,6 +210,52 @@ static void json_phases(FILE *out)
 }
 
 
+/* Every unit spelling the size parser takes (pfs/units.h), found by asking
+ * it: the candidates are the bare forms and each letter's forms in every case. */
+#define SPELLINGS (3 + 4 * 18)
+static int size_units(char (*spell)[5], uint64_t *mult)
+{
+    static const char *const forms[] = {"", "i", "ib", "b"};
+    static const char *const bare[] = {"", "b", "B"};
+    int n = 0, k = 0;
+    char cand[SPELLINGS][5];
+    for (int i = 0; i < 3; i++)
+        snprintf(cand[k++], sizeof(cand[0]), "%s", bare[i]);
+    for (const char *l = "kmgt"; *l; l++)
+        for (size_t f = 0; f < sizeof(forms) / sizeof(forms[0]); f++) {
+            size_t flen = strlen(forms[f]);
+            for (unsigned c = 0; c < 1u << (1 + flen); c++) {
+                char *w = cand[k++];
+                w[0] = c & 1 ? (char)(*l - 'a' + 'A') : *l;
+                for (size_t j = 0; j < flen; j++)
+                    w[1 + j] = c >> (j + 1) & 1 ? (char)(forms[f][j] - 'a' + 'A') : forms[f][j];
+                w[1 + flen] = '\0';
+            }
+        }
+    for (int i = 0; i < k; i++) {
+        char word[1 + sizeof(cand[0])] = "1";
+        memcpy(word + 1, cand[i], sizeof(cand[0]));
+        if (pfs_parse_size(word, &mult[n]) == 0)
+            memcpy(spell[n++], cand[i], sizeof(cand[i]));
+    }
+    return n;
+}
+
+static void json_sizes(FILE *out)
+{
+    char unit[SPELLINGS][5];
+    uint64_t mult[SPELLINGS];
+    int n = size_units(unit, mult);
+    fputs("  \"sizes\": {\"syntax\": \"^[0-9]+(", out);
+    for (int i = 0; i < n; i++)
+        fprintf(out, "%s%s", i ? "|" : "", unit[i]);
+    fputs(")$\", \"suffixes\": {", out);
+    for (int i = 0; i < n; i++)
+        fprintf(out, "%s\"%s\": %" PRIu64, i ? ", " : "", unit[i], mult[i]);
+    fprintf(out, "}, \"suffix_case\": \"exact\", \"min\": 1, \"max\": %" PRIu64 ", \"zero\": \"0, where an option's min is 0\"},\n",
+            PFS_SIZE_MAX);
+}
+
 static void json_tail(FILE *out)
 {
     fputs("  \"units\": [\n", out);
@@ -217,10 +265,8 @@ static void json_tail(FILE *out)
         json_key(out, "label", pfs_units_table[i].label);
         fprintf(out, ", \"bytes_per_second\": %.17g}%s\n", pfs_units_table[i].scale, i + 1 < pfs_units_count ? "," : "");
     }
-    fprintf(out, "  ],\n  \"sizes\": {\"syntax\": \"^[0-9]+[kKmMgGtT]?$\", \"suffixes\": {\"\": 1, \"k\": %llu, "
-                 "\"m\": %llu, \"g\": %llu, \"t\": %llu}, \"suffix_case\": \"either\", \"min\": 1, \"max\": %" PRIu64
-                 ", \"zero\": \"0, where an option's min is 0\"},\n",
-            1ULL << 10, 1ULL << 20, 1ULL << 30, 1ULL << 40, (uint64_t)INT64_MAX / 2);
+    fputs("  ],\n", out);
+    json_sizes(out);
     fputs("  \"exit_codes\": [", out);
     for (size_t i = 0; i < pfs_exit_count; i++) {
         fprintf(out, "%s{\"code\": %d", i ? ", " : "", pfs_exit_table[i].code);

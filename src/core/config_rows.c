@@ -15,6 +15,7 @@
 
 #include "pfs/backend.h"
 #include "pfs/names.h"
+#include "pfs/units.h"
 
 #include "config_table.h"
 
@@ -176,17 +177,15 @@ int pfs_opt_set(const struct pfs_opt *o, const char *arg, struct pfs_config *cfg
         *(int *)field = atoi(o->choices);
         return 0;
     case T_SIZE0:
-        if (strcmp(arg, "0") == 0) {
-            *(uint64_t *)field = 0;
-            return 0;
-        }
-        /* fall through */
-    case T_SIZE:
-        if (pfs_parse_size(arg, (uint64_t *)field) != 0)
-            return pfs_fail(err, len, "--%s: '%s' is not a size; give a positive whole number with an optional k, m, g or t (1024-based), e.g. 4m", o->name, arg);
+    case T_SIZE: {
+        const struct pfs_size_syntax syn = {o->type == T_SIZE0 ? PFS_SIZE_ZERO : 0, 1, NULL};
+        char why[160];
+        if (pfs_size_parse(arg, &syn, (uint64_t *)field, why, sizeof(why)) != 0)
+            return pfs_fail(err, len, "--%s: '%s' is not a size: %s; give %s", o->name, arg, why, PFS_SIZE_HELP);
         if (cfg && o->off == OFF(block))
             cfg->block_given = 1;
         return 0;
+    }
     case T_INT: {
         if (o->vals && strcmp(arg, o->vals) == 0) { /* the word that stands for 0 (--reps auto) */
             *(int *)field = 0;
@@ -201,8 +200,20 @@ int pfs_opt_set(const struct pfs_opt *o, const char *arg, struct pfs_config *cfg
         return 0;
     }
     case T_DOUBLE: {
+        /* A row in seconds takes a duration (--runtime 2m); others a plain number. */
+        const int secs = o->unit && strcmp(o->unit, "seconds") == 0;
+        char why[160];
+        double v;
+        if (secs && pfs_parse_duration(arg, &v, why, sizeof(why)) != 0)
+            return pfs_fail(err, len, "--%s: '%s' is not a duration: %s; give %s", o->name, arg, why, PFS_DURATION_HELP);
+        if (secs && (v < o->min || v > o->max))
+            return pfs_fail(err, len, "--%s: '%s' is %g s; give from %g to %g seconds", o->name, arg, v, o->min, o->max);
+        if (secs) {
+            *(double *)field = v;
+            return 0;
+        }
         errno = 0;
-        double v = strtod(arg, &end);
+        v = strtod(arg, &end);
         if (errno || end == arg || *end || !isfinite(v) || v < o->min || v > o->max)
             return pfs_fail(err, len, "--%s: '%s' is not a number from %g to %g", o->name, arg, o->min, o->max);
         *(double *)field = v;

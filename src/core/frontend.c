@@ -13,6 +13,7 @@
 
 #include "frontend_int.h"
 #include "pfs/cmdline.h"
+#include "pfs/units.h"
 
 static const char *const tools[] = {"ior", "mdtest", "iozone"};
 
@@ -133,32 +134,13 @@ void fe_note(struct fe *f, const char *opt, const char *fmt, ...)
 
 int fe_size(struct fe *f, const char *opt, const char *val, const char *suffixes, uint64_t plain, uint64_t *out)
 {
-    const char *p = val;
-    uint64_t v = 0;
-    while (*p >= '0' && *p <= '9') {
-        if (v > (UINT64_MAX - 9) / 10)
-            goto bad;
-        v = v * 10 + (uint64_t)(*p++ - '0');
-    }
-    if (p == val)
-        goto bad;
-    uint64_t mult = plain;
-    if (*p) {
-        const char *s = strchr(suffixes, *p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
-        if (!s || p[1])
-            goto bad;
-        mult = 1ull << (10 * (s - suffixes + 1));
-    }
-    if (v == 0) {
-        fe_refuse(f, opt, "'%s': the size must be positive", val);
-        return -1;
-    }
-    if (v > UINT64_MAX / mult)
-        goto bad;
-    *out = v * mult;
-    return 0;
-bad:
-    fe_refuse(f, opt, "'%s' is not a size (digits, then one of %s for 1024-based units)", val, suffixes);
+    /* The tools read every unit 1024-based (IOR's 1GB is 2^30 bytes): so does their front-end. */
+    const struct pfs_size_syntax syn = {PFS_SIZE_KB_BINARY, plain, suffixes};
+    char why[160];
+    if (pfs_size_parse(val, &syn, out, why, sizeof(why)) == 0)
+        return 0;
+    fe_refuse(f, opt, "'%s' is not a size: %s; give digits, then one of %s (KiB, KB ... too), all 1024-based", val, why,
+              suffixes);
     return -1;
 }
 

@@ -6,6 +6,7 @@
 #include "pfs/config.h"
 #include "pfs/crand.h"
 #include "pfs/dist.h"
+#include "pfs/units.h"
 
 /* Sequential selection: of what is left of this hundred, category i comes
  * next with probability rem[i] / left. Every arrangement of the hundred's

@@ -45,6 +45,7 @@
 
 #include "pfs/config.h"
 #include "pfs/names.h"
+#include "pfs/units.h"
 
 static void check_name(const char *w);
 
@@ -69,31 +70,56 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         }                                                                                          \
     } while (0)
 
-/* The documented grammar of a size, computed independently: digits, an
- * optional k/m/g/t (any case), non-zero, at most INT64_MAX / 2. */
+/* The documented grammar of a size (pfs/units.h), computed independently:
+ * digits, then a unit spelled exactly as one of the list below (built by
+ * brute force, every case of every spelling), non-zero, at most INT64_MAX / 2. */
+static int ref_unit(const char *u, unsigned __int128 *mult)
+{
+    static const char *const letters = "kmgt";
+    if (!strcmp(u, "") || !strcmp(u, "b") || !strcmp(u, "B")) {
+        *mult = 1;
+        return 0;
+    }
+    for (int p = 0; p < 4; p++) {
+        unsigned __int128 bin = (unsigned __int128)1 << (10 * (p + 1)), dec = 1;
+        for (int k = 0; k <= p; k++)
+            dec *= 1000;
+        char lo = letters[p], up = (char)(lo - 'a' + 'A');
+        char c[3] = {lo, up, 0};
+        for (int i = 0; i < 2; i++) {
+            char w[8];
+            snprintf(w, sizeof(w), "%c", c[i]);
+            if (!strcmp(u, w))
+                return *mult = bin, 0;
+            const char *iforms[] = {"i", "I", "ib", "iB", "Ib", "IB"};
+            for (int j = 0; j < 6; j++) {
+                snprintf(w, sizeof(w), "%c%s", c[i], iforms[j]);
+                if (!strcmp(u, w))
+                    return *mult = bin, 0;
+            }
+        }
+        char si[3] = {up, 'B', 0};
+        if (!strcmp(u, si) || (p == 0 && !strcmp(u, "kB")))
+            return *mult = dec, 0;
+    }
+    return -1;
+}
+
 static int ref_parse_size(const char *s, uint64_t *out)
 {
     if (!s || *s < '0' || *s > '9')
         return -1;
-    unsigned __int128 v = 0;
-    const unsigned __int128 cap = (unsigned __int128)1 << 80; /* saturate above any limit; << 40 still fits */
+    unsigned __int128 v = 0, mult;
+    const unsigned __int128 cap = (unsigned __int128)1 << 80; /* saturate above any limit; x 2^40 still fits */
     const char *p = s;
     for (; *p >= '0' && *p <= '9'; p++) {
         v = v * 10 + (unsigned)(*p - '0');
         if (v > cap)
             v = cap;
     }
-    int shift = 0;
-    switch (*p) {
-    case 'k': case 'K': shift = 10; p++; break;
-    case 'm': case 'M': shift = 20; p++; break;
-    case 'g': case 'G': shift = 30; p++; break;
-    case 't': case 'T': shift = 40; p++; break;
-    default: break;
-    }
-    if (*p != '\0' || v == 0)
+    if (ref_unit(p, &mult) != 0 || v == 0)
         return -1;
-    v <<= shift;
+    v *= mult;
     if (v > (unsigned __int128)(INT64_MAX / 2))
         return -1;
     *out = (uint64_t)v;

@@ -104,15 +104,16 @@ class Table:
         self.bad_input = exit_code(table, "bad input")
 
     def size(self, s: str) -> int:
-        """SIZE as pfsbench reads it (its "sizes": 1024-based k, m, g, t)."""
+        """SIZE as pfsbench reads it (its "sizes": k, KiB ... 1024-based, KB ... 1000-based)."""
         v = None
         sz = self.sizes
         m = re.fullmatch(r"([0-9]+)(.*)", s) if re.fullmatch(sz["syntax"], s) else None
-        if m and m.group(2).lower() in sz["suffixes"]:
-            v = int(m.group(1)) * int(sz["suffixes"][m.group(2).lower()])
+        unit = "" if m is None else m.group(2) if sz.get("suffix_case") == "exact" else m.group(2).lower()
+        if m and unit in sz["suffixes"]:
+            v = int(m.group(1)) * int(sz["suffixes"][unit])
         if v is None or not int(sz["min"]) <= v <= int(sz["max"]):
-            raise Usage("'%s' is not a size; give a positive whole number with an optional k, m, g or t "
-                        "(1024-based), e.g. 4m" % s)
+            raise Usage("'%s' is not a size; give a whole number of bytes with an optional unit: k, m, g, t or "
+                        "KiB, MiB, GiB, TiB (1024-based), KB, MB, GB, TB (1000-based), e.g. 4m" % s)
         return v
 
 
