@@ -15,7 +15,10 @@
  *   files = 10000
  *
  * Each line is `option = value` with a long option name of pfsbench, or a
- * flag's bare name (or `flag = 1`; `flag = 0` leaves it out). [global]
+ * flag's bare name (or `flag = 1`; `flag = 0` leaves it out), or one of
+ * fio's keys (jobfile_fio.c: bs = 1m, rw = write, numjobs = 2 ...; the
+ * others refused with why). `#` or `;` after a blank starts a comment to
+ * the end of the line. [global]
  * lines apply to every section after them. A section becomes one run: its
  * command line is "pfsbench", the globals, the command line's own options
  * (other than -f and --stop-on-error), then the section's lines, so a

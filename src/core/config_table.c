@@ -68,7 +68,7 @@ const struct pfs_opt pfs_opt_table[] = {
     {"interval", 0, T_DOUBLE, OFF(interval), 0.01, 3600, NULL, "SECS", "time series: bytes, operations and latency per node every SECS (default 1; coarsened past 512 intervals)", DESC("interval", 32, "seconds")},
     {"stall-warn", 0, T_DOUBLE, OFF(stall_warn), 0.01, 1e9, NULL, "SECS", "warn of a call blocked SECS or longer, e.g. on a storage server that stopped answering (default 10)", DESC("stall_warn", 25, "seconds")},
     {"force", 0, T_FLAG, OFF(force), 0, 0, "1", NULL, "accept a world-writable DIR without the sticky bit", .key = NULL},
-    {"job", 'f', T_STRING, OFF(job), 0, 0, NULL, "JOBFILE", "run every [section] of a job file (fio's syntax, pfsbench's long options) in this one MPI job", .key = NULL},
+    {"job", 'f', T_STRING, OFF(job), 0, 0, NULL, "JOBFILE", "run every [section] of a job file (fio's syntax: pfsbench's long options, or fio's bs, size, rw ...) in this one MPI job", .key = NULL},
     {"ranks", 0, T_STRING, OFF(ranks), 0, 0, NULL, "LIST", "rank sweep in this one job: a run per point with that many ranks (pow2, all, or e.g. 1,2,4,8), taken round-robin across nodes; the others wait", .key = NULL},
     {"stop-on-error", 0, T_FLAG, OFF(stop_on_error), 0, 0, "1", NULL, "with -f: stop at the first section that fails (default: record it and go on)", .key = NULL},
     {"clean", 0, T_FLAG, OFF(clean), 0, 0, "1", NULL, "list pfsbench leftovers in DIR (remove them with --yes), then exit", .key = NULL},

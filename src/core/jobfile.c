@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "config_table.h"
+#include "jobfile_fio.h"
 
 /* Options a job file may not hold: what ends pfsbench instead of running
  * (help, version, the listing), the job file itself, and --clean's mode. */
@@ -112,6 +113,30 @@ static int name_ok(const char *s)
     return 1;
 }
 
+/* A fio key (jobfile_fio.c's table): its pfsbench words, or why not. */
+static int fio_line(const char *key, const char *val, int line, const char *path, struct words *to, struct errs *e,
+                    int *oom)
+{
+    char words[PFS_FIO_WORDS][PFS_FIO_WORDLEN];
+    char why[512];
+    int n = 0;
+    switch (pfs_fio_translate(key, val, words, &n, why, sizeof(why))) {
+    case PFS_FIO_UNKNOWN:
+        add_err(e, "%s:%d: unknown option '%s' (job files use pfsbench's long option names: transfer, block, phases ...; "
+                "or fio's bs, size, rw ...)", path, line, key);
+        return 1;
+    case PFS_FIO_REFUSED:
+        add_err(e, "%s:%d: %s", path, line, why);
+        return 1;
+    case PFS_FIO_OK:
+        break;
+    }
+    for (int i = 0; i < n; i++)
+        if (push(to, words[i], line) != 0)
+            *oom = 1;
+    return 0;
+}
+
 /* One `key [= value]` line into words (as --key=value or --key). 0, or 1
  * when the line is an error (told in e). */
 static int option_line(char *s, int line, const char *path, struct words *to, struct errs *e, int *oom)
@@ -124,11 +149,8 @@ static int option_line(char *s, int line, const char *path, struct words *to, st
     }
     key = trim(key);
     const struct pfs_opt *o = find_opt(key);
-    if (!o) {
-        add_err(e, "%s:%d: unknown option '%s' (job files use pfsbench's long option names: transfer, block, phases ...)",
-                path, line, key);
-        return 1;
-    }
+    if (!o || pfs_fio_overrides(key, val))
+        return fio_line(key, val, line, path, to, e, oom);
     if (refused_in_jobs(o)) {
         add_err(e, "%s:%d: '%s' cannot be used in a job file", path, line, key);
         return 1;
@@ -268,11 +290,27 @@ static void check_groups(const char *path, const struct pfs_jobfile *jf, struct 
     }
 }
 
+/* A comment after a line's words, as fio takes them: `#` or `;` after a
+ * blank, to the end of the line (block = 16m  # per rank). One without a
+ * blank before it is part of the word (a path may hold '#'). */
+static void cut_comment(char *s)
+{
+    for (char *p = s + 1; *p; p++)
+        if ((*p == '#' || *p == ';') && isspace((unsigned char)p[-1])) {
+            *p = '\0';
+            break;
+        }
+    size_t n = strlen(s);
+    while (n && isspace((unsigned char)s[n - 1]))
+        s[--n] = '\0';
+}
+
 static void one_line(struct parse_state *st, char *s, int line, const char *path, struct pfs_jobfile *jf,
                      int cli_argc, char **cli_argv, struct errs *e)
 {
     if (!*s || *s == '#' || *s == ';')
         return;
+    cut_comment(s);
     if (*s == '[') {
         char name[64];
         if (header_line(s, line, path, jf, e, name))

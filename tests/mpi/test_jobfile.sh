@@ -185,4 +185,60 @@ run_mpi 2 120 -f "$T/fail.job" --stop-on-error -o "$R" -q
 check "--stop-on-error: exit 2" [ "$RC" -eq 2 ]
 check "--stop-on-error: the last section did not run" grep -q "1 of 3 sections completed, 1 failed, 1 not run (--stop-on-error)" "$T/err"
 check "--stop-on-error: no data file left" [ -z "$(ls -A "$D")" ]
+# A plain fio job file (issue 28): fio's keys, its size units (1m = 2^20)
+# and its comments after a value, run as it is.
+F=$T/fio
+mkdir -p "$F"
+cat >"$T/plain.fio" <<EOF
+; fio's own syntax: sizes per job, 2 jobs each
+[global]
+bs=1m
+size=16m        # per job: pfsbench's block per stream
+numjobs=2       ; two streams per rank
+directory=$F
+direct=1
+ioengine=psync
+group_reporting
+
+[seq-write]
+rw=write
+unlink=0
+
+[seq-read]
+stonewall
+rw=read
+EOF
+run_mpi 2 120 -f "$T/plain.fio" -o "$T/fio.h5" -q
+check "a plain fio job file: exit 0" [ "$RC" -eq 0 ]
+if "$PY" "$(dirname "$0")/fio_job_check.py" "$T/fio.h5" "$F" 2 >"$T/py" 2>&1; then
+    ok "a plain fio job file: its sizes, jobs, engine and phases, the kept files"
+else
+    bad "a plain fio job file: its sizes, jobs, engine and phases, the kept files"
+    cat "$T/py"
+fi
+rm -f "$F"/pfsbench.*
+# fio's keys pfsbench cannot honour: each named with why, at once; nothing made.
+cat >"$T/bad.fio" <<EOF
+[global]
+directory=$F
+[mixed]
+rw=randrw
+ioengine=posixaio
+bs=4KiB
+verify_pattern=0xff
+filename=/dev/sdb
+verify=md5
+fsync=1 # fio's: after every write
+block = 16m  # pfsbench's own key, with a comment
+EOF
+run_mpi 2 60 -f "$T/bad.fio" -o "$T/badfio.h5"
+check "refused fio keys: exit 2" [ "$RC" -eq 2 ]
+check "rw=randrw: refused with why" grep -q "bad.fio:4: fio's \`rw = randrw\` mixes random reads and writes" "$T/err"
+check "ioengine=posixaio: refused with why" grep -q "bad.fio:5: fio's \`ioengine = posixaio\` (aio_read/aio_write) has no pfsbench backend" "$T/err"
+check "bs=4KiB: fio reads it 1000-based, refused" grep -q "bad.fio:6: fio's \`bs = 4KiB\` is not a size: fio reads 'KiB' as 1000-based" "$T/err"
+check "verify_pattern: no pfsbench meaning" grep -q "bad.fio:7: fio's \`verify_pattern\` has no pfsbench meaning" "$T/err"
+check "filename: no pfsbench meaning" grep -q "bad.fio:8: fio's \`filename\` has no pfsbench meaning: pfsbench names its own files" "$T/err"
+check "verify=md5: fio's, refused with why" grep -q "bad.fio:9: fio's \`verify = md5\` checksums blocks" "$T/err"
+check "fsync=1 and block = 16m # ...: taken (no error on lines 10, 11)" not grep -qE "bad.fio:1[01]:" "$T/err"
+check "refused fio keys: nothing created" [ ! -e "$T/badfio.h5" ] && [ -z "$(ls -A "$F")" ]
 finish

@@ -249,11 +249,94 @@ static void test_frontend_sizes(void **state)
     }
 }
 
+/* A job file's one section as its command line (argv joined), or NULL with err. */
+static const char *job_line(const char *text, char *err, size_t len)
+{
+    static char line[4096];
+    struct pfs_jobfile jf;
+    if (pfs_jobfile_parse("t.job", text, 0, NULL, &jf, err, len) != 0)
+        return NULL;
+    assert_int_equal(jf.n, 1);
+    pfs_cmdline_join(jf.sec[0].argc, jf.sec[0].argv, line, sizeof(line));
+    pfs_jobfile_free(&jf);
+    return line;
+}
+
+static void test_job_fio_keys(void **state)
+{
+    (void)state;
+    char err[PFS_ERRLEN];
+    static const struct {
+        const char *text, *want;
+    } c[] = {
+        /* fio's sizes (kb_base=1024), jobs, engine, iodepth and phases */
+        {"[global]\nbs=4k\nsize=1g\nnumjobs=4\ndirectory=/tmp\nioengine=libaio\niodepth=16\n[a]\nrw=randread\n",
+         "pfsbench --transfer=4096 --block=1073741824 --threads=4 --dir=/tmp --api=aio --iodepth=16 --phases=write,read "
+         "--random --label=a"},
+        {"[a]\nblocksize=64KB\nsize=2MB\nrw=write\nioengine=psync\n", "pfsbench --transfer=65536 --block=2097152 "
+         "--phases=write --api=posix --label=a"},
+        {"[a]\nrw=randwrite\nioengine=io_uring\n", "pfsbench --phases=write --random --api=uring --label=a"},
+        {"[a]\nrw=read\nioengine=mmap\n", "pfsbench --phases=write,read --api=mmap --label=a"},
+        {"[a]\nioengine=null\nioengine=sync\nioengine=pvsync\n", "pfsbench --api=null --api=posix --api=posix --label=a"},
+        /* fsync = N is fio's every N writes; end_fsync is pfsbench's fsync */
+        {"[a]\nfsync=8\nend_fsync=1\nend_fsync=0\nfsync=0\nfsync\n", "pfsbench --fsync-every=8 --fsync --fsync --label=a"},
+        {"[a]\nramp_time=5s\nruntime=1m\ntime_based\nstonewall\nnew_group\ngroup_reporting\nthread\n",
+         "pfsbench --ramp=5s --runtime=1m --label=a"},
+        {"[a]\nunlink=0\nbuffered=0\nunlink=1\nbuffered=1\nloops=3\nname=x\nverify=0\n",
+         "pfsbench --keep --direct --reps=3 --label=x"},
+        /* comments after a value, # or ;, after a blank; none inside a word */
+        {"[a] # the first\nblock = 16m  # per rank\ntransfer=1m\t; c\nfsync   # a flag\nlabel = run#3\nreps = 2;x\n",
+         "pfsbench --block=16m --transfer=1m --fsync '--label=run#3' '--reps=2;x'"},
+    };
+    for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+        const char *got = job_line(c[i].text, err, sizeof(err));
+        if (!got)
+            fail_msg("job %zu refused:\n%s", i, err);
+        if (strcmp(got, c[i].want) != 0)
+            fail_msg("job %zu\n got  %s\n want %s", i, got, c[i].want);
+    }
+    /* Each fio key pfsbench cannot honour, named with why, all at once. */
+    const char *bad = "[a]\nrw=rw\nrw=readwrite\nrw=randrw\nrw=trim\nioengine=posixaio\nioengine=rbd\nbs=4KiB\n"
+                      "size=1.5g\nverify_pattern=0xff\nfilename=/dev/sdb\nverify=md5\nrwmixread=70\nfoo=1\nbs\n"
+                      "end_fsync=2\nnumjobs\n";
+    assert_null(job_line(bad, err, sizeof(err)));
+    static const char *const want[] = {
+        "t.job:2: fio's `rw = rw` mixes reads and writes in one pass; pfsbench's phases are one kind each: write phases = write,read",
+        "t.job:3: fio's `rw = readwrite` mixes reads and writes",
+        "t.job:4: fio's `rw = randrw` mixes random reads and writes",
+        "t.job:5: fio's `rw = trim` has no pfsbench phase",
+        "t.job:6: fio's `ioengine = posixaio` (aio_read/aio_write) has no pfsbench backend; Linux AIO is ioengine = libaio",
+        "t.job:7: fio's `ioengine = rbd` has no pfsbench backend",
+        "t.job:8: fio's `bs = 4KiB` is not a size: fio reads 'KiB' as 1000-based",
+        "t.job:9: fio's `size = 1.5g` is not a size: a fraction",
+        "t.job:10: fio's `verify_pattern` has no pfsbench meaning: verify writes a pattern of pfsbench's own",
+        "t.job:11: fio's `filename` has no pfsbench meaning: pfsbench names its own files",
+        "t.job:12: fio's `verify = md5` checksums blocks",
+        "t.job:13: fio's `rwmixread` has no pfsbench meaning",
+        "t.job:14: unknown option 'foo' (job files use pfsbench's long option names: transfer, block, phases ...; or fio's bs, size, rw ...)",
+        "t.job:15: fio's `bs` needs a value",
+        "t.job:16: fio's `end_fsync = 2`: give 0 or 1",
+        "t.job:17: fio's `numjobs` needs a value",
+    };
+    for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+        if (!strstr(err, want[i]))
+            fail_msg("no\n%s\nin\n%s", want[i], err);
+    /* pfsbench's own keys keep their meaning: a flag's word is checked as before. */
+    assert_null(job_line("[a]\nfsync = yes\n", err, sizeof(err)));
+    assert_non_null(strstr(err, "t.job:2: 'fsync' is a flag"));
+    /* A translated section passes the run's parser (fio's sizes in bytes). */
+    struct pfs_jobfile jf;
+    assert_int_equal(pfs_jobfile_parse("t.job", "[a]\nbs=1m\nsize=16m\nnumjobs=2\ndirectory=/tmp\nrw=write  # w\n"
+                                       "direct=1\nioengine=psync\nfsync=4\n", 0, NULL, &jf, err, sizeof(err)), 0);
+    assert_int_equal(pfs_jobfile_check("t.job", &jf, 2, err, sizeof(err)), 0);
+    pfs_jobfile_free(&jf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_native_sizes), cmocka_unit_test(test_tool_sizes), cmocka_unit_test(test_durations),
-        cmocka_unit_test(test_options),      cmocka_unit_test(test_frontend_sizes),
+        cmocka_unit_test(test_options),      cmocka_unit_test(test_frontend_sizes), cmocka_unit_test(test_job_fio_keys),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
