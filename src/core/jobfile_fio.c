@@ -61,6 +61,7 @@ static const struct fio_value engine_values[] = {
 static const struct fio_value end_fsync_values[] = {{"1", "--fsync", NULL}, {"0", "", NULL}, {NULL, NULL, NULL}};
 static const struct fio_value buffered_values[] = {{"0", "--direct", NULL}, {"1", "", NULL}, {NULL, NULL, NULL}};
 static const struct fio_value unlink_values[] = {{"0", "--keep", NULL}, {"1", "", NULL}, {NULL, NULL, NULL}};
+static const struct fio_value sync_values[] = {{"0", "--sync=none", NULL}, {"1", "--sync=sync", NULL}, {NULL, NULL, NULL}};
 static const struct fio_value verify_values[] = {
     {"0", "", NULL},
     {"*", NULL, "checksums blocks with its own headers; pfsbench's verify (bare) writes a pattern of its own and checks "
@@ -85,6 +86,7 @@ static const struct fio_key fio_keys[] = {
     {"buffered", FK_MAP, NULL, buffered_values, NULL},
     {"unlink", FK_MAP, NULL, unlink_values, NULL},
     {"verify", FK_MAP, NULL, verify_values, NULL},
+    {"sync", FK_MAP, NULL, sync_values, NULL},
     {"time_based", FK_ACCEPT, NULL, NULL, "pfsbench's runtime is always time based"},
     {"stonewall", FK_ACCEPT, NULL, NULL, "pfsbench runs a job file's sections one after the other"},
     {"wait_for_previous", FK_ACCEPT, NULL, NULL, "pfsbench runs a job file's sections one after the other"},
@@ -162,11 +164,13 @@ static const struct fio_key *find_key(const char *key)
 int pfs_fio_overrides(const char *key, const char *val)
 {
     /* A bare fsync or fsync = 0 means the same either way; fsync = N (a
-     * whole number) is fio's. verify = md5 is fio's (refused with its reason). */
+     * whole number) is fio's. verify = md5 is fio's (refused with its reason), so are sync = 0 and 1. */
     if (!val)
         return 0;
     if (strcmp(key, "fsync") == 0) /* a whole number; fsync = yes is pfsbench's flag, told so */
         return *val && val[strspn(val, "0123456789")] == '\0' && strspn(val, "0") != strlen(val);
+    if (strcmp(key, "sync") == 0) /* fio's O_SYNC switch; pfsbench's sync = none|dsync|sync otherwise */
+        return strcmp(val, "0") == 0 || strcmp(val, "1") == 0;
     return strcmp(key, "verify") == 0 && strcmp(val, "0") != 0 && strcmp(val, "1") != 0;
 }
 

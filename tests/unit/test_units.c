@@ -284,6 +284,8 @@ static void test_job_fio_keys(void **state)
          "pfsbench --ramp=5s --runtime=1m --label=a"},
         {"[a]\nunlink=0\nbuffered=0\nunlink=1\nbuffered=1\nloops=3\nname=x\nverify=0\n",
          "pfsbench --keep --direct --reps=3 --label=x"},
+        /* sync = 0/1 is fio's O_SYNC switch; sync = dsync stays pfsbench's */
+        {"[a]\nsync=1\nsync=0\nsync = dsync\n", "pfsbench --sync=sync --sync=none --sync=dsync --label=a"},
         /* comments after a value, # or ;, after a blank; none inside a word */
         {"[a] # the first\nblock = 16m  # per rank\ntransfer=1m\t; c\nfsync   # a flag\nlabel = run#3\nreps = 2;x\n",
          "pfsbench --block=16m --transfer=1m --fsync '--label=run#3' '--reps=2;x'"},
