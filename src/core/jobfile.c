@@ -115,7 +115,7 @@ static int name_ok(const char *s)
 
 /* A fio key (jobfile_fio.c's table): its pfsbench words, or why not. */
 static int fio_line(const char *key, const char *val, int line, const char *path, struct words *to, struct errs *e,
-                    int *oom)
+                    int *oom, unsigned *fio)
 {
     char words[PFS_FIO_WORDS][PFS_FIO_WORDLEN];
     char why[512];
@@ -129,6 +129,7 @@ static int fio_line(const char *key, const char *val, int line, const char *path
         add_err(e, "%s:%d: %s", path, line, why);
         return 1;
     case PFS_FIO_OK:
+        *fio |= PFS_FIO_USED | (strcmp(key, "time_based") == 0 ? PFS_FIO_TIME_BASED : 0);
         break;
     }
     for (int i = 0; i < n; i++)
@@ -139,7 +140,7 @@ static int fio_line(const char *key, const char *val, int line, const char *path
 
 /* One `key [= value]` line into words (as --key=value or --key). 0, or 1
  * when the line is an error (told in e). */
-static int option_line(char *s, int line, const char *path, struct words *to, struct errs *e, int *oom)
+static int option_line(char *s, int line, const char *path, struct words *to, struct errs *e, int *oom, unsigned *fio)
 {
     char *eq = strchr(s, '=');
     char *key = s, *val = NULL;
@@ -150,7 +151,7 @@ static int option_line(char *s, int line, const char *path, struct words *to, st
     key = trim(key);
     const struct pfs_opt *o = find_opt(key);
     if (!o || pfs_fio_overrides(key, val))
-        return fio_line(key, val, line, path, to, e, oom);
+        return fio_line(key, val, line, path, to, e, oom, fio);
     if (refused_in_jobs(o)) {
         add_err(e, "%s:%d: '%s' cannot be used in a job file", path, line, key);
         return 1;
@@ -237,15 +238,35 @@ static int header_line(char *s, int line, const char *path, const struct pfs_job
 struct parse_state {
     struct words glob, own;
     int in_global, in_section, oom;
+    unsigned fio_glob, fio_own; /* PFS_FIO_USED, PFS_FIO_TIME_BASED of the keys read */
 };
 
-/* Closes the section being read, if any. */
-static void close_section(struct parse_state *st, struct pfs_jobfile *jf, int cli_argc, char **cli_argv)
+/* The line of the last --runtime= among v's words, or 0. */
+static int runtime_line(const struct words *v)
 {
+    for (int i = v->n - 1; i >= 0; i--)
+        if (strncmp(v->w[i], "--runtime=", 10) == 0)
+            return v->line[i];
+    return 0;
+}
+
+/* Closes the section being read, if any. fio's runtime without
+ * time_based stops at size or runtime, whichever comes first; pfsbench's
+ * always runs the runtime, so a fio section must say time_based. */
+static void close_section(struct parse_state *st, struct pfs_jobfile *jf, int cli_argc, char **cli_argv,
+                          const char *path, struct errs *e)
+{
+    const unsigned fio = st->fio_glob | st->fio_own;
+    const int rl = runtime_line(&st->own) ? runtime_line(&st->own) : runtime_line(&st->glob);
+    if (st->in_section && (fio & PFS_FIO_USED) && !(fio & PFS_FIO_TIME_BASED) && rl)
+        add_err(e, "%s:%d: section [%s]: fio's runtime without time_based stops at size or runtime, whichever comes "
+                "first; pfsbench's runtime is time based: add time_based, or leave runtime out", path, rl,
+                jf->sec[jf->n - 1].name);
     if (st->in_section && finish_section(&jf->sec[jf->n - 1], &st->glob, cli_argc, cli_argv, &st->own) != 0)
         st->oom = 1;
     words_free(&st->own);
     st->in_section = 0;
+    st->fio_own = 0;
 }
 
 /* `concurrent = TAG` / `share = N`: a section's words about how it runs,
@@ -290,32 +311,17 @@ static void check_groups(const char *path, const struct pfs_jobfile *jf, struct 
     }
 }
 
-/* A comment after a line's words, as fio takes them: `#` or `;` after a
- * blank, to the end of the line (block = 16m  # per rank). One without a
- * blank before it is part of the word (a path may hold '#'). */
-static void cut_comment(char *s)
-{
-    for (char *p = s + 1; *p; p++)
-        if ((*p == '#' || *p == ';') && isspace((unsigned char)p[-1])) {
-            *p = '\0';
-            break;
-        }
-    size_t n = strlen(s);
-    while (n && isspace((unsigned char)s[n - 1]))
-        s[--n] = '\0';
-}
-
 static void one_line(struct parse_state *st, char *s, int line, const char *path, struct pfs_jobfile *jf,
                      int cli_argc, char **cli_argv, struct errs *e)
 {
     if (!*s || *s == '#' || *s == ';')
         return;
-    cut_comment(s);
+    pfs_fio_cut_comment(s);
     if (*s == '[') {
         char name[64];
         if (header_line(s, line, path, jf, e, name))
             return;
-        close_section(st, jf, cli_argc, cli_argv);
+        close_section(st, jf, cli_argc, cli_argv, path, e);
         st->in_global = strcmp(name, "global") == 0;
         if (st->in_global)
             return;
@@ -342,7 +348,8 @@ static void one_line(struct parse_state *st, char *s, int line, const char *path
         add_err(e, "%s:%d: an option before any section: put it under [global] or a [name]", path, line);
         return;
     }
-    option_line(s, line, path, st->in_global ? &st->glob : &st->own, e, &st->oom);
+    option_line(s, line, path, st->in_global ? &st->glob : &st->own, e, &st->oom,
+                st->in_global ? &st->fio_glob : &st->fio_own);
 }
 
 int pfs_jobfile_parse(const char *path, const char *text, int cli_argc, char **cli_argv, struct pfs_jobfile *jf,
@@ -366,7 +373,7 @@ int pfs_jobfile_parse(const char *path, const char *text, int cli_argc, char **c
         one_line(&st, trim(s), ++line, path, jf, cli_argc, cli_argv, &e);
         s = nl ? nl + 1 : NULL;
     }
-    close_section(&st, jf, cli_argc, cli_argv);
+    close_section(&st, jf, cli_argc, cli_argv, path, &e);
     words_free(&st.glob);
     check_groups(path, jf, &e);
     free(copy);

@@ -3,6 +3,7 @@
  * docs/usage.md's "fio's keys" table says the same. */
 #include "jobfile_fio.h"
 
+#include <ctype.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -152,6 +153,21 @@ static const struct fio_key fio_keys[] = {
     {"exec_prerun", FK_REFUSE, NULL, NULL, "pfsbench runs no commands"},
     {"exec_postrun", FK_REFUSE, NULL, NULL, "pfsbench runs no commands"},
 };
+
+/* A comment after a line's words, as fio takes them: `#` or `;` after a
+ * blank, to the end of the line (block = 16m  # per rank). One without a
+ * blank before it is part of the word (a path may hold '#'). */
+void pfs_fio_cut_comment(char *s)
+{
+    for (char *p = s + 1; *p; p++)
+        if ((*p == '#' || *p == ';') && isspace((unsigned char)p[-1])) {
+            *p = '\0';
+            break;
+        }
+    size_t n = strlen(s);
+    while (n && isspace((unsigned char)s[n - 1]))
+        s[--n] = '\0';
+}
 
 static const struct fio_key *find_key(const char *key)
 {

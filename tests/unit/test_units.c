@@ -284,6 +284,9 @@ static void test_job_fio_keys(void **state)
          "pfsbench --ramp=5s --runtime=1m --label=a"},
         {"[a]\nunlink=0\nbuffered=0\nunlink=1\nbuffered=1\nloops=3\nname=x\nverify=0\n",
          "pfsbench --keep --direct --reps=3 --label=x"},
+        /* runtime: time based with fio's time_based, and in a section of pfsbench's own words */
+        {"[global]\ntime_based\n[a]\nrw=write\nruntime=10\n", "pfsbench --phases=write --runtime=10 --label=a"},
+        {"[a]\nruntime=10\nphases=write\n", "pfsbench --runtime=10 --phases=write --label=a"},
         /* sync = 0/1 is fio's O_SYNC switch; sync = dsync stays pfsbench's */
         {"[a]\nsync=1\nsync=0\nsync = dsync\n", "pfsbench --sync=sync --sync=none --sync=dsync --label=a"},
         /* comments after a value, # or ;, after a blank; none inside a word */
@@ -323,6 +326,10 @@ static void test_job_fio_keys(void **state)
     for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
         if (!strstr(err, want[i]))
             fail_msg("no\n%s\nin\n%s", want[i], err);
+    /* fio's runtime without time_based stops at size: not what pfsbench's runtime does. */
+    assert_null(job_line("[global]\nruntime=30\n[a]\nbs=1m\nrw=write\n", err, sizeof(err)));
+    assert_non_null(strstr(err, "t.job:2: section [a]: fio's runtime without time_based stops at size or runtime, "
+                                "whichever comes first; pfsbench's runtime is time based: add time_based"));
     /* pfsbench's own keys keep their meaning: a flag's word is checked as before. */
     assert_null(job_line("[a]\nfsync = yes\n", err, sizeof(err)));
     assert_non_null(strstr(err, "t.job:2: 'fsync' is a flag"));
