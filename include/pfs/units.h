@@ -42,6 +42,11 @@ int pfs_size_parse(const char *s, const struct pfs_size_syntax *syntax, uint64_t
  * every letter. Zero is refused. 0 or -1. */
 int pfs_parse_size(const char *s, uint64_t *out);
 
+/* Local. The size word at s (up to a blank or the end), as a file
+ * system's tool prints it ("Chunksize: 512K"): 1024-based, k, m, g; 0 when
+ * it is none. For parsers of other programs' output. */
+uint64_t pfs_size_word(const char *s);
+
 /* The one-line summary of pfsbench's size syntax (--help, messages). */
 #define PFS_SIZE_HELP                                                                                                  \
     "a whole number of bytes with an optional unit: k, m, g, t or KiB, MiB, GiB, TiB (1024-based), KB, MB, GB, TB "  \

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "pfs/config.h"
+#include "pfs/units.h"
 
 static const struct {
     unsigned long magic;
@@ -326,21 +327,6 @@ void pfs_lustre_layout(const char *out, char *buf, size_t len)
     snprintf(buf, len, "stripe_count=%s stripe_size=%s", count, size);
 }
 
-/* "512K", "1M", "4194304" as bytes; 0 when it is none of those. */
-static unsigned long long size_of(const char *s)
-{
-    char *end;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (end == s)
-        return 0;
-    switch (*end) {
-    case 'k': case 'K': return v << 10;
-    case 'm': case 'M': return v << 20;
-    case 'g': case 'G': return v << 30;
-    default: return isspace((unsigned char)*end) || !*end ? v : 0;
-    }
-}
-
 void pfs_beegfs_layout(const char *out, char *buf, size_t len)
 {
     /* + Chunksize: 512K
@@ -352,7 +338,7 @@ void pfs_beegfs_layout(const char *out, char *buf, size_t len)
     c += strlen("Chunksize:");
     while (*c == ' ')
         c++;
-    unsigned long long chunk = size_of(c);
+    unsigned long long chunk = pfs_size_word(c);
     if (chunk == 0)
         return;
     char targets[32];

@@ -12,27 +12,13 @@
  * mirroring the list is of mirror buddy groups ("+ Storage mirror buddy
  * groups:"), each a pair of targets that both hold the chunk. */
 #include "pfs/targets.h"
+#include "pfs/units.h"
 
 #include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* "512K", "1m", "4194304" as bytes; 0 when it is none of those. */
-static uint64_t size_of(const char *s)
-{
-    char *end;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (end == s)
-        return 0;
-    switch (*end) {
-    case 'k': case 'K': return (uint64_t)v << 10;
-    case 'm': case 'M': return (uint64_t)v << 20;
-    case 'g': case 'G': return (uint64_t)v << 30;
-    default: return isspace((unsigned char)*end) || !*end ? v : 0;
-    }
-}
 
 /* The line after a header line starting with head, or NULL. */
 static const char *after_line(const char *text, const char *head)
@@ -75,7 +61,7 @@ static const char *entry(const char *p, int group, long long *id, char *name, si
 int pfs_beegfs_parse_entryinfo(const char *text, struct pfs_layout *out, char *err, size_t errlen)
 {
     const char *c = strstr(text, "Chunksize:");
-    uint64_t chunk = c ? size_of(c + strlen("Chunksize:") + strspn(c + strlen("Chunksize:"), " \t")) : 0;
+    uint64_t chunk = c ? pfs_size_word(c + strlen("Chunksize:") + strspn(c + strlen("Chunksize:"), " \t")) : 0;
     int group = 0;
     const char *p = after_line(text, "+ Storage targets:");
     if (!p) {

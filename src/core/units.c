@@ -107,6 +107,19 @@ int pfs_size_parse(const char *s, const struct pfs_size_syntax *syntax, uint64_t
 
 int pfs_parse_size(const char *s, uint64_t *out) { return pfs_size_parse(s, NULL, out, NULL, 0); }
 
+uint64_t pfs_size_word(const char *s)
+{
+    static const struct pfs_size_syntax tool = {PFS_SIZE_KB_BINARY, 1, "kmg"};
+    char word[32];
+    size_t n = strcspn(s, " \t\r\n");
+    uint64_t v;
+    if (n >= sizeof(word))
+        return 0;
+    memcpy(word, s, n);
+    word[n] = '\0';
+    return pfs_size_parse(word, &tool, &v, NULL, 0) == 0 ? v : 0;
+}
+
 int pfs_parse_duration(const char *s, double *secs, char *why, size_t len)
 {
     static const struct {

@@ -124,6 +124,17 @@ static void test_tool_sizes(void **state)
     sizes_are(&zero, z, sizeof(z) / sizeof(z[0]));
 }
 
+/* A size word in another program's output (beegfs-ctl's "Chunksize: 512K"). */
+static void test_size_word(void **state)
+{
+    (void)state;
+    assert_true(pfs_size_word("512K\n+ Number of storage targets") == 512 * KI);
+    assert_true(pfs_size_word("1m") == MI && pfs_size_word("1M\t") == MI && pfs_size_word("4194304 ") == 4194304);
+    assert_true(pfs_size_word("2g") == 2 * GI && pfs_size_word("512KB") == 512 * KI);
+    assert_true(pfs_size_word("lots") == 0 && pfs_size_word("") == 0 && pfs_size_word("0") == 0);
+    assert_true(pfs_size_word("1t") == 0 && pfs_size_word("1.5m") == 0 && pfs_size_word("-1k") == 0);
+}
+
 static void test_durations(void **state)
 {
     (void)state;
@@ -344,7 +355,7 @@ static void test_job_fio_keys(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_native_sizes), cmocka_unit_test(test_tool_sizes), cmocka_unit_test(test_durations),
+        cmocka_unit_test(test_native_sizes), cmocka_unit_test(test_tool_sizes), cmocka_unit_test(test_size_word), cmocka_unit_test(test_durations),
         cmocka_unit_test(test_options),      cmocka_unit_test(test_frontend_sizes), cmocka_unit_test(test_job_fio_keys),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
