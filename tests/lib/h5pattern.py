@@ -8,10 +8,11 @@ offset). Prints "ok<TAB>WHAT" or "bad<TAB>WHAT<TAB>why" per line; one process fo
 runs, so h5py and numpy are loaded once.
 """
 import sys
-from typing import Callable, List, Tuple
+from typing import Any, Callable, List, Tuple
 
 import h5py
 import numpy as np
+from numpy.typing import NDArray
 
 M = (1 << 64) - 1
 
@@ -23,14 +24,14 @@ def mix(x: int) -> int:
     return x ^ (x >> 31)
 
 
-def vmix(x: np.ndarray) -> np.ndarray:
+def vmix(x: NDArray[Any]) -> NDArray[Any]:
     x = x + np.uint64(0x9E3779B97F4A7C15)
     x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
     return x ^ (x >> np.uint64(31))
 
 
-def pattern(seed: int, size: int, writer_of_word: Callable[[np.ndarray], np.ndarray]) -> bytes:
+def pattern(seed: int, size: int, writer_of_word: Callable[[NDArray[Any]], NDArray[Any]]) -> bytes:
     off = np.arange(0, size, 8, dtype=np.uint64)
     w = writer_of_word(off).astype(np.uint64)
     with np.errstate(over="ignore"):
@@ -39,7 +40,7 @@ def pattern(seed: int, size: int, writer_of_word: Callable[[np.ndarray], np.ndar
 
 
 def files_of(d: str, rid: str, n: int, block: int, t: int,
-             mode: str) -> List[Tuple[str, int, Callable[[np.ndarray], np.ndarray]]]:
+             mode: str) -> List[Tuple[str, int, Callable[[NDArray[Any]], NDArray[Any]]]]:
     if mode == "fpp":
         return [(f"{d}/pfsbench.{rid}.{s}", block, (lambda s: lambda o: np.full(o.shape, s))(s)) for s in range(n)]
     shared = f"{d}/pfsbench.{rid}.shared"

@@ -12,7 +12,7 @@ import os
 import sys
 
 
-def main():
+def main() -> int:
     doc = json.load(open(sys.argv[1]))
     streams = int(doc["streams"])
     seen = []

@@ -20,15 +20,17 @@ import glob
 import math
 import os
 import sys
+from typing import Any, List, Tuple
 
 import h5py
 import numpy as np
+from numpy.typing import NDArray
 
 SLIVER = 0.25  # include/pfs/hist.h PFS_TS_SLIVER
 TOLERANCE = 0.05
 
 
-def true_edges(t0, dt, lo, hi):
+def true_edges(t0: float, dt: float, lo: float, hi: float) -> Tuple[NDArray[Any], NDArray[Any]]:
     """The intervals a phase from lo to hi should have on the grid t0 + k dt."""
     k0 = max(0, math.floor((lo - t0) / dt))
     k1 = max(k0, math.ceil((hi - t0) / dt) - 1)
@@ -40,7 +42,7 @@ def true_edges(t0, dt, lo, hi):
     return np.array([lo] + inner), np.array(inner + [hi])
 
 
-def logged(prefix, ranks):
+def logged(prefix: str, ranks: List[int]) -> Tuple[NDArray[Any], NDArray[Any]]:
     """(times, bytes) of the calls the shim logged on these ranks."""
     t, b = [], []
     for r in ranks:
@@ -53,14 +55,14 @@ def logged(prefix, ranks):
     return np.array(t), np.array(b)
 
 
-def near(got, want, what):
+def near(got: float, want: float, what: str) -> float:
     """Asserts got within TOLERANCE of want; returns how far off, relative."""
     assert abs(got - want) <= TOLERANCE * want, "%s: %.6g, the truth %.6g (%.1f%% off)" % (
         what, got, want, 100.0 * (got - want) / want if want else float("inf"))
     return abs(got - want) / want if want else 0.0
 
 
-def main():
+def main() -> int:
     path, phase, prefix = sys.argv[1], sys.argv[2], sys.argv[3]
     src = sys.argv[4] if len(sys.argv) > 4 else os.path.join(os.path.dirname(__file__), "..", "..")
     sys.path.insert(0, os.path.join(src, "python"))

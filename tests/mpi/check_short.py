@@ -12,6 +12,7 @@ must be one of them (the case the test set up). Prints each phase's
 verdict.
 """
 import sys
+from typing import Any, Tuple
 
 import h5py
 import numpy as np
@@ -19,11 +20,11 @@ import numpy as np
 FACTOR, FRAC = 10.0, 0.5  # include/pfs/core.h PFS_SKEW_FACTOR, PFS_SKEW_NODE_FRAC
 
 
-def text(v):
+def text(v: object) -> str:
     return v.decode() if isinstance(v, bytes) else str(v)
 
 
-def short(t, node, meta):
+def short(t: Any, node: Any, meta: bool) -> Tuple[bool, float, float]:
     """(short?, seconds, start skew) of one repetition's times."""
     lo, hi = t["open_start"].min(), t["close_end"].max()
     sec = hi - lo
@@ -41,7 +42,7 @@ def short(t, node, meta):
     return near or below, sec, skew
 
 
-def main():
+def main() -> int:
     f = h5py.File(sys.argv[1], "r")
     run = f["runs"][sorted(f["runs"])[-1]]
     warnings = text(run.attrs["warnings"])
