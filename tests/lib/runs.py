@@ -7,14 +7,29 @@ failed, ...), its run id, then for each phase its bytes moved, one figure per re
 joined by commas ("write=1048576 read=1048576"), then each run attribute named on the
 command line ("api=mmap"). A job file's sections are runs of their own, so one MPI job can
 stand for many launches and each still be checked on its own.
+
+The tests' check modules (tests/mpi/*_checks.py) import text and dispatch from here.
 """
 import sys
+from typing import Callable, Dict, List
 
 import h5py
 
 
 def text(v: object) -> str:
+    """An HDF5 string attribute (bytes or str) as str; anything else through str()."""
     return v.decode() if isinstance(v, bytes) else str(v)
+
+
+def dispatch(checks: Dict[str, Callable[..., None]], argv: List[str]) -> int:
+    """A check module's main: argv[1] names the check, the rest are its arguments.
+    The check raises (an AssertionError naming what differs) when it fails; 0 when
+    it returns, 2 for a name that is no check."""
+    if len(argv) < 2 or argv[1] not in checks:
+        print("usage: %s CHECK ARGS...; the checks: %s" % (argv[0], " ".join(sorted(checks))), file=sys.stderr)
+        return 2
+    checks[argv[1]](*argv[2:])
+    return 0
 
 
 def main() -> int:

@@ -22,7 +22,6 @@ run_nodes() {
     RC=0
     fakenodes_mpirun "$np" 60 "$PFSBENCH" "$@" >"$T/out" 2>"$T/err" || RC=$?
 }
-# pycheck WHAT ARGS... <<'EOF' python EOF : passes when the snippet exits 0.
 rc_is() { [ "$RC" -eq "$1" ]; }
 
 RR=(-x PFSBENCH_PLACEMENT=round-robin)
@@ -36,49 +35,14 @@ check "4x2: report says 8 ranks on 4 nodes, 2 per node" has "ranks        8 on 4
 check "4x2: -v placement table has rank r on node r mod 4 (host node<r mod 4 + 1>)" placement_is 4
 check "4x2: no round-robin warning" hasnt "round-robin placement was asked for"
 check "4x2: no uneven-placement warning" hasnt "uneven placement"
-pycheck "4x2: results file: nodes 4, ranks 8, rank r on node r mod 4, round-robin asked" "$T/rr.h5" <<'EOF'
-import sys, h5py
-f = h5py.File(sys.argv[1], "r")
-r = f["runs/000001"]
-assert r.attrs["nodes"] == 4 and r.attrs["ranks"] == 8, dict(r.attrs)
-assert r.attrs["round_robin_asked"] == 1
-p = r["placement"][()]
-assert len(p) == 8
-for row in p:
-    rank, node, host = int(row["rank"]), int(row["node"]), row["host"].decode()
-    assert node == rank % 4 and host == "node%d" % (rank % 4 + 1), (rank, node, host)
-EOF
-pycheck "4x2: per-node bytes add up to the total in every phase and repetition" "$T/rr.h5" <<'EOF'
-import sys, h5py
-f = h5py.File(sys.argv[1], "r")
-r = f["runs/000001"]
-n = 0
-for name, ph in r["phases"].items():
-    nb, b = ph["node_bytes"][()], ph["bytes"][()]
-    assert nb.shape == (2, 4), (name, nb.shape)
-    for rep in range(nb.shape[0]):
-        assert int(nb[rep].sum()) == int(b[rep]) == 8 << 20, (name, rep, nb[rep], b[rep])
-        assert all(int(x) == 2 << 20 for x in nb[rep]), (name, rep, nb[rep])
-        n += 1
-assert n == 4, n
-EOF
+pycheck "4x2: results file: nodes 4, ranks 8, rank r on node r mod 4, round-robin asked" nodes round_robin "$T/rr.h5"
+pycheck "4x2: per-node bytes add up to the total in every phase and repetition" nodes node_bytes "$T/rr.h5"
 
 # ---- --reorder: every rank reads what another node wrote ----------------
 run_nodes 8 -d "$D" -t 64k -b 1m -C -v -o "$T/reorder.h5"
 check "reorder 4x2: pfsbench exits 0" rc_is 0
 check "reorder 4x2: report names the shift" has "reorder: rank r reads the data of rank (r+1) mod 8, on another node"
-pycheck "reorder 4x2: reads_from_node != node for every rank, shift 1" "$T/reorder.h5" <<'EOF'
-import sys, h5py
-f = h5py.File(sys.argv[1], "r")
-r = f["runs/000001"]
-assert r.attrs["reorder_shift"] == 1, r.attrs["reorder_shift"]
-p = r["placement"][()]
-node = {int(x["rank"]): int(x["node"]) for x in p}
-for x in p:
-    assert int(x["reads_from_node"]) != int(x["node"]), x
-    assert int(x["reads_from_rank"]) == (int(x["rank"]) + 1) % 8, x
-    assert int(x["reads_from_node"]) == node[int(x["reads_from_rank"])], x
-EOF
+pycheck "reorder 4x2: reads_from_node != node for every rank, shift 1" nodes reorder "$T/reorder.h5"
 
 # Block placement (--map-by slot): the shift comes from the real placement
 # (2 = ranks per node), and the round-robin request is flagged.
@@ -86,14 +50,7 @@ FAKENODES_MAP=slot run_nodes 8 -d "$D" -t 64k -b 1m -C -v -o "$T/block.h5"
 check "block 4x2: pfsbench exits 0" rc_is 0
 check "block 4x2: reorder shift 2" has "reorder: rank r reads the data of rank (r+2) mod 8, on another node"
 check "block 4x2: warns that round-robin was asked for but not given" has "warning      round-robin placement was asked for, but rank r is not on node r mod 4"
-pycheck "block 4x2: reads_from_node != node for every rank" "$T/block.h5" <<'EOF'
-import sys, h5py
-r = h5py.File(sys.argv[1], "r")["runs/000001"]
-assert r.attrs["reorder_shift"] == 2 and r.attrs["nodes"] == 4
-p = r["placement"][()]
-assert [int(x["node"]) for x in p] == [0, 0, 1, 1, 2, 2, 3, 3], p
-assert all(int(x["reads_from_node"]) != int(x["node"]) for x in p), p
-EOF
+pycheck "block 4x2: reads_from_node != node for every rank" nodes block "$T/block.h5"
 
 # ---- --reorder-nodes N (IOR's -Q N): what the ranks N nodes on wrote -----
 # Block 4x2: 3 nodes on is shift 6; pfsbench ior -C -Q 2 -W, round-robin: shift 2, every byte checked.
@@ -118,16 +75,7 @@ check "3 nodes, 8 ranks: report says uneven" has "ranks        8 on 3 nodes (une
 check "3 nodes, 8 ranks: uneven-placement warning" has "warning      uneven placement: nodes hold different rank counts"
 check "3 nodes, 8 ranks: still round-robin (no round-robin warning)" hasnt "round-robin placement was asked for"
 check "3 nodes, 8 ranks: -v table has rank r on node r mod 3" placement_is 3
-pycheck "3 nodes, 8 ranks: results file says 3 nodes, node bytes 3:3:2 blocks, sum = total" "$T/uneven.h5" <<'EOF'
-import sys, h5py
-r = h5py.File(sys.argv[1], "r")["runs/000001"]
-assert r.attrs["nodes"] == 3 and r.attrs["ranks"] == 8
-assert "uneven placement" in r.attrs["warnings"], r.attrs["warnings"]
-for name, ph in r["phases"].items():
-    nb, b = ph["node_bytes"][()][0], ph["bytes"][()][0]
-    assert [int(x) for x in nb] == [3 << 20, 3 << 20, 2 << 20], (name, nb)
-    assert int(nb.sum()) == int(b), (name, nb, b)
-EOF
+pycheck "3 nodes, 8 ranks: results file says 3 nodes, node bytes 3:3:2 blocks, sum = total" nodes uneven "$T/uneven.h5"
 
 fakenodes_hostfile "$T/unequal" 2 3 1
 FAKENODES_HOSTFILE=$T/unequal FAKENODES_MAP=slot run_nodes 4 -d "$D" -t 64k -b 1m -v --no-results
@@ -210,12 +158,7 @@ PBS_NODEFILE=$T/pbs_nodefile timeout 90 "$PFSRUN" --mpirun-args "$FAKENODES_MPIR
 check "pfsrun over 4 fake PBS nodes: exits 0" rc_is 0
 check "pfsrun over 4 fake PBS nodes: rank r on node r mod 4" placement_is 4
 check "pfsrun over 4 fake PBS nodes: no round-robin warning" hasnt "round-robin placement was asked for"
-pycheck "pfsrun over 4 fake PBS nodes: results say 4 nodes, round-robin asked, reads from other nodes" "$T/pfsrun.h5" <<'EOF'
-import sys, h5py
-r = h5py.File(sys.argv[1], "r")["runs/000001"]
-assert r.attrs["nodes"] == 4 and r.attrs["ranks"] == 8 and r.attrs["round_robin_asked"] == 1, dict(r.attrs)
-assert all(int(x["reads_from_node"]) != int(x["node"]) for x in r["placement"][()])
-EOF
+pycheck "pfsrun over 4 fake PBS nodes: results say 4 nodes, round-robin asked, reads from other nodes" nodes pfsrun "$T/pfsrun.h5"
 
 # ---- the PBS job scripts, with a fake PBS_NODEFILE -------------------------
 for j in pfsbench.pbs sweep.pbs pfsbench.slurm sweep.slurm; do
@@ -228,12 +171,7 @@ env PBS_NODEFILE="$T/pbs_nodefile" PBS_JOBID=42.fakepbs PBS_O_WORKDIR="$T" PFSRU
 check "jobs/pfsbench.pbs: exits 0" rc_is 0
 check "jobs/pfsbench.pbs: launched through pfsrun with the node file" grep -qF "pfsrun: launch: mpirun -np 8 --map-by node --host node1:2,node2:2,node3:2,node4:2" "$T/err"
 check "jobs/pfsbench.pbs: rank r on node r mod 4" placement_is 4
-pycheck "jobs/pfsbench.pbs: results in PFS_RESULTS, 4 nodes, label pbs-<job id>" "$T/pbs.h5" <<'EOF'
-import sys, h5py
-r = h5py.File(sys.argv[1], "r")["runs/000001"]
-assert r.attrs["nodes"] == 4 and r.attrs["ranks"] == 8, dict(r.attrs)
-assert r.attrs["label"] == "pbs-42.fakepbs", r.attrs["label"]
-EOF
+pycheck "jobs/pfsbench.pbs: results in PFS_RESULTS, 4 nodes, label pbs-<job id>" nodes pbs "$T/pbs.h5"
 
 RC=0
 env PBS_NODEFILE="$T/pbs_nodefile" PBS_O_WORKDIR="$T" PFSRUN="$PFSRUN" \
@@ -245,14 +183,7 @@ for n in 1 2 4 8; do
         grep -qE "^pfsrun: launch: mpirun -np $n --map-by node .* --total 1m -t 64k -o $T/sweep.h5 --label sweep-$n\$" "$T/err"
 done
 check "jobs/sweep.pbs: exits 0" rc_is 0
-pycheck "jobs/sweep.pbs: one results file, a run per point, fixed total divided by ranks" "$T/sweep.h5" <<'EOF'
-import sys, h5py
-runs = h5py.File(sys.argv[1], "r")["runs"]
-got = sorted((int(g.attrs["ranks"]), g.attrs["label"], int(g.attrs["total"]), int(g.attrs["block"]), int(g.attrs["nodes"]))
-             for g in runs.values())
-want = [(n, "sweep-%d" % n, 1 << 20, (1 << 20) // n, min(n, 4)) for n in (1, 2, 4, 8)]
-assert got == want, (got, want)
-EOF
+pycheck "jobs/sweep.pbs: one results file, a run per point, fixed total divided by ranks" nodes sweep "$T/sweep.h5"
 
 # ---- the I/O engines across nodes (issue 17): 2 nodes x 2 ranks, -C reads
 # another node's data, each engine's bytes read = bytes written, verified.
@@ -299,11 +230,6 @@ for n in "${names[@]}"; do
 done
 check "engines on 2 fake nodes: no data file left" [ -z "$(ls -A "$D")" ]
 
-pycheck "node_hosts: each node's host, in node order, for the per-node datasets" "$T/rr.h5" <<'EOF'
-import sys, h5py
-r = h5py.File(sys.argv[1], "r")["runs/000001"]
-assert [h.decode() for h in r["node_hosts"][()]] == ["node1", "node2", "node3", "node4"], r["node_hosts"][()]
-assert r["phases/00_write/node_bytes"].shape[1] == len(r["node_hosts"])
-EOF
+pycheck "node_hosts: each node's host, in node order, for the per-node datasets" nodes node_hosts "$T/rr.h5"
 
 finish

@@ -58,19 +58,7 @@ check "a complete sweep again: exits 0" rc_is 0
 check "a complete sweep again: runs nothing" has "0 of 3 points to run (3 complete in the file)"
 check "a complete sweep again: still 3 runs" nruns_is 3
 
-pycheck "runs 1-3: labels t1:n=N, N ranks, complete, 2 reps of write and read, total 1 MiB each" "$R" <<'EOF'
-import sys
-import pfsbench, pfsbench.rows as pr
-res = pfsbench.open(sys.argv[1])
-runs = pr.runs(res)
-assert [(r["label"], r["ranks"], r["status"]) for r in runs] == \
-    [("t1:n=1", 1, "complete"), ("t1:n=2", 2, "complete"), ("t1:n=4", 4, "complete")], runs
-rows = pr.summary_rows(res)
-for n in (1, 2, 4):
-    rs = [r for r in rows if r["ranks"] == n]
-    assert sorted((r["phase"], r["rep"]) for r in rs) == [("read", 0), ("read", 1), ("write", 0), ("write", 1)], rs
-    assert all(r["bytes"] == 1 << 20 and r["block"] == (1 << 20) // n for r in rs), rs
-EOF
+pycheck "runs 1-3: labels t1:n=N, N ranks, complete, 2 reps of write and read, total 1 MiB each" sweep_plot runs "$R"
 
 sweep --total 1m --max 4 --reps 2 -o "$R" --id t1 --mpirun-args "$LOCAL" -- -d "$D" -t 64k -p write,read -e
 check "same id, other pfsbench options: exit 2" rc_is 2
@@ -178,31 +166,12 @@ fakenodes_hostfile "$T/hosts" 2 1
 sweep --block 128k --max 2 -o "$T/nodes.h5" --id fn --hostfile "$T/hosts" --mpirun-args "$FAKENODES_MPIRUN_ARGS_STRING" \
     -- -d "$D" -t 64k -p write,read -i 2
 check "fake nodes: sweep exits 0" rc_is 0
-pycheck "fake nodes: n=2 ran on 2 nodes (node1, node2), n=1 on 1" "$T/nodes.h5" <<'EOF'
-import sys, h5py
-f = h5py.File(sys.argv[1], "r")
-got = {}
-for name, g in f["runs"].items():
-    hosts = sorted({h.decode() for h in g["placement"][()]["host"]})
-    got[g.attrs["label"]] = (int(g.attrs["nodes"]), hosts)
-assert got == {"fn:n=1": (1, ["node1"]), "fn:n=2": (2, ["node1", "node2"])}, got
-EOF
+pycheck "fake nodes: n=2 ran on 2 nodes (node1, node2), n=1 on 1" sweep_plot nodes "$T/nodes.h5"
 
 # ---- pfs-plot --------------------------------------------------------------
 # valid_png FILE / valid_svg FILE
-valid_png() { "$PY" -c '
-import sys
-b = open(sys.argv[1], "rb").read()
-assert b[:8] == b"\x89PNG\r\n\x1a\n", b[:8]
-assert len(b) > 10000, len(b)
-assert b[12:16] == b"IHDR"
-' "$1"; }
-valid_svg() { "$PY" -c '
-import sys, xml.etree.ElementTree as ET
-root = ET.parse(sys.argv[1]).getroot()
-assert root.tag == "{http://www.w3.org/2000/svg}svg", root.tag
-assert len(list(root.iter())) > 50
-' "$1"; }
+valid_png() { "$PY" "$PFS_TESTMPI/sweep_plot_checks.py" png "$1"; }
+valid_svg() { "$PY" "$PFS_TESTMPI/sweep_plot_checks.py" svg "$1"; }
 
 tool pfs-plot sweep "$R" --sweep t1 -o "$T/sweep" --units MiB
 check "plot sweep exits 0" rc_is 0
@@ -228,19 +197,7 @@ check "plot compare --formats png: no SVG" not test -e "$T/cmp.svg"
 # none in clean.h5.
 cp "$T/nodes.h5" "$T/strag.h5"
 cp "$T/nodes.h5" "$T/clean.h5"
-"$PY" - "$T/strag.h5" "$T/clean.h5" <<'EOF'
-import sys, h5py
-for path, planted in ((sys.argv[1], True), (sys.argv[2], False)):
-    with h5py.File(path, "r+") as f:
-        for name, g in f["runs"].items():
-            for ph in ("00_write", "01_read"):
-                s = g["phases/%s/node_straggler" % ph]
-                a = s[()]
-                a[:] = 0
-                if planted and ph == "00_write" and g.attrs["label"] == "fn:n=2":
-                    a[1, 1] = 1
-                s[...] = a
-EOF
+"$PY" "$PFS_TESTMPI/sweep_plot_checks.py" plant "$T/strag.h5" "$T/clean.h5"
 tool pfs-plot nodes "$T/strag.h5" -o "$T/nodes"
 check "plot nodes (last complete run) exits 0" rc_is 0
 check "plot nodes: counts the planted straggler" grep -qx "pfs-plot: run 2: 1 straggler bar" "$T/err"
@@ -262,50 +219,11 @@ check "plot: unknown sweep: exit 2, names the sweeps there" grep -q "its sweeps:
 
 # ---- pfs-compare -----------------------------------------------------------
 # means_check FORMAT UNIT_SCALE ARGS... : the table's cells are the summary means.
-cat >"$T/means.py" <<'EOF'
-import csv, io, os, re, sys
-import pfsbench, pfsbench.rows as pr
-fmt, scale, results, out = sys.argv[1], float(sys.argv[2]), sys.argv[3], open(sys.argv[4]).read()
-rows = [r for r in pr.summary_rows(pfsbench.open(results)) if r["label"].startswith("t1:")]
-def mean(phase, n):
-    v = [r["bandwidth"] for r in rows if r["phase"] == phase and r["ranks"] == n]
-    assert len(v) == 2, v
-    return sum(v) / len(v) / scale
-lines = out.splitlines()
-if fmt == "csv":
-    t = list(csv.reader(io.StringIO(out)))
-    unit = {1048576.0: "MiB/s", 1024.0: "KB/s", 1e9: "GB/s"}[scale]
-    assert t[0] == ["phase"] + ["ranks=%d [%s]" % (n, unit) for n in (1, 2, 4)], t[0]
-    assert [r[0] for r in t[1:]] == ["write", "read"], t
-    for r in t[1:]:
-        for n, cell in zip((1, 2, 4), r[1:]):
-            want = mean(r[0], n)
-            assert abs(float(cell) - want) <= 1e-9 * want, (r[0], n, cell, want)
-elif fmt == "text":
-    assert "MiB/s (MiB = 2^20 bytes)" in lines[0] and "mean" in lines[0], lines[0]
-    assert re.split(r"\s{2,}", lines[1]) == ["[MiB/s] phase \\ ranks", "1", "2", "4"], lines[1]
-    body = [re.split(r"\s{2,}", l) for l in lines[2:]]
-    assert [b[0] for b in body] == ["write", "read"], body
-    for b in body:
-        for n, cell in zip((1, 2, 4), b[1:]):
-            assert cell == "%.2f" % mean(b[0], n), (b, n, cell, mean(b[0], n))
-else:  # md
-    assert "KB/s (KB = 1024 bytes" in lines[0], lines[0]
-    assert lines[1] == "", lines
-    assert lines[2] == "| [KB/s] phase \\ ranks | 1 | 2 | 4 |", lines[2]
-    assert lines[3] == "|---|---:|---:|---:|", lines[3]
-    body = [[c.strip() for c in l.strip("|").split("|")] for l in lines[4:]]
-    assert [b[0] for b in body] == ["write", "read"], body
-    for b in body:
-        for n, cell in zip((1, 2, 4), b[1:]):
-            assert cell == "%.2f" % mean(b[0], n), (b, n, cell)
-print("ok")
-EOF
 means_check() {
     local fmt=$1 scale=$2
     shift 2
     tool pfs-compare "$@"
-    rc_is 0 && "$PY" "$T/means.py" "$fmt" "$scale" "$R" "$T/out" >"$T/py" 2>&1 || { cat "$T/py"; return 1; }
+    rc_is 0 && "$PY" "$PFS_TESTMPI/sweep_plot_checks.py" means "$fmt" "$scale" "$R" "$T/out" >"$T/py" 2>&1 || { cat "$T/py"; return 1; }
 }
 check "compare --sweep (text, MiB/s): phases x ranks 1 2 4, cells = summary means" \
     means_check text 1048576 "$R" --sweep t1
@@ -319,51 +237,18 @@ check "compare --sweep --format md --units KB: a Markdown table" \
     means_check md 1024 "$R" --sweep t1 --format md --units KB
 
 tool pfs-compare "$R" --label 't1:*' --format csv --stats mean,min,max --units MiB
-pycheck "compare --by label --stats mean,min,max (csv): 3 labels x 3 stats, min <= mean <= max = the reps" "$T/out" "$R" <<'EOF'
-import csv, sys, os
-import pfsbench, pfsbench.rows as pr
-t = list(csv.reader(open(sys.argv[1])))
-labels = ["t1:n=1", "t1:n=2", "t1:n=4"]
-assert t[0] == ["phase"] + ["%s %s [MiB/s]" % (l, s) for l in labels for s in ("mean", "min", "max")], t[0]
-rows = pr.summary_rows(pfsbench.open(sys.argv[2]))
-for r in t[1:]:
-    for i, l in enumerate(labels):
-        v = [x["bandwidth_mib"] for x in rows if x["label"] == l and x["phase"] == r[0]]
-        got = [float(c) for c in r[1 + 3 * i:4 + 3 * i]]
-        want = [sum(v) / len(v), min(v), max(v)]
-        assert all(abs(a - b) <= 1e-9 * b for a, b in zip(got, want)), (r[0], l, got, want)
-EOF
+pycheck "compare --by label --stats mean,min,max (csv): 3 labels x 3 stats, min <= mean <= max = the reps" sweep_plot stats "$T/out" "$R"
 
 tool pfs-compare "$R" --by rep --label 't1:n=4' --names iozone --units KB
-pycheck "compare --by rep --names iozone: Initial write/Read x rep 0, rep 1, mean" "$T/out" <<'EOF'
-import re, sys
-lines = open(sys.argv[1]).read().splitlines()
-assert "KB/s" in lines[0] and "repetition, and the mean of all" in lines[0], lines[0]
-assert re.split(r"\s{2,}", lines[1]) == ["[KB/s] phase \\ rep", "rep 0", "rep 1", "mean"], lines[1]
-body = [re.split(r"\s{2,}", l) for l in lines[2:]]
-assert [b[0] for b in body] == ["Initial write", "Read"], body
-for b in body:
-    a, c, m = (float(x) for x in b[1:])
-    assert abs((a + c) / 2 - m) <= 0.011, b
-EOF
+pycheck "compare --by rep --names iozone: Initial write/Read x rep 0, rep 1, mean" sweep_plot by_rep "$T/out"
 tool pfs-compare "$R" --by rep --sweep t1
 check "compare --by rep over several runs: exit 2, says to pick a run" grep -q "needs the rows of one run" "$T/err"
 
 tool pfs-compare "$R" --label 't1:*' --transpose --names bonnie --units KB --format csv
-pycheck "compare --transpose --names bonnie: a row per configuration, Block output/Block input columns in KB/s" "$T/out" <<'EOF'
-import csv, sys
-t = list(csv.reader(open(sys.argv[1])))
-assert t[0] == ["label", "Block output [KB/s]", "Block input [KB/s]"], t[0]
-assert [r[0] for r in t[1:]] == ["t1:n=1", "t1:n=2", "t1:n=4"], t
-EOF
+pycheck "compare --transpose --names bonnie: a row per configuration, Block output/Block input columns in KB/s" sweep_plot transpose "$T/out"
 
 tool pfs-compare "$R" --sweep t1 --value utilization --format csv
-pycheck "compare --value utilization: fractions in (0, 1]" "$T/out" <<'EOF'
-import csv, sys
-t = list(csv.reader(open(sys.argv[1])))
-assert t[0][1] == "ranks=1 [fraction]", t[0]
-assert all(0 < float(c) <= 1.0 for r in t[1:] for c in r[1:]), t
-EOF
+pycheck "compare --value utilization: fractions in (0, 1]" sweep_plot utilization "$T/out"
 
 tool pfs-compare "$T/data"
 check "compare: a directory, not a results file: exit 2" rc_is 2
@@ -380,12 +265,7 @@ M=$T/m.h5
 mkdir -p "$D/m"
 run_mpi 2 120 -d "$D/m" -t 64k -b 256k -p write,read,create,stat,read-files,delete -n 8 -o "$M" --label md
 check "metadata run for the kind checks exits 0" rc_is 0
-"$PY" - "$M" "$T/m-old.h5" <<'EOF'
-import h5py, shutil, sys
-shutil.copy(sys.argv[1], sys.argv[2])
-with h5py.File(sys.argv[2], "r+") as f:
-    f.visititems(lambda n, o: o.attrs.__delitem__("kind") if "kind" in o.attrs else None)
-EOF
+"$PY" "$PFS_TESTMPI/sweep_plot_checks.py" strip_kinds "$M" "$T/m-old.h5"
 # kinds_same FILE [ENV...]: pfs-compare --csv and pfs-results --csv of FILE, run under ENV, as of $M with ours.
 kinds_same() {
     local f=$1 want
@@ -400,29 +280,7 @@ check "kinds: a file without kind attributes reads the same through pfsbench" ki
 tool pfs-compare "$M" --by label
 check "kinds: metadata phases in files/s" hasre '^create \[files/s\] '
 check "kinds: data phases in MiB/s" hasre '^write \[MiB/s\] '
-pycheck "kinds: the file's kind wins; the package's kinds and pfs-compare's units agree with pfsbench" "$M" <<'EOF'
-import h5py, json, os, shutil, subprocess, sys, tempfile
-import pfsbench, pfsbench.rows as pr
-from pfsbench import binary
-from pfsbench.cli import names, table as pc
-from pfsbench.text import text
-table = json.loads(subprocess.run([os.environ["PFSBENCH"], "--list-options=json"], stdout=subprocess.PIPE,
-                                  check=True, universal_newlines=True).stdout)
-assert binary.phase_kinds() == {p["name"]: p["kind"] for p in table["phases"]}
-for u in table["units"]:
-    assert names.UNITS[u["name"]][:2] == (float(u["bytes_per_second"]), u["label"]), u
-t = tempfile.mkdtemp(); f2 = os.path.join(t, "k.h5"); shutil.copy(sys.argv[1], f2)
-with h5py.File(f2, "r+") as f:   # a file that calls stat a data phase: its rows say so
-    for n, g in f["runs/000001/phases"].items():
-        if text(g.attrs["phase"]) == "stat":
-            g.attrs["kind"] = "data"
-kinds = {r["phase"]: r["kind"] for r in pr.summary_rows(pfsbench.open(f2))}
-assert kinds == {"write": "data", "read": "data", "create": "metadata", "stat": "data",
-                 "read-files": "metadata", "delete": "metadata"}, kinds
-assert [p["kind"] for p in pr.raw_times(pfsbench.open(f2).run(1))][3] == "data"
-assert not pc.is_meta("stat", pc.Data(f2, "pfs-compare")) and pc.is_meta("stat")
-shutil.rmtree(t)
-EOF
+pycheck "kinds: the file's kind wins; the package's kinds and pfs-compare's units agree with pfsbench" sweep_plot kinds "$M"
 
 
 # ---- charts a report accepts (issue 18) --------------------------------
@@ -436,13 +294,7 @@ check "metadata-only run exits 0" rc_is 0
 tool pfs-plot compare "$MO" --label mo -o "$T/mo-cmp" --formats svg
 check "metadata-only compare: the title names the files per stream" svg_has "$T/mo-cmp.svg" "50 empty files per stream"
 check "metadata-only compare: no transfer size in the title" not svg_has "$T/mo-cmp.svg" "transfer "
-pycheck "metadata rates: a log axis ([log scale]) exactly when they span more than 30x" "$MO" "$T/mo-cmp.svg" <<'EOF'
-import sys, h5py
-f = h5py.File(sys.argv[1], "r")
-vals = [float(x) for g in f["runs/000001/phases"].values() for x in g["rate"][()]]
-svg = open(sys.argv[2]).read()
-assert ("[log scale]" in svg) == (max(vals) / min(vals) > 30), (vals, "[log scale]" in svg)
-EOF
+pycheck "metadata rates: a log axis ([log scale]) exactly when they span more than 30x" sweep_plot log_axis "$MO" "$T/mo-cmp.svg"
 for sub in sweep compare nodes timeline latency; do
     extra=()
     [ "$sub" = sweep ] && extra=(--sweep t1)
