@@ -83,11 +83,7 @@ for mode in "" --shared; do
     run_mpi 2 60 -d "$D" -a hdf5 -t 64k -b 1m $mode -p write --verify -k --no-results
     id=$(run_id_of)
     f=$(ls "$D"/pfsbench."$id".[0-9s]* | tail -1)
-    pycheck "${mode:-fpp} corrupt: h5py flips byte 300001 of the dataset" "$f" <<'EOF'
-import sys, h5py
-with h5py.File(sys.argv[1], "r+") as f:
-    f["data"][300001] ^= 0xFF
-EOF
+    pycheck "${mode:-fpp} corrupt: h5py flips byte 300001 of the dataset" hdf5_backend corrupt "$f"
     run_mpi 2 60 -d "$D" -a hdf5 -t 64k -b 1m $mode -p read --verify --run-id "$id" --no-results -q
     check "${mode:-fpp} corrupt: the verified read exits 1" [ "$RC" -eq 1 ]
     check "${mode:-fpp} corrupt: the mismatch is named at its offset" \
@@ -98,32 +94,16 @@ done
 # --- the options change the file
 run_mpi 2 60 -d "$D" -a hdf5 -t 256k -b 4m --shared --hdf5-chunk 1m -p write,read --verify -k --no-results
 check "--hdf5-chunk 1m: exit 0" [ "$RC" -eq 0 ]
-pycheck "--hdf5-chunk 1m: the dataset is chunked in 1 MiB" "$D/pfsbench.$(run_id_of).shared" <<'EOF'
-import sys, h5py
-with h5py.File(sys.argv[1], "r") as f:
-    assert f["data"].chunks == (1048576,), f["data"].chunks
-EOF
+pycheck "--hdf5-chunk 1m: the dataset is chunked in 1 MiB" hdf5_backend chunk "$D/pfsbench.$(run_id_of).shared"
 rm -f "$D"/pfsbench.*
 run_mpi 2 60 -d "$D" -a hdf5 -t 256k -b 4m --hdf5-align 1m -p write,read --verify -k --no-results
 check "--hdf5-align 1m: exit 0" [ "$RC" -eq 0 ]
-pycheck "--hdf5-align 1m: the data start at a multiple of 1 MiB" "$D/pfsbench.$(run_id_of).0" <<'EOF'
-import sys, h5py
-with h5py.File(sys.argv[1], "r") as f:
-    off = f["data"].id.get_offset()
-    assert off and off % 1048576 == 0, off
-EOF
+pycheck "--hdf5-align 1m: the data start at a multiple of 1 MiB" hdf5_backend align "$D/pfsbench.$(run_id_of).0"
 rm -f "$D"/pfsbench.*
 run_mpi 2 60 -d "$D" -a hdf5 -t 256k -b 4m --shared --collective --hdf5-chunk 512k --hdf5-align 1m \
     --hdf5-mdc-size 4m --hdf5-coll-metadata --hint romio_cb_write=enable -p write,read --verify -k --no-results
 check "all the options and a hint, shared collective: exit 0" [ "$RC" -eq 0 ]
-pycheck "chunk 512k aligned to 1m: every chunk starts at a multiple of 1 MiB" "$D/pfsbench.$(run_id_of).shared" <<'EOF'
-import sys, h5py
-with h5py.File(sys.argv[1], "r") as f:
-    ds = f["data"]
-    n = ds.id.get_num_chunks()
-    offs = [ds.id.get_chunk_info(i).byte_offset for i in range(n)]
-    assert n == 16 and all(o % 1048576 == 0 for o in offs), (n, offs)
-EOF
+pycheck "chunk 512k aligned to 1m: every chunk starts at a multiple of 1 MiB" hdf5_backend chunk_align "$D/pfsbench.$(run_id_of).shared"
 rm -f "$D"/pfsbench.*
 
 # --- refused before anything is made (exit 2, one message, the directory empty)
@@ -225,15 +205,6 @@ run_mpi 2 60 -d "$D" -a hdf5 -t 16k -b 512k --shared --hdf5-chunk 64k -o "$T/r.h
 check "results: exit 0" [ "$RC" -eq 0 ]
 check "report: api hdf5" grep -q "^access .*api hdf5," "$T/out"
 check "results: the data files are removed" empty_dir
-pycheck "results: runs/*/attrs api hdf5, hdf5_chunk 65536" "$T/r.h5" <<'EOF'
-import sys, h5py
-with h5py.File(sys.argv[1], "r") as f:
-    runs = list(f["runs"].values())
-    assert len(runs) == 1, len(runs)
-    a = runs[0].attrs
-    api = a["api"].decode() if isinstance(a["api"], bytes) else str(a["api"])
-    assert api == "hdf5", api
-    assert int(a["hdf5_chunk"]) == 65536, a["hdf5_chunk"]
-EOF
+pycheck "results: runs/*/attrs api hdf5, hdf5_chunk 65536" hdf5_backend results "$T/r.h5"
 
 finish

@@ -31,28 +31,7 @@ delayed() {
 
 # runattrs N: the attributes of run N's write phase as KEY=VALUE lines in $T/attrs.
 phase_is() {
-    "$PY" - "$R" "$@" <<'EOF'
-import math, sys, h5py, numpy as np
-path, run, checks = sys.argv[1], sys.argv[2], sys.argv[3:]
-g = h5py.File(path, "r")["runs"]["%06d" % int(run)]
-pg = g["phases"]["00_write"]
-a = dict(pg.attrs)
-bad = []
-for c in checks:
-    k, v = c.split("=", 1)
-    got = a.get(k)
-    if v == "nan":
-        ok = got is not None and math.isnan(float(got))
-    elif v.startswith(">"):
-        ok = got is not None and float(got) > float(v[1:])
-    else:
-        ok = got is not None and float(got) == float(v)
-    if not ok:
-        bad.append("%s: %r, not %s" % (k, got, v))
-if bad:
-    print("; ".join(bad))
-    sys.exit(1)
-EOF
+    "$PY" "$PFS_TESTMPI/reps_auto_checks.py" phase_is "$R" "$@"
 }
 
 # 1. Steady timings: three measured repetitions, target met. From 3 reps the
@@ -69,17 +48,7 @@ check "steady: stable after 3" has "stable: every phase's 95% CI within +-20% of
 check "steady: the summary gives the interval" grep -qE "^ +mean [0-9.]+ \+-[0-9.]+% \(95% CI, 3 reps\), median [0-9.]+; target \+-20% met" "$T/out"
 check "steady: no warning" hasnt "stopped at --max-reps"
 check "steady: stored: 3 measured, target met" phase_is 1 repetitions=3 reps_measured=3 warmup=0 ci_target_met=1 ci_target_percent=20
-pycheck "steady: reps attribute is 'auto', the stored config says reps=auto" "$R" <<'EOF'
-import sys, h5py
-g = h5py.File(sys.argv[1], "r")["runs"]["000001"]
-r = g.attrs["reps"]
-r = r.decode() if isinstance(r, bytes) else r
-assert r == "auto", r
-conf = g.attrs["config"]
-conf = conf.decode() if isinstance(conf, bytes) else conf
-assert "\nreps=auto\n" in conf and "\nmax_reps=20\n" in conf and "\nwarmup=0\n" in conf, conf
-assert abs(float(g["phases"]["00_write"].attrs["ci95_percent"])) < 20
-EOF
+pycheck "steady: reps attribute is 'auto', the stored config says reps=auto" reps_auto steady "$R"
 
 # 2. Four ranks, steady: the same decision on every rank (no hang, no extra repetition).
 delayed 4 "${STEADY[@]}" -- "${W[@]}" -i auto --ci 20 -o "$R" -q
@@ -99,12 +68,7 @@ check "cap: exit 0" [ "$RC" -eq 0 ]
 check "cap: 4 measured, target not met" phase_is 4 repetitions=4 reps_measured=4 ci_target_met=0
 check "cap: warns" has "warning      --reps auto stopped at --max-reps 4 without the target: the 95% CI of the mean is write +-"
 check "cap: the summary says not met" has "target +-5% not met"
-pycheck "cap: the warning is stored" "$R" <<'EOF'
-import sys, h5py
-w = h5py.File(sys.argv[1], "r")["runs"]["000004"].attrs["warnings"]
-w = w.decode() if isinstance(w, bytes) else w
-assert "--reps auto stopped at --max-reps 4 without the target" in w, w
-EOF
+pycheck "cap: the warning is stored" reps_auto cap "$R"
 
 # 5. --warmup 2 with a fixed --reps 3: slow warm-up repetitions stored, flagged, left out.
 delayed 2 0.1 0.4,0.4 -- "${W[@]}" -i 3 --warmup 2 -o "$R"
@@ -112,27 +76,7 @@ check "warmup: exit 0" [ "$RC" -eq 0 ]
 check "warmup: rows 0 and 1 marked" [ "$(grep -c '  warm-up$' "$T/out")" -eq 2 ]
 check "warmup: the summary leaves them out" grep -qE "^write +3 .*" "$T/out"
 check "warmup: 5 stored, 3 measured, no target" phase_is 5 repetitions=5 reps_measured=3 warmup=2 ci_target_met=-1 ci_target_percent=nan
-pycheck "warmup: stored mean = mean of the measured reps (from the per-rep figures)" "$R" <<'EOF'
-import sys, h5py, numpy as np
-f = h5py.File(sys.argv[1], "r")
-g = f["runs"]["000005"]
-pg = g["phases"]["00_write"]
-bw, flag = pg["bandwidth"][()], pg["warmup"][()]
-assert list(flag) == [1, 1, 0, 0, 0], flag
-assert int(g.attrs["warmup"]) == 2
-m = bw[flag == 0]
-assert abs(pg.attrs["bandwidth_mean"] - m.mean()) <= 1e-9 * m.mean(), (pg.attrs["bandwidth_mean"], m.mean())
-assert abs(pg.attrs["bandwidth_mean"] - bw.mean()) > 0.05 * m.mean(), "the warm-up reps are not slower"
-assert abs(pg.attrs["bandwidth_median"] - np.median(m)) <= 1e-9 * m.mean()
-assert abs(pg.attrs["bandwidth_stddev"] - m.std(ddof=1)) <= 1e-6 * m.mean()
-# the interval, recomputed: t(0.975, 2) = 4.302652730
-half = 4.302652730 * m.std(ddof=1) / np.sqrt(3)
-assert abs(pg.attrs["ci95_half_width"] - half) <= 1e-6 * m.mean(), (pg.attrs["ci95_half_width"], half)
-assert abs(pg.attrs["ci95_percent"] - 100 * half / m.mean()) < 1e-6
-s = f["summary"][()]
-s = s[s["run"] == 5]
-assert list(s["warmup"]) == [1, 1, 0, 0, 0] and list(s["rep"]) == [0, 1, 2, 3, 4], s
-EOF
+pycheck "warmup: stored mean = mean of the measured reps (from the per-rep figures)" reps_auto warmup "$R"
 
 # 6. --reps auto after --warmup 1: slots for warm-up + measured; reps numbered from 0.
 delayed 2 "${STEADY[0]}" 2 -- "${W[@]}" -i auto --ci 20 --warmup 1 -o "$R" -q
@@ -141,33 +85,11 @@ check "auto + warmup: 4 stored, 3 measured" phase_is 6 repetitions=4 reps_measur
 # 7. JSON and CSV carry the flags and the interval; one measured rep has none.
 delayed 2 0.1 0.4,0.4 -- "${W[@]}" -i 3 --warmup 2 --no-results --format json
 check "json: exit 0" [ "$RC" -eq 0 ]
-pycheck "json: warm-up flags, reps, interval" "$T/out" <<'EOF'
-import json, sys
-d = json.load(open(sys.argv[1]))
-assert d["config"]["warmup"] == 2 and d["config"]["reps"] == 3, d["config"]
-p = d["phases"][0]
-assert [r["warmup"] for r in p["repetitions"]] == [True, True, False, False, False]
-assert [r["rep"] for r in p["repetitions"]] == [0, 1, 2, 3, 4]
-s = p["summary"]
-assert s["reps"] == 3 and s["warmup"] == 2 and s["target_met"] is None, s
-bw = [r["bandwidth"] for r in p["repetitions"][2:]]
-assert abs(s["mean"] - sum(bw) / 3) < 1e-9 * s["mean"], (s["mean"], bw)
-assert s["ci95_percent"] > 0 and s["ci95_half_width"] > 0
-EOF
+pycheck "json: warm-up flags, reps, interval" reps_auto json "$T/out"
 delayed 1 0.1 "" -- "${W[@]}" -i 1 --no-results --format json
-pycheck "json: one rep: the interval is null, not 0" "$T/out" <<'EOF'
-import json, sys
-s = json.load(open(sys.argv[1]))["phases"][0]["summary"]
-assert s["reps"] == 1 and s["ci95_percent"] is None and s["ci95_half_width"] is None and s["stddev"] is None, s
-EOF
+pycheck "json: one rep: the interval is null, not 0" reps_auto json_one "$T/out"
 delayed 1 0.1 0.4 -- "${W[@]}" -i 2 --warmup 1 --no-results --format csv
-pycheck "csv: is_warmup, reps_measured, ci95 columns" "$T/out" <<'EOF'
-import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-assert [r["is_warmup"] for r in rows] == ["1", "0", "0"], rows
-assert all(r["reps_measured"] == "2" and float(r["ci95_percent"]) >= 0 and r["target_met"] == "" for r in rows)
-assert rows[0]["warmup"] == "1" and rows[0]["reps"] == "2"
-EOF
+pycheck "csv: is_warmup, reps_measured, ci95 columns" reps_auto csv "$T/out"
 rm -f "$R"
 delayed 1 0.1 "" -- "${W[@]}" -i 1 -o "$R"
 check "one rep: n/a in the summary" grep -qE "^ +mean [0-9.]+ \+-n/a \(95% CI, 1 rep\)" "$T/out"
@@ -190,14 +112,7 @@ check "--ci/--max-reps without auto: run, warn" [ "$RC" -eq 0 ]
 check "--ci without auto warns" grep -q -- "--ci does nothing without --reps auto" "$T/err"
 check "--max-reps without auto warns" grep -q -- "--max-reps does nothing without --reps auto" "$T/err"
 run_mpi 1 30 --list-options=json
-pycheck "--list-options=json: reps takes the word auto; ci, max-reps, warmup" "$T/out" <<'EOF'
-import json, sys
-o = {x["long"]: x for x in json.load(open(sys.argv[1]))["options"]}
-assert o["reps"]["words"] == ["auto"] and o["reps"]["default"] == 1
-assert o["ci"]["default"] == 5 and o["ci"]["min"] == 0.1 and o["ci"]["max"] == 100 and o["ci"]["unit"] == "percent"
-assert o["max-reps"]["default"] == 20 and o["max-reps"]["min"] == 2
-assert o["warmup"]["default"] == 0 and o["warmup"]["key"] == "warmup"
-EOF
+pycheck "--list-options=json: reps takes the word auto; ci, max-reps, warmup" reps_auto options "$T/out"
 cat >"$T/a.job" <<EOF
 [steady]
 dir = $D
