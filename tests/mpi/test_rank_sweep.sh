@@ -27,21 +27,7 @@ check "pow2 sweep: exit 0" [ "$RC" -eq 0 ]
 check "pow2 sweep: each point announced" [ "$(grep -c 'rank sweep easy: .*(point' "$T/err")" -eq 3 ]
 check "pow2 sweep: the last line counts the points" [ "$(tail -1 "$T/err")" = "pfsbench: rank sweep easy: 3 of 3 points completed" ]
 check "pow2 sweep: no data file left" [ -z "$(ls -A "$D")" ]
-pycheck "pow2 sweep: runs, labels, ranks, round-robin placement, block per point" "$R" <<'EOF'
-import sys, h5py
-f = h5py.File(sys.argv[1], "r")
-runs = [f["runs"][k] for k in sorted(f["runs"])]
-assert [r.attrs["label"] for r in runs] == ["easy:n=1", "easy:n=2", "easy:n=4"], [r.attrs["label"] for r in runs]
-assert [int(r.attrs["ranks"]) for r in runs] == [1, 2, 4]
-assert [int(r.attrs["nodes"]) for r in runs] == [1, 2, 2]
-assert [int(r.attrs["block"]) for r in runs] == [8 << 20, 4 << 20, 2 << 20]
-hosts = [[h.decode() for h in r["placement"]["host"]] for r in runs]
-assert hosts[1] == ["node1", "node2"], hosts       # round-robin: one rank on each node
-assert sorted(hosts[2]) == ["node1", "node1", "node2", "node2"]
-for r in runs:
-    for p in r["phases"]:
-        assert int(r["phases"][p]["bytes"][0]) == 8 << 20, p   # --total fixed
-EOF
+pycheck "pow2 sweep: runs, labels, ranks, round-robin placement, block per point" rank_sweep pow2 "$R"
 "$(dirname "$PFSBENCH")/pfs-compare" "$R" --by ranks >"$T/cmp" 2>&1
 check "pfs-compare reads the sweep by ranks (columns 1, 2, 4)" grep -qE "ranks +1 +2 +4$" "$T/cmp"
 
@@ -73,12 +59,7 @@ wait "$BG" || RC=$?
 check "SIGUSR1 during a point with a waiting rank: exit 138" [ "$RC" -eq 138 ]
 check "SIGUSR1: the point is recorded interrupted, the next did not run" \
     grep -q "rank sweep usr1: 0 of 2 points completed, 1 failed, 1 not run (interrupted)" "$T/err"
-pycheck "SIGUSR1: the point's run is in the results file, interrupted" "$R" <<'PY'
-import sys, h5py
-f = h5py.File(sys.argv[1], "r")
-st = [(f["runs"][k].attrs["label"], f["runs"][k].attrs["status"]) for k in sorted(f["runs"])]
-assert st == [("usr1:n=1", "interrupted")], st
-PY
+pycheck "SIGUSR1: the point's run is in the results file, interrupted" rank_sweep interrupted "$R"
 check "SIGUSR1: no data file left" [ -z "$(ls -A "$D")" ]
 
 cat >"$T/sweep.job" <<EOF
@@ -95,12 +76,5 @@ EOF
 rm -f "$R"
 sweep -f "$T/sweep.job" -o "$R" -q
 check "a sweep in a job file: exit 0" [ "$RC" -eq 0 ]
-pycheck "a sweep in a job file: the section's name is the sweep's id" "$R" <<'EOF'
-import sys, h5py
-f = h5py.File(sys.argv[1], "r")
-runs = [f["runs"][k] for k in sorted(f["runs"])]
-assert [(r.attrs["label"], int(r.attrs["ranks"])) for r in runs] == [("scaling:n=1", 1), ("scaling:n=4", 4), ("single", 4)], \
-    [(r.attrs["label"], int(r.attrs["ranks"])) for r in runs]
-assert all(r.attrs["job_section"] in ("scaling", "single") for r in runs)
-EOF
+pycheck "a sweep in a job file: the section's name is the sweep's id" rank_sweep job "$R"
 finish

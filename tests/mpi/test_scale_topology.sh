@@ -27,22 +27,7 @@ err_has() { grep -qF -- "$1" "$T/err"; }
 # every rank of a node has its node's first rank's correction and uncertainty
 # (rank 0's node: exactly 0), the hosts node1.. by node.
 clocks_per_node() {
-    "$PY" - "$@" <<'PYEOF'
-import sys, h5py
-r = h5py.File(sys.argv[1], "r")["runs/000001"]
-want = [int(x) for x in sys.argv[2:]]
-p = r["placement"][()]
-assert [int(x["node"]) for x in p] == want, p
-assert r.attrs["nodes"] == max(want) + 1, dict(r.attrs)
-first = {}
-for x in p:
-    n = int(x["node"])
-    assert x["host"].decode() == "node%d" % (n + 1), x
-    k = (float(x["clock_correction"]), float(x["clock_uncertainty"]))
-    first.setdefault(n, k)
-    assert first[n] == k, (n, first[n], k)
-assert first[0] == (0.0, 0.0), first[0]
-PYEOF
+    "$PY" "$PFS_TESTMPI/scale_topology_checks.py" clocks "$@"
 }
 
 fakenodes_setup 3 2
@@ -64,14 +49,7 @@ check "3 ranks fail: three error lines, one per failed rank" [ "$(grep -c '^pfsb
 check "3 ranks fail: the first line is the first failure" \
     sh -c "grep '^pfsbench: error: rank' '$T/err' | head -1 | grep -q 'File exists (errno 17).*(the first failure)\$'"
 check "3 ranks fail: no 'more ranks failed' line" not err_has "more rank"
-pycheck "3 ranks fail: the results file records the first failure, of 3" "$T/fail.h5" "$T/err" <<'PYEOF'
-import sys, h5py
-e = h5py.File(sys.argv[1], "r")["runs/000001"].attrs["error"]
-e = e.decode() if isinstance(e, bytes) else e
-first = [l for l in open(sys.argv[2]) if "(the first failure)" in l][0]
-msg = first[len("pfsbench: error: "):-len(" (the first failure)\n")]
-assert e == msg + " (the first of 3 ranks that failed)", (e, msg)
-PYEOF
+pycheck "3 ranks fail: the results file records the first failure, of 3" scale_topology first_failure "$T/fail.h5" "$T/err"
 rm -f "$D"/pfsbench.fail3.*
 
 # More failed ranks than are named: 17 of 18 (3 nodes x 6), 16 named.
@@ -138,15 +116,6 @@ check "one name on two runtime nodes: exits 0" rc_is 0
 check "one name on two runtime nodes: 6 ranks on 2 nodes" has "ranks        6 on 2 nodes"
 check "one name on two runtime nodes: uneven, and no shift puts every reader on another node" \
     sh -c "grep -qF 'uneven placement' '$T/out' && grep -qF -- '--reorder on one node' '$T/out'"
-pycheck "one name on two runtime nodes: ranks 0, 1, 4, 5 on node 0 (node1), 2, 3 on node 1 (node2), shift 0" "$T/alias.h5" <<'PYEOF'
-import sys, h5py
-r = h5py.File(sys.argv[1], "r")["runs/000001"]
-p = r["placement"][()]
-assert [int(x["node"]) for x in p] == [0, 0, 1, 1, 0, 0], p
-assert [x["host"].decode() for x in p] == ["node1", "node1", "node2", "node2", "node1", "node1"], p
-assert r.attrs["reorder_shift"] == 0, r.attrs["reorder_shift"]
-c = [(float(x["clock_correction"]), float(x["clock_uncertainty"])) for x in p]
-assert c[0] == c[1] == c[4] == c[5] == (0.0, 0.0) and c[2] == c[3], c
-PYEOF
+pycheck "one name on two runtime nodes: ranks 0, 1, 4, 5 on node 0 (node1), 2, 3 on node 1 (node2), shift 0" scale_topology alias "$T/alias.h5"
 
 finish
