@@ -47,23 +47,9 @@ done
 run_mpi 2 90 -d "$D" -p create,find,delete -n 1010 --file-size 3901 -i 2 --format json --no-results
 check "-i 2 JSON: exit 0 and clean" [ "$RC" -eq 0 -a -z "$(ls -A "$D")" ]
 want=$(want_matched 2 1010)
-pycheck "-i 2 JSON: each find repetition examined 2020 and matched $want" "$T/out" "$want" <<'EOF'
-import json, sys
-j = json.load(open(sys.argv[1]))
-ph = [p for p in j["phases"] if p["phase"] == "find"][0]
-reps = ph["repetitions"]
-assert len(reps) == 2, reps
-for r in reps:
-    assert r["ops"] == 2020 and r["find_examined"] == 2020 and r["find_matched"] == int(sys.argv[2]), r
-assert all("find_matched" not in r for p in j["phases"] if p["phase"] != "find" for r in p["repetitions"])
-EOF
+pycheck "-i 2 JSON: each find repetition examined 2020 and matched $want" find json "$T/out" "$want"
 run_mpi 2 90 -d "$D" -p create,find,delete -n 1010 --file-size 3901 --format csv --no-results
-pycheck "CSV: find_matched $want on the find row, empty elsewhere" "$T/out" "$want" <<'EOF'
-import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-got = {r["phase"]: r["find_matched"] for r in rows}
-assert got == {"create": "", "find": sys.argv[2], "delete": ""}, got
-EOF
+pycheck "CSV: find_matched $want on the find row, empty elsewhere" find csv "$T/out" "$want"
 
 # A find after a delete finds nothing: every count 0, still no failure.
 run_mpi 2 60 -d "$D" -p create,delete,find -n 50 --no-results
@@ -84,10 +70,5 @@ check "bad input: nothing created" [ -z "$(ls -A "$D")" ]
 run_mpi 1 30 --help
 check "--help lists find" grep -q "read-files,find,delete" "$T/out"
 run_mpi 1 30 --list-options=json
-pycheck "--list-options=json: find, a metadata phase" "$T/out" <<'EOF'
-import json, sys
-j = json.load(open(sys.argv[1]))
-ph = {p["name"]: p for p in j["phases"]}
-assert ph["find"]["kind"] == "metadata", ph["find"]
-EOF
+pycheck "--list-options=json: find, a metadata phase" find options "$T/out"
 finish

@@ -52,18 +52,7 @@ brick_nfiles() { brick_files | wc -l; }
 brick_once() { [ -z "$(brick_files | awk '{ print $3 }' | sort | uniq -d)" ]; }
 # res FILE: status and bytes of each phase of the last run, "complete write=N read=N ..."
 res() {
-    "$PY" - "$1" <<'EOF'
-import sys, h5py
-f = h5py.File(sys.argv[1], "r")
-r = f["runs"][sorted(f["runs"])[-1]]
-out = [r.attrs["status"]]
-for name in sorted(r["phases"]):
-    p = r["phases"][name]
-    b = [int(x) for x in p["bytes"][()]] if "bytes" in p else []
-    o = [int(x) for x in p["ops"][()]] if "ops" in p else []
-    out.append("%s=%s/%s" % (name.split("_", 1)[1], ",".join(map(str, b)), ",".join(map(str, o))))
-print(" ".join(out))
-EOF
+    "$PY" "$PFS_TESTMPI/gluster_checks.py" res "$1"
 }
 # data_case WHAT NP NFILES BYTES ARGS...: a run on client A with -k; exit 0, every
 # phase moved BYTES, the bricks hold NFILES files of BYTES in all, each whole on
@@ -119,18 +108,7 @@ echo "# mountinfo source of client A: $GL_SRC; $(grep '^target' "$T/out")"
 check "provenance: the target line names fuse.glusterfs and the source ($GL_SRC)" \
     grep -qxF "target       $A/prov (fuse.glusterfs, $GL_SRC)" "$T/out"
 pycheck "provenance: the results file: fs_type fuse, fs_mount_type fuse.glusterfs, fs_source, fs_mount_point, fs_options" \
-    "$T/r.h5" "$GL_SRC" "$A" <<'EOF'
-import sys, h5py
-a = h5py.File(sys.argv[1], "r")["runs/000001"].attrs
-s = lambda k: a[k].decode() if isinstance(a[k], bytes) else str(a[k])
-assert s("fs_type") == "fuse", s("fs_type")
-assert s("fs_mount_type") == "fuse.glusterfs", s("fs_mount_type")
-assert s("fs_source") == sys.argv[2], s("fs_source")
-assert s("fs_mount_point") == sys.argv[3], s("fs_mount_point")
-assert "allow_other" in s("fs_options").split(","), s("fs_options")
-assert s("fs_layout") == "", s("fs_layout")
-assert int(a["fs_block_size"]) > 0
-EOF
+    gluster provenance "$T/r.h5" "$GL_SRC" "$A"
 check "provenance: pfs-results --runs shows it" grep -qF "fuse.glusterfs $GL_SRC" <("$(dirname "$PFSBENCH")/pfs-results" "$T/r.h5" --runs)
 rm -rf "${A:?}/prov"
 
@@ -197,12 +175,7 @@ got=$(res "$T/xn.h5" 2>&1)
 check "2 nodes: results: 8 MiB written and read back verified across clients ($got)" \
     [ "$got" = "complete write=8388608/128 read=8388608/128" ]
 check "2 nodes: bricks hold 4 files, 8 MiB" cond '[ "$(brick_nfiles)" -eq 4 ] && [ "$(brick_bytes)" -eq 8388608 ]'
-pycheck "2 nodes: per-node bytes 4 MiB each" "$T/xn.h5" <<'EOF'
-import sys, h5py
-r = h5py.File(sys.argv[1], "r")["runs/000001"]
-for name, ph in r["phases"].items():
-    assert [int(x) for x in ph["node_bytes"][0]] == [4 << 20, 4 << 20], (name, ph["node_bytes"][()])
-EOF
+pycheck "2 nodes: per-node bytes 4 MiB each" gluster node_bytes "$T/xn.h5"
 rm -rf "${A:?}"/pfsbench.*
 
 # Metadata caches: stat and read-files right after a create through the same

@@ -43,42 +43,14 @@ run_mpi 2 120 -f "$T/ok.job" -o "$R" -q
 check "3 sections: exit 0" [ "$RC" -eq 0 ]
 check "3 sections: each announced" [ "$(grep -c 'section \[' "$T/err")" -eq 3 ]
 check "3 sections: no data file left" [ -z "$(ls -A "$D")" ]
-pycheck "3 sections: 3 runs, labels, the job's text, globals and own words" "$R" "$T/ok.job" <<'EOF'
-import sys, h5py
-f = h5py.File(sys.argv[1], "r")
-text = open(sys.argv[2]).read()
-runs = [f["runs"][k] for k in sorted(f["runs"])]
-assert len(runs) == 3, len(runs)
-assert [r.attrs["label"] for r in runs] == ["seq", "shared-strided", "md"]
-assert [r.attrs["job_section"] for r in runs] == ["seq", "shared-strided", "md"]
-for r in runs:
-    assert r.attrs["job_text"] == text
-    assert r.attrs["job_file"] == sys.argv[2]
-    assert r.attrs["status"] == "complete", r.attrs["status"]
-    assert r.attrs["transfer"] == 65536            # [global]
-seq, sh, md = runs
-assert seq.attrs["fsync"] == 1 and sh.attrs["fsync"] == 0
-assert sh.attrs["mode"] == "shared" and sh.attrs["layout"] == "strided"
-assert seq.attrs["block"] == 1 << 20 and sh.attrs["block"] == 512 << 10   # the section's word wins
-assert list(md["phases"]) == ["00_create", "01_stat", "02_delete"]
-assert md.attrs["files"] == 50
-EOF
+pycheck "3 sections: 3 runs, labels, the job's text, globals and own words" jobfile sections "$R" "$T/ok.job"
 
 # The stored command line of a section, run natively, does the same work.
 cmd=$("$PY" -c "import h5py,sys; f=h5py.File(sys.argv[1],'r'); print(f['runs'][sorted(f['runs'])[0]].attrs['command_line'])" "$R")
 # shellcheck disable=SC2086
 run_mpi 2 120 ${cmd#pfsbench }
 check "the stored command line runs natively: exit 0" [ "$RC" -eq 0 ]
-pycheck "the native run moved the same bytes in the same phases" "$R" <<'EOF'
-import sys, h5py
-f = h5py.File(sys.argv[1], "r")
-runs = [f["runs"][k] for k in sorted(f["runs"])]
-a, b = runs[0], runs[-1]
-assert list(a["phases"]) == list(b["phases"])
-for p in a["phases"]:
-    assert (a["phases"][p]["bytes"][()] == b["phases"][p]["bytes"][()]).all(), p
-    assert (a["phases"][p]["ops"][()] == b["phases"][p]["ops"][()]).all(), p
-EOF
+pycheck "the native run moved the same bytes in the same phases" jobfile native "$R"
 
 # Every error at once, with file and line; nothing made.
 cat >"$T/bad.job" <<EOF
@@ -174,12 +146,7 @@ run_mpi 2 120 -f "$T/fail.job" -o "$R" -q
 check "a failing section: exit 2 (its status)" [ "$RC" -eq 2 ]
 check "a failing section: the last line counts it" [ "$(grep '^pfsbench: ' "$T/err" | tail -1)" = "pfsbench: job $T/fail.job: 2 of 3 sections completed, 1 failed" ]
 check "a failing section: the unknown run id named" grep -q "error: --run-id nosuchrun: no run kept data files in $D" "$T/err"
-pycheck "a failing section: not recorded, the others complete" "$R" <<'EOF'
-import sys, h5py
-f = h5py.File(sys.argv[1], "r")
-st = [(f["runs"][k].attrs["label"], f["runs"][k].attrs["status"]) for k in sorted(f["runs"])]
-assert st == [("first", "complete"), ("last", "complete")], st
-EOF
+pycheck "a failing section: not recorded, the others complete" jobfile failing "$R"
 rm -f "$R"
 run_mpi 2 120 -f "$T/fail.job" --stop-on-error -o "$R" -q
 check "--stop-on-error: exit 2" [ "$RC" -eq 2 ]

@@ -19,20 +19,7 @@ mkdir -p "$W" "$T/r"
 cd "$W" || exit 1
 
 # ---- the blocks of the doc ------------------------------------------------
-"$PY" - "$DOC" "$T/r" <<'EOF' >"$T/index" 2>"$T/err"
-import re, sys
-text = open(sys.argv[1]).read()
-pat = re.compile(r"<!-- recipe ([a-z0-9-]+): (run|job|table [a-z0-9-]+)(?:, needs (\S+))? -->\n```sh\n(.*?)```", re.S)
-n = 0
-for m in pat.finditer(text):
-    name, kind, needs, body = m.group(1), m.group(2), m.group(3) or "-", m.group(4)
-    key = kind.replace(" ", ".")
-    open("%s/%s.%s.sh" % (sys.argv[2], name, key), "w").write(body)
-    print(name, key, needs)
-    n += 1
-# Every marker must have found its block.
-assert n == text.count("<!-- recipe "), (n, text.count("<!-- recipe "))
-EOF
+"$PY" "$PFS_TESTMPI/recipes_checks.py" extract "$DOC" "$T/r" >"$T/index" 2>"$T/err"
 check "recipes.md: every recipe marker has its sh block" test -s "$T/index"
 KNOWN="bonnie-block bonnie-meta gpfsperf-compare gpfsperf-ranks gpfsperf-threads iozone-pvfs2 pixstor pixstor-slurm"
 check "recipes.md: the recipes are the ones this test knows (add a case here for a new one)" \
@@ -78,26 +65,8 @@ rc_is() { [ "$RC" -eq "$1" ]; }
 # shape UNIT COLUMNS ROWS : the text table in $T/out has UNIT in its title,
 # the columns (|-separated) after its corner cell, the rows (|-separated) in
 # order, and a number in every cell ("-" nowhere).
-cat >"$T/shape.py" <<'EOF'
-import re, sys
-unit, cols, rows = sys.argv[1], sys.argv[2].split("|"), sys.argv[3].split("|")
-lines = open(sys.argv[4]).read().splitlines()
-assert unit in lines[0], ("unit not in the title", unit, lines[0])
-head = re.split(r"\s{2,}", lines[1].strip())
-assert head[1:] == cols, ("columns", head, cols)
-if not any("[" in c for c in cols):
-    assert head[0].startswith("[%s] phase \\ " % unit), ("corner", head[0])
-body = [re.split(r"\s{2,}", l.strip()) for l in lines[2:]]
-assert [b[0] for b in body] == rows, ("rows", [b[0] for b in body], rows)
-num = re.compile(r"^[0-9]+\.[0-9]+( \([0-9]+\.[0-9]+\.\.[0-9]+\.[0-9]+\))?$")
-for b in body:
-    assert len(b) == len(cols) + 1, ("cells", b)
-    for h, c in zip(cols, b[1:]):
-        # bonnie++'s %CP beside each figure is a whole percentage
-        assert (re.match(r"^[0-9]+$", c) if h == "%CP" else num.match(c)), ("not a number", c, b)
-EOF
 shape() {
-    "$PY" "$T/shape.py" "$1" "$2" "$3" "$T/out" >"$T/py" 2>&1 || { cat "$T/py"; return 1; }
+    "$PY" "$PFS_TESTMPI/recipes_checks.py" shape "$1" "$2" "$3" "$T/out" >"$T/py" 2>&1 || { cat "$T/py"; return 1; }
 }
 
 # ---- 1. gpfsperf: replicated or not ---------------------------------------
@@ -171,7 +140,7 @@ check "pixstor: write/read x 1 2 4 in GB/s (seed 004)" shape "GB/s" "1|2|4" "wri
 table pixstor plot "${V[@]}"
 check "pixstor: pfs-plot wrote pixstor.png and pixstor.svg" \
     [ "$(cat "$T/out")" = "$(printf 'wrote pixstor.png\nwrote pixstor.svg')" ]
-check "pixstor: the PNG is a PNG" "$PY" -c 'import sys; assert open(sys.argv[1], "rb").read(8) == b"\x89PNG\r\n\x1a\n"' "$W/pixstor.png"
+check "pixstor: the PNG is a PNG" "$PY" "$PFS_TESTMPI/recipes_checks.py" png "$W/pixstor.png"
 check "pixstor: the chart's axis says GB/s" grep -qF "(GB/s = 10^9 B/s)" "$W/pixstor.svg"
 
 # ---- 6b. The PixStor job script under a real Slurm (4 fake-node tasks) ----
