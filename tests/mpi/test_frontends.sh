@@ -27,38 +27,7 @@ compare() {
     local name=$1
     shift
     pycheck "$name: the equivalent run natively moves the same bytes and ops per phase" \
-        "$T/$name/fe/pfsbench-results.h5" "$T/$name/native/pfsbench-results.h5" "$@" <<'EOF'
-import sys, h5py
-def s(v):
-    return v.decode() if isinstance(v, bytes) else str(v)
-def load(path):
-    f = h5py.File(path, "r")
-    runs = sorted(f["runs"])
-    assert len(runs) == 1, "%s: %d runs" % (path, len(runs))
-    g = f["runs"][runs[0]]
-    assert s(g.attrs["status"]) == "complete", s(g.attrs["status"])
-    ph = []
-    for name in sorted(g["phases"]):
-        pg = g["phases"][name]
-        ph.append((s(pg.attrs["phase"]), s(pg.attrs["kind"]), int(pg.attrs["repetitions"]),
-                   [int(x) for x in pg["bytes"][()]], [int(x) for x in pg["ops"][()]]))
-    return s(g.attrs["config"]), ph
-cfe, pfe = load(sys.argv[1])
-cnat, pnat = load(sys.argv[2])
-if cfe != cnat:
-    sys.exit("configs differ:\n%s\n---\n%s" % (cfe, cnat))
-if pfe != pnat:
-    sys.exit("phases differ:\n%s\n%s" % (pfe, pnat))
-want = dict(a.split("=") for a in sys.argv[3:])
-got = [p[0] for p in pfe]
-if got != list(want):
-    sys.exit("phases %s, want %s" % (got, list(want)))
-for name, kind, reps, nbytes, ops in pfe:
-    fig = ops if kind == "metadata" else nbytes
-    if any(x != int(want[name]) for x in fig) or len(fig) != reps:
-        sys.exit("%s: %s %s, want %s per repetition" % (name, kind, fig, want[name]))
-print(pfe)
-EOF
+        frontends same "$T/$name/fe/pfsbench-results.h5" "$T/$name/native/pfsbench-results.h5" "$@"
 }
 
 # case_run NAME EXPECTED_NATIVE_RE TOOL ARGS...: run the tool's line (its stdout and stderr kept in

@@ -144,16 +144,7 @@ check "iodepth 0: exit 2" [ "$RC" -eq 2 ]
 run_mpi 2 60 -d "$D" -a uring --iodepth 32 -t 16k -b 512k -o "$T/r.h5"
 check "results: exit 0" [ "$RC" -eq 0 ]
 check "report: api uring, iodepth 32" grep -q "^access .*api uring, iodepth 32," "$T/out"
-pycheck "results: runs/*/attrs api uring, iodepth 32" "$T/r.h5" <<'EOF'
-import sys, h5py
-with h5py.File(sys.argv[1], "r") as f:
-    runs = list(f["runs"].values())
-    assert len(runs) == 1, len(runs)
-    a = runs[0].attrs
-    api = a["api"].decode() if isinstance(a["api"], bytes) else str(a["api"])
-    assert api == "uring", api
-    assert int(a["iodepth"]) == 32, a["iodepth"]
-EOF
+pycheck "results: runs/*/attrs api uring, iodepth 32" uring results "$T/r.h5"
 run_mpi 1 60 -d "$D" -a posix -t 16k -b 512k --no-results
 check "report: no iodepth with a synchronous backend" not grep -q "iodepth" "$T/out"
 

@@ -1,0 +1,27 @@
+"""The check tests/mpi/test_mmap.sh makes on the results file:
+
+    mmap_checks.py results RESULTS
+
+exits 0 when the one run says api mmap, else raises an AssertionError
+naming what differs.
+"""
+import os
+import sys
+
+import h5py
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from runs import dispatch, text  # noqa: E402
+
+
+def results(path: str) -> None:
+    with h5py.File(path, "r") as f:
+        runs = list(f["runs"].values())
+        assert len(runs) == 1, len(runs)
+        a = runs[0].attrs
+        api = text(a["api"])
+        assert api == "mmap", api
+
+
+if __name__ == "__main__":
+    sys.exit(dispatch({"results": results}, sys.argv))
