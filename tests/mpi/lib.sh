@@ -102,20 +102,15 @@ run_of() {
     RUN=($(awk -v l="$1" '$1 == l' "$T/runs"))
 }
 
-# The tests' Python checks: tests/mpi/NAME_checks.py, one module per script.
+# The tests' Python checks: tests/mpi/NAME_checks.py, one module per script
+# (test_NAME.sh), a function per check: no Python in the scripts' heredocs.
 PFS_TESTMPI=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # pycheck WHAT NAME CHECK ARGS... : check CHECK of tests/mpi/NAME_checks.py
 # passes when it exits 0 (a failing one prints why, after "--- python").
-# pycheck WHAT ARGS... <<'EOF' ... : a Python check read from stdin (the old form).
 pycheck() {
-    local what=$1
-    shift
-    local src=(-)
-    if [[ $1 != */* && -f $PFS_TESTMPI/${1}_checks.py ]]; then
-        src=("$PFS_TESTMPI/${1}_checks.py")
-        shift
-    fi
-    if "$PY" "${src[@]}" "$@" >"$T/py" 2>&1; then ok "$what"; else bad "$what"; echo "--- python"; cat "$T/py"; fi
+    local what=$1 module=$PFS_TESTMPI/${2}_checks.py
+    shift 2
+    if "$PY" "$module" "$@" >"$T/py" 2>&1; then ok "$what"; else bad "$what"; echo "--- python"; cat "$T/py"; fi
 }
 # placement_is K: the -v table in $T/out has rank r on node r mod K, host node(r mod K + 1).
 placement_is() {
