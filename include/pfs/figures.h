@@ -115,6 +115,11 @@ struct pfs_phase_figs {
     uint64_t amount;              /* the last measured repetition's bytes, or operations (metadata) */
     unsigned cache_methods, dirty_methods; /* every repetition's, together */
     int any_lat;                  /* some repetition recorded latencies */
+    /* Set by pfs_figures_finish: each kind's histograms merged over the
+     * measured repetitions that recorded them (lat_reps of them), summed
+     * exactly and summarized once (the text report's latency table). */
+    struct pfs_lat_sum lat_all[PFS_LAT_KINDS];
+    int lat_reps;
     int short_first, short_count; /* the first repetition too short to measure (-1: none), how many */
     int cache_first;              /* the first repetition whose page cache calls for a warning or could
                                    * not be measured (-1: none) */
@@ -156,6 +161,12 @@ static inline const struct pfs_rep_figs *pfs_figs_rep(const struct pfs_figures *
         return NULL;
     const struct pfs_rep_figs *r = &f->phase[p].rep[rep];
     return r->valid ? r : NULL;
+}
+
+/* The first of phase p's repetitions so far that was too short to measure; -1: none. */
+static inline int pfs_figs_short_first(const struct pfs_figures *f, int p)
+{
+    return f->phase && p >= 0 && p < f->nphases ? f->phase[p].short_first : -1;
 }
 
 /* The repetitions phase p has figures for (0 when none). */

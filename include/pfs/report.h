@@ -116,12 +116,26 @@ int pfs_report_short_phase(const struct pfs_run_data *d, int phase, int rep, cha
  * also on msg when msg is not NULL. */
 void pfs_run_short_warnings(struct pfs_run_data *d, FILE *msg);
 
-/* Local. The text report, in three parts so rank 0 can print rows as they come. */
+/* Local. The text report, in parts so rank 0 can print rows as they come:
+ * the header (with -v the timed region), the placement (-v), the
+ * columns, a row per repetition (MiB/s and IOPS, or files/s; with -v its
+ * page cache), the summary over repetitions (a row per phase; the
+ * interval in words with -v, a warm-up or --reps auto). */
 void pfs_report_header(FILE *out, const struct pfs_run_data *d);
 void pfs_report_columns(FILE *out, const struct pfs_run_data *d);
 void pfs_report_placement(FILE *out, const struct pfs_run_data *d);
 void pfs_report_row(FILE *out, const struct pfs_run_data *d, int phase, int rep);
 void pfs_report_summary(FILE *out, const struct pfs_run_data *d);
+/* Local (report_lat.c). The latency table, before the summary: a row per
+ * phase of its operation over its measured repetitions merged (nearest-
+ * rank percentiles within 1/128, each row in the unit of its median); with
+ * -v also open, fsync and close, and a table per repetition (each kind,
+ * %CPU, the slowest node by p99, CPU seconds). Nothing when no phase
+ * recorded latencies. At most 100 columns. */
+void pfs_report_latency(FILE *out, const struct pfs_run_data *d);
+/* Local. The end of the text report: the latency table (not with -q), then
+ * the summary, last. */
+void pfs_report_end(FILE *out, const struct pfs_run_data *d);
 
 /* Local. The whole run as one JSON document or as CSV rows (one per phase
  * and repetition), for --format; nothing else goes to that stream. */

@@ -102,9 +102,30 @@ static void stats_of(const struct pfs_rep_figs *r, int n, size_t field, double d
     free(v);
 }
 
+/* Each kind's latency over the n measured repetitions at r: their
+ * histograms merged (exact) into h, then summarized; the percentiles are
+ * the operations', not an average of the repetitions' percentiles. */
+static void lat_merged(struct pfs_phase_figs *pf, const struct pfs_rep_figs *r, int n, struct pfs_hist *h)
+{
+    memset(pf->lat_all, 0, sizeof(pf->lat_all));
+    pf->lat_reps = 0;
+    for (int i = 0; i < n; i++)
+        pf->lat_reps += r[i].lat != NULL;
+    if (!h || pf->lat_reps == 0)
+        return;
+    for (int k = 0; k < PFS_LAT_KINDS; k++) {
+        pfs_hist_reset(h);
+        for (int i = 0; i < n; i++)
+            if (r[i].lat)
+                pfs_hist_merge(h, &r[i].lat->run[k]);
+        pfs_figs_lat_summary(h, &pf->lat_all[k]);
+    }
+}
+
 void pfs_figures_finish(struct pfs_figures *f, const struct pfs_run_data *d)
 {
     const double scale = pfs_units_scale(d->cfg->units);
+    struct pfs_hist *h = malloc(sizeof(*h)); /* 18 KB: one for every phase; NULL: no merged latency */
     for (int p = 0; f->phase && p < f->nphases; p++) {
         struct pfs_phase_figs *pf = &f->phase[p];
         const int w = pf->ci.warmup, n = pf->reps - w;
@@ -118,7 +139,9 @@ void pfs_figures_finish(struct pfs_figures *f, const struct pfs_run_data *d)
         else
             stats_of(r, n, offsetof(struct pfs_rep_figs, s.bandwidth), scale, &pf->shown);
         pf->amount = n > 0 ? (pf->meta ? r[n - 1].s.ops : r[n - 1].s.bytes) : 0;
+        lat_merged(pf, r, n, h);
     }
+    free(h);
 }
 
 void pfs_figures_free(struct pfs_figures *f)

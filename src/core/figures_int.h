@@ -11,4 +11,7 @@
 int pfs_figs_rep_compute(struct pfs_rep_figs *r, const struct pfs_figures *f, const struct pfs_run_data *d, int p,
                          int rep);
 
+/* The summary of histogram h (count 0: every figure 0). */
+void pfs_figs_lat_summary(const struct pfs_hist *h, struct pfs_lat_sum *o);
+
 #endif

@@ -90,7 +90,7 @@ static void streams(struct pfs_rep_figs *r, const struct pfs_times *t, int ns)
         r->cpu.percent = (r->cpu.user_s + r->cpu.sys_s) / (r->s.seconds * ns) * 100.0;
 }
 
-static void summarize(const struct pfs_hist *h, struct pfs_lat_sum *o)
+void pfs_figs_lat_summary(const struct pfs_hist *h, struct pfs_lat_sum *o)
 {
     double sm[PFS_HS_N];
     pfs_hist_summary(h, sm);
@@ -110,9 +110,9 @@ static void latency(struct pfs_rep_figs *r, const struct pfs_phase_lat *l, int K
     if (!l)
         return;
     for (int k = 0; k < PFS_LAT_KINDS; k++)
-        summarize(&l->run[k], &r->lat_sum[k]);
+        pfs_figs_lat_summary(&l->run[k], &r->lat_sum[k]);
     for (int n = 0; l->node_op && n < K && n < l->nnodes; n++) {
-        summarize(&l->node_op[n], &r->node_lat[n]);
+        pfs_figs_lat_summary(&l->node_op[n], &r->node_lat[n]);
         if (r->node_lat[n].count && (r->lat_slowest < 0 || r->node_lat[n].p99_ns > r->lat_slowest_p99))
             r->lat_slowest = n, r->lat_slowest_p99 = r->node_lat[n].p99_ns;
     }

@@ -10,17 +10,12 @@
 
 #include "pfs/backend.h"
 #include "pfs/report_cache.h"
-#include "report_lat.h"
 
-/* The second column: the seeds' KB/s, or MiB/s when KB/s is the first. */
-static const char *alt_label(int units)
+/* The units' definitions, after the sizes: "; MiB/s = 2^20 bytes/s". */
+static const char *units_def(int units)
 {
-    return units == PFS_UNITS_KB ? "MiB/s" : "KB/s";
-}
-
-static double alt_scale(int units)
-{
-    return units == PFS_UNITS_KB ? PFS_MIB : 1024.0;
+    static const char *defs[] = {"2^20 bytes/s", "1024 bytes/s, the seeds' unit", "10^6 bytes/s", "10^9 bytes/s"};
+    return defs[units & 3];
 }
 
 /* The target's file system: the mount's own type and source where the
@@ -58,6 +53,8 @@ void pfs_report_header(FILE *out, const struct pfs_run_data *d)
     }
     char esc[4 * PFS_PATH_MAX + 8]; /* a text escape is at most 4 bytes per byte */
     fprintf(out, "pfsbench %s  run %s  %s\n", PFS_VERSION, pfs_report_text_of(d->run_id, esc, sizeof(esc)), d->start_iso);
+    if (c->label[0])
+        fprintf(out, "label        %s\n", pfs_report_text_of(c->label, esc, sizeof(esc)));
     fprintf(out, "ranks        %d on %d node%s (%s%d per node)", d->nranks, d->nnodes, d->nnodes == 1 ? "" : "s",
             d->nranks % d->nnodes ? "uneven, about " : "", per);
     if (pfs_report_threads(d) > 1)
@@ -75,8 +72,8 @@ void pfs_report_header(FILE *out, const struct pfs_run_data *d)
                 pfs_backend_name(c->api), depth, c->collective ? " collective" : "",
                 c->direct ? ", O_DIRECT" : "", osync, c->random ? ", random order" : ", sequential",
                 c->reorder ? ", reads reordered" : "");
-        fprintf(out, "sizes        transfer %s, block %s per %s, total %s\n", t, b,
-                pfs_report_threads(d) > 1 ? "stream" : "rank", tot);
+        fprintf(out, "sizes        transfer %s, block %s per %s, total %s; %s = %s\n", t, b,
+                pfs_report_threads(d) > 1 ? "stream" : "rank", tot, pfs_units_label(c->units), units_def(c->units));
     }
     if (has_meta) {
         pfs_format_size(c->file_size, fs, sizeof(fs));
@@ -102,7 +99,7 @@ void pfs_report_header(FILE *out, const struct pfs_run_data *d)
     if (c->warmup)
         fprintf(out, ", after %d warm-up (stored, not in the statistics)", c->warmup);
     fputc('\n', out);
-    if (has_data) {
+    if (has_data && c->verbose) {
         char every[48] = "", start[64] = "open", xfers[112] = "transfers";
         if (c->fsync_every > 0)
             snprintf(every, sizeof(every), ", fsync every %d", c->fsync_every);
@@ -125,10 +122,6 @@ void pfs_report_header(FILE *out, const struct pfs_run_data *d)
     }
     if (c->verify)
         fprintf(out, "verify       every byte; pattern time taken out of the timed region\n");
-    static const char *defs[] = {"2^20 bytes/s", "1024 bytes/s, the seeds' unit", "10^6 bytes/s", "10^9 bytes/s"};
-    fprintf(out, "units        %s = %s; %s = %s%s\n", pfs_units_label(c->units), defs[c->units & 3],
-            alt_label(c->units), c->units == PFS_UNITS_KB ? defs[0] : defs[1],
-            has_meta ? "; files/s for metadata phases" : "");
     if (d->warnings) {
         const char *p = d->warnings;
         while (*p) {
@@ -142,11 +135,35 @@ void pfs_report_header(FILE *out, const struct pfs_run_data *d)
     }
 }
 
+/* The rate column's name: the phases' units, each once ("MiB/s",
+ * "files/s", "MiB/s|files/s"); 0 when no phase moves data (no IOPS
+ * column: a metadata phase's rate is its operations per second). */
+static int rate_head(const struct pfs_run_data *d, char *buf, size_t len)
+{
+    const struct pfs_config *c = d->cfg;
+    int data = 0;
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < c->nphases; i++) {
+        const int meta = pfs_phase_is_meta(c->phases[i]);
+        const char *u = meta ? pfs_phase_rate_unit(c->phases[i]) : pfs_units_label(c->units);
+        data |= !meta;
+        int seen = 0;
+        for (int j = 0; j < i; j++)
+            seen |= !strcmp(u, pfs_phase_is_meta(c->phases[j]) ? pfs_phase_rate_unit(c->phases[j])
+                                                                : pfs_units_label(c->units));
+        if (!seen && n < len)
+            n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? "|" : "", u);
+    }
+    return data;
+}
+
 void pfs_report_columns(FILE *out, const struct pfs_run_data *d)
 {
-    int u = d->cfg->units;
-    fprintf(out, "\n%-10s %4s %12s %14s %10s %6s  %s\n", "phase", "rep", pfs_units_label(u), alt_label(u), "seconds",
-            "util", "slowest / fastest node");
+    char rate[64];
+    const int data = rate_head(d, rate, sizeof(rate));
+    fprintf(out, "\n%-10s %4s %14s %10s %10s %6s  %s\n", "phase", "rep", rate, data ? "IOPS" : "", "seconds", "util",
+            "slowest / fastest node");
 }
 
 /* A list of at most max bytes (a cpulist) for a column of w characters:
@@ -200,47 +217,54 @@ void pfs_report_row(FILE *out, const struct pfs_run_data *d, int phase, int rep)
     const char *unit = meta ? pfs_phase_rate_unit(c->phases[phase]) : pfs_units_label(c->units);
     const char *warm = rep < c->warmup ? "  warm-up" : "";
     const char *mu = pfs_phase_rate_unit(c->phases[phase]);
+    const char *tags = r->nstrag ? "  STRAGGLER" : "";
+    const char *late = r->too_short && pfs_figs_short_first(&d->fig, phase) != rep ? "  too short" : "";
+    /* A metadata phase's rate is its operations per second: no IOPS of its own. */
     if (meta)
-        fprintf(out, "%-10s %4d %12.1f %14s %10.4f %6.3f  node %d %.1f / node %d %.1f %s%s%s\n",
-                pfs_phase_name(c->phases[phase]), rep, s->rate, mu, s->seconds, s->utilization, r->slow, v[r->slow],
-                r->fast, v[r->fast], mu, r->nstrag ? "  STRAGGLER" : "", warm);
+        fprintf(out, "%-10s %4d %14.1f %10s %10.4f %6.3f  node %d %.1f / node %d %.1f %s%s%s%s\n",
+                pfs_phase_name(c->phases[phase]), rep, s->rate, "-", s->seconds, s->utilization, r->slow, v[r->slow],
+                r->fast, v[r->fast], mu, tags, late, warm);
     else
-        fprintf(out, "%-10s %4d %12.2f %14.0f %10.4f %6.3f  node %d %.2f / node %d %.2f %s%s%s\n",
-                pfs_phase_name(c->phases[phase]), rep, s->bandwidth / scale, s->bandwidth / alt_scale(c->units),
-                s->seconds, s->utilization, r->slow, v[r->slow] / scale, r->fast, v[r->fast] / scale, unit,
-                r->nstrag ? "  STRAGGLER" : "", warm);
+        fprintf(out, "%-10s %4d %14.2f %10.1f %10.4f %6.3f  node %d %.2f / node %d %.2f %s%s%s%s\n",
+                pfs_phase_name(c->phases[phase]), rep, s->bandwidth / scale, s->rate, s->seconds, s->utilization,
+                r->slow, v[r->slow] / scale, r->fast, v[r->fast] / scale, unit, tags, late, warm);
     if (r->find_matched >= 0)
         fprintf(out, "%-10s %4s %llu files examined, %lld matched (name *01*, %llu bytes, not older than the run's "
                 "start)\n", "", "", (unsigned long long)s->ops, r->find_matched, (unsigned long long)c->file_size);
     if (pfs_phase_desc(c->phases[phase])->unit == PFS_UNIT_SEEKS) /* bonnie++'s figure: seeks/s */
-        fprintf(out, "%-10s %4s %12.1f %14s  (%llu %s of %llu B, every 10th written back)\n", "", "", s->rate,
+        fprintf(out, "%-10s %4s %14.1f %10s  (%llu %s of %llu B, every 10th written back)\n", "", "", s->rate,
                 pfs_phase_rate_unit(c->phases[phase]), (unsigned long long)s->ops, pfs_phase_unit_name(c->phases[phase]),
                 (unsigned long long)c->transfer);
     if (s->sw_rate > 0 && meta)
-        fprintf(out, "%-10s %4s %12.1f %14s  (up to the stonewall: %llu files)\n", "", "", s->sw_rate, mu,
+        fprintf(out, "%-10s %4s %14.1f %10s  (up to the stonewall: %llu files)\n", "", "", s->sw_rate, mu,
                 (unsigned long long)s->sw_ops);
     else if (s->sw_rate > 0)
-        fprintf(out, "%-10s %4s %12.2f %14.0f  (up to the stonewall)\n", "", "", s->sw_bandwidth / scale,
-                s->sw_bandwidth / alt_scale(c->units));
-    pfs_report_cache_row(out, d, phase, rep);
+        fprintf(out, "%-10s %4s %14.2f %10.1f  (up to the stonewall)\n", "", "", s->sw_bandwidth / scale,
+                s->sw_rate);
+    if (c->verbose)
+        pfs_report_cache_row(out, d, phase, rep);
     char h[4 * PFS_HOST_MAX + 8];
     for (int n = 0; n < d->nnodes; n++)
         if (r->node_straggler[n])
             fprintf(out, "           straggler: node %d (%s) %.2f %s, below %.2f x the median node\n", n,
                     pfs_report_text_of(pfs_report_node_host(d, n, 1), h, sizeof(h)), v[n] / scale, unit,
                     c->straggler);
+    /* Once per phase, at its first short repetition (later ones are tagged). */
     char w[640];
-    if (pfs_report_short_phase(d, phase, rep, w, sizeof(w)))
+    if (pfs_figs_short_first(&d->fig, phase) == rep && pfs_report_short_phase(d, phase, rep, w, sizeof(w)))
         fprintf(out, "warning      %s\n", w);
 }
 
 /* ---- the summary ---- */
 
-/* The interval beside the mean and median: "mean 812.30 +-2.1% (95% CI, 7
- * reps), median 810.00", the warm-up left out and --reps auto's verdict. */
+/* Below a phase's row, when there is more to say than its interval: the
+ * interval in words, the warm-up left out and --reps auto's verdict (and
+ * always with -v). */
 static void summary_ci(FILE *out, const struct pfs_run_data *d, const struct pfs_phase_figs *pf)
 {
     const struct pfs_phase_ci *pc = &pf->ci;
+    if (!pc->warmup && pc->target < 0 && !d->cfg->verbose)
+        return;
     fprintf(out, "%-10s mean %.2f ", "", pf->shown.mean);
     if (isfinite(pc->ci.pct))
         fprintf(out, "+-%.1f%% (95%% CI, %d reps)", pc->ci.pct, pc->measured);
@@ -256,24 +280,27 @@ static void summary_ci(FILE *out, const struct pfs_run_data *d, const struct pfs
 
 void pfs_report_summary(FILE *out, const struct pfs_run_data *d)
 {
-    const char *u = pfs_units_label(d->cfg->units);
-    fprintf(out, "\nsummary over repetitions (aggregate %s; files/s for metadata phases)\n", u);
-    /* 100 columns: min .. stddev up to 99,999,999.99, bytes up to 10^14 - 1. */
-    fprintf(out, "%-10s %4s %11s %11s %11s %11s %11s %9s %14s\n", "phase", "reps", "min", "max", "mean", "median",
-            "stddev", "mean s", "bytes|files");
+    char rate[64];
+    rate_head(d, rate, sizeof(rate));
+    fprintf(out, "summary over repetitions (aggregate %s; +-: the 95%% CI of the mean)\n", rate);
+    /* 100 columns: figures up to 9,999,999.99, bytes up to 10^12 - 1. */
+    fprintf(out, "%-10s %4s %10s %8s %10s %10s %10s %10s %7s %12s\n", "phase", "reps", "mean", "+-", "median", "min",
+            "max", "stddev", "mean s", "bytes|files");
     for (int p = 0; d->fig.phase && p < d->nphases; p++) {
         const struct pfs_phase_figs *pf = &d->fig.phase[p];
         const struct pfs_stats *st = &pf->shown;
         const int n = pf->ci.measured;
         if (n == 0)
             continue;
-        /* One repetition has no spread: its stddev is n/a, not 0. */
-        char sd[32] = "n/a";
+        /* One repetition has no spread: its stddev and interval are n/a, not 0. */
+        char sd[32] = "n/a", ci[32] = "n/a";
         if (n > 1)
             snprintf(sd, sizeof(sd), "%.2f", st->stddev);
-        fprintf(out, "%-10s %4d %11.2f %11.2f %11.2f %11.2f %11s %9.4f %14llu\n",
-                pfs_phase_name(d->cfg->phases[p]), n, st->min, st->max, st->mean, st->median, sd, pf->seconds.mean,
-                (unsigned long long)pf->amount);
+        if (isfinite(pf->ci.ci.pct))
+            snprintf(ci, sizeof(ci), "%.1f%%", pf->ci.ci.pct);
+        fprintf(out, "%-10s %4d %10.2f %8s %10.2f %10.2f %10.2f %10s %7.4f %12llu\n",
+                pfs_phase_name(d->cfg->phases[p]), n, st->mean, ci, st->median, st->min, st->max, sd,
+                pf->seconds.mean, (unsigned long long)pf->amount);
         summary_ci(out, d, pf);
         const int kind = d->cfg->phases[p];
         if (pfs_phase_desc(kind)->unit == PFS_UNIT_SEEKS && d->cfg->transfer > 0) { /* bonnie++'s figure: each seek moves -t bytes */
@@ -282,5 +309,12 @@ void pfs_report_summary(FILE *out, const struct pfs_run_data *d)
                     st->median * k, pfs_phase_rate_unit(kind));
         }
     }
-    pfs_report_latency(out, d);
+}
+
+void pfs_report_end(FILE *out, const struct pfs_run_data *d)
+{
+    if (!d->cfg->quiet)
+        pfs_report_latency(out, d);
+    fprintf(out, "%s", d->cfg->quiet ? "" : "\n");
+    pfs_report_summary(out, d);
 }

@@ -25,7 +25,20 @@ static const char *kind_label(const struct pfs_run_data *d, int phase, int k)
 
 /* ---- text ---- */
 
-/* A latency in at most 7 characters with 3 or 4 significant digits. */
+/* A row's unit, from its median: microseconds below 1 ms, milliseconds
+ * below 1 s, else seconds, so the median has 3 or 4 significant digits
+ * (a stat's 5 us is not 0.01 ms, an fsync's 80 ms not 80000.0 us). */
+static const char *lat_unit(double p50_ns, double *div)
+{
+    if (p50_ns < 1e6)
+        return *div = 1e3, "us";
+    if (p50_ns < 1e9)
+        return *div = 1e6, "ms";
+    return *div = 1e9, "s";
+}
+
+/* A latency in at most 7 characters with 3 or 4 significant digits (up to
+ * 1000x the median: 9999999 of its unit). */
 static const char *lat_cell(char *b, size_t n, double ns, double div)
 {
     double v = ns / div;
@@ -33,26 +46,34 @@ static const char *lat_cell(char *b, size_t n, double ns, double div)
     return b;
 }
 
-static void text_kind_row(FILE *out, const struct pfs_run_data *d, int p, int rep, int k, double div)
+/* min .. max of s and its unit: " 177.7 ... 23805.2 us". */
+static void lat_cells(FILE *out, const struct pfs_lat_sum *s)
 {
-    const struct pfs_rep_figs *r = pfs_figs_rep(&d->fig, p, rep);
-    double sm[PFS_HS_N];
-    lat_values(&r->lat_sum[k], sm);
+    double sm[PFS_HS_N], div;
+    lat_values(s, sm);
+    const char *unit = lat_unit(s->p50_ns, &div);
     const int order[6] = {PFS_HS_MIN, PFS_HS_P50, PFS_HS_P90, PFS_HS_P99, PFS_HS_P999, PFS_HS_MAX};
-    fprintf(out, "%-10s %3d %-10s %9llu", pfs_phase_name(d->cfg->phases[p]), rep, kind_label(d, p, k),
-            (unsigned long long)r->lat_sum[k].count);
     char b[32];
     for (int i = 0; i < 6; i++)
         fprintf(out, " %7s", lat_cell(b, sizeof(b), sm[order[i]], div));
-    if (k == PFS_LAT_OP)
-        fprintf(out, " %9.1f %5.1f\n", r->s.rate, r->cpu.percent);
-    else
-        fprintf(out, " %9s %5s\n", "-", "-");
+    fprintf(out, " %-2s", unit);
 }
 
-/* Below a phase's rows: its slowest node by p99 and its CPU seconds. */
-static void text_node_line(FILE *out, const struct pfs_run_data *d, const struct pfs_rep_figs *r, double div,
-                           const char *unit)
+/* -v: a repetition's row of one kind, with the phase's %CPU on its op row. */
+static void text_kind_row(FILE *out, const struct pfs_run_data *d, int p, int rep, int k)
+{
+    const struct pfs_rep_figs *r = pfs_figs_rep(&d->fig, p, rep);
+    fprintf(out, "%-10s %3d %-10s %9llu", pfs_phase_name(d->cfg->phases[p]), rep, kind_label(d, p, k),
+            (unsigned long long)r->lat_sum[k].count);
+    lat_cells(out, &r->lat_sum[k]);
+    if (k == PFS_LAT_OP)
+        fprintf(out, " %5.1f\n", r->cpu.percent);
+    else
+        fprintf(out, " %5s\n", "-");
+}
+
+/* -v: below a repetition's rows, its slowest node by p99 and its CPU seconds. */
+static void text_node_line(FILE *out, const struct pfs_run_data *d, const struct pfs_rep_figs *r)
 {
     char b[32], h[4 * 24 + 8] = "?";
     fputs("           ", out);
@@ -60,29 +81,20 @@ static void text_node_line(FILE *out, const struct pfs_run_data *d, const struct
         const char *host = pfs_report_node_host(d, r->lat_slowest, 0);
         if (host)
             pfs_escape(PFS_ESC_TEXT, host, 24, h, sizeof(h));
+        double div;
+        const char *unit = lat_unit(r->lat_slowest_p99, &div);
         fprintf(out, "slowest node p99 %s %s: node %d (%s); ", lat_cell(b, sizeof(b), r->lat_slowest_p99, div), unit,
                 r->lat_slowest, h);
     }
     fprintf(out, "CPU user %.3f s, sys %.3f s\n", r->cpu.user_s, r->cpu.sys_s);
 }
 
-void pfs_report_latency(FILE *out, const struct pfs_run_data *d)
+/* -v: every repetition's rows, each kind, and the slowest node. */
+static void text_per_rep(FILE *out, const struct pfs_run_data *d)
 {
-    int any = 0;
-    for (int p = 0; d->fig.phase && p < d->nphases; p++)
-        any |= d->fig.phase[p].any_lat;
-    if (!any)
-        return;
-    /* One unit for the whole table: microseconds, unless some operation
-     * took 100 ms or more (then a microsecond figure would need 7 digits). */
-    const int ms = d->fig.lat_top_ns >= 100000000u;
-    const char *unit = ms ? "ms" : "us";
-    const double div = ms ? 1e6 : 1e3;
-    fprintf(out, "\nlatency per operation in %s (%s), nearest-rank percentiles within 1/128;\n"
-                 "IOPS = ops/s over the phase; %%CPU = user+sys CPU s / (phase s x streams) x 100\n",
-            unit, ms ? "milliseconds" : "microseconds");
-    fprintf(out, "%-10s %3s %-10s %9s %7s %7s %7s %7s %7s %7s %9s %5s\n", "phase", "rep", "op", "count", "min",
-            "p50", "p90", "p99", "p99.9", "max", "IOPS", "%CPU");
+    fprintf(out, "\nlatency per repetition; %%CPU = user+sys CPU s / (phase s x streams) x 100\n");
+    fprintf(out, "%-10s %3s %-10s %9s %7s %7s %7s %7s %7s %7s %-2s %5s\n", "phase", "rep", "op", "count", "min", "p50",
+            "p90", "p99", "p99.9", "max", "", "%CPU");
     for (int p = 0; p < d->nphases; p++)
         for (int rep = 0; rep < pfs_figs_reps(&d->fig, p); rep++) {
             const struct pfs_rep_figs *r = pfs_figs_rep(&d->fig, p, rep);
@@ -90,9 +102,37 @@ void pfs_report_latency(FILE *out, const struct pfs_run_data *d)
                 continue;
             for (int k = 0; k < PFS_LAT_KINDS; k++)
                 if (r->lat_sum[k].count)
-                    text_kind_row(out, d, p, rep, k, div);
-            text_node_line(out, d, r, div, unit);
+                    text_kind_row(out, d, p, rep, k);
+            text_node_line(out, d, r);
         }
+}
+
+void pfs_report_latency(FILE *out, const struct pfs_run_data *d)
+{
+    int any = 0;
+    for (int p = 0; d->fig.phase && p < d->nphases; p++)
+        any |= d->fig.phase[p].lat_reps > 0;
+    if (!any)
+        return;
+    const int v = d->cfg->verbose;
+    if (v)
+        fprintf(out, "\nlatency per operation over each phase's measured repetitions, merged; nearest-rank "
+                     "percentiles\nwithin 1/128; each row in its own unit (us, ms or s)\n");
+    fprintf(out, "%s%-10s %-10s %9s %7s %7s %7s %7s %7s %7s\n", v ? "" : "\n", "latency", "op", "count", "min", "p50",
+            "p90", "p99", "p99.9", "max");
+    /* The phase's own operation; open, fsync and close with -v. */
+    for (int p = 0; p < d->nphases; p++)
+        for (int k = 0; k < (v ? PFS_LAT_KINDS : 1); k++) {
+            const struct pfs_lat_sum *s = &d->fig.phase[p].lat_all[k];
+            if (!s->count)
+                continue;
+            fprintf(out, "%-10s %-10s %9llu", pfs_phase_name(d->cfg->phases[p]), kind_label(d, p, k),
+                    (unsigned long long)s->count);
+            lat_cells(out, s);
+            fputc('\n', out);
+        }
+    if (v)
+        text_per_rep(out, d);
 }
 
 /* ---- JSON ---- */

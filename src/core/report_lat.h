@@ -7,12 +7,6 @@
 
 #include "pfs/report.h"
 
-/* The text table after the summary: one row per phase, repetition and
- * operation kind with counts (min .. max in one unit for the table, IOPS,
- * %CPU), then the slowest node's p99 and the CPU seconds. Nothing when no
- * phase recorded latencies. At most 100 columns. */
-void pfs_report_latency(FILE *out, const struct pfs_run_data *d);
-
 /* JSON: the members a repetition's object gains, each preceded by ", ":
  * "iops", "cpu_percent", "cpu_user_s", "cpu_sys_s", "latency" (per kind:
  * count, min_ns .. max_ns, mean_ns; null when not recorded),

@@ -403,18 +403,18 @@ int drv_record_end(struct ctx *c, int failed)
         if (cfg->format == PFS_FORMAT_JSON || cfg->format == PFS_FORMAT_CSV)
             drv_report_out(c, d); /* inside a job: one document for all its runs (survive.c) */
         else if (any)
-            pfs_report_summary(stdout, d);
-        if (cfg->keep && !cfg->quiet && d->kept)
-            fprintf(msg, "\nkept data files %s/pfsbench.%s.*, %llu transfers of %llu bytes in each stream's file or "
+            pfs_report_end(stdout, d); /* the latency table (not with -q), the summary last */
+        /* The kept files' line even with -q: a scripted write-then-read reads its run id there. */
+        if (cfg->keep && d->kept)
+            fprintf(msg, "kept data files %s/pfsbench.%s.*, %llu transfers of %llu bytes in each stream's file or "
                     "segment, as pfsbench.%s.kept says (read them again with --run-id %s)\n", cfg->dir, c->run_id,
                     (unsigned long long)d->kept_xfers, (unsigned long long)cfg->transfer, c->run_id, c->run_id);
-        else if (cfg->keep && !cfg->quiet && (c->writes || !c->has_meta))
-            fprintf(msg, "\nkept data files %s/pfsbench.%s.* (read them again with --run-id %s)\n", cfg->dir,
-                    c->run_id, c->run_id);
-        if (cfg->keep && !cfg->quiet && c->has_meta)
-            fprintf(msg, "%skept metadata %s/ (work on it again with --run-id %s -n %llu, e.g. -p stat,delete%s)\n",
-                    c->writes ? "" : "\n", c->md_top, c->run_id, (unsigned long long)c->md_files,
-                    cfg->md_depth ? ",rmdir" : "");
+        else if (cfg->keep && (c->writes || !c->has_meta))
+            fprintf(msg, "kept data files %s/pfsbench.%s.* (read them again with --run-id %s)\n", cfg->dir, c->run_id,
+                    c->run_id);
+        if (cfg->keep && c->has_meta)
+            fprintf(msg, "kept metadata %s/ (work on it again with --run-id %s -n %llu, e.g. -p stat,delete%s)\n",
+                    c->md_top, c->run_id, (unsigned long long)c->md_files, cfg->md_depth ? ",rmdir" : "");
         if (!cfg->no_results) {
             char name[64], err[PFS_ERRLEN];
             c->rec.in_results = 1;

@@ -89,6 +89,8 @@ class Verify:
               "threads %d, streams %d = ranks x threads" % (threads, streams),
               "%s %s" % (g.attrs["threads"], g.attrs["streams"]))
         check(s(g.attrs["label"]) == self.label, "label %r" % self.label, s(g.attrs["label"]))
+        check(re.search(r"^label +%s$" % re.escape(self.label), self.rep_text, re.M) is not None,
+              "the report prints the label %r" % self.label)
         check("-o" in s(g.attrs["command_line"]) and int(g.attrs["block"]) == self.block,
               "command line and block stored")
         check(int(g.attrs["interrupt_signal"]) == 0 and float(g.attrs["timeout"]) == 0, "interrupt_signal 0, timeout 0")
@@ -176,25 +178,25 @@ class Verify:
               "summary rows of run %d: one per phase and repetition" % self.run, str(len(self.mine)))
 
     def report_rows(self) -> None:
-        """The report as printed: every row's MiB/s, KB/s, seconds, util to its
-        precision; metadata rows: files/s, seconds, util."""
+        """The report as printed: every row's MiB/s, IOPS, seconds, util to its
+        precision; metadata rows: files/s (no IOPS of their own), seconds, util."""
         check, rep_text, by_key = self.check, self.rep_text, self.by_key
-        rowre = re.compile(r"^(write|rewrite|read|reread) +(\d+) +([\d.]+) +(\d+) +([\d.]+) +([\d.]+)  node ", re.M)
+        rowre = re.compile(r"^(write|rewrite|read|reread) +(\d+) +([\d.]+) +([\d.]+) +([\d.]+) +([\d.]+)  node ", re.M)
         self.printed = printed = rowre.findall(rep_text)
-        metare = re.compile(r"^(create|stat|read-files|delete) +(\d+) +([\d.]+) +files/s +([\d.]+) +([\d.]+)  node .* "
+        metare = re.compile(r"^(create|stat|read-files|delete) +(\d+) +([\d.]+) +- +([\d.]+) +([\d.]+)  node .* "
                             r"files/s", re.M)
         self.printed_meta = printed_meta = metare.findall(rep_text)
         check(len(printed) + len(printed_meta) == len(self.mine), "the report has %d rows" % len(self.mine),
               "%d + %d" % (len(printed), len(printed_meta)))
-        for ph, k, mibs, kbs, secs, util in printed:
+        for ph, k, mibs, iops, secs, util in printed:
             r = by_key.get((ph, int(k)))
             if r is None:
                 check(False, "report row %s %s in the file" % (ph, k))
                 continue
-            want: Tuple[str, ...] = ("%.2f" % (r["bandwidth"] / MIB), "%.0f" % (r["bandwidth"] / 1024),
+            want: Tuple[str, ...] = ("%.2f" % (r["bandwidth"] / MIB), "%.1f" % r["rate"],
                                      "%.4f" % r["seconds"], "%.3f" % r["utilization"])
-            check((mibs, kbs, secs, util) == want, "printed %s %s: %s MiB/s %s KB/s %s s util %s = file's" %
-                  (ph, k, mibs, kbs, secs, util), "file: %s" % (want,))
+            check((mibs, iops, secs, util) == want, "printed %s %s: %s MiB/s %s IOPS %s s util %s = file's" %
+                  (ph, k, mibs, iops, secs, util), "file: %s" % (want,))
         for ph, k, rate, secs, util in printed_meta:
             r = by_key.get((ph, int(k)))
             if r is None:
@@ -207,10 +209,10 @@ class Verify:
     def report_summary(self) -> None:
         """The report's summary over repetitions against the stored statistics."""
         g, check = self.g, self.check
-        sumre = re.compile(r"^(write|rewrite|read|reread|create|stat|read-files|delete) +(\d+) +([\d.]+) +([\d.]+) +"
-                           r"([\d.]+) +([\d.]+) +([\d.]+) +([\d.]+) +(\d+)$", re.M)
+        sumre = re.compile(r"^(write|rewrite|read|reread|create|stat|read-files|delete) +(\d+) +([\d.]+) +[\d.]+% +"
+                           r"([\d.]+) +([\d.]+) +([\d.]+) +([\d.]+) +([\d.]+) +(\d+)$", re.M)
         nsum = 0
-        for ph, n, mn, mx, mean, med, sd, _, nb in sumre.findall(self.rep_text):
+        for ph, n, mean, med, mn, mx, sd, _, nb in sumre.findall(self.rep_text):
             pg = [g["phases"][p] for p in g["phases"] if s(g["phases"][p].attrs["phase"]) == ph][0]
             meta = ph in META
             ok = int(n) == int(pg.attrs["repetitions"])

@@ -6,7 +6,7 @@ D=$T/data
 mkdir -p "$D"
 
 run_id_of() { sed -n 's/.*read them again with --run-id \([A-Za-z0-9_-]*\)).*/\1/p' "$T/out"; }
-bytes_of() { awk -v p="$1" '$1==p && $2 ~ /^[0-9]+$/ && NF==9 {print $9}' "$T/out" | head -1; }
+bytes_of() { awk -v p="$1" '$1==p && $2 ~ /^[0-9]+$/ && NF==10 {print $10}' "$T/out" | head -1; }
 
 # 1, 2 and 4 ranks, file per process, kept: each file is exactly one block and
 # the bytes reported equal the bytes on disk.

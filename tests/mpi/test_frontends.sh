@@ -71,10 +71,10 @@ compare ior-check write=$((2 * 4 * 65536)) read=$((2 * 4 * 65536))
 
 # -Y (fsync after every write) is --fsync-every 1: one fsync per transfer, beside -e's at close
 mkdir -p "$D/ior-y"
-case_run ior-fsync "^pfsbench -d $D/ior-y -t 64k -b 256k -F -p write -e --fsync-every 1\$" \
-    ior -w -e -Y -F -b 256k -t 64k -o "$D/ior-y/f"
+case_run ior-fsync "^pfsbench -d $D/ior-y -t 64k -b 256k -F -p write -e --fsync-every 1 -v\$" \
+    ior -w -e -Y -F -b 256k -t 64k -o "$D/ior-y/f" -v
 compare ior-fsync write=$((2 * 4 * 65536))
-check "ior -Y: 4 fsyncs per rank and -e's 1, timed (the report's fsync row: 2 x 5)" \
+check "ior -Y -v: 4 fsyncs per rank and -e's 1, timed (the report's fsync row: 2 x 5)" \
     test "$(awk '$1 == "write" && $3 == "fsync" && NF == 12 {print $4}' "$T/ior-fsync/fe.out")" = 10
 
 # ---- mdtest: the default phases, and mdtest-hard's shape (3,901-byte files, -N 1, repeated)

@@ -13,7 +13,7 @@ D=$T/data
 mkdir -p "$D"
 run_id_of() { sed -n 's/.*read them again with --run-id \([A-Za-z0-9_-]*\)).*/\1/p' "$T/out"; }
 # bytes_of PHASE: the bytes column of PHASE's summary row
-bytes_of() { awk -v p="$1" '$1 == p && NF == 9 {print $9}' "$T/out"; }
+bytes_of() { awk -v p="$1" '$1 == p && $2 ~ /^[0-9]+$/ && NF == 10 {print $10}' "$T/out"; }
 empty_dir() { [ -z "$(ls -A "$D")" ]; }
 
 # h5check WHAT DIR ID NSTREAMS BLOCK TRANSFER MODE(fpp|segmented|strided):

@@ -42,7 +42,7 @@ check "stonewall: cut short, in whole transfers (2)" [ $((sizes % 1048576)) -eq 
 check "stonewall: both bandwidths reported" grep -q "(up to the stonewall)" "$T/out"
 # The read of the same run has the stonewall too: it covers what was written
 # unless it hit the stonewall itself (a slow moment of a shared machine).
-rb=$(awk '$1=="read" && NF==9 {print $9}' "$T/out")
+rb=$(awk '$1=="read" && $2 ~ /^[0-9]+$/ && NF==10 {print $10}' "$T/out")
 if awk '$1=="read" && NF>=9 {getline n; exit !(n ~ /up to the stonewall/)}' "$T/out"; then
     echo "# the read reached the stonewall too ($rb bytes read)"
 else

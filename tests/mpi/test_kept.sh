@@ -12,7 +12,7 @@ D=$T/data
 R=$T/r.h5
 mkdir -p "$D"
 run_id_of() { sed -n 's/.*read them again with --run-id \([A-Za-z0-9_-]*\)).*/\1/p' "$T/out"; }
-bytes_of() { awk -v p="$1" '$1 == p && $2 ~ /^[0-9]+$/ && NF == 9 {print $9}' "$T/out" | head -1; }
+bytes_of() { awk -v p="$1" '$1 == p && $2 ~ /^[0-9]+$/ && NF == 10 {print $10}' "$T/out" | head -1; }
 # nothing_made: DIR holds exactly what it held before (its listing in $T/before), and no results file.
 nothing_made() { [ "$(ls -A "$D")" = "$(cat "$T/before")" ] && [ ! -e "$R" ]; }
 

@@ -11,17 +11,21 @@ PC=$(dirname "$PFSBENCH")/pfs-compare
 D=$T/data
 mkdir -p "$D"
 
-# ---- text: the table after the summary, one screen wide ----
-run_mpi 2 60 -d "$D" -t 64k -b 1m -p write,read,create -n 20 -i 2 -e -o "$T/r.h5"
+# ---- text (-v): the tables before the summary, one screen wide ----
+run_mpi 2 60 -d "$D" -t 64k -b 1m -p write,read,create -n 20 -i 2 -e -o "$T/r.h5" -v
 check "text: exit 0" [ "$RC" -eq 0 ]
-check "text: a latency table after the summary" \
-    awk '/^summary over repetitions/ { s = 1 } s && /^latency per operation in (us|ms)/ { f = 1 } END { exit !f }' "$T/out"
-check "text: rows for the transfers, open, fsync and close of write, and the files of create" \
+check "text: the latency tables come before the summary, which comes last" \
+    awk '/^latency    op / { l = NR } /^latency per repetition/ { r = NR } /^summary over repetitions/ { s = NR }
+         s && /^latency/ { bad = 1 } END { exit !(l && r && s > r && r > l && !bad) }' "$T/out"
+check "text: merged over the 2 repetitions: write's transfers, fsync, read's open, create's files, each with a unit" \
+    sh -c "grep -qE '^write +write +64( +[0-9.]+){6} (us|ms|s)$' '$T/out' && grep -qE '^write +fsync +4 .* (us|ms|s)$' '$T/out' &&
+           grep -qE '^read +open +4 .* (us|ms|s)$' '$T/out' && grep -qE '^create +create +80 .* (us|ms|s)$' '$T/out'"
+check "text -v: rows per repetition for the transfers, open, fsync and close of write, and the files of create" \
     sh -c "grep -qE '^write +0 write +32 ' '$T/out' && grep -qE '^write +1 fsync +2 ' '$T/out' &&
            grep -qE '^read +0 open +2 ' '$T/out' && grep -qE '^create +1 create +40 ' '$T/out'"
-check "text: the slowest node's p99 and the CPU seconds" grep -qE '^ +slowest node p99 [0-9.]+ (us|ms): node 0 .*CPU user [0-9.]+ s, sys [0-9.]+ s$' "$T/out"
-check "text: the summary and the latency table within 100 columns" \
-    awk '/^summary over repetitions/ { s = 1 } /^results / { s = 0 } s && length($0) > 100 { bad = 1 } END { exit bad }' "$T/out"
+check "text -v: the slowest node's p99 and the CPU seconds" grep -qE '^ +slowest node p99 [0-9.]+ (us|ms|s): node 0 .*CPU user [0-9.]+ s, sys [0-9.]+ s$' "$T/out"
+check "text: the latency tables and the summary within 100 columns" \
+    awk '/^latency    op / { s = 1 } /^results / { s = 0 } s && length($0) > 100 { bad = 1 } END { exit bad }' "$T/out"
 
 # ---- the results file, against the phase's own counts ----
 pycheck "h5: latency, node_latency and the time series add up to the phase's ops and bytes" latency_out h5 "$T/r.h5"

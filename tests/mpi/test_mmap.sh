@@ -13,7 +13,7 @@ D=$T/data
 mkdir -p "$D"
 run_id_of() { sed -n 's/.*read them again with --run-id \([A-Za-z0-9_-]*\)).*/\1/p' "$T/out"; }
 # bytes_of PHASE: the bytes column of PHASE's summary row
-bytes_of() { awk -v p="$1" '$1 == p && NF == 9 {print $9}' "$T/out"; }
+bytes_of() { awk -v p="$1" '$1 == p && $2 ~ /^[0-9]+$/ && NF == 10 {print $10}' "$T/out"; }
 # ondisk ID: the bytes in the run's data files
 ondisk() { cat "$D"/pfsbench."$1".[0-9s]* 2>/dev/null | wc -c; }
 
@@ -56,14 +56,14 @@ for np in 1 2 4; do
 done
 
 # --- two repetitions of write,rewrite,read,reread with -e (msync): the truncate and the sizing again
-run_mpi 2 60 -d "$D" -a mmap -t 64k -b 1m -p write,rewrite,read,reread -i 2 -e --verify -k --no-results
+run_mpi 2 60 -d "$D" -a mmap -t 64k -b 1m -p write,rewrite,read,reread -i 2 -e --verify -k --no-results -v
 id=$(run_id_of)
 check "-e -i 2: exit 0" [ "$RC" -eq 0 ]
 check "-e -i 2: every file is 1 MiB" [ "$(stat -c %s "$D"/pfsbench."$id".[0-9]* | sort -u)" = 1048576 ]
 for ph in write rewrite read reread; do
     check "-e -i 2: $ph reported the bytes on disk" [ "$(bytes_of $ph)" = "$(ondisk "$id")" ]
 done
-check "-e -i 2: the msync is timed as the fsync of each write" \
+check "-e -i 2 -v: the msync is timed as the fsync of each write" \
     [ "$(grep -cE '^(write|rewrite) +[01] fsync +2 ' "$T/out")" -eq 4 ]
 rm -f "$D"/pfsbench.*
 

@@ -21,11 +21,11 @@ mkdir -p "$D"
 [ "$(stat -f -c %T "$D")" = ext2/ext3 ] || { echo "SKIP: $D is not ext4 ($(stat -f -c %T "$D"))"; exit 77; }
 
 # --- ext4, a read right after the write: near 100% resident, named in the warning
-run_mpi 2 60 -d "$D" -t 1m -b 16m -p write,read -o "$R"
+run_mpi 2 60 -d "$D" -t 1m -b 16m -p write,read -o "$R" -v
 check "ext4 cached: exit 0" [ "$RC" -eq 0 ]
 check "ext4 cached: the read's bytes were resident (>= 90%, every node)" $CHECK "$R" 1 resident ge 0.9 --method cachestat
 check "ext4 cached: the write was probed for dirty pages" $CHECK "$R" 0 dirty ge 0 --method cachestat
-check "ext4 cached: the row's line" grep -qE "^ +page cache: (9[0-9]|100)\.[0-9]% of 32\.0 MiB resident before the read \(cachestat\)$" "$T/out"
+check "ext4 cached: the row's line (-v)" grep -qE "^ +page cache: (9[0-9]|100)\.[0-9]% of 32\.0 MiB resident before the read \(cachestat\)$" "$T/out"
 check "ext4 cached: the warning, measured" grep -qE "^warning      read 0: (9[0-9]|100)% of the bytes were in node 0's page cache before the phase \(host [^,]+, cachestat\); use --direct, --drop-caches or -C across nodes$" "$T/out"
 check "ext4 cached: no size rule any more" not grep -q "less than twice the node's" "$T/out"
 

@@ -3,7 +3,7 @@
 #   - -t 1k -b 64k write,read --verify passes on 2 ranks: the bytes are right;
 #   - stdio's buffer: strace counts a handful of write(2)/read(2) calls on
 #     each data file (~ 64 KiB / 4096), not one per byte nor per transfer;
-#   - the report's latency table has a %CPU for the write and the read;
+#   - the report's latency table (-v) has a %CPU for the write and the read;
 #   - -t 1 works (a byte per transfer), --random and --rmw too;
 #   - --direct, --iodepth 4, --collective are refused: exit 2, one message;
 #   - pfs-compare --names bonnie over a stdio run and a posix run prints the
@@ -14,10 +14,10 @@ D=$T/data
 R=$T/results.h5
 mkdir -p "$D"
 
-run_mpi 2 60 -d "$D" --api stdio -t 1k -b 64k -p write,read --verify --no-results
+run_mpi 2 60 -d "$D" --api stdio -t 1k -b 64k -p write,read --verify --no-results -v
 check "stdio: a verified write and read of 1 KiB transfers pass" [ "$RC" -eq 0 ]
-check "stdio: the write's latency row has a %CPU" grep -qE "^write +0 write +128 .* [0-9.]+$" "$T/out"
-check "stdio: the read's too" grep -qE "^read +0 read +128 .* [0-9.]+$" "$T/out"
+check "stdio -v: the write's latency row has a %CPU" grep -qE "^write +0 write +128 ( +[0-9.]+){6} (us|ms|s) +[0-9.]+$" "$T/out"
+check "stdio -v: the read's too" grep -qE "^read +0 read +128 ( +[0-9.]+){6} (us|ms|s) +[0-9.]+$" "$T/out"
 
 if command -v strace >/dev/null; then
     rm -f "$T"/st.*

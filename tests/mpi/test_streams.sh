@@ -6,7 +6,7 @@ D=$T/data
 mkdir -p "$D"
 PY=/usr/bin/python3
 run_id_of() { sed -n 's/.*read them again with --run-id \([A-Za-z0-9_-]*\)).*/\1/p' "$T/out"; }
-bytes_of() { awk -v p="$1" '$1==p && NF==9 && $2 ~ /^[0-9]+$/ {print $9}' "$T/out" | head -1; }
+bytes_of() { awk -v p="$1" '$1==p && NF==10 && $2 ~ /^[0-9]+$/ {print $10}' "$T/out" | head -1; }
 
 for shape in "1 8" "2 4"; do
     set -- $shape

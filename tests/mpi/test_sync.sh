@@ -42,7 +42,7 @@ traced() {
 calls() { grep -cE "^[0-9]+ +$2\([0-9]+<$D/pfsbench\.[^.>]+\.[0-9]+>" "$T/st.$1"; }
 # opens RANK: the flags of rank RANK's opens of its data files (relative to the descriptor of DIR), one line each.
 opens() { grep -E "openat\([0-9]+<$D>, \"pfsbench\.[^.\"]+\.[0-9]+\"" "$T/st.$1" | sed 's/.*", \([A-Z_|]*\).*/\1/'; }
-# lat_count PHASE KIND: the count column of the report's latency row.
+# lat_count PHASE KIND: the count column of the report's latency row of repetition 0 (-v).
 lat_count() { awk -v p="$1" -v k="$2" '$1 == p && $3 == k && NF == 12 {print $4}' "$T/out"; }
 # each_rank NP CALL N: every one of NP ranks made N CALLs on its data files.
 each_rank() {
@@ -55,13 +55,13 @@ each_rank() {
 msyncs() { grep -c '^[0-9]* *msync(' "$T/st.$1"; }
 
 # --- posix, 2 ranks: 4 per write phase, none in read; -e adds its one at close
-traced 2 fsync,fdatasync -t 64k -b 1m -p write,rewrite,read --fsync-every 4 --no-results
+traced 2 fsync,fdatasync -t 64k -b 1m -p write,rewrite,read --fsync-every 4 --no-results -v
 check "posix --fsync-every 4: exit 0" [ "$RC" -eq 0 ]
 check "posix --fsync-every 4: 8 fsyncs per rank over write and rewrite (16 transfers each)" each_rank 2 fsync 8
 check "posix --fsync-every 4: no fdatasync" each_rank 2 fdatasync 0
 check "posix --fsync-every 4: the report's fsync row counts 2 ranks x 4 per write phase" \
     [ "$(lat_count write fsync)/$(lat_count rewrite fsync)/$(lat_count read fsync)" = "8/8/" ]
-traced 2 fsync -t 64k -b 1m -p write,read --fsync-every 4 -e --no-results
+traced 2 fsync -t 64k -b 1m -p write,read --fsync-every 4 -e --no-results -v
 check "posix --fsync-every 4 -e: 5 fsyncs per rank" each_rank 2 fsync 5
 check "posix --fsync-every 4 -e: the report counts them all as fsync" [ "$(lat_count write fsync)" = 10 ]
 traced 1 fsync -t 64k -b 1m -p write --fsync-every 5 --no-results
@@ -77,7 +77,7 @@ check "posix --threads 2: exit 0" [ "$RC" -eq 0 ]
 check "posix --threads 2: 8 fsyncs per rank (4 per stream, 2 streams)" each_rank 2 fsync 8
 
 # --- uring at depth 4: the queue is drained before each fsync, and the bytes are right
-traced 2 fsync -a uring --iodepth 4 -t 64k -b 1m -p write,read --fsync-every 4 -e --verify --no-results
+traced 2 fsync -a uring --iodepth 4 -t 64k -b 1m -p write,read --fsync-every 4 -e --verify --no-results -v
 if grep -q "io_uring" "$T/err" && [ "$RC" -eq 2 ]; then
     echo "skip - uring: io_uring is not available here"
 else
@@ -94,12 +94,12 @@ check "mmap: every file is 1 MiB" [ "$(stat -c %s "$D"/pfsbench.*.[01] | sort -u
 rm -f "$D"/pfsbench.*
 
 # --- MPI-IO: a file per process syncs alone, the shared file with --collective
-traced 2 fsync -a mpiio -t 64k -b 1m -p write --fsync-every 4 --no-results
+traced 2 fsync -a mpiio -t 64k -b 1m -p write --fsync-every 4 --no-results -v
 check "mpiio file per process --fsync-every 4: exit 0" [ "$RC" -eq 0 ]
 check "mpiio file per process: at least 4 fsyncs per rank (MPI_File_sync)" \
     [ "$(calls 0 fsync)" -ge 4 -a "$(calls 1 fsync)" -ge 4 ]
 check "mpiio file per process: the report counts 2 x 4 MPI_File_sync" [ "$(lat_count write fsync)" = 8 ]
-run_mpi 2 120 -d "$D" -a mpiio --shared --collective -t 64k -b 1m -p write,read --fsync-every 4 -e --verify --no-results
+run_mpi 2 120 -d "$D" -a mpiio --shared --collective -t 64k -b 1m -p write,read --fsync-every 4 -e --verify --no-results -v
 check "mpiio --shared --collective --fsync-every 4 -e: exit 0" [ "$RC" -eq 0 ]
 check "mpiio --shared --collective: the report counts 2 x 5 MPI_File_sync" [ "$(lat_count write fsync)" = 10 ]
 

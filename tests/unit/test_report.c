@@ -96,9 +96,19 @@ static void test_header(void **state)
     assert_non_null(strstr(s, "/scratch/x (lustre)"));
     assert_non_null(strstr(s, "transfer 1 MiB, block 4 MiB per rank, total 16 MiB"));
     assert_non_null(strstr(s, "write,read x 2 repetitions"));
-    assert_non_null(strstr(s, "fsync .. close"));
-    assert_non_null(strstr(s, "KB/s = 1024 bytes/s"));
+    assert_non_null(strstr(s, "total 16 MiB; MiB/s = 2^20 bytes/s\n"));
+    assert_null(strstr(s, "fsync .. close")); /* the timed region: -v */
+    assert_null(strstr(s, "\nlabel"));          /* none given */
     assert_non_null(strstr(s, "warning      first 1\nwarning      second\n"));
+    free(s);
+    /* -v: the timed region; --label: printed second, escaped; --units KB defined */
+    f->cfg.verbose = 1;
+    f->cfg.units = PFS_UNITS_KB;
+    snprintf(f->cfg.label, sizeof(f->cfg.label), "ost 4\x1b[31m");
+    s = render(f, pfs_report_header);
+    assert_non_null(strstr(s, "\ntimed region open .. transfers .. fsync .. close"));
+    assert_non_null(strstr(s, "  \nlabel        ost 4\\x1b[31m\nranks "));
+    assert_non_null(strstr(s, "total 16 MiB; KB/s = 1024 bytes/s, the seeds' unit\n"));
     free(s);
 }
 
@@ -128,15 +138,20 @@ static void row_p1r1(FILE *out, const struct pfs_run_data *d) { pfs_report_row(o
 static void test_rows(void **state)
 {
     struct fixture *f = *state;
-    char *s = render(f, row_p0r0);
-    /* 8 MiB/s = 8192 KB/s, 2 s, utilization 1 */
+    for (int r = 0; r < 4; r++)
+        f->times[r].xfers = 4; /* 16 transfers of 1 MiB in 2 s */
+    char *s = render(f, pfs_report_columns);
+    assert_non_null(strstr(s, "\nphase       rep          MiB/s       IOPS    seconds   util  slowest / fastest node\n"));
+    free(s);
+    s = render(f, row_p0r0);
+    /* 8 MiB/s, 8 IOPS, 2 s, utilization 1 */
     char phase[16];
     int rep;
-    double mib, kb, sec, util;
-    assert_int_equal(sscanf(s, "%15s %d %lf %lf %lf %lf", phase, &rep, &mib, &kb, &sec, &util), 6);
+    double mib, iops, sec, util;
+    assert_int_equal(sscanf(s, "%15s %d %lf %lf %lf %lf", phase, &rep, &mib, &iops, &sec, &util), 6);
     assert_string_equal(phase, "write");
     assert_float_equal(mib, 8.0, 1e-9);
-    assert_float_equal(kb, 8192.0, 1e-9);
+    assert_float_equal(iops, 8.0, 1e-9);
     assert_float_equal(sec, 2.0, 1e-9);
     assert_float_equal(util, 1.0, 1e-9);
     assert_null(strstr(s, "STRAGGLER"));
@@ -198,9 +213,13 @@ static void test_summary(void **state)
     assert_non_null(line);
     char phase[16];
     int n;
+    char ci[16];
     double mn, mx, mean, med, sd;
-    assert_int_equal(sscanf(line + 1, "%15s %d %lf %lf %lf %lf %lf", phase, &n, &mn, &mx, &mean, &med, &sd), 7);
+    assert_non_null(strstr(s, "summary over repetitions (aggregate MiB/s; +-: the 95% CI of the mean)\n"
+                              "phase      reps       mean       +-     median        min        max     stddev  mean s"));
+    assert_int_equal(sscanf(line + 1, "%15s %d %lf %15s %lf %lf %lf %lf", phase, &n, &mean, ci, &med, &mn, &mx, &sd), 8);
     assert_int_equal(n, 2);
+    assert_string_equal(ci, "762.4%");
     assert_float_equal(mn, 2.0, 1e-9);
     assert_float_equal(mx, 8.0, 1e-9);
     assert_float_equal(mean, 5.0, 1e-9);
@@ -216,12 +235,19 @@ static void test_summary_ci_warmup(void **state)
 {
     struct fixture *f = *state;
     char *s = render(f, pfs_report_summary);
-    /* read: 8 and 2 MiB/s: mean 5, s = sqrt(18), half = t(1) x 3 = 38.12: 762.4% */
+    /* read: 8 and 2 MiB/s: mean 5, s = sqrt(18), half = t(1) x 3 = 38.12: 762.4%,
+     * in the row; in words below it only with -v (or a warm-up, or a target) */
     assert_non_null(strstr(s, "\nread "));
+    assert_non_null(strstr(s, " 762.4% "));
+    assert_null(strstr(s, "mean 5.00 +-"));
+    free(s);
+    f->cfg.verbose = 1;
+    s = render(f, pfs_report_summary);
     assert_non_null(strstr(s, "mean 5.00 +-762.4% (95% CI, 2 reps), median 5.00\n"));
     assert_null(strstr(s, "warm-up"));
     assert_null(strstr(s, "target"));
     free(s);
+    f->cfg.verbose = 0;
     f->cfg.warmup = 1;
     s = render(f, row_p0r0);
     assert_non_null(strstr(s, "  warm-up\n"));
@@ -235,7 +261,10 @@ static void test_summary_ci_warmup(void **state)
     double mn, mx;
     const char *line = strstr(s, "\nread ");
     assert_non_null(line);
-    assert_int_equal(sscanf(line + 1, "%15s %d %lf %lf", phase, &n, &mn, &mx), 4);
+    char ci[16];
+    double mean;
+    assert_int_equal(sscanf(line + 1, "%15s %d %lf %15s %lf %lf %lf", phase, &n, &mean, ci, &mx, &mn, &mx), 7);
+    assert_string_equal(ci, "n/a");
     assert_int_equal(n, 1);
     assert_float_equal(mn, 2.0, 1e-9);
     assert_float_equal(mx, 2.0, 1e-9);
@@ -1078,13 +1107,19 @@ static struct lat_fixture *lat_fill(struct fixture *f, uint64_t fsync_ns)
     return lf;
 }
 
-/* The latency table's row of phase p, rep 0, kind op, or NULL. */
-static const char *lat_row(const char *s, const char *phase, const char *op)
+/* The merged latency table's row of phase p, kind op (default), or a
+ * repetition's row in the -v table (rep >= 0); NULL when absent. */
+static const char *lat_row(const char *s, const char *phase, int rep, const char *op)
 {
-    const char *t = strstr(s, "\nlatency per operation");
+    const char *t = strstr(s, rep < 0 ? "\nlatency    op " : "\nlatency per repetition");
     char want[64];
-    snprintf(want, sizeof(want), "\n%-10s %3d %-10s ", phase, 0, op);
-    return t ? strstr(t, want) : NULL;
+    if (rep < 0)
+        snprintf(want, sizeof(want), "\n%-10s %-10s ", phase, op);
+    else
+        snprintf(want, sizeof(want), "\n%-10s %3d %-10s ", phase, rep, op);
+    const char *end = t && rep < 0 ? strstr(t + 1, "\n\n") : NULL; /* the merged table ends at a blank line */
+    const char *r = t ? strstr(t, want) : NULL;
+    return r && (!end || r < end) ? r : NULL;
 }
 
 static int max_line_width(const char *s)
@@ -1100,52 +1135,109 @@ static int max_line_width(const char *s)
 static void test_latency_text(void **state)
 {
     struct fixture *f = *state;
-    char *s = render(f, pfs_report_summary);
-    assert_null(strstr(s, "latency per operation")); /* nothing recorded: no table */
+    char *s = render(f, pfs_report_latency);
+    assert_string_equal(s, ""); /* nothing recorded: no table */
     free(s);
+    /* write's repetitions 0 and 1 recorded the same operations: merged, 2020 */
     struct lat_fixture *lf = lat_fill(f, 0);
-    s = render(f, pfs_report_summary);
-    assert_non_null(strstr(s, "\nlatency per operation in us (microseconds)"));
-    const char *r = lat_row(s, "write", "write");
+    lf->lat[1] = lf->lat[0];
+    s = render(f, pfs_report_latency);
+    assert_non_null(strstr(s, "\nlatency    op             count     min     p50     p90     p99   p99.9     max\n"));
+    const char *r = lat_row(s, "write", -1, "write");
     assert_non_null(r);
-    char phase[16], op[16];
+    char phase[16], op[16], unit[8];
     int rep;
     unsigned long long count;
-    double mn, p50, p90, p99, p999, mx, iops, cpu;
-    assert_int_equal(sscanf(r + 1, "%15s %d %15s %llu %lf %lf %lf %lf %lf %lf %lf %lf", phase, &rep, op, &count, &mn,
-                            &p50, &p90, &p99, &p999, &mx, &iops, &cpu),
-                     12);
-    assert_int_equal(count, 1010);
+    double mn, p50, p90, p99, p999, mx, cpu;
+    assert_int_equal(sscanf(r + 1, "%15s %15s %llu %lf %lf %lf %lf %lf %lf %7s", phase, op, &count, &mn, &p50, &p90,
+                            &p99, &p999, &mx, unit),
+                     10);
+    assert_int_equal(count, 2020);
+    assert_string_equal(unit, "us");
     assert_true(fabs(p50 - 100.0) <= 100.0 / 128 + 0.05);
-    assert_true(fabs(p99 - 100.0) <= 100.0 / 128 + 0.05); /* rank 1000 of 1010 is still 100 us */
+    assert_true(fabs(p99 - 100.0) <= 100.0 / 128 + 0.05); /* rank 2000 of 2020 is still 100 us */
     assert_true(fabs(p999 - 5000.0) <= 5000.0 / 128 + 0.05);
     assert_float_equal(mn, 100.0, 0.05);
     assert_float_equal(mx, 5000.0, 0.05);
-    assert_float_equal(iops, 500.0, 0.05);
+    /* without -v: the phase's own operation only, no repetition, no node */
+    assert_null(lat_row(s, "write", -1, "open"));
+    assert_null(lat_row(s, "read", -1, "read")); /* not recorded */
+    assert_null(strstr(s, "latency per repetition"));
+    assert_null(strstr(s, "slowest node"));
+    assert_true(max_line_width(s) <= 100);
+    free(s);
+    /* -v: open and close merged, each repetition's rows, %CPU, the slowest node */
+    f->cfg.verbose = 1;
+    s = render(f, pfs_report_latency);
+    r = lat_row(s, "write", -1, "open");
+    assert_non_null(r);
+    assert_int_equal(sscanf(r + 1, "%15s %15s %llu %lf %lf %lf %lf %lf %lf %7s", phase, op, &count, &mn, &p50, &p90,
+                            &p99, &p999, &mx, unit),
+                     10);
+    assert_int_equal(count, 8);
+    assert_float_equal(p50, 20.0, 20.0 / 128 + 0.05);
+    assert_non_null(lat_row(s, "write", -1, "close"));
+    assert_null(lat_row(s, "write", -1, "fsync")); /* no counts, no row */
+    r = lat_row(s, "write", 0, "write");
+    assert_non_null(r);
+    assert_int_equal(sscanf(r + 1, "%15s %d %15s %llu %lf %lf %lf %lf %lf %lf %7s %lf", phase, &rep, op, &count, &mn,
+                            &p50, &p90, &p99, &p999, &mx, unit, &cpu),
+                     12);
+    assert_int_equal(count, 1010);
+    assert_string_equal(unit, "us");
     assert_float_equal(cpu, 37.5, 0.05);
-    assert_non_null(lat_row(s, "write", "open"));
-    assert_non_null(lat_row(s, "write", "close"));
-    assert_null(lat_row(s, "write", "fsync")); /* no counts, no row */
-    assert_null(lat_row(s, "read", "read"));   /* not recorded */
-    assert_non_null(strstr(s, "slowest node p99 5000.0 us: node 1 (node2); CPU user 2.000 s, sys 1.000 s\n"));
+    assert_non_null(lat_row(s, "write", 1, "write"));
+    assert_non_null(lat_row(s, "write", 0, "open"));
+    assert_non_null(strstr(s, "slowest node p99 5.00 ms: node 1 (node2); CPU user 2.000 s, sys 1.000 s\n"));
     if (max_line_width(s) > 100)
         fputs(s, stderr);
     assert_true(max_line_width(s) <= 100);
     free(s);
-    /* One operation of 200 ms: the whole table in ms. */
+    /* Each row in its own unit: an fsync of 200 ms in ms, a write of 100 us
+     * still in us (one table-wide unit printed it 0.10 ms), 2 s in s. */
     free(lf);
-    lf = lat_fill(f, 200000000);
-    s = render(f, pfs_report_summary);
-    assert_non_null(strstr(s, "\nlatency per operation in ms (milliseconds)"));
-    r = lat_row(s, "write", "fsync");
-    assert_non_null(r);
-    assert_int_equal(sscanf(r + 1, "%15s %d %15s %llu %lf %lf", phase, &rep, op, &count, &mn, &p50), 6);
-    assert_int_equal(count, 4);
-    assert_true(fabs(p50 - 200.0) <= 200.0 / 128 + 0.05);
-    r = lat_row(s, "write", "write");
-    assert_int_equal(sscanf(r + 1, "%15s %d %15s %llu %lf %lf", phase, &rep, op, &count, &mn, &p50), 6);
-    assert_true(fabs(p50 - 0.1) <= 0.1 / 128 + 0.005);
-    assert_true(max_line_width(s) <= 100);
+    static const struct {
+        uint64_t ns;
+        double p50;
+        const char *unit;
+    } cases[] = {{200000000, 200.0, "ms"}, {2000000000, 2.0, "s"}, {900, 0.9, "us"}};
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        lf = lat_fill(f, cases[i].ns);
+        s = render(f, pfs_report_latency);
+        r = lat_row(s, "write", -1, "fsync");
+        assert_non_null(r);
+        assert_int_equal(sscanf(r + 1, "%15s %15s %llu %lf %lf %lf %lf %lf %lf %7s", phase, op, &count, &mn, &p50,
+                                &p90, &p99, &p999, &mx, unit),
+                         10);
+        assert_int_equal(count, 4);
+        assert_true(fabs(p50 - cases[i].p50) <= cases[i].p50 / 128 + 0.005);
+        assert_string_equal(unit, cases[i].unit);
+        r = lat_row(s, "write", -1, "write");
+        assert_int_equal(sscanf(r + 1, "%15s %15s %llu %lf %lf %lf %lf %lf %lf %7s", phase, op, &count, &mn, &p50,
+                                &p90, &p99, &p999, &mx, unit),
+                         10);
+        assert_true(fabs(p50 - 100.0) <= 100.0 / 128 + 0.05);
+        assert_string_equal(unit, "us");
+        assert_true(max_line_width(s) <= 100);
+        free(s);
+        free(lf);
+    }
+    f->d.lat = NULL;
+    f->cfg.verbose = 0;
+    /* The end of the report: the latency table, then the summary, last;
+     * -q: the summary alone. */
+    lf = lat_fill(f, 0);
+    s = render(f, pfs_report_end);
+    const char *lt = strstr(s, "\nlatency    op "), *sm = strstr(s, "\nsummary over repetitions");
+    assert_non_null(lt);
+    assert_non_null(sm);
+    assert_true(lt < sm);
+    assert_null(strstr(sm, "\nlatency"));
+    free(s);
+    f->cfg.quiet = 1;
+    s = render(f, pfs_report_end);
+    assert_true(strncmp(s, "summary over repetitions", 24) == 0);
+    assert_null(strstr(s, "latency"));
     free(s);
     free(lf);
 }
