@@ -238,7 +238,7 @@ void drv_concurrent_window(struct ctx *c, double t0, double t1)
         d->conc_span_s = isnan(res[2]) ? t1 - t0 : res[2];
     }
     if (!c->cfg.quiet && !isnan(res[2]))
-        fprintf(c->cfg.format == PFS_FORMAT_TEXT ? stdout : stderr,
+        fprintf(c->cfg.format == PFS_FORMAT_TEXT ? drv_record_out(c) : stderr,
                 "concurrent   %s (%s): all ran together for %.3f s of the group's %.3f s\n", cc->tag, cc->names,
                 res[1], res[2]);
     if (!isnan(t0) && c->jc)

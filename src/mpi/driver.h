@@ -133,6 +133,13 @@ struct record {
     int in_results;             /* rank 0 is appending to the results file */
     int recorded;               /* the watchdog recorded the run (once) */
     int reported;               /* its JSON or CSV went out, or to the job (once) */
+    /* Where the text report goes (rank 0): stdout, or, for a section of a
+     * concurrent group, a buffer printed whole at the end, headed by the
+     * section's name (drv_record_out), so that the group's reports do not
+     * interleave. */
+    FILE *out;
+    char *outbuf;
+    size_t outlen;
 };
 
 /* How a run inside a job ended when its watchdog gave it up (watchdog.c). */
@@ -359,6 +366,9 @@ void drv_record_begin(struct ctx *c, int argc, char **argv);
 void drv_record_phase(struct ctx *c, int p, int rep, int failed);
 int drv_record_stable(struct ctx *c, int rep);
 void drv_record_watchdog(struct ctx *c, const char *msg);
+/* Local, rank 0: where the text report's lines go (struct record's out;
+ * stdout before the record is set up). */
+FILE *drv_record_out(struct ctx *c);
 /* survive.c, rank 0 of a run: its JSON or CSV on stdout, or, inside a job,
  * to the job, which prints one document (or one header) for all its runs. */
 void drv_report_out(struct ctx *c, const struct pfs_run_data *d);

@@ -139,7 +139,7 @@ static int run_phase(struct ctx *c, int p, int rep, int *dropped_notice)
         return 1;
     }
     if (c->rank == 0 && cfg->drop_caches && pfs_phase_is_read(kind) && !*dropped_notice && !cfg->quiet) {
-        fprintf(cfg->format == PFS_FORMAT_TEXT ? stdout : stderr, "cache        before each read phase: fdatasync + "
+        fprintf(cfg->format == PFS_FORMAT_TEXT ? drv_record_out(c) : stderr, "cache        before each read phase: fdatasync + "
                 "posix_fadvise(DONTNEED) on every file; /proc/sys/vm/drop_caches written on %d of %d nodes\n",
                 sum[1], c->nnodes);
         *dropped_notice = 1;

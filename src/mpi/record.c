@@ -128,7 +128,7 @@ void drv_note_stalls(struct ctx *c)
              c->hosts[top.rank], top.s, desc, more);
     pfs_run_warn(d, "%s", w);
     if (!c->cfg.quiet)
-        fprintf(c->cfg.format == PFS_FORMAT_TEXT ? stdout : stderr, "warning      %s\n", w);
+        fprintf(c->cfg.format == PFS_FORMAT_TEXT ? drv_record_out(c) : stderr, "warning      %s\n", w);
 }
 
 /* Local, rank 0: the warnings that placement and sizes call for. */
@@ -181,7 +181,46 @@ static void cache_warn(struct ctx *c, int p, int rep)
     }
     pfs_run_warn(d, "%s", w);
     if (!cfg->quiet)
-        fprintf(cfg->format == PFS_FORMAT_TEXT ? stdout : stderr, "warning      %s\n", w);
+        fprintf(cfg->format == PFS_FORMAT_TEXT ? drv_record_out(c) : stderr, "warning      %s\n", w);
+}
+
+FILE *drv_record_out(struct ctx *c)
+{
+    return c->rec.out ? c->rec.out : stdout;
+}
+
+/* Rank 0, a section of a concurrent group: its whole text report at once,
+ * headed by the section's name, the group and the label, in one write. */
+static void record_out_flush(struct ctx *c)
+{
+    struct record *r = &c->rec;
+    if (!r->out || r->out == stdout)
+        return;
+    fclose(r->out);
+    r->out = NULL;
+    char sec[4 * 128 + 8], tag[4 * 128 + 8], label[4 * sizeof(c->cfg.label) + 8];
+    pfs_escape(PFS_ESC_TEXT, c->job->section, SIZE_MAX, sec, sizeof(sec));
+    pfs_escape(PFS_ESC_TEXT, c->job->concurrent->tag, SIZE_MAX, tag, sizeof(tag));
+    pfs_escape(PFS_ESC_TEXT, c->cfg.label, SIZE_MAX, label, sizeof(label));
+    char *all = NULL;
+    size_t n = 0;
+    FILE *m = open_memstream(&all, &n);
+    if (m) {
+        fprintf(m, "\n== section %s (concurrent = %s)%s%s ==\n", sec, tag, label[0] ? ", label " : "", label);
+        fwrite(r->outbuf, 1, r->outlen, m);
+        fclose(m);
+    }
+    if (all) {
+        fwrite(all, 1, n, stdout);
+    } else { /* no memory for one piece: the heading, then the report */
+        fprintf(stdout, "\n== section %s (concurrent = %s) ==\n", sec, tag);
+        fwrite(r->outbuf, 1, r->outlen, stdout);
+    }
+    fflush(stdout);
+    free(all);
+    free(r->outbuf);
+    r->outbuf = NULL;
+    r->outlen = 0;
 }
 
 /* Local, rank 0 (nothing elsewhere): the record of the run, its warnings,
@@ -209,6 +248,11 @@ void drv_record_begin(struct ctx *c, int argc, char **argv)
         return;
     }
     struct pfs_run_data *d = r->d = &r->data;
+    r->out = stdout;
+    if (c->job && c->job->concurrent && cfg->format == PFS_FORMAT_TEXT) {
+        FILE *m = open_memstream(&r->outbuf, &r->outlen);
+        r->out = m ? m : stdout; /* no memory for it: straight out, interleaved */
+    }
     d->cfg = cfg;
     snprintf(d->run_id, sizeof(d->run_id), "%s", c->run_id);
     d->seed = c->seed;
@@ -253,11 +297,11 @@ void drv_record_begin(struct ctx *c, int argc, char **argv)
     if (pfs_meta_cache_warning(cfg->phases, cfg->nphases, c->shift != 0, d->fs.mount_type, mdw, sizeof(mdw)))
         pfs_run_warn(d, "%s", mdw);
     if (!cfg->quiet && cfg->format == PFS_FORMAT_TEXT) {
-        pfs_report_header(stdout, d);
+        pfs_report_header(r->out, d);
         if (cfg->verbose)
-            pfs_report_placement(stdout, d);
-        pfs_report_columns(stdout, d);
-        fflush(stdout);
+            pfs_report_placement(r->out, d);
+        pfs_report_columns(r->out, d);
+        fflush(r->out);
     }
 }
 
@@ -324,9 +368,9 @@ void drv_record_phase(struct ctx *c, int p, int rep, int failed)
     pfs_figures_add(&r->d->fig, r->d, p, rep);
     r->reps_done[p] = rep + 1;
     if (!cfg->quiet && cfg->format == PFS_FORMAT_TEXT)
-        pfs_report_row(stdout, r->d, p, rep);
+        pfs_report_row(r->out, r->d, p, rep);
     cache_warn(c, p, rep);
-    fflush(stdout);
+    fflush(r->out);
 }
 
 /* Local, rank 0 (0 elsewhere), --reps auto, after repetition rep of the
@@ -351,7 +395,7 @@ int drv_record_stable(struct ctx *c, int rep)
             k += (size_t)snprintf(miss + k, sizeof(miss) - k, isfinite(pc.ci.pct) ? "%s%s +-%.1f%%" : "%s%s n/a",
                                   k ? ", " : "", pfs_phase_name(cfg->phases[p]), pc.ci.pct);
     }
-    FILE *msg = cfg->format == PFS_FORMAT_TEXT ? stdout : stderr;
+    FILE *msg = cfg->format == PFS_FORMAT_TEXT ? drv_record_out(c) : stderr;
     if (stable && !cfg->quiet)
         fprintf(msg, "repetitions  stable: every phase's 95%% CI within +-%g%% of its mean after %d measured\n", cfg->ci,
                 measured);
@@ -399,11 +443,11 @@ int drv_record_end(struct ctx *c, int failed)
         for (int p = 0; p < cfg->nphases; p++)
             any |= c->rec.reps_done[p] > 0;
         /* JSON and CSV own stdout: nothing else goes there, messages go to stderr. */
-        FILE *msg = cfg->format == PFS_FORMAT_TEXT ? stdout : stderr;
+        FILE *msg = cfg->format == PFS_FORMAT_TEXT ? drv_record_out(c) : stderr;
         if (cfg->format == PFS_FORMAT_JSON || cfg->format == PFS_FORMAT_CSV)
             drv_report_out(c, d); /* inside a job: one document for all its runs (survive.c) */
         else if (any)
-            pfs_report_end(stdout, d); /* the latency table (not with -q), the summary last */
+            pfs_report_end(msg, d); /* the latency table (not with -q), the summary last */
         /* The kept files' line even with -q: a scripted write-then-read reads its run id there. */
         if (cfg->keep && d->kept)
             fprintf(msg, "kept data files %s/pfsbench.%s.*, %llu transfers of %llu bytes in each stream's file or "
@@ -429,6 +473,7 @@ int drv_record_end(struct ctx *c, int failed)
                 fprintf(msg, "results      %s %s (%s)\n", cfg->results, name, d->status);
             }
         }
+        record_out_flush(c);
         fflush(stdout);
     } else if (c->rank == 0) {
         rc = PFS_EXIT_IO; /* no record could be made (no memory): said on stderr */
@@ -440,6 +485,8 @@ int drv_record_end(struct ctx *c, int failed)
 /* Local. */
 void drv_record_free(struct ctx *c)
 {
+    if (c->rec.out && c->rec.out != stdout) /* a run that ended before its record's end */
+        record_out_flush(c);
     free(c->rec.times);
     free(c->rec.gathered);
     free(c->rec.reps_done);

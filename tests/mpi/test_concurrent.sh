@@ -50,6 +50,21 @@ runf 6 "$T/c.job"
 check "a concurrent group then a plain section: exit 0" [ "$RC" -eq 0 ]
 check "the group is announced once" [ "$(grep -c 'concurrent = mix: sections ckpt,randread at once' "$T/err")" -eq 1 ]
 check "no data file left" [ -z "$(find "$D" -type f)" ]
+# whole SECTION: its report (-q: the summary) follows its heading whole,
+# no line of the other section's inside it.
+whole() {
+    awk -v h="== section $1 (concurrent = mix), label $1 ==" '
+        $0 == h { f = 1; n++; next }
+        f == 1 && /^summary over repetitions/ { f = 2; next }
+        f == 2 && /^phase +reps +mean / { f = 3; next }
+        f == 3 && /^write +4 / { f = 4; next }
+        f == 4 && /^read +4 / { ok = 1 }
+        f && !ok { f = 0 }
+        END { exit !(ok && n == 1) }' "$T/out"
+}
+check "[ckpt]'s report whole, under one heading naming it, the group and the label" whole ckpt
+check "[randread]'s too" whole randread
+check "the plain section after the group has no heading" [ "$(grep -c '^== section ' "$T/out")" -eq 2 ]
 pycheck "each section a run on its share; the overlap recorded" concurrent group "$R"
 
 # A section's directory missing is refused before anything runs (exit 2, no
