@@ -28,7 +28,7 @@ pfs_mibs() {
     shift
     timeout "$TO" "${BIND[@]}" mpirun -np 1 --bind-to none "$PFSBENCH" --no-results -q "$@" >"$log" 2>&1 ||
         { echo "pfsbench exited $?" >>"$log"; return 1; }
-    awk '($1 == "write" || $1 == "rewrite" || $1 == "read") && NF == 9 { print $1, $6; n++ } END { exit n == 0 }' "$log"
+    awk '($1 == "write" || $1 == "rewrite" || $1 == "read") && NF == 10 { print $1, $5; n++ } END { exit n == 0 }' "$log"
 }
 
 fio_mibs() {

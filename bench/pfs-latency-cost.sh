@@ -215,8 +215,8 @@ run_pfs() {
     [ "$api" = reps ] && api=posix n=$REPS
     timeout "$TO" mpirun -np 1 --bind-to none setsid -w "$bin" -a "$api" -d "$W" -t "$t" -b "$b" \
         -p write,read -e -i "$n" --no-results -q >"$log" 2>&1 || { echo "pfsbench exited $?" >>"$log"; return 1; }
-    awk -v want="$(bytes "$b")" -v n="$n" '$2 == n && NF == 9 && ($1 == "write" || $1 == "read") {
-            if ($9 != want) bad = 1; bw[$1] = $6 }
+    awk -v want="$(bytes "$b")" -v n="$n" '$2 == n && NF == 10 && ($1 == "write" || $1 == "read") {
+            if ($10 != want) bad = 1; bw[$1] = $5 }
          END { if (bad || !("write" in bw) || !("read" in bw)) exit 1; print bw["write"], bw["read"] }' "$log"
 }
 run_new() { run_pfs "$PFSBENCH" "$@"; }

@@ -226,8 +226,8 @@ run_pfs() {
     timeout "$TO" mpirun -np "$np" $over --bind-to none $MPI_EXTRA "${WRAP[@]}" "$bin" -d "$dir" -t "$t" -b "$b" \
         -p write,read -e --no-results -q >"$log" 2>&1 || { echo "pfsbench exited $?" >>"$log"; return 1; }
     local want=$((np * $(bytes "$b")))
-    awk -v want="$want" '$2 == "1" && NF == 9 && ($1 == "write" || $1 == "read") {
-            if ($9 != want) bad = 1; bw[$1] = $6 }
+    awk -v want="$want" '$2 == "1" && NF == 10 && ($1 == "write" || $1 == "read") {
+            if ($10 != want) bad = 1; bw[$1] = $5 }
          END { if (bad || !("write" in bw) || !("read" in bw)) exit 1; print bw["write"], bw["read"] }' "$log"
 }
 

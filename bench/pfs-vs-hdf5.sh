@@ -53,7 +53,7 @@ launch() {
     if [ "$tool" = direct ]; then
         awk -v r="$r" -v m="$mode" '{print r "," m ",direct," $1 "," $2}' "$log" >>"$CSV"
     else
-        awk -v r="$r" -v m="$mode" -v t="$tool" '($1 == "write" || $1 == "read") && NF == 9 {print r "," m "," t "," $1 "," $6}' "$log" >>"$CSV"
+        awk -v r="$r" -v m="$mode" -v t="$tool" '($1 == "write" || $1 == "read") && NF == 10 {print r "," m "," t "," $1 "," $5}' "$log" >>"$CSV"
     fi
 }
 
