@@ -142,6 +142,12 @@ void pfs_report_end(FILE *out, const struct pfs_run_data *d);
 void pfs_report_json(FILE *out, const struct pfs_run_data *d);
 void pfs_report_csv(FILE *out, const struct pfs_run_data *d);
 
+/* Local (report_ior.c). The run in IOR's and mdtest's shapes (--format
+ * ior, --format mdtest): their results tables and summaries, from the
+ * figures, printed once at the end of the run. */
+void pfs_report_ior(FILE *out, const struct pfs_run_data *d);
+void pfs_report_mdtest(FILE *out, const struct pfs_run_data *d);
+
 /* How a string from outside (a path, a label, a host name, a message, the
  * command line) is written into each output. Whatever its bytes, the output
  * stays well-formed UTF-8 and parses:

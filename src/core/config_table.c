@@ -61,7 +61,7 @@ const struct pfs_opt pfs_opt_table[] = {
     {"leaf-only", 0, T_FLAG, OFF(md_leaf_only), 0, 0, "1", NULL, "with --depth: files in the tree's leaves only (mdtest -L; default: every directory)", DESC("leaf_only", 47, NULL)},
     {"order", 0, T_CHOICE, OFF(md_random), 0, 0, "sequential|random", "O", "metadata phases: names in order, or a seeded permutation (default sequential)", DESC("order", 30, NULL)},
     {"iodepth", 0, T_INT, OFF(iodepth), 1, 65536, NULL, "N", "transfers in flight per stream with an async --api (uring, aio); 1: one at a time (default)", DESC("iodepth", 31, NULL)},
-    {"format", 0, T_CHOICE, OFF(format), 0, 0, "text|json|csv", "F", "the report on stdout (default text); messages go to stderr", .key = NULL},
+    {"format", 0, T_CHOICE, OFF(format), 0, 0, "text|json|csv|ior|mdtest", "F", "the report on stdout (default text; ior and mdtest: those tools' summaries, at the end); messages go to stderr", .key = NULL},
     {"units", 0, T_CHOICE, OFF(units), 0, 0, "MiB|KB|MB|GB", "U", "bandwidth unit: MiB/s (default), KB/s (1024 B/s, the seeds'), MB/s or GB/s (decimal)", .key = NULL},
     {"progress", 0, T_FLAG, OFF(progress), 0, 0, "1", NULL, "show the live progress line even when stdout is not a terminal", .key = NULL},
     {"timeout", 0, T_DOUBLE, OFF(timeout), 0.001, 1e9, NULL, "SECS", "watchdog: abort (exit 3) naming the ranks a phase waits for past SECS (default off)", DESC("timeout", 24, "seconds")},

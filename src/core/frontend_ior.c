@@ -127,7 +127,7 @@ static void ior_flag(struct fe *f, const char *key, const char *v, int *out)
 }
 
 /* -O summaryFormat=default|JSON|CSV (any case, as IOR compares) is
- * --format text|json|csv; -O summaryFile=F: rank 0's report goes to the
+ * --format ior|json|csv; -O summaryFile=F: rank 0's report goes to the
  * new file F (pfs_main creates it; an existing one is refused). */
 static void ior_summary(struct fe *f, struct ior_st *s, const char *key, const char *v)
 {
@@ -262,9 +262,11 @@ static void ior_extras(struct fe *f, const struct ior_st *s)
         fe_refuse(f, "-O", "summaryFormat and -- --format both: give one");
     else if (s->format)
         fe_add(f, "--format"), fe_add(f, s->format);
+    else if (!fe_passes(f, "--format")) /* IOR's own shape: its Results table and summary */
+        fe_add(f, "--format"), fe_add(f, "ior");
     if (f->report[0])
         fe_note(f, "-O", "summaryFile=%s: rank 0's %s report goes to this new file (an existing one is refused: "
-                "IOR would overwrite it); to paste the equivalent, add >%s", f->report, s->format ? s->format : "text",
+                "IOR would overwrite it); to paste the equivalent, add >%s", f->report, s->format ? s->format : "ior",
                 f->report);
 }
 

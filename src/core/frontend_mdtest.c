@@ -420,6 +420,8 @@ void fe_mdtest(struct fe *f, int argc, char **argv)
         fe_add(f, "--api"), fe_add(f, s.api);
     if (s.verbose)
         fe_add(f, "-v");
+    if (!fe_passes(f, "--format")) /* mdtest's own shape: its SUMMARY tables */
+        fe_add(f, "--format"), fe_add(f, "mdtest");
     md_sweep(f, &s);
     md_xfile(f, &s);
 }

@@ -109,7 +109,8 @@ static char *share_text(MPI_Comm comm, int rank, const char *path)
 
 static const char *format_name(int f)
 {
-    return f == PFS_FORMAT_JSON ? "json" : f == PFS_FORMAT_CSV ? "csv" : "text";
+    return f == PFS_FORMAT_JSON ? "json" : f == PFS_FORMAT_CSV ? "csv" : f == PFS_FORMAT_IOR ? "ior"
+         : f == PFS_FORMAT_MDTEST ? "mdtest" : "text";
 }
 
 /* Rank 0: every section checked as its run would check it before it

@@ -442,10 +442,14 @@ int drv_record_end(struct ctx *c, int failed)
         int any = 0;
         for (int p = 0; p < cfg->nphases; p++)
             any |= c->rec.reps_done[p] > 0;
-        /* JSON and CSV own stdout: nothing else goes there, messages go to stderr. */
+        /* JSON, CSV, IOR's and mdtest's shapes own stdout: messages go to stderr. */
         FILE *msg = cfg->format == PFS_FORMAT_TEXT ? drv_record_out(c) : stderr;
         if (cfg->format == PFS_FORMAT_JSON || cfg->format == PFS_FORMAT_CSV)
             drv_report_out(c, d); /* inside a job: one document for all its runs (survive.c) */
+        else if (any && cfg->format == PFS_FORMAT_IOR)
+            pfs_report_ior(stdout, d);
+        else if (any && cfg->format == PFS_FORMAT_MDTEST)
+            pfs_report_mdtest(stdout, d);
         else if (any)
             pfs_report_end(msg, d); /* the latency table (not with -q), the summary last */
         /* The kept files' line even with -q: a scripted write-then-read reads its run id there. */

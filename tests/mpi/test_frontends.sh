@@ -54,7 +54,7 @@ case_run() {
 
 # ---- IOR: IO500's ior-easy and ior-hard, small; -W with segments and repetitions
 mkdir -p "$D/ior-easy" "$D/ior-hard" "$D/ior-w"
-case_run ior-easy "^pfsbench -d $D/ior-easy -t 1m -b 4m -F -p write,read -e -k -C -D 300\$" \
+case_run ior-easy "^pfsbench -d $D/ior-easy -t 1m -b 4m -F -p write,read -e -k -C -D 300 --format ior\$" \
     ior -w -r -C -Q 1 -g -G 1234 -k -e -t 1m -b 4m -F -o "$D/ior-easy/file" \
     -O stoneWallingStatusFile="$D/ior-easy.stonewall" -O stoneWallingWearOut=1 -D 300
 compare ior-easy write=$((2 * 4 << 20)) read=$((2 * 4 << 20))
@@ -71,41 +71,41 @@ compare ior-check write=$((2 * 4 * 65536)) read=$((2 * 4 * 65536))
 
 # -Y (fsync after every write) is --fsync-every 1: one fsync per transfer, beside -e's at close
 mkdir -p "$D/ior-y"
-case_run ior-fsync "^pfsbench -d $D/ior-y -t 64k -b 256k -F -p write -e --fsync-every 1 -v\$" \
-    ior -w -e -Y -F -b 256k -t 64k -o "$D/ior-y/f" -v
+case_run ior-fsync "^pfsbench -d $D/ior-y -t 64k -b 256k -F -p write -e --fsync-every 1 -v --format text\$" \
+    ior -w -e -Y -F -b 256k -t 64k -o "$D/ior-y/f" -v -- --format text
 compare ior-fsync write=$((2 * 4 * 65536))
 check "ior -Y -v: 4 fsyncs per rank and -e's 1, timed (the report's fsync row: 2 x 5)" \
     test "$(awk '$1 == "write" && $3 == "fsync" && NF == 12 {print $4}' "$T/ior-fsync/fe.out")" = 10
 
 # ---- mdtest: the default phases, and mdtest-hard's shape (3,901-byte files, -N 1, repeated)
 mkdir -p "$D/md" "$D/md-hard"
-case_run mdtest-all "^pfsbench -d $D/md -p create,stat,read-files,delete -n 40\$" mdtest -F -n 40 -d "$D/md"
+case_run mdtest-all "^pfsbench -d $D/md -p create,stat,read-files,delete -n 40 --format mdtest\$" mdtest -F -n 40 -d "$D/md"
 compare mdtest-all create=80 stat=80 read-files=80 delete=80
-case_run mdtest-hard "--file-size 3901 --dirs per-rank -C -i 2 --rep-delay 1\$" \
+case_run mdtest-hard "--file-size 3901 --dirs per-rank -C -i 2 --rep-delay 1 --format mdtest\$" \
     mdtest -n 30 -u -w 3901 -e 3901 -P -N 1 -F -i 2 -p 1 -d "$D/md-hard"
 compare mdtest-hard create=60 stat=60 read-files=60 delete=60
 pyfile "mdtest -p 1 -i 2: a second or more between the iterations" check_rep_delay.py "$T/mdtest-hard/fe/pfsbench-results.h5" 1 2
 # ---- mdtest's tree: -z 2 -b 2 -I 2 (2 files in each of the 7 directories of a rank's tree), and -D (its 6 directories alone)
 mkdir -p "$D/md-tree" "$D/md-dirs"
-case_run mdtest-tree "^pfsbench -d $D/md-tree -p mkdir,create,stat,read-files,delete,rmdir -n 14 --depth 2 --branch 2 --dirs per-rank\$" \
+case_run mdtest-tree "^pfsbench -d $D/md-tree -p mkdir,create,stat,read-files,delete,rmdir -n 14 --depth 2 --branch 2 --dirs per-rank --format mdtest\$" \
     mdtest -F -u -z 2 -b 2 -I 2 -d "$D/md-tree"
 compare mdtest-tree mkdir=12 create=28 stat=28 read-files=28 delete=28 rmdir=12
-case_run mdtest-dirs "^pfsbench -d $D/md-dirs -p mkdir,stat-dirs,rmdir --depth 2 --branch 2 --dirs per-rank\$" \
+case_run mdtest-dirs "^pfsbench -d $D/md-dirs -p mkdir,stat-dirs,rmdir --depth 2 --branch 2 --dirs per-rank --format mdtest\$" \
     mdtest -D -u -z 2 -b 2 -d "$D/md-dirs"
 compare mdtest-dirs mkdir=12 stat-dirs=12 rmdir=12
 check "mdtest trees: nothing left" test -z "$(ls -A "$D/md-tree")$(ls -A "$D/md-dirs")"
 # ---- mdtest's -n rounded as mdtest does (10 over 1 + 3 directories: 2 each, 8); no -n: mdtest's 0, the tree alone;
 # -D -I 5 at -z 0: each rank's 5 directories
 mkdir -p "$D/md-round" "$D/md-default" "$D/md-ditems"
-case_run mdtest-round "^pfsbench -d $D/md-round -p mkdir,create,stat,read-files,delete,rmdir -n 8 --depth 1 --branch 3 --dirs per-rank\$" \
+case_run mdtest-round "^pfsbench -d $D/md-round -p mkdir,create,stat,read-files,delete,rmdir -n 8 --depth 1 --branch 3 --dirs per-rank --format mdtest\$" \
     mdtest -F -u -z 1 -b 3 -n 10 -d "$D/md-round"
 compare mdtest-round mkdir=6 create=16 stat=16 read-files=16 delete=16 rmdir=6
 check "mdtest -n 10 -z 1 -b 3: the note says 10 / 4 = 2 in each, 8" \
     grep -q "^pfsbench: note: mdtest -n: 10 over the 4 directories .* = 2 in each, so 8 files per process" "$T/mdtest-round/fe.err"
-case_run mdtest-default "^pfsbench -d $D/md-default -p mkdir,rmdir --depth 2 --branch 2 --dirs per-rank\$" \
+case_run mdtest-default "^pfsbench -d $D/md-default -p mkdir,rmdir --depth 2 --branch 2 --dirs per-rank --format mdtest\$" \
     mdtest -F -u -z 2 -b 2 -d "$D/md-default"
 compare mdtest-default mkdir=12 rmdir=12
-case_run mdtest-ditems "^pfsbench -d $D/md-ditems -p mkdir,stat-dirs,rmdir --depth 1 --branch 5 --dirs per-rank\$" \
+case_run mdtest-ditems "^pfsbench -d $D/md-ditems -p mkdir,stat-dirs,rmdir --depth 1 --branch 5 --dirs per-rank --format mdtest\$" \
     mdtest -D -u -I 5 -d "$D/md-ditems"
 compare mdtest-ditems mkdir=10 stat-dirs=10 rmdir=10
 check "mdtest rounding, default, -D -I: nothing left" test -z "$(ls -A "$D/md-round")$(ls -A "$D/md-default")$(ls -A "$D/md-ditems")"
@@ -113,7 +113,7 @@ check "mdtest rounding, default, -D -I: nothing left" test -z "$(ls -A "$D/md-ro
 mkdir -p "$D/md-sweep"
 in_dir "$T/md-sweep" "$PFSBENCH" mdtest -F -C -r -n 6 -f 1 -l 2 -d "$D/md-sweep"
 check "mdtest -f 1 -l 2: runs, its equivalent has --ranks 1,2" \
-    test "$RC" -eq 0 -a -n "$(grep "^pfsbench: equivalent: pfsbench -d $D/md-sweep -p create,delete -n 6 --ranks 1,2\$" "$T/out")"
+    test "$RC" -eq 0 -a -n "$(grep "^pfsbench: equivalent: pfsbench -d $D/md-sweep -p create,delete -n 6 --format mdtest --ranks 1,2\$" "$T/out")"
 pyfile "mdtest -f 1 -l 2: two runs, 6 and 12 files" check_md_sweep.py "$T/md-sweep/pfsbench-results.h5" 1,2 6 create delete
 
 # ---- IOzone: seed 002's line (4g made 4m) and seed 004's without its client list; -t 4 on 2 ranks is --threads 2
@@ -182,7 +182,7 @@ check "ior -o in a missing directory: exit 2 naming it" test "$RC" -eq 2 -a -n "
 ln -s "$PFSBENCH" "$T/pfsbench-ior"
 in_dir "$T/link" "$T/pfsbench-ior" -w -r -F -b 1m -t 256k -o "$D/ior-w/g" -- --no-results --label via-link
 check "pfsbench-ior: runs, the equivalent carries the options after --" \
-    grep -q "^pfsbench: equivalent: pfsbench -d $D/ior-w -t 256k -b 1m -F -p write,read --no-results --label via-link\$" "$T/out"
+    grep -q "^pfsbench: equivalent: pfsbench -d $D/ior-w -t 256k -b 1m -F -p write,read --format ior --no-results --label via-link\$" "$T/out"
 check "pfsbench-ior: no results file" test ! -e "$T/link/pfsbench-results.h5"
 
 

@@ -109,7 +109,7 @@ run_mpi 2 60 mdtest -C -F -u -n 40 -K -d "$D" -- --run-id m$id --no-results
 check "mdtest -C -K: exit 0, kept" sh -c "[ $RC -eq 0 ] && [ \"\$(find '$D' -type f | wc -l)\" -eq 80 ]"
 run_mpi 2 60 mdtest -T -F -u -n 40 -d "$D" -- --run-id m$id --no-results
 check "mdtest -T over them: exit 0" [ "$RC" -eq 0 ]
-check "mdtest -T: translated to a stat-only run" grep -q "equivalent: pfsbench -d $D -p stat -n 40 --dirs per-rank --run-id m$id" "$T/out"
+check "mdtest -T: translated to a stat-only run" grep -q "equivalent: pfsbench -d $D -p stat -n 40 --dirs per-rank --format mdtest --run-id m$id" "$T/out"
 run_mpi 2 60 mdtest -T -F -u -n 40 -d "$D"
 check "mdtest -T without a run id: exit 2, says how" \
     sh -c "[ $RC -eq 2 ] && grep -q -- '-- --run-id ID' '$T/err'"

@@ -51,7 +51,7 @@ check "stonewall not reached: exit 0" [ "$RC" -eq 0 ]
 check "stonewall not reached: all 100 files made" grep -qE "^create +1 .* 100$" "$T/out"
 check "stonewall not reached: no figure up to it" not grep -q "up to the stonewall" "$T/out"
 # mdtest's own -W is the same stonewall.
-run_mpi 2 120 mdtest -F -C -T -r -n 1000000 -W 1 -d "$D" -- --no-results
+run_mpi 2 120 mdtest -F -C -T -r -n 1000000 -W 1 -d "$D" -- --no-results --format text # the text report's stonewall line
 check "mdtest -W 1: exit 0" [ "$RC" -eq 0 ]
 check "mdtest -W 1: translated to -D 1" grep -q "equivalent: pfsbench -d $D -p create,stat,delete -n 1000000 -D 1" "$T/out"
 check "mdtest -W 1: cut at the stonewall" grep -q "up to the stonewall: [0-9]* files" "$T/out"

@@ -1,0 +1,264 @@
+/* The IOR-shaped and mdtest-shaped reports (--format ior, --format mdtest;
+ * the defaults of `pfsbench ior` and `pfsbench mdtest`): IOR's "Results:"
+ * table, its "Max Write:"/"Max Read:" lines and "Summary of all tests:",
+ * and mdtest's "SUMMARY rate:" and "SUMMARY time:" tables, in those tools'
+ * column widths and decimals, so that a grep or IO500's scripts written
+ * for them read these. Every number is one of the run's figures (d->fig);
+ * nothing is computed here but unit changes. Where pfsbench has no figure
+ * for a column, it is printed as IOR prints a missing one ("-", "NA");
+ * docs/usage.md ("Front-ends") lists those columns. */
+#include "report_int.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pfs/backend.h"
+#include "pfs/phase.h"
+
+#define IOR_MB 1000000.0
+
+/* IOR's number in a 10-wide left-justified field: 6 decimals below 1, 2
+ * below 3600, none above; a missing one (negative, or not finite) "-". */
+static void ior_num(FILE *out, double v, const char *after)
+{
+    if (!isfinite(v) || v < 0)
+        fprintf(out, "   -      %s", after);
+    else
+        fprintf(out, "%-10.*f%s", v < 1 ? 6 : v < 3600 ? 2 : 0, v, after);
+}
+
+/* The phases IOR reports, by the name -p gives them: write and read
+ * (pfsbench's rewrite and reread are runs of the same kind, so named). */
+static const char *ior_access(int phase)
+{
+    static const char *const data[] = {"write", "read", "rewrite", "reread"};
+    const char *n = pfs_phase_name(phase);
+    for (size_t i = 0; i < sizeof(data) / sizeof(data[0]); i++)
+        if (strcmp(n, data[i]) == 0)
+            return data[i];
+    return NULL;
+}
+
+static int is_phase(int phase, const char *name)
+{
+    return strcmp(pfs_phase_name(phase), name) == 0;
+}
+
+/* IOR's -a name: the backend's, in capitals (POSIX, MPIIO, ...). */
+static void ior_api_name(const struct pfs_config *c, char *buf, size_t len)
+{
+    const char *n = pfs_backend_name(c->api);
+    size_t i = 0;
+    for (; n && n[i] && i + 1 < len; i++)
+        buf[i] = (char)toupper((unsigned char)n[i]);
+    buf[i] = '\0';
+}
+
+/* IOR's -A: the label's "refnum=N" (what `pfsbench ior -A N` sets), else 0. */
+static long ior_refnum(const struct pfs_config *c)
+{
+    const char *p = strstr(c->label, "refnum=");
+    return p ? strtol(p + 7, NULL, 10) : 0;
+}
+
+/* IOR's sizes in its header: "%.2f GiB|MiB|KiB" or "N bytes". */
+static void ior_human(FILE *out, const char *key, uint64_t b)
+{
+    const double v = (double)b;
+    if (b >= (1ULL << 30))
+        fprintf(out, "%-20s: %.2f GiB\n", key, v / (1ULL << 30));
+    else if (b >= (1ULL << 20))
+        fprintf(out, "%-20s: %.2f MiB\n", key, v / (1ULL << 20));
+    else if (b >= 1024)
+        fprintf(out, "%-20s: %.2f KiB\n", key, v / 1024);
+    else
+        fprintf(out, "%-20s: %llu bytes\n", key, (unsigned long long)b);
+}
+
+static void ior_header(FILE *out, const struct pfs_run_data *d, const char *api)
+{
+    const struct pfs_config *c = d->cfg;
+    char esc[1024];
+    const int n = pfs_run_nstreams(d);
+    fprintf(out, "pfsbench-%s: IOR-shaped report of run %s\n", PFS_VERSION,
+            pfs_report_text_of(d->run_id, esc, sizeof(esc)));
+    fprintf(out, "%-20s: %s\n", "Began", d->start_iso);
+    fprintf(out, "%-20s: %s\n", "Command line", pfs_report_text_of(d->cmdline ? d->cmdline : "", esc, sizeof(esc)));
+    fprintf(out, "%-20s: Linux %s\n", "Machine", d->hosts ? pfs_report_text_of(d->hosts[0], esc, sizeof(esc)) : "");
+    fprintf(out, "%-20s: %d\n", "TestID", 0);
+    fprintf(out, "%-20s: %s\n", "StartTime", d->start_iso);
+    fprintf(out, "%-20s: %s\n", "Path", pfs_report_text_of(c->dir, esc, sizeof(esc)));
+    fprintf(out, "\nOptions: \n");
+    fprintf(out, "%-20s: %s\n", "api", api);
+    fprintf(out, "%-20s: %s\n", "access", c->shared ? "single-shared-file" : "file-per-process");
+    fprintf(out, "%-20s: %s\n", "type", c->collective ? "collective" : "independent");
+    fprintf(out, "%-20s: %s\n", "ordering in a file", c->random ? "random" : "sequential");
+    fprintf(out, "%-20s: %s\n", "ordering inter file", c->reorder ? "constant task offset" : "no tasks offsets");
+    fprintf(out, "%-20s: %d\n", "tasks", n);
+    fprintf(out, "%-20s: %d\n", "clients per node", d->nnodes > 0 ? n / d->nnodes : n);
+    fprintf(out, "%-20s: %d\n", "repetitions", d->reps);
+    ior_human(out, "xfersize", c->transfer);
+    ior_human(out, "blocksize", c->block);
+    ior_human(out, "aggregate filesize", c->block * (uint64_t)n);
+}
+
+/* One row of "Results:": a phase's repetition. IOPS is the figures' rate
+ * (transfers/s), Latency the mean of the op latency when recorded (-l);
+ * open, wr/rd and close are not figures of pfsbench's (one span per phase):
+ * "-", total(s) the phase's time. */
+static void ior_row(FILE *out, const struct pfs_run_data *d, const char *access, int rep, const struct pfs_rep_figs *r)
+{
+    const struct pfs_config *c = d->cfg;
+    const struct pfs_lat_sum *l = &r->lat_sum[PFS_LAT_OP];
+    fprintf(out, "%-10s", access);
+    ior_num(out, r->s.bandwidth / PFS_MIB, " ");
+    ior_num(out, r->s.rate, " ");
+    ior_num(out, r->lat && l->count ? l->mean_ns / 1e9 : -1, "  ");
+    ior_num(out, (double)c->block / 1024, " ");
+    ior_num(out, (double)c->transfer / 1024, " ");
+    ior_num(out, -1, " ");
+    ior_num(out, -1, " ");
+    ior_num(out, -1, " ");
+    ior_num(out, r->s.seconds, " ");
+    fprintf(out, "%-4d\n", rep);
+}
+
+/* A standard deviation of one measured repetition is no figure (NaN); IOR
+ * and mdtest print 0 there (their population deviation of one value). */
+static double sd_or_0(double sd)
+{
+    return isfinite(sd) ? sd : 0;
+}
+
+/* One line of "Summary of all tests:" for phase p, over its measured
+ * repetitions (the figures' statistics; the standard deviation is the
+ * sample's, IOR's the population's). */
+static void ior_summary_line(FILE *out, const struct pfs_run_data *d, int p, const char *access, const char *api)
+{
+    const struct pfs_config *c = d->cfg;
+    const struct pfs_phase_figs *pf = &d->fig.phase[p];
+    const int n = pfs_run_nstreams(d);
+    fprintf(out, "%-9s ", access);
+    fprintf(out, "%10.2f %10.2f %10.2f %10.2f ", pf->bw.max / PFS_MIB, pf->bw.min / PFS_MIB, pf->bw.mean / PFS_MIB,
+            sd_or_0(pf->bw.stddev) / PFS_MIB);
+    fprintf(out, "%10.2f %10.2f %10.2f %10.2f ", pf->rate.max, pf->rate.min, pf->rate.mean, sd_or_0(pf->rate.stddev));
+    fprintf(out, "%10.5f ", pf->seconds.mean);
+    fprintf(out, "%10s %13s ", "NA", "NA");
+    fprintf(out, "%5d %6d %3d %4d %3d %5d %8d %9d %4d %6d ", 0, n, d->nnodes > 0 ? n / d->nnodes : n, pf->bw.n,
+            !c->shared, c->reorder, c->reorder ? c->reorder_nodes : 1, 0, 0, 1);
+    fprintf(out, "%8llu %8llu %9.1f %3s %6ld\n", (unsigned long long)c->block, (unsigned long long)c->transfer,
+            (double)pf->amount / PFS_MIB, api, ior_refnum(c));
+}
+
+void pfs_report_ior(FILE *out, const struct pfs_run_data *d)
+{
+    char api[32];
+    ior_api_name(d->cfg, api, sizeof(api));
+    ior_header(out, d, api);
+    fprintf(out, "\nResults: \n\n");
+    fprintf(out, "access    bw(MiB/s)  IOPS       Latency(s)  block(KiB) xfer(KiB)  open(s)    wr/rd(s)   close(s)   "
+                 "total(s)   iter\n");
+    fprintf(out, "------    ---------  ----       ----------  ---------- ---------  --------   --------   --------   "
+                 "--------   ----\n");
+    const int reps = d->reps > 0 ? d->reps : 1;
+    for (int rep = 0; rep < reps; rep++) /* IOR's order: each iteration's phases */
+        for (int p = 0; p < d->nphases; p++) {
+            const struct pfs_rep_figs *r = pfs_figs_rep(&d->fig, p, rep);
+            const char *a = ior_access(d->cfg->phases[p]);
+            if (a && r)
+                ior_row(out, d, a, rep, r);
+        }
+    for (int p = 0; p < d->nphases; p++) {
+        const struct pfs_phase_figs *pf = &d->fig.phase[p];
+        if (is_phase(d->cfg->phases[p], "write") && pf->bw.n > 0)
+            fprintf(out, "Max Write: %.2f MiB/sec (%.2f MB/sec)\n", pf->bw.max / PFS_MIB, pf->bw.max / IOR_MB);
+        else if (is_phase(d->cfg->phases[p], "read") && pf->bw.n > 0)
+            fprintf(out, "Max Read:  %.2f MiB/sec (%.2f MB/sec)\n", pf->bw.max / PFS_MIB, pf->bw.max / IOR_MB);
+    }
+    fprintf(out, "\nSummary of all tests:\n");
+    fprintf(out, "%-9s %10s %10s %10s %10s %10s %10s %10s %10s %10s", "Operation", "Max(MiB)", "Min(MiB)", "Mean(MiB)",
+            "StdDev", "Max(OPs)", "Min(OPs)", "Mean(OPs)", "StdDev", "Mean(s)");
+    fprintf(out, " Stonewall(s) Stonewall(MiB) Test# #Tasks tPN reps fPP reord reordoff reordrand seed segcnt ");
+    fprintf(out, "%8s %8s %9s %5s RefNum\n", " blksiz", "xsize", "aggs(MiB)", "API");
+    for (int p = 0; p < d->nphases; p++) {
+        const char *a = ior_access(d->cfg->phases[p]);
+        if (a && d->fig.phase && d->fig.phase[p].bw.n > 0)
+            ior_summary_line(out, d, p, a, api);
+    }
+    fprintf(out, "%-20s: %s\n", "Finished", d->end_iso);
+}
+
+/* mdtest's row names (padded to its column) and the section each is in:
+ * 0 directories (-D), 1 files, 2 the tree. */
+static const struct {
+    const char *phase;
+    int section;
+    const char *name;
+} md_rows[] = {
+    {"mkdir", 0, "Directory creation"}, {"stat-dirs", 0, "Directory stat"}, {"rmdir", 0, "Directory removal"},
+    {"create", 1, "File creation"},     {"stat", 1, "File stat"},           {"read-files", 1, "File read"},
+    {"delete", 1, "File removal"},      {"mkdir", 2, "Tree creation"},      {"rmdir", 2, "Tree removal"},
+};
+
+static int md_phase_index(const struct pfs_run_data *d, const char *name)
+{
+    for (int p = 0; p < d->nphases; p++)
+        if (is_phase(d->cfg->phases[p], name))
+            return p;
+    return -1;
+}
+
+/* Which sections mdtest would print: files when a file phase ran; the
+ * directories when none did and the run is not the tree alone (mkdir and
+ * rmdir of a --depth tree: mdtest's -n 0). The tree's rows always. */
+static void md_sections(const struct pfs_run_data *d, int *files, int *dirs)
+{
+    *files = 0;
+    for (int p = 0; p < d->nphases; p++) {
+        for (size_t i = 0; i < sizeof(md_rows) / sizeof(md_rows[0]); i++)
+            *files |= md_rows[i].section == 1 && is_phase(d->cfg->phases[p], md_rows[i].phase);
+    }
+    *dirs = !*files && (md_phase_index(d, "stat-dirs") >= 0 || d->cfg->md_depth == 0);
+}
+
+/* One table: rates (files/s, the figures' rate) or times (the phase's
+ * seconds) over the measured repetitions; a phase not run is 0, as mdtest
+ * prints it. */
+static void md_table(FILE *out, const struct pfs_run_data *d, int time, int iters)
+{
+    int files, dirs;
+    md_sections(d, &files, &dirs);
+    fprintf(out, "\nSUMMARY %s: (of %d iterations)\n", time ? "time" : "rate", iters);
+    fprintf(out, "   Operation                      Max            Min           Mean        Std Dev\n");
+    fprintf(out, "   ---------                      ---            ---           ----        -------\n");
+    for (size_t i = 0; i < sizeof(md_rows) / sizeof(md_rows[0]); i++) {
+        const int sec = md_rows[i].section;
+        if ((sec == 0 && !dirs) || (sec == 1 && !files))
+            continue;
+        const int tree_of_dirs = sec == 2 && dirs; /* -D: mkdir and rmdir are the directories' rows */
+        const int p = tree_of_dirs ? -1 : md_phase_index(d, md_rows[i].phase);
+        struct pfs_stats s = {0};
+        if (p >= 0 && d->fig.phase && d->fig.phase[p].rate.n > 0)
+            s = time ? d->fig.phase[p].seconds : d->fig.phase[p].rate;
+        char name[32];
+        snprintf(name, sizeof(name), "%-26s:", md_rows[i].name);
+        fprintf(out, "   %s %14.3f %14.3f %14.3f %14.3f\n", name, s.max, s.min, s.mean, sd_or_0(s.stddev));
+    }
+}
+
+void pfs_report_mdtest(FILE *out, const struct pfs_run_data *d)
+{
+    char esc[1024];
+    int iters = 0;
+    for (int p = 0; p < d->nphases && d->fig.phase; p++)
+        iters = d->fig.phase[p].rate.n > iters ? d->fig.phase[p].rate.n : iters;
+    fprintf(out, "-- started at %s --\n\n", d->start_iso);
+    fprintf(out, "pfsbench-%s (mdtest-shaped report of run %s) was launched with %d total task(s) on %d node(s)\n",
+            PFS_VERSION, pfs_report_text_of(d->run_id, esc, sizeof(esc)), pfs_run_nstreams(d), d->nnodes);
+    fprintf(out, "Command line used: %s\n", pfs_report_text_of(d->cmdline ? d->cmdline : "", esc, sizeof(esc)));
+    fprintf(out, "Path: %s\n", pfs_report_text_of(d->cfg->dir, esc, sizeof(esc)));
+    md_table(out, d, 0, iters);
+    md_table(out, d, 1, iters);
+    fprintf(out, "-- finished at %s --\n", d->end_iso);
+}

@@ -1,0 +1,229 @@
+/* The IOR-shaped and mdtest-shaped reports (--format ior, --format mdtest),
+ * written into memory from figures computed here and read back line by
+ * line: IOR's and mdtest's column widths and decimals, and every number
+ * the figures' own. */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "pfs/phase.h"
+#include "pfs/report.h"
+
+struct fixture {
+    struct pfs_config cfg;
+    struct pfs_run_data d;
+    char hosts[4][PFS_HOST_MAX];
+    int node[4];
+    struct pfs_times times[2 * 2 * 4]; /* 2 phases x 2 reps x 4 ranks */
+    int reps_done[2];
+};
+
+/* Phase p, repetition rep: every rank's span is [1, 1 + span[p][rep]], with
+ * 4 MiB in 4 transfers (data), or 10 files (metadata). */
+static void fill(struct fixture *f, const char *p0, const char *p1, int meta)
+{
+    static const double span[2][2] = {{2, 4}, {1, 2}};
+    f->cfg.phases[0] = pfs_phase_find(p0, strlen(p0));
+    f->cfg.phases[1] = pfs_phase_find(p1, strlen(p1));
+    assert_true(f->cfg.phases[0] >= 0 && f->cfg.phases[1] >= 0);
+    f->cfg.nphases = 2;
+    for (int p = 0; p < 2; p++)
+        for (int rep = 0; rep < 2; rep++)
+            for (int r = 0; r < 4; r++) {
+                struct pfs_times *t = &f->times[(p * 2 + rep) * 4 + r];
+                memset(t, 0, sizeof(*t));
+                t->open_start = 1;
+                t->close_end = 1 + span[p][rep];
+                t->bytes = meta ? 0 : 4 << 20;
+                t->xfers = meta ? 10 : 4;
+            }
+}
+
+static int setup(void **state)
+{
+    struct fixture *f = calloc(1, sizeof(*f));
+    pfs_config_defaults(&f->cfg);
+    snprintf(f->cfg.dir, sizeof(f->cfg.dir), "/scratch/x");
+    snprintf(f->cfg.label, sizeof(f->cfg.label), "refnum=7");
+    f->cfg.transfer = 1 << 20;
+    f->cfg.block = 4 << 20;
+    f->cfg.reps = 2;
+    f->cfg.shared = 1;
+    for (int r = 0; r < 4; r++) {
+        snprintf(f->hosts[r], PFS_HOST_MAX, "node%d", r % 2 + 1);
+        f->node[r] = r % 2;
+    }
+    f->reps_done[0] = f->reps_done[1] = 2;
+    struct pfs_run_data *d = &f->d;
+    d->cfg = &f->cfg;
+    snprintf(d->run_id, sizeof(d->run_id), "testrun");
+    snprintf(d->start_iso, sizeof(d->start_iso), "2026-01-01T00:00:00Z");
+    snprintf(d->end_iso, sizeof(d->end_iso), "2026-01-01T00:00:09Z");
+    d->status = "complete";
+    d->cmdline = "pfsbench -p write,read";
+    d->nranks = 4;
+    d->nnodes = 2;
+    d->hosts = (const char(*)[PFS_HOST_MAX])f->hosts;
+    d->node_of_rank = f->node;
+    d->nphases = 2;
+    d->reps = 2;
+    d->times = f->times;
+    d->reps_done = f->reps_done;
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct fixture *f = *state;
+    pfs_run_release(&f->d);
+    free(*state);
+    return 0;
+}
+
+/* fn's output for the run data as it is now: its figures computed first
+ * unless keep (then they are what the test set). */
+static char *render(struct fixture *f, void (*fn)(FILE *, const struct pfs_run_data *), int keep)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!keep)
+        assert_int_equal(pfs_run_figures(&f->d), 0);
+    fn(m, &f->d);
+    fclose(m);
+    return buf;
+}
+
+/* The whole line of s that starts with prefix (a static copy), or fails. */
+static const char *line_of(const char *s, const char *prefix)
+{
+    static char line[1024];
+    for (const char *p = s; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+        if (strncmp(p, prefix, strlen(prefix)) == 0) {
+            size_t n = strcspn(p, "\n");
+            snprintf(line, sizeof(line), "%.*s", (int)n, p);
+            return line;
+        }
+    fail_msg("no line starting '%s' in:\n%s", prefix, s);
+    return NULL;
+}
+
+static int words(const char *s)
+{
+    int n = 0;
+    for (const char *p = s; *p;) {
+        p += strspn(p, " ");
+        if (*p)
+            n++;
+        p += strcspn(p, " ");
+    }
+    return n;
+}
+
+static void test_ior_results(void **state)
+{
+    struct fixture *f = *state;
+    fill(f, "write", "read", 0);
+    char *s = render(f, pfs_report_ior, 0);
+    assert_non_null(strstr(s, "\nResults: \n\naccess    bw(MiB/s)  IOPS       Latency(s)  block(KiB) xfer(KiB)  open(s)    "
+                              "wr/rd(s)   close(s)   total(s)   iter\n------    ---------  ----       ----------  "
+                              "---------- ---------  --------   --------   --------   --------   ----\n"));
+    /* 16 MiB in 2 s: 8 MiB/s, 16 transfers: 8/s; no latency recorded, no
+     * open/wr/close split: IOR's "-"; a block of 4096 KiB (>= 3600) with no decimals. */
+    assert_string_equal(line_of(s, "write     8.00"), "write     8.00       8.00          -        4096       1024.00"
+                                                   "       -          -          -       2.00       0   ");
+    /* Each iteration's phases in turn, as IOR prints them. */
+    const char *w1 = strstr(s, "\nwrite     4.00 "), *r0 = strstr(s, "\nread      16.00 ");
+    assert_non_null(w1);
+    assert_non_null(r0);
+    assert_true(r0 < w1);
+    assert_string_equal(line_of(s, "read      8.00"), "read      8.00       8.00          -        4096       1024.00"
+                                                   "       -          -          -       2.00       1   ");
+    assert_string_equal(line_of(s, "Max Write:"), "Max Write: 8.00 MiB/sec (8.39 MB/sec)");
+    assert_string_equal(line_of(s, "Max Read:"), "Max Read:  16.00 MiB/sec (16.78 MB/sec)");
+    free(s);
+}
+
+static void test_ior_summary(void **state)
+{
+    struct fixture *f = *state;
+    fill(f, "write", "read", 0);
+    char *s = render(f, pfs_report_ior, 0);
+    const char *head = line_of(s, "Operation ");
+    assert_string_equal(head, "Operation   Max(MiB)   Min(MiB)  Mean(MiB)     StdDev   Max(OPs)   Min(OPs)  Mean(OPs)  "
+                              "   StdDev    Mean(s) Stonewall(s) Stonewall(MiB) Test# #Tasks tPN reps fPP reord reordoff "
+                              "reordrand seed segcnt   blksiz    xsize aggs(MiB)   API RefNum");
+    assert_int_equal(words(head), 27);
+    /* 8 and 4 MiB/s: the sample standard deviation sqrt(8) (pfsbench's; IOR's is the population's). */
+    const char *w = line_of(s, "write      "); /* not a Results row: "write     8.00" */
+    assert_string_equal(w, "write           8.00       4.00       6.00       2.83       8.00       4.00       6.00       "
+                           "2.83    3.00000         NA            NA     0      4   2    2   0     0        1         0    "
+                           "0      1  4194304  1048576      16.0 POSIX      7");
+    assert_int_equal(words(w), 27);
+    assert_non_null(strstr(s, "\nSummary of all tests:\nOperation "));
+    free(s);
+    /* What it prints is the figures': changed there, changed here. */
+    assert_int_equal(pfs_run_figures(&f->d), 0);
+    f->d.fig.phase[0].bw.max = 1234.5 * PFS_MIB;
+    s = render(f, pfs_report_ior, 1);
+    assert_string_equal(line_of(s, "Max Write:"), "Max Write: 1234.50 MiB/sec (1294.47 MB/sec)");
+    assert_non_null(strstr(line_of(s, "write      "), "write        1234.50       4.00"));
+    free(s);
+}
+
+static void test_mdtest_summary(void **state)
+{
+    struct fixture *f = *state;
+    fill(f, "create", "delete", 1);
+    char *s = render(f, pfs_report_mdtest, 0);
+    assert_non_null(strstr(s, "\nSUMMARY rate: (of 2 iterations)\n   Operation                      Max            Min   "
+                              "        Mean        Std Dev\n   ---------                      ---            ---       "
+                              "    ----        -------\n"));
+    /* 40 files in 2 s and 4 s; removed in 1 s and 2 s. */
+    assert_string_equal(line_of(s, "   File creation"),
+                        "   File creation             :         20.000         10.000         15.000          7.071");
+    assert_string_equal(line_of(s, "   File removal"),
+                        "   File removal              :         40.000         20.000         30.000         14.142");
+    /* Not run: 0, as mdtest prints it; no directory rows beside files. */
+    assert_string_equal(line_of(s, "   File stat"),
+                        "   File stat                 :          0.000          0.000          0.000          0.000");
+    assert_non_null(strstr(s, "   Tree creation             :"));
+    assert_null(strstr(s, "Directory"));
+    const char *t = strstr(s, "\nSUMMARY time: (of 2 iterations)\n");
+    assert_non_null(t);
+    assert_string_equal(line_of(t, "   File creation"),
+                        "   File creation             :          4.000          2.000          3.000          1.414");
+    free(s);
+}
+
+/* mdtest -D: the directories' rows, mkdir and rmdir in them. */
+static void test_mdtest_dirs(void **state)
+{
+    struct fixture *f = *state;
+    fill(f, "mkdir", "rmdir", 1);
+    char *s = render(f, pfs_report_mdtest, 0);
+    assert_string_equal(line_of(s, "   Directory creation"),
+                        "   Directory creation        :         20.000         10.000         15.000          7.071");
+    assert_non_null(strstr(s, "   Directory removal         :         40.000"));
+    assert_null(strstr(s, "File creation"));
+    free(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_ior_results, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_ior_summary, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_mdtest_summary, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_mdtest_dirs, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
