@@ -1,5 +1,6 @@
 #!/bin/bash
 # `pfsbench ior|mdtest|iozone ARGS` (issue 18): their usual lines at 2 ranks
+# (printing IOR's and mdtest's own output shapes, issue 28)
 # with small sizes print "pfsbench: equivalent: ..." and run; the printed
 # line, pasted, run natively, gives a results file with the same config, the
 # same phases and the same bytes and operations per phase and repetition
@@ -130,6 +131,20 @@ pyfile() {
     shift 2
     if "$PY" "$SRC/tests/mpi/$script" "$@" >"$T/py" 2>&1; then ok "$what: $(tail -1 "$T/py")"; else bad "$what"; cat "$T/py"; fi
 }
+
+# ---- IOR's and mdtest's own output (issue 28): IOR's Results rows, Max Write/Read and summary,
+# mdtest's SUMMARY tables, line for line in those tools' shapes, every number the results file's
+mkdir -p "$D/ior-shape" "$D/md-shape"
+case_run ior-shape "^pfsbench -d $D/ior-shape -t 64k -b 256k -F -p write,read -i 2 --format ior\$" \
+    ior -w -r -i 2 -t 64k -b 256k -F -o "$D/ior-shape/f"
+pyfile "pfsbench ior -w -r -i 2: IOR's output shape, the results file's numbers" check_ior_shape.py ior \
+    "$T/ior-shape/fe.out" "$T/ior-shape/fe/pfsbench-results.h5" "$NP" 262144 65536
+check "pfsbench ior: grep -E '^(write|read) ' finds the 4 Results rows and 2 summary lines" \
+    test "$(grep -cE '^(write|read) ' "$T/ior-shape/fe.out")" -eq 6
+case_run md-shape "^pfsbench -d $D/md-shape -p create,stat,read-files,delete -n 20 -i 2 --format mdtest\$" \
+    mdtest -F -n 20 -i 2 -d "$D/md-shape"
+pyfile "pfsbench mdtest -n 20 -i 2: mdtest's SUMMARY tables, the results file's numbers" check_ior_shape.py mdtest \
+    "$T/md-shape/fe.out" "$T/md-shape/fe/pfsbench-results.h5"
 
 # ---- --rep-delay (IOR's -d): every rank sleeps between repetitions, outside the timed phases
 mkdir -p "$D/delay"
