@@ -4,9 +4,9 @@
  * the latency summaries and the time series' intervals, the page cache and
  * the verdict on a repetition too short to measure; per phase the
  * statistics over the measured repetitions and their 95% interval. The
- * text, JSON and CSV reports and the results file format these and
- * compute nothing (fio's stat.c computes, its show_* print). Pure and
- * local: no MPI, no HDF5, no output. */
+ * text, JSON, CSV, IOR- and mdtest-shaped reports and the results file
+ * format these and compute nothing (fio's stat.c computes, its show_*
+ * print). Pure and local: no MPI, no HDF5, no output. */
 #ifndef PFS_FIGURES_H
 #define PFS_FIGURES_H
 
