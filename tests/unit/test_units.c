@@ -230,8 +230,8 @@ static void test_frontend_sizes(void **state)
     static const struct {
         const char *tool, *words, *want, *refusal;
     } c[] = {
-        {"ior", "-b 1GB -t 64KiB -w", "pfsbench -d . -t 64k -b 1g --shared -p write", NULL},
-        {"ior", "-b 64mb -t 1m -w", "pfsbench -d . -t 1m -b 64m --shared -p write", NULL},
+        {"ior", "-b 1GB -t 64KiB -w", "pfsbench -d . -t 64k -b 1g --shared -p write --format ior", NULL},
+        {"ior", "-b 64mb -t 1m -w", "pfsbench -d . -t 1m -b 64m --shared -p write --format ior", NULL},
         {"iozone", "-i 0 -r 256KB -s 4MiB", "pfsbench -d . -t 256k -b 4m -p write,rewrite", NULL},
         {"iozone", "-i 0 -r 64 -s 1024", "pfsbench -d . -t 64k -b 1m -p write,rewrite", NULL},
         {"ior", "-b 1.5g -w", NULL, "ior -b: '1.5g' is not a size: a fraction"},
