@@ -190,8 +190,16 @@ void fe_iozone(struct fe *f, int argc, char **argv)
     char list[64];
     snprintf(list, sizeof(list), "%s%s%s", s.write ? (s.noretest ? "write" : "write,rewrite") : "",
              s.write && s.read ? "," : "", s.read ? (s.noretest ? "read" : "read,reread") : "");
-    fe_add(f, "-d");
-    fe_add(f, s.dir);
+    /* IOzone works in the current directory (a client list's column on
+     * each client): `-- -d DIR` names it (scripts/pfsrun --clients passes
+     * the list's); -F with a directory of its own would name a second. */
+    int pass_dir = fe_passes(f, "-d") || fe_passes(f, "--dir");
+    if (pass_dir && s.have_files && strcmp(s.dir, ".") != 0)
+        fe_refuse(f, "-F", "the files are in %s and -- -d names the directory too: give one", s.dir);
+    if (!pass_dir) {
+        fe_add(f, "-d");
+        fe_add(f, s.dir);
+    }
     fe_add_size(f, "-t", s.rec);
     fe_add_size(f, "-b", s.size);
     fe_add(f, "-p");

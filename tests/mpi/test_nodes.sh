@@ -94,22 +94,29 @@ check "pfsrun --dry-run, PBS_NODEFILE: exits 0" rc_is 0
 check "pfsrun --dry-run, PBS_NODEFILE: prints the mpirun line (all slots, round-robin)" [ "$(cat "$T/out")" = "$want" ]
 check "pfsrun --dry-run, PBS_NODEFILE: the launch line is on stderr" grep -qxF "pfsrun: launch: $want" "$T/err"
 
-cat >"$T/clients" <<'EOF'
-# IOzone -+m client list: host, working directory, path to iozone
-node1 /mnt/pfs/c1 /usr/bin/iozone
-node2 /mnt/pfs/c2 /usr/bin/iozone
-node3 /mnt/pfs/c3 /usr/bin/iozone
-
-node1 /mnt/pfs/c4 /usr/bin/iozone
-EOF
+# IOzone -+m client lists: host, working directory, path to iozone. pfsbench's ranks share one
+# directory: the list's becomes -d (after `--` for an iozone line); lists whose directories
+# differ, or a -d other than the list's, are refused.
+printf '# host, working directory, path to iozone\nnode1 %s /usr/bin/iozone\nnode2 %s /usr/bin/iozone\nnode3 %s /usr/bin/iozone\n\nnode1 %s /usr/bin/iozone\n' \
+    "$D" "$D" "$D" "$D" >"$T/clients"
+printf 'node1 /mnt/pfs/c1 /usr/bin/iozone\nnode2 /mnt/pfs/c2 /usr/bin/iozone\n' >"$T/clients-differ"
+printf 'node1 /mnt/pfs/c1 /usr/bin/iozone\nnode2\n' >"$T/clients-partial"
+printf 'node1\nnode2\n' >"$T/clients-hosts"
 RC=0
-"$PFSRUN" --clients "$T/clients" -n 3 --mpirun-args "--oversubscribe --bind-to none" --dry-run -d "$D" >"$T/out" 2>"$T/err" || RC=$?
-want="mpirun -np 3 --map-by node --host node1:2,node2:1,node3:1 -x PFSBENCH_PLACEMENT=round-robin --oversubscribe --bind-to none $BIN -d $D"
+"$PFSRUN" --clients "$T/clients" -n 3 --mpirun-args "--oversubscribe --bind-to none" --dry-run -t 64k >"$T/out" 2>"$T/err" || RC=$?
+want="mpirun -np 3 --map-by node --host node1:2,node2:1,node3:1 -x PFSBENCH_PLACEMENT=round-robin --oversubscribe --bind-to none $BIN -t 64k -d $D"
 check "pfsrun --dry-run --clients: exits 0" rc_is 0
-check "pfsrun --dry-run --clients: first column as host, a slot per line, extra mpirun args" [ "$(cat "$T/out")" = "$want" ]
+check "pfsrun --dry-run --clients: first column as host, a slot per line, the list's directory as -d" [ "$(cat "$T/out")" = "$want" ]
 RC=0
 "$PFSRUN" --clients "$T/clients" --dry-run -- -d "$D" >"$T/out" 2>"$T/err" || RC=$?
 check "pfsrun --clients without -n: one rank per client line" grep -q "^mpirun -np 4 " "$T/out"
+check "pfsrun --clients with the list's own -d: passed once" grep -q " $BIN -d $D\$" "$T/out"
+RC=0
+"$PFSRUN" --clients "$T/clients" --dry-run -- iozone -i 0 -t 4 >"$T/out" 2>"$T/err" || RC=$?
+check "pfsrun --clients with an iozone line: the directory after --" grep -q " $BIN iozone -i 0 -t 4 -- -d $D\$" "$T/out"
+RC=0
+"$PFSRUN" --clients "$T/clients-hosts" --dry-run -d "$D" >"$T/out" 2>"$T/err" || RC=$?
+check "pfsrun --clients, hosts alone: -d as given" grep -q "^mpirun -np 2 .* $BIN -d $D\$" "$T/out"
 
 RC=0
 "$PFSRUN" --hostfile "$FAKENODES_HOSTFILE" --dry-run -d "$D" >"$T/out" 2>"$T/err" || RC=$?
@@ -149,6 +156,14 @@ usage_error "pfsrun --srun outside Slurm" "--srun works inside a Slurm allocatio
 usage_error "pfsrun --clients missing file" "is not a readable file" "$PFSRUN" --clients "$T/nope" -d "$D"
 usage_error "pfsrun without pfsbench options" "no pfsbench options given" env PBS_NODEFILE="$T/pbs_nodefile" "$PFSRUN"
 usage_error "pfsrun with a bad PFSBENCH" "is not an executable file" env PFSBENCH="$T/nope" "$PFSRUN" -n 2 -d "$D"
+usage_error "pfsrun --clients whose directories differ" "every line must name the same one" \
+    "$PFSRUN" --clients "$T/clients-differ" -t 64k
+usage_error "pfsrun --clients naming a directory on some lines" "give it on every line or on none" \
+    "$PFSRUN" --clients "$T/clients-partial" -t 64k
+usage_error "pfsrun --clients and a different -d" "but the client list names the directory $D" \
+    "$PFSRUN" --clients "$T/clients" -d "$T"
+usage_error "pfsrun --clients with directories and an ior line" "give that tool its directory" \
+    "$PFSRUN" --clients "$T/clients" -- ior -w
 usage_error "pfsrun --hostfile and --clients" "give one node source" "$PFSRUN" --hostfile "$FAKENODES_HOSTFILE" --clients "$T/clients" -d "$D"
 
 # ---- pfsrun: a real run over the fake nodes of a PBS_NODEFILE -------------

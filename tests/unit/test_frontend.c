@@ -379,6 +379,9 @@ static void test_iozone(void **state)
     expect("iozone", 1, "-i 0 -s 512k", "pfsbench -d . -t 4k -b 512k -p write,rewrite");
     expect("iozone", 2, "-i 0 -i 9 -i 1 -t 2 -F /m/a /m/b -I -T -+u -C -x", "pfsbench -d /m -t 4k -b 512k -p write,rewrite,read,reread --direct");
     expect("iozone", 1, "-i 1 -f /m/one -- --run-id R1", "pfsbench -d /m -t 4k -b 512k -p read,reread --run-id R1");
+    /* IOzone's working directory (pfsrun --clients: the list's column) as -- -d; bare -F names are in it */
+    expect("iozone", 2, "-i 0 -t 2 -- -d /c", "pfsbench -t 4k -b 512k -p write,rewrite -d /c");
+    expect("iozone", 2, "-i 0 -t 2 -F a b -- --dir=/c", "pfsbench -t 4k -b 512k -p write,rewrite --dir=/c");
 }
 
 static void test_iozone_refused(void **state)
@@ -395,6 +398,8 @@ static void test_iozone_refused(void **state)
     static const char *const mix[] = {"-F"};
     expect_refused("iozone", 2, "-i 0 -t 2 -F /a/x /b/y", mix, 1);
     expect_refused("iozone", 2, "-i 0 -t 4 -F /a/x /a/y", mix, 1);
+    expect_refused("iozone", 2, "-i 0 -t 2 -F /a/x /a/y -- -d /c", mix, 1);
+    assert_non_null(strstr(msg, "the files are in /a and -- -d names the directory too"));
     static const char *const tool[] = {"fio"};
     expect_refused("fio", 1, "-x", tool, 1);
 }
