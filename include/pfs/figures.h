@@ -82,6 +82,11 @@ struct pfs_rep_figs {
     int slow, fast, nstrag;       /* the first lowest and first highest node_value; how many stragglers */
     double *node_cpu_user, *node_cpu_sys; /* CPU seconds of the node's streams */
     double *stream_bw;            /* [N]: each stream's bytes / its own close_end - open_start */
+    /* Over the streams (IOzone's per-process figures): stream_bw's sum
+     * ("children see"), least, most and mean, and the fewest bytes a
+     * stream moved ("min xfer"); 0 without streams. */
+    double stream_bw_sum, stream_bw_min, stream_bw_max, stream_bw_mean;
+    uint64_t stream_bytes_min;
     struct pfs_cpu_fig cpu;
     /* Latency: lat NULL when not recorded (then the rest is 0). */
     const struct pfs_phase_lat *lat;

@@ -74,6 +74,8 @@ struct pfs_phase_env {
 
 struct pfs_phase_ops {
     const char *name;            /* as -p, the report and the results file spell it */
+    const char *iozone;          /* IOzone's name of the test in its throughput lines ("initial writers";
+                                  * pfs/report_iozone.h), NULL: IOzone has none */
     enum pfs_phase_kind kind;
     unsigned flags;              /* PFS_PHF_* */
     enum pfs_phase_unit unit;

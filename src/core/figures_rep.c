@@ -85,7 +85,15 @@ static void streams(struct pfs_rep_figs *r, const struct pfs_times *t, int ns)
         r->stream_bw[i] = span > 0 ? (double)t[i].bytes / span : 0;
         r->cpu.user_s += t[i].cpu_user;
         r->cpu.sys_s += t[i].cpu_sys;
+        r->stream_bw_sum += r->stream_bw[i];
+        if (i == 0 || r->stream_bw[i] < r->stream_bw_min)
+            r->stream_bw_min = r->stream_bw[i];
+        if (i == 0 || r->stream_bw[i] > r->stream_bw_max)
+            r->stream_bw_max = r->stream_bw[i];
+        if (i == 0 || t[i].bytes < r->stream_bytes_min)
+            r->stream_bytes_min = t[i].bytes;
     }
+    r->stream_bw_mean = ns > 0 ? r->stream_bw_sum / ns : 0;
     if (r->s.seconds > 0 && ns > 0)
         r->cpu.percent = (r->cpu.user_s + r->cpu.sys_s) / (r->s.seconds * ns) * 100.0;
 }

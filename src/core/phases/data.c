@@ -142,6 +142,7 @@ void pfs_phase_drop_caches(struct pfs_phase_env *e)
 
 const struct pfs_phase_ops pfs_ph_write = {
     .name = "write",
+    .iozone = "initial writers",
     .kind = PFS_PHASE_DATA,
     .flags = PFS_PHF_WRITES | PFS_PHF_CREATES | PFS_PHF_STONEWALL | PFS_PHF_WEARS_OUT | PFS_PHF_SETS_COUNT |
              PFS_PHF_SYNCS,
@@ -157,6 +158,7 @@ const struct pfs_phase_ops pfs_ph_write = {
 
 const struct pfs_phase_ops pfs_ph_rewrite = {
     .name = "rewrite",
+    .iozone = "rewriters",
     .kind = PFS_PHASE_DATA,
     .flags = PFS_PHF_WRITES | PFS_PHF_STONEWALL | PFS_PHF_WEARS_OUT | PFS_PHF_RMW | PFS_PHF_SYNCS,
     .unit = PFS_UNIT_BYTES,
@@ -170,6 +172,7 @@ const struct pfs_phase_ops pfs_ph_rewrite = {
 
 const struct pfs_phase_ops pfs_ph_read = {
     .name = "read",
+    .iozone = "readers",
     .kind = PFS_PHASE_DATA,
     .flags = PFS_PHF_READS | PFS_PHF_OTHERS | PFS_PHF_STONEWALL | PFS_PHF_WEARS_OUT,
     .unit = PFS_UNIT_BYTES,
@@ -184,6 +187,7 @@ const struct pfs_phase_ops pfs_ph_read = {
 
 const struct pfs_phase_ops pfs_ph_reread = {
     .name = "reread",
+    .iozone = "re-readers",
     .kind = PFS_PHASE_DATA,
     .flags = PFS_PHF_READS | PFS_PHF_OTHERS | PFS_PHF_STONEWALL | PFS_PHF_WEARS_OUT,
     .unit = PFS_UNIT_BYTES,
