@@ -180,6 +180,7 @@ void fe_iozone(struct fe *f, int argc, char **argv)
         fe_refuse(f, "-i", "not given: IOzone would run every test; give -i 0 (write, rewrite) and/or -i 1 (read, "
                   "reread)");
     long threads = iz_threads(f, &s);
+    f->iozone_lines = s.threads > 0; /* -t: IOzone's throughput mode, and its lines */
     if (s.have_files && s.have_files < (s.threads ? s.threads : 1))
         fe_refuse(f, "-F", "%d names for -t %ld processes", s.have_files, s.threads);
     if (!s.close)

@@ -16,6 +16,7 @@
 #include "pfs/cmdline.h"
 #include "pfs/fsinfo.h"
 #include "pfs/report_cache.h"
+#include "pfs/report_iozone.h"
 #include "pfs/results.h"
 
 void drv_iso_time(char *buf, size_t len)
@@ -452,6 +453,8 @@ int drv_record_end(struct ctx *c, int failed)
             pfs_report_mdtest(stdout, d);
         else if (any)
             pfs_report_end(msg, d); /* the latency table (not with -q), the summary last */
+        if (c->iozone_lines && cfg->format == PFS_FORMAT_TEXT && any)
+            pfs_report_iozone(msg, d); /* pfsbench iozone -t N: IOzone's lines, after the report */
         /* The kept files' line even with -q: a scripted write-then-read reads its run id there. */
         if (cfg->keep && d->kept)
             fprintf(msg, "kept data files %s/pfsbench.%s.*, %llu transfers of %llu bytes in each stream's file or "

@@ -124,6 +124,7 @@ compare iozone-002 write=$((2 * 4 << 20)) rewrite=$((2 * 4 << 20)) read=$((2 * 4
 case_run iozone-004 "^pfsbench -d $D/iz -t 1m -b 4m -p write,read --threads 2 --include-close -e -k\$" \
     iozone -i0 -i1 -c -e -w -r 1M -s 4m -t 4 -+n -F "$D/iz/a" "$D/iz/b" "$D/iz/c" "$D/iz/d"
 compare iozone-004 write=$((4 * 4 << 20)) read=$((4 * 4 << 20))
+check "iozone -t: the native equivalent prints no IOzone lines" not grep -q "Children see throughput" "$T/out"
 
 # pyfile WHAT SCRIPT ARGS...: a check script of tests/mpi passes.
 pyfile() {
@@ -145,6 +146,12 @@ case_run md-shape "^pfsbench -d $D/md-shape -p create,stat,read-files,delete -n 
     mdtest -F -n 20 -i 2 -d "$D/md-shape"
 pyfile "pfsbench mdtest -n 20 -i 2: mdtest's SUMMARY tables, the results file's numbers" check_ior_shape.py mdtest \
     "$T/md-shape/fe.out" "$T/md-shape/fe/pfsbench-results.h5"
+
+# ---- IOzone's throughput-mode lines after the report (-t N), the figures the results file holds
+pyfile "iozone -t 2: IOzone's Children/Parent/Min/Max/Avg/Min xfer lines hold the results file's figures" \
+    check_iozone_lines.py "$T/iozone-002/fe.out" "$T/iozone-002/fe/pfsbench-results.h5" 2
+pyfile "iozone -t 4 on 2 ranks (-T 2): 4 processes in the lines" \
+    check_iozone_lines.py "$T/iozone-004/fe.out" "$T/iozone-004/fe/pfsbench-results.h5" 4
 
 # ---- --rep-delay (IOR's -d): every rank sleeps between repetitions, outside the timed phases
 mkdir -p "$D/delay"

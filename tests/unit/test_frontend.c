@@ -382,6 +382,12 @@ static void test_iozone(void **state)
     /* IOzone's working directory (pfsrun --clients: the list's column) as -- -d; bare -F names are in it */
     expect("iozone", 2, "-i 0 -t 2 -- -d /c", "pfsbench -t 4k -b 512k -p write,rewrite -d /c");
     expect("iozone", 2, "-i 0 -t 2 -F a b -- --dir=/c", "pfsbench -t 4k -b 512k -p write,rewrite --dir=/c");
+    /* -t is IOzone's throughput mode: its lines follow the report; without -t, none */
+    assert_int_equal(extra.iozone_lines, 1);
+    expect("iozone", 1, "-i 0 -s 512k", "pfsbench -d . -t 4k -b 512k -p write,rewrite");
+    assert_int_equal(extra.iozone_lines, 0);
+    expect("ior", 1, "-w -t 1m -b 4m", "pfsbench -d . -t 1m -b 4m --shared -p write");
+    assert_int_equal(extra.iozone_lines, 0);
 }
 
 static void test_iozone_refused(void **state)
