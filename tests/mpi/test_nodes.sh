@@ -175,6 +175,19 @@ check "pfsrun over 4 fake PBS nodes: rank r on node r mod 4" placement_is 4
 check "pfsrun over 4 fake PBS nodes: no round-robin warning" hasnt "round-robin placement was asked for"
 pycheck "pfsrun over 4 fake PBS nodes: results say 4 nodes, round-robin asked, reads from other nodes" nodes pfsrun "$T/pfsrun.h5"
 
+# ---- pfsrun: a real iozone run from a client list of the 4 fake nodes, in the list's directory
+mkdir -p "$T/clients-dir" "$T/clients-cwd"
+printf 'node%d %s /usr/bin/iozone\n' 1 "$T/clients-dir" 2 "$T/clients-dir" 3 "$T/clients-dir" 4 "$T/clients-dir" >"$T/clients-real"
+RC=0
+(cd "$T/clients-cwd" && timeout 90 "$PFSRUN" --clients "$T/clients-real" --mpirun-args "$FAKENODES_MPIRUN_ARGS_STRING" -- \
+    iozone -i 0 -r 64k -s 256k -t 4 -- -o "$T/clients.h5") >"$T/out" 2>"$T/err" || RC=$?
+check "pfsrun --clients, iozone over 4 fake nodes: exits 0" rc_is 0
+check "pfsrun --clients, iozone: the run worked in the list's directory, on 4 nodes" \
+    "$PY" "$PFS_SRC/tests/mpi/check_run_dir.py" "$T/clients.h5" "$T/clients-dir" 4
+check "pfsrun --clients, iozone: nothing left in the working directory or the list's" test -z "$(ls -A "$T/clients-cwd")$(ls -A "$T/clients-dir")"
+check "pfsrun --clients, iozone -t 4: IOzone's lines hold the run's figures" \
+    "$PY" "$PFS_SRC/tests/mpi/check_iozone_lines.py" "$T/out" "$T/clients.h5" 4
+
 # ---- the PBS job scripts, with a fake PBS_NODEFILE -------------------------
 for j in pfsbench.pbs sweep.pbs pfsbench.slurm sweep.slurm; do
     check "jobs/$j: bash -n" bash -n "$PFS_SRC/jobs/$j"
