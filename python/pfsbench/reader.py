@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 import warnings
-from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Set, Tuple, Union, overload
+from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Set, Tuple, TypeVar, Union, overload
 
 import h5py
 import numpy as np
@@ -202,7 +202,32 @@ class Run:
         return frames.frame("placement", [self], as_frame)
 
 
-class Results:
+_Held = TypeVar("_Held", bound="RunsHeld")
+
+
+class RunsHeld:
+    """What Results and ResultsSet share: runs, iterated and counted, and a
+    context manager that calls close() on exit."""
+
+    runs: List[Run]
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self: _Held) -> _Held:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __iter__(self) -> Iterator[Run]:
+        return iter(self.runs)
+
+    def __len__(self) -> int:
+        return len(self.runs)
+
+
+class Results(RunsHeld):
     """An open pfsbench results file (pfsbench.open(path)); a context
     manager, closed on exit or by close(). runs: the readable runs, in order
     (a damaged run is left out, and named in problems and, unless
@@ -230,18 +255,6 @@ class Results:
     def close(self) -> None:
         self.closed = True
         self.file.close()
-
-    def __enter__(self) -> "Results":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def __iter__(self) -> Iterator[Run]:
-        return iter(self.runs)
-
-    def __len__(self) -> int:
-        return len(self.runs)
 
     def __repr__(self) -> str:
         return "<pfsbench.Results %s: %d run%s>" % (self.path, len(self.runs), "" if len(self.runs) == 1 else "s")

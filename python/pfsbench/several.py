@@ -12,15 +12,15 @@ are theirs, joined, with the column file: the path as given.
 from __future__ import annotations
 
 import os
-from typing import Iterator, List, Sequence, Tuple, Union
+from typing import List, Sequence, Tuple, Union
 
 from . import frames
-from .reader import Frame, Results, Run
+from .reader import Frame, Results, Run, RunsHeld
 
 PathArg = Union[str, "os.PathLike[str]"]
 
 
-class ResultsSet:
+class ResultsSet(RunsHeld):
     """Several open results files (pfsbench.open([a, b])): results (a
     Results per file, in the order given), runs (every readable run of
     every file, in that order; run.results.path names its file), problems
@@ -48,18 +48,6 @@ class ResultsSet:
     def close(self) -> None:
         for r in self.results:
             r.close()
-
-    def __enter__(self) -> "ResultsSet":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def __iter__(self) -> Iterator[Run]:
-        return iter(self.runs)
-
-    def __len__(self) -> int:
-        return len(self.runs)
 
     def __repr__(self) -> str:
         return "<pfsbench.ResultsSet %d files, %d run%s>" % (len(self.results), len(self.runs),
