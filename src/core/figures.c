@@ -70,7 +70,8 @@ int pfs_figures_add(struct pfs_figures *f, const struct pfs_run_data *d, int p, 
     struct pfs_rep_figs *r = &pf->rep[rep];
     free(r->mem);
     int rc = pfs_figs_rep_compute(r, f, d, p, rep);
-    pf->reps = rep + 1;
+    if (rep >= pf->reps)
+        pf->reps = rep + 1;
     if (rc == 0) {
         pf->cache_methods |= r->cache.methods;
         pf->dirty_methods |= r->cache.dirty_methods;
@@ -147,8 +148,8 @@ void pfs_figures_finish(struct pfs_figures *f, const struct pfs_run_data *d)
 void pfs_figures_free(struct pfs_figures *f)
 {
     for (int p = 0; f->phase && p < f->nphases; p++) {
-        for (int rep = 0; f->phase[p].rep && rep < f->slots; rep++)
-            free(f->phase[p].rep[rep].mem);
+        for (int rep = 0; f->phase[p].rep && rep < f->phase[p].reps; rep++)
+            free(f->phase[p].rep[rep].mem); /* the slots above reps were never touched */
         free(f->phase[p].rep);
     }
     free(f->phase);

@@ -496,10 +496,14 @@ void drv_record_free(struct ctx *c)
         record_out_flush(c);
     free(c->rec.times);
     free(c->rec.gathered);
-    free(c->rec.reps_done);
     free(c->rec.find_matched);
-    for (int i = 0; c->rec.lat && i < c->cfg.nphases * pfs_config_rep_slots(&c->cfg); i++)
-        pfs_lat_free(&c->rec.lat[i]);
+    /* Only the repetitions that ran (and the one a failure stopped) hold
+     * latency: -i 1000000 under a signal must not walk a million slots. */
+    const int slots = pfs_config_rep_slots(&c->cfg);
+    for (int p = 0; c->rec.lat && c->rec.reps_done && p < c->cfg.nphases; p++)
+        for (int rep = 0; rep < slots && rep <= c->rec.reps_done[p]; rep++)
+            pfs_lat_free(&c->rec.lat[(size_t)p * (size_t)slots + (size_t)rep]);
+    free(c->rec.reps_done);
     free(c->rec.lat);
     pfs_run_release(&c->rec.data);
 }
