@@ -15,30 +15,16 @@
 #include "pfs/cmdline.h"
 #include "pfs/fsinfo.h"
 #include "pfs/report.h"
-
-struct fixture {
-    struct pfs_config cfg;
-    struct pfs_run_data d;
-    char hosts[4][PFS_HOST_MAX];
-    int node[4];
-    struct pfs_times times[2 * 2 * 4]; /* 2 phases x 2 reps x 4 ranks */
-    int reps_done[2];
-};
+#include "report_fixture.h"
 
 static int setup(void **state)
 {
-    struct fixture *f = calloc(1, sizeof(*f));
-    pfs_config_defaults(&f->cfg);
+    struct fixture *f = report_fixture_new();
     snprintf(f->cfg.dir, sizeof(f->cfg.dir), "/scratch/x");
     f->cfg.transfer = 1 << 20;
     f->cfg.block = 4 << 20;
     f->cfg.total = 16 << 20;
-    f->cfg.reps = 2;
     f->cfg.fsync = 1;
-    for (int r = 0; r < 4; r++) {
-        snprintf(f->hosts[r], PFS_HOST_MAX, "node%d", r % 2 + 1);
-        f->node[r] = r % 2;
-    }
     /* phase 0 rep 0: every rank 4 MiB in [1, 3]: 16 MiB / 2 s = 8 MiB/s.
      * Node 1's ranks are slow in phase 1 rep 1. */
     for (int p = 0; p < 2; p++)
@@ -49,41 +35,14 @@ static int setup(void **state)
                 t->close_end = (p == 1 && rep == 1 && r % 2) ? 9 : 3;
                 t->bytes = 4 << 20;
             }
-    f->reps_done[0] = f->reps_done[1] = 2;
-    struct pfs_run_data *d = &f->d;
-    d->cfg = &f->cfg;
-    snprintf(d->run_id, sizeof(d->run_id), "testrun");
-    snprintf(d->fstype, sizeof(d->fstype), "lustre");
-    d->status = "complete";
-    d->nranks = 4;
-    d->nnodes = 2;
-    d->hosts = (const char(*)[PFS_HOST_MAX])f->hosts;
-    d->node_of_rank = f->node;
-    d->nphases = 2;
-    d->reps = 2;
-    d->times = f->times;
-    d->reps_done = f->reps_done;
+    snprintf(f->d.fstype, sizeof(f->d.fstype), "lustre");
     *state = f;
     return 0;
 }
 
-static int teardown(void **state)
+static char *render(struct fixture *f, void (*fn)(FILE *, const struct pfs_run_data *))
 {
-    struct fixture *f = *state;
-    pfs_run_release(&f->d);
-    free(*state);
-    return 0;
-}
-
-__attribute__((noinline)) static char *render(struct fixture *f, void (*fn)(FILE *, const struct pfs_run_data *))
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&buf, &len);
-    assert_int_equal(pfs_run_figures(&f->d), 0); /* what the run data holds now, computed once */
-    fn(m, &f->d);
-    fclose(m);
-    return buf;
+    return report_fixture_render(f, fn, 0);
 }
 
 static void test_header(void **state)
@@ -1460,19 +1419,19 @@ static void test_md_tree(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_md_tree, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_header, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_many_warnings, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_rows, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_short_phase, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_summary, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_summary_ci_warmup, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_md_tree, setup, report_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_header, setup, report_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_many_warnings, setup, report_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_rows, setup, report_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_short_phase, setup, report_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_summary, setup, report_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_summary_ci_warmup, setup, report_fixture_teardown),
         cmocka_unit_test(test_escape_table),
         cmocka_unit_test(test_escape_all_bytes),
         cmocka_unit_test(test_escape_cut),
-        cmocka_unit_test_setup_teardown(test_json_nasty, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_csv_nasty, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_text_nasty, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_json_nasty, setup, report_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_csv_nasty, setup, report_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_text_nasty, setup, report_fixture_teardown),
         cmocka_unit_test(test_utf8_seq),
         cmocka_unit_test(test_cmdline_join),
         cmocka_unit_test(test_cmdline_all_bytes),
@@ -1481,12 +1440,12 @@ int main(void)
         cmocka_unit_test(test_mountinfo_lookup),
         cmocka_unit_test(test_layout_parse),
         cmocka_unit_test(test_meta_cache_warning),
-        cmocka_unit_test_setup_teardown(test_fs_in_report, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_latency_text, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_latency_json, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_latency_csv, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_config_and_absent, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_find_matched, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fs_in_report, setup, report_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_latency_text, setup, report_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_latency_json, setup, report_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_latency_csv, setup, report_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_config_and_absent, setup, report_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_find_matched, setup, report_fixture_teardown),
     };
     return cmocka_run_group_tests_name("report", tests, NULL, NULL);
 }

@@ -15,15 +15,7 @@
 
 #include "pfs/phase.h"
 #include "pfs/report.h"
-
-struct fixture {
-    struct pfs_config cfg;
-    struct pfs_run_data d;
-    char hosts[4][PFS_HOST_MAX];
-    int node[4];
-    struct pfs_times times[2 * 2 * 4]; /* 2 phases x 2 reps x 4 ranks */
-    int reps_done[2];
-};
+#include "report_fixture.h"
 
 /* Phase p, repetition rep: every rank's span is [1, 1 + span[p][rep]], with
  * 4 MiB in 4 transfers (data), or 10 files (metadata). */
@@ -48,58 +40,23 @@ static void fill(struct fixture *f, const char *p0, const char *p1, int meta)
 
 static int setup(void **state)
 {
-    struct fixture *f = calloc(1, sizeof(*f));
-    pfs_config_defaults(&f->cfg);
+    struct fixture *f = report_fixture_new();
     snprintf(f->cfg.dir, sizeof(f->cfg.dir), "/scratch/x");
     snprintf(f->cfg.label, sizeof(f->cfg.label), "refnum=7");
     f->cfg.transfer = 1 << 20;
     f->cfg.block = 4 << 20;
-    f->cfg.reps = 2;
     f->cfg.shared = 1;
-    for (int r = 0; r < 4; r++) {
-        snprintf(f->hosts[r], PFS_HOST_MAX, "node%d", r % 2 + 1);
-        f->node[r] = r % 2;
-    }
-    f->reps_done[0] = f->reps_done[1] = 2;
     struct pfs_run_data *d = &f->d;
-    d->cfg = &f->cfg;
-    snprintf(d->run_id, sizeof(d->run_id), "testrun");
     snprintf(d->start_iso, sizeof(d->start_iso), "2026-01-01T00:00:00Z");
     snprintf(d->end_iso, sizeof(d->end_iso), "2026-01-01T00:00:09Z");
-    d->status = "complete";
     d->cmdline = "pfsbench -p write,read";
-    d->nranks = 4;
-    d->nnodes = 2;
-    d->hosts = (const char(*)[PFS_HOST_MAX])f->hosts;
-    d->node_of_rank = f->node;
-    d->nphases = 2;
-    d->reps = 2;
-    d->times = f->times;
-    d->reps_done = f->reps_done;
     *state = f;
     return 0;
 }
 
-static int teardown(void **state)
-{
-    struct fixture *f = *state;
-    pfs_run_release(&f->d);
-    free(*state);
-    return 0;
-}
-
-/* fn's output for the run data as it is now: its figures computed first
- * unless keep (then they are what the test set). */
 static char *render(struct fixture *f, void (*fn)(FILE *, const struct pfs_run_data *), int keep)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&buf, &len);
-    if (!keep)
-        assert_int_equal(pfs_run_figures(&f->d), 0);
-    fn(m, &f->d);
-    fclose(m);
-    return buf;
+    return report_fixture_render(f, fn, keep);
 }
 
 /* The whole line of s that starts with prefix (a static copy), or fails. */
@@ -220,10 +177,10 @@ static void test_mdtest_dirs(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_ior_results, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_ior_summary, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_mdtest_summary, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_mdtest_dirs, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_ior_results, setup, report_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_ior_summary, setup, report_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_mdtest_summary, setup, report_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_mdtest_dirs, setup, report_fixture_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

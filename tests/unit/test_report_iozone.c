@@ -15,29 +15,15 @@
 #include "pfs/cmdline.h"
 #include "pfs/phase.h"
 #include "pfs/report_iozone.h"
-
-struct fixture {
-    struct pfs_config cfg;
-    struct pfs_run_data d;
-    char hosts[4][PFS_HOST_MAX];
-    int node[4];
-    struct pfs_times times[2 * 2 * 4]; /* 2 phases (write, read) x 2 reps x 4 streams */
-    int reps_done[2];
-};
+#include "report_fixture.h"
 
 /* Streams 0-2: 4 MiB in [1, 3], 2048 kB/s each; stream 3: 2 MiB in [1, 5],
  * 512 kB/s. Children see 6656 kB/s; parent 14 MiB / 4 s = 3584 kB/s. The
  * second repetition of each phase is the same, twice as fast. */
 static int setup(void **state)
 {
-    struct fixture *f = calloc(1, sizeof(*f));
-    pfs_config_defaults(&f->cfg);
-    f->cfg.reps = 2;
+    struct fixture *f = report_fixture_new();
     f->cfg.warmup = 0;
-    for (int r = 0; r < 4; r++) {
-        snprintf(f->hosts[r], PFS_HOST_MAX, "node%d", r % 2 + 1);
-        f->node[r] = r % 2;
-    }
     for (int i = 0; i < 2 * 2 * 4; i++) {
         const int rep = (i / 4) % 2, s = i % 4;
         struct pfs_times *t = &f->times[i];
@@ -45,39 +31,13 @@ static int setup(void **state)
         t->close_end = 1 + (s == 3 ? 4.0 : 2.0) / (rep + 1);
         t->bytes = s == 3 ? 2 << 20 : 4 << 20;
     }
-    f->reps_done[0] = f->reps_done[1] = 2;
-    struct pfs_run_data *d = &f->d;
-    d->cfg = &f->cfg;
-    d->status = "complete";
-    d->nranks = 4;
-    d->nnodes = 2;
-    d->hosts = (const char(*)[PFS_HOST_MAX])f->hosts;
-    d->node_of_rank = f->node;
-    d->nphases = 2;
-    d->reps = 2;
-    d->times = f->times;
-    d->reps_done = f->reps_done;
     *state = f;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    struct fixture *f = *state;
-    pfs_run_release(&f->d);
-    free(*state);
     return 0;
 }
 
 static char *render(struct fixture *f)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&buf, &len);
-    assert_int_equal(pfs_run_figures(&f->d), 0);
-    pfs_report_iozone(m, &f->d);
-    fclose(m);
-    return buf;
+    return report_fixture_render(f, pfs_report_iozone, 0);
 }
 
 static const char want_write[] = "\n"
@@ -141,9 +101,9 @@ static void test_warmup_and_names(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_blocks, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_figures, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_warmup_and_names, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_blocks, setup, report_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_figures, setup, report_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_warmup_and_names, setup, report_fixture_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
