@@ -8,7 +8,8 @@ joined by commas ("write=1048576 read=1048576"), then each run attribute named o
 command line ("api=mmap"). A job file's sections are runs of their own, so one MPI job can
 stand for many launches and each still be checked on its own.
 
-The tests' check modules (tests/mpi/*_checks.py) import text and dispatch from here.
+The tests' check modules (tests/mpi/*_checks.py) import text, one_run_attrs and dispatch
+from here.
 """
 import sys
 from typing import Callable, Dict, List
@@ -19,6 +20,16 @@ import h5py
 def text(v: object) -> str:
     """An HDF5 string attribute (bytes or str) as str; anything else through str()."""
     return v.decode() if isinstance(v, bytes) else str(v)
+
+
+def one_run_attrs(path: str) -> Dict[str, str]:
+    """The attributes of the one run in the results file at path, each as text() gives it
+    (an integer attribute as its digits); raises an AssertionError when the file holds
+    another number of runs."""
+    with h5py.File(path, "r") as f:
+        runs = list(f["runs"].values())
+        assert len(runs) == 1, len(runs)
+        return {k: text(v) for k, v in runs[0].attrs.items()}
 
 
 def dispatch(checks: Dict[str, Callable[..., None]], argv: List[str]) -> int:

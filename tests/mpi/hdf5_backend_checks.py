@@ -18,7 +18,7 @@ import sys
 import h5py
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from runs import dispatch, text  # noqa: E402
+from runs import dispatch, one_run_attrs  # noqa: E402
 
 
 def corrupt(path: str) -> None:
@@ -46,13 +46,9 @@ def chunk_align(path: str) -> None:
 
 
 def results(path: str) -> None:
-    with h5py.File(path, "r") as f:
-        runs = list(f["runs"].values())
-        assert len(runs) == 1, len(runs)
-        a = runs[0].attrs
-        api = text(a["api"])
-        assert api == "hdf5", api
-        assert int(a["hdf5_chunk"]) == 65536, a["hdf5_chunk"]
+    a = one_run_attrs(path)
+    assert a["api"] == "hdf5", a["api"]
+    assert int(a["hdf5_chunk"]) == 65536, a["hdf5_chunk"]
 
 
 if __name__ == "__main__":

@@ -8,20 +8,14 @@ AssertionError naming what differs.
 import os
 import sys
 
-import h5py
-
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from runs import dispatch, text  # noqa: E402
+from runs import dispatch, one_run_attrs  # noqa: E402
 
 
 def results(path: str) -> None:
-    with h5py.File(path, "r") as f:
-        runs = list(f["runs"].values())
-        assert len(runs) == 1, len(runs)
-        a = runs[0].attrs
-        api = text(a["api"])
-        assert api == "uring", api
-        assert int(a["iodepth"]) == 32, a["iodepth"]
+    a = one_run_attrs(path)
+    assert a["api"] == "uring", a["api"]
+    assert int(a["iodepth"]) == 32, a["iodepth"]
 
 
 if __name__ == "__main__":
