@@ -88,6 +88,12 @@ struct pfs_rep_figs {
     double stream_bw_sum, stream_bw_min, stream_bw_max, stream_bw_mean;
     uint64_t stream_bytes_min;
     struct pfs_cpu_fig cpu;
+    /* The span's parts as IOR's "Results:" splits it (its reduction: the
+     * latest end minus the earliest start over the streams, so they may
+     * overlap and need not add up to s.seconds): open, open_start ..
+     * open_end; the transfers, open_end .. xfer_end; fsync (-e) and close,
+     * xfer_end .. close_end. Seconds. */
+    double open_s, xfer_s, close_s;
     /* Latency: lat NULL when not recorded (then the rest is 0). */
     const struct pfs_phase_lat *lat;
     struct pfs_lat_sum lat_sum[PFS_LAT_KINDS]; /* every stream, per kind */

@@ -1,7 +1,7 @@
 /* One repetition's figures (pfs/figures.h): the aggregate, each node's and
- * each stream's, the CPU, the latency summaries and intervals, the page
- * cache and the too-short verdict, from the streams' pfs_times and the
- * latency record of one phase and repetition. */
+ * each stream's, the CPU, IOR's parts of the span, the latency summaries
+ * and intervals, the page cache and the too-short verdict, from the
+ * streams' pfs_times and the latency record of one phase and repetition. */
 #include "figures_int.h"
 
 #include <math.h>
@@ -98,6 +98,24 @@ static void streams(struct pfs_rep_figs *r, const struct pfs_times *t, int ns)
         r->cpu.percent = (r->cpu.user_s + r->cpu.sys_s) / (r->s.seconds * ns) * 100.0;
 }
 
+/* open_s, xfer_s and close_s: each part from its earliest start to its
+ * latest end over the streams. */
+static void parts(struct pfs_rep_figs *r, const struct pfs_times *t, int ns)
+{
+    if (ns < 1)
+        return;
+    double open0 = t[0].open_start, open1 = t[0].open_end, xfer0 = t[0].open_end, xfer1 = t[0].xfer_end;
+    double close0 = t[0].xfer_end, close1 = t[0].close_end;
+    for (int i = 1; i < ns; i++) {
+        open0 = fmin(open0, t[i].open_start), open1 = fmax(open1, t[i].open_end);
+        xfer0 = fmin(xfer0, t[i].open_end), xfer1 = fmax(xfer1, t[i].xfer_end);
+        close0 = fmin(close0, t[i].xfer_end), close1 = fmax(close1, t[i].close_end);
+    }
+    r->open_s = open1 - open0;
+    r->xfer_s = xfer1 - xfer0;
+    r->close_s = close1 - close0;
+}
+
 void pfs_figs_lat_summary(const struct pfs_hist *h, struct pfs_lat_sum *o)
 {
     double sm[PFS_HS_N];
@@ -189,6 +207,7 @@ int pfs_figs_rep_compute(struct pfs_rep_figs *r, const struct pfs_figures *f, co
     pfs_node_spans(t, pfs_run_stream_nodes(d), ns, d->nnodes, sp);
     nodes(r, d, meta, t, sp);
     streams(r, t, ns);
+    parts(r, t, ns);
     latency(r, l, d->nnodes);
     cache(r, d, t);
     r->too_short = pfs_phase_skew_of(t, ns, &r->s, sp, d->nnodes, meta, &r->skew);

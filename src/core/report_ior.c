@@ -105,8 +105,9 @@ static void ior_header(FILE *out, const struct pfs_run_data *d, const char *api)
 
 /* One row of "Results:": a phase's repetition. IOPS is the figures' rate
  * (transfers/s), Latency the mean of the op latency when recorded (-l);
- * open, wr/rd and close are not figures of pfsbench's (one span per phase):
- * "-", total(s) the phase's time. */
+ * open, wr/rd and close the parts of the span IOR's way (each from its
+ * earliest start to its latest end over the streams), with fsync (-e) in
+ * close, where IOR has it in wr/rd; total(s) the phase's time. */
 static void ior_row(FILE *out, const struct pfs_run_data *d, const char *access, int rep, const struct pfs_rep_figs *r)
 {
     const struct pfs_config *c = d->cfg;
@@ -117,9 +118,9 @@ static void ior_row(FILE *out, const struct pfs_run_data *d, const char *access,
     ior_num(out, r->lat && l->count ? l->mean_ns / 1e9 : -1, "  ");
     ior_num(out, (double)c->block / 1024, " ");
     ior_num(out, (double)c->transfer / 1024, " ");
-    ior_num(out, -1, " ");
-    ior_num(out, -1, " ");
-    ior_num(out, -1, " ");
+    ior_num(out, r->open_s, " ");
+    ior_num(out, r->xfer_s, " ");
+    ior_num(out, r->close_s, " ");
     ior_num(out, r->s.seconds, " ");
     fprintf(out, "%-4d\n", rep);
 }

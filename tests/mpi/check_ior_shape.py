@@ -40,9 +40,19 @@ def phases(results: str) -> dict[str, dict[str, Arr]]:
         run = f["runs"][sorted(f["runs"])[-1]]
         assert text(run.attrs["status"]) == "complete", run.attrs["status"]
         for pg in run["phases"].values():
-            out[text(pg.attrs["phase"])] = {k: np.asarray(pg[k][()], dtype=float)
-                                            for k in ("bandwidth", "rate", "seconds")}
+            figs = {k: np.asarray(pg[k][()], dtype=float) for k in ("bandwidth", "rate", "seconds")}
+            figs.update(ior_parts(pg["times"][()]))
+            out[text(pg.attrs["phase"])] = figs
     return out
+
+
+def ior_parts(times: npt.NDArray[np.void]) -> dict[str, Arr]:
+    """IOR's open(s), wr/rd(s) and close(s) of each repetition from the streams' times ([rep][stream]): each
+    part's latest end minus its earliest start over the streams (IOR's ReduceIterResults)."""
+    def span(start: str, end: str) -> Arr:
+        return np.asarray(times[end].max(axis=1) - times[start].min(axis=1), dtype=float)
+    return {"open": span("open_start", "open_end"), "wrrd": span("open_end", "xfer_end"),
+            "close": span("xfer_end", "close_end")}
 
 
 def near(got: float, want: float, decimals: int, what: str) -> None:
@@ -83,7 +93,8 @@ def ior_results(lines: list[str], ph: dict[str, dict[str, Arr]], block: int, xfe
         near(v[1], ph[p]["rate"][rep], decimals(v[1]), "%s rep %d IOPS" % (p, rep))
         near(v[3], block / 1024, decimals(v[3]), "block(KiB)")
         near(v[4], xfer / 1024, decimals(v[4]), "xfer(KiB)")
-        assert v[5] == v[6] == v[7] == -1.0, "open, wr/rd, close: no figure, IOR's '-'"
+        for x, part in zip(v[5:8], ("open", "wrrd", "close")):
+            near(x, ph[p][part][rep], decimals(x), "%s rep %d %s(s)" % (p, rep, part))
         near(v[8], ph[p]["seconds"][rep], decimals(v[8]), "%s rep %d total(s)" % (p, rep))
     return len(rows)
 

@@ -17,8 +17,14 @@
 #include "pfs/report.h"
 #include "report_fixture.h"
 
-/* Phase p, repetition rep: every rank's span is [1, 1 + span[p][rep]], with
- * 4 MiB in 4 transfers (data), or 10 files (metadata). */
+/* Phase p, repetition rep of span S = span[p][rep]: rank r opens from
+ * 1 + 0.01r for 0.02 s, its transfers end at 1 + S - 0.25 - 0.05r, its
+ * close at 1 + S - 0.01r; 4 MiB in 4 transfers (data), or 10 files
+ * (metadata). Over the ranks, IOR's way (latest end - earliest start):
+ * open 1.05 - 1 = 0.05 s, transfers (1 + S - 0.25) - 1.02 = S - 0.27 s,
+ * close (1 + S) - (1 + S - 0.40) = 0.40 s, total S. Each rank's own
+ * longest part differs (open 0.02, close 0.37 s), and the parts overlap:
+ * they add up to S + 0.18. */
 static void fill(struct fixture *f, const char *p0, const char *p1, int meta)
 {
     static const double span[2][2] = {{2, 4}, {1, 2}};
@@ -31,8 +37,11 @@ static void fill(struct fixture *f, const char *p0, const char *p1, int meta)
             for (int r = 0; r < 4; r++) {
                 struct pfs_times *t = &f->times[(p * 2 + rep) * 4 + r];
                 memset(t, 0, sizeof(*t));
-                t->open_start = 1;
-                t->close_end = 1 + span[p][rep];
+                const double S = span[p][rep];
+                t->open_start = 1 + 0.01 * r;
+                t->open_end = t->open_start + 0.02;
+                t->xfer_end = 1 + S - 0.25 - 0.05 * r;
+                t->close_end = 1 + S - 0.01 * r;
                 t->bytes = meta ? 0 : 4 << 20;
                 t->xfers = meta ? 10 : 4;
             }
@@ -93,17 +102,21 @@ static void test_ior_results(void **state)
     assert_non_null(strstr(s, "\nResults: \n\naccess    bw(MiB/s)  IOPS       Latency(s)  block(KiB) xfer(KiB)  open(s)    "
                               "wr/rd(s)   close(s)   total(s)   iter\n------    ---------  ----       ----------  "
                               "---------- ---------  --------   --------   --------   --------   ----\n"));
-    /* 16 MiB in 2 s: 8 MiB/s, 16 transfers: 8/s; no latency recorded, no
-     * open/wr/close split: IOR's "-"; a block of 4096 KiB (>= 3600) with no decimals. */
+    /* 16 MiB in 2 s: 8 MiB/s, 16 transfers: 8/s; no latency recorded:
+     * IOR's "-"; a block of 4096 KiB (>= 3600) with no decimals; open 0.05,
+     * wr/rd 2 - 0.27, close 0.40 s (fill()). */
     assert_string_equal(line_of(s, "write     8.00"), "write     8.00       8.00          -        4096       1024.00"
-                                                   "       -          -          -       2.00       0   ");
+                                                   "    0.050000   1.73       0.400000   2.00       0   ");
+    /* Under 1 s: 6 decimals; 1 s itself: 2 (read, repetition 0: S = 1). */
+    assert_string_equal(line_of(s, "read      16.00"), "read      16.00      16.00         -        4096       1024.00"
+                                                    "    0.050000   0.730000   0.400000   1.00       0   ");
     /* Each iteration's phases in turn, as IOR prints them. */
     const char *w1 = strstr(s, "\nwrite     4.00 "), *r0 = strstr(s, "\nread      16.00 ");
     assert_non_null(w1);
     assert_non_null(r0);
     assert_true(r0 < w1);
     assert_string_equal(line_of(s, "read      8.00"), "read      8.00       8.00          -        4096       1024.00"
-                                                   "       -          -          -       2.00       1   ");
+                                                   "    0.050000   1.73       0.400000   2.00       1   ");
     assert_string_equal(line_of(s, "Max Write:"), "Max Write: 8.00 MiB/sec (8.39 MB/sec)");
     assert_string_equal(line_of(s, "Max Read:"), "Max Read:  16.00 MiB/sec (16.78 MB/sec)");
     free(s);
