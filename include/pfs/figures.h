@@ -72,6 +72,12 @@ struct pfs_rep_figs {
     int warmup;                   /* 1: a warm-up repetition (the first --warmup), left out of the statistics */
     struct pfs_phase_stat s;      /* the aggregate (pfs_phase_reduce) */
     int stonewall;                /* the stonewall figures apply: -D, in a phase it stops, reached */
+    /* With stonewall set: the transfers (files, in create) each stream
+     * had done when it stopped (or ended, before the stonewall): fewest,
+     * most (what the wear-out takes every stream to) and mean, mdtest's
+     * "Continue stonewall hit min: max: avg:". 0 without. */
+    uint64_t sw_stream_min, sw_stream_max;
+    double sw_stream_mean;
     double value;                 /* the phase's figure: bandwidth (bytes/s), or rate in a metadata phase */
     long long find_matched;       /* a find's matches over all streams; -1: not a find, or not recorded */
     /* Per node [K]: its streams' bytes and operations over their own span. */
@@ -123,6 +129,12 @@ struct pfs_phase_figs {
     struct pfs_stats bw, rate;    /* bandwidth (bytes/s) and rate (ops/s) */
     struct pfs_stats shown;       /* value in the report's unit: bandwidth / the unit's bytes/s, or rate */
     struct pfs_stats seconds;
+    /* Over the measured repetitions with stonewall set (sw_reps of them):
+     * their s.sw_ops and s.sw_seconds summed, and sw_ops / sw_seconds
+     * (mdtest's "File create (stonewall)" rows). 0 when sw_reps is. */
+    int sw_reps;
+    uint64_t sw_ops;
+    double sw_seconds, sw_rate;
     uint64_t amount;              /* the last measured repetition's bytes, or operations (metadata) */
     unsigned cache_methods, dirty_methods; /* every repetition's, together */
     int any_lat;                  /* some repetition recorded latencies */

@@ -140,6 +140,11 @@ void pfs_figures_finish(struct pfs_figures *f, const struct pfs_run_data *d)
         else
             stats_of(r, n, offsetof(struct pfs_rep_figs, s.bandwidth), scale, &pf->shown);
         pf->amount = n > 0 ? (pf->meta ? r[n - 1].s.ops : r[n - 1].s.bytes) : 0;
+        pf->sw_reps = 0, pf->sw_ops = 0, pf->sw_seconds = 0;
+        for (int i = 0; i < n; i++)
+            if (r[i].stonewall)
+                pf->sw_reps++, pf->sw_ops += r[i].s.sw_ops, pf->sw_seconds += r[i].s.sw_seconds;
+        pf->sw_rate = pf->sw_seconds > 0 ? (double)pf->sw_ops / pf->sw_seconds : 0;
         lat_merged(pf, r, n, h);
     }
     free(h);

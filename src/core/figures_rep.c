@@ -36,15 +36,23 @@ static size_t layout(struct pfs_rep_figs *r, char *base, size_t K, size_t N, siz
 }
 
 /* The aggregate, the figure the phase is judged by, the stonewall's say
- * and a find's matches. */
+ * with each stream's count at it, and a find's matches. */
 static void aggregate(struct pfs_rep_figs *r, const struct pfs_run_data *d, int p, int rep, const struct pfs_times *t)
 {
     const struct pfs_config *c = d->cfg;
     const int kind = c->phases[p], meta = pfs_phase_is_meta(kind);
-    pfs_phase_reduce(t, pfs_run_nstreams(d), &r->s);
+    const int ns = pfs_run_nstreams(d);
+    pfs_phase_reduce(t, ns, &r->s);
     r->value = meta ? r->s.rate : r->s.bandwidth;
     r->warmup = rep < c->warmup;
     r->stonewall = c->deadline > 0 && pfs_phase_has(kind, PFS_PHF_STONEWALL) && r->s.sw_rate > 0;
+    for (int i = 0; r->stonewall && i < ns; i++) {
+        if (i == 0 || t[i].sw_xfers < r->sw_stream_min)
+            r->sw_stream_min = t[i].sw_xfers;
+        if (t[i].sw_xfers > r->sw_stream_max)
+            r->sw_stream_max = t[i].sw_xfers;
+        r->sw_stream_mean += (double)t[i].sw_xfers / ns;
+    }
     r->find_matched = -1;
     if (pfs_phase_has(kind, PFS_PHF_MATCHES) && d->find_matched)
         r->find_matched = (long long)d->find_matched[(size_t)p * (size_t)d->reps + (size_t)rep];

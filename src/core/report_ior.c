@@ -1,12 +1,13 @@
 /* The IOR-shaped and mdtest-shaped reports (--format ior, --format mdtest;
  * the defaults of `pfsbench ior` and `pfsbench mdtest`): IOR's "Results:"
  * table, its "Max Write:"/"Max Read:" lines and "Summary of all tests:",
- * and mdtest's "SUMMARY rate:" and "SUMMARY time:" tables, in those tools'
- * column widths and decimals, so that a grep or IO500's scripts written
- * for them read these. Every number is one of the run's figures (d->fig);
- * nothing is computed here but unit changes. Where pfsbench has no figure
- * for a column, it is printed as IOR prints a missing one ("-", "NA");
- * docs/usage.md ("Front-ends") lists those columns. */
+ * and mdtest's "SUMMARY rate:" and "SUMMARY time:" tables with its
+ * stonewall lines, in those tools' column widths and decimals, so that a
+ * grep or IO500's scripts written for them read these. Every number is one
+ * of the run's figures (d->fig); nothing is computed here but unit
+ * changes. Where pfsbench has no figure for a column, it is printed as IOR
+ * prints a missing one ("-", "NA"); docs/usage.md ("Front-ends") lists
+ * those columns. */
 #include "report_int.h"
 
 #include <ctype.h>
@@ -223,6 +224,19 @@ static void md_sections(const struct pfs_run_data *d, int *files, int *dirs)
     *dirs = !*files && (md_phase_index(d, "stat-dirs") >= 0 || d->cfg->md_depth == 0);
 }
 
+/* mdtest's row for a create the stonewall stopped, after the file rows:
+ * over those repetitions, the files made by the stonewall / the seconds to
+ * it, or those seconds, summed (mdtest's "Mean" there is that sum). */
+static void md_stonewall_row(FILE *out, const struct pfs_run_data *d, int time)
+{
+    const int p = md_phase_index(d, "create");
+    if (p < 0 || !d->fig.phase || d->fig.phase[p].sw_reps == 0)
+        return;
+    const struct pfs_phase_figs *pf = &d->fig.phase[p];
+    fprintf(out, "   %-26s: %14s %14s %14.3f %14s\n", "File create (stonewall)", "NA", "NA",
+            time ? pf->sw_seconds : pf->sw_rate, "NA");
+}
+
 /* One table: rates (files/s, the figures' rate) or times (the phase's
  * seconds) over the measured repetitions; a phase not run is 0, as mdtest
  * prints it. */
@@ -235,6 +249,8 @@ static void md_table(FILE *out, const struct pfs_run_data *d, int time, int iter
     fprintf(out, "   ---------                      ---            ---           ----        -------\n");
     for (size_t i = 0; i < sizeof(md_rows) / sizeof(md_rows[0]); i++) {
         const int sec = md_rows[i].section;
+        if (sec == 2 && i > 0 && md_rows[i - 1].section == 1 && files)
+            md_stonewall_row(out, d, time);
         if ((sec == 0 && !dirs) || (sec == 1 && !files))
             continue;
         const int tree_of_dirs = sec == 2 && dirs; /* -D: mkdir and rmdir are the directories' rows */
@@ -245,6 +261,20 @@ static void md_table(FILE *out, const struct pfs_run_data *d, int time, int iter
         char name[32];
         snprintf(name, sizeof(name), "%-26s:", md_rows[i].name);
         fprintf(out, "   %s %14.3f %14.3f %14.3f %14.3f\n", name, s.max, s.min, s.mean, sd_or_0(s.stddev));
+    }
+}
+
+/* mdtest's line for each iteration whose create the stonewall stopped
+ * (the measured repetitions): the files the streams had made then, fewest,
+ * most (the wear-out's count) and mean. */
+static void md_stonewall_lines(FILE *out, const struct pfs_run_data *d)
+{
+    const int p = md_phase_index(d, "create");
+    for (int rep = 0; p >= 0 && rep < pfs_figs_reps(&d->fig, p); rep++) {
+        const struct pfs_rep_figs *r = pfs_figs_rep(&d->fig, p, rep);
+        if (r && r->stonewall && !r->warmup)
+            fprintf(out, "Continue stonewall hit min: %llu max: %llu avg: %.1f \n",
+                    (unsigned long long)r->sw_stream_min, (unsigned long long)r->sw_stream_max, r->sw_stream_mean);
     }
 }
 
@@ -259,6 +289,7 @@ void pfs_report_mdtest(FILE *out, const struct pfs_run_data *d)
             PFS_VERSION, pfs_report_text_of(d->run_id, esc, sizeof(esc)), pfs_run_nstreams(d), d->nnodes);
     fprintf(out, "Command line used: %s\n", pfs_report_text_of(d->cmdline ? d->cmdline : "", esc, sizeof(esc)));
     fprintf(out, "Path: %s\n", pfs_report_text_of(d->cfg->dir, esc, sizeof(esc)));
+    md_stonewall_lines(out, d);
     md_table(out, d, 0, iters);
     md_table(out, d, 1, iters);
     fprintf(out, "-- finished at %s --\n", d->end_iso);

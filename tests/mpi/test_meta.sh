@@ -45,6 +45,12 @@ for order in sequential random; do
     check "stonewall $order: the directory is as it was" [ -z "$(ls -A "$D")" ]
     pycheck "stonewall $order: every stream made the same count, cut short; the later phases did exactly those" meta stonewall "$R"
 done
+# The mdtest-shaped report says it as mdtest does: a line per iteration with
+# the streams' counts at the stonewall, and the "File create (stonewall)" rows.
+run_mpi 2 120 -d "$D" -p create,delete -n 1000000 -D 0.3 -i 2 --format mdtest -o "$T/swmd.h5"
+check "stonewall, --format mdtest: exit 0" [ "$RC" -eq 0 ]
+pycheck "stonewall, --format mdtest: mdtest's stonewall lines and rows, the results file's counts" \
+    meta mdtest_stonewall "$T/out" "$T/swmd.h5"
 # A create that ends before the stonewall is not cut, and says nothing of one.
 run_mpi 2 60 -d "$D" -p create,delete -n 50 -D 60 --no-results
 check "stonewall not reached: exit 0" [ "$RC" -eq 0 ]

@@ -167,10 +167,64 @@ static void test_mdtest_summary(void **state)
                         "   File stat                 :          0.000          0.000          0.000          0.000");
     assert_non_null(strstr(s, "   Tree creation             :"));
     assert_null(strstr(s, "Directory"));
+    assert_null(strstr(s, "stonewall")); /* no -D */
     const char *t = strstr(s, "\nSUMMARY time: (of 2 iterations)\n");
     assert_non_null(t);
     assert_string_equal(line_of(t, "   File creation"),
                         "   File creation             :          4.000          2.000          3.000          1.414");
+    free(s);
+}
+
+/* mdtest -W (-D 5): create's streams stop at the stonewall, 6, 4, 6 and 6
+ * files made by 1.5 s in the first iteration (0.5 s after the first
+ * open), 8, 8, 7 and 9 by 2 s in the second, then wear out to 10. */
+static void stonewall_create(struct fixture *f)
+{
+    static const uint64_t made[2][4] = {{6, 4, 6, 6}, {8, 8, 7, 9}};
+    fill(f, "create", "delete", 1);
+    f->cfg.deadline = 5;
+    for (int rep = 0; rep < 2; rep++)
+        for (int r = 0; r < 4; r++) {
+            struct pfs_times *t = &f->times[rep * 4 + r];
+            t->sw_xfers = made[rep][r];
+            t->sw_end = (rep ? 2.0 : 1.5) - 0.01 * r;
+        }
+}
+
+/* mdtest's line for each iteration the stonewall stopped (the streams'
+ * fewest, most and mean files then), and its "File create (stonewall)"
+ * rows: (22 + 32) files / (0.5 + 1) s, and the seconds' sum. */
+static void test_mdtest_stonewall(void **state)
+{
+    struct fixture *f = *state;
+    stonewall_create(f);
+    char *s = render(f, pfs_report_mdtest, 0);
+    assert_non_null(strstr(s, "\nPath: /scratch/x\n"
+                              "Continue stonewall hit min: 4 max: 6 avg: 5.5 \n"
+                              "Continue stonewall hit min: 7 max: 9 avg: 8.0 \n"
+                              "\nSUMMARY rate: (of 2 iterations)\n"));
+    assert_non_null(strstr(s, "\n   File removal              :         40.000         20.000         30.000         14.142\n"
+                              "   File create (stonewall)   :             NA             NA         36.000             NA\n"
+                              "   Tree creation             :"));
+    const char *t = strstr(s, "\nSUMMARY time: (of 2 iterations)\n");
+    assert_non_null(t);
+    assert_string_equal(line_of(t, "   File create (stonewall)"),
+                        "   File create (stonewall)   :             NA             NA          1.500             NA");
+    free(s);
+    /* A warm-up iteration is none of mdtest's: the second alone. */
+    f->cfg.warmup = 1;
+    s = render(f, pfs_report_mdtest, 0);
+    assert_null(strstr(s, "min: 4 "));
+    assert_string_equal(line_of(s, "Continue stonewall"), "Continue stonewall hit min: 7 max: 9 avg: 8.0 ");
+    assert_string_equal(line_of(s, "   File create (stonewall)"),
+                        "   File create (stonewall)   :             NA             NA         32.000             NA");
+    free(s);
+    /* -D set, but every stream made its files before it: no stonewall said. */
+    for (int i = 0; i < 8; i++)
+        f->times[i].sw_end = 0;
+    f->cfg.warmup = 0;
+    s = render(f, pfs_report_mdtest, 0);
+    assert_null(strstr(s, "stonewall"));
     free(s);
 }
 
@@ -193,6 +247,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_ior_results, setup, report_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_ior_summary, setup, report_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_mdtest_summary, setup, report_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_mdtest_stonewall, setup, report_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_mdtest_dirs, setup, report_fixture_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
