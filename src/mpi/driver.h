@@ -241,6 +241,15 @@ int drv_precheck_config(const struct pfs_config *cfg, int nranks, char *err, siz
 /* run.c: the signals that end a run (exit 128+N) caught; rank 0's warnings of a parse printed. */
 void drv_catch_signals(void);
 void drv_print_warnings(const struct pfs_config *cfg);
+/* job.c, collective: rank 0's text of the file path on every rank
+ * (malloc'ed; ${NAME} replaced when expand), or NULL (rank 0 said why). */
+char *drv_job_read(MPI_Comm comm, const char *path, int expand);
+/* job.c, collective: the sections of jf (alike on every rank; base names
+ * the file) checked as their runs would check them, then run in order;
+ * format: the command line's. */
+struct pfs_jobfile;
+int drv_job_sections(MPI_Comm comm, const struct drv_job *base, const struct pfs_jobfile *jf, int format,
+                     int stop_on_error, struct drv_jobctl *jc, char *summary, size_t slen);
 /* job.c: -f JOBFILE; cli is the command line's parse. */
 int drv_job_run(MPI_Comm comm, const struct pfs_config *cli, int argc, char **argv, struct drv_jobctl *jc,
                 char *summary, size_t slen);

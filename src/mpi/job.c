@@ -79,17 +79,19 @@ static void say_errors(const char *err)
     }
 }
 
-/* Collective. Rank 0's text of the job file on every rank, or NULL (told). */
-static char *share_text(MPI_Comm comm, int rank, const char *path)
+char *drv_job_read(MPI_Comm comm, const char *path, int expand)
 {
     char err[PFS_ERRLEN] = "";
     long len = -1;
     char *text = NULL;
+    int rank;
+    MPI_Comm_rank(comm, &rank);
     if (rank == 0) {
         char *raw = read_job(path, &len, err, sizeof(err));
-        text = raw ? pfs_jobfile_expand(path, raw, err, sizeof(err)) : NULL;
+        text = raw && expand ? pfs_jobfile_expand(path, raw, err, sizeof(err)) : raw;
         len = text ? (long)strlen(text) : -1;
-        free(raw);
+        if (raw != text)
+            free(raw);
     }
     MPI_Bcast(&len, 1, MPI_LONG, 0, comm);
     if (len < 0) {
@@ -217,42 +219,56 @@ static int run_sections(struct drv_jobctl *jc, const struct pfs_jobfile *jf, con
     return first;
 }
 
-int drv_job_run(MPI_Comm comm, const struct pfs_config *cli, int argc, char **argv, struct drv_jobctl *jc,
-                char *summary, size_t slen)
+int drv_job_sections(MPI_Comm comm, const struct drv_job *base, const struct pfs_jobfile *jf, int format,
+                     int stop_on_error, struct drv_jobctl *jc, char *summary, size_t slen)
 {
     int rank, nranks;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &nranks);
-    char *text = share_text(comm, rank, cli->job);
+    char *err = malloc(PFS_ERRLEN * 8);
+    int rc = err ? pfs_jobfile_check(base->path, jf, nranks, err, PFS_ERRLEN * 8) : -1;
+    /* Then what needs the file system, on rank 0, for every section. */
+    if (rc == 0 && rank == 0)
+        rc = check_sections(base->path, jf, nranks, &format, err, PFS_ERRLEN * 8);
+    MPI_Bcast(&rc, 1, MPI_INT, 0, comm);
+    MPI_Bcast(&format, 1, MPI_INT, 0, comm);
+    if (rc != 0 && rank == 0)
+        say_errors(err ? err : "out of memory");
+    free(err);
+    if (rc != 0)
+        return PFS_EXIT_USAGE;
+    char line[512];
+    drv_job_format(jc, format);
+    rc = run_sections(jc, jf, base, stop_on_error, summary ? summary : line, summary ? slen : sizeof(line));
+    int me = -1;
+    if (!summary && !drv_job_parked(jc) && MPI_Comm_rank(drv_job_live(jc), &me) == MPI_SUCCESS && me == 0)
+        fprintf(stderr, "%s\n", line);
+    return rc;
+}
+
+int drv_job_run(MPI_Comm comm, const struct pfs_config *cli, int argc, char **argv, struct drv_jobctl *jc,
+                char *summary, size_t slen)
+{
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    char *text = drv_job_read(comm, cli->job, 1);
     if (!text)
         return PFS_EXIT_USAGE;
     char **words = calloc((size_t)argc + 1, sizeof(*words));
     char *err = malloc(PFS_ERRLEN * 8);
     struct pfs_jobfile jf = {0};
-    int rc = !words || !err ? -1 : 0, format = cli->format;
+    int rc = !words || !err ? -1 : 0;
     if (rc == 0) {
         int n = cli_words(argc, argv, words);
         rc = pfs_jobfile_parse(cli->job, text, n, words, &jf, err, PFS_ERRLEN * 8);
-        if (rc == 0)
-            rc = pfs_jobfile_check(cli->job, &jf, nranks, err, PFS_ERRLEN * 8);
-        /* Then what needs the file system, on rank 0, for every section. */
-        if (rc == 0 && rank == 0)
-            rc = check_sections(cli->job, &jf, nranks, &format, err, PFS_ERRLEN * 8);
-        MPI_Bcast(&rc, 1, MPI_INT, 0, comm);
-        MPI_Bcast(&format, 1, MPI_INT, 0, comm);
-        if (rc != 0 && rank == 0)
+        if (rc != 0 && rank == 0) /* alike on every rank: none goes on */
             say_errors(err);
     } else if (rank == 0) {
         fprintf(stderr, "pfsbench: error: -f %s: out of memory\n", cli->job);
     }
-    char line[512];
     if (rc == 0) {
         const struct drv_job base = {.path = cli->job, .text = text};
-        drv_job_format(jc, format);
-        rc = run_sections(jc, &jf, &base, cli->stop_on_error, summary ? summary : line, summary ? slen : sizeof(line));
-        int me = -1;
-        if (!summary && !drv_job_parked(jc) && MPI_Comm_rank(drv_job_live(jc), &me) == MPI_SUCCESS && me == 0)
-            fprintf(stderr, "%s\n", line);
+        rc = drv_job_sections(comm, &base, &jf, cli->format, cli->stop_on_error, jc, summary, slen);
     } else {
         rc = PFS_EXIT_USAGE;
     }
