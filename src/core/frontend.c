@@ -372,7 +372,7 @@ static void print_lines(FILE *out, const char *prefix, const char *text)
 }
 
 /* Whether the native line asks for a machine-readable report on stdout. */
-static int machine_format(int argc, char **argv)
+int fe_machine_format(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
         const char *v = NULL;
@@ -407,6 +407,10 @@ int pfs_frontend_usage(const char *tool, FILE *out)
                 col = fprintf(out, "\n          ") - 1;
             col += fprintf(out, " %s", o->name);
         }
+    if (tab == fe_ior_tab)
+        fprintf(out, "\n\n-f SCRIPT runs an IOR script (IOR START, KEY=VALUE lines, RUN, IOR STOP), each\n"
+                     "test a run of one job, labelled run1, run2 ... (docs/usage.md, \"IOR scripts\");\n"
+                     "options before -f are every test's, after -- pfsbench's.");
     fprintf(out, "\n\nrefused, each for its reason:\n");
     for (const struct fe_opt *o = tab; o->name; o++)
         if (o->why)
@@ -448,7 +452,7 @@ int pfs_frontend_main(int speak, int nranks, int *argc, char ***argv, struct pfs
         char line[PFS_FE_NOTES * 2];
         print_lines(stderr, "pfsbench: note: ", msg);
         pfs_cmdline_join(nc, nv, line, sizeof(line));
-        FILE *out = machine_format(nc, nv) ? stderr : stdout;
+        FILE *out = fe_machine_format(nc, nv) ? stderr : stdout;
         fprintf(out, "pfsbench: equivalent: %s\n", line);
         fflush(out);
     }

@@ -80,6 +80,14 @@ int fe_int(struct fe *f, const char *opt, const char *val, long min, long max, l
 /* The directory part of a file path ("." for a bare name), into dir. */
 void fe_dirname(const char *path, char *dir, size_t len);
 
+/* Whether a native line asks for a machine-readable report on stdout
+ * (--format json|csv): its equivalent goes to stderr then. */
+int fe_machine_format(int argc, char **argv);
+
+/* frontend_iorscript.c: IOR's -f FILE met by a translation of one line
+ * (pfs_iorscript_translate runs scripts): refused, saying how. */
+void fe_ior_script(struct fe *f, const char *file);
+
 /* The translators: fill f->v from the tool's words. */
 void fe_ior(struct fe *f, int argc, char **argv);
 void fe_mdtest(struct fe *f, int argc, char **argv);

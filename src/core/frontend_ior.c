@@ -13,7 +13,7 @@
 enum {
     IOR_API = 1, IOR_B, IOR_T, IOR_S, IOR_F, IOR_C, IOR_Q, IOR_E, IOR_W, IOR_R, IOR_CW, IOR_CR, IOR_K, IOR_I,
     IOR_D, IOR_O, IOR_OPATH, IOR_Z, IOR_COLL, IOR_V, IOR_DIRECT, IOR_HELP, IOR_IGNORE, IOR_G, IOR_QUIT, IOR_Y,
-    IOR_DELAY, IOR_REF,
+    IOR_DELAY, IOR_REF, IOR_SCRIPT,
 };
 
 const struct fe_opt fe_ior_tab[] = {
@@ -52,7 +52,7 @@ const struct fe_opt fe_ior_tab[] = {
     {"-N", FE_VALUE, 0, "the number of tasks: every rank mpirun starts takes part; give mpirun -np N"},
     {"-u", FE_FLAG, 0, "a directory per task: pfsbench's data files share -d's directory"},
     {"-m", FE_FLAG, 0, "a file name per repetition: " NO_EQUIV},
-    {"-f", FE_VALUE, 0, "an IOR script: translate each RUN's options into a command line of its own"},
+    {"-f", FE_VALUE, IOR_SCRIPT, NULL}, /* a script: pfs_iorscript_translate (pfs/iorscript.h) */
     {"-H", FE_FLAG, 0, "show hints: " NO_EQUIV " (the hints given with -- --hint are in the results file)"},
     {"-U", FE_VALUE, 0, "a hints file: give each hint with -- --hint KEY=VALUE"},
     {"-j", FE_VALUE, 0, "an outlier threshold: pfsbench flags slow nodes instead (-- --straggler F)"},
@@ -217,6 +217,7 @@ static void ior_on(struct fe *f, const struct fe_opt *o, const struct fe_arg *a,
     case IOR_HELP: s->help = 1; break;
     case IOR_G: fe_note(f, "-G", "the timestamp signature is not used: pfsbench's data is its own"); break;
     case IOR_QUIT: break; /* pfsbench always ends the run at an I/O error */
+    case IOR_SCRIPT: fe_ior_script(f, a->val); break;
     default: break;
     }
 }

@@ -20,6 +20,8 @@
 
 #include "pfs/clean.h"
 #include "pfs/frontend.h"
+#include "pfs/iorscript.h"
+#include "pfs/jobfile.h"
 #include "pfs/safefile.h"
 #include "survive.h"
 
@@ -44,9 +46,11 @@ static int run_clean(MPI_Comm comm, int rank, const struct pfs_config *cfg)
 
 /* Collective over comm: -f or --ranks (sweep), under a job's control
  * (made here when the job starts here), which the last line of the job
- * ends. cli is the command line's (or the section's) parse. */
+ * ends. cli is the command line's (or the section's) parse. script: an
+ * IOR script's tests (pfs/iorscript.h), run as a job's sections, job the
+ * script's file. */
 static int run_many(MPI_Comm comm, const struct pfs_config *cli, int sweep, int argc, char **argv,
-                    const struct drv_job *job, struct drv_jobctl *jc)
+                    const struct drv_job *job, struct drv_jobctl *jc, const struct pfs_jobfile *script)
 {
     drv_catch_signals(); /* a rank that waits for a point still stops on a signal, not dies of it */
     struct drv_jobctl *own = jc ? NULL : drv_job_new(comm, cli->format, cli->timeout / 2 > 2 ? cli->timeout / 2 : 2);
@@ -56,8 +60,9 @@ static int run_many(MPI_Comm comm, const struct pfs_config *cli, int sweep, int 
     }
     char summary[512] = "";
     char *sum = own ? summary : NULL;
-    int rc = sweep ? drv_sweep_run(cli, argc, argv, job, own ? own : jc, sum, sizeof(summary))
-                   : drv_job_run(comm, cli, argc, argv, own ? own : jc, sum, sizeof(summary));
+    int rc = sweep    ? drv_sweep_run(cli, argc, argv, job, own ? own : jc, sum, sizeof(summary))
+           : script ? drv_job_sections(comm, job, script, cli->format, 0, own ? own : jc, sum, sizeof(summary))
+                    : drv_job_run(comm, cli, argc, argv, own ? own : jc, sum, sizeof(summary));
     if (own)
         rc = drv_job_finish(own, rc, summary[0] ? summary : NULL);
     drv_job_free(own);
@@ -112,7 +117,7 @@ static int dispatch(MPI_Comm comm, int argc, char **argv, const struct drv_job *
         rc = PFS_EXIT_USAGE;
         break;
     case PFS_PARSE_JOB: /* a section never names a job file (checked before it runs) */
-        rc = job ? PFS_EXIT_USAGE : run_many(comm, cfg, 0, argc, argv, job, jc);
+        rc = job ? PFS_EXIT_USAGE : run_many(comm, cfg, 0, argc, argv, job, jc, NULL);
         break;
     default:
         if (cfg->clean) {
@@ -120,7 +125,7 @@ static int dispatch(MPI_Comm comm, int argc, char **argv, const struct drv_job *
         } else if (cfg->ranks[0]) { /* each point resolves with its own rank count */
             if (rank == 0)
                 drv_print_warnings(cfg);
-            rc = run_many(comm, cfg, 1, argc, argv, job, jc);
+            rc = run_many(comm, cfg, 1, argc, argv, job, jc, NULL);
         } else {
             rc = drv_run_one_as(comm, argc, argv, job, jc, iozone_lines);
         }
@@ -181,6 +186,54 @@ static void report_done(struct report_file *rf, int refused)
         close(rf->dir);
 }
 
+/* Rank 0: refusals, one "pfsbench: error: " line each. */
+static void say_refusals(const char *msg)
+{
+    for (const char *p = msg; *p; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] == '\n'))
+        fprintf(stderr, "pfsbench: error: %.*s\n", (int)strcspn(p, "\n"), p);
+}
+
+/* Collective. `pfsbench ior [options] -f SCRIPT [-- options]`: rank 0
+ * reads the script, every rank translates it alike, rank 0 prints the
+ * notes and each test's equivalent, and the tests run as one job, each a
+ * section of it (a run in the results file, labelled run1, run2 ...). */
+static int run_script(MPI_Comm comm, const char *path, int argc, char **argv)
+{
+    int rank, nranks, rc = -1;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &nranks);
+    char *text = drv_job_read(comm, path, 0), *msg = malloc(PFS_FRONTEND_ERRLEN);
+    struct pfs_jobfile jf = {0};
+    struct pfs_frontend_extra x = {0};
+    struct pfs_config *cfg = malloc(sizeof(*cfg));
+    char err[PFS_ERRLEN];
+    if (text && msg && cfg)
+        rc = pfs_iorscript_translate(path, text, nranks, argc, argv, &jf, &x, msg, PFS_FRONTEND_ERRLEN);
+    int mine = rc;
+    if (text) /* alike on every rank, unless one ran out of memory */
+        MPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MIN, comm);
+    if (rc == 0 && pfs_config_parse(cfg, jf.sec[0].argc, jf.sec[0].argv, err, sizeof(err)) != PFS_PARSE_RUN)
+        cfg->format = PFS_FORMAT_IOR, cfg->timeout = 0; /* drv_job_sections tells why */
+    if (rank == 0 && rc == 0)
+        pfs_iorscript_speak(path, &jf, msg, stdout, stderr);
+    else if (rank == 0 && text)
+        say_refusals(mine != 0 && msg && cfg ? msg : "ior -f: out of memory on a rank");
+    struct report_file rf;
+    if (rc == 0 && x.report[0] && report_to_file(comm, rank, x.report, &rf) != 0)
+        rc = -1;
+    else if (rc == 0) {
+        const struct drv_job base = {.path = path, .text = text};
+        rc = run_many(comm, cfg, 0, argc, argv, &base, NULL, &jf);
+        if (x.report[0] && rank == 0)
+            report_done(&rf, rc == PFS_EXIT_USAGE);
+    }
+    pfs_jobfile_free(&jf);
+    free(cfg);
+    free(msg);
+    free(text);
+    return rc < 0 ? PFS_EXIT_USAGE : rc;
+}
+
 int pfs_main(MPI_Comm comm, int argc, char **argv)
 {
     /* pfsbench ior|mdtest|iozone ARGS: that tool's line, translated (the
@@ -188,6 +241,9 @@ int pfs_main(MPI_Comm comm, int argc, char **argv)
     int rank, nranks;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &nranks);
+    const char *script = pfs_iorscript_path(argc, argv);
+    if (script)
+        return run_script(comm, script, argc, argv);
     struct pfs_frontend_extra x;
     int fe = pfs_frontend_main(rank == 0, nranks, &argc, &argv, &x);
     if (fe < 0)
