@@ -26,6 +26,7 @@ over pfsbench.open() through table.Data; common.py holds what they share.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Callable, Dict, List, Optional, Sequence
 
@@ -108,13 +109,28 @@ def _parser() -> argparse.ArgumentParser:
     return ap
 
 
-def _plot(a: argparse.Namespace) -> int:
+def _formats(a: argparse.Namespace) -> None:
+    """--formats as a list, each checked."""
     a.formats = [x.strip().lower() for x in a.formats.split(",") if x.strip()]
     for x in a.formats:
         if x not in ("png", "svg", "pdf"):
             raise Usage("--formats: '%s' is not png, svg or pdf" % x)
     if not a.formats:
         raise Usage("--formats: give at least one of png, svg, pdf")
+
+
+def chart(data: Data, argv: Sequence[str]) -> List[str]:
+    """One chart of data's file, as pfs-plot CHART FILE ARGS would draw it:
+    argv is [CHART, ARGS...] (FILE is data's); returns the paths written.
+    For a tool that has the file open already (pfs-report)."""
+    path = os.path.join(".", data.path) if data.path.startswith("-") else data.path  # not an option
+    a = _parser().parse_args([argv[0], path] + list(argv[1:]))
+    _formats(a)
+    return CHARTS[a.chart](data, a)
+
+
+def _plot(a: argparse.Namespace) -> int:
+    _formats(a)
     with Data(a.file, PROG) as data:
         paths = CHARTS[a.chart](data, a)
     for p in paths:
