@@ -5,7 +5,7 @@ set -e
 PKGS="build-essential cmake pkg-config openmpi-bin libopenmpi-dev libhdf5-openmpi-dev hdf5-tools \
 libcmocka-dev python3 python3-h5py python3-numpy python3-matplotlib python3-pandas python3-pytest python3-mypy util-linux procps \
 slurm-wlm slurmctld slurmd slurm-client valgrind clang libclang-rt-14-dev fio e2fsprogs \
-glusterfs-server glusterfs-client liburing-dev strace time \
+glusterfs-server glusterfs-client liburing-dev strace time chromium \
 ceph-mon ceph-mgr ceph-osd ceph-mds ceph-fuse radosgw ceph-common libs3-2 iproute2 \
 librados-dev libcephfs-dev libs3-dev libaio-dev libglusterfs-dev zlib1g-dev"
 missing=""

@@ -15,8 +15,8 @@
 Pure Python over h5py and numpy; pandas is imported only for the frames
 (each frame method takes as_frame=False for a dict of numpy arrays).
 pfsbench.rows holds the same data as plain dicts, as the tools read it;
-the tools pfs-results, pfs-compare, pfs-plot, pfs-sweep and pfs-io500 are
-pfsbench.cli.* (python3 -m pfsbench TOOL). docs/python.md has a worked
+the tools pfs-results, pfs-compare, pfs-plot, pfs-sweep, pfs-io500 and
+pfs-report are pfsbench.cli.* (python3 -m pfsbench TOOL). docs/python.md has a worked
 example and the package's layout; docs/results-format.md the file.
 """
 

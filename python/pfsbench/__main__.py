@@ -2,14 +2,14 @@
 of an installed package, under the names `cmake --install` and pip give them:
 
     python3 -m pfsbench results FILE     # pfs-results FILE
-    python3 -m pfsbench compare FILE     # pfs-compare ...; plot, sweep, io500 likewise
+    python3 -m pfsbench compare FILE     # pfs-compare ...; plot, sweep, io500, report likewise
 """
 
 import importlib
 import sys
 from typing import List, Optional
 
-TOOLS = ("results", "compare", "plot", "sweep", "io500")
+TOOLS = ("results", "compare", "plot", "sweep", "io500", "report")
 
 
 def main(argv: Optional[List[str]] = None) -> int:

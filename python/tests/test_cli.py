@@ -86,5 +86,5 @@ def test_plot_and_sweep(files, tmp_path):
 
 def test_entry_points_declared():
     text_ = open(os.path.join(PYDIR, "pyproject.toml")).read()
-    for tool in ("results", "compare", "plot", "sweep", "io500"):
+    for tool in ("results", "compare", "plot", "sweep", "io500", "report"):
         assert 'pfs-%s = "pfsbench.cli.%s:main"' % (tool, tool) in text_

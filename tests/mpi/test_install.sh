@@ -11,7 +11,7 @@ mkdir -p "$T/d"
 
 cmake --install "$BUILD" --prefix "$T/inst" >"$T/out" 2>"$T/err"
 check "cmake --install --prefix: exit 0" [ $? -eq 0 ]
-for t in results compare plot sweep io500; do
+for t in results compare plot sweep io500 report; do
     check "bin/pfs-$t installed, executable" test -x "$T/inst/bin/pfs-$t"
 done
 check "the package installed in share/pfsbench/python" test -f "$T/inst/share/pfsbench/python/pfsbench/reader.py"
