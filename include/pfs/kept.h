@@ -45,7 +45,8 @@ int pfs_kept_parse(const char *text, struct pfs_kept *k, char *err, size_t len);
 int pfs_kept_reads(const struct pfs_config *cfg);
 
 /* Local. Whether a run of nranks ranks with cfg reads exactly what k says
- * the kept files hold: the same streams (ranks x threads), --shared, -t,
+ * the kept files hold: the same streams (ranks x threads), --shared, -t (or,
+ * a file per stream, a -t that divides it: the same bytes in smaller pieces),
  * and -b (or, where -b moves no offset: a file per stream or the strided
  * layout, -b equal to what each stream holds). 0 with the transfers each
  * stream reads in *xfers, or -1 with the refusal, naming the kept run's

@@ -3,7 +3,8 @@
 # DIR/pfsbench.ID.kept, its status, beside its data files (and
 # kept_transfers in the results file): what each stream's file holds. A
 # later run over it (--run-id ID) with the same -b reads exactly that, after
-# a stonewall too; another -b, fewer or more streams, another -t: refused
+# a stonewall too, or in pieces of a -t that divides the kept one (a file
+# per stream); another -b, fewer or more streams, another -t: refused
 # before the start (exit 2, nothing made), naming the kept run's shape and
 # what to give. An unknown run id: exit 2, nothing made. --clean knows the
 # status file.
@@ -54,11 +55,16 @@ shape="run $id kept 2 streams (2 ranks x 1 thread), a file per stream, -t 1m -b 
 refused "another -b" "$shape; give -b 8g (the kept run's) to read exactly what it wrote" 2 60 -d "$S" -t 1m -b 1g -p read --run-id "$id"
 refused "fewer streams" "$shape; this run has 1 stream (1 rank x 1 thread): it would read a part of them; run it with 2 streams" 1 60 -d "$S" -t 1m -b 8g -p read --run-id "$id"
 refused "more streams" "$shape; this run has 4 streams (4 ranks x 1 thread): it would read files no stream wrote" 4 60 -d "$S" -t 1m -b 8g -p read --run-id "$id"
-refused "another -t" "$shape; give -t 1m" 2 60 -d "$S" -t 512k -b 8g -p read --run-id "$id"
+refused "a larger -t" "$shape; give -t 1m or a -t that divides it" 2 60 -d "$S" -t 2m -b 8g -p read --run-id "$id"
 refused "a shared file asked" "$shape; give no --shared" 2 60 -d "$S" -t 1m -b 8g --shared -p read --run-id "$id"
 # A -b of exactly what each file holds reads it all too (a file per stream: -b moves no offset).
 run_mpi 2 120 -d "$S" -t 1m -b "$size" -p read --verify --run-id "$id" --no-results
 check "read with -b = what each holds: exit 0, every byte" [ "$RC" -eq 0 ] && [ "$(bytes_of read)" = $((2 * size)) ]
+# A -t that divides the kept one (IO500's rnd4K: 4 KiB reads of 2 MiB writes): the same bytes,
+# in a random order, verified.
+run_mpi 2 120 -d "$S" -t 4k -b 8g -p read --random --verify --run-id "$id" -o "$R"
+check "read in 4 KiB pieces, random: exit 0, every byte" [ "$RC" -eq 0 ] && [ "$(bytes_of read)" = $((2 * size)) ]
+rm -f "$R"
 rm -rf "$S"
 
 # --- a shared segmented file, kept without a stonewall, read back; the rewrite and seeks over it too

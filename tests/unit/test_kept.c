@@ -104,9 +104,19 @@ static void test_check(void **state)
     c = cfg_of(2, 0, 0, 65536, 2 << 20);
     assert_int_equal(pfs_kept_check(&c, 2, &K, "run-1", &x, err, sizeof(err)), -1);
     assert_non_null(strstr(err, "; give -b 1m (the kept run's) to read exactly what it wrote"));
-    c = cfg_of(2, 0, 0, 4096, 1 << 20);
+    c = cfg_of(2, 0, 0, 3 * 4096, 1 << 20);
     assert_int_equal(pfs_kept_check(&c, 2, &K, "run-1", &x, err, sizeof(err)), -1);
-    assert_non_null(strstr(err, "; give -t 64k"));
+    assert_non_null(strstr(err, "; give -t 64k or a -t that divides it"));
+    c = cfg_of(2, 0, 0, 131072, 1 << 20);
+    assert_int_equal(pfs_kept_check(&c, 2, &K, "run-1", &x, err, sizeof(err)), -1);
+    /* A file per stream read in a -t that divides the kept one: the same
+     * bytes, 16 pieces of each of the 12 transfers; with either -b. */
+    c = cfg_of(2, 0, 0, 4096, 1 << 20);
+    assert_int_equal(pfs_kept_check(&c, 2, &K, "run-1", &x, err, sizeof(err)), 0);
+    assert_true(x == 12 * 16);
+    c = cfg_of(2, 0, 0, 4096, 12 * 65536);
+    assert_int_equal(pfs_kept_check(&c, 2, &K, "run-1", &x, err, sizeof(err)), 0);
+    assert_true(x == 12 * 16);
     c = cfg_of(2, 1, 0, 65536, 1 << 20);
     assert_int_equal(pfs_kept_check(&c, 2, &K, "run-1", &x, err, sizeof(err)), -1);
     assert_non_null(strstr(err, "; give no --shared"));
@@ -121,6 +131,11 @@ static void test_check(void **state)
     s.layout = c.layout = PFS_LAYOUT_STRIDED;
     assert_int_equal(pfs_kept_check(&c, 2, &s, "run-1", &x, err, sizeof(err)), 0);
     assert_true(x == 3);
+    /* The shared file's transfers interleave the streams: a smaller -t would cross into another's. */
+    c.transfer = 4096;
+    assert_int_equal(pfs_kept_check(&c, 2, &s, "run-1", &x, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "; give -t 64k"));
+    assert_null(strstr(err, "divides"));
 }
 
 static void test_reads(void **state)
