@@ -20,6 +20,15 @@ static enum pfs_name_kind kind_of(const char *name)
     return pfs_name_parse(name, NULL);
 }
 
+/* An entry of DIR itself: its kind when it is one run_id names (any run's
+ * when run_id is NULL or ""), else PFS_NAME_NONE. */
+static enum pfs_name_kind top_kind(const char *name, const char *run_id)
+{
+    struct pfs_name n;
+    const enum pfs_name_kind k = pfs_name_parse(name, &n);
+    return !run_id || !run_id[0] || strcmp(n.run_id, run_id) == 0 ? k : PFS_NAME_NONE;
+}
+
 /* Walks a metadata directory of a crashed run (pfsbench.<id>.md, with f.*
  * files and s<stream>/ subdirectories of f.* files, and the --depth trees'
  * d.<stream>.<node>/ directories in either). Counts what is there;
@@ -165,7 +174,8 @@ static int hands_off(int dfd, const char *dir, const char *name, const struct st
 /* The second pass: a run's lock file, once nothing of its run is live;
  * removed while --clean holds it, and only while its name still names the
  * inode held (a run that made a new one since keeps it). */
-static int clean_locks(DIR *dp, int dfd, const char *dir, int remove, int any_owner, FILE *out, int *failed)
+static int clean_locks(DIR *dp, int dfd, const char *dir, const char *run_id, int remove, int any_owner, FILE *out,
+                       int *failed)
 {
     int found = 0;
     struct dirent *e;
@@ -173,7 +183,7 @@ static int clean_locks(DIR *dp, int dfd, const char *dir, int remove, int any_ow
     while ((e = readdir(dp)) != NULL) {
         struct stat st;
         char owner[128] = "", why[200];
-        if (kind_of(e->d_name) != PFS_NAME_LOCK ||
+        if (top_kind(e->d_name, run_id) != PFS_NAME_LOCK ||
             fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
             continue;
         if (!any_owner && st.st_uid != geteuid()) {
@@ -229,7 +239,7 @@ static void clean_md_top(int dfd, const char *dir, const char *name, int remove,
         fprintf(out, "leftover %s/%s/ (%ld small files)\n", dir, name, files);
 }
 
-int pfs_clean(const char *dir, int remove, int any_owner, FILE *out, char *err, size_t errlen)
+int pfs_clean(const char *dir, const char *run_id, int remove, int any_owner, FILE *out, char *err, size_t errlen)
 {
     int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dfd < 0) {
@@ -247,7 +257,7 @@ int pfs_clean(const char *dir, int remove, int any_owner, FILE *out, char *err, 
     struct dirent *e;
     while ((e = readdir(dp)) != NULL) {
         struct stat st;
-        const enum pfs_name_kind kind = kind_of(e->d_name);
+        const enum pfs_name_kind kind = top_kind(e->d_name, run_id);
         if (kind == PFS_NAME_MD_TOP && fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
             S_ISDIR(st.st_mode)) {
             struct claim cl;
@@ -279,7 +289,7 @@ int pfs_clean(const char *dir, int remove, int any_owner, FILE *out, char *err, 
         }
         release_run(dfd, &cl);
     }
-    found += clean_locks(dp, dfd, dir, remove, any_owner, out, &failed);
+    found += clean_locks(dp, dfd, dir, run_id, remove, any_owner, out, &failed);
     closedir(dp);
     fprintf(out, "%d pfsbench file%s, %llu bytes%s\n", found, found == 1 ? "" : "s", bytes,
             remove ? " removed" : (found ? "; add --yes to remove them" : ""));

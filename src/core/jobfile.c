@@ -13,10 +13,12 @@
 #include "jobfile_fio.h"
 
 /* Options a job file may not hold: what ends pfsbench instead of running
- * (help, version, the listing), the job file itself, and --clean's mode. */
+ * (help, version, the listing), the job file itself, and --clean over other
+ * users' files. clean (with yes) is a section's when it names its run-id:
+ * a job removes what its own sections kept (checked in src/mpi/job.c). */
 static int refused_in_jobs(const struct pfs_opt *o)
 {
-    static const char *const no[] = {"job", "stop-on-error", "clean", "yes", "any-owner"};
+    static const char *const no[] = {"job", "stop-on-error", "any-owner"};
     if (o->type == T_ACTION && strcmp(o->name, "include-close") != 0)
         return 1;
     for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)

@@ -25,7 +25,9 @@
 #include "pfs/safefile.h"
 #include "survive.h"
 
-/* Collective. --clean: rank 0 lists (and with --yes removes) leftovers. */
+/* Collective. --clean: rank 0 lists (and with --yes removes) leftovers
+ * (with --run-id, that run's alone), on stdout unless it holds a JSON or
+ * CSV document (a job's). */
 static int run_clean(MPI_Comm comm, int rank, const struct pfs_config *cfg)
 {
     int rc = PFS_EXIT_OK;
@@ -35,7 +37,9 @@ static int run_clean(MPI_Comm comm, int rank, const struct pfs_config *cfg)
         if (stat(cfg->dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
             fprintf(stderr, "pfsbench: error: --clean: '%s' is not a directory\n", cfg->dir);
             rc = PFS_EXIT_USAGE;
-        } else if (pfs_clean(cfg->dir, cfg->yes, cfg->any_owner, stdout, err, sizeof(err)) < 0) {
+        } else if (pfs_clean(cfg->dir, cfg->run_id, cfg->yes, cfg->any_owner,
+                             cfg->format == PFS_FORMAT_JSON || cfg->format == PFS_FORMAT_CSV ? stderr : stdout, err,
+                             sizeof(err)) < 0) {
             fprintf(stderr, "pfsbench: error: --clean: %s\n", err);
             rc = PFS_EXIT_IO;
         }

@@ -136,6 +136,11 @@ static int check_sections(const char *path, const struct pfs_jobfile *jf, int nr
         else if (rc == 0 && cfg.format == PFS_FORMAT_CSV && units >= 0 && cfg.units != units)
             rc = -1, snprintf(msg, sizeof(msg), "--units %s, where the sections before it use %s: a job's CSV has "
                               "one header", pfs_units_label(cfg.units), pfs_units_label(units));
+        else if (rc == 0 && cfg.clean && !cfg.run_id[0])
+            rc = -1, snprintf(msg, sizeof(msg), "clean without run-id: a job's section removes only the files of the "
+                              "run it names (the run-id of a section that kept them)");
+        else if (rc == 0 && cfg.clean)
+            ; /* rank 0 looks at DIR when the section runs, after the sections before it */
         else if (rc == 0 && cfg.ranks[0])
             rc = drv_sweep_check(&cfg, nranks, 1, msg, sizeof(msg));
         else if (rc == 0 && (rc = pfs_config_resolve(&cfg, nranks, msg, sizeof(msg))) == 0)

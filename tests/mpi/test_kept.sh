@@ -7,7 +7,8 @@
 # per stream); another -b, fewer or more streams, another -t: refused
 # before the start (exit 2, nothing made), naming the kept run's shape and
 # what to give. An unknown run id: exit 2, nothing made. --clean knows the
-# status file.
+# status file; --clean --run-id (a job's clean section too) removes that
+# run's files alone.
 . "$(dirname "$0")/lib.sh"
 D=$T/data
 R=$T/r.h5
@@ -78,6 +79,21 @@ ls -A "$D" >"$T/before"
 run_mpi 2 60 -d "$D" --shared -t 64k -b 512k -p read --run-id "$id" -o "$R"
 check "shared kept, -b 512k: exit 2 (the segments lie at the kept -b)" [ "$RC" -eq 2 ] && grep -qF "one shared file, layout segmented, -t 64k -b 1m: 16 transfers (1 MiB) in each stream's segment; give -b 1m" "$T/err"
 check "shared kept, -b 512k: nothing made" nothing_made
+
+# --- --clean --run-id: that run's files alone; a job's section does it (clean, yes, run-id)
+run_mpi 1 60 -d "$D" -t 64k -b 256k -p write -k --run-id other --no-results
+run_mpi 1 60 -d "$D" --clean --run-id other
+check "--clean --run-id other: lists its data file and status" sh -c "grep -q '^leftover $D/pfsbench.other.0 ' '$T/out' && grep -q '^leftover $D/pfsbench.other.kept ' '$T/out'"
+check "--clean --run-id other: not the other run's" not grep -q "pfsbench.$id" "$T/out"
+printf '[global]\ndir = %s\n[gone]\nclean\nyes\nrun-id = other\n' "$D" >"$T/clean.job"
+run_mpi 1 60 -f "$T/clean.job" --no-results
+check "a job's clean section: exit 0" [ "$RC" -eq 0 ]
+check "a job's clean section: run other's files removed" sh -c "[ ! -e '$D/pfsbench.other.0' ] && [ ! -e '$D/pfsbench.other.kept' ]"
+check "a job's clean section: the other run's kept files stay" [ -e "$D/pfsbench.$id.kept" ]
+printf '[global]\ndir = %s\n[all]\nclean\nyes\n' "$D" >"$T/clean.job"
+run_mpi 1 60 -f "$T/clean.job" --no-results
+check "a job's clean section without run-id: exit 2, named" [ "$RC" -eq 2 ] && grep -q "section \[all\]: clean without run-id" "$T/err"
+check "a job's clean section without run-id: nothing removed" [ -e "$D/pfsbench.$id.kept" ]
 
 # --- --clean lists the status with the data files, and --yes removes it
 run_mpi 1 60 -d "$D" --clean
