@@ -48,8 +48,11 @@ def main() -> int:
         for name in sorted(f["runs"]):
             g = f["runs"][name]
             words = [text(g.attrs["label"]) or "-", text(g.attrs["status"]), text(g.attrs["run_id"])]
-            for ph in sorted(g["phases"]):
-                b = g["phases"][ph]["bytes"][()]
+            phases = g["phases"] if "phases" in g else {}  # a run that failed before its first phase has none
+            for ph in sorted(phases):
+                if "bytes" not in phases[ph]:
+                    continue
+                b = phases[ph]["bytes"][()]
                 words.append("%s=%s" % (ph.split("_", 1)[1], ",".join(str(int(x)) for x in b)))
             for a in sys.argv[2:]:
                 words.append("%s=%s" % (a, text(g.attrs[a]) if a in g.attrs else "(none)"))

@@ -42,8 +42,10 @@ in_phase() {
     echo "# in_phase: run $id did not reach its phases in 60 s"
     return 1
 }
-status_of() { /usr/bin/python3 -c "import h5py,sys; f=h5py.File(sys.argv[1],'r'); print(f['runs'][sys.argv[2]].attrs['status'])" "$R" "$1"; }
-nruns() { /usr/bin/python3 -c "import h5py,sys; print(len(h5py.File(sys.argv[1],'r')['runs']))" "$R"; }
+# status_of NNNNNN: the status of run NNNNNN in $R; nruns: how many runs $R
+# holds (list_runs: a line per run, in their order, the status second)
+status_of() { list_runs "$R"; awk -v n="$((10#$1))" 'NR == n { print $2 }' "$T/runs"; }
+nruns() { list_runs "$R"; wc -l <"$T/runs"; }
 
 # A complete run first: every later fault must leave it intact.
 run_mpi 2 60 -d "$D" -t 64k -b 256k -o "$R"
