@@ -12,7 +12,12 @@
  *   DIR/pfsbench.ID.md[/s<stream>]/d.<stream>.<node>/...  the --depth tree's directories
  *   .../f.<stream>.<index>       a small file of a metadata phase
  * <stream> and <index> are decimal without leading zeros (0 is "0"); ID is 1
- * to PFS_RUN_ID_MAX - 1 letters, digits, '-' or '_'. */
+ * to PFS_RUN_ID_MAX - 1 letters, digits, '-' or '_'.
+ *
+ * With --file-name PATH the data files are the user's names instead (IOR's
+ * -o and -F): PATH itself with --shared, PATH.<stream> per stream with
+ * <stream> as %08d (PATH.00000000, IOR's naming); DIR is PATH's directory
+ * and the lock, kept status and metadata directory keep the names above. */
 #ifndef PFS_NAMES_H
 #define PFS_NAMES_H
 
@@ -60,6 +65,17 @@ int pfs_name_md_top(char *out, size_t len, const char *dir, const char *run_id);
 /* Here dir is the metadata directory (DIR/pfsbench.ID.md), or a stream's. */
 int pfs_name_md_subdir(char *out, size_t len, const char *md_top, int stream);
 int pfs_name_md_file(char *out, size_t len, const char *dir, int stream, uint64_t index);
+
+/* Local. --file-name's data files: "DIR/BASE" with shared, else
+ * "DIR/BASE.%08d" (stream zero-padded to 8 digits, as IOR's -F). Returns as
+ * the formatters above; base must be a plain name (no '/'). */
+int pfs_name_user(char *out, size_t len, const char *dir, const char *base, int shared, int stream);
+
+/* Local. Splits --file-name's PATH into its directory (dir, "." for a bare
+ * name, "/" for one at the root) and its last component (base). Returns 0,
+ * or -1 when PATH has no file name (empty, ends in '/', or its last
+ * component is "." or ".."), or a part does not fit. */
+int pfs_name_split(const char *path, char *dir, size_t dlen, char *base, size_t blen);
 
 /* Local. Parses one directory entry's name (no '/'): the kind, and the parts
  * in *out when out is not NULL. Anything a formatter above could not have

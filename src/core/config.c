@@ -284,6 +284,30 @@ static enum pfs_parse_result parse_error(char *err, size_t len, const char *fmt,
     return PFS_PARSE_ERROR;
 }
 
+/* --file-name PATH: DIR is PATH's directory (-d may repeat it, not name
+ * another), and the last component is a name pfsbench does not make. */
+static int file_name_dir(struct pfs_config *cfg, char *err, size_t len)
+{
+    char dir[PFS_PATH_MAX], base[PFS_PATH_MAX];
+    if (pfs_name_split(cfg->file_name, dir, sizeof(dir), base, sizeof(base)) != 0)
+        return pfs_fail(err, len, "--file-name %s: give the path of a file (it ends in a file name, not '/', '.' or "
+                        "'..')", cfg->file_name);
+    if (pfs_name_parse(base, NULL) != PFS_NAME_NONE)
+        return pfs_fail(err, len, "--file-name %s: %s is a name pfsbench gives its own files; choose another",
+                        cfg->file_name, base);
+    if (!cfg->dir[0]) {
+        snprintf(cfg->dir, sizeof(cfg->dir), "%s", dir);
+        return 0;
+    }
+    size_t n = strlen(cfg->dir);
+    while (n > 1 && cfg->dir[n - 1] == '/')
+        n--;
+    if (strlen(dir) != n || strncmp(dir, cfg->dir, n) != 0)
+        return pfs_fail(err, len, "--file-name %s is in %s, and -d names %s: give -d %s, or no -d", cfg->file_name,
+                        dir, cfg->dir, dir);
+    return 0;
+}
+
 enum pfs_parse_result pfs_config_parse(struct pfs_config *cfg, int argc, char **argv,
                                        char *err, size_t errlen)
 {
@@ -325,6 +349,8 @@ enum pfs_parse_result pfs_config_parse(struct pfs_config *cfg, int argc, char **
         return parse_error(err, errlen, "--stop-on-error goes with -f JOBFILE");
     if (cfg->job[0]) /* the sections say the rest; each is parsed on its own */
         return PFS_PARSE_JOB;
+    if (cfg->file_name[0] && file_name_dir(cfg, err, errlen) != 0)
+        return PFS_PARSE_ERROR;
     if (!cfg->dir[0])
         return parse_error(err, errlen, "no target directory; give -d DIR");
     if (cfg->yes && !cfg->clean)

@@ -145,7 +145,7 @@ static const struct pfs_trap traps[] = {
     {'N', 1, "mdtest/IOR task count: mpirun -np"},
     {'s', 1, "IOR's segment count: see pfsbench ior -s; IOzone's -s file size is -b SIZE"},
     {'Q', 1, "IOR's task per node offset: -C reads another node's data"},
-    {'E', 0, "IOR's use existing file: --run-id ID with -p read"},
+    {'E', 0, "IOR's use existing file: -p read --file-name PATH"},
     {'g', 0, "IOR's intra-test barriers: always on in pfsbench"},
     {'O', 1, "IOR's -O options: see pfsbench ior"},
     {'B', 0, "IOR's O_DIRECT: --direct"},

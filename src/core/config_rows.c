@@ -230,8 +230,8 @@ int pfs_opt_set(const struct pfs_opt *o, const char *arg, struct pfs_config *cfg
         if (cfg && o->off == OFF(run_id) && !pfs_run_id_valid(arg))
             return pfs_fail(err, len, "--run-id: '%s' may hold only letters, digits, '-' and '_'", arg);
         if (cfg && o->off == OFF(results) && !pfs_results_name_ok(arg))
-            return pfs_fail(err, len, "-o '%s': -o names pfsbench's HDF5 results file; IOR's -o test file path is -d DIR "
-                        "here (pfsbench names its own files); give a name ending in .h5", arg);
+            return pfs_fail(err, len, "-o '%s': -o names pfsbench's HDF5 results file; IOR's -o test file path is "
+                        "--file-name PATH here (or pfsbench ior -o PATH); give a name ending in .h5", arg);
         strcpy(field, arg);
         return 0;
     }

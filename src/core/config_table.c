@@ -16,6 +16,7 @@
 
 const struct pfs_opt pfs_opt_table[] = {
     {"dir", 'd', T_STRING, OFF(dir), 0, 0, NULL, "DIR", "target directory; must exist (pfsbench creates only its own files)", DESC("dir", 1, NULL)},
+    {"file-name", 0, T_STRING, OFF(file_name), 0, 0, NULL, "PATH", "name the data files (IOR's -o): PATH with --shared, PATH.00000000, PATH.00000001 ... per stream; DIR is PATH's directory. A write refuses a PATH already there; a list without write reads the files there and leaves them as they are", .key = NULL},
     {"file-per-process", 'F', T_FLAG, OFF(shared), 0, 0, "0", NULL, "one file per stream: rank, or rank x thread (default)", DESC("mode", 2, NULL), .vals = "file-per-process|shared"},
     {"shared", 0, T_FLAG, OFF(shared), 0, 0, "1", NULL, "one file shared by all ranks", .key = "mode", .vals = "file-per-process|shared"},
     {"layout", 0, T_CHOICE, OFF(layout), 0, 0, "segmented|strided", "L", "shared-file layout: segmented (rank r owns [r*b,(r+1)*b)) or strided", DESC("layout", 3, NULL)},
@@ -47,7 +48,7 @@ const struct pfs_opt pfs_opt_table[] = {
     {"api", 'a', T_CHOICE, OFF(api), 0, 0, NULL, "API", "I/O interface (default posix); null moves no data and measures pfsbench's own cost", DESC("api", 17, NULL), .registry = 1},
     {"collective", 'c', T_FLAG, OFF(collective), 0, 0, "1", NULL, "MPI-IO collective calls (with --shared; IOR's -c)", DESC("collective", 18, NULL)},
     {"hint", 0, T_HINT, OFF(hints), 0, 0, NULL, "K=V", "MPI-IO hint, repeatable", DESC("hints", 19, NULL)},
-    {"results", 'o', T_STRING, OFF(results), 0, 0, NULL, "FILE", "HDF5 results file, a name ending in .h5 (default pfsbench-results.h5); IOR's -o test file is -d DIR", DESC("results", 20, NULL), .blank = BLANK(no_results)},
+    {"results", 'o', T_STRING, OFF(results), 0, 0, NULL, "FILE", "HDF5 results file, a name ending in .h5 (default pfsbench-results.h5); IOR's -o test file is --file-name PATH", DESC("results", 20, NULL), .blank = BLANK(no_results)},
     {"no-results", 0, T_FLAG, OFF(no_results), 0, 0, "1", NULL, "write no results file", .key = NULL},
     {"label", 0, T_STRING, OFF(label), 0, 0, NULL, "TEXT", "a label stored with the run", DESC("label", 21, NULL)},
     {"run-id", 0, T_STRING, OFF(run_id), 0, 0, NULL, "ID", "name the data files pfsbench.ID.*; reuse with -p read to read files kept earlier", .key = NULL},

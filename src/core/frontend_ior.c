@@ -9,11 +9,12 @@
 
 #include "frontend_int.h"
 #include "pfs/backend.h"
+#include "pfs/names.h"
 
 enum {
     IOR_API = 1, IOR_B, IOR_T, IOR_S, IOR_F, IOR_C, IOR_Q, IOR_E, IOR_W, IOR_R, IOR_CW, IOR_CR, IOR_K, IOR_I,
     IOR_D, IOR_O, IOR_OPATH, IOR_Z, IOR_COLL, IOR_V, IOR_DIRECT, IOR_HELP, IOR_IGNORE, IOR_G, IOR_QUIT, IOR_Y,
-    IOR_DELAY, IOR_REF, IOR_SCRIPT,
+    IOR_DELAY, IOR_REF, IOR_SCRIPT, IOR_EXISTING,
 };
 
 const struct fe_opt fe_ior_tab[] = {
@@ -46,12 +47,12 @@ const struct fe_opt fe_ior_tab[] = {
     {"-Y", FE_FLAG, IOR_Y, NULL},
     {"-d", FE_VALUE, IOR_DELAY, NULL},
     {"-A", FE_VALUE, IOR_REF, NULL},
-    {"-E", FE_FLAG, 0, "use the existing file: pfsbench reads only files a run of its own kept: write with -k, then "
-                       "give -r and, after --, --run-id ID (the id that run printed)"},
+    {"-E", FE_FLAG, IOR_EXISTING, NULL},
     {"-T", FE_VALUE, 0, "a time limit in minutes: pfsbench has none for the run; -D SECS is the stonewall per phase"},
     {"-N", FE_VALUE, 0, "the number of tasks: every rank mpirun starts takes part; give mpirun -np N"},
     {"-u", FE_FLAG, 0, "a directory per task: pfsbench's data files share -d's directory"},
-    {"-m", FE_FLAG, 0, "a file name per repetition: " NO_EQUIV},
+    {"-m", FE_FLAG, 0, "a file name per repetition (IOR's PATH.REP, with -F PATH.00000000.REP): " NO_EQUIV "; "
+                       "every repetition writes -o's files anew"},
     {"-f", FE_VALUE, IOR_SCRIPT, NULL}, /* a script: pfs_iorscript_translate (pfs/iorscript.h) */
     {"-H", FE_FLAG, 0, "show hints: " NO_EQUIV " (the hints given with -- --hint are in the results file)"},
     {"-U", FE_VALUE, 0, "a hints file: give each hint with -- --hint KEY=VALUE"},
@@ -84,8 +85,8 @@ struct ior_st {
     uint64_t b, t;
     long s, reps, deadline, delay, refnum, nodes_away;
     int fpp, reorder, fsync, fsync_each, w, r, cw, cr, keep, random, coll, verbose, direct, help, wearout, have_ref;
-    char dir[1024];
-    int have_o;
+    const char *opath; /* -o: the data files' path (--file-name), NULL when not given */
+    int existing;      /* -E: useExistingTestFile */
     const char *format; /* -O summaryFormat: NULL (IOR's default: text), "json", "csv" */
 };
 
@@ -205,11 +206,8 @@ static void ior_on(struct fe *f, const struct fe_opt *o, const struct fe_arg *a,
     case IOR_I: fe_int(f, "-i", a->val, 1, 1000000, &s->reps); break;
     case IOR_D: fe_int(f, "-D", a->val, 0, 1000000000, &s->deadline); break;
     case IOR_O: ior_directives(f, s, a->val); break;
-    case IOR_OPATH:
-        fe_dirname(a->val, s->dir, sizeof(s->dir));
-        s->have_o = 1;
-        fe_note(f, "-o", "%s: pfsbench names its own files in %s (pfsbench.RUNID.N, or .shared)", a->val, s->dir);
-        break;
+    case IOR_OPATH: s->opath = a->val; break;
+    case IOR_EXISTING: s->existing = 1; break;
     case IOR_Z: s->random = 1; break;
     case IOR_COLL: s->coll = 1; break;
     case IOR_V: s->verbose = 1; break;
@@ -220,6 +218,35 @@ static void ior_on(struct fe *f, const struct fe_opt *o, const struct fe_arg *a,
     case IOR_SCRIPT: fe_ior_script(f, a->val); break;
     default: break;
     }
+}
+
+/* -o PATH as --file-name PATH in PATH's directory (-F: PATH.00000000 ...),
+ * and -E: a read of the files there; a write never goes over a file. */
+static void ior_files(struct fe *f, const struct ior_st *s, int w, int r)
+{
+    char dir[1024], base[1024];
+    if (s->existing && w)
+        fe_refuse(f, "-E", "writes into an existing file: pfsbench never writes over a file it did not create; remove "
+                  "it first (a write makes it anew), or, for a Lustre layout, set the directory's default layout "
+                  "(lfs setstripe -c N DIR), which the new files inherit (as IO500 does)");
+    else if (s->existing && !s->opath)
+        fe_refuse(f, "-E", "give -o PATH, the file to read");
+    if (s->opath && fe_passes(f, "--file-name"))
+        fe_refuse(f, "-o", "and -- --file-name both name the data files: give one");
+    if (!s->opath) {
+        fe_note(f, "-o", "not given: IOR's testFile in the working directory; pfsbench writes its own files in .");
+        fe_add(f, "-d"), fe_add(f, ".");
+        return;
+    }
+    if (pfs_name_split(s->opath, dir, sizeof(dir), base, sizeof(base)) != 0) {
+        fe_refuse(f, "-o", "%s: give the path of a file", s->opath);
+        return;
+    }
+    fe_add(f, "-d"), fe_add(f, dir);
+    fe_add(f, "--file-name"), fe_add(f, s->opath);
+    if (r && !w && !s->keep)
+        fe_note(f, "-o", "%s: IOR would remove it after reading (no -k); pfsbench never removes a file it did not "
+                "create", s->opath);
 }
 
 /* IOR's segments as pfsbench's one block per stream. Returns the block, 0 when refused. */
@@ -273,7 +300,7 @@ static void ior_extras(struct fe *f, const struct ior_st *s)
 
 void fe_ior(struct fe *f, int argc, char **argv)
 {
-    struct ior_st s = {.api = "posix", .b = 1 << 20, .t = 256 << 10, .s = 1, .reps = 1, .dir = ".", .nodes_away = 1};
+    struct ior_st s = {.api = "posix", .b = 1 << 20, .t = 256 << 10, .s = 1, .reps = 1, .nodes_away = 1};
     fe_walk(f, fe_ior_tab, argc, argv, ior_on, &s);
     if (s.help) {
         fe_add(f, "--help");
@@ -283,8 +310,6 @@ void fe_ior(struct fe *f, int argc, char **argv)
         fe_refuse(f, "-c", "collective I/O needs -a MPIIO");
     int strided;
     uint64_t block = ior_block(f, &s, &strided);
-    if (!s.have_o)
-        fe_note(f, "-o", "not given: IOR's testFile in the working directory; pfsbench writes its own files in .");
     if (s.deadline > 0 && !s.wearout)
         fe_note(f, "-D", "pfsbench's stonewall always wears out to the largest count (IOR's -O stoneWallingWearOut=1)");
     /* IOR with none of -w -r -W -R writes and reads; its -W check reads what it wrote, -R reads again. */
@@ -293,8 +318,7 @@ void fe_ior(struct fe *f, int argc, char **argv)
         w = r = 1;
     if (s.cw && !s.r)
         fe_note(f, "-W", "the check is pfsbench's timed read phase with --verify (every byte)");
-    fe_add(f, "-d");
-    fe_add(f, s.dir);
+    ior_files(f, &s, w, r);
     fe_add_size(f, "-t", s.t);
     fe_add_size(f, "-b", block ? block : s.b);
     if (s.fpp)

@@ -108,7 +108,7 @@ int pfs_kept_parse(const char *text, struct pfs_kept *k, char *err, size_t len)
 
 int pfs_kept_reads(const struct pfs_config *cfg)
 {
-    if (!cfg->run_id[0])
+    if (!cfg->run_id[0] || cfg->file_name[0]) /* --file-name's files have no status */
         return 0;
     for (int i = 0; i < cfg->nphases; i++)
         if (!pfs_phase_is_meta(cfg->phases[i]))

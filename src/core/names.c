@@ -96,6 +96,31 @@ int pfs_name_md_file(char *out, size_t len, const char *dir, int stream, uint64_
     return put(out, len, "%s%sf.%d.%" PRIu64, DIR_PART(dir), stream, index);
 }
 
+int pfs_name_user(char *out, size_t len, const char *dir, const char *base, int shared, int stream)
+{
+    if (!base || !*base || strchr(base, '/') || (!shared && stream < 0))
+        return bad_args(out, len);
+    if (shared)
+        return put(out, len, "%s%s%s", DIR_PART(dir), base);
+    return put(out, len, "%s%s%s.%08d", DIR_PART(dir), base, stream);
+}
+
+int pfs_name_split(const char *path, char *dir, size_t dlen, char *base, size_t blen)
+{
+    const size_t n = path ? strlen(path) : 0;
+    const char *slash = n ? strrchr(path, '/') : NULL;
+    const char *b = slash ? slash + 1 : path;
+    if (n == 0 || !*b || strcmp(b, ".") == 0 || strcmp(b, "..") == 0) {
+        (void)bad_args(base, blen);
+        return bad_args(dir, dlen);
+    }
+    size_t dl = slash ? (size_t)(slash - path) : 0;
+    while (dl > 1 && path[dl - 1] == '/') /* "a//f": the directory is "a" */
+        dl--;
+    int rc = !slash ? put(dir, dlen, ".") : dl == 0 ? put(dir, dlen, "/") : put(dir, dlen, "%.*s", (int)dl, path);
+    return rc | put(base, blen, "%s", b);
+}
+
 /* A decimal as the formatters write it: digits, no leading zero unless the
  * number is 0, at most max. Returns the characters read, 0 when none fit. */
 static size_t parse_dec(const char *s, uint64_t max, uint64_t *out)

@@ -18,12 +18,18 @@
 
 #include "pfs/kept.h"
 #include "pfs/names.h"
+#include "pfs/userfiles.h"
 
 /* Local. The data file of a stream (the shared file with --shared); the
- * buffers hold DIR (< PFS_PATH_MAX) and a run id with room to spare. */
+ * buffers hold DIR (< PFS_PATH_MAX) and a run id with room to spare, or
+ * --file-name's PATH (< PFS_PATH_MAX) and its 9 characters more. */
 void drv_data_path(const struct ctx *c, int stream, char *out, size_t len)
 {
-    (void)pfs_name_data(out, len, c->cfg.dir, c->run_id, c->cfg.shared, stream);
+    char dir[PFS_PATH_MAX], base[PFS_PATH_MAX];
+    if (c->cfg.file_name[0] && pfs_name_split(c->cfg.file_name, dir, sizeof(dir), base, sizeof(base)) == 0)
+        (void)pfs_name_user(out, len, c->cfg.dir, base, c->cfg.shared, stream);
+    else
+        (void)pfs_name_data(out, len, c->cfg.dir, c->run_id, c->cfg.shared, stream);
 }
 
 static void make_run_id(char *out, size_t len)
@@ -299,6 +305,11 @@ void drv_run_id(struct ctx *c)
 int drv_kept_check(struct ctx *c, char *err, size_t len)
 {
     const struct pfs_config *cfg = &c->cfg;
+    /* --file-name: a write finds none of its names there, a read each file large enough. */
+    if (!(c->be->caps & PFS_CAP_NOFILES) &&
+        pfs_user_files_check(cfg, c->nranks * cfg->threads, pfs_phase_listed(cfg, PFS_PHASE_DATA, PFS_PHF_CREATES, 0),
+                             err, len) != 0)
+        return -1;
     if (pfs_kept_reads(cfg) && !(c->be->caps & PFS_CAP_NOFILES)) {
         struct pfs_kept k;
         if (pfs_kept_read(cfg->dir, cfg->run_id, &k, err, len) != 0 ||

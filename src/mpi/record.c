@@ -456,11 +456,15 @@ int drv_record_end(struct ctx *c, int failed)
         if (c->iozone_lines && cfg->format == PFS_FORMAT_TEXT && any)
             pfs_report_iozone(msg, d); /* pfsbench iozone -t N: IOzone's lines, after the report */
         /* The kept files' line even with -q: a scripted write-then-read reads its run id there. */
-        if (cfg->keep && d->kept)
+        if (cfg->keep && d->kept && cfg->file_name[0])
+            fprintf(msg, "kept data files %s%s, %llu transfers of %llu bytes in each stream's file or segment (read "
+                    "them again with -p read --file-name %s)\n", cfg->file_name, cfg->shared ? "" : ".*",
+                    (unsigned long long)d->kept_xfers, (unsigned long long)cfg->transfer, cfg->file_name);
+        else if (cfg->keep && d->kept)
             fprintf(msg, "kept data files %s/pfsbench.%s.*, %llu transfers of %llu bytes in each stream's file or "
                     "segment, as pfsbench.%s.kept says (read them again with --run-id %s)\n", cfg->dir, c->run_id,
                     (unsigned long long)d->kept_xfers, (unsigned long long)cfg->transfer, c->run_id, c->run_id);
-        else if (cfg->keep && (c->writes || !c->has_meta))
+        else if (cfg->keep && (c->writes || !c->has_meta) && !cfg->file_name[0]) /* not the user's files */
             fprintf(msg, "kept data files %s/pfsbench.%s.* (read them again with --run-id %s)\n", cfg->dir, c->run_id,
                     c->run_id);
         if (cfg->keep && c->has_meta)

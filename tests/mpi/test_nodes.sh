@@ -62,7 +62,7 @@ if $PY "$PFS_SRC/tests/mpi/check_reorder_nodes.py" "$T/q3.h5" 3 6 >"$T/py" 2>&1;
 else bad "block 4x2 --reorder-nodes 3: placement"; cat "$T/py"; fi
 run_nodes 8 ior -w -r -W -C -Q 2 -F -b 1m -t 64k -o "$D/q2" -- -o "$T/q2.h5"
 check "ior -C -Q 2 -W on 4x2: exits 0, the equivalent has --reorder-nodes 2" \
-    eval 'rc_is 0 && has "pfsbench: equivalent: pfsbench -d $D -t 64k -b 1m -F -p write,read -C --reorder-nodes 2 --verify --format ior -o $T/q2.h5"'
+    eval 'rc_is 0 && has "pfsbench: equivalent: pfsbench -d $D --file-name $D/q2 -t 64k -b 1m -F -p write,read -C --reorder-nodes 2 --verify --format ior -o $T/q2.h5"'
 if $PY "$PFS_SRC/tests/mpi/check_reorder_nodes.py" "$T/q2.h5" 2 2 >"$T/py" 2>&1; then
     ok "ior -C -Q 2 on 4x2 round-robin: each rank reads node+2 (shift 2), verified"
 else bad "ior -C -Q 2: placement"; cat "$T/py"; fi

@@ -24,8 +24,8 @@ one_message() {
 # ---- -o names the results file: IOR's test file path is refused ----------
 run_mpi 2 60 -d "$D" -t 64k -b 256k -o "$T/testfile"
 check "-o testfile: exit 2" [ "$RC" -eq 2 ]
-check "-o testfile: says -o is the HDF5 results file and IOR's -o is -d DIR" \
-    grep -qF -- "-o names pfsbench's HDF5 results file; IOR's -o test file path is -d DIR here (pfsbench names its own files); give a name ending in .h5" "$T/err"
+check "-o testfile: says -o is the HDF5 results file and IOR's -o is --file-name" \
+    grep -qF -- "-o names pfsbench's HDF5 results file; IOR's -o test file path is --file-name PATH here (or pfsbench ior -o PATH); give a name ending in .h5" "$T/err"
 check "-o testfile: no file named testfile" [ ! -e "$T/testfile" ]
 one_message "-o testfile"
 nothing_made "-o testfile"
@@ -82,7 +82,7 @@ done <<'EOF'
 -Y|IOR's fsync per write: --fsync-every 1 (-e is fsync at close)
 -g|IOR's intra-test barriers: always on in pfsbench
 -Q|IOR's task per node offset: -C reads another node's data
--E|IOR's use existing file: --run-id ID with -p read
+-E|IOR's use existing file: -p read --file-name PATH
 -O|IOR's -O options: see pfsbench ior
 -N|mdtest/IOR task count: mpirun -np
 -u|mdtest's unique dir per task: --dirs per-rank

@@ -141,7 +141,7 @@ static const struct { const char *args; const char *want; } bad_cases[] = {
     {"-d|/tmp|extra", "unexpected argument 'extra'"},
     /* issue 18: IOR's, mdtest's and IOzone's letters mean theirs or are refused naming ours */
     {"-d|/tmp|-o|/scratch/testfile", "-o '/scratch/testfile': -o names pfsbench's HDF5 results file; IOR's -o test file "
-                                     "path is -d DIR here (pfsbench names its own files); give a name ending in .h5"},
+                                     "path is --file-name PATH here (or pfsbench ior -o PATH); give a name ending in .h5"},
     {"-d|/tmp|--results|r.txt", "give a name ending in .h5"},
     {"-d|/tmp|-o|/tmp/x/.h5", "give a name ending in .h5"},
     {"-d|/tmp|-o|h5", "give a name ending in .h5"},
@@ -158,7 +158,7 @@ static const struct { const char *args; const char *want; } bad_cases[] = {
     {"-d|/tmp|-Y", "'-Y': IOR's fsync per write: --fsync-every 1 (-e is fsync at close)"},
     {"-d|/tmp|-g", "'-g': IOR's intra-test barriers: always on in pfsbench"},
     {"-d|/tmp|-Q|1", "'-Q': IOR's task per node offset: -C reads another node's data"},
-    {"-d|/tmp|-E", "'-E': IOR's use existing file: --run-id ID with -p read"},
+    {"-d|/tmp|-E", "'-E': IOR's use existing file: -p read --file-name PATH"},
     {"-d|/tmp|-O|stoneWallingWearOut=1", "'-O': IOR's -O options: see pfsbench ior"},
     {"-d|/tmp|-N|4", "'-N': mdtest/IOR task count: mpirun -np"},
     {"-d|/tmp|-u", "'-u': mdtest's unique dir per task: --dirs per-rank"},

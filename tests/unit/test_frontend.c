@@ -121,34 +121,56 @@ static void test_ior(void **state)
     expect("ior", 4, "", "pfsbench -d . -t 256k -b 1m --shared -p write,read");
     /* IOR's shape by default; the user's own --format wins. */
     assert_string_equal(xlate("ior", 4, ""), "pfsbench -d . -t 256k -b 1m --shared -p write,read --format ior");
-    expect("ior", 2, "-w -o /d/f -- --format text", "pfsbench -d /d -t 256k -b 1m --shared -p write --format text");
+    expect("ior", 2, "-w -o /d/f -- --format text", "pfsbench -d /d --file-name /d/f -t 256k -b 1m --shared -p write --format text");
     /* IO500's ior-easy and ior-hard. */
     expect("ior", 4, "-w -r -C -Q 1 -g -G 1234 -k -e -t 2m -b 9920000m -F -o /x/ior-easy/file "
                      "-O stoneWallingStatusFile=/x/ior-easy.stonewall -O stoneWallingWearOut=1 -D 300",
-           "pfsbench -d /x/ior-easy -t 2m -b 9920000m -F -p write,read -e -k -C -D 300");
+           "pfsbench -d /x/ior-easy --file-name /x/ior-easy/file -t 2m -b 9920000m -F -p write,read -e -k -C -D 300");
     assert_non_null(strstr(msg, "ior -G: "));
     assert_non_null(strstr(msg, "ior -O: stoneWallingStatusFile="));
     expect("ior", 4, "-w -r -C -Q 1 -g -G 27 -k -e -t 47008 -b 47008 -s 10000 -o /x/ior-hard/file "
                      "-O stoneWallingWearOut=1 -D 300",
-           "pfsbench -d /x/ior-hard -t 47008 -b 470080000 --shared --layout strided -p write,read -e -k -C -D 300");
+           "pfsbench -d /x/ior-hard --file-name /x/ior-hard/file -t 47008 -b 470080000 --shared --layout strided -p write,read -e -k -C -D 300");
     /* Segments of a file per process are one longer block; attached values, combined flags, IOR's -x=v. */
     expect("ior", 2, "-a posix -F -s 4 -b4m -t=1m -wr -i 3 -z -v", "pfsbench -d . -t 1m -b 16m -F -p write,read -i 3 --random -v");
-    expect("ior", 2, "-a MPIIO -c -b 8m -t 1m -w -o f", "pfsbench -d . -t 1m -b 8m --shared -p write --api mpiio --collective");
-    expect("ior", 2, "-a DUMMY -r -o /d/f -- --run-id R1", "pfsbench -d /d -t 256k -b 1m --shared -p read --api null --run-id R1");
+    expect("ior", 2, "-a MPIIO -c -b 8m -t 1m -w -o f", "pfsbench -d . --file-name f -t 1m -b 8m --shared -p write --api mpiio --collective");
+    expect("ior", 2, "-a DUMMY -r -o /d/f -- --run-id R1", "pfsbench -d /d --file-name /d/f -t 256k -b 1m --shared -p read --api null --run-id R1");
     /* Checks: --verify, and -W reads back what it wrote. */
-    expect("ior", 2, "-w -W -F -o /d/f", "pfsbench -d /d -t 256k -b 1m -F -p write,read --verify");
-    expect("ior", 2, "-w -r -R -B -o /d/f", "pfsbench -d /d -t 256k -b 1m --shared -p write,read --verify --direct");
+    expect("ior", 2, "-w -W -F -o /d/f", "pfsbench -d /d --file-name /d/f -t 256k -b 1m -F -p write,read --verify");
+    expect("ior", 2, "-w -r -R -B -o /d/f", "pfsbench -d /d --file-name /d/f -t 256k -b 1m --shared -p write,read --verify --direct");
     /* -Y, IOR's fsync after every write: --fsync-every 1, beside -e's fsync at close. */
-    expect("ior", 2, "-w -Y -F -o /d/f", "pfsbench -d /d -t 256k -b 1m -F -p write --fsync-every 1");
+    expect("ior", 2, "-w -Y -F -o /d/f", "pfsbench -d /d --file-name /d/f -t 256k -b 1m -F -p write --fsync-every 1");
     expect("ior", 2, "-w -r -e -Y -a MPIIO -c -o /d/f",
-           "pfsbench -d /d -t 256k -b 1m --shared -p write,read -e --fsync-every 1 --api mpiio --collective");
+           "pfsbench -d /d --file-name /d/f -t 256k -b 1m --shared -p write,read -e --fsync-every 1 --api mpiio --collective");
     /* Native options after --. */
-    expect("ior", 2, "-w -F -o /d/f -- --results /r.h5 --label x", "pfsbench -d /d -t 256k -b 1m -F -p write --results /r.h5 --label x");
+    expect("ior", 2, "-w -F -o /d/f -- --results /r.h5 --label x", "pfsbench -d /d --file-name /d/f -t 256k -b 1m -F -p write --results /r.h5 --label x");
     expect("ior", 2, "-h", "pfsbench --help");
     /* -Q N: -C reads what the ranks N nodes on wrote; without -C nothing to do (a note). */
-    expect("ior", 8, "-w -r -C -Q 2 -F -o /d/f", "pfsbench -d /d -t 256k -b 1m -F -p write,read -C --reorder-nodes 2");
-    expect("ior", 8, "-w -r -Q 3 -F -o /d/f", "pfsbench -d /d -t 256k -b 1m -F -p write,read");
+    expect("ior", 8, "-w -r -C -Q 2 -F -o /d/f", "pfsbench -d /d --file-name /d/f -t 256k -b 1m -F -p write,read -C --reorder-nodes 2");
+    expect("ior", 8, "-w -r -Q 3 -F -o /d/f", "pfsbench -d /d --file-name /d/f -t 256k -b 1m -F -p write,read");
     assert_non_null(strstr(msg, "ior -Q: 3: only -C reads from other nodes"));
+}
+
+/* -o PATH names the data files (--file-name; -F: PATH.00000000 ...), and
+ * -E reads the files there; a write never goes over one. */
+static void test_ior_files(void **state)
+{
+    (void)state;
+    expect("ior", 2, "-w -k -F -o /s/g", "pfsbench -d /s --file-name /s/g -t 256k -b 1m -F -p write -k");
+    expect("ior", 2, "-r -k -o g", "pfsbench -d . --file-name g -t 256k -b 1m --shared -p read -k");
+    expect("ior", 2, "-r -E -F -o /s//g", "pfsbench -d /s --file-name /s//g -t 256k -b 1m -F -p read");
+    assert_non_null(strstr(msg, "ior -o: /s//g: IOR would remove it after reading (no -k); pfsbench never removes"));
+    expect("ior", 2, "-w", "pfsbench -d . -t 256k -b 1m --shared -p write");
+    assert_non_null(strstr(msg, "ior -o: not given"));
+    static const char *const e[] = {"-E"};
+    expect_refused("ior", 2, "-w -E -o /s/g", e, 1);
+    assert_non_null(strstr(msg, "pfsbench never writes over a file it did not create; remove it first"));
+    assert_non_null(strstr(msg, "lfs setstripe -c N DIR"));
+    expect_refused("ior", 2, "-E -o /s/g", e, 1); /* IOR's default: write and read */
+    expect_refused("ior", 2, "-r -E", e, 1);
+    static const char *const o[] = {"-o"};
+    expect_refused("ior", 2, "-w -o /s/", o, 1);
+    expect_refused("ior", 2, "-w -o /s/g -- --file-name /s/h", o, 1);
 }
 
 static void test_ior_refused(void **state)
@@ -173,20 +195,20 @@ static void test_ior_refused(void **state)
 static void test_ior_summary(void **state)
 {
     (void)state;
-    expect("ior", 2, "-w -O useO_DIRECT=1 -o /d/f", "pfsbench -d /d -t 256k -b 1m --shared -p write --direct");
-    expect("ior", 2, "-w -O useO_DIRECT=0 -o /d/f", "pfsbench -d /d -t 256k -b 1m --shared -p write");
+    expect("ior", 2, "-w -O useO_DIRECT=1 -o /d/f", "pfsbench -d /d --file-name /d/f -t 256k -b 1m --shared -p write --direct");
+    expect("ior", 2, "-w -O useO_DIRECT=0 -o /d/f", "pfsbench -d /d --file-name /d/f -t 256k -b 1m --shared -p write");
     expect("ior", 2, "-w -r -F -i 3 -d 5 -A 7 -o /d/f",
-           "pfsbench -d /d -t 256k -b 1m -F -p write,read -i 3 --rep-delay 5 --label refnum=7");
+           "pfsbench -d /d --file-name /d/f -t 256k -b 1m -F -p write,read -i 3 --rep-delay 5 --label refnum=7");
     assert_non_null(strstr(msg, "ior -d: 5: pfsbench sleeps between two repetitions"));
     /* One repetition: nothing to wait between (a note, no --rep-delay). */
-    expect("ior", 2, "-w -d 5 -o /d/f", "pfsbench -d /d -t 256k -b 1m --shared -p write");
+    expect("ior", 2, "-w -d 5 -o /d/f", "pfsbench -d /d --file-name /d/f -t 256k -b 1m --shared -p write");
     assert_non_null(strstr(msg, "ior -d: 5: with one repetition"));
-    expect("ior", 2, "-w -d 0 -i 2 -o /d/f", "pfsbench -d /d -t 256k -b 1m --shared -p write -i 2");
+    expect("ior", 2, "-w -d 0 -i 2 -o /d/f", "pfsbench -d /d --file-name /d/f -t 256k -b 1m --shared -p write -i 2");
     /* The summary: JSON or CSV in any case, alone (stdout) or to a file; default is text. */
-    expect("ior", 2, "-w -O summaryFormat=json -o /d/f", "pfsbench -d /d -t 256k -b 1m --shared -p write --format json");
+    expect("ior", 2, "-w -O summaryFormat=json -o /d/f", "pfsbench -d /d --file-name /d/f -t 256k -b 1m --shared -p write --format json");
     assert_string_equal(extra.report, "");
     expect("ior", 2, "-w -O summaryFormat=CSV,summaryFile=/r/s.csv -o /d/f",
-           "pfsbench -d /d -t 256k -b 1m --shared -p write --format csv");
+           "pfsbench -d /d --file-name /d/f -t 256k -b 1m --shared -p write --format csv");
     assert_string_equal(extra.report, "/r/s.csv");
     assert_non_null(strstr(msg, "ior -O: summaryFile=/r/s.csv: rank 0's csv report goes to this new file"));
     expect("ior", 2, "-w -O summaryFile=s.txt -O summaryFormat=default", "pfsbench -d . -t 256k -b 1m --shared -p write");
@@ -414,6 +436,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_detect),        cmocka_unit_test(test_ior),    cmocka_unit_test(test_ior_refused),
+        cmocka_unit_test(test_ior_files),
         cmocka_unit_test(test_ior_summary),
         cmocka_unit_test(test_mdtest),        cmocka_unit_test(test_mdtest_more), cmocka_unit_test(test_mdtest_tree),
         cmocka_unit_test(test_mdtest_items),  cmocka_unit_test(test_mdtest_ranks), cmocka_unit_test(test_iozone),

@@ -149,6 +149,40 @@ static void test_near_misses(void **state)
     assert_int_equal(pfs_name_parse(NULL, NULL), PFS_NAME_NONE);
 }
 
+/* --file-name's data files: IOR's names (PATH, PATH.%08d), and PATH's parts. */
+static void test_user_names(void **state)
+{
+    (void)state;
+    char b[64], d[32], f[32];
+    assert_int_equal(pfs_name_user(b, sizeof(b), "/scratch", "f", 1, 3), 0);
+    assert_string_equal(b, "/scratch/f");
+    assert_int_equal(pfs_name_user(b, sizeof(b), "/scratch", "g", 0, 0), 0);
+    assert_string_equal(b, "/scratch/g.00000000");
+    assert_int_equal(pfs_name_user(b, sizeof(b), "/scratch", "g", 0, 1), 0);
+    assert_string_equal(b, "/scratch/g.00000001");
+    assert_int_equal(pfs_name_user(b, sizeof(b), NULL, "g", 0, 123456789), 0);
+    assert_string_equal(b, "g.123456789"); /* past 8 digits, as IOR's %08d */
+    assert_int_equal(pfs_name_user(b, sizeof(b), "/d", "g", 0, -1), -1);
+    assert_int_equal(pfs_name_user(b, sizeof(b), "/d", "a/g", 1, 0), -1);
+    assert_int_equal(pfs_name_user(b, sizeof(b), "/d", "", 1, 0), -1);
+    assert_int_equal(pfs_name_user(b, 12, "/d", "gg", 0, 0), -1); /* "/d/gg.00000000" does not fit */
+    /* A user's name is not one of pfsbench's: --clean never lists it. */
+    assert_int_equal(pfs_name_parse("g.00000000", NULL), PFS_NAME_NONE);
+
+    const char *cases[][3] = {{"/scratch/f", "/scratch", "f"}, {"f", ".", "f"}, {"/f", "/", "f"},
+                              {"a/b/f.h", "a/b", "f.h"}, {"a//f", "a", "f"}, {"./f", ".", "f"}};
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        assert_int_equal(pfs_name_split(cases[i][0], d, sizeof(d), f, sizeof(f)), 0);
+        assert_string_equal(d, cases[i][1]);
+        assert_string_equal(f, cases[i][2]);
+    }
+    const char *bad[] = {"", "/", "a/", "a/.", "a/..", ".", ".."};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+        assert_int_equal(pfs_name_split(bad[i], d, sizeof(d), f, sizeof(f)), -1);
+    assert_int_equal(pfs_name_split(NULL, d, sizeof(d), f, sizeof(f)), -1);
+    assert_int_equal(pfs_name_split("/scratch/f", d, 4, f, sizeof(f)), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -156,6 +190,7 @@ int main(void)
         cmocka_unit_test(test_format),
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_near_misses),
+        cmocka_unit_test(test_user_names),
     };
     return cmocka_run_group_tests_name("names", tests, NULL, NULL);
 }

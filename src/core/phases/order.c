@@ -159,6 +159,21 @@ int pfs_phase_list_check(const struct pfs_config *cfg, char *err, size_t len)
     return check_needs(cfg, err, len) != 0 || check_tree(cfg, err, len) != 0 ? -1 : 0;
 }
 
+/* --file-name: a phase that writes (rewrite) before the write that makes
+ * the files would write into files this run did not create. */
+static int writes_theirs(const struct pfs_config *cfg, char *err, size_t len)
+{
+    for (int i = 0; i < cfg->nphases; i++)
+        if (pfs_phase_is_write(cfg->phases[i]) && pfs_phase_has(cfg->phases[i], PFS_PHF_CREATES))
+            break;
+        else if (pfs_phase_is_write(cfg->phases[i]))
+            return pfs_fail(err, len, "--file-name: %s before any write would write into files this run did not "
+                            "create, which pfsbench never does; put write first (it makes them anew), or leave %s "
+                            "out to read the files there", pfs_phase_name(cfg->phases[i]),
+                            pfs_phase_name(cfg->phases[i]));
+    return 0;
+}
+
 /* The order of data phases: a read with no write before it reads kept files of an earlier run. */
 int pfs_phase_data_order(const struct pfs_config *cfg, char *err, size_t len)
 {
@@ -170,8 +185,10 @@ int pfs_phase_data_order(const struct pfs_config *cfg, char *err, size_t len)
             first_read = i;
         data_phases += !pfs_phase_is_meta(cfg->phases[i]);
     }
-    if (cfg->run_id[0])
-        return 0;
+    if (cfg->file_name[0] && writes_theirs(cfg, err, len))
+        return -1;
+    if (cfg->run_id[0] || (cfg->file_name[0] && first_write < 0))
+        return 0; /* a kept run's files, or --file-name's files there */
     if (first_write < 0 && data_phases)
         return pfs_fail(err, len, "phases without a write read files kept by an earlier run; give --run-id ID of that run (it ran with --keep)");
     if (first_write >= 0 && !pfs_phase_has(cfg->phases[first_write], PFS_PHF_CREATES) && (first_read < 0 || first_read >= first_write))

@@ -1,0 +1,67 @@
+/* --file-name's data files before a run (pfs/userfiles.h): a write finds
+ * none of them, a read finds each large enough. */
+#include "pfs/userfiles.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "pfs/names.h"
+
+/* Why a write refuses a name already there, and what IOR's users do instead. */
+static int refuse_there(const char *path, int others, const char *dir, char *err, size_t len)
+{
+    char more[64] = "";
+    if (others)
+        snprintf(more, sizeof(more), " (and %d more of this run's names)", others);
+    return pfs_fail(err, len, "%s is already there%s: pfsbench never writes over a file it did not create; remove it "
+                    "first, or, for a Lustre layout, set the directory's default layout (lfs setstripe -c N %s), which "
+                    "the new files inherit (as IO500 does)", path, more, dir);
+}
+
+/* The bytes a read of this run needs in each file: a stream's block with a
+ * file per stream, every stream's with one shared file. */
+static uint64_t needed(const struct pfs_config *cfg, int nstreams)
+{
+    return cfg->shared ? cfg->block * (uint64_t)nstreams : cfg->block;
+}
+
+static int check_read(const struct pfs_config *cfg, const char *path, int nstreams, char *err, size_t len)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return pfs_fail(err, len, "--file-name: %s: %s; a run without write reads files that are there (write them "
+                        "first, e.g. with -p write -k)", path, strerror(errno));
+    if (!S_ISREG(st.st_mode))
+        return pfs_fail(err, len, "--file-name: %s is not a regular file; pfsbench reads regular files only", path);
+    const uint64_t want = needed(cfg, nstreams);
+    if ((uint64_t)st.st_size < want)
+        return pfs_fail(err, len, "--file-name: %s holds %lld bytes; this run reads %" PRIu64 " bytes of it (%s-b %"
+                        PRIu64 "%s): give a -b that fits what the file holds", path, (long long)st.st_size, want,
+                        cfg->shared ? "every stream's " : "", cfg->block,
+                        cfg->shared ? ", one shared file" : ", a file per stream");
+    return 0;
+}
+
+int pfs_user_files_check(const struct pfs_config *cfg, int nstreams, int writes, char *err, size_t len)
+{
+    char base[PFS_PATH_MAX], dir[PFS_PATH_MAX], path[PFS_PATH_MAX + 32], first[PFS_PATH_MAX + 32] = "";
+    if (!cfg->file_name[0])
+        return 0;
+    if (pfs_name_split(cfg->file_name, dir, sizeof(dir), base, sizeof(base)) != 0)
+        return pfs_fail(err, len, "--file-name %s: not the path of a file", cfg->file_name);
+    const int files = cfg->shared ? 1 : nstreams;
+    int there = 0;
+    for (int s = 0; s < files; s++) {
+        struct stat st;
+        if (pfs_name_user(path, sizeof(path), cfg->dir, base, cfg->shared, s) != 0)
+            return pfs_fail(err, len, "--file-name %s: the data files' names do not fit", cfg->file_name);
+        if (!writes && check_read(cfg, path, nstreams, err, len) != 0)
+            return -1;
+        if (writes && lstat(path, &st) == 0 && !there++)
+            snprintf(first, sizeof(first), "%s", path);
+    }
+    return there ? refuse_there(first, there - 1, cfg->dir, err, len) : 0;
+}
