@@ -323,6 +323,8 @@ static void check_unused_data(struct pfs_config *cfg, const unsigned char *given
         warn_without(cfg, "--runtime", "data", PFS_PHASE_DATA, 0, 0);
     if (!data && pfs_opt_given(given, "ramp"))
         warn_without(cfg, "--ramp", "data", PFS_PHASE_DATA, 0, 0);
+    if (!data && pfs_opt_given(given, "file-name"))
+        warn_without(cfg, "--file-name", "data", PFS_PHASE_DATA, 0, 0);
     char names[128];
     pfs_phase_names(names, sizeof(names), " or ", PFS_PHASE_ANY, PFS_PHF_RMW, 0);
     if (!pfs_phase_listed(cfg, PFS_PHASE_ANY, PFS_PHF_RMW, 0) && pfs_opt_given(given, "rmw"))

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "pfs/names.h"
+#include "pfs/phase.h"
 
 /* Why a write refuses a name already there, and what IOR's users do instead. */
 static int refuse_there(const char *path, int others, const char *dir, char *err, size_t len)
@@ -48,7 +49,7 @@ static int check_read(const struct pfs_config *cfg, const char *path, int nstrea
 int pfs_user_files_check(const struct pfs_config *cfg, int nstreams, int writes, char *err, size_t len)
 {
     char base[PFS_PATH_MAX], dir[PFS_PATH_MAX], path[PFS_PATH_MAX + 32], first[PFS_PATH_MAX + 32] = "";
-    if (!cfg->file_name[0])
+    if (!cfg->file_name[0] || !pfs_phase_listed(cfg, PFS_PHASE_DATA, 0, 0)) /* no data file to look for */
         return 0;
     if (pfs_name_split(cfg->file_name, dir, sizeof(dir), base, sizeof(base)) != 0)
         return pfs_fail(err, len, "--file-name %s: not the path of a file", cfg->file_name);

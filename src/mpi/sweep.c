@@ -67,6 +67,12 @@ int drv_sweep_check(const struct pfs_config *cfg, int nranks, int rank0, char *e
                  cfg->run_id);
         return -1;
     }
+    if (cfg->file_name[0] && cfg->keep && pfs_phase_listed(cfg, PFS_PHASE_DATA, PFS_PHF_CREATES, 0)) {
+        snprintf(err, len, "--ranks with -k and --file-name %s: every point would keep its files under that one name, "
+                 "and the second point's write would find the first's there; leave out -k, or run each point on "
+                 "its own with a --file-name of its own", cfg->file_name);
+        return -1;
+    }
     if (cfg->run_id[0] && reads_kept(cfg)) {
         snprintf(err, len, "--ranks with --run-id %s: every point would read that kept run with its own rank count, "
                  "but a kept run is read back by the ranks that wrote it; run it once, with its ranks", cfg->run_id);

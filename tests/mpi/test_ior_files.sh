@@ -84,11 +84,16 @@ refused "ior -w -E" "ior -E: writes into an existing file: pfsbench never writes
 refused "ior -r of a file too short" "--file-name: $D/g.00000000 holds 262144 bytes; this run reads 1048576 bytes of it" ior -r -F -t 64k -b 1m -o "$D/g"
 refused "ior -r of a missing file" "--file-name: $D/nope: No such file or directory" ior -r -o "$D/nope"
 refused "a rewrite of files there" "--file-name: rewrite before any write would write into files this run did not create" native -p rewrite -t 64k -b 1m --file-name "$D/f" --shared
+refused "a sweep keeping one --file-name" "--ranks with -k and --file-name $D/s: every point would keep its files under that one name" native --ranks 1,2 -k --file-name "$D/s" -t 64k -b 256k
 check "after the refusals: every file byte-identical" diff "$T/all.before" <(snap "$D/f" "$D/g.00000000" "$D/g.00000001")
 
 # ---- native --file-name without -k: the run's files go at the end, as pfsbench's own names do
 run_mpi "$NP" 120 -p write,read -F -t 64k -b 256k --file-name "$D/n" --no-results
 check "--file-name DIR/n -F without -k: exit 0" [ "$RC" -eq 0 ]
 check "--file-name without -k: DIR/n.* removed, the others left" sh -c "[ \"\$(ls -A '$D')\" = \"\$(cat '$T/listing')\" ]"
+# Metadata phases alone: no data file to look for or make, a warning says --file-name does nothing.
+run_mpi 1 120 -p create,delete -n 3 --file-name "$D/m" --no-results
+check "--file-name with metadata phases only: exit 0, the warning" \
+    sh -c "[ $RC -eq 0 ] && grep -qF 'warning: --file-name does nothing without a data phase' '$T/err'"
 check "no run left a lock behind" not sh -c "ls -A '$D' | grep -q '\\.lock\$'"
 finish
