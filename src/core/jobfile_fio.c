@@ -95,8 +95,10 @@ static const struct fio_key fio_keys[] = {
     {"group_reporting", FK_ACCEPT, NULL, NULL, "pfsbench always reports a run's streams together"},
     {"thread", FK_ACCEPT, NULL, NULL, "a rank's streams are threads"},
     {"description", FK_ACCEPT, NULL, NULL, "a comment"},
-    {"filename", FK_REFUSE, NULL, NULL, "pfsbench names its own files; directory (or dir) says where"},
-    {"filename_format", FK_REFUSE, NULL, NULL, "pfsbench names its own files; directory (or dir) says where"},
+    {"filename", FK_REFUSE, NULL, NULL, "pfsbench names its own files, or file-name PATH names them (PATH, or "
+     "PATH.00000000 ... per stream); directory (or dir) says where"},
+    {"filename_format", FK_REFUSE, NULL, NULL, "pfsbench names its own files, or file-name PATH names them (PATH, "
+     "or PATH.00000000 ... per stream); directory (or dir) says where"},
     {"opendir", FK_REFUSE, NULL, NULL, "pfsbench makes its own files; directory (or dir) says where"},
     {"nrfiles", FK_REFUSE, NULL, NULL, "a stream has one data file (the metadata phases' files are files = N)"},
     {"openfiles", FK_REFUSE, NULL, NULL, "a stream has one data file"},

@@ -326,7 +326,7 @@ static void test_job_fio_keys(void **state)
         "t.job:8: fio's `bs = 4KiB` is not a size: fio reads 'KiB' as 1000-based",
         "t.job:9: fio's `size = 1.5g` is not a size: a fraction",
         "t.job:10: fio's `verify_pattern` has no pfsbench meaning: verify writes a pattern of pfsbench's own",
-        "t.job:11: fio's `filename` has no pfsbench meaning: pfsbench names its own files",
+        "t.job:11: fio's `filename` has no pfsbench meaning: pfsbench names its own files, or file-name PATH names them",
         "t.job:12: fio's `verify = md5` checksums blocks",
         "t.job:13: fio's `rwmixread` has no pfsbench meaning",
         "t.job:14: unknown option 'foo' (job files use pfsbench's long option names: transfer, block, phases ...; or fio's bs, size, rw ...)",
