@@ -16,7 +16,8 @@
  *
  * With --file-name PATH the data files are the user's names instead (IOR's
  * -o and -F): PATH itself with --shared, PATH.<stream> per stream with
- * <stream> as %08d (PATH.00000000, IOR's naming); DIR is PATH's directory
+ * <stream> as %08d (PATH.00000000, IOR's naming), each with .<rep> after it
+ * under --file-per-rep (IOR's -m: PATH.0, PATH.00000000.0); DIR is PATH's directory
  * and the lock, kept status and metadata directory keep the names above. */
 #ifndef PFS_NAMES_H
 #define PFS_NAMES_H
@@ -67,9 +68,10 @@ int pfs_name_md_subdir(char *out, size_t len, const char *md_top, int stream);
 int pfs_name_md_file(char *out, size_t len, const char *dir, int stream, uint64_t index);
 
 /* Local. --file-name's data files: "DIR/BASE" with shared, else
- * "DIR/BASE.%08d" (stream zero-padded to 8 digits, as IOR's -F). Returns as
- * the formatters above; base must be a plain name (no '/'). */
-int pfs_name_user(char *out, size_t len, const char *dir, const char *base, int shared, int stream);
+ * "DIR/BASE.%08d" (stream zero-padded to 8 digits, as IOR's -F), and with
+ * rep >= 0 (--file-per-rep, IOR's -m) ".REP" after either; rep -1: none.
+ * Returns as the formatters above; base must be a plain name (no '/'). */
+int pfs_name_user(char *out, size_t len, const char *dir, const char *base, int shared, int stream, int rep);
 
 /* Local. Splits --file-name's PATH into its directory (dir, "." for a bare
  * name, "/" for one at the root) and its last component (base). Returns 0,

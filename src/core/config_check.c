@@ -257,6 +257,11 @@ int pfs_check_run(const struct pfs_config *cfg, int total_given, char *err, size
     if (cfg->ramp > 0 && cfg->deadline > 0 && cfg->ramp >= cfg->deadline)
         return pfs_fail(err, len, "--ramp %g is not shorter than -D %g: the stonewall would stop the streams inside the "
                     "ramp, before anything is measured", cfg->ramp, cfg->deadline);
+    if (cfg->file_per_rep && !cfg->file_name[0])
+        return pfs_fail(err, len, "--file-per-rep names --file-name's files per repetition: give --file-name PATH");
+    if (cfg->file_per_rep && cfg->reps == 0)
+        return pfs_fail(err, len, "--file-per-rep and --reps auto: the repetitions' files must be named before the "
+                    "run, and auto does not know how many; give -i N");
     if (cfg->shared && cfg->dirs == PFS_DIRS_PER_RANK)
         return pfs_fail(err, len, "--shared and --dirs per-rank contradict each other; give one");
     if (pfs_phase_list_check(cfg, err, len) != 0)

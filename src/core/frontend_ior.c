@@ -14,7 +14,7 @@
 enum {
     IOR_API = 1, IOR_B, IOR_T, IOR_S, IOR_F, IOR_C, IOR_Q, IOR_E, IOR_W, IOR_R, IOR_CW, IOR_CR, IOR_K, IOR_I,
     IOR_D, IOR_O, IOR_OPATH, IOR_Z, IOR_COLL, IOR_V, IOR_DIRECT, IOR_HELP, IOR_IGNORE, IOR_G, IOR_QUIT, IOR_Y,
-    IOR_DELAY, IOR_REF, IOR_SCRIPT, IOR_EXISTING,
+    IOR_DELAY, IOR_REF, IOR_SCRIPT, IOR_EXISTING, IOR_MULTI,
 };
 
 const struct fe_opt fe_ior_tab[] = {
@@ -51,8 +51,7 @@ const struct fe_opt fe_ior_tab[] = {
     {"-T", FE_VALUE, 0, "a time limit in minutes: pfsbench has none for the run; -D SECS is the stonewall per phase"},
     {"-N", FE_VALUE, 0, "the number of tasks: every rank mpirun starts takes part; give mpirun -np N"},
     {"-u", FE_FLAG, 0, "a directory per task: pfsbench's data files share -d's directory"},
-    {"-m", FE_FLAG, 0, "a file name per repetition (IOR's PATH.REP, with -F PATH.00000000.REP): " NO_EQUIV "; "
-                       "every repetition writes -o's files anew"},
+    {"-m", FE_FLAG, IOR_MULTI, NULL},
     {"-f", FE_VALUE, IOR_SCRIPT, NULL}, /* a script: pfs_iorscript_translate (pfs/iorscript.h) */
     {"-H", FE_FLAG, 0, "show hints: " NO_EQUIV " (the hints given with -- --hint are in the results file)"},
     {"-U", FE_VALUE, 0, "a hints file: give each hint with -- --hint KEY=VALUE"},
@@ -87,6 +86,7 @@ struct ior_st {
     int fpp, reorder, fsync, fsync_each, w, r, cw, cr, keep, random, coll, verbose, direct, help, wearout, have_ref;
     const char *opath; /* -o: the data files' path (--file-name), NULL when not given */
     int existing;      /* -E: useExistingTestFile */
+    int multi;         /* -m: multiFile, a file set per repetition */
     const char *format; /* -O summaryFormat: NULL (IOR's default: text), "json", "csv" */
 };
 
@@ -208,6 +208,7 @@ static void ior_on(struct fe *f, const struct fe_opt *o, const struct fe_arg *a,
     case IOR_O: ior_directives(f, s, a->val); break;
     case IOR_OPATH: s->opath = a->val; break;
     case IOR_EXISTING: s->existing = 1; break;
+    case IOR_MULTI: s->multi = 1; break;
     case IOR_Z: s->random = 1; break;
     case IOR_COLL: s->coll = 1; break;
     case IOR_V: s->verbose = 1; break;
@@ -231,6 +232,8 @@ static void ior_files(struct fe *f, const struct ior_st *s, int w, int r)
                   "(lfs setstripe -c N DIR), which the new files inherit (as IO500 does)");
     else if (s->existing && !s->opath)
         fe_refuse(f, "-E", "give -o PATH, the file to read");
+    if (s->multi && !s->opath)
+        fe_refuse(f, "-m", "names -o's files per repetition (PATH.REP): give -o PATH");
     if (s->opath && fe_passes(f, "--file-name"))
         fe_refuse(f, "-o", "and -- --file-name both name the data files: give one");
     if (!s->opath) {
@@ -244,6 +247,8 @@ static void ior_files(struct fe *f, const struct ior_st *s, int w, int r)
     }
     fe_add(f, "-d"), fe_add(f, dir);
     fe_add(f, "--file-name"), fe_add(f, s->opath);
+    if (s->multi) /* IOR's PATH.REP, with -F PATH.00000000.REP */
+        fe_add(f, "--file-per-rep");
     if (r && !w && !s->keep)
         fe_note(f, "-o", "%s: IOR would remove it after reading (no -k); pfsbench never removes a file it did not "
                 "create", s->opath);

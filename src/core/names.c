@@ -96,13 +96,16 @@ int pfs_name_md_file(char *out, size_t len, const char *dir, int stream, uint64_
     return put(out, len, "%s%sf.%d.%" PRIu64, DIR_PART(dir), stream, index);
 }
 
-int pfs_name_user(char *out, size_t len, const char *dir, const char *base, int shared, int stream)
+int pfs_name_user(char *out, size_t len, const char *dir, const char *base, int shared, int stream, int rep)
 {
-    if (!base || !*base || strchr(base, '/') || (!shared && stream < 0))
+    if (!base || !*base || strchr(base, '/') || (!shared && stream < 0) || rep < -1)
         return bad_args(out, len);
+    char tail[32] = "";
+    if (rep >= 0) /* IOR's -m: the repetition last, after the stream's number */
+        snprintf(tail, sizeof(tail), ".%d", rep);
     if (shared)
-        return put(out, len, "%s%s%s", DIR_PART(dir), base);
-    return put(out, len, "%s%s%s.%08d", DIR_PART(dir), base, stream);
+        return put(out, len, "%s%s%s%s", DIR_PART(dir), base, tail);
+    return put(out, len, "%s%s%s.%08d%s", DIR_PART(dir), base, stream, tail);
 }
 
 int pfs_name_split(const char *path, char *dir, size_t dlen, char *base, size_t blen)

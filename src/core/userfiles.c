@@ -53,11 +53,12 @@ int pfs_user_files_check(const struct pfs_config *cfg, int nstreams, int writes,
         return 0;
     if (pfs_name_split(cfg->file_name, dir, sizeof(dir), base, sizeof(base)) != 0)
         return pfs_fail(err, len, "--file-name %s: not the path of a file", cfg->file_name);
-    const int files = cfg->shared ? 1 : nstreams;
+    const int files = cfg->shared ? 1 : nstreams, reps = cfg->file_per_rep ? pfs_config_rep_slots(cfg) : 1;
     int there = 0;
-    for (int s = 0; s < files; s++) {
+    for (int i = 0; i < files * reps; i++) {
         struct stat st;
-        if (pfs_name_user(path, sizeof(path), cfg->dir, base, cfg->shared, s) != 0)
+        const int s = i % files, rep = cfg->file_per_rep ? i / files : -1;
+        if (pfs_name_user(path, sizeof(path), cfg->dir, base, cfg->shared, s, rep) != 0)
             return pfs_fail(err, len, "--file-name %s: the data files' names do not fit", cfg->file_name);
         if (!writes && check_read(cfg, path, nstreams, err, len) != 0)
             return -1;

@@ -173,6 +173,7 @@ struct ctx {
     struct pfs_affinity *affinity; /* rank 0: each rank's CPU affinity and NUMA nodes */
     /* the run */
     char run_id[64];
+    int name_rep;               /* --file-per-rep: the repetition the data files' names are of */
     uint64_t seed;
     int threads, nstreams;
     uint64_t nxfers;            /* transfers per stream in a full block */
@@ -331,6 +332,7 @@ void drv_run_id(struct ctx *c);
 int drv_take_run_lock(struct ctx *c, char *err, size_t len);
 void drv_drop_run_lock(struct ctx *c);
 int drv_files_setup(struct ctx *c, int failed);
+int drv_rep_files(struct ctx *c, int rep);
 void drv_exchange_fids(struct ctx *c, double since);
 void drv_gather_known(struct ctx *c, double since);
 void drv_remove_run_files(struct ctx *c);

@@ -27,7 +27,7 @@ void drv_data_path(const struct ctx *c, int stream, char *out, size_t len)
 {
     char dir[PFS_PATH_MAX], base[PFS_PATH_MAX];
     if (c->cfg.file_name[0] && pfs_name_split(c->cfg.file_name, dir, sizeof(dir), base, sizeof(base)) == 0)
-        (void)pfs_name_user(out, len, c->cfg.dir, base, c->cfg.shared, stream);
+        (void)pfs_name_user(out, len, c->cfg.dir, base, c->cfg.shared, stream, c->cfg.file_per_rep ? c->name_rep : -1);
     else
         (void)pfs_name_data(out, len, c->cfg.dir, c->run_id, c->cfg.shared, stream);
 }
@@ -251,6 +251,48 @@ static void make_shared_file(struct ctx *c)
     s->created = 1;
 }
 
+/* Collective, once rank 0 made the shared file: every stream learns its inode. */
+static void shared_fid(struct ctx *c)
+{
+    MPI_Bcast(&c->streams[0].fid, (int)sizeof(struct pfs_fid), MPI_BYTE, 0, c->comm);
+    if (c->rank != 0)
+        c->streams[0].fid.dev = 0; /* another client's device number: the inode alone */
+    for (int i = 0; i < c->threads; i++)
+        c->streams[i].fid = c->streams[i].rd_fid = c->streams[0].fid;
+}
+
+/* Collective, --file-per-rep, before repetition rep (1 or more): the last
+ * repetition's files go unless -k (each only while still the inode it
+ * made), and the streams' names become this repetition's, made anew as
+ * the first repetition's were (the shared file by rank 0, untimed).
+ * Returns 1 when any rank failed (named). */
+int drv_rep_files(struct ctx *c, int rep)
+{
+    for (int i = 0; i < c->threads; i++) {
+        struct pfs_stream *s = &c->streams[i];
+        if (!c->cfg.keep && s->created)
+            (void)remove_own(c, s->path, &s->fid); /* says so on stderr when it cannot */
+        s->created = 0;
+        s->fid = s->rd_fid = (struct pfs_fid){0, 0};
+    }
+    c->name_rep = rep;
+    for (int i = 0; i < c->threads; i++) {
+        struct pfs_stream *s = &c->streams[i];
+        drv_data_path(c, s->id, s->path, sizeof(s->path));
+        drv_data_path(c, s->rd_writer, s->rd_path, sizeof(s->rd_path));
+    }
+    if (!c->cfg.shared || !c->writes)
+        return 0;
+    if (c->rank == 0)
+        make_shared_file(c);
+    int failed = drv_agree(c);
+    if (!failed)
+        shared_fid(c);
+    else
+        drv_report_failures(c);
+    return failed;
+}
+
 /* Collective, at the end: each rank removes what it made (under the
  * watchdog), then rank 0 the run's metadata directory, once every rank has
  * emptied its part; what could not be removed becomes a warning of the
@@ -375,13 +417,8 @@ int drv_files_setup(struct ctx *c, int failed)
     if (c->rank == 0 && c->has_meta && c->dir.fd >= 0)
         drv_md_top_setup(c, kept);
     failed = drv_agree(c);
-    if (!failed && cfg->shared && c->writes) {
-        MPI_Bcast(&c->streams[0].fid, (int)sizeof(struct pfs_fid), MPI_BYTE, 0, c->comm);
-        if (c->rank != 0)
-            c->streams[0].fid.dev = 0; /* another client's device number: the inode alone */
-        for (int i = 0; i < c->threads; i++)
-            c->streams[i].fid = c->streams[i].rd_fid = c->streams[0].fid;
-    }
+    if (!failed && cfg->shared && c->writes)
+        shared_fid(c);
     if (!failed && c->has_meta)
         failed = drv_md_streams_setup(c, kept);
     if (failed)

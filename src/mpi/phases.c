@@ -212,6 +212,8 @@ int drv_phases_run(struct ctx *c, int failed)
     for (int rep = 0, stable = 0; rep < slots && !failed && !stable; rep++) {
         if (rep > 0 && c->cfg.rep_delay > 0)
             rep_delay(c);
+        if (rep > 0 && c->cfg.file_per_rep) /* IOR's -m: this repetition's files */
+            failed = drv_rep_files(c, rep);
         for (int p = 0; p < c->cfg.nphases && !failed; p++)
             failed = run_phase(c, p, rep, &dropped_notice);
         if (!failed && c->cfg.reps == 0 && rep >= c->cfg.warmup)

@@ -458,7 +458,7 @@ int drv_record_end(struct ctx *c, int failed)
         /* The kept files' line even with -q: a scripted write-then-read reads its run id there. */
         if (cfg->keep && d->kept && cfg->file_name[0])
             fprintf(msg, "kept data files %s%s, %llu transfers of %llu bytes in each stream's file or segment (read "
-                    "them again with -p read --file-name %s)\n", cfg->file_name, cfg->shared ? "" : ".*",
+                    "them again with -p read --file-name %s)\n", cfg->file_name, cfg->shared && !cfg->file_per_rep ? "" : ".*",
                     (unsigned long long)d->kept_xfers, (unsigned long long)cfg->transfer, cfg->file_name);
         else if (cfg->keep && d->kept)
             fprintf(msg, "kept data files %s/pfsbench.%s.*, %llu transfers of %llu bytes in each stream's file or "

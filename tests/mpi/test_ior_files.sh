@@ -64,6 +64,26 @@ ior -r -E -F -e -t 64k -b 512k -o "$D/iorF" -- --no-results
 check "ior -r -E -F -o (IOR's -F files): exit 0" [ "$RC" -eq 0 ]
 check "IOR's files: untouched" diff "$T/ior.before" <(snap "$D/ior.dat" "$D/iorF.00000000" "$D/iorF.00000001")
 
+# ---- -m (multiFile): a file set per repetition, IOR's PATH.REP and PATH.00000000.REP
+ior -w -k -m -i 2 -t 64k -b 256k -o "$D/mf" -- --no-results
+check "ior -w -k -m -i 2 -o DIR/mf: exit 0, DIR/mf.0 and DIR/mf.1 of 512 KiB, no DIR/mf" \
+    sh -c "[ $RC -eq 0 ] && [ \$(stat -c %s '$D/mf.0') = 524288 ] && [ \$(stat -c %s '$D/mf.1') = 524288 ] && [ ! -e '$D/mf' ]"
+ior -w -k -m -F -i 2 -t 64k -b 256k -o "$D/mg" -- --no-results
+check "ior -w -k -m -F -i 2: exit 0, DIR/mg.0000000[01].[01]" \
+    sh -c "[ $RC -eq 0 ] && [ \"\$(cd '$D' && ls -d mg*)\" = \"\$(printf 'mg.00000000.0\nmg.00000000.1\nmg.00000001.0\nmg.00000001.1')\" ]"
+snap "$D"/mf.* "$D"/mg.* >"$T/m.before"
+ior -r -m -F -C -i 2 -t 64k -b 256k -o "$D/mg" -- -o "$T/r4.h5"
+check "ior -r -m -F -C -i 2: exit 0" [ "$RC" -eq 0 ]
+pycheck "ior -r -m -F -i 2: each repetition read its own files (2 x 256 KiB)" ior_files read_only "$T/r4.h5" $((2 << 18)) 2
+ior -r -m -i 2 -t 64k -b 256k -o "$D/mf" -- --no-results
+check "ior -r -m -i 2 -o DIR/mf: exit 0" [ "$RC" -eq 0 ]
+check "ior -r -m: the files untouched" diff "$T/m.before" <(snap "$D"/mf.* "$D"/mg.*)
+ior -w -r -m -F -i 2 -t 64k -b 256k -o "$D/mh" -- --no-results
+check "ior -w -r -m -F -i 2 without -k: exit 0, every repetition's files gone" sh -c "[ $RC -eq 0 ] && ! ls '$D' | grep -q '^mh'"
+ior -r -m -i 3 -t 64k -b 256k -o "$D/mf" -- --no-results
+check "ior -r -m -i 3 over 2 kept repetitions: exit 2 naming DIR/mf.2" \
+    sh -c "[ $RC -eq 2 ] && grep -qF -- '--file-name: $D/mf.2: No such file or directory' '$T/err'"
+
 # ---- refusals: exit 2, one message, nothing made, the files byte-identical
 ls -A "$D" >"$T/listing"
 snap "$D/f" "$D/g.00000000" "$D/g.00000001" >"$T/all.before"

@@ -168,6 +168,10 @@ static void test_ior_files(void **state)
     assert_non_null(strstr(msg, "lfs setstripe -c N DIR"));
     expect_refused("ior", 2, "-E -o /s/g", e, 1); /* IOR's default: write and read */
     expect_refused("ior", 2, "-r -E", e, 1);
+    /* -m: a file set per repetition, IOR's PATH.REP. */
+    expect("ior", 2, "-w -k -m -i 2 -F -o /s/g", "pfsbench -d /s --file-name /s/g --file-per-rep -t 256k -b 1m -F -p write -i 2 -k");
+    static const char *const m[] = {"-m"};
+    expect_refused("ior", 2, "-w -m -i 2", m, 1);
     static const char *const o[] = {"-o"};
     expect_refused("ior", 2, "-w -o /s/", o, 1);
     expect_refused("ior", 2, "-w -o /s/g -- --file-name /s/h", o, 1);

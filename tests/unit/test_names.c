@@ -154,18 +154,24 @@ static void test_user_names(void **state)
 {
     (void)state;
     char b[64], d[32], f[32];
-    assert_int_equal(pfs_name_user(b, sizeof(b), "/scratch", "f", 1, 3), 0);
+    assert_int_equal(pfs_name_user(b, sizeof(b), "/scratch", "f", 1, 3, -1), 0);
     assert_string_equal(b, "/scratch/f");
-    assert_int_equal(pfs_name_user(b, sizeof(b), "/scratch", "g", 0, 0), 0);
+    assert_int_equal(pfs_name_user(b, sizeof(b), "/scratch", "g", 0, 0, -1), 0);
     assert_string_equal(b, "/scratch/g.00000000");
-    assert_int_equal(pfs_name_user(b, sizeof(b), "/scratch", "g", 0, 1), 0);
+    assert_int_equal(pfs_name_user(b, sizeof(b), "/scratch", "g", 0, 1, -1), 0);
     assert_string_equal(b, "/scratch/g.00000001");
-    assert_int_equal(pfs_name_user(b, sizeof(b), NULL, "g", 0, 123456789), 0);
+    assert_int_equal(pfs_name_user(b, sizeof(b), NULL, "g", 0, 123456789, -1), 0);
     assert_string_equal(b, "g.123456789"); /* past 8 digits, as IOR's %08d */
-    assert_int_equal(pfs_name_user(b, sizeof(b), "/d", "g", 0, -1), -1);
-    assert_int_equal(pfs_name_user(b, sizeof(b), "/d", "a/g", 1, 0), -1);
-    assert_int_equal(pfs_name_user(b, sizeof(b), "/d", "", 1, 0), -1);
-    assert_int_equal(pfs_name_user(b, 12, "/d", "gg", 0, 0), -1); /* "/d/gg.00000000" does not fit */
+    assert_int_equal(pfs_name_user(b, sizeof(b), "/d", "g", 0, -1, -1), -1);
+    assert_int_equal(pfs_name_user(b, sizeof(b), "/d", "a/g", 1, 0, -1), -1);
+    assert_int_equal(pfs_name_user(b, sizeof(b), "/d", "", 1, 0, -1), -1);
+    assert_int_equal(pfs_name_user(b, 12, "/d", "gg", 0, 0, -1), -1); /* "/d/gg.00000000" does not fit */
+    /* --file-per-rep (IOR's -m): the repetition after the stream's number. */
+    assert_int_equal(pfs_name_user(b, sizeof(b), "/s", "f", 1, 0, 0), 0);
+    assert_string_equal(b, "/s/f.0");
+    assert_int_equal(pfs_name_user(b, sizeof(b), "/s", "g", 0, 1, 12), 0);
+    assert_string_equal(b, "/s/g.00000001.12");
+    assert_int_equal(pfs_name_user(b, sizeof(b), "/s", "g", 0, 1, -2), -1);
     /* A user's name is not one of pfsbench's: --clean never lists it. */
     assert_int_equal(pfs_name_parse("g.00000000", NULL), PFS_NAME_NONE);
 
