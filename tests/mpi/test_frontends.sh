@@ -224,7 +224,7 @@ done
 in_dir "$T/help-ior" "$PFSBENCH" ior --help
 check "ior --help: -F and -Q among the translated options" grep -q "^translated:.* -F .*-Q" "$T/out"
 check "ior --help: -u refused with its reason" grep -q "^  -u .*a directory per task" "$T/out"
-check "ior --help: -d, -A, -E and -m among the translated options" grep -q "^ .* -d -A -E -m\$" "$T/out"
+check "ior --help: -d, -A, -E, -m and -f among the translated options" grep -q "^ .* -d -A -E -m -f$" "$T/out"
 check "pfsbench --help names the front ends" grep -q "pfsbench ior|mdtest|iozone" <("$PFSBENCH" --help)
 
 finish

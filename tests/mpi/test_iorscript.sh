@@ -37,10 +37,10 @@ EOF_SCRIPT
 in_dir "$T/run" "$PFSBENCH" ior -e -f "$T/two.ior"
 check "ior -e -f two.ior: exit 0 (rc $RC)" test "$RC" -eq 0
 check "run1's equivalent: line 10's RUN, 64k, -e from the command line" \
-    has "pfsbench: equivalent [run1] ($T/two.ior:10): pfsbench -d $D -t 64k -b 256k -F -p write,read -i 2 -e --format ior --label=run1"
+    has "pfsbench: equivalent [run1] ($T/two.ior:10): pfsbench -d $D --file-name $D/f -t 64k -b 256k -F -p write,read -i 2 -e --format ior --label=run1"
 check "run2's equivalent: line 12's RUN, transferSize=256k, the rest kept" \
-    has "pfsbench: equivalent [run2] ($T/two.ior:12): pfsbench -d $D -t 256k -b 256k -F -p write,read -i 2 -e --format ior --label=run2"
-check "testFile's note names line 4, once" test "$(grep -c "^pfsbench: note: ior $T/two.ior:4: testFile=" "$T/err")" -eq 1
+    has "pfsbench: equivalent [run2] ($T/two.ior:12): pfsbench -d $D --file-name $D/f -t 256k -b 256k -F -p write,read -i 2 -e --format ior --label=run2"
+check "testFile (line 4) names the files: no note for it" test "$(grep -c "^pfsbench: note: ior $T/two.ior:4: testFile=" "$T/err")" -eq 0
 check "one job of two sections" grep -q "pfsbench: job $T/two.ior: 2 of 2 sections completed" "$T/err"
 pycheck "the results file: run1 and run2, 64k and 256k transfers, 2 x 256k per phase and repetition" \
     iorscript runs "$T/run/pfsbench-results.h5" "$T/two.ior" 262144 65536 262144

@@ -76,9 +76,9 @@ static void test_grammar(void **state)
                     "IOR STOP\n"
                     "bogus=1\n";
     assert_int_equal(xlate("", s), 1);
-    assert_string_equal(lines[0], "pfsbench -d " DIR " -t 256k -b 1m -F -p write --format ior --label=run1");
-    assert_string_equal(msg, "ior s.ior:5: testFile=" DIR "/f (IOR's -o): " DIR "/f: pfsbench names its own files in "
-                             DIR " (pfsbench.RUNID.N, or .shared)\n");
+    assert_string_equal(lines[0], "pfsbench -d " DIR " --file-name " DIR "/f -t 256k -b 1m -F -p write --format ior "
+                                  "--label=run1");
+    assert_string_equal(msg, ""); /* testFile (-o) is the files' name: nothing to note */
     /* The end of the file ends the script too. */
     assert_int_equal(xlate("", "IOR START\nblockSize=2m\nRUN"), 1);
     assert_non_null(strstr(lines[0], " -b 2m "));
@@ -98,9 +98,12 @@ static void test_accumulate(void **state)
                     "RUN\n"
                     "IOR STOP\n";
     assert_int_equal(xlate("", s), 3);
-    assert_string_equal(lines[0], "pfsbench -d " DIR " -t 256k -b 1m -F -p write,read -i 2 --format ior --label=run1");
-    assert_string_equal(lines[1], "pfsbench -d " DIR " -t 1m -b 1m -F -p write,read -i 2 --format ior --label=run2");
-    assert_string_equal(lines[2], "pfsbench -d " DIR " -t 64k -b 256k --shared --layout strided -p write -i 2 "
+    assert_string_equal(lines[0], "pfsbench -d " DIR " --file-name " DIR "/f -t 256k -b 1m -F -p write,read -i 2 "
+                                  "--format ior --label=run1");
+    assert_string_equal(lines[1], "pfsbench -d " DIR " --file-name " DIR "/f -t 1m -b 1m -F -p write,read -i 2 "
+                                  "--format ior --label=run2");
+    assert_string_equal(lines[2], "pfsbench -d " DIR " --file-name " DIR "/f -t 64k -b 256k --shared --layout strided "
+                                  "-p write -i 2 "
                                   "--label refnum=7 --format ior");
 }
 
@@ -126,9 +129,11 @@ static void test_command_line(void **state)
      * too; the script's value wins. */
     const char *s = "IOR START\ntransferSize=64k\nRUN\nblockSize=2m\nRUN\nIOR STOP\n";
     assert_int_equal(xlate("-w -k -b 4m -o " DIR "/f -f s.ior -- --format text", s), 2);
-    assert_string_equal(lines[0], "pfsbench -d " DIR " -t 64k -b 4m --shared -p write -k --format text --label=run1");
-    assert_string_equal(lines[1], "pfsbench -d " DIR " -t 64k -b 2m --shared -p write -k --format text --label=run2");
-    assert_int_equal(count_lines(msg), 1); /* -o's note, once */
+    assert_string_equal(lines[0], "pfsbench -d " DIR " --file-name " DIR "/f -t 64k -b 4m --shared -p write -k "
+                                  "--format text --label=run1");
+    assert_string_equal(lines[1], "pfsbench -d " DIR " --file-name " DIR "/f -t 64k -b 2m --shared -p write -k "
+                                  "--format text --label=run2");
+    assert_int_equal(count_lines(msg), 0); /* -o names the files: no note */
     /* IOR applies nothing after -f to the script's tests: refused. */
     assert_int_equal(xlate("-w -f s.ior -k", s), -1);
     assert_string_equal(msg, "ior -f: '-k': give -f FILE last, then -- and pfsbench's options: IOR applies no option "
@@ -194,7 +199,6 @@ static void test_refusals(void **state)
     assert_int_equal(xlate("", s), -1);
     char why[PFS_FRONTEND_ERRLEN], want[PFS_FRONTEND_ERRLEN];
     snprintf(want, sizeof(want),
-             "ior s.ior:4: multiFile=1 (IOR's -m): %s\n"
              "ior s.ior:5: bogusKey: not an IOR script key pfsbench translates (docs/usage.md, \"IOR scripts\", "
              "lists them)\n"
              "ior s.ior:7: readFile=yes: IOR reads a whole number here (0 is off)\n"
@@ -203,8 +207,8 @@ static void test_refusals(void **state)
              "ior s.ior:11: an empty directive (a comma with nothing after it)\n"
              "ior s.ior:3: blockSize=1x (IOR's -b): '1x' is not a size: unknown unit 'x'; this takes kmgtp; give "
              "digits, then one of kmgtp (KiB, KB ... too), all 1024-based\n"
-             "ior s.ior:6: collective=1 (IOR's -c): collective I/O needs -a MPIIO\n",
-             refusal_of("-m", NULL, why, sizeof(why)));
+             "ior s.ior:6: collective=1 (IOR's -c): collective I/O needs -a MPIIO\n"
+             "ior s.ior:4: multiFile=1 (IOR's -m): names -o's files per repetition (PATH.REP): give -o PATH\n");
     assert_string_equal(msg, want);
     /* The command line's own bad option: as the front end says it, once. */
     assert_int_equal(xlate("-N 4 -f s.ior", "IOR START\nRUN\nRUN\n"), -1);
