@@ -45,8 +45,9 @@ void pfs_thread_cpu_since(const struct pfs_cpu *a, struct pfs_times *t)
     double total = b.total - a->total, user = b.user - a->user, sys = b.sys - a->sys;
     user = user > 0 ? user : 0;
     sys = sys > 0 ? sys : 0;
-    if (total <= 0)
+    if (b.total <= 0) /* no CPU clock: the kernel's accounting */
         total = user + sys;
+    total = total > 0 ? total : 0; /* --verify's work counted out of it (stream_loop.c) */
     const double span = t->close_end - t->open_start;
     if (total > span)
         total = span > 0 ? span : 0;
