@@ -100,6 +100,10 @@ struct pfs_rep_figs {
      * open_end; the transfers, open_end .. xfer_end; fsync (-e) and close,
      * xfer_end .. close_end. Seconds. */
     double open_s, xfer_s, close_s;
+    /* IOR's IOPS: s.ops / xfer_s, the transfers over the wr/rd part, not
+     * over the whole span (ReduceIterResults' accessTime); 0 when xfer_s
+     * is not positive. */
+    double xfer_rate;
     /* Latency: lat NULL when not recorded (then the rest is 0). */
     const struct pfs_phase_lat *lat;
     struct pfs_lat_sum lat_sum[PFS_LAT_KINDS]; /* every stream, per kind */

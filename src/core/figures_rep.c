@@ -107,7 +107,8 @@ static void streams(struct pfs_rep_figs *r, const struct pfs_times *t, int ns)
 }
 
 /* open_s, xfer_s and close_s: each part from its earliest start to its
- * latest end over the streams. */
+ * latest end over the streams; and the transfers over xfer_s (after
+ * aggregate(): s.ops). */
 static void parts(struct pfs_rep_figs *r, const struct pfs_times *t, int ns)
 {
     if (ns < 1)
@@ -122,6 +123,7 @@ static void parts(struct pfs_rep_figs *r, const struct pfs_times *t, int ns)
     r->open_s = open1 - open0;
     r->xfer_s = xfer1 - xfer0;
     r->close_s = close1 - close0;
+    r->xfer_rate = r->xfer_s > 0 ? (double)r->s.ops / r->xfer_s : 0;
 }
 
 void pfs_figs_lat_summary(const struct pfs_hist *h, struct pfs_lat_sum *o)

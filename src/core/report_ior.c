@@ -104,18 +104,20 @@ static void ior_header(FILE *out, const struct pfs_run_data *d, const char *api)
     ior_human(out, "aggregate filesize", c->block * (uint64_t)n);
 }
 
-/* One row of "Results:": a phase's repetition. IOPS is the figures' rate
- * (transfers/s), Latency the mean of the op latency when recorded (-l);
- * open, wr/rd and close the parts of the span IOR's way (each from its
- * earliest start to its latest end over the streams), with fsync (-e) in
- * close, where IOR has it in wr/rd; total(s) the phase's time. */
+/* One row of "Results:": a phase's repetition. bw is the bytes over the
+ * phase's time (open to close, IOR's totalTime), IOPS the transfers over
+ * wr/rd(s) (xfer_rate, IOR's accessTime), Latency the mean of the op
+ * latency when recorded (-l); open, wr/rd and close the parts of the span
+ * IOR's way (each from its earliest start to its latest end over the
+ * streams), with fsync (-e) in close, where IOR has it in wr/rd; total(s)
+ * the phase's time. */
 static void ior_row(FILE *out, const struct pfs_run_data *d, const char *access, int rep, const struct pfs_rep_figs *r)
 {
     const struct pfs_config *c = d->cfg;
     const struct pfs_lat_sum *l = &r->lat_sum[PFS_LAT_OP];
     fprintf(out, "%-10s", access);
     ior_num(out, r->s.bandwidth / PFS_MIB, " ");
-    ior_num(out, r->s.rate, " ");
+    ior_num(out, r->xfer_rate, " ");
     ior_num(out, r->lat && l->count ? l->mean_ns / 1e9 : -1, "  ");
     ior_num(out, (double)c->block / 1024, " ");
     ior_num(out, (double)c->transfer / 1024, " ");

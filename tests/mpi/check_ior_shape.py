@@ -48,11 +48,15 @@ def phases(results: str) -> dict[str, dict[str, Arr]]:
 
 def ior_parts(times: npt.NDArray[np.void]) -> dict[str, Arr]:
     """IOR's open(s), wr/rd(s) and close(s) of each repetition from the streams' times ([rep][stream]): each
-    part's latest end minus its earliest start over the streams (IOR's ReduceIterResults)."""
+    part's latest end minus its earliest start over the streams (IOR's ReduceIterResults); and its IOPS."""
     def span(start: str, end: str) -> Arr:
         return np.asarray(times[end].max(axis=1) - times[start].min(axis=1), dtype=float)
-    return {"open": span("open_start", "open_end"), "wrrd": span("open_end", "xfer_end"),
-            "close": span("xfer_end", "close_end")}
+    parts = {"open": span("open_start", "open_end"), "wrrd": span("open_end", "xfer_end"),
+             "close": span("xfer_end", "close_end")}
+    # IOR's IOPS: every stream's transfers over the wr/rd part (its accessTime), not over total(s).
+    ops = np.asarray(times["transfers"].sum(axis=1), dtype=float)
+    parts["iops"] = np.divide(ops, parts["wrrd"], out=np.zeros_like(ops), where=parts["wrrd"] > 0)
+    return parts
 
 
 def near(got: float, want: float, decimals: int, what: str) -> None:
@@ -90,7 +94,7 @@ def ior_results(lines: list[str], ph: dict[str, dict[str, Arr]], block: int, xfe
         assert again == ln, "IOR's shape:\n%r\n%r" % (ln, again)
         assert ln.split()[0] == p and it == rep, (ln, p, rep)
         near(v[0], ph[p]["bandwidth"][rep] / MIB, decimals(v[0]), "%s rep %d bw(MiB/s)" % (p, rep))
-        near(v[1], ph[p]["rate"][rep], decimals(v[1]), "%s rep %d IOPS" % (p, rep))
+        near(v[1], ph[p]["iops"][rep], decimals(v[1]), "%s rep %d IOPS" % (p, rep))
         near(v[3], block / 1024, decimals(v[3]), "block(KiB)")
         near(v[4], xfer / 1024, decimals(v[4]), "xfer(KiB)")
         for x, part in zip(v[5:8], ("open", "wrrd", "close")):

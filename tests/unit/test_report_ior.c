@@ -102,20 +102,24 @@ static void test_ior_results(void **state)
     assert_non_null(strstr(s, "\nResults: \n\naccess    bw(MiB/s)  IOPS       Latency(s)  block(KiB) xfer(KiB)  open(s)    "
                               "wr/rd(s)   close(s)   total(s)   iter\n------    ---------  ----       ----------  "
                               "---------- ---------  --------   --------   --------   --------   ----\n"));
-    /* 16 MiB in 2 s: 8 MiB/s, 16 transfers: 8/s; no latency recorded:
-     * IOR's "-"; a block of 4096 KiB (>= 3600) with no decimals; open 0.05,
-     * wr/rd 2 - 0.27, close 0.40 s (fill()). */
-    assert_string_equal(line_of(s, "write     8.00"), "write     8.00       8.00          -        4096       1024.00"
+    /* 16 MiB in 2 s: 8 MiB/s (IOR's bw: over total(s)); 16 transfers in
+     * wr/rd's 2 - 0.27 s: 9.25/s (IOR's IOPS: over wr/rd(s), not the 8/s
+     * of the whole phase); no latency recorded: IOR's "-"; a block of 4096
+     * KiB (>= 3600) with no decimals; open 0.05, close 0.40 s (fill()). */
+    assert_string_equal(line_of(s, "write     8.00"), "write     8.00       9.25          -        4096       1024.00"
                                                    "    0.050000   1.73       0.400000   2.00       0   ");
-    /* Under 1 s: 6 decimals; 1 s itself: 2 (read, repetition 0: S = 1). */
-    assert_string_equal(line_of(s, "read      16.00"), "read      16.00      16.00         -        4096       1024.00"
+    /* Under 1 s: 6 decimals; 1 s itself: 2 (read, repetition 0: S = 1);
+     * 16 transfers in 0.73 s: 21.92/s. */
+    assert_string_equal(line_of(s, "read      16.00"), "read      16.00      21.92         -        4096       1024.00"
                                                     "    0.050000   0.730000   0.400000   1.00       0   ");
     /* Each iteration's phases in turn, as IOR prints them. */
     const char *w1 = strstr(s, "\nwrite     4.00 "), *r0 = strstr(s, "\nread      16.00 ");
     assert_non_null(w1);
     assert_non_null(r0);
     assert_true(r0 < w1);
-    assert_string_equal(line_of(s, "read      8.00"), "read      8.00       8.00          -        4096       1024.00"
+    assert_string_equal(line_of(s, "write     4.00"), "write     4.00       4.29          -        4096       1024.00"
+                                                   "    0.050000   3.73       0.400000   4.00       1   ");
+    assert_string_equal(line_of(s, "read      8.00"), "read      8.00       9.25          -        4096       1024.00"
                                                    "    0.050000   1.73       0.400000   2.00       1   ");
     assert_string_equal(line_of(s, "Max Write:"), "Max Write: 8.00 MiB/sec (8.39 MB/sec)");
     assert_string_equal(line_of(s, "Max Read:"), "Max Read:  16.00 MiB/sec (16.78 MB/sec)");
