@@ -108,6 +108,7 @@ struct pfs_phase_stat {
     double sw_rate;         /* operations done by then / that time (files/s in create), 0 when no stonewall */
     uint64_t sw_ops;        /* operations done when the last rank stopped at the stonewall */
     double sw_seconds;      /* from the first open to that stop (sw_ops / sw_rate), 0 when no stonewall */
+    uint64_t sw_bytes;      /* bytes done then (sw_bandwidth x sw_seconds), 0 when no stonewall */
     uint64_t bytes;
 };
 

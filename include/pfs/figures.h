@@ -134,11 +134,17 @@ struct pfs_phase_figs {
     struct pfs_stats shown;       /* value in the report's unit: bandwidth / the unit's bytes/s, or rate */
     struct pfs_stats seconds;
     /* Over the measured repetitions with stonewall set (sw_reps of them):
-     * their s.sw_ops and s.sw_seconds summed, and sw_ops / sw_seconds
-     * (mdtest's "File create (stonewall)" rows). 0 when sw_reps is. */
+     * their s.sw_ops, s.sw_bytes and s.sw_seconds summed, and sw_ops /
+     * sw_seconds (mdtest's "File create (stonewall)" rows); IOR's summary
+     * columns: Stonewall(s), the mean seconds to the stonewall
+     * (sw_seconds / sw_reps), and Stonewall(MiB), which IOR fills with the
+     * mean stream's bytes by the stonewall over those seconds, summed over
+     * the repetitions (sw_bytes / nstreams / sw_seconds, bytes/s). 0 when
+     * sw_reps is. */
     int sw_reps;
-    uint64_t sw_ops;
+    uint64_t sw_ops, sw_bytes;
     double sw_seconds, sw_rate;
+    double sw_mean_seconds, sw_stream_bw;
     uint64_t amount;              /* the last measured repetition's bytes, or operations (metadata) */
     unsigned cache_methods, dirty_methods; /* every repetition's, together */
     int any_lat;                  /* some repetition recorded latencies */

@@ -123,6 +123,22 @@ static void lat_merged(struct pfs_phase_figs *pf, const struct pfs_rep_figs *r, 
     }
 }
 
+/* The stonewall's figures over the n measured repetitions r of a phase
+ * with ns streams (pfs_phase_figs' sw_*). */
+static void stonewall_of(struct pfs_phase_figs *pf, const struct pfs_rep_figs *r, int n, int ns)
+{
+    pf->sw_reps = 0, pf->sw_ops = pf->sw_bytes = 0, pf->sw_seconds = 0;
+    for (int i = 0; i < n; i++)
+        if (r[i].stonewall) {
+            pf->sw_reps++, pf->sw_ops += r[i].s.sw_ops, pf->sw_bytes += r[i].s.sw_bytes;
+            pf->sw_seconds += r[i].s.sw_seconds;
+        }
+    const int ok = pf->sw_seconds > 0 && ns > 0;
+    pf->sw_rate = ok ? (double)pf->sw_ops / pf->sw_seconds : 0;
+    pf->sw_mean_seconds = pf->sw_reps > 0 ? pf->sw_seconds / pf->sw_reps : 0;
+    pf->sw_stream_bw = ok ? (double)pf->sw_bytes / ns / pf->sw_seconds : 0;
+}
+
 void pfs_figures_finish(struct pfs_figures *f, const struct pfs_run_data *d)
 {
     const double scale = pfs_units_scale(d->cfg->units);
@@ -140,11 +156,7 @@ void pfs_figures_finish(struct pfs_figures *f, const struct pfs_run_data *d)
         else
             stats_of(r, n, offsetof(struct pfs_rep_figs, s.bandwidth), scale, &pf->shown);
         pf->amount = n > 0 ? (pf->meta ? r[n - 1].s.ops : r[n - 1].s.bytes) : 0;
-        pf->sw_reps = 0, pf->sw_ops = 0, pf->sw_seconds = 0;
-        for (int i = 0; i < n; i++)
-            if (r[i].stonewall)
-                pf->sw_reps++, pf->sw_ops += r[i].s.sw_ops, pf->sw_seconds += r[i].s.sw_seconds;
-        pf->sw_rate = pf->sw_seconds > 0 ? (double)pf->sw_ops / pf->sw_seconds : 0;
+        stonewall_of(pf, r, n, pfs_run_nstreams(d));
         lat_merged(pf, r, n, h);
     }
     free(h);

@@ -137,7 +137,11 @@ static double sd_or_0(double sd)
 
 /* One line of "Summary of all tests:" for phase p, over its measured
  * repetitions (the figures' statistics; the standard deviation is the
- * sample's, IOR's the population's). */
+ * sample's, IOR's the population's). Stonewall(s) and Stonewall(MiB) as
+ * IOR fills them (with -D and its wear-out, pfsbench's only kind), over
+ * the repetitions the stonewall stopped: the mean seconds to it, and the
+ * mean stream's MiB by then over those seconds (IOR's: a MiB/s despite
+ * the name); NA when it stopped none. */
 static void ior_summary_line(FILE *out, const struct pfs_run_data *d, int p, const char *access, const char *api)
 {
     const struct pfs_config *c = d->cfg;
@@ -148,7 +152,10 @@ static void ior_summary_line(FILE *out, const struct pfs_run_data *d, int p, con
             sd_or_0(pf->bw.stddev) / PFS_MIB);
     fprintf(out, "%10.2f %10.2f %10.2f %10.2f ", pf->rate.max, pf->rate.min, pf->rate.mean, sd_or_0(pf->rate.stddev));
     fprintf(out, "%10.5f ", pf->seconds.mean);
-    fprintf(out, "%10s %13s ", "NA", "NA");
+    if (pf->sw_reps > 0)
+        fprintf(out, "%10.2f %13.2f ", pf->sw_mean_seconds, pf->sw_stream_bw / PFS_MIB);
+    else
+        fprintf(out, "%10s %13s ", "NA", "NA");
     fprintf(out, "%5d %6d %3d %4d %3d %5d %8d %9d %4d %6d ", 0, n, d->nnodes > 0 ? n / d->nnodes : n, pf->bw.n,
             !c->shared, c->reorder, c->reorder ? c->reorder_nodes : 1, 0, 0, 1);
     fprintf(out, "%8llu %8llu %9.1f %3s %6ld\n", (unsigned long long)c->block, (unsigned long long)c->transfer,

@@ -46,6 +46,7 @@ void pfs_phase_reduce(const struct pfs_times *t, int nranks, struct pfs_phase_st
             out->sw_bandwidth = (double)sw_bytes / (sw_end - start);
             out->sw_rate = (double)sw_xfers / (sw_end - start);
             out->sw_ops = sw_xfers;
+            out->sw_bytes = sw_bytes;
             out->sw_seconds = sw_end - start;
         }
     }

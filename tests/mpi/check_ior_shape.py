@@ -42,6 +42,7 @@ def phases(results: str) -> dict[str, dict[str, Arr]]:
         for pg in run["phases"].values():
             figs = {k: np.asarray(pg[k][()], dtype=float) for k in ("bandwidth", "rate", "seconds")}
             figs.update(ior_parts(pg["times"][()]))
+            figs.update(ior_stonewall(pg["times"][()]))
             out[text(pg.attrs["phase"])] = figs
     return out
 
@@ -57,6 +58,21 @@ def ior_parts(times: npt.NDArray[np.void]) -> dict[str, Arr]:
     ops = np.asarray(times["transfers"].sum(axis=1), dtype=float)
     parts["iops"] = np.divide(ops, parts["wrrd"], out=np.zeros_like(ops), where=parts["wrrd"] > 0)
     return parts
+
+
+def ior_stonewall(times: npt.NDArray[np.void]) -> dict[str, Arr]:
+    """Each repetition's stonewall from the streams' times ([rep][stream]), as pfs_phase_reduce takes it:
+    the seconds from the first open to the last stream's stop (a stream that ended before it: its close),
+    and the bytes every stream had done then; both 0 where no stream stopped at it."""
+    secs, nbytes = [], []
+    for row in times:
+        stopped = row["stonewall_end"] > 0
+        end = max([float(row["stonewall_end"].max())] + [float(x) for x in row["close_end"][~stopped]])
+        s = end - float(row["open_start"].min()) if stopped.any() else 0.0
+        hit = s > 0 and int(row["stonewall_transfers"].sum()) > 0
+        secs.append(s if hit else 0.0)
+        nbytes.append(float(row["stonewall_bytes"].sum()) if hit else 0.0)
+    return {"sw_seconds": np.asarray(secs, dtype=float), "sw_bytes": np.asarray(nbytes, dtype=float)}
 
 
 def near(got: float, want: float, decimals: int, what: str) -> None:
@@ -126,7 +142,9 @@ def ior_summary(lines: list[str], ph: dict[str, dict[str, Arr]], ntasks: int, bl
         assert len(t) == 27 and t[0] == p, ln
         x = [float(v) for v in t[1:10]]
         ints = [int(v) for v in t[12:22]]
-        again = ("%-9s " % p + "".join("%10.2f " % v for v in x[:8]) + "%10.5f " % x[8] + "%10s %13s " % ("NA", "NA")
+        sw = (float(t[10]), float(t[11])) if t[10] != "NA" else None
+        again = ("%-9s " % p + "".join("%10.2f " % v for v in x[:8]) + "%10.5f " % x[8]
+                 + ("%10.2f %13.2f " % sw if sw else "%10s %13s " % ("NA", "NA"))
                  + "%5d %6d %3d %4d %3d %5d %8d %9d %4d %6d " % tuple(ints)
                  + "%8d %8d %9.1f %3s %6d" % (int(t[22]), int(t[23]), float(t[24]), t[25], int(t[26])))
         assert again == ln, "IOR's shape:\n%r\n%r" % (ln, again)
@@ -136,8 +154,22 @@ def ior_summary(lines: list[str], ph: dict[str, dict[str, Arr]], ntasks: int, bl
                                    ["Max(MiB)", "Min(MiB)", "Mean(MiB)", "StdDev", "Max(OPs)", "Min(OPs)",
                                     "Mean(OPs)", "StdDev(OPs)", "Mean(s)"]):
             near(got, float(want), 5 if what == "Mean(s)" else 2, "%s %s" % (p, what))
+        ior_summary_stonewall(p, sw, ph[p]["sw_seconds"], ph[p]["sw_bytes"], ntasks)
         assert ints[1] == ntasks and ints[3] == len(bw), (ln, ntasks)
         assert int(t[22]) == block and int(t[23]) == xfer and t[25] == "POSIX", ln
+
+
+def ior_summary_stonewall(p: str, sw: tuple[float, float] | None, secs: Arr, nbytes: Arr, ntasks: int) -> None:
+    """IOR's Stonewall(s) and Stonewall(MiB) (its PrintLongSummaryOneOperation): over the repetitions the
+    stonewall stopped, the mean seconds to it and the mean task's MiB by then over the seconds summed; NA
+    when it stopped none."""
+    hit = secs > 0
+    if not hit.any():
+        assert sw is None, "%s: Stonewall columns %r, but no repetition was stopped" % (p, sw)
+        return
+    assert sw is not None, "%s: Stonewall columns NA, but %d repetitions were stopped" % (p, int(hit.sum()))
+    near(sw[0], float(secs[hit].mean()), 2, "%s Stonewall(s)" % p)
+    near(sw[1], float(nbytes[hit].sum()) / ntasks / float(secs[hit].sum()) / MIB, 2, "%s Stonewall(MiB)" % p)
 
 
 def md_tables(lines: list[str], ph: dict[str, dict[str, Arr]]) -> int:
@@ -172,7 +204,9 @@ def main() -> int:
         n = ior_results(lines, ph, block, xfer)
         ior_max(lines, ph)
         ior_summary(lines, ph, ntasks, block, xfer)
-        print("IOR shape: %d Results rows, Max Write/Read, 2 summary lines; numbers as in %s" % (n, results))
+        stopped = [p for p in ("write", "read") if (ph[p]["sw_seconds"] > 0).any()]
+        print("IOR shape: %d Results rows, Max Write/Read, 2 summary lines (stonewall numbers: %s); numbers as in %s"
+              % (n, ",".join(stopped) or "none", results))
     else:
         n = md_tables(lines, ph)
         print("mdtest shape: %d SUMMARY rows (rate and time); numbers as in %s" % (n, results))

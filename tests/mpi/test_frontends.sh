@@ -146,6 +146,16 @@ pyfile "pfsbench ior -w -r -i 2: IOR's output shape, the results file's numbers"
     "$T/ior-shape/fe.out" "$T/ior-shape/fe/pfsbench-results.h5" "$NP" 262144 65536
 check "pfsbench ior: grep -E '^(write|read) ' finds the 4 Results rows and 2 summary lines" \
     test "$(grep -cE '^(write|read) ' "$T/ior-shape/fe.out")" -eq 6
+# IOR's Stonewall(s) and Stonewall(MiB) with -D (its wear-out): an 8g block the 0.2 s stonewall stops
+mkdir -p "$D/ior-sw"
+in_dir "$T/ior-sw" "$PFSBENCH" -d "$D/ior-sw" -t 1m -b 8g -F -p write,read -i 2 -D 0.2 --format ior
+cp "$T/out" "$T/ior-sw.out"
+check "--format ior -D 0.2: runs (rc $RC)" test "$RC" -eq 0
+pyfile "--format ior -D 0.2 -i 2: IOR's Stonewall columns, the results file's stonewall" check_ior_shape.py ior \
+    "$T/ior-sw.out" "$T/ior-sw/pfsbench-results.h5" "$NP" 8589934592 1048576
+check "--format ior -D 0.2: the write's Stonewall columns are numbers" \
+    grep -qE '^write( +[0-9.]+){9} +[0-9]+\.[0-9]{2} +[0-9]+\.[0-9]{2} ' "$T/ior-sw.out"
+rm -rf "$D/ior-sw"
 case_run md-shape "^pfsbench -d $D/md-shape -p create,stat,read-files,delete -n 20 -i 2 --format mdtest\$" \
     mdtest -F -n 20 -i 2 -d "$D/md-shape"
 pyfile "pfsbench mdtest -n 20 -i 2: mdtest's SUMMARY tables, the results file's numbers" check_ior_shape.py mdtest \

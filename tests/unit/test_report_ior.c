@@ -153,6 +153,55 @@ static void test_ior_summary(void **state)
     free(s);
 }
 
+/* IOR -D with its wear-out (pfsbench's -D): the write's streams stop at
+ * the stonewall, 1, 1, 2 and 2 MiB written by 1.5 s in the first
+ * repetition (0.5 s after the first open), 3, 2, 3 and 2 MiB by 2 s in
+ * the second (1 s), then wear out to 4 MiB each; the read runs to its
+ * end before the stonewall. */
+static void stonewall_write(struct fixture *f)
+{
+    static const uint64_t mib[2][4] = {{1, 1, 2, 2}, {3, 2, 3, 2}};
+    fill(f, "write", "read", 0);
+    f->cfg.deadline = 5;
+    for (int rep = 0; rep < 2; rep++)
+        for (int r = 0; r < 4; r++) {
+            struct pfs_times *t = &f->times[rep * 4 + r];
+            t->sw_bytes = mib[rep][r] << 20;
+            t->sw_xfers = mib[rep][r];
+            t->sw_end = (rep ? 2.0 : 1.5) - 0.01 * r;
+        }
+}
+
+/* IOR's Stonewall(s): the mean seconds to the stonewall, (0.5 + 1) / 2;
+ * its Stonewall(MiB): the mean stream's MiB by then over those seconds,
+ * (6 + 10) MiB / 4 streams / 1.5 s = 2.67 (a MiB/s, IOR's own; the
+ * aggregate would be 10.67); NA for the read, which it did not stop. */
+static void test_ior_stonewall(void **state)
+{
+    struct fixture *f = *state;
+    stonewall_write(f);
+    char *s = render(f, pfs_report_ior, 0);
+    const char *w = line_of(s, "write      ");
+    assert_string_equal(w, "write           8.00       4.00       6.00       2.83       8.00       4.00       6.00       "
+                           "2.83    3.00000       0.75          2.67     0      4   2    2   0     0        1         0    "
+                           "0      1  4194304  1048576      16.0 POSIX      7");
+    assert_int_equal(words(w), 27);
+    assert_non_null(strstr(line_of(s, "read       "), "    1.50000         NA            NA     0 "));
+    free(s);
+    /* A warm-up repetition is none of IOR's: the second alone, 10 MiB / 4 / 1 s. */
+    f->cfg.warmup = 1;
+    s = render(f, pfs_report_ior, 0);
+    assert_non_null(strstr(line_of(s, "write      "), "    4.00000       1.00          2.50     0 "));
+    free(s);
+    /* -D set, but every stream wrote its block before it: NA, as without -D. */
+    f->cfg.warmup = 0;
+    for (int i = 0; i < 8; i++)
+        f->times[i].sw_end = 0;
+    s = render(f, pfs_report_ior, 0);
+    assert_non_null(strstr(line_of(s, "write      "), "    3.00000         NA            NA     0 "));
+    free(s);
+}
+
 static void test_mdtest_summary(void **state)
 {
     struct fixture *f = *state;
@@ -250,6 +299,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_ior_results, setup, report_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_ior_summary, setup, report_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_ior_stonewall, setup, report_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_mdtest_summary, setup, report_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_mdtest_stonewall, setup, report_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_mdtest_dirs, setup, report_fixture_teardown),

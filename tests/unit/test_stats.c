@@ -44,6 +44,8 @@ static void test_stonewall(void **state)
     pfs_phase_reduce(t, 2, &s);
     assert_float_equal(s.bandwidth, 16 * MiB / 5.0, 1e-6);
     assert_float_equal(s.sw_bandwidth, 12 * MiB / 2.0, 1e-6);
+    assert_true(s.sw_bytes == 12 << 20); /* both ranks' by the stonewall: IOR's Stonewall(MiB) sums it */
+    assert_float_equal(s.sw_seconds, 2.0, 1e-12);
 }
 
 static void test_nodes(void **state)
