@@ -102,7 +102,7 @@ int main(int argc, char **argv)
         return 1;
     }
     printf("%-44s %-10s %10s %10s\n", "probe of one stream's file", "method", "median ms", "resident");
-    struct pfs_pc_target t = {fpp, NULL, 0, PFS_LAYOUT_SEGMENTED, 0, 1, size, 1u << 20, mib};
+    struct pfs_pc_target t = {fpp, NULL, 0, PFS_LAYOUT_SEGMENTED, 0, 1, size, 1u << 20, mib, 1};
     char what[96];
     snprintf(what, sizeof(what), "file per stream, %llu MiB, cached", (unsigned long long)mib);
     row(what, &t, reps);
@@ -119,7 +119,7 @@ int main(int argc, char **argv)
     /* Stream 0 of 2 in a strided shared file: its transfers alternate with stream 1's. */
     static const uint64_t xfer[3] = {2u << 20, 47008, 4096};
     for (int i = 0; i < 3; i++) {
-        struct pfs_pc_target s = {shared, NULL, 1, PFS_LAYOUT_STRIDED, 0, 2, size, xfer[i], size / xfer[i]};
+        struct pfs_pc_target s = {shared, NULL, 1, PFS_LAYOUT_STRIDED, 0, 2, size, xfer[i], size / xfer[i], 1};
         snprintf(what, sizeof(what), "shared strided, -t %llu, %llu ranges", (unsigned long long)xfer[i],
                  (unsigned long long)(size / xfer[i]));
         row(what, &s, reps);

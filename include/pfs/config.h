@@ -38,6 +38,7 @@ struct pfs_config {
     int file_per_rep;       /* --file-per-rep: with file_name, .REP after each name (IOR's -m) */
     int shared;             /* 1: one file for all ranks; 0: file per process */
     int layout;             /* enum pfs_layout, shared file only */
+    int segments;           /* the block in this many segments; shared: segment k of every stream, then k+1 (IOR's -s) */
     uint64_t transfer;      /* bytes per I/O call */
     uint64_t block;         /* bytes per rank (resolved from total when given) */
     uint64_t total;         /* bytes over all ranks (0: not given) */

@@ -13,8 +13,10 @@
 
 /* Byte offset of transfer j (0-based) of a rank in the file it accesses.
  * File per process: j*t. Shared segmented: rank*b + j*t. Shared strided:
- * (j*nranks + rank)*t. */
-uint64_t pfs_offset(int shared, int layout, int rank, int nranks, uint64_t block,
+ * (j*nranks + rank)*t. Shared segmented in S > 1 segments (IOR's -s, the
+ * rank's block cut in S pieces of s = b/S, each m = s/t transfers):
+ * ((j/m)*nranks + rank)*s + (j%m)*t. segments 0 or 1: one segment. */
+uint64_t pfs_offset(int shared, int layout, uint64_t segments, int rank, int nranks, uint64_t block,
                     uint64_t transfer, uint64_t j);
 
 /* A bijection of [0, n) keyed by seed: the order --random visits transfers.

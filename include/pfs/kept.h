@@ -32,6 +32,7 @@ struct pfs_kept {
     int shared, layout;         /* --shared; PFS_LAYOUT_* */
     uint64_t transfer, block;   /* -t, -b of the run that kept them */
     uint64_t xfers;             /* transfers every stream's file (or segment) holds */
+    int segments;               /* --segments (a status without the line: 1) */
 };
 
 /* Local. The status as text (the format above) into buf, like snprintf. */

@@ -12,13 +12,17 @@
  * seeks phase: bonnie++'s random seeks; a transfer may come twice, or never). */
 enum pfs_order { PFS_ORDER_SEQUENTIAL, PFS_ORDER_RANDOM, PFS_ORDER_UNIFORM };
 
-/* Every layout is affine in the transfer's index k within the stream's own
- * transfers: offset = base + k * stride (see pfs_offset in pfs/core.h).
- * The order decides which k the j-th transfer issued gets. */
+/* Every layout is affine in the transfer's index k within a segment of the
+ * stream's own transfers: offset = base + (k / m) * seg_stride + (k % m) *
+ * stride, m transfers per segment (see pfs_offset in pfs/core.h; one
+ * segment: m is UINT64_MAX and the offset base + k * stride). The order
+ * decides which k the j-th transfer issued gets. */
 struct pfs_offgen {
     uint64_t (*next)(struct pfs_offgen *g); /* the offset of transfer j, then j++ */
     uint64_t j;                             /* transfers handed out so far */
     uint64_t base, stride;
+    uint64_t seg_n, seg_stride;             /* m transfers per segment, and a segment's step */
+    uint64_t seg_left;                      /* sequential in segments: transfers left in this one */
     uint64_t n;                             /* random: the permutation's domain (the block's transfers) */
     uint64_t seed;                          /* random: its key */
     uint64_t cur;                           /* sequential: the next offset */
@@ -29,6 +33,7 @@ struct pfs_offgen_spec {
     int order;          /* enum pfs_order */
     int shared;         /* one file for all streams */
     int layout;         /* enum pfs_layout (shared only) */
+    uint64_t segments;  /* --segments (shared segmented only; 0 or 1: one) */
     int stream;         /* whose transfers: the writer's number */
     int nstreams;
     uint64_t block;     /* bytes per stream */

@@ -54,7 +54,8 @@ int pfs_pc_range(int fd, uint64_t off, uint64_t len, unsigned use, int dirty, st
 /* What one stream reads or wrote in a phase: its data file (opened by
  * pfs_open_own, so never through a link, and only the inode expected when
  * expect is known), and with --shared its own transfers of the shared file
- * (pfs_offset: segmented, one range; strided, one range per transfer).
+ * (pfs_offset: segmented, one range; in segments, one per segment;
+ * strided, one range per transfer).
  * A file per stream is probed whole. */
 struct pfs_pc_target {
     const char *path;
@@ -63,6 +64,7 @@ struct pfs_pc_target {
     int writer, nstreams;         /* whose transfers of the shared file, of how many streams */
     uint64_t block, transfer;
     uint64_t xfers;               /* the writer's transfers present in the shared file */
+    uint64_t segments;            /* --segments (0 or 1: one) */
 };
 
 /* Local. Probes a stream's target into *c (zeroed first). Returns the

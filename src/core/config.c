@@ -40,6 +40,7 @@ void pfs_config_defaults(struct pfs_config *cfg)
     cfg->files = 1000;
     cfg->seeks = 8000;
     cfg->reorder_nodes = 1;
+    cfg->segments = 1;
     cfg->md_branch = 1;
     cfg->stall_warn = 10;
     cfg->interval = 1;
@@ -406,6 +407,9 @@ int pfs_config_resolve(struct pfs_config *cfg, int nranks, char *err, size_t len
         return pfs_fail(err, len, "transfer (%s) is larger than the block per rank (%s); use -t no larger than -b", a, b);
     if (cfg->block % cfg->transfer)
         return pfs_fail(err, len, "block per rank (%s) is not a multiple of the transfer (%s); make -b (or --total / ranks) a multiple of -t", b, a);
+    if (cfg->segments > 1 && cfg->block % ((uint64_t)cfg->segments * cfg->transfer))
+        return pfs_fail(err, len, "block per rank (%s) does not split into %d segments of whole transfers (%s); make -b "
+                    "(or --total / ranks) a multiple of --segments x -t", b, cfg->segments, a);
     if (cfg->block / cfg->transfer > (uint64_t)INT64_MAX / 4)
         return pfs_fail(err, len, "too many transfers per rank");
     /* What a phase in the list warns of, given the streams (the seeks' share). */

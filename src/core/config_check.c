@@ -143,7 +143,7 @@ static const struct pfs_trap traps[] = {
     {'Y', 0, "IOR's fsync per write: --fsync-every 1 (-e is fsync at close)"},
     {'u', 0, "mdtest's unique dir per task: --dirs per-rank"},
     {'N', 1, "mdtest/IOR task count: mpirun -np"},
-    {'s', 1, "IOR's segment count: see pfsbench ior -s; IOzone's -s file size is -b SIZE"},
+    {'s', 1, "IOR's segment count: --segments N, with -b N x IOR's -b; IOzone's -s file size is -b SIZE"},
     {'Q', 1, "IOR's task per node offset: -C reads another node's data"},
     {'E', 0, "IOR's use existing file: -p read --file-name PATH"},
     {'g', 0, "IOR's intra-test barriers: always on in pfsbench"},
@@ -235,6 +235,9 @@ int pfs_check_run(const struct pfs_config *cfg, int total_given, char *err, size
         return pfs_fail(err, len, "--total and -b/--block both given; give one (block = total / ranks)");
     if (cfg->layout == PFS_LAYOUT_STRIDED && !cfg->shared)
         return pfs_fail(err, len, "--layout strided needs --shared (a file per process is always contiguous)");
+    if (cfg->layout == PFS_LAYOUT_STRIDED && cfg->segments > 1)
+        return pfs_fail(err, len, "--segments %d and --layout strided both given; give one (strided is segments of one "
+                    "transfer: --segments b/t)", cfg->segments);
     /* What the chosen backend cannot do (--collective, --hint, --direct,
      * --threads) and its own options: its capability flags and check.
      * A backend of a layer this program lacks (mpiio in a plain process) is

@@ -21,6 +21,7 @@ const struct pfs_opt pfs_opt_table[] = {
     {"file-per-process", 'F', T_FLAG, OFF(shared), 0, 0, "0", NULL, "one file per stream: rank, or rank x thread (default)", DESC("mode", 2, NULL), .vals = "file-per-process|shared"},
     {"shared", 0, T_FLAG, OFF(shared), 0, 0, "1", NULL, "one file shared by all ranks", .key = "mode", .vals = "file-per-process|shared"},
     {"layout", 0, T_CHOICE, OFF(layout), 0, 0, "segmented|strided", "L", "shared-file layout: segmented (rank r owns [r*b,(r+1)*b)) or strided", DESC("layout", 3, NULL)},
+    {"segments", 0, T_INT, OFF(segments), 1, 1073741824, NULL, "N", "cut each rank's block in N segments; with --shared segment k of every rank comes before segment k+1 (IOR's -s; default 1)", DESC("segments", 51, NULL)},
     {"transfer", 't', T_SIZE, OFF(transfer), 0, 0, NULL, "SIZE", "bytes per I/O call (default 1m)", DESC("transfer", 4, "bytes")},
     {"block", 'b', T_SIZE, OFF(block), 0, 0, NULL, "SIZE", "bytes per rank, a multiple of the transfer (default 64m)", DESC("block", 5, "bytes")},
     {"total", 0, T_SIZE, OFF(total), 0, 0, NULL, "SIZE", "bytes over all ranks; block = total / ranks", DESC("total", 6, "bytes")},

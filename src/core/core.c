@@ -4,14 +4,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-uint64_t pfs_offset(int shared, int layout, int rank, int nranks, uint64_t block,
+uint64_t pfs_offset(int shared, int layout, uint64_t segments, int rank, int nranks, uint64_t block,
                     uint64_t transfer, uint64_t j)
 {
     if (!shared)
         return j * transfer;
     if (layout == 1 /* PFS_LAYOUT_STRIDED */)
         return (j * (uint64_t)nranks + (uint64_t)rank) * transfer;
-    return (uint64_t)rank * block + j * transfer;
+    if (segments <= 1 || transfer == 0)
+        return (uint64_t)rank * block + j * transfer;
+    /* IOR's segments: segment k of every rank, then segment k+1. */
+    const uint64_t seg = block / segments, per = seg / transfer ? seg / transfer : 1;
+    return (j / per * (uint64_t)nranks + (uint64_t)rank) * seg + j % per * transfer;
 }
 
 uint64_t pfs_mix64(uint64_t x)

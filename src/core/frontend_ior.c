@@ -254,10 +254,14 @@ static void ior_files(struct fe *f, const struct ior_st *s, int w, int r)
                 "create", s->opath);
 }
 
-/* IOR's segments as pfsbench's one block per stream. Returns the block, 0 when refused. */
-static uint64_t ior_block(struct fe *f, const struct ior_st *s, int *strided)
+/* IOR's segments as pfsbench's block per stream (s x b) and where its
+ * pieces go. Sets *strided (-b equal to -t: segment k of rank r at
+ * (k x N + r) x t, the strided layout) or *segments (--segments: segment k
+ * of rank r at (k x N + r) x b). Returns the block, 0 when refused. */
+static uint64_t ior_block(struct fe *f, const struct ior_st *s, int *strided, long *segments)
 {
     *strided = 0;
+    *segments = 1;
     if (s->s == 1)
         return s->b;
     if (s->b > UINT64_MAX / (uint64_t)s->s) {
@@ -266,13 +270,11 @@ static uint64_t ior_block(struct fe *f, const struct ior_st *s, int *strided)
     }
     if (s->fpp) /* segment k of a rank's own file follows segment k-1: one block of s x b */
         return s->b * (uint64_t)s->s;
-    if (s->b != s->t) {
-        fe_refuse(f, "-s", "%ld segments in a shared file interleave the ranks' -b blocks; pfsbench's strided layout "
-                  "interleaves transfers: give -b equal to -t (IOR's ior-hard), or -F", s->s);
-        return 0;
-    }
-    *strided = 1; /* segment k of rank r is at (k x N + r) x t: strided transfers */
-    return s->t * (uint64_t)s->s;
+    if (s->b == s->t)
+        *strided = 1;
+    else
+        *segments = s->s;
+    return s->b * (uint64_t)s->s;
 }
 
 /* -d, -A, -O summaryFormat/summaryFile: the delay between repetitions, the
@@ -314,7 +316,8 @@ void fe_ior(struct fe *f, int argc, char **argv)
     if (s.coll && strcmp(s.api, "mpiio") != 0)
         fe_refuse(f, "-c", "collective I/O needs -a MPIIO");
     int strided;
-    uint64_t block = ior_block(f, &s, &strided);
+    long segments;
+    uint64_t block = ior_block(f, &s, &strided, &segments);
     if (s.deadline > 0 && !s.wearout)
         fe_note(f, "-D", "pfsbench's stonewall always wears out to the largest count (IOR's -O stoneWallingWearOut=1)");
     /* IOR with none of -w -r -W -R writes and reads; its -W check reads what it wrote, -R reads again. */
@@ -334,6 +337,8 @@ void fe_ior(struct fe *f, int argc, char **argv)
         fe_add(f, "--layout");
         fe_add(f, "strided");
     }
+    if (segments > 1)
+        fe_add(f, "--segments"), fe_addf(f, "%ld", segments);
     fe_add(f, "-p");
     fe_add(f, w && r ? "write,read" : w ? "write" : "read");
     if (s.reps > 1)

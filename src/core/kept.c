@@ -27,9 +27,9 @@ int pfs_kept_format(const struct pfs_kept *k, const char *run_id, char *buf, siz
 {
     return snprintf(buf, len,
                     KEPT_HEAD "\nrun_id %s\nstreams %d\nranks %d\nthreads %d\nshared %d\nlayout %s\ntransfer %" PRIu64
-                              "\nblock %" PRIu64 "\ntransfers %" PRIu64 "\n",
+                              "\nblock %" PRIu64 "\ntransfers %" PRIu64 "\nsegments %d\n",
                     run_id, k->streams, k->ranks, k->threads, k->shared, layout_name(k->layout), k->transfer,
-                    k->block, k->xfers);
+                    k->block, k->xfers, k->segments > 1 ? k->segments : 1);
 }
 
 /* One "key value" line's value, as an unsigned number (the whole of it). */
@@ -49,7 +49,7 @@ static int num(const char *v, uint64_t max, uint64_t *out)
 static int parse_line(char *line, struct pfs_kept *k, unsigned *seen)
 {
     static const char *const keys[] = {"streams", "ranks", "threads", "shared", "layout", "transfer", "block",
-                                       "transfers", "run_id"};
+                                       "transfers", "run_id", "segments"};
     char *v = strchr(line, ' ');
     if (!v)
         return -1;
@@ -61,6 +61,11 @@ static int parse_line(char *line, struct pfs_kept *k, unsigned *seen)
         *seen |= 1u << i;
         if (i == 8)
             return pfs_run_id_valid(v) ? 0 : -1;
+        if (i == 9) { /* optional: a status from before --segments has none */
+            int bad = num(v, (uint64_t)INT32_MAX, &x) != 0 || x < 1;
+            k->segments = bad ? 0 : (int)x;
+            return bad ? -1 : 0;
+        }
         if (i == 4) {
             k->layout = !strcmp(v, "strided") ? PFS_LAYOUT_STRIDED : PFS_LAYOUT_SEGMENTED;
             return strcmp(v, "strided") && strcmp(v, "segmented") ? -1 : 0;
@@ -81,6 +86,7 @@ static int parse_line(char *line, struct pfs_kept *k, unsigned *seen)
 int pfs_kept_parse(const char *text, struct pfs_kept *k, char *err, size_t len)
 {
     memset(k, 0, sizeof(*k));
+    k->segments = 1;
     const size_t hl = strlen(KEPT_HEAD);
     if (strncmp(text, KEPT_HEAD, hl) != 0 || text[hl] != '\n')
         return pfs_fail(err, len, "it does not start with \"" KEPT_HEAD "\"");
@@ -100,7 +106,7 @@ int pfs_kept_parse(const char *text, struct pfs_kept *k, char *err, size_t len)
         return pfs_fail(err, len, "a line is missing (it needs streams, ranks, threads, shared, layout, transfer, block "
                     "and transfers)");
     if (k->streams < 1 || (int64_t)k->ranks * k->threads != k->streams || k->transfer == 0 ||
-        k->xfers > k->block / k->transfer)
+        k->xfers > k->block / k->transfer || k->block % ((uint64_t)k->segments * k->transfer))
         return pfs_fail(err, len, "its figures do not fit together (%d streams, %" PRIu64 " transfers of %" PRIu64
                     " bytes in a block of %" PRIu64 ")", k->streams, k->xfers, k->transfer, k->block);
     return 0;
@@ -165,6 +171,10 @@ int pfs_kept_check(const struct pfs_config *cfg, int nranks, const struct pfs_ke
         return pfs_fail(err, len, "%s; give -t %s%s", sh, size_arg(k->transfer, a, sizeof(a)),
                         k->shared ? "" : " or a -t that divides it");
     const uint64_t pieces = k->transfer / cfg->transfer;
+    /* In a shared file the segments move every transfer but a stream's first. */
+    const int segs = cfg->segments > 1 ? cfg->segments : 1, ksegs = k->segments > 1 ? k->segments : 1;
+    if (cfg->shared && cfg->layout != PFS_LAYOUT_STRIDED && segs != ksegs)
+        return pfs_fail(err, len, "%s in %d segment%s; give --segments %d", sh, ksegs, ksegs == 1 ? "" : "s", ksegs);
     /* A file per stream and the strided layout put transfer j where -b does
      * not move it: a -b of exactly what each stream holds reads it all too. */
     const int b_moves = cfg->shared && cfg->layout != PFS_LAYOUT_STRIDED;

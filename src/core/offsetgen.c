@@ -1,6 +1,15 @@
 /* Offset generators: one next() per order, picked once at init. */
 #include "pfs/offsetgen.h"
+#include "pfs/config.h"
 #include "pfs/core.h"
+
+/* Transfer k's offset: a division only when the block has segments. */
+static inline uint64_t offset_of(const struct pfs_offgen *g, uint64_t k)
+{
+    if (g->seg_n == UINT64_MAX)
+        return g->base + k * g->stride;
+    return g->base + k / g->seg_n * g->seg_stride + k % g->seg_n * g->stride;
+}
 
 static uint64_t next_sequential(struct pfs_offgen *g)
 {
@@ -10,9 +19,23 @@ static uint64_t next_sequential(struct pfs_offgen *g)
     return off;
 }
 
+/* In segments: an add per transfer, a segment's step after its last. */
+static uint64_t next_segments(struct pfs_offgen *g)
+{
+    uint64_t off = g->cur;
+    g->j++;
+    if (--g->seg_left) {
+        g->cur += g->stride;
+    } else {
+        g->seg_left = g->seg_n;
+        g->cur = offset_of(g, g->j);
+    }
+    return off;
+}
+
 static uint64_t next_random(struct pfs_offgen *g)
 {
-    return g->base + pfs_permute(g->j++, g->n, g->seed) * g->stride;
+    return offset_of(g, pfs_permute(g->j++, g->n, g->seed));
 }
 
 /* A draw of n per transfer, keyed by the seed and j: independent of how many
@@ -21,7 +44,7 @@ static uint64_t next_random(struct pfs_offgen *g)
 static uint64_t next_uniform(struct pfs_offgen *g)
 {
     const uint64_t h = pfs_mix64(g->seed ^ (g->j++ * 0x9E3779B97F4A7C15ULL));
-    return g->base + (g->n ? h % g->n : 0) * g->stride;
+    return offset_of(g, g->n ? h % g->n : 0);
 }
 
 /* --runtime: the same, starting over at the block's first transfer after its
@@ -31,9 +54,10 @@ static uint64_t next_sequential_wrap(struct pfs_offgen *g)
     if (g->j == g->n) {
         g->j = 0;
         g->cur = g->base;
+        g->seg_left = g->seg_n;
         g->pass++;
     }
-    return next_sequential(g);
+    return g->seg_n == UINT64_MAX ? next_sequential(g) : next_segments(g);
 }
 
 /* Each pass a new permutation of the block (its key mixed once per pass), so
@@ -49,17 +73,35 @@ static uint64_t next_random_wrap(struct pfs_offgen *g)
     return next_random(g);
 }
 
+/* Which next() serves the order; sequential in segments steps between them. */
+static uint64_t (*pick(const struct pfs_offgen_spec *sp, int segments))(struct pfs_offgen *)
+{
+    if (sp->order == PFS_ORDER_UNIFORM)
+        return next_uniform;
+    if (sp->order == PFS_ORDER_RANDOM)
+        return sp->wrap ? next_random_wrap : next_random;
+    if (sp->wrap)
+        return next_sequential_wrap;
+    return segments ? next_segments : next_sequential;
+}
+
 void pfs_offgen_init(struct pfs_offgen *g, const struct pfs_offgen_spec *sp)
 {
-    /* pfs_offset at k = 0 and k = 1 gives base and stride for every layout. */
-    uint64_t o0 = pfs_offset(sp->shared, sp->layout, sp->stream, sp->nstreams, sp->block, sp->transfer, 0);
-    uint64_t o1 = pfs_offset(sp->shared, sp->layout, sp->stream, sp->nstreams, sp->block, sp->transfer, 1);
+    /* pfs_offset at k = 0 and k = 1 gives base and stride for every layout;
+     * in segments, at k = m the next segment's start. */
+    const uint64_t segs = sp->segments > 1 ? sp->segments : 1;
+    const uint64_t per = sp->transfer ? sp->block / segs / sp->transfer : 0;
+    const int in_segs = sp->shared && sp->layout == PFS_LAYOUT_SEGMENTED && segs > 1 && per > 0;
+    uint64_t o0 = pfs_offset(sp->shared, sp->layout, segs, sp->stream, sp->nstreams, sp->block, sp->transfer, 0);
+    uint64_t o1 = pfs_offset(sp->shared, sp->layout, segs, sp->stream, sp->nstreams, sp->block, sp->transfer, 1);
+    uint64_t om = in_segs ? pfs_offset(1, sp->layout, segs, sp->stream, sp->nstreams, sp->block, sp->transfer, per) : 0;
     *g = (struct pfs_offgen){
-        .next = sp->order == PFS_ORDER_UNIFORM  ? next_uniform
-                : sp->order == PFS_ORDER_RANDOM ? (sp->wrap ? next_random_wrap : next_random)
-                                                : (sp->wrap ? next_sequential_wrap : next_sequential),
+        .next = pick(sp, in_segs),
         .base = o0,
-        .stride = o1 - o0,
+        .stride = per == 1 && in_segs ? 0 : o1 - o0,
+        .seg_n = in_segs ? per : UINT64_MAX,
+        .seg_stride = om - o0,
+        .seg_left = in_segs ? per : UINT64_MAX,
         .n = sp->nxfers,
         .seed = sp->seed,
         .cur = o0,
@@ -71,5 +113,6 @@ void pfs_offgen_seek(struct pfs_offgen *g, uint64_t j)
     if ((g->next == next_sequential_wrap || g->next == next_random_wrap) && g->n > 0)
         j %= g->n;
     g->j = j;
-    g->cur = g->base + j * g->stride;
+    g->cur = offset_of(g, j);
+    g->seg_left = g->seg_n == UINT64_MAX ? UINT64_MAX : g->seg_n - j % g->seg_n;
 }

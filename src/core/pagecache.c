@@ -110,16 +110,18 @@ int pfs_pc_range(int fd, uint64_t off, uint64_t len, unsigned use, int dirty, st
 }
 
 /* The shared file's transfers of one writer: one range when they are
- * contiguous (segmented, or a single stream), else one per transfer. */
+ * contiguous (segmented, or a single stream), one per segment in segments,
+ * else one per transfer. */
 static int probe_shared(int fd, const struct pfs_pc_target *t, uint64_t size, unsigned use, int dirty,
                         struct pfs_pc_count *c)
 {
-    const int contiguous = t->layout != PFS_LAYOUT_STRIDED || t->nstreams <= 1;
-    const uint64_t runs = contiguous ? (t->xfers > 0) : t->xfers;
-    const uint64_t len = contiguous ? t->xfers * t->transfer : t->transfer;
+    const uint64_t segs = t->segments > 1 && t->layout != PFS_LAYOUT_STRIDED ? t->segments : 1;
+    const int contiguous = (t->layout != PFS_LAYOUT_STRIDED || t->nstreams <= 1) && (segs == 1 || t->nstreams <= 1);
+    const uint64_t per = contiguous ? t->xfers : segs > 1 ? t->block / segs / t->transfer : 1; /* transfers a run */
     int how = PFS_PC_UNKNOWN;
-    for (uint64_t j = 0; j < runs; j++) {
-        uint64_t off = pfs_offset(1, t->layout, t->writer, t->nstreams, t->block, t->transfer, j), n = len;
+    for (uint64_t j = 0; per > 0 && j < t->xfers; j += per) {
+        uint64_t off = pfs_offset(1, t->layout, segs, t->writer, t->nstreams, t->block, t->transfer, j);
+        uint64_t n = (t->xfers - j < per ? t->xfers - j : per) * t->transfer;
         if (off >= size)
             continue; /* past the end: the phase's read would find nothing there either */
         if (n > size - off)

@@ -67,8 +67,11 @@ void pfs_report_header(FILE *out, const struct pfs_run_data *d)
         if (be && (be->caps & PFS_CAP_ASYNC))
             snprintf(depth, sizeof(depth), ", iodepth %d", c->iodepth);
         const char *osync = c->sync_mode == PFS_SYNC_DSYNC ? ", O_DSYNC" : c->sync_mode == PFS_SYNC_SYNC ? ", O_SYNC" : "";
-        fprintf(out, "access       %s%s, api %s%s%s%s%s%s%s\n", c->shared ? "one shared file, " : "file per stream",
-                c->shared ? (c->layout == PFS_LAYOUT_STRIDED ? "strided" : "segmented") : "",
+        char segs[40] = "";
+        if (c->segments > 1)
+            snprintf(segs, sizeof(segs), ", %d segments", c->segments);
+        fprintf(out, "access       %s%s%s, api %s%s%s%s%s%s%s\n", c->shared ? "one shared file, " : "file per stream",
+                c->shared ? (c->layout == PFS_LAYOUT_STRIDED ? "strided" : "segmented") : "", segs,
                 pfs_backend_name(c->api), depth, c->collective ? " collective" : "",
                 c->direct ? ", O_DIRECT" : "", osync, c->random ? ", random order" : ", sequential",
                 c->reorder ? ", reads reordered" : "");

@@ -195,6 +195,7 @@ static void loop_plan(struct loop *l, const struct pfs_phase_ctx *p, struct pfs_
         .order = x->order,
         .shared = cfg->shared,
         .layout = cfg->layout,
+        .segments = (uint64_t)cfg->segments,
         .stream = l->writer,
         .nstreams = p->nstreams,
         .block = cfg->block,

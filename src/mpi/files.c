@@ -375,7 +375,7 @@ int drv_keep_status(struct ctx *c)
         return 0;
     if (c->rank == 0) {
         const struct pfs_kept k = {c->nstreams, c->nranks, c->threads, cfg->shared, cfg->layout, cfg->transfer,
-                                   cfg->block, c->data_xfers};
+                                   cfg->block, c->data_xfers, cfg->segments};
         char err[PFS_ERRLEN];
         struct pfs_fid fid;
         if (pfs_kept_write(c->dir.fd, cfg->dir, c->run_id, &k, &fid, err, sizeof(err)) != 0)

@@ -34,6 +34,7 @@ static int probe_stream(const struct ctx *c, const struct pfs_stream *s, int kin
         .expect = wr ? &s->fid : &s->rd_fid,
         .shared = c->cfg.shared,
         .layout = c->cfg.layout,
+        .segments = (uint64_t)c->cfg.segments,
         .writer = wr ? s->id : s->rd_writer,
         .nstreams = c->nstreams,
         .block = c->cfg.block,

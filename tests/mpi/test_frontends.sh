@@ -200,9 +200,9 @@ check "iozone -+m (seed 004's client list): exit 2" test "$RC" -eq 2
 check "iozone -+m: names it and points to mpirun's hostfile" grep -q "error: iozone -+m: .*hostfile" "$T/err"
 check "iozone -+m: nothing made" test -z "$(ls -A "$D/empty")$(ls -A "$T/refuse1")"
 
-in_dir "$T/refuse2" "$PFSBENCH" ior -w -E -T 5 -s 2 -b 2m -t 1m -o "$D/empty/f"
-check "ior -E -T -s: exit 2" test "$RC" -eq 2
-check "ior: all three refusals at once, one line each" test "$(grep -c "^pfsbench: error: ior -[ETs]: " "$T/err")" -eq 3
+in_dir "$T/refuse2" "$PFSBENCH" ior -w -E -T 5 -m -b 2m -t 1m -o "$D/empty/f"
+check "ior -E -T -m: exit 2" test "$RC" -eq 2
+check "ior: all three refusals at once, one line each" test "$(grep -c "^pfsbench: error: ior -[ETm]: " "$T/err")" -eq 3
 check "ior: refusals print no equivalent" hasnt "pfsbench: equivalent:"
 check "ior: nothing made" test -z "$(ls -A "$D/empty")$(ls -A "$T/refuse2")"
 

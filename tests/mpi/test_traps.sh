@@ -78,7 +78,7 @@ done <<'EOF'
 -W|IOR's check write: --verify
 -R|IOR's check read: --verify
 -z|IOR's random offsets: --random
--s|IOR's segment count: see pfsbench ior -s
+-s|IOR's segment count: --segments N, with -b N x IOR's -b
 -Y|IOR's fsync per write: --fsync-every 1 (-e is fsync at close)
 -g|IOR's intra-test barriers: always on in pfsbench
 -Q|IOR's task per node offset: -C reads another node's data

@@ -154,7 +154,7 @@ static const struct { const char *args; const char *want; } bad_cases[] = {
     {"-d|/tmp|-W", "'-W': IOR's check write: --verify"},
     {"-d|/tmp|-R", "'-R': IOR's check read: --verify"},
     {"-d|/tmp|-z", "'-z': IOR's random offsets: --random"},
-    {"-d|/tmp|-s|4", "'-s': IOR's segment count: see pfsbench ior -s"},
+    {"-d|/tmp|-s|4", "'-s': IOR's segment count: --segments N, with -b N x IOR's -b"},
     {"-d|/tmp|-Y", "'-Y': IOR's fsync per write: --fsync-every 1 (-e is fsync at close)"},
     {"-d|/tmp|-g", "'-g': IOR's intra-test barriers: always on in pfsbench"},
     {"-d|/tmp|-Q|1", "'-Q': IOR's task per node offset: -C reads another node's data"},
@@ -478,7 +478,8 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "leaf_only=0\n"
      "seeks=8000\n"
      "rep_delay=0\n"
-     "reorder_nodes=1\n"},
+     "reorder_nodes=1\n"
+     "segments=1\n"},
     {2, "-d|/tmp|--shared|--layout|strided|-a|mpiio|--collective|--hint|striping_factor=4|--hint|romio_cb_write=enable|--label|hello world|--straggler|0.5",
      "dir=/tmp\n"
      "mode=shared\n"
@@ -529,7 +530,8 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "leaf_only=0\n"
      "seeks=8000\n"
      "rep_delay=0\n"
-     "reorder_nodes=1\n"},
+     "reorder_nodes=1\n"
+     "segments=1\n"},
     {3, "-d|/tmp|--total|3m|-t|1k|--no-results|--timeout|30|--stall-warn|0.5|-i|auto|--ci|2.5|--max-reps|50|--warmup|3",
      "dir=/tmp\n"
      "mode=file-per-process\n"
@@ -580,7 +582,8 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "leaf_only=0\n"
      "seeks=8000\n"
      "rep_delay=0\n"
-     "reorder_nodes=1\n"},
+     "reorder_nodes=1\n"
+     "segments=1\n"},
     {2, "-d|/tmp|--threads|4|-n|10|--file-size|4k|--dirs|per-rank|--order|random|-p|create,stat,read-files,delete|-o|/tmp/r.h5",
      "dir=/tmp\n"
      "mode=file-per-process\n"
@@ -631,7 +634,8 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "leaf_only=0\n"
      "seeks=8000\n"
      "rep_delay=0\n"
-     "reorder_nodes=1\n"},
+     "reorder_nodes=1\n"
+     "segments=1\n"},
     {1, "-d|/tmp|-F|--shared|-F|--include-close|--file-size|0|--timeout|0.001|-D|1e9",
      "dir=/tmp\n"
      "mode=file-per-process\n"
@@ -682,7 +686,8 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "leaf_only=0\n"
      "seeks=8000\n"
      "rep_delay=0\n"
-     "reorder_nodes=1\n"},
+     "reorder_nodes=1\n"
+     "segments=1\n"},
     {1, "-d|/tmp|-a|hdf5|--hdf5-chunk|1m|--hdf5-align|4k|--hdf5-mdc-size|2m|--hdf5-coll-metadata",
      "dir=/tmp\n"
      "mode=file-per-process\n"
@@ -733,7 +738,8 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "leaf_only=0\n"
      "seeks=8000\n"
      "rep_delay=0\n"
-     "reorder_nodes=1\n"},
+     "reorder_nodes=1\n"
+     "segments=1\n"},
 };
 
 /* -i auto: the word stored as 0, described and typed as "auto"; the slots
@@ -1149,7 +1155,7 @@ static void test_list_json(void **state)
         if (!strstr(json, want))
             fail_msg("no option has %s", want);
     }
-    assert_int_equal(keys, 50);
+    assert_int_equal(keys, 51);
     for (int k = 0; k < PFS_PH_KINDS; k++) {
         snprintf(want, sizeof(want), "{\"name\": \"%s\", \"kind\": \"%s\"", pfs_phase_name(k),
                  pfs_phase_is_meta(k) ? "metadata" : "data");

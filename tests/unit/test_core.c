@@ -18,24 +18,59 @@ static void test_offsets(void **state)
     const uint64_t t = 4096, b = 4 * t;
     /* file per process: j*t whatever the rank */
     for (uint64_t j = 0; j < 4; j++)
-        assert_true(pfs_offset(0, PFS_LAYOUT_SEGMENTED, 3, 4, b, t, j) == j * t);
+        assert_true(pfs_offset(0, PFS_LAYOUT_SEGMENTED, 1, 3, 4, b, t, j) == j * t);
     /* shared segmented: rank*b + j*t */
-    assert_true(pfs_offset(1, PFS_LAYOUT_SEGMENTED, 0, 4, b, t, 0) == 0);
-    assert_true(pfs_offset(1, PFS_LAYOUT_SEGMENTED, 2, 4, b, t, 3) == 2 * b + 3 * t);
+    assert_true(pfs_offset(1, PFS_LAYOUT_SEGMENTED, 1, 0, 4, b, t, 0) == 0);
+    assert_true(pfs_offset(1, PFS_LAYOUT_SEGMENTED, 1, 2, 4, b, t, 3) == 2 * b + 3 * t);
     /* shared strided: (j*N + rank)*t */
-    assert_true(pfs_offset(1, PFS_LAYOUT_STRIDED, 2, 4, b, t, 3) == (3 * 4 + 2) * t);
+    assert_true(pfs_offset(1, PFS_LAYOUT_STRIDED, 1, 2, 4, b, t, 3) == (3 * 4 + 2) * t);
     /* every byte of the shared file is covered exactly once, in both layouts */
     for (int layout = 0; layout < 2; layout++) {
         unsigned char seen[16] = {0};
         for (int r = 0; r < 4; r++)
             for (uint64_t j = 0; j < 4; j++) {
-                uint64_t o = pfs_offset(1, layout, r, 4, b, t, j) / t;
+                uint64_t o = pfs_offset(1, layout, 1, r, 4, b, t, j) / t;
                 assert_true(o < 16);
                 seen[o]++;
             }
         for (int i = 0; i < 16; i++)
             assert_int_equal(seen[i], 1);
     }
+}
+
+/* IOR's segments (-s N with -b above -t) in a shared file: segment k of
+ * rank r is at (k*P + r)*s, each written in transfers of t. */
+static void test_offsets_segments(void **state)
+{
+    (void)state;
+    /* P = 2, N = 3 segments of s = 64k in t = 16k: the block per rank is 192k. */
+    const uint64_t t = 16384, s = 4 * t, b = 3 * s;
+    static const uint64_t want[2][12] = {
+        {0, 16384, 32768, 49152, 131072, 147456, 163840, 180224, 262144, 278528, 294912, 311296},
+        {65536, 81920, 98304, 114688, 196608, 212992, 229376, 245760, 327680, 344064, 360448, 376832},
+    };
+    for (int r = 0; r < 2; r++)
+        for (uint64_t j = 0; j < 12; j++)
+            assert_int_equal(pfs_offset(1, PFS_LAYOUT_SEGMENTED, 3, r, 2, b, t, j), want[r][j]);
+    /* P = 3, N = 2, s = 2t: transfer 2 of rank 1 opens segment 1 at (1*3 + 1)*s. */
+    assert_int_equal(pfs_offset(1, PFS_LAYOUT_SEGMENTED, 2, 1, 3, 4 * 8, 8, 2), 4 * 16);
+    assert_int_equal(pfs_offset(1, PFS_LAYOUT_SEGMENTED, 2, 2, 3, 4 * 8, 8, 3), 5 * 16 + 8);
+    /* One transfer a segment is the strided layout; a file per process ignores segments. */
+    for (uint64_t j = 0; j < 4; j++) {
+        assert_int_equal(pfs_offset(1, PFS_LAYOUT_SEGMENTED, 4, 2, 3, 4 * 8, 8, j),
+                         pfs_offset(1, PFS_LAYOUT_STRIDED, 1, 2, 3, 4 * 8, 8, j));
+        assert_int_equal(pfs_offset(0, PFS_LAYOUT_SEGMENTED, 4, 2, 3, 4 * 8, 8, j), j * 8);
+    }
+    /* Every transfer of the file N*P*b once: P = 3, N = 4, 2 transfers a segment. */
+    unsigned char seen[24] = {0};
+    for (int r = 0; r < 3; r++)
+        for (uint64_t j = 0; j < 8; j++) {
+            uint64_t o = pfs_offset(1, PFS_LAYOUT_SEGMENTED, 4, r, 3, 8 * 8, 8, j) / 8;
+            assert_true(o < 24);
+            seen[o]++;
+        }
+    for (int i = 0; i < 24; i++)
+        assert_int_equal(seen[i], 1);
 }
 
 /* Every byte is checked whatever the transfer: 1, 3, 12 and 47,008 bytes at
@@ -361,7 +396,7 @@ static void test_placement_random(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_offsets), cmocka_unit_test(test_permute), cmocka_unit_test(test_pattern), cmocka_unit_test(test_pattern_any_size),
+        cmocka_unit_test(test_offsets), cmocka_unit_test(test_offsets_segments), cmocka_unit_test(test_permute), cmocka_unit_test(test_pattern), cmocka_unit_test(test_pattern_any_size),
         cmocka_unit_test(test_random_fill), cmocka_unit_test(test_placement), cmocka_unit_test(test_placement_random),
     };
     return cmocka_run_group_tests_name("core", tests, NULL, NULL);

@@ -19,7 +19,7 @@
 #include "pfs/kept.h"
 
 /* 2 ranks x 2 threads, a file per stream, -t 64k -b 1m, cut at 12 transfers by a stonewall. */
-static const struct pfs_kept K = {4, 2, 2, 0, PFS_LAYOUT_SEGMENTED, 65536, 1 << 20, 12};
+static const struct pfs_kept K = {4, 2, 2, 0, PFS_LAYOUT_SEGMENTED, 65536, 1 << 20, 12, 1};
 
 static void test_round_trip(void **state)
 {
@@ -28,7 +28,11 @@ static void test_round_trip(void **state)
     struct pfs_kept k;
     pfs_kept_format(&K, "run-1", text, sizeof(text));
     assert_string_equal(text, "pfsbench kept run, format 1\nrun_id run-1\nstreams 4\nranks 2\nthreads 2\nshared 0\n"
-                              "layout segmented\ntransfer 65536\nblock 1048576\ntransfers 12\n");
+                              "layout segmented\ntransfer 65536\nblock 1048576\ntransfers 12\nsegments 1\n");
+    assert_int_equal(pfs_kept_parse(text, &k, err, sizeof(err)), 0);
+    assert_memory_equal(&k, &K, sizeof(k));
+    /* A status from before --segments (no such line) is one segment. */
+    text[strlen(text) - strlen("segments 1\n")] = '\0';
     assert_int_equal(pfs_kept_parse(text, &k, err, sizeof(err)), 0);
     assert_memory_equal(&k, &K, sizeof(k));
     /* A later format's extra line is skipped; a blank line too. */
@@ -58,6 +62,10 @@ static void test_damaged(void **state)
         "block 8\ntransfers 1\n",        /* streams != ranks x threads */
         "pfsbench kept run, format 1\nstreams -1\nranks 1\nthreads 1\nshared 0\nlayout segmented\ntransfer 8\n"
         "block 8\ntransfers 1\n",
+        "pfsbench kept run, format 1\nstreams 1\nranks 1\nthreads 1\nshared 0\nlayout segmented\ntransfer 8\n"
+        "block 16\ntransfers 1\nsegments 0\n",
+        "pfsbench kept run, format 1\nstreams 1\nranks 1\nthreads 1\nshared 0\nlayout segmented\ntransfer 8\n"
+        "block 16\ntransfers 1\nsegments 3\n", /* 2 transfers do not split in 3 segments */
         "pfsbench kept run, format 1\nrun_id a/b\nstreams 1\nranks 1\nthreads 1\nshared 0\nlayout segmented\n"
         "transfer 8\nblock 8\ntransfers 1\n",
     };
@@ -128,6 +136,15 @@ static void test_check(void **state)
     assert_int_equal(pfs_kept_check(&c, 2, &s, "run-1", &x, err, sizeof(err)), -1);
     assert_non_null(strstr(err, "one shared file, layout segmented, -t 64k -b 256k: 3 transfers (192 KiB) in each "
                                 "stream's segment; give -b 256k"));
+    /* In segments: only the kept --segments reads what it wrote. */
+    s.block = 4 * 65536, s.segments = 2;
+    c = cfg_of(2, 1, PFS_LAYOUT_SEGMENTED, 65536, 4 * 65536);
+    assert_int_equal(pfs_kept_check(&c, 2, &s, "run-1", &x, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "stream's segment in 2 segments; give --segments 2"));
+    c.segments = 2;
+    assert_int_equal(pfs_kept_check(&c, 2, &s, "run-1", &x, err, sizeof(err)), 0);
+    s.segments = 1, s.block = 3 * 65536 + 65536;
+    c = cfg_of(2, 1, PFS_LAYOUT_SEGMENTED, 65536, 3 * 65536);
     s.layout = c.layout = PFS_LAYOUT_STRIDED;
     assert_int_equal(pfs_kept_check(&c, 2, &s, "run-1", &x, err, sizeof(err)), 0);
     assert_true(x == 3);

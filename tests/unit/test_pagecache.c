@@ -192,7 +192,7 @@ static void test_probe_shared(void **state)
     assert_int_equal(fdatasync(fd), 0);
     /* 2 streams x 4 transfers. Segmented: stream 1 holds transfers 4..7;
      * strided: the odd ones. Drop stream 0's, keep stream 1's. */
-    struct pfs_pc_target tg = {path, NULL, 1, PFS_LAYOUT_SEGMENTED, 1, 2, 4 * t, t, 4};
+    struct pfs_pc_target tg = {path, NULL, 1, PFS_LAYOUT_SEGMENTED, 1, 2, 4 * t, t, 4, 1};
     struct pfs_pc_count c;
     assert_int_equal(posix_fadvise(fd, 0, (off_t)(4 * t), POSIX_FADV_DONTNEED), 0);
     assert_int_equal(pfs_pc_probe(&tg, PFS_PC_USE_ALL, 0, &c), PFS_PC_CACHESTAT);
@@ -214,8 +214,27 @@ static void test_probe_shared(void **state)
     tg.writer = 0;
     assert_int_equal(pfs_pc_probe(&tg, PFS_PC_USE_ALL, 0, &c), PFS_PC_CACHESTAT);
     assert_true(c.bytes == 4 * t && c.resident == 0);
+    /* In 2 segments of 2 transfers: stream 0 holds [0,2t) and [4t,6t),
+     * stream 1 [2t,4t) and [6t,8t). Stream 0's dropped. */
+    assert_int_equal(pread(fd, buf, n, 0), (ssize_t)n);
+    assert_int_equal(posix_fadvise(fd, 0, (off_t)(2 * t), POSIX_FADV_DONTNEED), 0);
+    assert_int_equal(posix_fadvise(fd, (off_t)(4 * t), (off_t)(2 * t), POSIX_FADV_DONTNEED), 0);
+    tg.layout = PFS_LAYOUT_SEGMENTED, tg.segments = 2, tg.writer = 1;
+    assert_int_equal(pfs_pc_probe(&tg, PFS_PC_USE_ALL, 0, &c), PFS_PC_CACHESTAT);
+    assert_true(c.bytes == 4 * t && c.resident == 4 * t);
+    tg.writer = 0;
+    assert_int_equal(pfs_pc_probe(&tg, PFS_PC_USE_ALL, 0, &c), PFS_PC_CACHESTAT);
+    assert_true(c.bytes == 4 * t && c.resident == 0);
+    /* 3 transfers present: stream 1's first segment and the first of its second. */
+    tg.writer = 1, tg.xfers = 3;
+    assert_int_equal(posix_fadvise(fd, (off_t)(7 * t), (off_t)t, POSIX_FADV_DONTNEED), 0);
+    assert_int_equal(pfs_pc_probe(&tg, PFS_PC_USE_ALL, 0, &c), PFS_PC_CACHESTAT);
+    assert_true(c.bytes == 3 * t && c.resident == 3 * t);
+    assert_int_equal(pread(fd, buf, n, 0), (ssize_t)n); /* back to half resident, as the strided case left it */
+    for (uint64_t j = 0; j < 4; j++)
+        assert_int_equal(posix_fadvise(fd, (off_t)(2 * j * t), (off_t)t, POSIX_FADV_DONTNEED), 0);
     /* A file per stream is probed whole; a missing one is unknown; a link is never followed. */
-    struct pfs_pc_target fpp = {path, NULL, 0, 0, 0, 1, n, t, 8};
+    struct pfs_pc_target fpp = {path, NULL, 0, 0, 0, 1, n, t, 8, 1};
     assert_int_equal(pfs_pc_probe(&fpp, PFS_PC_USE_ALL, 0, &c), PFS_PC_CACHESTAT);
     assert_true(c.bytes == n && c.resident == n / 2);
     char link[340];

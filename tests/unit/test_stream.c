@@ -905,14 +905,14 @@ static void test_offgen(void **state)
                                  .stream = 1, .nstreams = 3, .block = 10 * 8, .transfer = 8, .nxfers = 10, .seed = 7};
     pfs_offgen_init(&g, &sp);
     for (uint64_t j = 0; j < 10; j++)
-        assert_int_equal(pfs_offgen_next(&g), pfs_offset(1, PFS_LAYOUT_STRIDED, 1, 3, 80, 8, j));
+        assert_int_equal(pfs_offgen_next(&g), pfs_offset(1, PFS_LAYOUT_STRIDED, 1, 1, 3, 80, 8, j));
     pfs_offgen_seek(&g, 4);
-    assert_int_equal(pfs_offgen_next(&g), pfs_offset(1, PFS_LAYOUT_STRIDED, 1, 3, 80, 8, 4));
+    assert_int_equal(pfs_offgen_next(&g), pfs_offset(1, PFS_LAYOUT_STRIDED, 1, 1, 3, 80, 8, 4));
     sp.order = PFS_ORDER_RANDOM;
     sp.layout = PFS_LAYOUT_SEGMENTED;
     pfs_offgen_init(&g, &sp);
     for (uint64_t j = 0; j < 10; j++)
-        assert_int_equal(pfs_offgen_next(&g), pfs_offset(1, PFS_LAYOUT_SEGMENTED, 1, 3, 80, 8, pfs_permute(j, 10, 7)));
+        assert_int_equal(pfs_offgen_next(&g), pfs_offset(1, PFS_LAYOUT_SEGMENTED, 1, 1, 3, 80, 8, pfs_permute(j, 10, 7)));
     /* Wrapping: strided sequential starts over after transfer 9; random
      * covers the block once per pass, a new order in the second. */
     sp.wrap = 1;
@@ -920,10 +920,10 @@ static void test_offgen(void **state)
     sp.layout = PFS_LAYOUT_STRIDED;
     pfs_offgen_init(&g, &sp);
     for (uint64_t j = 0; j < 35; j++)
-        assert_int_equal(pfs_offgen_next(&g), pfs_offset(1, PFS_LAYOUT_STRIDED, 1, 3, 80, 8, j % 10));
+        assert_int_equal(pfs_offgen_next(&g), pfs_offset(1, PFS_LAYOUT_STRIDED, 1, 1, 3, 80, 8, j % 10));
     assert_int_equal(g.pass, 3);
     pfs_offgen_seek(&g, 12);
-    assert_int_equal(pfs_offgen_next(&g), pfs_offset(1, PFS_LAYOUT_STRIDED, 1, 3, 80, 8, 2));
+    assert_int_equal(pfs_offgen_next(&g), pfs_offset(1, PFS_LAYOUT_STRIDED, 1, 1, 3, 80, 8, 2));
     sp.order = PFS_ORDER_RANDOM;
     pfs_offgen_init(&g, &sp);
     uint64_t pass[2][10];
@@ -931,13 +931,58 @@ static void test_offgen(void **state)
         uint64_t seen = 0;
         for (int j = 0; j < 10; j++) {
             pass[q][j] = pfs_offgen_next(&g);
-            uint64_t k = (pass[q][j] - pfs_offset(1, PFS_LAYOUT_STRIDED, 1, 3, 80, 8, 0)) / (3 * 8);
+            uint64_t k = (pass[q][j] - pfs_offset(1, PFS_LAYOUT_STRIDED, 1, 1, 3, 80, 8, 0)) / (3 * 8);
             assert_true(k < 10);
             seen |= 1ull << k;
         }
         assert_int_equal(seen, 0x3ff);
     }
     assert_memory_not_equal(pass[0], pass[1], sizeof(pass[0]));
+}
+
+/* In segments (--segments 3, 2 streams, 4 transfers a segment) every order
+ * hands out pfs_offset's offsets: sequential across a segment's end, after a
+ * seek into one, wrapping, random and uniform. */
+static void test_offgen_segments(void **state)
+{
+    (void)state;
+    struct pfs_offgen g;
+    struct pfs_offgen_spec sp = {.order = PFS_ORDER_SEQUENTIAL, .shared = 1, .layout = PFS_LAYOUT_SEGMENTED,
+                                 .segments = 3, .stream = 1, .nstreams = 2, .block = 12 * 8, .transfer = 8,
+                                 .nxfers = 12, .seed = 5};
+#define SEG(j) pfs_offset(1, PFS_LAYOUT_SEGMENTED, 3, 1, 2, 96, 8, (j))
+    pfs_offgen_init(&g, &sp);
+    static const uint64_t want[12] = {32, 40, 48, 56, 96, 104, 112, 120, 160, 168, 176, 184};
+    for (uint64_t j = 0; j < 12; j++)
+        assert_int_equal(pfs_offgen_next(&g), want[j]);
+    pfs_offgen_seek(&g, 6);
+    for (uint64_t j = 6; j < 12; j++)
+        assert_int_equal(pfs_offgen_next(&g), want[j]);
+    sp.wrap = 1;
+    pfs_offgen_init(&g, &sp);
+    for (uint64_t j = 0; j < 30; j++)
+        assert_int_equal(pfs_offgen_next(&g), want[j % 12]);
+    pfs_offgen_seek(&g, 15);
+    assert_int_equal(pfs_offgen_next(&g), want[3]);
+    assert_int_equal(pfs_offgen_next(&g), want[4]);
+    sp.wrap = 0, sp.order = PFS_ORDER_RANDOM;
+    pfs_offgen_init(&g, &sp);
+    for (uint64_t j = 0; j < 12; j++)
+        assert_int_equal(pfs_offgen_next(&g), SEG(pfs_permute(j, 12, 5)));
+    sp.order = PFS_ORDER_UNIFORM;
+    pfs_offgen_init(&g, &sp);
+    for (uint64_t j = 0; j < 12; j++) {
+        uint64_t o = pfs_offgen_next(&g), k = 0;
+        while (k < 12 && SEG(k) != o)
+            k++;
+        assert_true(k < 12);
+    }
+    /* One transfer a segment: the strided layout's offsets. */
+    sp.order = PFS_ORDER_SEQUENTIAL, sp.segments = 12;
+    pfs_offgen_init(&g, &sp);
+    for (uint64_t j = 0; j < 12; j++)
+        assert_int_equal(pfs_offgen_next(&g), pfs_offset(1, PFS_LAYOUT_STRIDED, 1, 1, 2, 96, 8, j));
+#undef SEG
 }
 
 int main(void)
@@ -970,6 +1015,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_ramp_in_runtime, setup, teardown),
         cmocka_unit_test(test_backend_tables),
         cmocka_unit_test(test_offgen),
+        cmocka_unit_test(test_offgen_segments),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
