@@ -66,6 +66,7 @@ struct pfs_config {
     double ramp;            /* data phases: each stream's first seconds, left out of the figures; 0: off */
     int reorder;            /* read the file another node wrote */
     int reorder_nodes;      /* with reorder: the node that many nodes on (IOR's -Q; 1: any other node) */
+    int reorder_seed;       /* with reorder: a permutation of this seed says whose data each rank reads (IOR's -Z -X); -1: the shift */
     int api;                /* the line of --api's backend in the registry (src/backends/backends.def) */
     int collective;         /* MPI-IO _all calls */
     char hints[PFS_MAX_HINTS][128];

@@ -79,6 +79,17 @@ int pfs_reorder_shift(const int *node_of_rank, int nranks);
  * N <= 1 is pfs_reorder_shift. Local. */
 int pfs_reorder_shift_nodes(const int *node_of_rank, int nranks, int nodes_away);
 
+/* --reorder-seed S (IOR's -Z -X S): rank r reads what rank from[r] wrote,
+ * from[] a permutation of the ranks keyed by seed and the placement, the
+ * same wherever it is computed. A derangement (no rank reads its own data)
+ * for two ranks or more; when no node holds more than half the ranks,
+ * every rank reads a rank's of another node; else as many as can (every
+ * rank of the smaller nodes and as many of the largest); on one node
+ * another rank's of the same node. Returns how many ranks read their own
+ * node's data (0: every reader on another node; -1 for a single rank,
+ * which reads its own; -2 without memory). from[nranks]. Local. */
+int pfs_reorder_random(const int *node_of_rank, int nranks, uint64_t seed, int *from);
+
 /* ---- timing ---- */
 
 /* What one rank records for one phase and repetition, on rank 0's clock. */

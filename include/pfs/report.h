@@ -34,6 +34,7 @@ struct pfs_run_data {
     int nstreams;                      /* ranks x threads; 0 is read as nranks */
     const int *node_of_stream;         /* nstreams; NULL is read as node_of_rank */
     int reorder_shift;                 /* 0: no reorder */
+    const int *reads_from;             /* --reorder-seed: whose data each rank read; NULL: (r + reorder_shift) mod n */
     int round_robin_asked;             /* the launcher asked for round-robin */
     int nphases, reps;                 /* reps: the repetitions' slots, pfs_config_rep_slots (warm-up included) */
     const struct pfs_times *times;     /* [(phase * reps + rep) * nstreams + stream] */

@@ -41,6 +41,7 @@ void pfs_config_defaults(struct pfs_config *cfg)
     cfg->seeks = 8000;
     cfg->reorder_nodes = 1;
     cfg->segments = 1;
+    cfg->reorder_seed = -1;
     cfg->md_branch = 1;
     cfg->stall_warn = 10;
     cfg->interval = 1;

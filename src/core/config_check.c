@@ -235,6 +235,9 @@ int pfs_check_run(const struct pfs_config *cfg, int total_given, char *err, size
         return pfs_fail(err, len, "--total and -b/--block both given; give one (block = total / ranks)");
     if (cfg->layout == PFS_LAYOUT_STRIDED && !cfg->shared)
         return pfs_fail(err, len, "--layout strided needs --shared (a file per process is always contiguous)");
+    if (cfg->reorder_seed >= 0 && cfg->reorder_nodes > 1)
+        return pfs_fail(err, len, "--reorder-seed and --reorder-nodes both given; give one (the seed's permutation puts "
+                    "each reader on another node where it can, --reorder-nodes N reads N nodes on at a fixed shift)");
     if (cfg->layout == PFS_LAYOUT_STRIDED && cfg->segments > 1)
         return pfs_fail(err, len, "--segments %d and --layout strided both given; give one (strided is segments of one "
                     "transfer: --segments b/t)", cfg->segments);
@@ -365,6 +368,8 @@ void pfs_check_unused(struct pfs_config *cfg, const unsigned char *given)
                         "phases and create");
     if (!cfg->reorder && pfs_opt_given(given, "reorder-nodes"))
         pfs_config_warn(cfg, "--reorder-nodes does nothing without -C/--reorder");
+    if (!cfg->reorder && pfs_opt_given(given, "reorder-seed"))
+        pfs_config_warn(cfg, "--reorder-seed does nothing without -C/--reorder");
     if (cfg->reps == 1 && cfg->warmup == 0 && pfs_opt_given(given, "rep-delay"))
         pfs_config_warn(cfg, "--rep-delay does nothing with one repetition: it sleeps between two (give -i 2 or more)");
     static const char *const autos[] = {"ci", "max-reps"};

@@ -47,6 +47,7 @@ const struct pfs_opt pfs_opt_table[] = {
     {"ramp", 0, T_DOUBLE, OFF(ramp), 0.001, 1e9, NULL, "SECS", "data phases: each stream's first SECS run but are left out of the figures (fio's ramp_time; default off)", DESC("ramp", 43, "seconds")},
     {"reorder", 'C', T_FLAG, OFF(reorder), 0, 0, "1", NULL, "read the data a rank on another node wrote", DESC("reorder", 16, NULL)},
     {"reorder-nodes", 0, T_INT, OFF(reorder_nodes), 1, 1048576, NULL, "N", "with -C: read what the ranks N nodes on wrote (IOR's -Q N; default 1: the nearest other node)", DESC("reorder_nodes", 50, NULL)},
+    {"reorder-seed", 0, T_INT, OFF(reorder_seed), 0, 2147483647, NULL, "S", "with -C: rank r reads the data of rank p(r), p a permutation of the ranks drawn from seed S, each reader on another node where the placement allows (IOR's -Z -X S; default: -C's fixed shift)", DESC("reorder_seed", 52, NULL)},
     {"api", 'a', T_CHOICE, OFF(api), 0, 0, NULL, "API", "I/O interface (default posix); null moves no data and measures pfsbench's own cost", DESC("api", 17, NULL), .registry = 1},
     {"collective", 'c', T_FLAG, OFF(collective), 0, 0, "1", NULL, "MPI-IO collective calls (with --shared; IOR's -c)", DESC("collective", 18, NULL)},
     {"hint", 0, T_HINT, OFF(hints), 0, 0, NULL, "K=V", "MPI-IO hint, repeatable", DESC("hints", 19, NULL)},

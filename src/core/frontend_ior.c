@@ -14,7 +14,7 @@
 enum {
     IOR_API = 1, IOR_B, IOR_T, IOR_S, IOR_F, IOR_C, IOR_Q, IOR_E, IOR_W, IOR_R, IOR_CW, IOR_CR, IOR_K, IOR_I,
     IOR_D, IOR_O, IOR_OPATH, IOR_Z, IOR_COLL, IOR_V, IOR_DIRECT, IOR_HELP, IOR_IGNORE, IOR_G, IOR_QUIT, IOR_Y,
-    IOR_DELAY, IOR_REF, IOR_SCRIPT, IOR_EXISTING, IOR_MULTI,
+    IOR_DELAY, IOR_REF, IOR_SCRIPT, IOR_EXISTING, IOR_MULTI, IOR_RAND_TASKS, IOR_RAND_SEED,
 };
 
 const struct fe_opt fe_ior_tab[] = {
@@ -48,6 +48,8 @@ const struct fe_opt fe_ior_tab[] = {
     {"-d", FE_VALUE, IOR_DELAY, NULL},
     {"-A", FE_VALUE, IOR_REF, NULL},
     {"-E", FE_FLAG, IOR_EXISTING, NULL},
+    {"-Z", FE_FLAG, IOR_RAND_TASKS, NULL},
+    {"-X", FE_VALUE, IOR_RAND_SEED, NULL},
     {"-T", FE_VALUE, 0, "a time limit in minutes: pfsbench has none for the run; -D SECS is the stonewall per phase"},
     {"-N", FE_VALUE, 0, "the number of tasks: every rank mpirun starts takes part; give mpirun -np N"},
     {"-u", FE_FLAG, 0, "a directory per task: pfsbench's data files share -d's directory"},
@@ -62,10 +64,6 @@ const struct fe_opt fe_ior_tab[] = {
                                       "pattern (-W)"},
     {"-M", FE_VALUE, 0, "a memory hog per node: " NO_EQUIV},
     {"-x", FE_FLAG, 0, "one transfer attempt: pfsbench continues short transfers, failing the run on an error"},
-    {"-X", FE_VALUE, 0, "random task reordering: pfsbench's -C reads at one fixed shift (the nearest other node, "
-                        "or -Q N's), no random order"},
-    {"-Z", FE_FLAG, 0, "random task reordering: pfsbench's -C reads at one fixed shift (the nearest other node, or "
-                       "-Q N's), no random order"},
     {"-y", FE_FLAG, 0, "dual mount points: " NO_EQUIV},
     {"-I", FE_FLAG, 0, "HDF5 individual data sets: " NO_EQUIV},
     {"-J", FE_VALUE, 0, "HDF5 alignment: " NO_EQUIV},
@@ -82,8 +80,9 @@ const struct fe_opt fe_ior_tab[] = {
 struct ior_st {
     char api[16];
     uint64_t b, t;
-    long s, reps, deadline, delay, refnum, nodes_away;
-    int fpp, reorder, fsync, fsync_each, w, r, cw, cr, keep, random, coll, verbose, direct, help, wearout, have_ref;
+    long s, reps, deadline, delay, refnum, nodes_away, seed;
+    int fpp, reorder, reorder_random, have_q, have_x, fsync, fsync_each, w, r, cw, cr, keep, random, coll, verbose, direct,
+        help, wearout, have_ref;
     const char *opath; /* -o: the data files' path (--file-name), NULL when not given */
     int existing;      /* -E: useExistingTestFile */
     int multi;         /* -m: multiFile, a file set per repetition */
@@ -192,8 +191,10 @@ static void ior_on(struct fe *f, const struct fe_opt *o, const struct fe_arg *a,
         if (v == 0)
             fe_refuse(f, "-Q", "0: every rank would read its own node's data; -C reads another node's (-Q 1 or more)");
         else
-            s->nodes_away = v;
+            s->nodes_away = v, s->have_q = 1;
         break;
+    case IOR_RAND_TASKS: s->reorder_random = 1; break;
+    case IOR_RAND_SEED: s->have_x = fe_int(f, "-X", a->val, -2147483647L, 2147483647L, &s->seed) == 0; break;
     case IOR_E: s->fsync = 1; break;
     case IOR_Y: s->fsync_each = 1; break; /* IOR's fsync after every write: pfsbench's fsync every transfer */
     case IOR_DELAY: fe_int(f, "-d", a->val, 0, 1000000, &s->delay); break; /* IOR's interTestDelay: whole seconds */
@@ -277,6 +278,34 @@ static uint64_t ior_block(struct fe *f, const struct ior_st *s, int *strided, lo
     return s->b * (uint64_t)s->s;
 }
 
+/* -C, -Q N: a fixed shift, N nodes on; -Z, -X S: the read back from a
+ * rank a seeded permutation picks (--reorder-seed). IOR's -X below 0
+ * draws a new order each repetition (|S| + the repetition); pfsbench
+ * keeps one order for the run, so that is refused. */
+static void ior_reorder(struct fe *f, const struct ior_st *s)
+{
+    if (s->reorder && s->reorder_random) {
+        fe_refuse(f, "-Z", "and -C both: give one (IOR refuses them together too)");
+        return;
+    }
+    if (s->reorder_random && s->have_q && s->nodes_away > 1)
+        fe_refuse(f, "-Q", "%ld with -Z: pfsbench's random order reads another node's data where it can, never "
+                  "at least N nodes on; give -C -Q N for a fixed shift N nodes on", s->nodes_away);
+    else if (s->reorder_random && s->seed < 0)
+        fe_refuse(f, "-X", "%ld: a negative seed draws a new order each repetition; pfsbench keeps one order for "
+                  "the run: give -X 0 or more", s->seed);
+    else if (s->reorder_random)
+        fe_add(f, "-C"), fe_add(f, "--reorder-seed"), fe_addf(f, "%ld", s->seed);
+    if (s->reorder)
+        fe_add(f, "-C");
+    if (s->reorder && s->nodes_away > 1)
+        fe_add(f, "--reorder-nodes"), fe_addf(f, "%ld", s->nodes_away);
+    else if (!s->reorder && !s->reorder_random && s->nodes_away > 1)
+        fe_note(f, "-Q", "%ld: only -C reads from other nodes: without it nothing to do", s->nodes_away);
+    if (!s->reorder_random && s->have_x)
+        fe_note(f, "-X", "%ld: the seed of -Z's random order: without -Z nothing to do", s->seed);
+}
+
 /* -d, -A, -O summaryFormat/summaryFile: the delay between repetitions, the
  * run's label, the report's format and file. */
 static void ior_extras(struct fe *f, const struct ior_st *s)
@@ -349,13 +378,7 @@ void fe_ior(struct fe *f, int argc, char **argv)
         fe_add(f, "--fsync-every"), fe_add(f, "1");
     if (s.keep)
         fe_add(f, "-k");
-    if (s.reorder)
-        fe_add(f, "-C");
-    if (s.reorder && s.nodes_away > 1)
-        fe_add(f, "--reorder-nodes"), fe_addf(f, "%ld", s.nodes_away);
-    else if (!s.reorder && s.nodes_away > 1)
-        fe_note(f, "-Q", "%ld: only -C reads from other nodes (pfsbench has no -Z): without it nothing to do",
-                s.nodes_away);
+    ior_reorder(f, &s);
     if (s.cw || s.cr)
         fe_add(f, "--verify");
     if (s.random)

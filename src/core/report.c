@@ -74,7 +74,7 @@ void pfs_report_header(FILE *out, const struct pfs_run_data *d)
                 c->shared ? (c->layout == PFS_LAYOUT_STRIDED ? "strided" : "segmented") : "", segs,
                 pfs_backend_name(c->api), depth, c->collective ? " collective" : "",
                 c->direct ? ", O_DIRECT" : "", osync, c->random ? ", random order" : ", sequential",
-                c->reorder ? ", reads reordered" : "");
+                c->reorder ? (c->reorder_seed >= 0 ? ", reads reordered at random" : ", reads reordered") : "");
         fprintf(out, "sizes        transfer %s, block %s per %s, total %s; %s = %s\n", t, b,
                 pfs_report_threads(d) > 1 ? "stream" : "rank", tot, pfs_units_label(c->units), units_def(c->units));
     }

@@ -164,6 +164,11 @@ struct ctx {
     int node, nnodes;           /* this rank's node (numbered in rank order of first appearance); how many */
     int lowest_on_node;         /* the lowest rank of its node */
     int shift;                  /* reorder: read the data of rank (r+shift) mod n */
+    int rd_from, rd_to;         /* this rank reads the data of rank rd_from; rank rd_to reads its own
+                                 * (the shift's, or --reorder-seed's permutation) */
+    int reorder_away;           /* every rank reads the data of a rank on another node */
+    int reorder_same;           /* --reorder-seed: ranks that read their own node's data (-1: a single rank) */
+    int *reads_from;            /* rank 0, --reorder-seed: whose data each rank reads; NULL elsewhere */
     double clock_corr, clock_unc; /* this rank's (its node's) clock correction and its uncertainty, seconds */
     char (*hosts)[PFS_HOST_MAX]; /* rank 0: each rank's host */
     int *node_of_rank;          /* rank 0: each rank's node */

@@ -201,11 +201,11 @@ void drv_drop_run_lock(struct ctx *c)
  * so a read opens that inode or nothing. */
 void drv_exchange_fids(struct ctx *c, double since)
 {
-    const int to = (c->rank - c->shift + c->nranks) % c->nranks, from = (c->rank + c->shift) % c->nranks;
+    const int to = c->rd_to, from = c->rd_from;
     struct pfs_fid mine[c->threads], theirs[c->threads];
     for (int i = 0; i < c->threads; i++)
         mine[i] = c->streams[i].fid;
-    if (c->shift == 0) {
+    if (from == c->rank) {
         memcpy(theirs, mine, sizeof(mine));
     } else {
         MPI_Request r[2];
@@ -220,7 +220,7 @@ void drv_exchange_fids(struct ctx *c, double since)
     }
     for (int i = 0; i < c->threads; i++) {
         c->streams[i].rd_fid = theirs[i];
-        if (c->shift)
+        if (from != c->rank)
             c->streams[i].rd_fid.dev = 0; /* another client's device number: the inode alone */
     }
 }

@@ -133,6 +133,23 @@ void drv_note_stalls(struct ctx *c)
 }
 
 /* Local, rank 0: the warnings that placement and sizes call for. */
+/* --reorder-seed: what the permutation could do with this placement. */
+static void seeded_warning(struct ctx *c, struct pfs_run_data *d)
+{
+    const int seed = c->cfg.reorder_seed;
+    if (c->reorder_same < 0)
+        pfs_run_warn(d, "--reorder-seed with one rank: it reads its own data, which may come from cache");
+    else if (c->reorder_same == 0)
+        pfs_run_warn(d, "reorder: rank r reads the data of a rank on another node, a permutation of seed %d "
+                     "(reads_from_rank in the results file)", seed);
+    else if (c->nnodes == 1)
+        pfs_run_warn(d, "--reorder-seed %d on one node: each rank reads another rank's data, of its own node, which "
+                     "may come from cache", seed);
+    else
+        pfs_run_warn(d, "--reorder-seed %d: %d of %d ranks read data of their own node (a node holds more than half "
+                     "the ranks), which may come from cache", seed, c->reorder_same, c->nranks);
+}
+
 static void placement_warnings(struct ctx *c, struct pfs_run_data *d)
 {
     const struct pfs_config *cfg = &c->cfg;
@@ -143,7 +160,9 @@ static void placement_warnings(struct ctx *c, struct pfs_run_data *d)
         pfs_run_warn(d, "uneven placement: nodes hold different rank counts; per-node bandwidths are not comparable");
     if (d->round_robin_asked && !pfs_placement_is_round_robin(c->node_of_rank, c->nranks, c->nnodes))
         pfs_run_warn(d, "round-robin placement was asked for, but rank r is not on node r mod %d", c->nnodes);
-    if (cfg->reorder && c->shift == 0 && c->nnodes > 1 && cfg->reorder_nodes > 1)
+    if (cfg->reorder && cfg->reorder_seed >= 0)
+        seeded_warning(c, d);
+    else if (cfg->reorder && c->shift == 0 && c->nnodes > 1 && cfg->reorder_nodes > 1)
         pfs_run_warn(d, "--reorder-nodes %d: no shift puts every rank's read %d nodes on (uneven placement over %d "
                      "nodes, or %d a multiple of them): every rank reads its own node's data, which may come from "
                      "cache", cfg->reorder_nodes, cfg->reorder_nodes, c->nnodes, cfg->reorder_nodes);
@@ -171,7 +190,7 @@ static void cache_warn(struct ctx *c, int p, int rep)
         return;
     if (!pfs_report_cache_warning(d, p, rep, w, sizeof(w))) {
         double data = 0, nodemem = 0;
-        if (!pfs_report_cache_unknown(d, p, rep) || c->shift != 0 || cfg->drop_caches ||
+        if (!pfs_report_cache_unknown(d, p, rep) || c->reorder_away || cfg->drop_caches ||
             pfs_placement_cache_node(c->node_of_rank, c->nranks, c->nnodes, (double)cfg->block * c->threads, c->mems,
                                      &data, &nodemem) < 0)
             return;
@@ -274,6 +293,7 @@ void drv_record_begin(struct ctx *c, int argc, char **argv)
     d->clock_unc = c->unc;
     d->affinity = c->affinity;
     d->reorder_shift = c->shift;
+    d->reads_from = c->reads_from;
     d->nphases = cfg->nphases;
     d->reps = (int)slots;
     d->times = r->times;
@@ -295,7 +315,7 @@ void drv_record_begin(struct ctx *c, int argc, char **argv)
         pfs_run_warn(d, "%.*s", (int)strcspn(w, "\n"), w);
     placement_warnings(c, d);
     char mdw[512];
-    if (pfs_meta_cache_warning(cfg->phases, cfg->nphases, c->shift != 0, d->fs.mount_type, mdw, sizeof(mdw)))
+    if (pfs_meta_cache_warning(cfg->phases, cfg->nphases, c->reorder_away, d->fs.mount_type, mdw, sizeof(mdw)))
         pfs_run_warn(d, "%s", mdw);
     if (!cfg->quiet && cfg->format == PFS_FORMAT_TEXT) {
         pfs_report_header(r->out, d);

@@ -174,7 +174,8 @@ static void alloc_qbuf(struct ctx *c, struct pfs_stream *st, size_t align)
  * aligned for O_DIRECT and for fast read() (a buffer 16 bytes off a page
  * made read() 3x slower here), filled once with incompressible bytes so no
  * compressing file system reports fantasy bandwidth. With -C a stream reads
- * the same thread's data of rank (r+shift) mod n. Failures are recorded. */
+ * the same thread's data of rank rd_from: (r+shift) mod n, or with
+ * --reorder-seed the permutation's. Failures are recorded. */
 void drv_streams_setup(struct ctx *c)
 {
     const struct pfs_config *cfg = &c->cfg;
@@ -207,7 +208,7 @@ void drv_streams_setup(struct ctx *c)
         st->id = c->rank * c->threads + i;
         st->rank = c->rank;
         st->thread = i;
-        st->rd_writer = ((c->rank + c->shift) % c->nranks) * c->threads + i;
+        st->rd_writer = c->rd_from * c->threads + i;
         drv_data_path(c, st->id, st->path, sizeof(st->path));
         drv_data_path(c, st->rd_writer, st->rd_path, sizeof(st->rd_path));
         if (cfg->dirs == PFS_DIRS_PER_RANK) {

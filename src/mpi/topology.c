@@ -345,6 +345,39 @@ static void measure_clocks(struct ctx *c, double *corr, double *unc)
 
 /* ---- the set-up ---- */
 
+/* Local, rank 0, --reorder-seed: whose data each rank reads (its own
+ * table, kept for the results file), then each rank's pair (its source,
+ * its reader) for the scatter. Returns how many read their own node's
+ * (pfs_reorder_random), -2 without memory. */
+static int seeded_sources(struct ctx *c)
+{
+    const int n = c->nranks;
+    if (!(c->reads_from = calloc((size_t)n * 3, sizeof(int))))
+        return -2;
+    const int same = pfs_reorder_random(c->node_of_rank, n, (uint64_t)c->cfg.reorder_seed, c->reads_from);
+    if (same == -2) {
+        free(c->reads_from);
+        c->reads_from = NULL;
+        return -2;
+    }
+    int *pairs = c->reads_from + n;
+    for (int r = 0; r < n; r++) {
+        pairs[2 * r] = c->reads_from[r];
+        pairs[2 * c->reads_from[r] + 1] = r;
+    }
+    return same;
+}
+
+/* Collective, --reorder-seed: each rank's source and reader, from rank
+ * 0's permutation (no other rank holds a table of all ranks). */
+static void scatter_sources(struct ctx *c)
+{
+    int mine[2];
+    MPI_Scatter(c->rank == 0 ? c->reads_from + c->nranks : NULL, 2, MPI_INT, mine, 2, MPI_INT, 0, c->comm);
+    c->rd_from = mine[0];
+    c->rd_to = mine[1];
+}
+
 /* Collective. Rank 0's tables: each rank's node, host, clock, memory, CPU
  * affinity and NUMA nodes, in one gather; then the reorder shift (from the
  * whole map, on rank 0) and rank 0's host name to every rank. Returns 1,
@@ -366,9 +399,10 @@ static int rank0_tables(struct ctx *c, const char (*names)[PFS_HOST_MAX], int ba
     affinity_read(&mine.aff);
     MPI_Gather(&mine, (int)sizeof(mine), MPI_BYTE, facts, (int)sizeof(mine), MPI_BYTE, 0, c->comm);
     struct {
-        int shift, bad;
+        int shift, bad, same;
         char root[PFS_HOST_MAX];
-    } b = {0, bad, ""};
+    } b = {0, bad, 0, ""};
+    const int seeded = c->cfg.reorder && c->cfg.reorder_seed >= 0;
     if (c->rank == 0 && facts) {
         for (int r = 0; r < c->nranks; r++) {
             c->node_of_rank[r] = facts[r].node;
@@ -378,11 +412,20 @@ static int rank0_tables(struct ctx *c, const char (*names)[PFS_HOST_MAX], int ba
             c->mems[r] = facts[r].mem;
             c->affinity[r] = facts[r].aff;
         }
-        b.shift = c->cfg.reorder ? pfs_reorder_shift_nodes(c->node_of_rank, c->nranks, c->cfg.reorder_nodes) : 0;
+        b.shift = c->cfg.reorder && !seeded ? pfs_reorder_shift_nodes(c->node_of_rank, c->nranks,
+                                                                         c->cfg.reorder_nodes) : 0;
+        if (seeded && !b.bad)
+            b.bad = (b.same = seeded_sources(c)) == -2;
     }
     memcpy(b.root, c->host, sizeof(b.root));
     MPI_Bcast(&b, (int)sizeof(b), MPI_BYTE, 0, c->comm);
     c->shift = b.shift;
+    c->reorder_same = b.same;
+    c->reorder_away = seeded ? b.same == 0 : b.shift != 0;
+    c->rd_from = (c->rank + b.shift) % c->nranks;
+    c->rd_to = (c->rank - b.shift + c->nranks) % c->nranks;
+    if (seeded && !b.bad)
+        scatter_sources(c);
     memcpy(c->root_host, b.root, sizeof(c->root_host));
     free(facts);
     if (b.bad && c->rank == 0)
@@ -433,6 +476,8 @@ void drv_topology_free(struct ctx *c)
     free(c->unc);
     free(c->mems);
     free(c->affinity);
+    free(c->reads_from);
+    c->reads_from = NULL;
     c->hosts = NULL;
     c->node_of_rank = NULL;
     c->corr = c->unc = c->mems = NULL;

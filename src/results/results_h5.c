@@ -188,7 +188,7 @@ static int write_node_hosts(hid_t g, const struct pfs_run_data *d)
 
 static void fill_placement_row(struct placement_row *row, const struct pfs_run_data *d, int r)
 {
-    int src = (r + d->reorder_shift) % d->nranks;
+    int src = d->reads_from ? d->reads_from[r] : (r + d->reorder_shift) % d->nranks;
     struct pfs_placement_row *p = &row->r;
     p->rank = r;
     p->node = d->node_of_rank[r];

@@ -67,6 +67,14 @@ if $PY "$PFS_SRC/tests/mpi/check_reorder_nodes.py" "$T/q2.h5" 2 2 >"$T/py" 2>&1;
     ok "ior -C -Q 2 on 4x2 round-robin: each rank reads node+2 (shift 2), verified"
 else bad "ior -C -Q 2: placement"; cat "$T/py"; fi
 
+# ---- --reorder-seed S (IOR's -Z -X S): a seeded permutation ------------
+# Block 4x2: every reader on another node, each byte checked as its source's.
+FAKENODES_MAP=slot run_nodes 8 -d "$D" -t 64k -b 1m -C --reorder-seed 5 --verify -o "$T/z5.h5"
+check "block 4x2 --reorder-seed 5: exits 0, every reader on another node" \
+    eval 'rc_is 0 && has "reorder: rank r reads the data of a rank on another node, a permutation of seed 5"'
+pycheck "block 4x2 --reorder-seed 5: reads_from_rank is seed 5's permutation, each on another node" \
+    reorder_seed sources "$T/z5.h5" 5 away
+
 # ---- uneven placement ---------------------------------------------------
 fakenodes_setup 3 3
 run_nodes 8 -d "$D" -t 64k -b 1m -v -o "$T/uneven.h5"

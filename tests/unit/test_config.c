@@ -128,6 +128,9 @@ static const struct { const char *args; const char *want; } bad_cases[] = {
     {"-d|/tmp|-p|find", "find needs create before it"},
     {"-d|/tmp|--layout|diagonal", "not one of segmented|strided"},
     {"-d|/tmp|--layout|strided", "needs --shared"},
+    {"-d|/tmp|--shared|--layout|strided|--segments|2|-t|1m|-b|4m", "--segments 2 and --layout strided both given"},
+    {"-d|/tmp|-C|--reorder-seed|3|--reorder-nodes|2", "--reorder-seed and --reorder-nodes both given"},
+    {"-d|/tmp|-C|--reorder-seed|-1", "--reorder-seed"},
     /* mpiio is not in a plain process: pfsbench adds "needs --api mpiio" (test_core.sh). */
     {"-d|/tmp|--collective", "--collective is not available with --api posix"},
     {"-d|/tmp|--hint|a=b", "--hint is not available with --api posix"},
@@ -284,6 +287,7 @@ static const struct { const char *args; const char *want; } warn_cases[] = {
                                                      "stat, read-files, find, delete): it places files"},
     {"-d|/tmp|--rep-delay|2", "--rep-delay does nothing with one repetition: it sleeps between two"},
     {"-d|/tmp|--reorder-nodes|2", "--reorder-nodes does nothing without -C/--reorder"},
+    {"-d|/tmp|--reorder-seed|2", "--reorder-seed does nothing without -C/--reorder"},
 };
 
 static void test_warnings(void **state)
@@ -479,7 +483,8 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "seeks=8000\n"
      "rep_delay=0\n"
      "reorder_nodes=1\n"
-     "segments=1\n"},
+     "segments=1\n"
+     "reorder_seed=-1\n"},
     {2, "-d|/tmp|--shared|--layout|strided|-a|mpiio|--collective|--hint|striping_factor=4|--hint|romio_cb_write=enable|--label|hello world|--straggler|0.5",
      "dir=/tmp\n"
      "mode=shared\n"
@@ -531,7 +536,8 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "seeks=8000\n"
      "rep_delay=0\n"
      "reorder_nodes=1\n"
-     "segments=1\n"},
+     "segments=1\n"
+     "reorder_seed=-1\n"},
     {3, "-d|/tmp|--total|3m|-t|1k|--no-results|--timeout|30|--stall-warn|0.5|-i|auto|--ci|2.5|--max-reps|50|--warmup|3",
      "dir=/tmp\n"
      "mode=file-per-process\n"
@@ -583,7 +589,8 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "seeks=8000\n"
      "rep_delay=0\n"
      "reorder_nodes=1\n"
-     "segments=1\n"},
+     "segments=1\n"
+     "reorder_seed=-1\n"},
     {2, "-d|/tmp|--threads|4|-n|10|--file-size|4k|--dirs|per-rank|--order|random|-p|create,stat,read-files,delete|-o|/tmp/r.h5",
      "dir=/tmp\n"
      "mode=file-per-process\n"
@@ -635,7 +642,8 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "seeks=8000\n"
      "rep_delay=0\n"
      "reorder_nodes=1\n"
-     "segments=1\n"},
+     "segments=1\n"
+     "reorder_seed=-1\n"},
     {1, "-d|/tmp|-F|--shared|-F|--include-close|--file-size|0|--timeout|0.001|-D|1e9",
      "dir=/tmp\n"
      "mode=file-per-process\n"
@@ -687,7 +695,8 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "seeks=8000\n"
      "rep_delay=0\n"
      "reorder_nodes=1\n"
-     "segments=1\n"},
+     "segments=1\n"
+     "reorder_seed=-1\n"},
     {1, "-d|/tmp|-a|hdf5|--hdf5-chunk|1m|--hdf5-align|4k|--hdf5-mdc-size|2m|--hdf5-coll-metadata",
      "dir=/tmp\n"
      "mode=file-per-process\n"
@@ -739,7 +748,8 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "seeks=8000\n"
      "rep_delay=0\n"
      "reorder_nodes=1\n"
-     "segments=1\n"},
+     "segments=1\n"
+     "reorder_seed=-1\n"},
 };
 
 /* -i auto: the word stored as 0, described and typed as "auto"; the slots
@@ -1155,7 +1165,7 @@ static void test_list_json(void **state)
         if (!strstr(json, want))
             fail_msg("no option has %s", want);
     }
-    assert_int_equal(keys, 51);
+    assert_int_equal(keys, 52);
     for (int k = 0; k < PFS_PH_KINDS; k++) {
         snprintf(want, sizeof(want), "{\"name\": \"%s\", \"kind\": \"%s\"", pfs_phase_name(k),
                  pfs_phase_is_meta(k) ? "metadata" : "data");

@@ -73,6 +73,60 @@ static void test_offsets_segments(void **state)
         assert_int_equal(seen[i], 1);
 }
 
+/* from[] is a permutation without a fixed point; returns how many ranks
+ * read from their own node, checked against what pfs_reorder_random says. */
+static int reorder_checked(const int *node, int n, uint64_t seed, int *from)
+{
+    const int same = pfs_reorder_random(node, n, seed, from);
+    int seen[64] = {0}, counted = 0;
+    for (int r = 0; r < n; r++) {
+        assert_true(from[r] >= 0 && from[r] < n);
+        assert_int_not_equal(from[r], r);
+        assert_int_equal(seen[from[r]]++, 0);
+        counted += node[from[r]] == node[r];
+    }
+    assert_int_equal(same, counted);
+    return same;
+}
+
+static void test_reorder_random(void **state)
+{
+    (void)state;
+    /* Placements: round-robin 2 x 4, block 2 x 4, uneven 3+2+2, 3 nodes of 1,
+     * 5 of 7 on one node, one node of 4. */
+    static const int rr[] = {0, 1, 0, 1, 0, 1, 0, 1}, blk[] = {0, 0, 0, 0, 1, 1, 1, 1}, un[] = {0, 0, 0, 1, 1, 2, 2},
+                     ones[] = {0, 1, 2}, big[] = {0, 0, 1, 0, 0, 2, 0}, one[] = {0, 0, 0, 0};
+    int from[8], again[8];
+    for (uint64_t seed = 0; seed < 200; seed++) {
+        assert_int_equal(reorder_checked(rr, 8, seed, from), 0);
+        assert_int_equal(reorder_checked(blk, 8, seed, from), 0);
+        assert_int_equal(reorder_checked(un, 7, seed, from), 0);
+        assert_int_equal(reorder_checked(ones, 3, seed, from), 0);
+        /* 5 of 7 on node 0: at best 2 of them read node 1's and 2's ranks, 3 their own node's. */
+        assert_int_equal(reorder_checked(big, 7, seed, from), 3);
+        for (int r = 0; r < 7; r++)
+            if (big[r] != 0)
+                assert_int_equal(big[from[r]], 0);
+        assert_int_equal(reorder_checked(one, 4, seed, from), 4);
+    }
+    /* The same seed, the same permutation; other seeds, other ones (of 8 ranks on 2 nodes
+     * there are 576 with every reader on the other node). */
+    reorder_checked(rr, 8, 42, from);
+    reorder_checked(rr, 8, 42, again);
+    assert_memory_equal(from, again, sizeof(from));
+    int differ = 0;
+    for (uint64_t seed = 1; seed < 20; seed++) {
+        reorder_checked(rr, 8, 42 + seed, again);
+        differ += memcmp(from, again, sizeof(from)) != 0;
+    }
+    assert_true(differ >= 15);
+    /* A single rank reads its own data; two on one node read each other's. */
+    assert_int_equal(pfs_reorder_random(one, 1, 7, from), -1);
+    assert_int_equal(from[0], 0);
+    assert_int_equal(reorder_checked(one, 2, 7, from), 2);
+    assert_true(from[0] == 1 && from[1] == 0);
+}
+
 /* Every byte is checked whatever the transfer: 1, 3, 12 and 47,008 bytes at
  * offsets that are not multiples of 8; a zeroed or one-byte-changed buffer
  * is caught, and pieces written with one transfer size check with another. */
@@ -396,7 +450,7 @@ static void test_placement_random(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_offsets), cmocka_unit_test(test_offsets_segments), cmocka_unit_test(test_permute), cmocka_unit_test(test_pattern), cmocka_unit_test(test_pattern_any_size),
+        cmocka_unit_test(test_offsets), cmocka_unit_test(test_offsets_segments), cmocka_unit_test(test_reorder_random), cmocka_unit_test(test_permute), cmocka_unit_test(test_pattern), cmocka_unit_test(test_pattern_any_size),
         cmocka_unit_test(test_random_fill), cmocka_unit_test(test_placement), cmocka_unit_test(test_placement_random),
     };
     return cmocka_run_group_tests_name("core", tests, NULL, NULL);

@@ -149,6 +149,11 @@ static void test_ior(void **state)
      * with -F the segments follow each other in a rank's file. */
     expect("ior", 2, "-w -r -s 3 -b 64k -t 16k -o /d/f", "pfsbench -d /d -t 16k -b 192k --shared --segments 3 -p write,read");
     expect("ior", 2, "-w -s 3 -b 64k -t 16k -F -o /d/f", "pfsbench -d /d -t 16k -b 192k -F -p write");
+    /* -Z: the read back from a rank a seeded permutation picks; -X S its seed (IOR's default 0). */
+    expect("ior", 4, "-w -r -Z -X 7 -F -o /d/f", "pfsbench -d /d -t 256k -b 1m -F -p write,read -C --reorder-seed 7");
+    expect("ior", 4, "-w -r -Z -Q 1 -o /d/f", "pfsbench -d /d -t 256k -b 1m --shared -p write,read -C --reorder-seed 0");
+    expect("ior", 4, "-w -r -X 5 -F -o /d/f", "pfsbench -d /d -t 256k -b 1m -F -p write,read");
+    assert_non_null(strstr(msg, "ior -X: 5: the seed of -Z's random order: without -Z nothing to do"));
     /* -Q N: -C reads what the ranks N nodes on wrote; without -C nothing to do (a note). */
     expect("ior", 8, "-w -r -C -Q 2 -F -o /d/f", "pfsbench -d /d --file-name /d/f -t 256k -b 1m -F -p write,read -C --reorder-nodes 2");
     expect("ior", 8, "-w -r -Q 3 -F -o /d/f", "pfsbench -d /d --file-name /d/f -t 256k -b 1m -F -p write,read");
@@ -186,6 +191,10 @@ static void test_ior_refused(void **state)
     (void)state;
     static const char *const all[] = {"-E", "-d", "-T", "-Q", "-c", "-N", "-O"};
     expect_refused("ior", 2, "-Y -E -d x -T 10 -Q 0 -c -N 4 -O stoneWallingWearOut=0", all, 7);
+    static const char *const zc[] = {"-Z"}, *const zq[] = {"-Q"}, *const zx[] = {"-X"};
+    expect_refused("ior", 4, "-w -r -Z -C -F", zc, 1);
+    expect_refused("ior", 4, "-w -r -Z -Q 2 -F", zq, 1);
+    expect_refused("ior", 4, "-w -r -Z -X -3 -F", zx, 1);
     static const char *const unk[] = {"-L", "--bogus", "stray"};
     expect_refused("ior", 2, "-L 3 --bogus stray -w", unk, 3);
     static const char *const api[] = {"-a"};
