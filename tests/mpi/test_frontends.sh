@@ -200,9 +200,9 @@ check "iozone -+m (seed 004's client list): exit 2" test "$RC" -eq 2
 check "iozone -+m: names it and points to mpirun's hostfile" grep -q "error: iozone -+m: .*hostfile" "$T/err"
 check "iozone -+m: nothing made" test -z "$(ls -A "$D/empty")$(ls -A "$T/refuse1")"
 
-in_dir "$T/refuse2" "$PFSBENCH" ior -w -E -T 5 -m -b 2m -t 1m -o "$D/empty/f"
-check "ior -E -T -m: exit 2" test "$RC" -eq 2
-check "ior: all three refusals at once, one line each" test "$(grep -c "^pfsbench: error: ior -[ETm]: " "$T/err")" -eq 3
+in_dir "$T/refuse2" "$PFSBENCH" ior -w -E -T 5 -u -b 2m -t 1m -o "$D/empty/f"
+check "ior -E -T -u: exit 2" test "$RC" -eq 2
+check "ior: all three refusals at once, one line each" test "$(grep -c "^pfsbench: error: ior -[ETu]: " "$T/err")" -eq 3
 check "ior: refusals print no equivalent" hasnt "pfsbench: equivalent:"
 check "ior: nothing made" test -z "$(ls -A "$D/empty")$(ls -A "$T/refuse2")"
 
@@ -234,7 +234,7 @@ done
 in_dir "$T/help-ior" "$PFSBENCH" ior --help
 check "ior --help: -F and -Q among the translated options" grep -q "^translated:.* -F .*-Q" "$T/out"
 check "ior --help: -u refused with its reason" grep -q "^  -u .*a directory per task" "$T/out"
-check "ior --help: -d, -A, -E, -m and -f among the translated options" grep -q "^ .* -d -A -E -m -f$" "$T/out"
+check "ior --help: -d, -A, -E, -m, -f, -Z and -X among the translated options" grep -q "^ .* -d -A -E -Z -X -m -f$" "$T/out"
 check "pfsbench --help names the front ends" grep -q "pfsbench ior|mdtest|iozone" <("$PFSBENCH" --help)
 
 finish

@@ -147,12 +147,14 @@ static void test_ior(void **state)
     expect("ior", 2, "-h", "pfsbench --help");
     /* -s N with -b above -t in a shared file: IOR's segments, --segments N over a block of N x b;
      * with -F the segments follow each other in a rank's file. */
-    expect("ior", 2, "-w -r -s 3 -b 64k -t 16k -o /d/f", "pfsbench -d /d -t 16k -b 192k --shared --segments 3 -p write,read");
-    expect("ior", 2, "-w -s 3 -b 64k -t 16k -F -o /d/f", "pfsbench -d /d -t 16k -b 192k -F -p write");
+    expect("ior", 2, "-w -r -s 3 -b 64k -t 16k -o /d/f",
+           "pfsbench -d /d --file-name /d/f -t 16k -b 192k --shared --segments 3 -p write,read");
+    expect("ior", 2, "-w -s 3 -b 64k -t 16k -F -o /d/f",
+           "pfsbench -d /d --file-name /d/f -t 16k -b 192k -F -p write");
     /* -Z: the read back from a rank a seeded permutation picks; -X S its seed (IOR's default 0). */
-    expect("ior", 4, "-w -r -Z -X 7 -F -o /d/f", "pfsbench -d /d -t 256k -b 1m -F -p write,read -C --reorder-seed 7");
-    expect("ior", 4, "-w -r -Z -Q 1 -o /d/f", "pfsbench -d /d -t 256k -b 1m --shared -p write,read -C --reorder-seed 0");
-    expect("ior", 4, "-w -r -X 5 -F -o /d/f", "pfsbench -d /d -t 256k -b 1m -F -p write,read");
+    expect("ior", 4, "-w -r -Z -X 7 -F -o /d/f", "pfsbench -d /d --file-name /d/f -t 256k -b 1m -F -p write,read -C --reorder-seed 7");
+    expect("ior", 4, "-w -r -Z -Q 1 -o /d/f", "pfsbench -d /d --file-name /d/f -t 256k -b 1m --shared -p write,read -C --reorder-seed 0");
+    expect("ior", 4, "-w -r -X 5 -F -o /d/f", "pfsbench -d /d --file-name /d/f -t 256k -b 1m -F -p write,read");
     assert_non_null(strstr(msg, "ior -X: 5: the seed of -Z's random order: without -Z nothing to do"));
     /* -Q N: -C reads what the ranks N nodes on wrote; without -C nothing to do (a note). */
     expect("ior", 8, "-w -r -C -Q 2 -F -o /d/f", "pfsbench -d /d --file-name /d/f -t 256k -b 1m -F -p write,read -C --reorder-nodes 2");
