@@ -149,9 +149,6 @@ static void md_dir_phases(struct fe *f, struct md_st *s, char *list, size_t len)
         fe_refuse(f, "-E", "with -D: a directory has no content to read");
     if (!s->c && !s->t && !s->r)
         s->c = s->t = s->r = 1;
-    if (!s->c && !fe_passes(f, "--run-id"))
-        fe_refuse(f, s->t ? "-T" : "-r", "without -C this works on the tree an earlier run left: give that run's "
-                  "id after --, e.g. pfsbench mdtest ... -- --run-id ID (a run that kept its tree with -K), or add -C");
     snprintf(list, len, "%s%s%s", s->c ? "mkdir," : "", s->t ? "stat-dirs," : "", s->r ? "rmdir," : "");
     size_t n = strlen(list);
     if (n)
@@ -166,9 +163,6 @@ static void md_tree_phases(struct fe *f, const struct md_st *s, char *list, size
         fe_refuse(f, s->t ? "-T" : "-E", "with 0 files per process there is nothing to stat or read: give -n N");
         return;
     }
-    if (!s->c && !fe_passes(f, "--run-id"))
-        fe_refuse(f, "-r", "without -C this removes the tree an earlier run left: give that run's id after --, e.g. "
-                  "pfsbench mdtest ... -- --run-id ID (a run that kept it with -K), or add -C");
     snprintf(list, len, "%s", s->c && s->r ? "mkdir,rmdir" : s->c ? "mkdir" : "rmdir");
 }
 
@@ -187,10 +181,6 @@ static void md_phases(struct fe *f, struct md_st *s, char *list, size_t len)
         md_tree_phases(f, s, list, len);
         return;
     }
-    if (!s->c && (s->t || s->e || s->r) && !fe_passes(f, "--run-id"))
-        fe_refuse(f, s->t ? "-T" : s->e ? "-E" : "-r", "without -C this works on the files an earlier run left: give "
-                  "that run's id after --, e.g. pfsbench mdtest ... -- --run-id ID (a run that kept them with -K), or "
-                  "add -C");
     const int tree = s->depth > 0;
     snprintf(list, len, "%s%s%s%s%s%s", tree && s->c ? "mkdir," : "", s->c ? "create," : "", s->t ? "stat," : "",
              s->e ? "read-files," : "", s->r ? "delete," : "", tree && s->r ? "rmdir," : "");
@@ -360,6 +350,34 @@ static void md_xfile(struct fe *f, const struct md_st *s)
                   "drop -x", s->xfile);
 }
 
+/* mdtest leaves its tree (DIR/#test-dir.0) when it is not told -r, and a
+ * later -T, -E or -r without -C works on the tree it finds there (IO500
+ * runs its mdtest phases so, job after job). pfsbench's tree then has one
+ * name in -d's directory, the run id MD_TREE_ID (DIR/pfsbench.mdtest.md): a
+ * -C run without -r keeps it, a run without -C uses it; `-- --run-id ID`
+ * names another. Two such trees in one directory collide as mdtest's do. */
+#define MD_TREE_ID "mdtest"
+static void md_tree_id(struct fe *f, struct md_st *s)
+{
+    const int leaves = s->c && !s->r, uses = !s->c;
+    if (fe_passes(f, "--run-id") || (!leaves && !uses))
+        return;
+    if (s->last) { /* a rank sweep: a run per point, each its own tree, made and removed */
+        if (leaves)
+            fe_note(f, "-r", "not given: each task count's run removes its tree at its end (a run of its own)");
+        return;
+    }
+    fe_add(f, "--run-id"), fe_add(f, MD_TREE_ID);
+    if (leaves && !s->keep)
+        fe_note(f, "-r", "not given: mdtest leaves its tree; pfsbench keeps its own as %s/pfsbench.%s.md, where a "
+                "later pfsbench mdtest without -C (-T, -E, -r) finds it; remove it with that run's -r or pfsbench "
+                "--clean --run-id %s -d %s", s->dir, MD_TREE_ID, MD_TREE_ID, s->dir);
+    else if (uses)
+        fe_note(f, "-C", "not given: this run works on the tree an earlier pfsbench mdtest -C without -r left, "
+                "%s/pfsbench.%s.md", s->dir, MD_TREE_ID);
+    s->keep |= leaves;
+}
+
 void fe_mdtest(struct fe *f, int argc, char **argv)
 {
     struct md_st s = {.n = 0, .reps = 1, .branch = 1, .dir = "."};
@@ -414,6 +432,7 @@ void fe_mdtest(struct fe *f, int argc, char **argv)
         fe_refuse(f, "-W", "without -C: the stonewall stops the create phase, which this run does not have");
     else if (s.stonewall)
         fe_add(f, "-D"), fe_addf(f, "%ld", s.stonewall);
+    md_tree_id(f, &s);
     if (s.keep)
         fe_add(f, "-k");
     if (s.api[0])

@@ -90,6 +90,21 @@ case_run mdtest-hard "--file-size 3901 --dirs per-rank -C -i 2 --rep-delay 1 --f
     mdtest -n 30 -u -w 3901 -e 3901 -P -N 1 -F -i 2 -p 1 -d "$D/md-hard"
 compare mdtest-hard create=60 stat=60 read-files=60 delete=60
 pyfile "mdtest -p 1 -i 2: a second or more between the iterations" check_rep_delay.py "$T/mdtest-hard/fe/pfsbench-results.h5" 1 2
+# ---- mdtest's phases in separate runs over one tree, as IO500 runs them: -C without -r keeps the
+# tree in -d (pfsbench.mdtest.md), -T and -E work on it, -r removes it
+mkdir -p "$D/md-seq"
+for ph in -C -T -E -r; do
+    in_dir "$T/md-seq$ph" "$PFSBENCH" mdtest "$ph" -F -n 20 -w 100 -e 100 -d "$D/md-seq"
+    [ "$ph" != -C ] || check "mdtest -C: keeps its tree under one name in -d, and says so" \
+        grep -q "pfsbench keeps its own as $D/md-seq/pfsbench.mdtest.md" "$T/err"
+    check "mdtest $ph -F -n 20 -d md-seq: exit 0 (rc $RC), its SUMMARY rate table" \
+        test "$RC" -eq 0 -a -n "$(grep '^SUMMARY rate:' "$T/out")"
+    want=40
+    [ "$ph" = -r ] && want=0
+    check "mdtest $ph: $want files of 100 bytes in md-seq after it" \
+        test "$(find "$D/md-seq" -type f -size 100c | wc -l)" -eq "$want" -a "$(find "$D/md-seq" -type f | wc -l)" -eq "$want"
+done
+check "mdtest -r: nothing left in md-seq" test -z "$(ls -A "$D/md-seq")"
 # ---- mdtest's tree: -z 2 -b 2 -I 2 (2 files in each of the 7 directories of a rank's tree), and -D (its 6 directories alone)
 mkdir -p "$D/md-tree" "$D/md-dirs"
 case_run mdtest-tree "^pfsbench -d $D/md-tree -p mkdir,create,stat,read-files,delete,rmdir -n 14 --depth 2 --branch 2 --dirs per-rank --format mdtest\$" \

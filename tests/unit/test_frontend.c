@@ -257,10 +257,11 @@ static void test_mdtest(void **state)
     expect("mdtest", 2, "-F -n 1000", "pfsbench -d . -p create,stat,read-files,delete -n 1000");
     assert_string_equal(xlate("mdtest", 2, "-F -n 1000"), "pfsbench -d . -p create,stat,read-files,delete -n 1000 "
                         "--format mdtest");
-    expect("mdtest", 2, "-F -C -n 10 -- --format json", "pfsbench -d . -p create -n 10 --format json");
+    expect("mdtest", 2, "-F -C -n 10 -- --format json", "pfsbench -d . -p create -n 10 --run-id mdtest -k --format "
+                                                        "json");
     /* IO500's mdtest-easy and mdtest-hard shapes (without the -W stonewall). */
     expect("mdtest", 4, "-n 500 -u -L -F -P -G 12 -N 1 -d /x/mdt_easy -x /x/mdt_easy.stonewall -a POSIX -C",
-           "pfsbench -d /x/mdt_easy -p create -n 500 --dirs per-rank -C");
+           "pfsbench -d /x/mdt_easy -p create -n 500 --dirs per-rank -C --run-id mdtest -k");
     /* IO500's mdtest-hard line has -t (the unique directory's timing): refused, alone. */
     static const char *const t[] = {"-t"};
     expect_refused("mdtest", 4, "-n 200 -t -w 3901 -e 3901 -P -N 1 -F -d /x/mdt_hard -a POSIX", t, 1);
@@ -274,15 +275,25 @@ static void test_mdtest_more(void **state)
     expect("mdtest", 2, "-CTEr -F -z 0 -b 4 -I 50 -i 3 -v -d /d", "pfsbench -d /d -p create,stat,read-files,delete -n 50 -i 3 -v");
     expect("mdtest", 2, "-C -r -F -n 10 -w 1k -a DUMMY", "pfsbench -d . -p create,delete -n 10 --file-size 1k --api null");
     /* Without -F: the directory phases are left out, with a note. */
-    expect("mdtest", 2, "-n 10 -C", "pfsbench -d . -p create -n 10");
+    expect("mdtest", 2, "-n 10 -C", "pfsbench -d . -p create -n 10 --run-id mdtest -k");
     assert_non_null(strstr(msg, "mdtest -F: "));
     static const char *const all[] = {"-D", "-W", "-n", "-B", "-R"};
     expect_refused("mdtest", 2, "-D -W 300 -z 2 -n 10 -B -R5 -F", all, 5);
     /* -W: the create's stonewall, -K: keep; -T alone with a kept run's id after --. */
     expect("mdtest", 2, "-F -C -T -r -n 10 -W 5 -K", "pfsbench -d . -p create,stat,delete -n 10 -D 5 -k");
     expect("mdtest", 2, "-F -T -n 10 -- --run-id x", "pfsbench -d . -p stat -n 10 --run-id x");
-    static const char *const ph[] = {"-T", "-e"};
-    expect_refused("mdtest", 2, "-T -E -n 10 -w 100 -e 10", ph, 2);
+    /* Without -C: the tree a -C run without -r left in -d (run id mdtest), as mdtest finds its own. */
+    expect("mdtest", 2, "-F -T -n 10 -d /d", "pfsbench -d /d -p stat -n 10 --run-id mdtest");
+    assert_non_null(strstr(msg, "mdtest -C: not given: this run works on the tree an earlier pfsbench mdtest -C "
+                                "without -r left, /d/pfsbench.mdtest.md"));
+    expect("mdtest", 2, "-F -r -n 10", "pfsbench -d . -p delete -n 10 --run-id mdtest");
+    expect("mdtest", 2, "-F -C -n 10 -d /d", "pfsbench -d /d -p create -n 10 --run-id mdtest -k");
+    assert_non_null(strstr(msg, "mdtest -r: not given: mdtest leaves its tree; pfsbench keeps its own as "
+                                "/d/pfsbench.mdtest.md"));
+    /* A rank sweep's runs each make and remove their own tree. */
+    expect("mdtest", 2, "-F -C -n 10 -l 2", "pfsbench -d . -p create -n 10 --ranks 1,2");
+    static const char *const ph[] = {"-e"};
+    expect_refused("mdtest", 2, "-T -E -n 10 -w 100 -e 10", ph, 1);
     static const char *const nwe[] = {"-w"};
     expect_refused("mdtest", 2, "-n 10 -F -w 100", nwe, 1);
     static const char *const non[] = {"-n", "-a", "-d"};
@@ -299,20 +310,21 @@ static void test_mdtest_tree(void **state)
     /* -L: the 4 leaves hold the files. */
     expect("mdtest", 2, "-F -u -z 2 -b 2 -L -I 3 -C -r",
            "pfsbench -d . -p mkdir,create,delete,rmdir -n 12 --depth 2 --branch 2 --leaf-only --dirs per-rank");
-    expect("mdtest", 2, "-F -u -z 1 -b 4 -n 10 -C", "pfsbench -d . -p mkdir,create -n 10 --depth 1 --branch 4 --dirs per-rank");
+    expect("mdtest", 2, "-F -u -z 1 -b 4 -n 10 -C", "pfsbench -d . -p mkdir,create -n 10 --depth 1 --branch 4 "
+                                                    "--dirs per-rank --run-id mdtest -k");
     /* Without -u: mdtest's one tree for all ranks (--dirs shared), 1 + 2 + 4 directories of 2 files. */
     expect("mdtest", 2, "-F -z 2 -b 2 -I 2 -C -r", "pfsbench -d . -p mkdir,create,delete,rmdir -n 14 --depth 2 --branch 2");
     /* -b and -L at -z 0 change nothing, as in mdtest. */
     expect("mdtest", 2, "-F -b 5 -L -n 7", "pfsbench -d . -p create,stat,read-files,delete -n 7");
     /* -D: the tree's directories alone. */
     expect("mdtest", 2, "-D -u -z 3 -b 2 -i 2", "pfsbench -d . -p mkdir,stat-dirs,rmdir --depth 3 --branch 2 --dirs per-rank -i 2");
-    expect("mdtest", 2, "-D -u -z 1 -C -T", "pfsbench -d . -p mkdir,stat-dirs --depth 1 --dirs per-rank");
+    expect("mdtest", 2, "-D -u -z 1 -C -T", "pfsbench -d . -p mkdir,stat-dirs --depth 1 --dirs per-rank --run-id "
+                                            "mdtest -k");
     static const char *const d0[] = {"-D"};
     expect_refused("mdtest", 2, "-D -u", d0, 1);
     static const char *const de[] = {"-E"};
     expect_refused("mdtest", 2, "-D -u -z 1 -C -E", de, 1);
-    static const char *const dt[] = {"-T"};
-    expect_refused("mdtest", 2, "-D -u -z 1 -T", dt, 1);
+    expect("mdtest", 2, "-D -u -z 1 -T", "pfsbench -d . -p stat-dirs --depth 1 --dirs per-rank --run-id mdtest");
     static const char *const ni[] = {"-I"};
     expect_refused("mdtest", 2, "-F -u -z 2 -n 10 -I 5", ni, 1);
     /* -n not a multiple of the directories: mdtest's rounding, 10 / 3 = 3 in each. */
@@ -337,14 +349,16 @@ static void test_mdtest_items(void **state)
                                 "each, so 988 files per process"));
     /* -L: the 4 leaves hold them, 2 each. */
     expect("mdtest", 2, "-F -u -n 10 -z 2 -b 2 -L -C", "pfsbench -d . -p mkdir,create -n 8 --depth 2 --branch 2 "
-                                                       "--leaf-only --dirs per-rank");
+                                                       "--leaf-only --dirs per-rank --run-id mdtest -k");
     /* A multiple: no note. */
-    expect("mdtest", 2, "-F -n 26 -z 2 -b 3 -C", "pfsbench -d . -p mkdir,create -n 26 --depth 2 --branch 3");
+    expect("mdtest", 2, "-F -n 26 -z 2 -b 3 -C", "pfsbench -d . -p mkdir,create -n 26 --depth 2 --branch 3 --run-id "
+                                                 "mdtest -k");
     assert_null(strstr(msg, "mdtest -n: "));
     /* Without -n or -I: mdtest's 0 files; the tree is made and removed. */
     expect("mdtest", 2, "-F -u -z 2 -b 2 -w 100 -N 1 -L", "pfsbench -d . -p mkdir,rmdir --depth 2 --branch 2 --dirs per-rank");
     assert_non_null(strstr(msg, "mdtest -n: not given: mdtest's default is 0 files per process"));
-    expect("mdtest", 2, "-F -u -z 1 -b 4 -n 3 -C", "pfsbench -d . -p mkdir --depth 1 --branch 4 --dirs per-rank");
+    expect("mdtest", 2, "-F -u -z 1 -b 4 -n 3 -C", "pfsbench -d . -p mkdir --depth 1 --branch 4 --dirs per-rank "
+                                                   "--run-id mdtest -k");
     assert_non_null(strstr(msg, "mdtest -n: 3: fewer files than directories"));
     expect("mdtest", 2, "-F -z 1 -r -- --run-id x", "pfsbench -d . -p rmdir --depth 1 --run-id x");
     static const char *const n[] = {"-n"};
@@ -354,20 +368,20 @@ static void test_mdtest_items(void **state)
     expect_refused("mdtest", 2, "-F -u -z 1 -T", t, 1);
     static const char *const w[] = {"-W"};
     expect_refused("mdtest", 2, "-F -u -z 1 -W 5", w, 1);
-    static const char *const r[] = {"-r"};
-    expect_refused("mdtest", 2, "-F -u -z 1 -r", r, 1);
+    expect("mdtest", 2, "-F -u -z 1 -r", "pfsbench -d . -p rmdir --depth 1 --dirs per-rank --run-id mdtest");
     /* -D with -I or -n at -z 0 and -u: each rank's N directories, a tree 1 deep and N wide. */
     expect("mdtest", 2, "-D -u -I 5", "pfsbench -d . -p mkdir,stat-dirs,rmdir --depth 1 --branch 5 --dirs per-rank");
     assert_non_null(strstr(msg, "mdtest -I: 5 with -D at -z 0"));
     expect("mdtest", 2, "-D -u -n 7 -i 2", "pfsbench -d . -p mkdir,stat-dirs,rmdir --depth 1 --branch 7 --dirs per-rank -i 2");
-    expect("mdtest", 2, "-D -u -n 7 -C", "pfsbench -d . -p mkdir --depth 1 --branch 7 --dirs per-rank");
+    expect("mdtest", 2, "-D -u -n 7 -C", "pfsbench -d . -p mkdir --depth 1 --branch 7 --dirs per-rank --run-id "
+                                         "mdtest -k");
     static const char *const di[] = {"-I"};
     expect_refused("mdtest", 2, "-D -I 5", di, 1);
     expect_refused("mdtest", 2, "-D -u -z 1 -I 5", di, 1);
     expect_refused("mdtest", 2, "-D -u -n 3 -I 5", di, 1);
     expect_refused("mdtest", 2, "-D -u -I 100001", di, 1);
     /* -x: a note where the create runs; refused where mdtest would read the count back. */
-    expect("mdtest", 2, "-F -n 10 -C -W 5 -x /s", "pfsbench -d . -p create -n 10 -D 5");
+    expect("mdtest", 2, "-F -n 10 -C -W 5 -x /s", "pfsbench -d . -p create -n 10 -D 5 --run-id mdtest -k");
     assert_non_null(strstr(msg, "mdtest -x: /s: not written"));
     /* -p: mdtest's delay before each iteration, pfsbench's between repetitions. */
     expect("mdtest", 2, "-F -n 10 -i 3 -p 2", "pfsbench -d . -p create,stat,read-files,delete -n 10 -i 3 --rep-delay 2");
@@ -392,9 +406,9 @@ static void test_mdtest_ranks(void **state)
     expect("mdtest", 4, "-F -n 10 -C -l 16", "pfsbench -d . -p create -n 10 --ranks 1,2,3,4");
     /* Only the job's own count, or no -l: mdtest runs once at every task. */
     expect("mdtest", 4, "-F -n 10 -C -f 4 -l 4", "pfsbench -d . -p create -n 10");
-    expect("mdtest", 4, "-F -n 10 -C -f 2 -s 2", "pfsbench -d . -p create -n 10");
+    expect("mdtest", 4, "-F -n 10 -C -f 2 -s 2", "pfsbench -d . -p create -n 10 --run-id mdtest -k");
     assert_non_null(strstr(msg, "mdtest -f: without -l mdtest runs once"));
-    expect("mdtest", 4, "-F -n 10 -C -l 0", "pfsbench -d . -p create -n 10");
+    expect("mdtest", 4, "-F -n 10 -C -l 0", "pfsbench -d . -p create -n 10 --run-id mdtest -k");
     static const char *const f[] = {"-f"};
     expect_refused("mdtest", 4, "-F -n 10 -C -f 5 -l 8", f, 1);
     expect_refused("mdtest", 4, "-F -n 10 -C -f 0 -l 8", f, 1);
