@@ -17,7 +17,18 @@
  *     block 1048576
  *     transfers 12
  *
- * Pure parts (format, parse, check) and the two file operations; MPI-free. */
+ * A run that creates small files (-p create) and keeps them says how many
+ * every stream made in two more lines: after a stonewall (-D) the wear-out
+ * leaves every stream the same count, fewer than -n asked:
+ *
+ *     files_asked 100000
+ *     files 189
+ *
+ * Either part may be missing, never both: a run with metadata phases only
+ * has no shared ... transfers lines (streams, ranks and threads it has),
+ * one without a create no files lines. Format 1 readers skip the files
+ * lines. Pure parts (format, parse, check) and the two file operations;
+ * MPI-free. */
 #ifndef PFS_KEPT_H
 #define PFS_KEPT_H
 
@@ -33,6 +44,9 @@ struct pfs_kept {
     uint64_t transfer, block;   /* -t, -b of the run that kept them */
     uint64_t xfers;             /* transfers every stream's file (or segment) holds */
     int segments;               /* --segments (a status without the line: 1) */
+    /* The small files (0, 0: no files lines; then transfer is not 0). */
+    uint64_t files_asked;       /* -n of the run that created them */
+    uint64_t files;             /* small files every stream created: -n, or the wear-out's count */
 };
 
 /* Local. The status as text (the format above) into buf, like snprintf. */
@@ -55,6 +69,14 @@ int pfs_kept_reads(const struct pfs_config *cfg);
 int pfs_kept_check(const struct pfs_config *cfg, int nranks, const struct pfs_kept *k, const char *run_id,
                    uint64_t *xfers, char *err, size_t len);
 
+/* Local. Whether a run of nranks ranks with cfg works on the small files k
+ * says every stream created: the same streams, and -n either the kept
+ * run's -n or what every stream holds. 0 with the files each stream works
+ * on in *files (k's count; cfg's -n when k has no files lines: a status
+ * of data files only), or -1 with the refusal, naming what to give. */
+int pfs_kept_md_check(const struct pfs_config *cfg, int nranks, const struct pfs_kept *k, const char *run_id,
+                      uint64_t *files, char *err, size_t len);
+
 /* Local. Makes DIR/pfsbench.ID.kept (O_EXCL: one already there is not
  * touched, made relative to at, the descriptor of DIR) holding k, and syncs it. 0 with its identity in *fid, or -1 with
  * err; a file it made and could not fill is removed. */
@@ -62,9 +84,10 @@ int pfs_kept_write(int at, const char *dir, const char *run_id, const struct pfs
                    char *err, size_t len);
 
 /* Local. Reads DIR/pfsbench.ID.kept (a regular file, never through a link)
- * into k. 0, or -1 with err: when it is not there, err says whether the run
+ * into k, and its identity into *fid when fid is not NULL. 0, or -1 with err: when it is not there, err says whether the run
  * id left anything else in DIR (data files of a run that failed or did not
  * keep them, or nothing: an unknown run id). */
-int pfs_kept_read(const char *dir, const char *run_id, struct pfs_kept *k, char *err, size_t len);
+int pfs_kept_read(const char *dir, const char *run_id, struct pfs_kept *k, struct pfs_fid *fid, char *err,
+                  size_t len);
 
 #endif

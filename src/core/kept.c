@@ -25,11 +25,20 @@ static const char *layout_name(int layout)
 
 int pfs_kept_format(const struct pfs_kept *k, const char *run_id, char *buf, size_t len)
 {
-    return snprintf(buf, len,
-                    KEPT_HEAD "\nrun_id %s\nstreams %d\nranks %d\nthreads %d\nshared %d\nlayout %s\ntransfer %" PRIu64
-                              "\nblock %" PRIu64 "\ntransfers %" PRIu64 "\nsegments %d\n",
-                    run_id, k->streams, k->ranks, k->threads, k->shared, layout_name(k->layout), k->transfer,
-                    k->block, k->xfers, k->segments > 1 ? k->segments : 1);
+    int n = snprintf(buf, len, KEPT_HEAD "\nrun_id %s\nstreams %d\nranks %d\nthreads %d\n", run_id, k->streams,
+                     k->ranks, k->threads);
+    const size_t at = n > 0 && (size_t)n < len ? (size_t)n : len;
+    int m = 0;
+    if (k->transfer)
+        m = snprintf(buf + at, len - at, "shared %d\nlayout %s\ntransfer %" PRIu64 "\nblock %" PRIu64
+                     "\ntransfers %" PRIu64 "\nsegments %d\n", k->shared, layout_name(k->layout), k->transfer, k->block,
+                     k->xfers, k->segments > 1 ? k->segments : 1);
+    const size_t at2 = m >= 0 && at + (size_t)m < len ? at + (size_t)m : len;
+    int f = 0;
+    if (k->files_asked)
+        f = snprintf(buf + at2, len - at2, "files_asked %" PRIu64 "\nfiles %" PRIu64 "\n", k->files_asked,
+                     k->files);
+    return n < 0 || m < 0 || f < 0 ? -1 : n + m + f;
 }
 
 /* One "key value" line's value, as an unsigned number (the whole of it). */
@@ -49,7 +58,7 @@ static int num(const char *v, uint64_t max, uint64_t *out)
 static int parse_line(char *line, struct pfs_kept *k, unsigned *seen)
 {
     static const char *const keys[] = {"streams", "ranks", "threads", "shared", "layout", "transfer", "block",
-                                       "transfers", "run_id", "segments"};
+                                       "transfers", "run_id", "segments", "files_asked", "files"};
     char *v = strchr(line, ' ');
     if (!v)
         return -1;
@@ -73,7 +82,7 @@ static int parse_line(char *line, struct pfs_kept *k, unsigned *seen)
         if (num(v, i < 4 ? (uint64_t)INT32_MAX : UINT64_MAX, &x) != 0)
             return -1;
         int *ints[] = {&k->streams, &k->ranks, &k->threads, &k->shared};
-        uint64_t *u64s[] = {&k->transfer, &k->block, &k->xfers};
+        uint64_t *u64s[] = {&k->transfer, &k->block, &k->xfers, NULL, NULL, &k->files_asked, &k->files};
         if (i < 4)
             *ints[i] = (int)x;
         else
@@ -102,13 +111,22 @@ int pfs_kept_parse(const char *text, struct pfs_kept *k, char *err, size_t len)
             return pfs_fail(err, len, "bad line '%.100s'", p);
         p += n + (p[n] == '\n');
     }
-    if ((seen & 0xffu) != 0xffu)
-        return pfs_fail(err, len, "a line is missing (it needs streams, ranks, threads, shared, layout, transfer, block "
-                    "and transfers)");
-    if (k->streams < 1 || (int64_t)k->ranks * k->threads != k->streams || k->transfer == 0 ||
-        k->xfers > k->block / k->transfer || k->block % ((uint64_t)k->segments * k->transfer))
+    /* streams, ranks, threads; then the data part (shared .. transfers) and
+     * the files part (files_asked, files), each whole or not at all. */
+    const unsigned data = seen & 0xf8u, files = seen & 0xc00u;
+    if ((seen & 7u) != 7u || (data && data != 0xf8u) || (files && files != 0xc00u) || (!data && !files))
+        return pfs_fail(err, len, "a line is missing (it needs streams, ranks and threads, then shared, layout, "
+                        "transfer, block and transfers, or files_asked and files, or both)");
+    if (k->streams < 1 || (int64_t)k->ranks * k->threads != k->streams)
+        return pfs_fail(err, len, "its streams do not fit together (%d streams, %d ranks x %d threads)", k->streams,
+                        k->ranks, k->threads);
+    if (data && (k->transfer == 0 || k->xfers > k->block / k->transfer ||
+                 k->block % ((uint64_t)k->segments * k->transfer)))
         return pfs_fail(err, len, "its figures do not fit together (%d streams, %" PRIu64 " transfers of %" PRIu64
                     " bytes in a block of %" PRIu64 ")", k->streams, k->xfers, k->transfer, k->block);
+    if (files && (k->files_asked < 1 || k->files_asked > INT32_MAX || k->files > k->files_asked))
+        return pfs_fail(err, len, "its files do not fit together (%" PRIu64 " files of -n %" PRIu64 ")", k->files,
+                        k->files_asked);
     return 0;
 }
 
@@ -155,6 +173,9 @@ int pfs_kept_check(const struct pfs_config *cfg, int nranks, const struct pfs_ke
 {
     char sh[400], a[32];
     const int streams = nranks * (cfg->threads > 0 ? cfg->threads : 1);
+    if (!k->transfer)
+        return pfs_fail(err, len, "--run-id %s: run %s kept no data files (its status, pfsbench.%s.kept, says only "
+                        "what its small files are)", run_id, run_id, run_id);
     shape(k, run_id, sh, sizeof(sh));
     if (streams != k->streams)
         return pfs_fail(err, len, "%s; this run has %d stream%s (%d rank%s x %d thread%s): it would read %s; run it with "
@@ -184,6 +205,33 @@ int pfs_kept_check(const struct pfs_config *cfg, int nranks, const struct pfs_ke
     }
     return pfs_fail(err, len, "%s; give -b %s (the kept run's) to read exactly what it wrote", sh,
                 size_arg(k->block, a, sizeof(a)));
+}
+
+int pfs_kept_md_check(const struct pfs_config *cfg, int nranks, const struct pfs_kept *k, const char *run_id,
+                      uint64_t *files, char *err, size_t len)
+{
+    *files = (uint64_t)cfg->files;
+    if (!k->files_asked) /* a status of data files only: the set-up's probe checks -n */
+        return 0;
+    char sh[300];
+    snprintf(sh, sizeof(sh), "run %s kept %" PRIu64 " small file%s in each of its %d stream%s (%d rank%s x %d "
+             "thread%s)%s -n %" PRIu64 "%s", run_id, k->files, k->files == 1 ? "" : "s", k->streams,
+             k->streams == 1 ? "" : "s", k->ranks, k->ranks == 1 ? "" : "s", k->threads, k->threads == 1 ? "" : "s",
+             k->files < k->files_asked ? ", of the" : " as its", k->files_asked,
+             k->files < k->files_asked ? " it asked (its stonewall stopped the create)" : " asked");
+    const int streams = nranks * (cfg->threads > 0 ? cfg->threads : 1);
+    if (streams != k->streams)
+        return pfs_fail(err, len, "%s; this run has %d stream%s (%d rank%s x %d thread%s); run it with %d streams "
+                        "(ranks x --threads)", sh, streams, streams == 1 ? "" : "s", nranks, nranks == 1 ? "" : "s",
+                        cfg->threads, cfg->threads == 1 ? "" : "s", k->streams);
+    if ((uint64_t)cfg->files != k->files && (uint64_t)cfg->files != k->files_asked) {
+        if (k->files < k->files_asked)
+            return pfs_fail(err, len, "%s; give -n %" PRIu64 " (the kept run's) or -n %" PRIu64 " to work on exactly "
+                            "them", sh, k->files_asked, k->files);
+        return pfs_fail(err, len, "%s; give -n %" PRIu64 " to work on exactly them", sh, k->files);
+    }
+    *files = k->files;
+    return 0;
 }
 
 int pfs_kept_write(int at, const char *dir, const char *run_id, const struct pfs_kept *k, struct pfs_fid *fid,
@@ -225,12 +273,13 @@ static int missing(const char *dir, const char *run_id, const char *path, char *
                 "names its id at the end", run_id, dir, path);
 }
 
-int pfs_kept_read(const char *dir, const char *run_id, struct pfs_kept *k, char *err, size_t len)
+int pfs_kept_read(const char *dir, const char *run_id, struct pfs_kept *k, struct pfs_fid *fid, char *err,
+                  size_t len)
 {
     char path[PFS_PATH_MAX + 128], text[KEPT_MAX + 1], why[300];
     if (pfs_name_kept(path, sizeof(path), dir, run_id) != 0)
         return pfs_fail(err, len, "the kept run's status file name does not fit");
-    int fd = pfs_open_own(path, O_RDONLY, 0, NULL, NULL);
+    int fd = pfs_open_own(path, O_RDONLY, 0, NULL, fid);
     if (fd == -ENOENT)
         return missing(dir, run_id, path, err, len);
     if (fd < 0)

@@ -186,6 +186,10 @@ struct ctx {
     uint64_t md_files;          /* small files per stream present (a create's stonewall may cut them) */
     uint64_t kept_xfers;        /* over a kept run's data (pfs_kept_reads): the transfers each stream's
                                  * file holds, from its status (rank 0's check, then every rank's) */
+    uint64_t kept_md_files;     /* over a kept run's small files: each stream's, from its status (rank 0's
+                                 * check, then every rank's); 0: no status says, -n */
+    struct pfs_fid kept_md_fid; /* rank 0: that status file, removed with the tree when it says only that */
+    int kept_md_only;
     struct pfs_stream *streams; /* this rank's, threads of them */
     int cur_kind;               /* the phase running, for the watchdog's message */
     int writes, has_meta;       /* what the phase list holds: a phase that makes the data files, metadata */
@@ -378,6 +382,16 @@ void drv_md_close(struct ctx *c);
 /* Local, rank 0, before anything is made: 0, or -1 with err when
  * --file-size does not match the kept metadata's files a phase checks. */
 int drv_kept_precheck(const struct ctx *c, char *err, size_t len);
+/* mdfiles.c, the small files' part of the kept run's status (pfs/kept.h).
+ * drv_md_kept_check: rank 0, from drv_kept_check: over a kept run's small
+ * files, -n and the streams fit what its status says every stream created
+ * (kept_md_files); a create kept (-k) under a run id whose status is there
+ * is refused. 0, or -1 with err (exit 2). drv_md_kept_part: every rank, at
+ * the end: 1 with the files lines in *k when this run created small files
+ * and keeps them, else 0. */
+struct pfs_kept;
+int drv_md_kept_check(struct ctx *c, char *err, size_t len);
+int drv_md_kept_part(const struct ctx *c, struct pfs_kept *k);
 
 /* backend_load.c: a MODULE line's backend (pfs_backend_is_module), loaded
  * on every rank into c->be. Collective; 0, or -1 with rank 0's err set. */

@@ -354,7 +354,7 @@ int drv_kept_check(struct ctx *c, char *err, size_t len)
         return -1;
     if (pfs_kept_reads(cfg) && !(c->be->caps & PFS_CAP_NOFILES)) {
         struct pfs_kept k;
-        if (pfs_kept_read(cfg->dir, cfg->run_id, &k, err, len) != 0 ||
+        if (pfs_kept_read(cfg->dir, cfg->run_id, &k, NULL, err, len) != 0 ||
             pfs_kept_check(cfg, c->nranks, &k, cfg->run_id, &c->kept_xfers, err, len) != 0)
             return -1;
     }
@@ -365,22 +365,26 @@ int drv_kept_check(struct ctx *c, char *err, size_t len)
                  cfg->run_id, cfg->dir, md);
         return -1;
     }
-    return 0;
+    return drv_md_kept_check(c, err, len);
 }
 
 int drv_keep_status(struct ctx *c)
 {
     const struct pfs_config *cfg = &c->cfg;
-    if (!cfg->keep || !c->writes || (c->be->caps & PFS_CAP_NOFILES))
+    struct pfs_kept k = {c->nstreams, c->nranks, c->threads, 0, 0, 0, 0, 0, 1, 0, 0};
+    const int data = cfg->keep && c->writes && !(c->be->caps & PFS_CAP_NOFILES);
+    const int md = drv_md_kept_part(c, &k); /* the small files' part: what every stream created */
+    if (!data && !md)
         return 0;
+    if (data)
+        k.shared = cfg->shared, k.layout = cfg->layout, k.transfer = cfg->transfer, k.block = cfg->block,
+        k.xfers = c->data_xfers, k.segments = cfg->segments;
     if (c->rank == 0) {
-        const struct pfs_kept k = {c->nstreams, c->nranks, c->threads, cfg->shared, cfg->layout, cfg->transfer,
-                                   cfg->block, c->data_xfers, cfg->segments};
         char err[PFS_ERRLEN];
         struct pfs_fid fid;
         if (pfs_kept_write(c->dir.fd, cfg->dir, c->run_id, &k, &fid, err, sizeof(err)) != 0)
             drv_set_fail(c, "make the kept run's status", "", 0, "%s", err);
-        else if (c->rec.d)
+        else if (c->rec.d && data)
             c->rec.d->kept_xfers = c->data_xfers, c->rec.d->kept = 1;
     }
     int failed = drv_agree(c);

@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "pfs/kept.h"
 #include "pfs/names.h"
 
 const char *drv_why(int rc, char *buf, size_t len)
@@ -203,6 +204,27 @@ static void stream_setup(struct ctx *c, struct pfs_stream *st, unsigned kept)
                      "--leaf-only, --dirs and ranks x threads of the run that kept it", why);
 }
 
+/* Collective, over a kept run's small files: what its status says every
+ * stream created (rank 0 read it) is the -n every phase works on, said
+ * once when it is not the -n given (the kept create's stonewall cut it). */
+static void kept_files_apply(struct ctx *c)
+{
+    MPI_Bcast(&c->kept_md_files, 1, MPI_UINT64_T, 0, c->comm);
+    if (!c->kept_md_files || c->kept_md_files == (uint64_t)c->cfg.files)
+        return;
+    if (c->rank == 0 && c->rec.d) {
+        char w[400];
+        snprintf(w, sizeof(w), "run %s's create was stopped by its stonewall: it kept %llu small files per stream, "
+                 "not -n %d, as pfsbench.%s.kept says; this run works on those %llu", c->run_id,
+                 (unsigned long long)c->kept_md_files, c->cfg.files, c->run_id, (unsigned long long)c->kept_md_files);
+        pfs_run_warn(c->rec.d, "%s", w); /* in the results; the report's header is out: said here */
+        if (!c->cfg.quiet)
+            fprintf(c->cfg.format == PFS_FORMAT_TEXT ? drv_record_out(c) : stderr, "warning      %s\n", w);
+    }
+    c->cfg.files = (int)c->kept_md_files;
+    c->md_files = c->kept_md_files;
+}
+
 int drv_md_streams_setup(struct ctx *c, unsigned kept)
 {
     char name[PFS_RUN_ID_MAX + 32];
@@ -211,6 +233,8 @@ int drv_md_streams_setup(struct ctx *c, unsigned kept)
         struct pfs_fid id;
     } top = {c->md_start, c->md_topd.id};
     MPI_Bcast(&top, (int)sizeof(top), MPI_BYTE, 0, c->comm);
+    if (kept & PFS_MD_KEPT_FILES)
+        kept_files_apply(c);
     c->md_start = top.start;
     const struct pfs_fid ino = {0, top.id.ino}; /* another client's device number: the inode alone */
     top_name(c, name, sizeof(name));
@@ -329,6 +353,21 @@ static void keep_md_start(struct ctx *c)
                 "over the kept files counts fewer as new\n", c->md_top, strerror(errno));
 }
 
+/* Local, rank 0, once this run emptied and removed a kept run's metadata
+ * directory: the status that spoke only of its small files goes too, while
+ * it is still the file read at the start. */
+static void drop_kept_status(struct ctx *c)
+{
+    char name[PFS_RUN_ID_MAX + 32];
+    if (!c->kept_md_only || pfs_name_kept(name, sizeof(name), NULL, c->run_id) != 0)
+        return;
+    int rc = pfs_unlink_own_at(c->dir.fd, name, &c->kept_md_fid);
+    char why[200];
+    if (rc < 0)
+        fprintf(stderr, "pfsbench: warning: could not remove %s/%s: %s; pfsbench --clean --run-id %s removes it\n",
+                c->cfg.dir, name, drv_why(rc, why, sizeof(why)), c->run_id);
+}
+
 int drv_md_finish(struct ctx *c, int others_left)
 {
     char name[PFS_RUN_ID_MAX + 32];
@@ -341,8 +380,8 @@ int drv_md_finish(struct ctx *c, int others_left)
     }
     if (c->cfg.keep && (c->md_top_made || c->md_kept))
         keep_md_start(c);
-    else if (c->md_kept && c->md_topd.fd >= 0)
-        (void)pfs_dir_remove(c->dir.fd, name, &c->md_topd); /* emptied by this run, or it stays */
+    else if (c->md_kept && c->md_topd.fd >= 0 && pfs_dir_remove(c->dir.fd, name, &c->md_topd) == 0)
+        drop_kept_status(c); /* emptied by this run, or it stays */
     if (c->md_top_made && !c->cfg.keep && c->md_topd.fd >= 0) {
         const int fd = c->md_topd.fd;
         if ((e = pfs_dir_remove(c->dir.fd, name, &c->md_topd)) == 0)
@@ -402,4 +441,54 @@ int drv_kept_precheck(const struct ctx *c, char *err, size_t len)
     pfs_dir_close(&t);
     pfs_dir_close(&d);
     return bad ? -1 : 0;
+}
+
+/* The list leaves small files it created: its last phase that makes or
+ * removes files makes them. */
+static int list_leaves_files(const struct pfs_config *cfg)
+{
+    int left = 0;
+    for (int i = 0; i < cfg->nphases; i++) {
+        const int k = cfg->phases[i];
+        if (pfs_phase_is_meta(k) && !pfs_phase_has(k, PFS_PHF_DIRS) && pfs_phase_has(k, PFS_PHF_CREATES))
+            left = 1;
+        else if (pfs_phase_is_meta(k) && !pfs_phase_has(k, PFS_PHF_DIRS) && pfs_phase_has(k, PFS_PHF_REMOVES))
+            left = 0;
+    }
+    return left;
+}
+
+/* The run creates small files and keeps them (md_kept: pfs_config_md_kept). */
+static int creates_kept(const struct pfs_config *cfg, unsigned md_kept)
+{
+    return cfg->keep && !(md_kept & PFS_MD_KEPT_FILES) && list_leaves_files(cfg);
+}
+
+int drv_md_kept_part(const struct ctx *c, struct pfs_kept *k)
+{
+    if (!c->has_meta || !md_real(c) || !creates_kept(&c->cfg, c->md_kept))
+        return 0;
+    k->files_asked = (uint64_t)c->cfg.files;
+    k->files = c->md_files;
+    return 1;
+}
+
+int drv_md_kept_check(struct ctx *c, char *err, size_t len)
+{
+    const struct pfs_config *cfg = &c->cfg;
+    char path[PFS_PATH_MAX + 128];
+    struct stat st;
+    if (!cfg->run_id[0] || pfs_name_kept(path, sizeof(path), cfg->dir, cfg->run_id) != 0 || lstat(path, &st) != 0)
+        return 0; /* no status: a tree kept before statuses said what it holds is taken at -n */
+    if (creates_kept(cfg, pfs_config_md_kept(cfg))) /* its status could not be made at the end */
+        return pfs_fail(err, len, "--run-id %s: %s is there (run %s kept files under this id); a run that keeps the "
+                        "small files it creates needs a run id of its own", cfg->run_id, path, cfg->run_id);
+    if (!(pfs_config_md_kept(cfg) & PFS_MD_KEPT_FILES))
+        return 0;
+    struct pfs_kept k;
+    if (pfs_kept_read(cfg->dir, cfg->run_id, &k, &c->kept_md_fid, err, len) != 0 ||
+        pfs_kept_md_check(cfg, c->nranks, &k, cfg->run_id, &c->kept_md_files, err, len) != 0)
+        return -1;
+    c->kept_md_only = k.transfer == 0;
+    return 0;
 }

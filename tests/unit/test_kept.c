@@ -1,5 +1,5 @@
-/* A kept run's status file: its text round-trips, a damaged one is
- * refused, a later run fits it or is told what to give, and the file is
+/* A kept run's status file: its text round-trips (data files, small
+ * files, both), a damaged or truncated one is refused, a later run fits it or is told what to give, and the file is
  * made with O_EXCL and read only as a regular file. */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -19,7 +19,9 @@
 #include "pfs/kept.h"
 
 /* 2 ranks x 2 threads, a file per stream, -t 64k -b 1m, cut at 12 transfers by a stonewall. */
-static const struct pfs_kept K = {4, 2, 2, 0, PFS_LAYOUT_SEGMENTED, 65536, 1 << 20, 12, 1};
+static const struct pfs_kept K = {4, 2, 2, 0, PFS_LAYOUT_SEGMENTED, 65536, 1 << 20, 12, 1, 0, 0};
+/* 2 ranks x 1 thread, small files only: -n 100000 cut at 189 per stream by a stonewall. */
+static const struct pfs_kept M = {2, 2, 1, 0, 0, 0, 0, 0, 1, 100000, 189};
 
 static void test_round_trip(void **state)
 {
@@ -39,6 +41,23 @@ static void test_round_trip(void **state)
     strcat(text, "\nfuture 7\n");
     assert_int_equal(pfs_kept_parse(text, &k, err, sizeof(err)), 0);
     assert_memory_equal(&k, &K, sizeof(k));
+    /* Small files only: no data lines; both parts: all of them, in one file. */
+    const int n = pfs_kept_format(&M, "md-1", text, sizeof(text));
+    assert_int_equal(n, (int)strlen(text));
+    assert_string_equal(text, "pfsbench kept run, format 1\nrun_id md-1\nstreams 2\nranks 2\nthreads 1\n"
+                              "files_asked 100000\nfiles 189\n");
+    assert_int_equal(pfs_kept_parse(text, &k, err, sizeof(err)), 0);
+    assert_memory_equal(&k, &M, sizeof(k));
+    struct pfs_kept both = K;
+    both.files_asked = 300, both.files = 300;
+    pfs_kept_format(&both, "run-1", text, sizeof(text));
+    assert_non_null(strstr(text, "transfers 12\nsegments 1\nfiles_asked 300\nfiles 300\n"));
+    assert_int_equal(pfs_kept_parse(text, &k, err, sizeof(err)), 0);
+    assert_memory_equal(&k, &both, sizeof(k));
+    /* Cut short by the buffer: like snprintf, the length it needed, the text as far as it fits. */
+    char small[40];
+    assert_true(pfs_kept_format(&both, "run-1", small, sizeof(small)) > (int)sizeof(small));
+    assert_int_equal(strlen(small), sizeof(small) - 1);
 }
 
 static void test_damaged(void **state)
@@ -68,6 +87,20 @@ static void test_damaged(void **state)
         "block 16\ntransfers 1\nsegments 3\n", /* 2 transfers do not split in 3 segments */
         "pfsbench kept run, format 1\nrun_id a/b\nstreams 1\nranks 1\nthreads 1\nshared 0\nlayout segmented\n"
         "transfer 8\nblock 8\ntransfers 1\n",
+        /* the small files' part: whole, its figures fitting */
+        "pfsbench kept run, format 1\nstreams 1\nranks 1\nthreads 1\n",                       /* neither part */
+        "pfsbench kept run, format 1\nstreams 1\nranks 1\nthreads 1\nfiles 5\n",              /* no files_asked */
+        "pfsbench kept run, format 1\nstreams 1\nranks 1\nthreads 1\nfiles_asked 5\n",        /* no files */
+        "pfsbench kept run, format 1\nstreams 1\nranks 1\nfiles_asked 5\nfiles 5\n",          /* no threads */
+        "pfsbench kept run, format 1\nstreams 1\nranks 1\nthreads 1\nfiles_asked 5\nfiles 6\n",   /* more than asked */
+        "pfsbench kept run, format 1\nstreams 1\nranks 1\nthreads 1\nfiles_asked 0\nfiles 0\n",
+        "pfsbench kept run, format 1\nstreams 1\nranks 1\nthreads 1\nfiles_asked 4294967296\nfiles 1\n", /* > -n's int */
+        "pfsbench kept run, format 1\nstreams 1\nranks 1\nthreads 1\nfiles_asked 5\nfiles -1\n",
+        "pfsbench kept run, format 1\nstreams 1\nranks 1\nthreads 1\nfiles_asked 5\nfiles 18446744073709551616\n",
+        "pfsbench kept run, format 1\nstreams 1\nranks 1\nthreads 1\nfiles_asked 5\nfiles 3x\n",
+        "pfsbench kept run, format 1\nstreams 1\nranks 1\nthreads 1\nfiles_asked 5\nfiles\n",
+        "pfsbench kept run, format 1\nstreams 2\nranks 1\nthreads 1\nfiles_asked 5\nfiles 5\n",  /* 2 != 1 x 1 */
+        "pfsbench kept run, format 1\nstreams 1\nranks 1\nthreads 1\nshared 0\nfiles_asked 5\nfiles 5\n", /* a part of the data lines */
     };
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
         if (pfs_kept_parse(bad[i], &k, err, sizeof(err)) == 0)
@@ -155,6 +188,48 @@ static void test_check(void **state)
     assert_null(strstr(err, "divides"));
 }
 
+static void test_md_check(void **state)
+{
+    (void)state;
+    char err[1024];
+    uint64_t n = 0;
+    struct pfs_config c = cfg_of(1, 0, 0, 65536, 1 << 20);
+    /* The kept run's -n or what every stream holds: those 189. */
+    c.files = 100000;
+    assert_int_equal(pfs_kept_md_check(&c, 2, &M, "md-1", &n, err, sizeof(err)), 0);
+    assert_true(n == 189);
+    c.files = 189;
+    assert_int_equal(pfs_kept_md_check(&c, 2, &M, "md-1", &n, err, sizeof(err)), 0);
+    assert_true(n == 189);
+    /* Any other -n (more or fewer): refused, naming both. */
+    c.files = 190;
+    assert_int_equal(pfs_kept_md_check(&c, 2, &M, "md-1", &n, err, sizeof(err)), -1);
+    assert_string_equal(err, "run md-1 kept 189 small files in each of its 2 streams (2 ranks x 1 thread), of the -n "
+                             "100000 it asked (its stonewall stopped the create); give -n 100000 (the kept run's) or -n "
+                             "189 to work on exactly them");
+    c.files = 10;
+    assert_int_equal(pfs_kept_md_check(&c, 2, &M, "md-1", &n, err, sizeof(err)), -1);
+    /* A create that made all it asked: that -n only. */
+    struct pfs_kept all = M;
+    all.files = all.files_asked = 300;
+    c.files = 299;
+    assert_int_equal(pfs_kept_md_check(&c, 2, &all, "md-1", &n, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "300 small files in each of its 2 streams (2 ranks x 1 thread) as its -n 300 asked; "
+                                "give -n 300 to work on exactly them"));
+    /* Other streams: refused. */
+    c.files = 100000;
+    assert_int_equal(pfs_kept_md_check(&c, 1, &M, "md-1", &n, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "this run has 1 stream (1 rank x 1 thread); run it with 2 streams"));
+    /* A status of data files only says nothing of small files: -n stands. */
+    c.files = 77;
+    assert_int_equal(pfs_kept_md_check(&c, 3, &K, "run-1", &n, err, sizeof(err)), 0);
+    assert_true(n == 77);
+    /* And one of small files only holds no data files to read. */
+    c = cfg_of(1, 0, 0, 65536, 1 << 20);
+    assert_int_equal(pfs_kept_check(&c, 2, &M, "md-1", &n, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "run md-1 kept no data files"));
+}
+
 static void test_reads(void **state)
 {
     (void)state;
@@ -181,37 +256,49 @@ static void test_files(void **state)
     struct pfs_kept k;
     struct pfs_fid fid;
     /* Nothing of the run id: unknown. */
-    assert_int_equal(pfs_kept_read(dir, "r1", &k, err, sizeof(err)), -1);
+    assert_int_equal(pfs_kept_read(dir, "r1", &k, NULL, err, sizeof(err)), -1);
     assert_non_null(strstr(err, "--run-id r1: no run kept data files in "));
     /* Its data file but no status: the run failed, or kept nothing. */
     snprintf(p, sizeof(p), "%s/pfsbench.r1.0", dir);
     int fd = open(p, O_WRONLY | O_CREAT | O_EXCL, 0600);
     assert_true(fd >= 0);
     close(fd);
-    assert_int_equal(pfs_kept_read(dir, "r1", &k, err, sizeof(err)), -1);
+    assert_int_equal(pfs_kept_read(dir, "r1", &k, NULL, err, sizeof(err)), -1);
     assert_non_null(strstr(err, "/pfsbench.r1.0 is there but not "));
     /* Made, read back; a second make leaves the first alone. */
     assert_int_equal(pfs_kept_write(AT_FDCWD, dir, "r1", &K, &fid, err, sizeof(err)), 0);
-    assert_int_equal(pfs_kept_read(dir, "r1", &k, err, sizeof(err)), 0);
+    assert_int_equal(pfs_kept_read(dir, "r1", &k, NULL, err, sizeof(err)), 0);
     assert_memory_equal(&k, &K, sizeof(k));
     struct pfs_kept other = K;
     other.xfers = 1;
     assert_int_equal(pfs_kept_write(AT_FDCWD, dir, "r1", &other, &fid, err, sizeof(err)), -1);
-    assert_int_equal(pfs_kept_read(dir, "r1", &k, err, sizeof(err)), 0);
+    assert_int_equal(pfs_kept_read(dir, "r1", &k, NULL, err, sizeof(err)), 0);
     assert_true(k.xfers == 12);
     /* A link in its place is not followed; a damaged file is named. */
     char q[256];
     snprintf(q, sizeof(q), "%s/pfsbench.r2.kept", dir);
     snprintf(p, sizeof(p), "%s/pfsbench.r1.kept", dir);
     assert_int_equal(symlink(p, q), 0);
-    assert_int_equal(pfs_kept_read(dir, "r2", &k, err, sizeof(err)), -1);
+    assert_int_equal(pfs_kept_read(dir, "r2", &k, NULL, err, sizeof(err)), -1);
     assert_non_null(strstr(err, "pfsbench.r2.kept"));
     unlink(q);
     fd = open(q, O_WRONLY | O_CREAT | O_EXCL, 0600);
     assert_int_equal(write(fd, "hello\n", 6), 6);
     close(fd);
-    assert_int_equal(pfs_kept_read(dir, "r2", &k, err, sizeof(err)), -1);
+    assert_int_equal(pfs_kept_read(dir, "r2", &k, NULL, err, sizeof(err)), -1);
     assert_non_null(strstr(err, "is not a kept run's status: it does not start with"));
+    unlink(q);
+    /* The small files' status: made and read back, with the file's identity. */
+    struct pfs_fid got;
+    assert_int_equal(pfs_kept_write(AT_FDCWD, dir, "m1", &M, &fid, err, sizeof(err)), 0);
+    assert_int_equal(pfs_kept_read(dir, "m1", &k, &got, err, sizeof(err)), 0);
+    assert_memory_equal(&k, &M, sizeof(k));
+    assert_true(pfs_fid_same(&got, &fid));
+    /* Truncated (a crash while it was written): named, not taken. */
+    snprintf(q, sizeof(q), "%s/pfsbench.m1.kept", dir);
+    assert_int_equal(truncate(q, 70), 0);
+    assert_int_equal(pfs_kept_read(dir, "m1", &k, NULL, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "is not a kept run's status"));
     unlink(q);
     unlink(p);
     snprintf(p, sizeof(p), "%s/pfsbench.r1.0", dir);
@@ -223,6 +310,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip), cmocka_unit_test(test_damaged), cmocka_unit_test(test_check),
+        cmocka_unit_test(test_md_check),
+        cmocka_unit_test(test_md_check),
         cmocka_unit_test(test_reads), cmocka_unit_test(test_files),
     };
     return cmocka_run_group_tests_name("kept", tests, NULL, NULL);
