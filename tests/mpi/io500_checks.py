@@ -3,6 +3,7 @@ file and on pfs-io500's JSON of it:
 
     io500_checks.py order RESULTS EASY_FILES HARD_FILES EASY_BLOCK
     io500_checks.py score RESULTS JSON
+    io500_checks.py cut RESULTS FILES
 
 order: the runs are IO500's phases in IO500's order, one section each,
 each running its one pfsbench phase; find examined every file of both
@@ -10,7 +11,10 @@ mdtest trees; ior-rnd4K-easy-read read all of ior-easy's kept bytes in
 4 KiB transfers, random, two nodes away. score: every phase's value, the
 bandwidth and metadata means and the score are IO500's arithmetic on the
 stored bytes, ops and seconds (find: both trees' files over both times;
-rnd4K in no mean). Each raises an AssertionError naming what differs.
+rnd4K in no mean). cut: both mdtest creates (-n FILES) were stopped by
+the stonewall, short of FILES per stream, and every later section over
+each tree (find, stat, read, delete) completed on exactly the files its
+create made. Each raises an AssertionError naming what differs.
 """
 import json
 import math
@@ -103,5 +107,20 @@ def score(path: str, json_path: str) -> None:
     assert not any(n.startswith("phase order") for n in j["notes"]), j["notes"]
 
 
+def cut(path: str, files: str) -> None:
+    with h5py.File(path, "r") as f:
+        r = by_label(f)
+        assert all(text(g.attrs["status"]) == "complete" for g in r.values())
+        streams = int(r["mdtest-easy-write"].attrs["streams"])
+        for tree, later in (("easy", ("find-mdtest-easy", "mdtest-easy-stat", "mdtest-easy-delete")),
+                            ("hard", ("find-mdtest-hard", "mdtest-hard-stat", "mdtest-hard-read",
+                                      "mdtest-hard-delete"))):
+            made = [int(x) for x in phase_of(r["mdtest-%s-write" % tree])["ops"][()]]
+            assert len(made) == 1 and 0 < made[0] < streams * int(files), (tree, made)
+            assert made[0] % streams == 0, (tree, made)  # the wear-out: every stream the same count
+            for lab in later:
+                assert [int(x) for x in phase_of(r[lab])["ops"][()]] == made, (lab, phase_of(r[lab])["ops"][()], made)
+
+
 if __name__ == "__main__":
-    sys.exit(dispatch({"order": order, "score": score}, sys.argv))
+    sys.exit(dispatch({"order": order, "score": score, "cut": cut}, sys.argv))

@@ -7,7 +7,8 @@
 # directory, and pfs-io500's score is IO500's arithmetic on the stored
 # datasets (bytes, ops, seconds per repetition) with no phase-order rule
 # listed; the same job with ior-easy's read moved next to its write is
-# listed as out of order.
+# listed as out of order; with a stonewall that cuts the mdtest creates
+# short of -n, every later section works on the files they made.
 . "$(dirname "$0")/lib.sh"
 SRC=${PFS_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 JOB=$SRC/jobs/io500.job
@@ -65,6 +66,17 @@ check "pfs-io500 --prefix x-: exit 0 (got $RC)" [ "$RC" -eq 0 ]
 check "pfs-io500 --prefix x-: scores the x- runs (15..28)" grep -q "runs 15..28;" "$T/out"
 check "pfs-io500: names the order found" grep -qF "phase order: the sections ran as ior-easy-write, ior-easy-read, mdtest-easy-write" "$T/out"
 check "pfs-io500: names a transfer that is not IO500's" grep -qF "ior-easy-write: transfer 1048576, IO500's is 2097152 (-t 2m)" "$T/out"
+
+# IO500's real size, where the stonewall stops the mdtest creates (-n 1000000, a 0.05 s
+# stonewall): the later sections work on the files each create made, as its kept status says.
+PFS_STONEWALL=0.05 PFS_EASY_FILES=1000000 PFS_HARD_FILES=1000000 PFS_RUN_ID=c$$ run_mpi 2 180 -f "$JOB" -o "$T/cut.h5"
+check "the job with its creates cut by the stonewall: exit 0 (got $RC)" [ "$RC" -eq 0 ]
+check "... 18 of 18 sections completed" grep -q "job $JOB: 18 of 18 sections completed" "$T/err"
+check "... the stat sections say they work on what the creates kept" \
+    [ "$(grep -c "create was stopped by its stonewall: it kept [0-9]* small files per stream, not -n 1000000" "$T/out")" -ge 2 ]
+pycheck "... both creates cut short; find, stat, read and delete on exactly the files they made" \
+    io500 cut "$T/cut.h5" 1000000
+check "... nothing left in the data directory" [ -z "$(ls -A "$D")" ]
 
 # A phase missing: exit 2 and the labels named.
 run_mpi 1 60 -d "$D" -t 64k -b 256k -o "$T/one.h5" --label ior-easy-write
