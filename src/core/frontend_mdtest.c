@@ -335,19 +335,20 @@ static void md_sweep(struct fe *f, const struct md_st *s)
 }
 
 /* -x FILE: where mdtest's stonewalled create writes how far it got, and
- * where a later -T/-E/-r run reads it. pfsbench records the count in its
- * results file and the kept run's message; it reads no such file. */
+ * where a later -T/-E/-r run reads it. pfsbench keeps the count in the
+ * kept run's status (DIR/pfsbench.ID.kept, beside its tree), which a later
+ * run with the same -n and --run-id reads; it writes or reads no FILE. */
 static void md_xfile(struct fe *f, const struct md_st *s)
 {
     if (!s->xfile)
         return;
     if (s->c)
         fe_note(f, "-x", "%s: not written; pfsbench records how far the create got in its results file and, with "
-                "-K, in the \"kept metadata\" line (the -n a later run gives)", s->xfile);
+                "-K, in the kept run's status beside its tree (DIR/pfsbench.ID.kept), where later -T, -E, -r runs "
+                "with this -n and -- --run-id ID read it", s->xfile);
     else
-        fe_refuse(f, "-x", "%s without -C: mdtest reads there how many files the stonewalled create made; pfsbench "
-                  "reads no such file: give that count as -n (the create run's \"kept metadata\" line names it) and "
-                  "drop -x", s->xfile);
+        fe_note(f, "-x", "%s: not read; pfsbench reads how many files the stonewalled create made in the kept run's "
+                "status (DIR/pfsbench.ID.kept, beside its tree) and works on exactly those with this -n", s->xfile);
 }
 
 /* mdtest leaves its tree (DIR/#test-dir.0) when it is not told -r, and a

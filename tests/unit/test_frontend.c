@@ -380,9 +380,13 @@ static void test_mdtest_items(void **state)
     expect_refused("mdtest", 2, "-D -u -z 1 -I 5", di, 1);
     expect_refused("mdtest", 2, "-D -u -n 3 -I 5", di, 1);
     expect_refused("mdtest", 2, "-D -u -I 100001", di, 1);
-    /* -x: a note where the create runs; refused where mdtest would read the count back. */
+    /* -x: a note where the create runs, and where mdtest would read the count back (pfsbench
+     * reads it in the kept run's status). */
     expect("mdtest", 2, "-F -n 10 -C -W 5 -x /s", "pfsbench -d . -p create -n 10 -D 5 --run-id mdtest -k");
     assert_non_null(strstr(msg, "mdtest -x: /s: not written"));
+    expect("mdtest", 2, "-F -n 10 -T -x /s -- --run-id r", "pfsbench -d . -p stat -n 10 --run-id r");
+    assert_non_null(strstr(msg, "mdtest -x: /s: not read; pfsbench reads how many files the stonewalled create made "
+                                "in the kept run's status"));
     /* -p: mdtest's delay before each iteration, pfsbench's between repetitions. */
     expect("mdtest", 2, "-F -n 10 -i 3 -p 2", "pfsbench -d . -p create,stat,read-files,delete -n 10 -i 3 --rep-delay 2");
     assert_non_null(strstr(msg, "mdtest -p: 2: mdtest sleeps before each iteration's tests"));
@@ -390,8 +394,6 @@ static void test_mdtest_items(void **state)
     assert_non_null(strstr(msg, "with one iteration, none"));
     static const char *const p[] = {"-p"};
     expect_refused("mdtest", 2, "-F -n 10 -p x", p, 1);
-    static const char *const x[] = {"-x"};
-    expect_refused("mdtest", 2, "-F -n 10 -T -x /s -- --run-id r", x, 1);
 }
 
 /* -f, -l, -s: the task counts mdtest runs at, as --ranks in one job. */
