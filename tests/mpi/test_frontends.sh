@@ -101,8 +101,9 @@ for ph in -C -T -E -r; do
         test "$RC" -eq 0 -a -n "$(grep '^SUMMARY rate:' "$T/out")"
     want=40
     [ "$ph" = -r ] && want=0
-    check "mdtest $ph: $want files of 100 bytes in md-seq after it" \
-        test "$(find "$D/md-seq" -type f -size 100c | wc -l)" -eq "$want" -a "$(find "$D/md-seq" -type f | wc -l)" -eq "$want"
+    check "mdtest $ph: $want files of 100 bytes in md-seq's tree after it" \
+        test "$(find "$D/md-seq" -path "*/pfsbench.mdtest.md/*" -type f -size 100c | wc -l)" -eq "$want" \
+        -a "$(find "$D/md-seq" -path "*/pfsbench.mdtest.md/*" -type f | wc -l)" -eq "$want"
 done
 check "mdtest -r: nothing left in md-seq" test -z "$(ls -A "$D/md-seq")"
 # ---- mdtest's tree: -z 2 -b 2 -I 2 (2 files in each of the 7 directories of a rank's tree), and -D (its 6 directories alone)

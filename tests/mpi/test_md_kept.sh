@@ -122,8 +122,8 @@ run_mpi 2 60 mdtest -T -F -u -n 40 -d "$D" -- --run-id m$id --no-results
 check "mdtest -T over them: exit 0" [ "$RC" -eq 0 ]
 check "mdtest -T: translated to a stat-only run" grep -q "equivalent: pfsbench -d $D -p stat -n 40 --dirs per-rank --format mdtest --run-id m$id" "$T/out"
 run_mpi 2 60 mdtest -T -F -u -n 40 -d "$D"
-check "mdtest -T without a run id: exit 2, says how" \
-    sh -c "[ $RC -eq 2 ] && grep -q -- '-- --run-id ID' '$T/err'"
+check "mdtest -T without a run id: the tree a -C without -r leaves in -d, none here: exit 2, says so" \
+    sh -c "[ $RC -eq 2 ] && grep -q -- '--run-id mdtest: no run kept metadata in $D' '$T/err'"
 run_mpi 2 60 mdtest -r -F -u -n 40 -d "$D" -- --run-id m$id --no-results
 check "mdtest -r: exit 0, all gone" sh -c "[ $RC -eq 0 ] && [ -z \"\$(ls -A '$D')\" ]"
 
