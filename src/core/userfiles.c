@@ -62,8 +62,15 @@ int pfs_user_files_check(const struct pfs_config *cfg, int nstreams, int writes,
             return pfs_fail(err, len, "--file-name %s: the data files' names do not fit", cfg->file_name);
         if (!writes && check_read(cfg, path, nstreams, err, len) != 0)
             return -1;
-        if (writes && lstat(path, &st) == 0 && !there++)
-            snprintf(first, sizeof(first), "%s", path);
+        if (!writes)
+            continue;
+        if (lstat(path, &st) == 0) {
+            if (!there++)
+                snprintf(first, sizeof(first), "%s", path);
+        } else if (errno != ENOENT) { /* a name too long for the directory (NAME_MAX), a file where a directory goes */
+            return pfs_fail(err, len, "--file-name %s: this run cannot make %s: %s", cfg->file_name, path,
+                            strerror(errno));
+        }
     }
     return there ? refuse_there(first, there - 1, cfg->dir, err, len) : 0;
 }

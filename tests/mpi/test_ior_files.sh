@@ -105,6 +105,11 @@ refused "ior -r of a file too short" "--file-name: $D/g.00000000 holds 262144 by
 refused "ior -r of a missing file" "--file-name: $D/nope: No such file or directory" ior -r -o "$D/nope"
 refused "a rewrite of files there" "--file-name: rewrite before any write would write into files this run did not create" native -p rewrite -t 64k -b 1m --file-name "$D/f" --shared
 refused "a sweep keeping one --file-name" "--ranks with -k and --file-name $D/s: every point would keep its files under that one name" native --ranks 1,2 -k --file-name "$D/s" -t 64k -b 256k
+# -m's names grow with the repetition: the 11th's (REP 10) is one character
+# past NAME_MAX (255) where the first ten fit. Refused before anything is
+# made, not found by the create after ten repetitions of writes.
+long=$(printf '%0244d' 0)
+refused "-m names past NAME_MAX" "--file-name $D/$long: this run cannot make $D/$long.00000000.10: File name too long" native -p write --file-per-rep -i 11 -t 4k -b 16k --file-name "$D/$long"
 check "after the refusals: every file byte-identical" diff "$T/all.before" <(snap "$D/f" "$D/g.00000000" "$D/g.00000001")
 
 # ---- native --file-name without -k: the run's files go at the end, as pfsbench's own names do
