@@ -46,6 +46,18 @@ static int check_read(const struct pfs_config *cfg, const char *path, int nstrea
     return 0;
 }
 
+/* A data file's name that pfsbench gives its own files: -m's repetition
+ * after PATH pfsbench.ID makes pfsbench.ID.REP, run ID's data file, which
+ * --clean takes for a dead run's and removes, under a live run too. */
+static int own_name(const struct pfs_config *cfg, const char *path, char *err, size_t len)
+{
+    const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
+    if (pfs_name_parse(name, NULL) == PFS_NAME_NONE)
+        return 0;
+    return pfs_fail(err, len, "--file-name %s: the data file %s would have a name pfsbench gives its own files, which "
+                    "pfsbench --clean removes; choose another name", cfg->file_name, path);
+}
+
 int pfs_user_files_check(const struct pfs_config *cfg, int nstreams, int writes, char *err, size_t len)
 {
     char base[PFS_PATH_MAX], dir[PFS_PATH_MAX], path[PFS_PATH_MAX + 32], first[PFS_PATH_MAX + 32] = "";
@@ -60,6 +72,8 @@ int pfs_user_files_check(const struct pfs_config *cfg, int nstreams, int writes,
         const int s = i % files, rep = cfg->file_per_rep ? i / files : -1;
         if (pfs_name_user(path, sizeof(path), cfg->dir, base, cfg->shared, s, rep) != 0)
             return pfs_fail(err, len, "--file-name %s: the data files' names do not fit", cfg->file_name);
+        if (own_name(cfg, path, err, len) != 0)
+            return -1;
         if (!writes && check_read(cfg, path, nstreams, err, len) != 0)
             return -1;
         if (!writes)

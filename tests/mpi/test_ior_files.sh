@@ -110,6 +110,12 @@ refused "a sweep keeping one --file-name" "--ranks with -k and --file-name $D/s:
 # made, not found by the create after ten repetitions of writes.
 long=$(printf '%0244d' 0)
 refused "-m names past NAME_MAX" "--file-name $D/$long: this run cannot make $D/$long.00000000.10: File name too long" native -p write --file-per-rep -i 11 -t 4k -b 16k --file-name "$D/$long"
+# -m's repetition after a PATH of pfsbench's own form makes pfsbench.ID.REP
+# (-F: pfsbench.00000000.REP, run 00000000's stream REP), names --clean
+# removes as a dead run's leftovers, from under a live run too.
+owns="would have a name pfsbench gives its own files, which pfsbench --clean removes; choose another name"
+refused "-m --shared named pfsbench.x" "--file-name $D/pfsbench.x: the data file $D/pfsbench.x.0 $owns" native -p write --shared --file-per-rep -i 2 -t 4k -b 16k --file-name "$D/pfsbench.x"
+refused "ior -m -F -o DIR/pfsbench" "--file-name $D/pfsbench: the data file $D/pfsbench.00000000.0 $owns" ior -w -m -F -t 4k -b 16k -o "$D/pfsbench"
 check "after the refusals: every file byte-identical" diff "$T/all.before" <(snap "$D/f" "$D/g.00000000" "$D/g.00000001")
 
 # ---- native --file-name without -k: the run's files go at the end, as pfsbench's own names do
