@@ -275,6 +275,11 @@ int drv_rep_files(struct ctx *c, int rep)
         s->created = 0;
         s->fid = s->rd_fid = (struct pfs_fid){0, 0};
     }
+    /* What the other ranks reported is about the files just removed: the
+     * watchdog's clean-up must not take this repetition's names for them
+     * (zeroed, not freed: the stall thread may be reading it). */
+    if (c->known)
+        memset(c->known, 0, (size_t)c->nstreams * sizeof(*c->known));
     c->name_rep = rep;
     for (int i = 0; i < c->threads; i++) {
         struct pfs_stream *s = &c->streams[i];
