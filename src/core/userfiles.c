@@ -58,6 +58,20 @@ static int own_name(const struct pfs_config *cfg, const char *path, char *err, s
                     "pfsbench --clean removes; choose another name", cfg->file_name, path);
 }
 
+/* Whether name in the directory of dir (a stat) is the results file: the
+ * same file when both are there, else the same name in the same directory. */
+static int is_results(const struct pfs_config *cfg, const struct stat *dir, const char *base, const char *path)
+{
+    char rdir[PFS_PATH_MAX], rbase[PFS_PATH_MAX];
+    struct stat a, b;
+    if (cfg->no_results || !cfg->results[0])
+        return 0;
+    if (lstat(cfg->results, &a) == 0 && lstat(path, &b) == 0)
+        return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+    return pfs_name_split(cfg->results, rdir, sizeof(rdir), rbase, sizeof(rbase)) == 0 && strcmp(rbase, base) == 0 &&
+           stat(rdir, &a) == 0 && a.st_dev == dir->st_dev && a.st_ino == dir->st_ino;
+}
+
 int pfs_user_files_check(const struct pfs_config *cfg, int nstreams, int writes, char *err, size_t len)
 {
     char base[PFS_PATH_MAX], dir[PFS_PATH_MAX], path[PFS_PATH_MAX + 32], first[PFS_PATH_MAX + 32] = "";
@@ -66,6 +80,8 @@ int pfs_user_files_check(const struct pfs_config *cfg, int nstreams, int writes,
     if (pfs_name_split(cfg->file_name, dir, sizeof(dir), base, sizeof(base)) != 0)
         return pfs_fail(err, len, "--file-name %s: not the path of a file", cfg->file_name);
     const int files = cfg->shared ? 1 : nstreams, reps = cfg->file_per_rep ? pfs_config_rep_slots(cfg) : 1;
+    struct stat dst;
+    const int dir_ok = stat(cfg->dir, &dst) == 0;
     int there = 0;
     for (int i = 0; i < files * reps; i++) {
         struct stat st;
@@ -74,6 +90,9 @@ int pfs_user_files_check(const struct pfs_config *cfg, int nstreams, int writes,
             return pfs_fail(err, len, "--file-name %s: the data files' names do not fit", cfg->file_name);
         if (own_name(cfg, path, err, len) != 0)
             return -1;
+        if (dir_ok && is_results(cfg, &dst, strrchr(path, '/') ? strrchr(path, '/') + 1 : path, path))
+            return pfs_fail(err, len, "--file-name %s: the data file %s is the results file (-o %s): a run writes its "
+                            "results there; give -o another name", cfg->file_name, path, cfg->results);
         if (!writes && check_read(cfg, path, nstreams, err, len) != 0)
             return -1;
         if (!writes)
