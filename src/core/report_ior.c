@@ -77,6 +77,35 @@ static void ior_human(FILE *out, const char *key, uint64_t b)
         fprintf(out, "%-20s: %llu bytes\n", key, (unsigned long long)b);
 }
 
+/* IOR's -b: a segment's share of the block (pfsbench's block per stream is
+ * IOR's -s x -b). */
+static uint64_t ior_block(const struct pfs_config *c)
+{
+    return c->block / (uint64_t)(c->segments > 1 ? c->segments : 1);
+}
+
+/* IOR's -Z (pfsbench's -C with --reorder-seed): its reorderTasksRandom. */
+static int ior_reordrand(const struct pfs_config *c)
+{
+    return c->reorder && c->reorder_seed >= 0;
+}
+
+/* IOR's "ordering inter file" and the lines after it, in its wording:
+ * -C "constant task offset", -Z "random task offset" and its -X seed,
+ * each with its -Q "task offset". */
+static void ior_inter_file(FILE *out, const struct pfs_config *c)
+{
+    if (!c->reorder) {
+        fprintf(out, "%-20s: %s\n", "ordering inter file", "no tasks offsets");
+        return;
+    }
+    fprintf(out, "%-20s: %s\n", "ordering inter file",
+            ior_reordrand(c) ? "random task offset" : "constant task offset");
+    fprintf(out, "%-20s: %d\n", "task offset", c->reorder_nodes);
+    if (ior_reordrand(c))
+        fprintf(out, "%-20s: %d\n", "reorder random seed", c->reorder_seed);
+}
+
 static void ior_header(FILE *out, const struct pfs_run_data *d, const char *api)
 {
     const struct pfs_config *c = d->cfg;
@@ -95,12 +124,12 @@ static void ior_header(FILE *out, const struct pfs_run_data *d, const char *api)
     fprintf(out, "%-20s: %s\n", "access", c->shared ? "single-shared-file" : "file-per-process");
     fprintf(out, "%-20s: %s\n", "type", c->collective ? "collective" : "independent");
     fprintf(out, "%-20s: %s\n", "ordering in a file", c->random ? "random" : "sequential");
-    fprintf(out, "%-20s: %s\n", "ordering inter file", c->reorder ? "constant task offset" : "no tasks offsets");
+    ior_inter_file(out, c);
     fprintf(out, "%-20s: %d\n", "tasks", n);
     fprintf(out, "%-20s: %d\n", "clients per node", d->nnodes > 0 ? n / d->nnodes : n);
     fprintf(out, "%-20s: %d\n", "repetitions", d->reps);
     ior_human(out, "xfersize", c->transfer);
-    ior_human(out, "blocksize", c->block);
+    ior_human(out, "blocksize", ior_block(c));
     ior_human(out, "aggregate filesize", c->block * (uint64_t)n);
 }
 
@@ -119,7 +148,7 @@ static void ior_row(FILE *out, const struct pfs_run_data *d, const char *access,
     ior_num(out, r->s.bandwidth / PFS_MIB, " ");
     ior_num(out, r->xfer_rate, " ");
     ior_num(out, r->lat && l->count ? l->mean_ns / 1e9 : -1, "  ");
-    ior_num(out, (double)c->block / 1024, " ");
+    ior_num(out, (double)ior_block(c) / 1024, " ");
     ior_num(out, (double)c->transfer / 1024, " ");
     ior_num(out, r->open_s, " ");
     ior_num(out, r->xfer_s, " ");
@@ -157,8 +186,9 @@ static void ior_summary_line(FILE *out, const struct pfs_run_data *d, int p, con
     else
         fprintf(out, "%10s %13s ", "NA", "NA");
     fprintf(out, "%5d %6d %3d %4d %3d %5d %8d %9d %4d %6d ", 0, n, d->nnodes > 0 ? n / d->nnodes : n, pf->bw.n,
-            !c->shared, c->reorder, c->reorder ? c->reorder_nodes : 1, 0, 0, 1);
-    fprintf(out, "%8llu %8llu %9.1f %3s %6ld\n", (unsigned long long)c->block, (unsigned long long)c->transfer,
+            !c->shared, c->reorder && !ior_reordrand(c), c->reorder ? c->reorder_nodes : 1, ior_reordrand(c),
+            ior_reordrand(c) ? c->reorder_seed : 0, c->segments > 1 ? c->segments : 1);
+    fprintf(out, "%8llu %8llu %9.1f %3s %6ld\n", (unsigned long long)ior_block(c), (unsigned long long)c->transfer,
             (double)pf->amount / PFS_MIB, api, ior_refnum(c));
 }
 

@@ -202,6 +202,43 @@ static void test_ior_stonewall(void **state)
     free(s);
 }
 
+/* IOR's -s 4 -b 1m (pfsbench's --segments 4 and a 4 MiB block per
+ * stream): IOR's segcnt 4 and blksiz, block(KiB) and blocksize of one
+ * segment; -Z -X 42 (-C --reorder-seed 42): IOR's reordrand 1, seed 42,
+ * reord 0 and its header's "random task offset" lines; -C alone: reord 1
+ * and "constant task offset". */
+static void test_ior_segments_reorder(void **state)
+{
+    struct fixture *f = *state;
+    fill(f, "write", "read", 0);
+    f->cfg.segments = 4;
+    f->cfg.reorder = 1;
+    f->cfg.reorder_seed = 42;
+    char *s = render(f, pfs_report_ior, 0);
+    assert_string_equal(line_of(s, "write      "),
+                        "write           8.00       4.00       6.00       2.83       8.00       4.00       6.00       "
+                        "2.83    3.00000         NA            NA     0      4   2    2   0     0        1         1   "
+                        "42      4  1048576  1048576      16.0 POSIX      7");
+    assert_string_equal(line_of(s, "write     8.00"), "write     8.00       9.25          -        1024.00    1024.00"
+                                                   "    0.050000   1.73       0.400000   2.00       0   ");
+    assert_non_null(strstr(s, "\nordering inter file : random task offset\n"
+                              "task offset         : 1\n"
+                              "reorder random seed : 42\n"
+                              "tasks               : 4\n"));
+    assert_string_equal(line_of(s, "blocksize "), "blocksize           : 1.00 MiB");
+    assert_string_equal(line_of(s, "aggregate filesize "), "aggregate filesize  : 16.00 MiB");
+    free(s);
+    f->cfg.reorder_seed = -1;
+    f->cfg.reorder_nodes = 2;
+    s = render(f, pfs_report_ior, 0);
+    assert_non_null(strstr(line_of(s, "read       "), "     0      4   2    2   0     1        2         0    0      4  "
+                                                    "1048576  1048576"));
+    assert_non_null(strstr(s, "\nordering inter file : constant task offset\n"
+                              "task offset         : 2\n"
+                              "tasks               : 4\n"));
+    free(s);
+}
+
 static void test_mdtest_summary(void **state)
 {
     struct fixture *f = *state;
@@ -300,6 +337,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_ior_results, setup, report_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_ior_summary, setup, report_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_ior_stonewall, setup, report_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_ior_segments_reorder, setup, report_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_mdtest_summary, setup, report_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_mdtest_stonewall, setup, report_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_mdtest_dirs, setup, report_fixture_teardown),
