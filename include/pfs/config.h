@@ -35,6 +35,7 @@ enum pfs_sync { PFS_SYNC_NONE, PFS_SYNC_DSYNC, PFS_SYNC_SYNC };
 struct pfs_config {
     char dir[PFS_PATH_MAX];
     char file_name[PFS_PATH_MAX]; /* --file-name: the data files' path (IOR's -o); "": pfsbench.ID.N in dir */
+    char stonewall_file[PFS_PATH_MAX]; /* --stonewall-file: IOR's stoneWallingStatusFile; "": none */
     int file_per_rep;       /* --file-per-rep: with file_name, .REP after each name (IOR's -m) */
     int shared;             /* 1: one file for all ranks; 0: file per process */
     int layout;             /* enum pfs_layout, shared file only */

@@ -263,6 +263,11 @@ int pfs_check_run(const struct pfs_config *cfg, int total_given, char *err, size
     if (cfg->ramp > 0 && cfg->deadline > 0 && cfg->ramp >= cfg->deadline)
         return pfs_fail(err, len, "--ramp %g is not shorter than -D %g: the stonewall would stop the streams inside the "
                     "ramp, before anything is measured", cfg->ramp, cfg->deadline);
+    if (cfg->stonewall_file[0] && !pfs_phase_listed(cfg, PFS_PHASE_DATA, 0, 0))
+        return pfs_fail(err, len, "--stonewall-file records or reads the transfers of data phases; the phase list has none");
+    if (cfg->stonewall_file[0] && cfg->runtime > 0)
+        return pfs_fail(err, len, "--stonewall-file and --runtime both given: --runtime wraps around the block, so no "
+                    "count of transfers says what the files hold; use -D");
     if (cfg->file_per_rep && !cfg->file_name[0])
         return pfs_fail(err, len, "--file-per-rep names --file-name's files per repetition: give --file-name PATH");
     if (cfg->file_per_rep && cfg->reps == 0)

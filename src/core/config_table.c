@@ -17,6 +17,7 @@
 const struct pfs_opt pfs_opt_table[] = {
     {"dir", 'd', T_STRING, OFF(dir), 0, 0, NULL, "DIR", "target directory; must exist (pfsbench creates only its own files)", DESC("dir", 1, NULL)},
     {"file-name", 0, T_STRING, OFF(file_name), 0, 0, NULL, "PATH", "name the data files (IOR's -o): PATH with --shared, PATH.00000000, PATH.00000001 ... per stream; DIR is PATH's directory. A write refuses a PATH already there; a list without write reads the files there and leaves them as they are", .key = NULL},
+    {"stonewall-file", 0, T_STRING, OFF(stonewall_file), 0, 0, NULL, "PATH", "IOR's stoneWallingStatusFile: a run that writes records in a new file PATH the transfers per stream it wrote (the count -D's wear-out reached); a run that only reads reads that many per stream of files written so (IOR's format: one decimal number)", .key = NULL},
     {"file-per-rep", 0, T_FLAG, OFF(file_per_rep), 0, 0, "1", NULL, "with --file-name: a file set per repetition, .REP after each name (IOR's -m: PATH.0, PATH.00000000.0 ...); without -k each repetition's files go at its end", .key = NULL},
     {"file-per-process", 'F', T_FLAG, OFF(shared), 0, 0, "0", NULL, "one file per stream: rank, or rank x thread (default)", DESC("mode", 2, NULL), .vals = "file-per-process|shared"},
     {"shared", 0, T_FLAG, OFF(shared), 0, 0, "1", NULL, "one file shared by all ranks", .key = "mode", .vals = "file-per-process|shared"},

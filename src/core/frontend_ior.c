@@ -84,6 +84,7 @@ struct ior_st {
     int fpp, reorder, reorder_random, have_q, have_x, fsync, fsync_each, w, r, cw, cr, keep, random, coll, verbose, direct,
         help, wearout, have_ref;
     const char *opath; /* -o: the data files' path (--file-name), NULL when not given */
+    char swfile[1024];  /* -O stoneWallingStatusFile: --stonewall-file, "" when not given */
     int existing;      /* -E: useExistingTestFile */
     int multi;         /* -m: multiFile, a file set per repetition */
     const char *format; /* -O summaryFormat: NULL (IOR's default: text), "json", "csv" */
@@ -164,9 +165,10 @@ static void ior_directives(struct fe *f, struct ior_st *s, const char *val)
             s->wearout = 1;
         else if (strcasecmp(kv, "stoneWallingWearOut") == 0)
             fe_refuse(f, "-O", "stoneWallingWearOut=%s: pfsbench's stonewall always wears out (=1)", v);
+        else if (strcasecmp(kv, "stoneWallingStatusFile") == 0 && *v)
+            snprintf(s->swfile, sizeof(s->swfile), "%s", v);
         else if (strcasecmp(kv, "stoneWallingStatusFile") == 0)
-            fe_note(f, "-O", "stoneWallingStatusFile=%s: not written; pfsbench stores the stonewall (the count every "
-                    "stream reached, both bandwidths) in its results file", v);
+            fe_refuse(f, "-O", "stoneWallingStatusFile=: give the status file's path");
         else
             fe_refuse(f, "-O", "%s: not an IOR directive pfsbench translates (stoneWallingWearOut=1, "
                       "stoneWallingStatusFile=F, useO_DIRECT=0|1, summaryFormat=default|JSON|CSV, summaryFile=F)",
@@ -222,6 +224,14 @@ static void ior_on(struct fe *f, const struct fe_opt *o, const struct fe_arg *a,
     }
 }
 
+/* -O stoneWallingStatusFile=F as --stonewall-file F: the count a
+ * stonewalled write reached, recorded there, read back by a later read. */
+static void ior_swfile(struct fe *f, const struct ior_st *s)
+{
+    if (s->swfile[0])
+        fe_add(f, "--stonewall-file"), fe_add(f, s->swfile);
+}
+
 /* -o PATH as --file-name PATH in PATH's directory (-F: PATH.00000000 ...),
  * and -E: a read of the files there; a write never goes over a file. */
 static void ior_files(struct fe *f, const struct ior_st *s, int w, int r)
@@ -240,6 +250,7 @@ static void ior_files(struct fe *f, const struct ior_st *s, int w, int r)
     if (!s->opath) {
         fe_note(f, "-o", "not given: IOR's testFile in the working directory; pfsbench writes its own files in .");
         fe_add(f, "-d"), fe_add(f, ".");
+        ior_swfile(f, s);
         return;
     }
     if (pfs_name_split(s->opath, dir, sizeof(dir), base, sizeof(base)) != 0) {
@@ -248,6 +259,7 @@ static void ior_files(struct fe *f, const struct ior_st *s, int w, int r)
     }
     fe_add(f, "-d"), fe_add(f, dir);
     fe_add(f, "--file-name"), fe_add(f, s->opath);
+    ior_swfile(f, s);
     if (s->multi) /* IOR's PATH.REP, with -F PATH.00000000.REP */
         fe_add(f, "--file-per-rep");
     if (r && !w && !s->keep)

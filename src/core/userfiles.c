@@ -24,12 +24,14 @@ static int refuse_there(const char *path, int others, const char *dir, char *err
 
 /* The bytes a read of this run needs in each file: a stream's block with a
  * file per stream, every stream's with one shared file. */
-static uint64_t needed(const struct pfs_config *cfg, int nstreams)
+static uint64_t needed(const struct pfs_config *cfg, int nstreams, uint64_t xfers)
 {
-    return cfg->shared ? cfg->block * (uint64_t)nstreams : cfg->block;
+    const uint64_t stream = xfers ? xfers * cfg->transfer : cfg->block;
+    return cfg->shared ? stream * (uint64_t)nstreams : stream;
 }
 
-static int check_read(const struct pfs_config *cfg, const char *path, int nstreams, char *err, size_t len)
+static int check_read(const struct pfs_config *cfg, const char *path, int nstreams, uint64_t xfers, char *err,
+                      size_t len)
 {
     struct stat st;
     if (lstat(path, &st) != 0)
@@ -37,7 +39,10 @@ static int check_read(const struct pfs_config *cfg, const char *path, int nstrea
                         "first, e.g. with -p write -k)", path, strerror(errno));
     if (!S_ISREG(st.st_mode))
         return pfs_fail(err, len, "--file-name: %s is not a regular file; pfsbench reads regular files only", path);
-    const uint64_t want = needed(cfg, nstreams);
+    const uint64_t want = needed(cfg, nstreams, xfers);
+    if (xfers && (uint64_t)st.st_size < want)
+        return pfs_fail(err, len, "--file-name: %s holds %lld bytes; the %" PRIu64 " transfers per stream of "
+                        "--stonewall-file need at least %" PRIu64 " bytes in it", path, (long long)st.st_size, xfers, want);
     if ((uint64_t)st.st_size < want)
         return pfs_fail(err, len, "--file-name: %s holds %lld bytes; this run reads %" PRIu64 " bytes of it (%s-b %"
                         PRIu64 "%s): give a -b that fits what the file holds", path, (long long)st.st_size, want,
@@ -72,7 +77,7 @@ static int is_results(const struct pfs_config *cfg, const struct stat *dir, cons
            stat(rdir, &a) == 0 && a.st_dev == dir->st_dev && a.st_ino == dir->st_ino;
 }
 
-int pfs_user_files_check(const struct pfs_config *cfg, int nstreams, int writes, char *err, size_t len)
+int pfs_user_files_check(const struct pfs_config *cfg, int nstreams, int writes, uint64_t xfers, char *err, size_t len)
 {
     char base[PFS_PATH_MAX], dir[PFS_PATH_MAX], path[PFS_PATH_MAX + 32], first[PFS_PATH_MAX + 32] = "";
     if (!cfg->file_name[0] || !pfs_phase_listed(cfg, PFS_PHASE_DATA, 0, 0)) /* no data file to look for */
@@ -93,7 +98,7 @@ int pfs_user_files_check(const struct pfs_config *cfg, int nstreams, int writes,
         if (dir_ok && is_results(cfg, &dst, strrchr(path, '/') ? strrchr(path, '/') + 1 : path, path))
             return pfs_fail(err, len, "--file-name %s: the data file %s is the results file (-o %s): a run writes its "
                             "results there; give -o another name", cfg->file_name, path, cfg->results);
-        if (!writes && check_read(cfg, path, nstreams, err, len) != 0)
+        if (!writes && check_read(cfg, path, nstreams, xfers, err, len) != 0)
             return -1;
         if (!writes)
             continue;

@@ -182,6 +182,7 @@ struct ctx {
     uint64_t seed;
     int threads, nstreams;
     uint64_t nxfers;            /* transfers per stream in a full block */
+    uint64_t sw_file_xfers;     /* a read-only run's --stonewall-file count (rank 0 until drv_swfile_share); 0: none */
     uint64_t data_xfers;        /* transfers per stream present in the files (stonewall may cut) */
     uint64_t md_files;          /* small files per stream present (a create's stonewall may cut them) */
     uint64_t kept_xfers;        /* over a kept run's data (pfs_kept_reads): the transfers each stream's
@@ -352,6 +353,9 @@ int drv_finish_files(struct ctx *c, int failed);
  * drv_keep_status: collective, after the phases of a run that wrote and
  * keeps its data files: rank 0 makes the status; 1 when it failed (named). */
 int drv_kept_check(struct ctx *c, char *err, size_t len);
+int drv_swfile_check(struct ctx *c, char *err, size_t len);
+void drv_swfile_share(struct ctx *c);
+int drv_swfile_record(struct ctx *c, int failed);
 int drv_keep_status(struct ctx *c);
 
 /* mdfiles.c: the directories held open. */

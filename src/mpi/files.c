@@ -355,7 +355,7 @@ int drv_kept_check(struct ctx *c, char *err, size_t len)
     /* --file-name: a write finds none of its names there, a read each file large enough. */
     if (!(c->be->caps & PFS_CAP_NOFILES) &&
         pfs_user_files_check(cfg, c->nranks * cfg->threads, pfs_phase_listed(cfg, PFS_PHASE_DATA, PFS_PHF_CREATES, 0),
-                             err, len) != 0)
+                             c->sw_file_xfers, err, len) != 0)
         return -1;
     if (pfs_kept_reads(cfg) && !(c->be->caps & PFS_CAP_NOFILES)) {
         struct pfs_kept k;

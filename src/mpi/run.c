@@ -99,6 +99,8 @@ static int precheck(struct ctx *c, int kept, char *err, size_t len)
         return -1;
     if (check_memory(c, err, len) != 0)
         return -1;
+    if (kept && drv_swfile_check(c, err, len) != 0) /* before the --file-name check, which uses its count */
+        return -1;
     if (kept && drv_kept_check(c, err, len) != 0) /* a run over kept files: they and their status fit it */
         return -1;
     if (c->cfg.direct) {
@@ -323,8 +325,10 @@ int drv_run_one_as(MPI_Comm comm, int argc, char **argv, const struct drv_job *j
     if (failed)
         drv_report_failures(c);
     failed = drv_files_setup(c, failed);
+    drv_swfile_share(c);
     const double phases_t0 = pfs_now();
     failed = drv_phases_run(c, failed);
+    failed = drv_swfile_record(c, failed);
     const double phases_t1 = pfs_now();
     drv_progress_finish(c);
     failed = drv_finish_files(c, failed);

@@ -60,12 +60,11 @@ case_run() {
 # ---- IOR: IO500's ior-easy and ior-hard, small; -W with segments and repetitions
 mkdir -p "$D/ior-easy" "$D/ior-hard" "$D/ior-w"
 case_run ior-easy "^pfsbench -d $D/ior-easy --file-name $D/ior-easy/file -t 1m -b 4m -F -p write,read -e -k -C -D 300 --format ior\$" \
-    ior -w -r -C -Q 1 -g -G 1234 -k -e -t 1m -b 4m -F -o "$D/ior-easy/file" \
-    -O stoneWallingStatusFile="$D/ior-easy.stonewall" -O stoneWallingWearOut=1 -D 300
+    ior -w -r -C -Q 1 -g -G 1234 -k -e -t 1m -b 4m -F -o "$D/ior-easy/file" -O stoneWallingWearOut=1 -D 300
 compare ior-easy write=$((2 * 4 << 20)) read=$((2 * 4 << 20))
-check "ior-easy: the notes name -G and stoneWallingStatusFile (-o is --file-name: no note)" \
-    test "$(grep -c "^pfsbench: note: ior -[GoO]: " "$T/ior-easy/fe.err")" -eq 2
-check "ior-easy: no stonewall status file is written" not test -e "$D/ior-easy.stonewall"
+# (-O stoneWallingStatusFile, --stonewall-file: test_swfile.sh)
+check "ior-easy: the note names -G (-o is --file-name: no note)" \
+    test "$(grep -c "^pfsbench: note: ior -[GoO]: " "$T/ior-easy/fe.err")" -eq 1
 
 case_run ior-hard "--shared --layout strided" \
     ior -w -r -C -Q 1 -g -G 27 -k -e -t 47008 -b 47008 -s 20 -o "$D/ior-hard/file" -O stoneWallingWearOut=1 -D 300

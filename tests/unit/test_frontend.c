@@ -125,9 +125,15 @@ static void test_ior(void **state)
     /* IO500's ior-easy and ior-hard. */
     expect("ior", 4, "-w -r -C -Q 1 -g -G 1234 -k -e -t 2m -b 9920000m -F -o /x/ior-easy/file "
                      "-O stoneWallingStatusFile=/x/ior-easy.stonewall -O stoneWallingWearOut=1 -D 300",
-           "pfsbench -d /x/ior-easy --file-name /x/ior-easy/file -t 2m -b 9920000m -F -p write,read -e -k -C -D 300");
+           "pfsbench -d /x/ior-easy --file-name /x/ior-easy/file --stonewall-file /x/ior-easy.stonewall -t 2m -b 9920000m "
+           "-F -p write,read -e -k -C -D 300");
     assert_non_null(strstr(msg, "ior -G: "));
-    assert_non_null(strstr(msg, "ior -O: stoneWallingStatusFile="));
+    assert_null(strstr(msg, "stoneWallingStatusFile"));
+    /* IO500's later read of what the stonewalled write reached. */
+    expect("ior", 4, "-r -R -C -Q 1 -g -G 1234 -k -e -t 2m -b 9920000m -F -o /x/ior-easy/file "
+                     "-O stoneWallingStatusFile=/x/ior-easy.stonewall",
+           "pfsbench -d /x/ior-easy --file-name /x/ior-easy/file --stonewall-file /x/ior-easy.stonewall -t 2m -b 9920000m "
+           "-F -p read -e -k -C --verify");
     expect("ior", 4, "-w -r -C -Q 1 -g -G 27 -k -e -t 47008 -b 47008 -s 10000 -o /x/ior-hard/file "
                      "-O stoneWallingWearOut=1 -D 300",
            "pfsbench -d /x/ior-hard --file-name /x/ior-hard/file -t 47008 -b 470080000 --shared --layout strided -p write,read -e -k -C -D 300");
