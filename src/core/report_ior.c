@@ -77,11 +77,20 @@ static void ior_human(FILE *out, const char *key, uint64_t b)
         fprintf(out, "%-20s: %llu bytes\n", key, (unsigned long long)b);
 }
 
+/* IOR's -s: --segments; a shared file's strided layout is IOR's -s b/t
+ * -b t (segments of one transfer, as `pfsbench ior` translates -b = -t). */
+static uint64_t ior_segcnt(const struct pfs_config *c)
+{
+    if (c->shared && c->layout == PFS_LAYOUT_STRIDED && c->transfer > 0)
+        return c->block / c->transfer;
+    return (uint64_t)(c->segments > 1 ? c->segments : 1);
+}
+
 /* IOR's -b: a segment's share of the block (pfsbench's block per stream is
  * IOR's -s x -b). */
 static uint64_t ior_block(const struct pfs_config *c)
 {
-    return c->block / (uint64_t)(c->segments > 1 ? c->segments : 1);
+    return c->block / ior_segcnt(c);
 }
 
 /* IOR's -Z (pfsbench's -C with --reorder-seed): its reorderTasksRandom. */
@@ -185,9 +194,9 @@ static void ior_summary_line(FILE *out, const struct pfs_run_data *d, int p, con
         fprintf(out, "%10.2f %13.2f ", pf->sw_mean_seconds, pf->sw_stream_bw / PFS_MIB);
     else
         fprintf(out, "%10s %13s ", "NA", "NA");
-    fprintf(out, "%5d %6d %3d %4d %3d %5d %8d %9d %4d %6d ", 0, n, d->nnodes > 0 ? n / d->nnodes : n, pf->bw.n,
+    fprintf(out, "%5d %6d %3d %4d %3d %5d %8d %9d %4d %6llu ", 0, n, d->nnodes > 0 ? n / d->nnodes : n, pf->bw.n,
             !c->shared, c->reorder && !ior_reordrand(c), c->reorder ? c->reorder_nodes : 1, ior_reordrand(c),
-            ior_reordrand(c) ? c->reorder_seed : 0, c->segments > 1 ? c->segments : 1);
+            ior_reordrand(c) ? c->reorder_seed : 0, (unsigned long long)ior_segcnt(c));
     fprintf(out, "%8llu %8llu %9.1f %3s %6ld\n", (unsigned long long)ior_block(c), (unsigned long long)c->transfer,
             (double)pf->amount / PFS_MIB, api, ior_refnum(c));
 }

@@ -237,6 +237,14 @@ static void test_ior_segments_reorder(void **state)
                               "task offset         : 2\n"
                               "tasks               : 4\n"));
     free(s);
+    /* IO500's ior-hard (-s N -b t, pfsbench's --layout strided): IOR's
+     * segcnt b/t = 4 segments of blksiz t. */
+    f->cfg.segments = 1;
+    f->cfg.layout = PFS_LAYOUT_STRIDED;
+    s = render(f, pfs_report_ior, 0);
+    assert_non_null(strstr(line_of(s, "write      "), "     0      4   2    2   0     1        2         0    0      4  "
+                                                     "1048576  1048576      16.0 POSIX      7"));
+    free(s);
 }
 
 static void test_mdtest_summary(void **state)
