@@ -22,6 +22,13 @@ in_dir() {
     (cd "$dir" && timeout 120 mpirun -np "$NP" --oversubscribe --bind-to none "$@") >"$T/out" 2>"$T/err" || RC=$?
 }
 
+# pyfile WHAT SCRIPT ARGS...: a check script of tests/mpi passes.
+pyfile() {
+    local what=$1 script=$2
+    shift 2
+    if "$PY" "$SRC/tests/mpi/$script" "$@" >"$T/py" 2>&1; then ok "$what: $(tail -1 "$T/py")"; else bad "$what"; cat "$T/py"; fi
+}
+
 # compare NAME EXPECT...: the results files of $T/NAME/fe and $T/NAME/native hold one run each with
 # the same config, phases, bytes and ops; EXPECT: phase=bytes or phase=ops (metadata) per phase.
 compare() {
@@ -144,13 +151,6 @@ case_run iozone-004 "^pfsbench -d $D/iz -t 1m -b 4m -p write,read --threads 2 --
     iozone -i0 -i1 -c -e -w -r 1M -s 4m -t 4 -+n -F "$D/iz/a" "$D/iz/b" "$D/iz/c" "$D/iz/d"
 compare iozone-004 write=$((4 * 4 << 20)) read=$((4 * 4 << 20))
 check "iozone -t: the native equivalent prints no IOzone lines" not grep -q "Children see throughput" "$T/out"
-
-# pyfile WHAT SCRIPT ARGS...: a check script of tests/mpi passes.
-pyfile() {
-    local what=$1 script=$2
-    shift 2
-    if "$PY" "$SRC/tests/mpi/$script" "$@" >"$T/py" 2>&1; then ok "$what: $(tail -1 "$T/py")"; else bad "$what"; cat "$T/py"; fi
-}
 
 # ---- IOR's and mdtest's own output (issue 28): IOR's Results rows, Max Write/Read and summary,
 # mdtest's SUMMARY tables, line for line in those tools' shapes, every number the results file's
