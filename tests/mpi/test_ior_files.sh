@@ -53,6 +53,17 @@ pycheck "ior -r -F -i 2: each repetition read both files (2 x 256 KiB)" ior_file
 check "ior -r -F: both files untouched" diff "$T/g.before" <(snap "$D/g.00000000" "$D/g.00000001")
 
 # ---- IOR's own files (written here by dd): read, never changed
+# -W writes --verify's pattern, a later job's -R checks it: the pattern follows the files' name
+ior -w -W -k -F -t 64k -b 256k -o "$D/v" -- --no-results
+check "ior -w -W -k -F -o DIR/v: exit 0" [ "$RC" -eq 0 ]
+ior -r -R -F -t 64k -b 256k -o "$D/v" -- --no-results
+check "ior -r -R -F -o DIR/v in another job: exit 0, every byte checked (rc $RC)" [ "$RC" -eq 0 ]
+check "ior -r -R: no mismatch reported" hasnt "mismatch"
+ior -r -R -F -t 64k -b 256k -o "$D/g" -- --no-results
+check "ior -r -R over files written without -W: exit 1, the mismatch named" \
+    sh -c "[ $RC -eq 1 ] && grep -q 'g.0000000[01]' '$T/err'"
+rm -f "$D"/v.0000000[01]
+
 dd if=/dev/urandom of="$D/ior.dat" bs=64k count=40 status=none
 dd if=/dev/urandom of="$D/iorF.00000000" bs=64k count=8 status=none
 dd if=/dev/urandom of="$D/iorF.00000001" bs=64k count=8 status=none
