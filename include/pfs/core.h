@@ -202,4 +202,19 @@ double pfs_mean_m2(const double *v, int n, double *m2);
 int pfs_clock_estimate(const double *t0, const double *tr, const double *t1, int n,
                        double *correction, double *uncertainty);
 
+/* Lines of text told at once, one a line (a job file's or an IOR script's
+ * every mistake): count counts every line added; with once, a line already
+ * there is not written again. buf NULL (or len 0): only counted. */
+struct pfs_lines {
+    char *buf;
+    size_t len, used;
+    int count, once;
+};
+
+/* Local. s without its leading white space, its trailing cut off in place. */
+char *pfs_trim(char *s);
+
+/* Local. Adds one line (fmt, without its newline), as far as it fits. */
+void pfs_lines_add(struct pfs_lines *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 #endif

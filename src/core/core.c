@@ -1,6 +1,9 @@
 /* Offsets, permutations, patterns, placement: pure functions. */
 #include "pfs/core.h"
 
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -341,4 +344,35 @@ int pfs_reorder_shift(const int *node_of_rank, int nranks)
             return s;
     }
     return 0;
+}
+
+void pfs_lines_add(struct pfs_lines *l, const char *fmt, ...)
+{
+    l->count++;
+    if (!l->buf || l->used + 1 >= l->len)
+        return;
+    const size_t start = l->used, room = l->len - start;
+    va_list ap;
+    va_start(ap, fmt);
+    int w = vsnprintf(l->buf + start, room, fmt, ap);
+    va_end(ap);
+    const size_t n = w <= 0 ? 0 : (size_t)w < room ? (size_t)w : room - 1;
+    for (size_t p = 0; l->once && p < start; p += strcspn(l->buf + p, "\n") + 1)
+        if (strcspn(l->buf + p, "\n") == n && strncmp(l->buf + p, l->buf + start, n) == 0) {
+            l->buf[start] = '\0';
+            return;
+        }
+    l->used += n;
+    if (l->used + 1 < l->len)
+        l->buf[l->used++] = '\n', l->buf[l->used] = '\0';
+}
+
+char *pfs_trim(char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    size_t n = strlen(s);
+    while (n && isspace((unsigned char)s[n - 1]))
+        s[--n] = '\0';
+    return s;
 }

@@ -7,13 +7,13 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "frontend_int.h"
 #include "pfs/cmdline.h"
+#include "pfs/core.h"
 
 enum kind {
     K_VALUE,     /* -b VALUE */
@@ -92,34 +92,6 @@ static const struct key keys[] = {
 #define NK ((int)(sizeof(keys) / sizeof(keys[0])))
 #define MAX_TAB 256 /* entries of fe_ior_tab the command line's flags are marked in */
 
-/* Lines of text, each once (a key at fault in every test is told once). */
-struct out {
-    char *buf;
-    size_t len, used;
-    int count;
-};
-
-static void out_line(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void out_line(struct out *o, const char *fmt, ...)
-{
-    char line[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof(line), fmt, ap);
-    va_end(ap);
-    o->count++;
-    const size_t n = strlen(line);
-    for (const char *p = o->buf; p && *p; p += strcspn(p, "\n") + 1)
-        if (strcspn(p, "\n") == n && strncmp(p, line, n) == 0)
-            return;
-    if (o->buf && o->used + n + 2 <= o->len) {
-        memcpy(o->buf + o->used, line, n);
-        o->used += n;
-        o->buf[o->used++] = '\n';
-        o->buf[o->used] = '\0';
-    }
-}
-
 /* One test: each key's value (a pointer into the script's copy) and line. */
 struct test {
     const char *val[NK];
@@ -139,22 +111,12 @@ struct cli {
 struct ctx {
     const char *path;
     int nranks;
-    struct out bad, notes;
+    struct pfs_lines bad, notes;
     struct test cur, *t;
     int n, cap, oom;
     int runflag, run_at, pending; /* pending: the first option line since the last RUN */
     struct cli cli;
 };
-
-static char *trim(char *s)
-{
-    while (isspace((unsigned char)*s))
-        s++;
-    size_t n = strlen(s);
-    while (n && isspace((unsigned char)s[n - 1]))
-        s[--n] = '\0';
-    return s;
-}
 
 static const struct fe_opt *tab_opt(const char *name)
 {
@@ -204,21 +166,21 @@ static void set_key(struct ctx *c, const char *key, const char *val, int ln)
     while (i < NK && strcasecmp(keys[i].name, key) != 0)
         i++;
     if (i == NK) {
-        out_line(&c->bad, "ior %s:%d: %s: not an IOR script key pfsbench translates (docs/usage.md, \"IOR scripts\", "
+        pfs_lines_add(&c->bad, "ior %s:%d: %s: not an IOR script key pfsbench translates (docs/usage.md, \"IOR scripts\", "
                  "lists them)", c->path, ln, key);
         return;
     }
     const struct key *k = &keys[i];
     long flag = 0;
     if (k->kind == K_FLAG && flag_value(val, &flag) != 0) {
-        out_line(&c->bad, "ior %s:%d: %s=%s: IOR reads a whole number here (0 is off)", c->path, ln, k->name, val);
+        pfs_lines_add(&c->bad, "ior %s:%d: %s=%s: IOR reads a whole number here (0 is off)", c->path, ln, k->name, val);
         return;
     }
     const struct fe_opt *o = tab_opt(k->opt);
     if (o && o->why) {
         if ((k->kind == K_FLAG && flag == 0) || (k->idle && strcmp(val, k->idle) == 0))
             return; /* IOR's default: nothing asked */
-        out_line(&c->bad, "ior %s:%d: %s=%s (IOR's %s): %s", c->path, ln, k->name, val, k->opt, o->why);
+        pfs_lines_add(&c->bad, "ior %s:%d: %s=%s (IOR's %s): %s", c->path, ln, k->name, val, k->opt, o->why);
         return;
     }
     c->cur.val[slot_of(i)] = val;
@@ -240,19 +202,19 @@ static void on_options(struct ctx *c, char *line, int ln)
         next = comma ? comma + 1 : NULL;
         if (comma)
             *comma = '\0';
-        char *d = trim(piece), *eq = strchr(d, '=');
+        char *d = pfs_trim(piece), *eq = strchr(d, '=');
         if (!*d) {
-            out_line(&c->bad, "ior %s:%d: an empty directive (a comma with nothing after it)", c->path, ln);
+            pfs_lines_add(&c->bad, "ior %s:%d: an empty directive (a comma with nothing after it)", c->path, ln);
             continue;
         }
         if (!eq) {
-            out_line(&c->bad, "ior %s:%d: '%s': a directive is KEY=VALUE", c->path, ln, d);
+            pfs_lines_add(&c->bad, "ior %s:%d: '%s': a directive is KEY=VALUE", c->path, ln, d);
             continue;
         }
         *eq = '\0';
-        char *key = trim(d), *val = trim(eq + 1);
+        char *key = pfs_trim(d), *val = pfs_trim(eq + 1);
         if (!*key || !*val || key[strcspn(key, " \t")] || val[strcspn(val, " \t")])
-            out_line(&c->bad, "ior %s:%d: '%s=%s': a directive is KEY=VALUE, one word each", c->path, ln, key, val);
+            pfs_lines_add(&c->bad, "ior %s:%d: '%s=%s': a directive is KEY=VALUE, one word each", c->path, ln, key, val);
         else
             set_key(c, key, val, ln);
     }
@@ -267,7 +229,7 @@ static void parse_script(struct ctx *c, char *text)
         nl = strchr(s, '\n');
         if (nl)
             *nl = '\0';
-        char *line = trim(s);
+        char *line = pfs_trim(s);
         ln++;
         if (!started) {
             started = strcasecmp(line, "ior start") == 0;
@@ -288,7 +250,7 @@ static void parse_script(struct ctx *c, char *text)
         }
     }
     if (!started) {
-        out_line(&c->bad, "ior %s: no 'IOR START' line (IOR reads a script's options from the line after it)", c->path);
+        pfs_lines_add(&c->bad, "ior %s: no 'IOR START' line (IOR reads a script's options from the line after it)", c->path);
         return;
     }
     if (c->runflag) {
@@ -297,10 +259,10 @@ static void parse_script(struct ctx *c, char *text)
     }
     emit(c, c->pending ? c->pending : ln);
     if (c->pending)
-        out_line(&c->notes, "ior %s:%d: options with no RUN after them: IOR runs them as a test of their own, and so "
+        pfs_lines_add(&c->notes, "ior %s:%d: options with no RUN after them: IOR runs them as a test of their own, and so "
                  "does pfsbench", c->path, c->pending);
     else if (c->n == 1)
-        out_line(&c->notes, "ior %s: no RUN: IOR runs the command line's options once, and so does pfsbench", c->path);
+        pfs_lines_add(&c->notes, "ior %s: no RUN: IOR runs the command line's options once, and so does pfsbench", c->path);
 }
 
 /* The command line's flags, each test's first words. */
@@ -363,11 +325,11 @@ const char *pfs_iorscript_path(int argc, char **argv)
 
 /* A front-end line of a test ("ior OPT: ..."), told with the script's
  * line of the key that gave OPT; as it is when the command line gave it. */
-static void relay(struct ctx *c, struct out *o, const struct test *t, const char *line, size_t len)
+static void relay(struct ctx *c, struct pfs_lines *o, const struct test *t, const char *line, size_t len)
 {
     const char *opt = line + 4, *colon = memchr(opt, ':', len > 4 ? len - 4 : 0);
     if (len <= 4 || strncmp(line, "ior ", 4) != 0 || !colon || colon + 2 > line + len) {
-        out_line(o, "%.*s", (int)len, line);
+        pfs_lines_add(o, "%.*s", (int)len, line);
         return;
     }
     const size_t n = (size_t)(colon - opt), restn = len - (size_t)(colon + 2 - line);
@@ -380,16 +342,16 @@ static void relay(struct ctx *c, struct out *o, const struct test *t, const char
         if (k->kind == K_DIRECTIVE && (restn <= kn || strncasecmp(rest, k->name, kn) != 0 || rest[kn] != '='))
             continue;
         if (k->kind == K_DIRECTIVE)
-            out_line(o, "ior %s:%d: %.*s", c->path, t->line[s], (int)restn, rest);
+            pfs_lines_add(o, "ior %s:%d: %.*s", c->path, t->line[s], (int)restn, rest);
         else
-            out_line(o, "ior %s:%d: %s=%s (IOR's %s): %.*s", c->path, t->line[s], k->name, t->val[s], k->opt,
+            pfs_lines_add(o, "ior %s:%d: %s=%s (IOR's %s): %.*s", c->path, t->line[s], k->name, t->val[s], k->opt,
                      (int)restn, rest);
         return;
     }
-    out_line(o, "%.*s", (int)len, line);
+    pfs_lines_add(o, "%.*s", (int)len, line);
 }
 
-static void relay_all(struct ctx *c, struct out *o, const struct test *t, const char *text)
+static void relay_all(struct ctx *c, struct pfs_lines *o, const struct test *t, const char *text)
 {
     for (const char *p = text; *p; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] == '\n'))
         relay(c, o, t, p, strcspn(p, "\n"));
@@ -409,7 +371,7 @@ static int test_words(struct ctx *c, const struct test *t, char **w, char *pool,
         if (!t->val[s] || (k->kind == K_FLAG && flag_value(t->val[s], &flag) == 0 && flag == 0)) {
             const struct fe_opt *o = tab_opt(k->opt);
             if (t->val[s] && o && o - fe_ior_tab < MAX_TAB && c->cli.seen[o - fe_ior_tab])
-                out_line(&c->bad, "ior %s:%d: %s=0: the command line's %s before -f sets it for every test; give "
+                pfs_lines_add(&c->bad, "ior %s:%d: %s=0: the command line's %s before -f sets it for every test; give "
                          "it in the script where it is on instead", c->path, t->line[s], k->name, k->opt);
             continue;
         }
@@ -477,7 +439,7 @@ static void translate_tests(struct ctx *c, struct pfs_jobfile *jf, struct pfs_fr
         }
         relay_all(c, &c->notes, t, msg);
         if (xr.report[0] && x->report[0] && strcmp(xr.report, x->report) != 0)
-            out_line(&c->bad, "ior %s:%d: summaryFile=%s, where a test before it names %s: the job prints one "
+            pfs_lines_add(&c->bad, "ior %s:%d: summaryFile=%s, where a test before it names %s: the job prints one "
                      "report", c->path, t->at, xr.report, x->report);
         else if (xr.report[0])
             snprintf(x->report, sizeof(x->report), "%s", xr.report);
@@ -510,18 +472,18 @@ int pfs_iorscript_translate(const char *path, const char *text, int nranks, int 
     }
     c->path = path;
     c->nranks = nranks;
-    c->bad = (struct out){.buf = err, .len = len};
+    c->bad = (struct pfs_lines){.buf = err, .len = len, .once = 1}; /* a key at fault in every test, told once */
     char *notes = calloc(1, PFS_FRONTEND_ERRLEN);
-    c->notes = (struct out){.buf = notes, .len = notes ? PFS_FRONTEND_ERRLEN : 0};
+    c->notes = (struct pfs_lines){.buf = notes, .len = notes ? PFS_FRONTEND_ERRLEN : 0, .once = 1};
     split_cli(argc - first, argv + first, &c->cli, &bad_at);
     if (bad_at >= 0)
-        out_line(&c->bad, "ior -f: '%s': give -f FILE last, then -- and pfsbench's options: IOR applies no option "
+        pfs_lines_add(&c->bad, "ior -f: '%s': give -f FILE last, then -- and pfsbench's options: IOR applies no option "
                  "after -f to the script's tests", argv[first + bad_at]);
     parse_script(c, copy);
     if (c->n && !c->oom) /* every refusal at once: the tests' too */
         translate_tests(c, jf, x);
     if (c->oom)
-        out_line(&c->bad, "ior -f %s: out of memory", path);
+        pfs_lines_add(&c->bad, "ior -f %s: out of memory", path);
     int rc = c->bad.count ? -1 : 0;
     if (rc != 0)
         pfs_jobfile_free(jf);

@@ -1,10 +1,10 @@
 /* Job files (pfs/jobfile.h): fio's syntax over pfsbench's long options. */
 #include "pfs/jobfile.h"
 #include "pfs/config.h"
+#include "pfs/core.h"
 
 #include <ctype.h>
 #include <stdint.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,28 +35,6 @@ static const struct pfs_opt *find_opt(const char *name)
 }
 
 static int takes_value(const struct pfs_opt *o) { return !(o->type == T_FLAG || (o->type == T_ACTION && !o->arg)); }
-
-/* Errors pile up in err, one line each, so a file's every mistake is told at once. */
-struct errs {
-    char *buf;
-    size_t len, n;
-    int count;
-};
-
-static void add_err(struct errs *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void add_err(struct errs *e, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    if (e->n < e->len) {
-        int w = vsnprintf(e->buf + e->n, e->len - e->n, fmt, ap);
-        e->n += w > 0 ? (size_t)w : 0;
-        if (e->n < e->len - 1)
-            e->buf[e->n++] = '\n', e->buf[e->n] = '\0';
-    }
-    va_end(ap);
-    e->count++;
-}
 
 /* A growing list of words with the line each came from. */
 struct words {
@@ -95,16 +73,6 @@ static void words_free(struct words *v)
     *v = (struct words){0};
 }
 
-static char *trim(char *s)
-{
-    while (isspace((unsigned char)*s))
-        s++;
-    size_t n = strlen(s);
-    while (n && isspace((unsigned char)s[n - 1]))
-        s[--n] = '\0';
-    return s;
-}
-
 static int name_ok(const char *s)
 {
     if (!*s || strlen(s) >= sizeof(((struct pfs_job_section *)0)->name))
@@ -116,7 +84,7 @@ static int name_ok(const char *s)
 }
 
 /* A fio key (jobfile_fio.c's table): its pfsbench words, or why not. */
-static int fio_line(const char *key, const char *val, int line, const char *path, struct words *to, struct errs *e,
+static int fio_line(const char *key, const char *val, int line, const char *path, struct words *to, struct pfs_lines *e,
                     int *oom, unsigned *fio)
 {
     char words[PFS_FIO_WORDS][PFS_FIO_WORDLEN];
@@ -124,11 +92,11 @@ static int fio_line(const char *key, const char *val, int line, const char *path
     int n = 0;
     switch (pfs_fio_translate(key, val, words, &n, why, sizeof(why))) {
     case PFS_FIO_UNKNOWN:
-        add_err(e, "%s:%d: unknown option '%s' (job files use pfsbench's long option names: transfer, block, phases ...; "
+        pfs_lines_add(e, "%s:%d: unknown option '%s' (job files use pfsbench's long option names: transfer, block, phases ...; "
                 "or fio's bs, size, rw ...)", path, line, key);
         return 1;
     case PFS_FIO_REFUSED:
-        add_err(e, "%s:%d: %s", path, line, why);
+        pfs_lines_add(e, "%s:%d: %s", path, line, why);
         return 1;
     case PFS_FIO_OK:
         *fio |= PFS_FIO_USED | (strcmp(key, "time_based") == 0 ? PFS_FIO_TIME_BASED : 0);
@@ -142,32 +110,32 @@ static int fio_line(const char *key, const char *val, int line, const char *path
 
 /* One `key [= value]` line into words (as --key=value or --key). 0, or 1
  * when the line is an error (told in e). */
-static int option_line(char *s, int line, const char *path, struct words *to, struct errs *e, int *oom, unsigned *fio)
+static int option_line(char *s, int line, const char *path, struct words *to, struct pfs_lines *e, int *oom, unsigned *fio)
 {
     char *eq = strchr(s, '=');
     char *key = s, *val = NULL;
     if (eq) {
         *eq = '\0';
-        val = trim(eq + 1);
+        val = pfs_trim(eq + 1);
     }
-    key = trim(key);
+    key = pfs_trim(key);
     const struct pfs_opt *o = find_opt(key);
     if (!o || pfs_fio_overrides(key, val))
         return fio_line(key, val, line, path, to, e, oom, fio);
     if (refused_in_jobs(o)) {
-        add_err(e, "%s:%d: '%s' cannot be used in a job file", path, line, key);
+        pfs_lines_add(e, "%s:%d: '%s' cannot be used in a job file", path, line, key);
         return 1;
     }
     char word[PFS_PATH_MAX + 256];
     if (takes_value(o)) {
         if (!val || !*val) {
-            add_err(e, "%s:%d: '%s' needs a value: %s = %s", path, line, key, key, o->arg ? o->arg : "VALUE");
+            pfs_lines_add(e, "%s:%d: '%s' needs a value: %s = %s", path, line, key, key, o->arg ? o->arg : "VALUE");
             return 1;
         }
         snprintf(word, sizeof(word), "--%s=%s", key, val);
     } else {
         if (val && strcmp(val, "1") != 0 && strcmp(val, "0") != 0) {
-            add_err(e, "%s:%d: '%s' is a flag: give it bare, or = 1 / = 0", path, line, key);
+            pfs_lines_add(e, "%s:%d: '%s' is a flag: give it bare, or = 1 / = 0", path, line, key);
             return 1;
         }
         if (val && strcmp(val, "0") == 0)
@@ -215,22 +183,22 @@ static int finish_section(struct pfs_job_section *sec, const struct words *glob,
 }
 
 /* A [name] header line. 0, or 1 when it is an error. */
-static int header_line(char *s, int line, const char *path, const struct pfs_jobfile *jf, struct errs *e, char *name)
+static int header_line(char *s, int line, const char *path, const struct pfs_jobfile *jf, struct pfs_lines *e, char *name)
 {
     size_t n = strlen(s);
     if (s[n - 1] != ']') {
-        add_err(e, "%s:%d: a section header is [name]", path, line);
+        pfs_lines_add(e, "%s:%d: a section header is [name]", path, line);
         return 1;
     }
     s[n - 1] = '\0';
-    char *nm = trim(s + 1);
+    char *nm = pfs_trim(s + 1);
     if (!name_ok(nm)) {
-        add_err(e, "%s:%d: section name '%s': use letters, digits, '-', '_' and '.', at most 63", path, line, nm);
+        pfs_lines_add(e, "%s:%d: section name '%s': use letters, digits, '-', '_' and '.', at most 63", path, line, nm);
         return 1;
     }
     for (int i = 0; i < jf->n; i++)
         if (strcmp(jf->sec[i].name, nm) == 0) {
-            add_err(e, "%s:%d: section [%s] again (first at line %d)", path, line, nm, jf->sec[i].line);
+            pfs_lines_add(e, "%s:%d: section [%s] again (first at line %d)", path, line, nm, jf->sec[i].line);
             return 1;
         }
     strcpy(name, nm);
@@ -256,12 +224,12 @@ static int runtime_line(const struct words *v)
  * time_based stops at size or runtime, whichever comes first; pfsbench's
  * always runs the runtime, so a fio section must say time_based. */
 static void close_section(struct parse_state *st, struct pfs_jobfile *jf, int cli_argc, char **cli_argv,
-                          const char *path, struct errs *e)
+                          const char *path, struct pfs_lines *e)
 {
     const unsigned fio = st->fio_glob | st->fio_own;
     const int rl = runtime_line(&st->own) ? runtime_line(&st->own) : runtime_line(&st->glob);
     if (st->in_section && (fio & PFS_FIO_USED) && !(fio & PFS_FIO_TIME_BASED) && rl)
-        add_err(e, "%s:%d: section [%s]: fio's runtime without time_based stops at size or runtime, whichever comes "
+        pfs_lines_add(e, "%s:%d: section [%s]: fio's runtime without time_based stops at size or runtime, whichever comes "
                 "first; pfsbench's runtime is time based: add time_based, or leave runtime out", path, rl,
                 jf->sec[jf->n - 1].name);
     if (st->in_section && finish_section(&jf->sec[jf->n - 1], &st->glob, cli_argc, cli_argv, &st->own) != 0)
@@ -274,18 +242,18 @@ static void close_section(struct parse_state *st, struct pfs_jobfile *jf, int cl
 /* `concurrent = TAG` / `share = N`: a section's words about how it runs,
  * not options. 1 when the line was one of them (told in e when wrong). */
 static int group_line(const char *s, int line, const char *path, int in_section, struct pfs_job_section *sec,
-                      struct errs *e)
+                      struct pfs_lines *e)
 {
     char key[32], val[96];
     if (sscanf(s, " %31[a-z] = %95s", key, val) != 2 || (strcmp(key, "concurrent") && strcmp(key, "share")))
         return 0;
     if (!in_section) {
-        add_err(e, "%s:%d: '%s' belongs in a [name] section, not [global]", path, line, key);
+        pfs_lines_add(e, "%s:%d: '%s' belongs in a [name] section, not [global]", path, line, key);
         return 1;
     }
     if (key[0] == 'c') {
         if (!name_ok(val))
-            add_err(e, "%s:%d: concurrent = %s: use letters, digits, '-', '_' and '.'", path, line, val);
+            pfs_lines_add(e, "%s:%d: concurrent = %s: use letters, digits, '-', '_' and '.'", path, line, val);
         else
             snprintf(sec->group, sizeof(sec->group), "%.63s", val);
         return 1;
@@ -293,14 +261,14 @@ static int group_line(const char *s, int line, const char *path, int in_section,
     char *end;
     long v = strtol(val, &end, 10);
     if (*end || v < 1 || v > 1000000)
-        add_err(e, "%s:%d: share = %s: a whole number from 1 to 1000000", path, line, val);
+        pfs_lines_add(e, "%s:%d: share = %s: a whole number from 1 to 1000000", path, line, val);
     else
         sec->share = (int)v;
     return 1;
 }
 
 /* Sections of one concurrent group follow each other: a group is run as one step. */
-static void check_groups(const char *path, const struct pfs_jobfile *jf, struct errs *e)
+static void check_groups(const char *path, const struct pfs_jobfile *jf, struct pfs_lines *e)
 {
     for (int i = 0; i < jf->n; i++) {
         const char *g = jf->sec[i].group;
@@ -308,13 +276,13 @@ static void check_groups(const char *path, const struct pfs_jobfile *jf, struct 
             continue;
         for (int j = i + 1; j < jf->n; j++)
             if (strcmp(jf->sec[j].group, g) == 0 && strcmp(jf->sec[j - 1].group, g) != 0)
-                add_err(e, "%s:%d: section [%s]: concurrent = %s again after other sections; put a group's sections "
+                pfs_lines_add(e, "%s:%d: section [%s]: concurrent = %s again after other sections; put a group's sections "
                         "one after the other", path, jf->sec[j].line, jf->sec[j].name, g);
     }
 }
 
 static void one_line(struct parse_state *st, char *s, int line, const char *path, struct pfs_jobfile *jf,
-                     int cli_argc, char **cli_argv, struct errs *e)
+                     int cli_argc, char **cli_argv, struct pfs_lines *e)
 {
     if (!*s || *s == '#' || *s == ';')
         return;
@@ -328,7 +296,7 @@ static void one_line(struct parse_state *st, char *s, int line, const char *path
         if (st->in_global)
             return;
         if (jf->n == PFS_JOB_MAX_SECTIONS) {
-            add_err(e, "%s:%d: more than %d sections", path, line, PFS_JOB_MAX_SECTIONS);
+            pfs_lines_add(e, "%s:%d: more than %d sections", path, line, PFS_JOB_MAX_SECTIONS);
             return;
         }
         struct pfs_job_section *sec = realloc(jf->sec, sizeof(*sec) * (size_t)(jf->n + 1));
@@ -347,7 +315,7 @@ static void one_line(struct parse_state *st, char *s, int line, const char *path
         group_line(s, line, path, st->in_section, st->in_section ? &jf->sec[jf->n - 1] : NULL, e))
         return;
     if (!st->in_global && !st->in_section) {
-        add_err(e, "%s:%d: an option before any section: put it under [global] or a [name]", path, line);
+        pfs_lines_add(e, "%s:%d: an option before any section: put it under [global] or a [name]", path, line);
         return;
     }
     option_line(s, line, path, st->in_global ? &st->glob : &st->own, e, &st->oom,
@@ -357,14 +325,14 @@ static void one_line(struct parse_state *st, char *s, int line, const char *path
 int pfs_jobfile_parse(const char *path, const char *text, int cli_argc, char **cli_argv, struct pfs_jobfile *jf,
                       char *err, size_t len)
 {
-    struct errs e = {err, len, 0, 0};
+    struct pfs_lines e = {err, len, 0, 0, 0}; /* errors pile up, one a line: a file's every mistake at once */
     struct parse_state st = {0};
     *jf = (struct pfs_jobfile){0};
     if (len)
         err[0] = '\0';
     char *copy = strdup(text ? text : "");
     if (!copy) {
-        add_err(&e, "%s: out of memory", path);
+        pfs_lines_add(&e, "%s: out of memory", path);
         return -1;
     }
     int line = 0;
@@ -372,7 +340,7 @@ int pfs_jobfile_parse(const char *path, const char *text, int cli_argc, char **c
         char *nl = strchr(s, '\n');
         if (nl)
             *nl = '\0';
-        one_line(&st, trim(s), ++line, path, jf, cli_argc, cli_argv, &e);
+        one_line(&st, pfs_trim(s), ++line, path, jf, cli_argc, cli_argv, &e);
         s = nl ? nl + 1 : NULL;
     }
     close_section(&st, jf, cli_argc, cli_argv, path, &e);
@@ -380,9 +348,9 @@ int pfs_jobfile_parse(const char *path, const char *text, int cli_argc, char **c
     check_groups(path, jf, &e);
     free(copy);
     if (!jf->n && !e.count)
-        add_err(&e, "%s: no [name] section: nothing to run", path);
+        pfs_lines_add(&e, "%s: no [name] section: nothing to run", path);
     if (st.oom)
-        add_err(&e, "%s: out of memory", path);
+        pfs_lines_add(&e, "%s: out of memory", path);
     if (e.count) {
         pfs_jobfile_free(jf);
         return -1;
@@ -404,7 +372,7 @@ static int line_of(const struct pfs_job_section *sec, const char *msg)
 
 int pfs_jobfile_check(const char *path, const struct pfs_jobfile *jf, int nranks, char *err, size_t len)
 {
-    struct errs e = {err, len, 0, 0};
+    struct pfs_lines e = {err, len, 0, 0, 0}; /* errors pile up, one a line: a file's every mistake at once */
     if (len)
         err[0] = '\0';
     for (int i = 0; i < jf->n; i++) {
@@ -428,7 +396,7 @@ int pfs_jobfile_check(const char *path, const struct pfs_jobfile *jf, int nranks
                          sec->group, k, nranks, nranks == 1 ? "" : "s"), pr = PFS_PARSE_ERROR;
         }
         if (pr != PFS_PARSE_RUN)
-            add_err(&e, "%s:%d: section [%s]: %s", path, line_of(sec, msg), sec->name,
+            pfs_lines_add(&e, "%s:%d: section [%s]: %s", path, line_of(sec, msg), sec->name,
                     pr == PFS_PARSE_ERROR ? msg : "help, version and listings cannot run from a job file");
     }
     return e.count ? -1 : 0;

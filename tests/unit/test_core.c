@@ -447,10 +447,37 @@ static void test_placement_random(void **state)
     assert_int_equal(pfs_placement_cache_node(got, 0, 0, 1, mems, &d, &m), -1);
 }
 
+/* pfs_lines_add: a line each, counted; with once a line already there is
+ * not written again; cut where the buffer ends; only counted without one. */
+static void test_lines(void **state)
+{
+    (void)state;
+    char buf[32];
+    struct pfs_lines l = {buf, sizeof(buf), 0, 0, 1};
+    pfs_lines_add(&l, "a %d", 1);
+    pfs_lines_add(&l, "bb");
+    pfs_lines_add(&l, "a %d", 1);
+    pfs_lines_add(&l, "a 12");
+    assert_string_equal(buf, "a 1\nbb\na 12\n");
+    assert_int_equal(l.count, 4);
+    pfs_lines_add(&l, "%s", "0123456789abcdefghijklmnopqrstuvwxyz");
+    assert_int_equal(strlen(buf), sizeof(buf) - 1);
+    assert_memory_equal(buf, "a 1\nbb\na 12\n0123456789abcdefghi", sizeof(buf) - 1);
+    struct pfs_lines all = {buf, sizeof(buf), 0, 0, 0};
+    pfs_lines_add(&all, "x");
+    pfs_lines_add(&all, "x");
+    assert_string_equal(buf, "x\nx\n");
+    struct pfs_lines none = {NULL, 0, 0, 0, 1};
+    pfs_lines_add(&none, "y");
+    assert_int_equal(none.count, 1);
+    char t[] = " \t key = v \n";
+    assert_string_equal(pfs_trim(t), "key = v");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_offsets), cmocka_unit_test(test_offsets_segments), cmocka_unit_test(test_reorder_random), cmocka_unit_test(test_permute), cmocka_unit_test(test_pattern), cmocka_unit_test(test_pattern_any_size),
+        cmocka_unit_test(test_lines), cmocka_unit_test(test_offsets), cmocka_unit_test(test_offsets_segments), cmocka_unit_test(test_reorder_random), cmocka_unit_test(test_permute), cmocka_unit_test(test_pattern), cmocka_unit_test(test_pattern_any_size),
         cmocka_unit_test(test_random_fill), cmocka_unit_test(test_placement), cmocka_unit_test(test_placement_random),
     };
     return cmocka_run_group_tests_name("core", tests, NULL, NULL);
