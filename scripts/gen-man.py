@@ -10,6 +10,32 @@ import subprocess
 import sys
 
 
+# The EXAMPLES section: what each does, then its command lines (docs/usage.md
+# and docs/recipes.md have them at length, with real output).
+EXAMPLES = [
+    ("Write then read 4 GiB per rank, a file per rank, 1 MiB transfers, fsync at close, 3 repetitions, "
+     "the results appended to results.h5:",
+     ["mpirun -np 16 --map-by node pfsbench -d /scratch/me -t 1m -b 4g -F -p write,read -e -i 3 -o results.h5"]),
+    ("The same as an IOR command line; the data files are /scratch/me/f.00000000 ...; -C reads another "
+     "node's data:",
+     ["mpirun -np 16 --map-by node pfsbench ior -w -r -F -C -e -t 1m -b 4g -i 3 -o /scratch/me/f"]),
+    ("IOR's write and read in two jobs, the write stopped after 300 s (IO500's ior-easy): the read reads "
+     "what the write reached:",
+     ["mpirun -np 16 pfsbench ior -w -k -F -e -t 2m -b 100g -D 300 -O stoneWallingWearOut=1 "
+      "-O stoneWallingStatusFile=/scratch/me/sw -o /scratch/me/easy/f",
+      "mpirun -np 16 pfsbench ior -r -F -t 2m -b 100g -O stoneWallingStatusFile=/scratch/me/sw "
+      "-o /scratch/me/easy/f"]),
+    ("mdtest's phases in three jobs over one tree in /scratch/me/md (-C keeps it, -r removes it):",
+     ["mpirun -np 16 pfsbench mdtest -C -F -n 10000 -d /scratch/me/md",
+      "mpirun -np 16 pfsbench mdtest -T -F -n 10000 -d /scratch/me/md",
+      "mpirun -np 16 pfsbench mdtest -r -F -n 10000 -d /scratch/me/md"]),
+    ("IO500's phases in IO500's order, scored as IO500 scores them (not an IO500 submission):",
+     ["mpirun -np 16 --map-by node pfsbench -f jobs/io500.job -o io500.h5", "pfs-io500 io500.h5"]),
+    ("A page to share: the header, tables, warnings and charts of every run in a results file:",
+     ["pfs-report results.h5 -o results.html"]),
+]
+
+
 def roff(text):
     return text.replace("\\", "\\e").replace("-", "\\-")
 
@@ -82,6 +108,9 @@ def main():
             i += 1
     rest = " ".join(l.strip() for l in lines[i:] if l.strip())
     out += [".SH EXIT STATUS", roff(rest.replace("exit status: ", ""))]
+    out += [".SH EXAMPLES"]
+    for what, cmds in EXAMPLES:
+        out += [".PP", roff(what), ".nf", ".RS"] + [roff(c) for c in cmds] + [".RE", ".fi"]
     out += [".SH FILES", "Data files are named \\fBpfsbench.\\fIRUNID\\fB.\\fISTREAM\\fR or "
             "\\fBpfsbench.\\fIRUNID\\fB.shared\\fR in DIR; metadata phases work in "
             "\\fBpfsbench.\\fIRUNID\\fB.md/\\fR. Results go to an HDF5 file (docs/results-format.md).",
