@@ -78,6 +78,7 @@ struct pfs_config {
     char run_id[64];        /* empty: made up by rank 0 */
     double straggler;       /* flag nodes below this fraction of the median node */
     int quiet;
+    int iozone_lines;       /* --iozone-lines: IOzone's throughput lines after the text report */
     int threads;            /* I/O threads per rank: streams = ranks x threads */
     int iodepth;            /* transfers in flight per stream with a PFS_CAP_ASYNC backend (1: one at a time) */
     int files;              /* metadata phases: files per stream */

@@ -23,10 +23,6 @@ struct pfs_frontend_extra {
      * file F instead of stdout; "" : stdout. pfs_main creates it
      * (O_EXCL|O_NOFOLLOW: an existing file is refused). */
     char report[PFS_FRONTEND_PATHLEN];
-    /* IOzone's throughput mode (`pfsbench iozone -t N`): after the text
-     * report, IOzone's "Children see throughput ..." lines
-     * (pfs/report_iozone.h); 0: none. */
-    int iozone_lines;
 };
 
 /* Local. The tool a command line speaks for: "ior", "mdtest" or "iozone"

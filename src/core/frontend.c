@@ -336,7 +336,6 @@ int pfs_frontend_translate_ex(const char *tool, int nranks, int argc, char **arg
         fe_refuse(&f, "-O", "summaryFile: this caller cannot send the report to a file");
     if (x) {
         snprintf(x->report, sizeof(x->report), "%s", f.report);
-        x->iozone_lines = f.iozone_lines;
     }
     if (f.nbad) {
         pfs_frontend_free(f.n, f.v);
@@ -430,7 +429,6 @@ static int asks_help(int argc, char **argv)
 int pfs_frontend_main(int speak, int nranks, int *argc, char ***argv, struct pfs_frontend_extra *x)
 {
     x->report[0] = '\0';
-    x->iozone_lines = 0;
     const char *tool = NULL;
     int first = pfs_frontend_detect(*argc, *argv, &tool);
     if (!first)

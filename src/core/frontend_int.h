@@ -40,7 +40,6 @@ struct fe {
     int nbad;
     char notes[PFS_FE_NOTES];
     char report[PFS_FRONTEND_PATHLEN]; /* IOR's -O summaryFile ("": none) */
-    int iozone_lines;  /* IOzone's -t: its throughput lines after the report */
     size_t notesused;
     int pass_argc;     /* words after a bare "--": native options, appended last */
     char **pass_argv;

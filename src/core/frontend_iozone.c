@@ -180,7 +180,6 @@ void fe_iozone(struct fe *f, int argc, char **argv)
         fe_refuse(f, "-i", "not given: IOzone would run every test; give -i 0 (write, rewrite) and/or -i 1 (read, "
                   "reread)");
     long threads = iz_threads(f, &s);
-    f->iozone_lines = s.threads > 0; /* -t: IOzone's throughput mode, and its lines */
     if (s.have_files && s.have_files < (s.threads ? s.threads : 1))
         fe_refuse(f, "-F", "%d names for -t %ld processes", s.have_files, s.threads);
     if (!s.close)
@@ -217,4 +216,6 @@ void fe_iozone(struct fe *f, int argc, char **argv)
         fe_add(f, "--direct");
     if (s.verify)
         fe_add(f, "--verify");
+    if (s.threads > 0) /* -t: IOzone's throughput mode, and its lines */
+        fe_add(f, "--iozone-lines");
 }

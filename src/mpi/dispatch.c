@@ -73,21 +73,7 @@ static int run_many(MPI_Comm comm, const struct pfs_config *cli, int sweep, int 
     return rc;
 }
 
-static int dispatch(MPI_Comm comm, int argc, char **argv, const struct drv_job *job, struct drv_jobctl *jc,
-                    int iozone_lines);
-
 int drv_dispatch(MPI_Comm comm, int argc, char **argv, const struct drv_job *job, struct drv_jobctl *jc)
-{
-    return dispatch(comm, argc, argv, job, jc, 0);
-}
-
-int drv_dispatch_fe(MPI_Comm comm, int argc, char **argv, int iozone_lines)
-{
-    return dispatch(comm, argc, argv, NULL, NULL, iozone_lines);
-}
-
-static int dispatch(MPI_Comm comm, int argc, char **argv, const struct drv_job *job, struct drv_jobctl *jc,
-                    int iozone_lines)
 {
     int rank;
     MPI_Comm_rank(comm, &rank);
@@ -131,7 +117,7 @@ static int dispatch(MPI_Comm comm, int argc, char **argv, const struct drv_job *
                 drv_print_warnings(cfg);
             rc = run_many(comm, cfg, 1, argc, argv, job, jc, NULL);
         } else {
-            rc = drv_run_one_as(comm, argc, argv, job, jc, iozone_lines);
+            rc = drv_run_one(comm, argc, argv, job, jc);
         }
     }
     free(cfg);
@@ -259,7 +245,7 @@ int pfs_main(MPI_Comm comm, int argc, char **argv)
         pfs_frontend_free(argc, argv);
         return PFS_EXIT_USAGE;
     }
-    int rc = drv_dispatch_fe(comm, argc, argv, x.iozone_lines);
+    int rc = drv_dispatch(comm, argc, argv, NULL, NULL);
     if (x.report[0] && rank == 0)
         report_done(&rf, rc == PFS_EXIT_USAGE);
     if (fe > 0)

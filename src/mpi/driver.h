@@ -226,7 +226,6 @@ struct ctx {
     struct record rec;
     struct lat_ctx lat;
     const struct drv_job *job;  /* NULL: not from a job file */
-    int iozone_lines;           /* `pfsbench iozone -t N`: IOzone's throughput lines after the text report */
 };
 
 /* dispatch.c: what argv asks for (help, --clean, -f, --ranks or one run),
@@ -236,13 +235,6 @@ int drv_dispatch(MPI_Comm comm, int argc, char **argv, const struct drv_job *job
  * a job or sweep when jc is set: then the watchdog ends the run, not the
  * job). argv holds no -f, --ranks, --clean or help: drv_dispatch took those. */
 int drv_run_one(MPI_Comm comm, int argc, char **argv, const struct drv_job *job, struct drv_jobctl *jc);
-/* The same, iozone_lines 1: after the text report, IOzone's throughput
- * lines (pfsbench iozone -t N; pfs/report_iozone.h). */
-int drv_run_one_as(MPI_Comm comm, int argc, char **argv, const struct drv_job *job, struct drv_jobctl *jc,
-                   int iozone_lines);
-/* dispatch.c: drv_dispatch for a front end's translated line: a single
- * run gets what the front end asked beside its words (iozone_lines). */
-int drv_dispatch_fe(MPI_Comm comm, int argc, char **argv, int iozone_lines);
 /* run.c, local, rank 0: what a single run refuses before it makes
  * anything (directory, memory, alignment, results file), for a config
  * resolved for nranks ranks; a job file's sections all pass it first. The

@@ -473,7 +473,7 @@ int drv_record_end(struct ctx *c, int failed)
             pfs_report_mdtest(stdout, d);
         else if (any)
             pfs_report_end(msg, d); /* the latency table (not with -q), the summary last */
-        if (c->iozone_lines && cfg->format == PFS_FORMAT_TEXT && any)
+        if (cfg->iozone_lines && cfg->format == PFS_FORMAT_TEXT && any)
             pfs_report_iozone(msg, d); /* pfsbench iozone -t N: IOzone's lines, after the report */
         /* The kept files' line even with -q: a scripted write-then-read reads its run id there. */
         if (cfg->keep && d->kept && cfg->file_name[0])

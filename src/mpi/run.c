@@ -280,12 +280,6 @@ static int run_left(struct ctx *c)
  * watchdog gives up is left from where it stands (leave_at). */
 int drv_run_one(MPI_Comm comm, int argc, char **argv, const struct drv_job *job, struct drv_jobctl *jc)
 {
-    return drv_run_one_as(comm, argc, argv, job, jc, 0);
-}
-
-int drv_run_one_as(MPI_Comm comm, int argc, char **argv, const struct drv_job *job, struct drv_jobctl *jc,
-                   int iozone_lines)
-{
     struct ctx *c = calloc(1, sizeof(*c));
     if (!c) {
         fprintf(stderr, "pfsbench: error: out of memory\n");
@@ -294,7 +288,6 @@ int drv_run_one_as(MPI_Comm comm, int argc, char **argv, const struct drv_job *j
     init_ctx(c, comm);
     c->job = job;
     c->jc = jc;
-    c->iozone_lines = iozone_lines;
     int rc = parse_and_check(c, argc, argv);
     if (rc < 0) {
         drv_catch_signals();

@@ -432,25 +432,27 @@ static void test_iozone(void **state)
 {
     (void)state;
     /* Seed 002: 16 processes, 4 GB each (here 4m), 256k records; -t 16 over 16, 4 and 1 ranks. */
-    expect("iozone", 16, "-i 0 -i 1 -r 256k -s 4m -t 16", "pfsbench -d . -t 256k -b 4m -p write,rewrite,read,reread");
-    expect("iozone", 4, "-i 0 -i 1 -r 256k -s 4m -t 16", "pfsbench -d . -t 256k -b 4m -p write,rewrite,read,reread --threads 4");
-    expect("iozone", 1, "-i 0 -i 1 -r 256k -s 4g -t 16", "pfsbench -d . -t 256k -b 4g -p write,rewrite,read,reread --threads 16");
+    expect("iozone", 16, "-i 0 -i 1 -r 256k -s 4m -t 16", "pfsbench -d . -t 256k -b 4m -p write,rewrite,read,reread "
+                                                          "--iozone-lines");
+    expect("iozone", 4, "-i 0 -i 1 -r 256k -s 4m -t 16", "pfsbench -d . -t 256k -b 4m -p write,rewrite,read,reread "
+                                                         "--threads 4 --iozone-lines");
+    expect("iozone", 1, "-i 0 -i 1 -r 256k -s 4g -t 16", "pfsbench -d . -t 256k -b 4g -p write,rewrite,read,reread "
+                                                         "--threads 16 --iozone-lines");
     assert_non_null(strstr(msg, "iozone -c: "));
     /* Seed 004 without its client list; attached -i0; IOzone's sizes are KiB without a suffix. */
-    expect("iozone", 2, "-i0 -i1 -c -e -w -r 16M -s 4m -t 2 -+n", "pfsbench -d . -t 16m -b 4m -p write,read --include-close -e -k");
+    expect("iozone", 2, "-i0 -i1 -c -e -w -r 16M -s 4m -t 2 -+n", "pfsbench -d . -t 16m -b 4m -p write,read "
+                                                                  "--include-close -e -k --iozone-lines");
     expect("iozone", 1, "-i 0 -r 64 -s 1024", "pfsbench -d . -t 64k -b 1m -p write,rewrite");
     expect("iozone", 1, "-i 0 -s 512k", "pfsbench -d . -t 4k -b 512k -p write,rewrite");
-    expect("iozone", 2, "-i 0 -i 9 -i 1 -t 2 -F /m/a /m/b -I -T -+u -C -x", "pfsbench -d /m -t 4k -b 512k -p write,rewrite,read,reread --direct");
+    expect("iozone", 2, "-i 0 -i 9 -i 1 -t 2 -F /m/a /m/b -I -T -+u -C -x", "pfsbench -d /m -t 4k -b 512k -p "
+                                                                            "write,rewrite,read,reread --direct --iozone-lines");
     expect("iozone", 1, "-i 1 -f /m/one -- --run-id R1", "pfsbench -d /m -t 4k -b 512k -p read,reread --run-id R1");
     /* IOzone's working directory (pfsrun --clients: the list's column) as -- -d; bare -F names are in it */
-    expect("iozone", 2, "-i 0 -t 2 -- -d /c", "pfsbench -t 4k -b 512k -p write,rewrite -d /c");
-    expect("iozone", 2, "-i 0 -t 2 -F a b -- --dir=/c", "pfsbench -t 4k -b 512k -p write,rewrite --dir=/c");
-    /* -t is IOzone's throughput mode: its lines follow the report; without -t, none */
-    assert_int_equal(extra.iozone_lines, 1);
-    expect("iozone", 1, "-i 0 -s 512k", "pfsbench -d . -t 4k -b 512k -p write,rewrite");
-    assert_int_equal(extra.iozone_lines, 0);
-    expect("ior", 1, "-w -t 1m -b 4m", "pfsbench -d . -t 1m -b 4m --shared -p write");
-    assert_int_equal(extra.iozone_lines, 0);
+    expect("iozone", 2, "-i 0 -t 2 -- -d /c", "pfsbench -t 4k -b 512k -p write,rewrite --iozone-lines -d /c");
+    expect("iozone", 2, "-i 0 -t 2 -F a b -- --dir=/c", "pfsbench -t 4k -b 512k -p write,rewrite --iozone-lines "
+                                                        "--dir=/c");
+    /* -t is IOzone's throughput mode: its lines follow the report (--iozone-lines); without -t, none */
+    expect("iozone", 1, "-i 0 -s 512k -t 1", "pfsbench -d . -t 4k -b 512k -p write,rewrite --iozone-lines");
 }
 
 static void test_iozone_refused(void **state)
