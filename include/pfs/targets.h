@@ -92,6 +92,9 @@ int pfs_layout_target(struct pfs_layout *l, const char *name, int64_t index);
 /* Local. Appends c with its slots (n = its stripes x width target
  * positions); c->first is set here. Returns 0, or -1 (no memory). */
 int pfs_layout_add_comp(struct pfs_layout *l, const struct pfs_layout_comp *c, const uint32_t *slots, uint32_t n);
+/* Local. Appends the target named name holding every byte of the file
+ * (one whole component of width 1). Returns 0, or -1 (no memory). */
+int pfs_layout_whole(struct pfs_layout *l, const char *name);
 /* Local. Makes l the unknown layout: the one target "unknown" holding every
  * byte; why (one line) goes to detail. Keeps l's provider name. */
 void pfs_layout_unknown(struct pfs_layout *l, const char *why);
@@ -158,6 +161,10 @@ struct pfs_target_provider {
     /* Fills out (pfs_layout_init'ed) for the open file fd; path names the
      * same file, for messages and commands. 0, or -1 with why set. */
     int (*layout)(struct pfs_targets *t, int fd, const char *path, struct pfs_layout *out, char *why, size_t len);
+    /* Instead of layout: `command command_arg PATH` is run and its output
+     * parsed (a pfs_*_parse_* above: 0, -1 with err set, -2 no memory). */
+    const char *command_arg;
+    int (*parse)(const char *text, struct pfs_layout *out, char *err, size_t errlen);
 };
 
 extern const struct pfs_target_provider pfs_target_lustre, pfs_target_ceph, pfs_target_gluster,

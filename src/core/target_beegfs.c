@@ -98,23 +98,10 @@ int pfs_beegfs_parse_entryinfo(const char *text, struct pfs_layout *out, char *e
     return 0;
 }
 
-static int beegfs_layout(struct pfs_targets *t, int fd, const char *path, struct pfs_layout *out, char *why,
-                         size_t len)
-{
-    (void)t;
-    char text[16384], err[256];
-    char *argv[] = {"beegfs-ctl", "--getentryinfo", (char *)path, NULL};
-    if (pfs_targets_run(fd, path, argv, text, sizeof(text), why, len) != 0)
-        return -1;
-    int rc = pfs_beegfs_parse_entryinfo(text, out, err, sizeof(err));
-    if (rc == -1)
-        snprintf(why, len, "beegfs-ctl --getentryinfo %s: %s", path, err);
-    return rc;
-}
-
 const struct pfs_target_provider pfs_target_beegfs = {
     .name = "beegfs",
     .types = "beegfs",
     .command = "beegfs-ctl",
-    .layout = beegfs_layout,
+    .command_arg = "--getentryinfo",
+    .parse = pfs_beegfs_parse_entryinfo,
 };

@@ -39,36 +39,17 @@ int pfs_gpfs_parse_mmlsattr(const char *text, struct pfs_layout *out, char *err,
     }
     value_of(text, "data replication:", repl, sizeof(repl));
     snprintf(name, sizeof(name), "pool:%s", pool);
-    int t = pfs_layout_target(out, name, -1);
-    if (t < 0)
-        return -2;
-    const uint32_t slot = (uint32_t)t;
-    const struct pfs_layout_comp c = {.start = 0, .end = PFS_LAYOUT_EOF, .kind = PFS_COMP_WHOLE, .count = 1,
-                                      .width = 1};
-    if (pfs_layout_add_comp(out, &c, &slot, 1) != 0)
+    if (pfs_layout_whole(out, name) != 0)
         return -2;
     snprintf(out->detail, sizeof(out->detail), "storage pool %s%s%s", pool, repl[0] ? ", data replication " : "",
              repl);
     return 0;
 }
 
-static int gpfs_layout(struct pfs_targets *t, int fd, const char *path, struct pfs_layout *out, char *why,
-                       size_t len)
-{
-    (void)t;
-    char text[8192], err[256];
-    char *argv[] = {"mmlsattr", "-L", (char *)path, NULL};
-    if (pfs_targets_run(fd, path, argv, text, sizeof(text), why, len) != 0)
-        return -1;
-    int rc = pfs_gpfs_parse_mmlsattr(text, out, err, sizeof(err));
-    if (rc == -1)
-        snprintf(why, len, "mmlsattr -L %s: %s", path, err);
-    return rc;
-}
-
 const struct pfs_target_provider pfs_target_gpfs = {
     .name = "gpfs",
     .types = "gpfs",
     .command = "mmlsattr",
-    .layout = gpfs_layout,
+    .command_arg = "-L",
+    .parse = pfs_gpfs_parse_mmlsattr,
 };

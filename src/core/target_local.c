@@ -12,17 +12,6 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-static int one_target(struct pfs_layout *out, const char *name)
-{
-    int t = pfs_layout_target(out, name, -1);
-    if (t < 0)
-        return -2;
-    const uint32_t slot = (uint32_t)t;
-    const struct pfs_layout_comp c = {.start = 0, .end = PFS_LAYOUT_EOF, .kind = PFS_COMP_WHOLE, .count = 1,
-                                      .width = 1};
-    return pfs_layout_add_comp(out, &c, &slot, 1) == 0 ? 0 : -2;
-}
-
 int pfs_local_parse_block(const char *sys_link, const char *host, struct pfs_layout *out, char *err,
                           size_t errlen)
 {
@@ -42,9 +31,8 @@ int pfs_local_parse_block(const char *sys_link, const char *host, struct pfs_lay
         snprintf(err, errlen, "device name %.40s too long", dev);
         return -1;
     }
-    int rc = one_target(out, name);
-    if (rc != 0)
-        return rc;
+    if (pfs_layout_whole(out, name) != 0)
+        return -2;
     if (strcmp(disk, dev) == 0)
         snprintf(out->detail, sizeof(out->detail), "block device %s", dev);
     else
@@ -59,7 +47,7 @@ static int local_layout(struct pfs_targets *t, int fd, const char *path, struct 
     char name[PFS_TARGET_NAME], sys[64], link[PATH_MAX], err[256];
     if (strcmp(type, "tmpfs") == 0 || strcmp(type, "ramfs") == 0 || strcmp(type, "hugetlbfs") == 0) {
         snprintf(name, sizeof(name), "%s:memory", t->host);
-        int rc = one_target(out, name);
+        int rc = pfs_layout_whole(out, name) == 0 ? 0 : -2;
         snprintf(out->detail, sizeof(out->detail), "%s: this node's memory", type);
         return rc;
     }

@@ -32,13 +32,7 @@ int pfs_nfs_parse_source(const char *source, struct pfs_layout *out, char *err, 
     }
     char name[PFS_TARGET_NAME];
     snprintf(name, sizeof(name), "%.*s", (int)n, host);
-    int t = pfs_layout_target(out, name, -1);
-    if (t < 0)
-        return -2;
-    const uint32_t slot = (uint32_t)t;
-    const struct pfs_layout_comp c = {.start = 0, .end = PFS_LAYOUT_EOF, .kind = PFS_COMP_WHOLE, .count = 1,
-                                      .width = 1};
-    if (pfs_layout_add_comp(out, &c, &slot, 1) != 0)
+    if (pfs_layout_whole(out, name) != 0)
         return -2;
     snprintf(out->detail, sizeof(out->detail), "server %s", source);
     return 0;

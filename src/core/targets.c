@@ -82,18 +82,24 @@ int pfs_layout_add_comp(struct pfs_layout *l, const struct pfs_layout_comp *c, c
     return 0;
 }
 
+int pfs_layout_whole(struct pfs_layout *l, const char *name)
+{
+    int t = pfs_layout_target(l, name, -1);
+    if (t < 0)
+        return -1;
+    const uint32_t slot = (uint32_t)t;
+    const struct pfs_layout_comp c = {.start = 0, .end = PFS_LAYOUT_EOF, .kind = PFS_COMP_WHOLE, .count = 1,
+                                      .width = 1};
+    return pfs_layout_add_comp(l, &c, &slot, 1);
+}
+
 void pfs_layout_unknown(struct pfs_layout *l, const char *why)
 {
     pfs_layout_free(l);
     snprintf(l->detail, sizeof(l->detail), "%s", why);
     /* Room for one of each is all this needs: without it, the layout has
      * no target, which the split reports as "not allocated yet". */
-    if (pfs_layout_target(l, "unknown", -1) == 0) {
-        const struct pfs_layout_comp c = {.start = 0, .end = PFS_LAYOUT_EOF, .kind = PFS_COMP_WHOLE, .count = 1,
-                                          .width = 1};
-        const uint32_t slot = 0;
-        pfs_layout_add_comp(l, &c, &slot, 1);
-    }
+    pfs_layout_whole(l, "unknown");
     l->known = 0;
 }
 
@@ -211,6 +217,21 @@ const char *pfs_targets_note(struct pfs_targets *t)
     return t->note;
 }
 
+/* A provider with a command: its output on the file, parsed; a parse
+ * error is named after the command line that printed it. */
+static int run_parse(const struct pfs_target_provider *p, int fd, const char *path, struct pfs_layout *out,
+                     char *why, size_t len)
+{
+    char text[16384], err[256];
+    char *argv[] = {(char *)p->command, (char *)p->command_arg, (char *)path, NULL};
+    if (pfs_targets_run(fd, path, argv, text, sizeof(text), why, len) != 0)
+        return -1;
+    int rc = p->parse(text, out, err, sizeof(err));
+    if (rc == -1)
+        snprintf(why, len, "%s %s %s: %s", p->command, p->command_arg, path, err);
+    return rc;
+}
+
 int pfs_targets_layout(struct pfs_targets *t, int fd, const char *path, struct pfs_layout *out)
 {
     char why[384], text[512];
@@ -226,7 +247,8 @@ int pfs_targets_layout(struct pfs_targets *t, int fd, const char *path, struct p
                  p->command);
     } else {
         why[0] = '\0';
-        int rc = p->layout(t, fd, path, out, why, sizeof(why));
+        int rc = p->parse ? run_parse(p, fd, path, out, why, sizeof(why))
+                          : p->layout(t, fd, path, out, why, sizeof(why));
         if (rc == 0 && out->ntargets > 0) {
             out->known = 1;
             return 1;

@@ -291,6 +291,67 @@ static void test_unknown_said_once(void **state)
     pfs_layout_free(&l);
 }
 
+/* A provider that runs a program: its output, when it does not parse, is
+ * named after the command line that printed it. The programs are scripts
+ * of this test's own, first on PATH. */
+static void put_program(const char *dir, const char *name)
+{
+    char p[PATH_MAX];
+    snprintf(p, sizeof(p), "%s/%s", dir, name);
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    fputs("#!/bin/sh\necho 'not what it prints'\n", f);
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(chmod(p, 0755), 0);
+}
+
+static void test_program_output_refused(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *type, *program, *command, *err;
+    } cases[] = {
+        {"gpfs", "mmlsattr", "mmlsattr -L", "no 'storage pool name:' in mmlsattr's output"},
+        {"beegfs", "beegfs-ctl", "beegfs-ctl --getentryinfo",
+         "no chunk size and storage target list in beegfs-ctl's output"},
+    };
+    char bin[] = "/tmp/test_targets_bin.XXXXXX", path[PATH_MAX], want[PATH_MAX + 256], env[PATH_MAX + 4096];
+    assert_non_null(mkdtemp(bin));
+    char *old = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+    snprintf(env, sizeof(env), "%s:%s", bin, old ? old : "/usr/bin:/bin");
+    setenv("PATH", env, 1);
+    struct pfs_fsinfo fs;
+    fsinfo_of("/dev/shm", &fs);
+    int fd = make_file("/dev/shm", path, sizeof(path));
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        put_program(bin, cases[i].program);
+        struct pfs_targets t;
+        struct pfs_layout l;
+        pfs_layout_init(&l, "x");
+        snprintf(fs.mount_type, sizeof(fs.mount_type), "%s", cases[i].type);
+        pfs_targets_init(&t, &fs, "h");
+        assert_int_equal(pfs_targets_layout(&t, fd, path, &l), 0);
+        assert_string_equal(l.targets[0].name, "unknown");
+        const char *note = pfs_targets_note(&t);
+        assert_non_null(note);
+        snprintf(want, sizeof(want), "%s %s: %s", cases[i].command, path, cases[i].err);
+        if (!strstr(note, want))
+            fail_msg("note '%s' lacks '%s'", note, want);
+        pfs_layout_free(&l);
+    }
+    if (old)
+        setenv("PATH", old, 1);
+    free(old);
+    close(fd);
+    unlink(path);
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char p[PATH_MAX];
+        snprintf(p, sizeof(p), "%s/%s", bin, cases[i].program);
+        unlink(p);
+    }
+    rmdir(bin);
+}
+
 static void test_provider_table(void **state)
 {
     (void)state;
@@ -350,6 +411,7 @@ int main(void)
         cmocka_unit_test(test_nfs_and_local),
         cmocka_unit_test(test_local_real),
         cmocka_unit_test(test_unknown_said_once),
+        cmocka_unit_test(test_program_output_refused),
         cmocka_unit_test(test_provider_table),
         cmocka_unit_test(test_layout_building),
     };
