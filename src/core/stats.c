@@ -52,31 +52,20 @@ void pfs_phase_reduce(const struct pfs_times *t, int nranks, struct pfs_phase_st
     }
 }
 
-/* One node's streams: their bytes, operations and span, by a scan of every
- * stream (O(nranks) per node): only for when pfs_node_spans' table cannot
- * be allocated. */
-static double node_span(const struct pfs_times *t, const int *node_of_rank, int nranks, int node, uint64_t *bytes,
-                        uint64_t *ops)
+/* A stream into its node's span: the earliest open, the latest close. */
+static void span_add(struct pfs_node_span *o, const struct pfs_times *t)
 {
-    double start = 0, end = 0;
-    int seen = 0;
-    *bytes = *ops = 0;
-    for (int r = 0; r < nranks; r++) {
-        if (node_of_rank[r] != node)
-            continue;
-        if (!seen || t[r].open_start < start)
-            start = t[r].open_start;
-        if (!seen || t[r].close_end > end)
-            end = t[r].close_end;
-        seen = 1;
-        *bytes += t[r].bytes;
-        *ops += t[r].xfers;
-    }
-    return end - start;
+    if (!o->streams || t->open_start < o->start)
+        o->start = t->open_start;
+    if (!o->streams || t->close_end > o->end)
+        o->end = t->close_end;
+    o->streams++;
+    o->bytes += t->bytes;
+    o->ops += t->xfers;
 }
 
-/* Each node's streams are met in rank order, as node_span meets them, so
- * min, max and sums come out the same, ties and NaNs included. */
+/* Each node's streams are met in rank order, as node_at's scan meets
+ * them, so min, max and sums come out the same, ties and NaNs included. */
 void pfs_node_spans(const struct pfs_times *t, const int *node_of_rank, int nranks, int nnodes,
                     struct pfs_node_span *out)
 {
@@ -85,35 +74,44 @@ void pfs_node_spans(const struct pfs_times *t, const int *node_of_rank, int nran
     memset(out, 0, sizeof(*out) * (size_t)nnodes);
     for (int r = 0; r < nranks; r++) {
         int n = node_of_rank[r];
-        if (n < 0 || n >= nnodes)
-            continue;
-        struct pfs_node_span *o = &out[n];
-        if (!o->streams || t[r].open_start < o->start)
-            o->start = t[r].open_start;
-        if (!o->streams || t[r].close_end > o->end)
-            o->end = t[r].close_end;
-        o->streams++;
-        o->bytes += t[r].bytes;
-        o->ops += t[r].xfers;
+        if (n >= 0 && n < nnodes)
+            span_add(&out[n], &t[r]);
     }
+}
+
+/* Every node's span in a new table; NULL when it cannot be allocated
+ * (node_at then scans) or there is no node. */
+static struct pfs_node_span *spans_new(const struct pfs_times *t, const int *node_of_rank, int nranks, int nnodes)
+{
+    struct pfs_node_span *sp = nnodes > 0 ? malloc(sizeof(*sp) * (size_t)nnodes) : NULL;
+    if (sp)
+        pfs_node_spans(t, node_of_rank, nranks, nnodes, sp);
+    return sp;
+}
+
+/* Node n's span: from the table, or without one by a scan of every stream
+ * (O(nranks) per node). */
+static struct pfs_node_span node_at(const struct pfs_node_span *sp, const struct pfs_times *t,
+                                    const int *node_of_rank, int nranks, int n)
+{
+    if (sp)
+        return sp[n];
+    struct pfs_node_span o;
+    memset(&o, 0, sizeof(o));
+    for (int r = 0; r < nranks; r++)
+        if (node_of_rank[r] == n)
+            span_add(&o, &t[r]);
+    return o;
 }
 
 void pfs_node_reduce(const struct pfs_times *t, const int *node_of_rank, int nranks, int nnodes,
                      uint64_t *bytes, double *seconds, double *bandwidth)
 {
-    if (nnodes < 1)
-        return;
-    struct pfs_node_span *sp = malloc(sizeof(*sp) * (size_t)nnodes);
-    if (sp)
-        pfs_node_spans(t, node_of_rank, nranks, nnodes, sp);
+    struct pfs_node_span *sp = spans_new(t, node_of_rank, nranks, nnodes);
     for (int n = 0; n < nnodes; n++) {
-        uint64_t ops;
-        if (sp) {
-            bytes[n] = sp[n].bytes;
-            seconds[n] = sp[n].end - sp[n].start;
-        } else {
-            seconds[n] = node_span(t, node_of_rank, nranks, n, &bytes[n], &ops);
-        }
+        const struct pfs_node_span o = node_at(sp, t, node_of_rank, nranks, n);
+        bytes[n] = o.bytes;
+        seconds[n] = o.end - o.start;
         bandwidth[n] = seconds[n] > 0 ? (double)bytes[n] / seconds[n] : 0;
     }
     free(sp);
@@ -121,21 +119,11 @@ void pfs_node_reduce(const struct pfs_times *t, const int *node_of_rank, int nra
 
 void pfs_node_rates(const struct pfs_times *t, const int *node_of_rank, int nranks, int nnodes, double *rate)
 {
-    if (nnodes < 1)
-        return;
-    struct pfs_node_span *sp = malloc(sizeof(*sp) * (size_t)nnodes);
-    if (sp)
-        pfs_node_spans(t, node_of_rank, nranks, nnodes, sp);
+    struct pfs_node_span *sp = spans_new(t, node_of_rank, nranks, nnodes);
     for (int n = 0; n < nnodes; n++) {
-        uint64_t bytes, ops;
-        double sec;
-        if (sp) {
-            ops = sp[n].ops;
-            sec = sp[n].end - sp[n].start;
-        } else {
-            sec = node_span(t, node_of_rank, nranks, n, &bytes, &ops);
-        }
-        rate[n] = sec > 0 ? (double)ops / sec : 0;
+        const struct pfs_node_span o = node_at(sp, t, node_of_rank, nranks, n);
+        const double sec = o.end - o.start;
+        rate[n] = sec > 0 ? (double)o.ops / sec : 0;
     }
     free(sp);
 }
@@ -145,9 +133,7 @@ int pfs_phase_skew(const struct pfs_times *t, const int *node_of_stream, int nst
 {
     struct pfs_phase_stat s;
     pfs_phase_reduce(t, nstreams, &s);
-    struct pfs_node_span *sp = nnodes > 0 ? malloc(sizeof(*sp) * (size_t)nnodes) : NULL;
-    if (sp)
-        pfs_node_spans(t, node_of_stream, nstreams, nnodes, sp);
+    struct pfs_node_span *sp = spans_new(t, node_of_stream, nstreams, nnodes);
     int r = pfs_phase_skew_of(t, nstreams, &s, sp, sp ? nnodes : 0, meta, out);
     free(sp);
     return r;

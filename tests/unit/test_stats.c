@@ -1,5 +1,6 @@
 /* Bandwidth, utilization, per-node, stragglers, statistics and clock offsets
- * against hand-computed values. */
+ * against hand-computed values. malloc is wrapped (-Wl,--wrap=malloc) so
+ * that the per-node figures can be had without their table too. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,6 +13,15 @@
 #include "pfs/core.h"
 
 #define MiB (1024.0 * 1024.0)
+
+void *__real_malloc(size_t n);
+void *__wrap_malloc(size_t n);
+static int malloc_fails; /* set: every malloc answers NULL */
+
+void *__wrap_malloc(size_t n)
+{
+    return malloc_fails ? NULL : __real_malloc(n);
+}
 
 static void test_phase_reduce(void **state)
 {
@@ -171,6 +181,8 @@ static void test_nodes_random(void **state)
     static struct pfs_node_span sp[KMAX];
     static uint64_t gb[KMAX], wb[KMAX];
     static double gs[KMAX], ws[KMAX], gbw[KMAX], wbw[KMAX], grt[KMAX], wrt[KMAX];
+    static uint64_t fb[KMAX];
+    static double fs[KMAX], fbw[KMAX], frt[KMAX];
     const int sizes[] = {1, 2, 5, 64, 333, 1000, NMAX};
     rng_state = 20;
     int cases = 0, empty = 0;
@@ -207,6 +219,15 @@ static void test_nodes_random(void **state)
                 pfs_node_spans(t, node, n, nn, sp);
                 pfs_node_reduce(t, node, n, nn, gb, gs, gbw);
                 pfs_node_rates(t, node, n, nn, grt);
+                /* without the table: each node by a scan, the same figures */
+                malloc_fails = 1;
+                pfs_node_reduce(t, node, n, nn, fb, fs, fbw);
+                pfs_node_rates(t, node, n, nn, frt);
+                malloc_fails = 0;
+                assert_true(memcmp(gb, fb, sizeof(uint64_t) * (size_t)nn) == 0);
+                assert_memory_equal(gs, fs, sizeof(double) * (size_t)nn);
+                assert_memory_equal(gbw, fbw, sizeof(double) * (size_t)nn);
+                assert_memory_equal(grt, frt, sizeof(double) * (size_t)nn);
                 for (int d = 0; d < nn; d++) {
                     uint64_t ops, b2, o2;
                     ws[d] = ref_span(t, node, n, d, &wb[d], &ops);
