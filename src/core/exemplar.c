@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-int pfs_exemplar_cmp(const struct pfs_exemplar *a, const struct pfs_exemplar *b)
+/* The order on keys, and so on entries: slowest first, ties by rank,
+ * thread and sequence. */
+static int key_cmp(const struct pfs_exemplar_key *a, const struct pfs_exemplar_key *b)
 {
     if (a->dur_ns != b->dur_ns)
         return a->dur_ns > b->dur_ns ? -1 : 1;
@@ -14,9 +16,18 @@ int pfs_exemplar_cmp(const struct pfs_exemplar *a, const struct pfs_exemplar *b)
         return a->rank < b->rank ? -1 : 1;
     if (a->thread != b->thread)
         return a->thread < b->thread ? -1 : 1;
-    if (a->seq != b->seq)
-        return a->seq < b->seq ? -1 : 1;
-    return 0;
+    return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+static struct pfs_exemplar_key key_of(const struct pfs_exemplar *e, uint32_t slot)
+{
+    return (struct pfs_exemplar_key){e->dur_ns, e->seq, e->rank, e->thread, slot, 0};
+}
+
+int pfs_exemplar_cmp(const struct pfs_exemplar *a, const struct pfs_exemplar *b)
+{
+    const struct pfs_exemplar_key ka = key_of(a, 0), kb = key_of(b, 0);
+    return key_cmp(&ka, &kb);
 }
 
 /* The threshold the inline add compares with: nothing below the weakest
@@ -35,23 +46,6 @@ void pfs_exemplar_init(struct pfs_exemplars *x, unsigned k)
 {
     memset(x, 0, sizeof(*x));
     x->k = k < 1 ? 1 : k > PFS_EXEMPLAR_MAX ? PFS_EXEMPLAR_MAX : k;
-}
-
-/* The order on keys: the same as pfs_exemplar_cmp's on entries. */
-static int key_cmp(const struct pfs_exemplar_key *a, const struct pfs_exemplar_key *b)
-{
-    if (a->dur_ns != b->dur_ns)
-        return a->dur_ns > b->dur_ns ? -1 : 1;
-    if (a->rank != b->rank)
-        return a->rank < b->rank ? -1 : 1;
-    if (a->thread != b->thread)
-        return a->thread < b->thread ? -1 : 1;
-    return a->seq < b->seq ? -1 : a->seq > b->seq;
-}
-
-static struct pfs_exemplar_key key_of(const struct pfs_exemplar *e, uint32_t slot)
-{
-    return (struct pfs_exemplar_key){e->dur_ns, e->seq, e->rank, e->thread, slot, 0};
 }
 
 /* Heap order: a parent ranks after (is weaker than) its children. Both
