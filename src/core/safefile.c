@@ -27,34 +27,36 @@ static const char *type_name(mode_t m)
     return "not a regular file";
 }
 
+/* The reasons that need no look at the file, by code. */
+static const struct {
+    int code;
+    const char *why;
+} whys[] = {
+    {PFS_ERR_REPLACED, "no longer the file this run created (replaced by another process since); "
+                       "pfsbench leaves it alone"},
+    {PFS_ERR_BUSY, "locked by another process"},
+    {PFS_ERR_UNSTABLE, "removed or replaced by another process each time pfsbench locked it"},
+    {PFS_ERR_OUTSIDE, "a directory on its way is a symbolic link or another file system, not one this run "
+                      "made: pfsbench does not follow it"},
+};
+
 const char *pfs_safefile_why(int code, const char *path, char *buf, size_t len)
 {
     struct stat st;
-    switch (code) {
-    case PFS_ERR_NOTREG:
+    if (code == PFS_ERR_NOTREG) {
         if (path && lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
             snprintf(buf, len, "not a regular file (%s); pfsbench reads and writes regular files only",
                      type_name(st.st_mode));
         else
             snprintf(buf, len, "not a regular file; pfsbench reads and writes regular files only");
         return buf;
-    case PFS_ERR_REPLACED:
-        snprintf(buf, len, "no longer the file this run created (replaced by another process since); "
-                 "pfsbench leaves it alone");
-        return buf;
-    case PFS_ERR_BUSY:
-        snprintf(buf, len, "locked by another process");
-        return buf;
-    case PFS_ERR_UNSTABLE:
-        snprintf(buf, len, "removed or replaced by another process each time pfsbench locked it");
-        return buf;
-    case PFS_ERR_OUTSIDE:
-        snprintf(buf, len, "a directory on its way is a symbolic link or another file system, not one this run "
-                 "made: pfsbench does not follow it");
-        return buf;
-    default:
-        return NULL;
     }
+    for (size_t i = 0; i < sizeof(whys) / sizeof(whys[0]); i++)
+        if (whys[i].code == code) {
+            snprintf(buf, len, "%s", whys[i].why);
+            return buf;
+        }
+    return NULL;
 }
 
 static int same(const struct stat *st, const struct pfs_fid *id)

@@ -147,6 +147,24 @@ static void test_fifo(void **state)
     assert_non_null(pfs_safefile_why(PFS_ERR_NOTREG, f, why, sizeof(why)));
     assert_non_null(strstr(why, "a FIFO"));
     assert_null(pfs_safefile_why(-ENOENT, f, why, sizeof(why)));
+    /* the reasons that need no look at the file, each its own line */
+    static const struct {
+        int code;
+        const char *why;
+    } said[] = {
+        {PFS_ERR_REPLACED, "no longer the file this run created (replaced by another process since); pfsbench "
+                           "leaves it alone"},
+        {PFS_ERR_BUSY, "locked by another process"},
+        {PFS_ERR_UNSTABLE, "removed or replaced by another process each time pfsbench locked it"},
+        {PFS_ERR_OUTSIDE, "a directory on its way is a symbolic link or another file system, not one this run made: "
+                          "pfsbench does not follow it"},
+    };
+    for (size_t i = 0; i < sizeof(said) / sizeof(said[0]); i++) {
+        assert_ptr_equal(pfs_safefile_why(said[i].code, NULL, why, sizeof(why)), why);
+        assert_string_equal(why, said[i].why);
+    }
+    assert_non_null(pfs_safefile_why(PFS_ERR_BUSY, NULL, why, 10));
+    assert_string_equal(why, "locked by"); /* cut to the buffer, terminated */
     /* a directory too */
     assert_int_equal(pfs_open_own(d->path, O_RDONLY, 0, NULL, NULL), PFS_ERR_NOTREG);
     /* and an existing name is never taken over by a create */
