@@ -16,19 +16,33 @@ static const char *host_of(const struct pfs_run_data *d, int node)
     return h ? h : "?";
 }
 
+/* A figure's resident part (before a read) or dirty part (after a write):
+ * how it was had, whether it was measured, the bytes probed and found. */
+struct part {
+    unsigned methods;
+    int have;
+    uint64_t whole, found;
+};
+
+static struct part part_of(const struct pfs_pc_fig *f, int dirty)
+{
+    if (dirty)
+        return (struct part){f->dirty_methods, pfs_pc_has_dirty(f), f->dirty_bytes, f->dirty};
+    return (struct part){f->methods, pfs_pc_has_resident(f), f->bytes, f->resident};
+}
+
 /* ---- text ---- */
 
 static void text_line(FILE *out, const struct pfs_run_data *d, const struct pfs_rep_figs *r, int dirty)
 {
-    const struct pfs_pc_fig *f = &r->cache;
+    const struct part pt = part_of(&r->cache, dirty);
     const struct pfs_cache_side *side = dirty ? &r->dirty : &r->resident;
-    const uint64_t part = dirty ? f->dirty : f->resident, whole = dirty ? f->dirty_bytes : f->bytes;
-    const double x = pfs_pc_fraction(part, whole);
+    const double x = pfs_pc_fraction(pt.found, pt.whole);
     if (!(x >= PFS_PC_SHOW_FRACTION))
         return;
     char how[64];
-    pfs_pc_methods_name(dirty ? f->dirty_methods : f->methods, how, sizeof(how));
-    fprintf(out, "%-10s %4s page cache: %.1f%% of %.1f MiB %s (%s", "", "", 100.0 * x, (double)whole / PFS_MIB,
+    pfs_pc_methods_name(pt.methods, how, sizeof(how));
+    fprintf(out, "%-10s %4s page cache: %.1f%% of %.1f MiB %s (%s", "", "", 100.0 * x, (double)pt.whole / PFS_MIB,
             dirty ? "still dirty at the close" : "resident before the read", how);
     if (!dirty && pfs_pc_memory_fs(d->fstype))
         fprintf(out, "; %s: the files live in memory", d->fstype);
@@ -83,6 +97,13 @@ static void json_methods(FILE *out, const char *key, unsigned m)
         fputs("null", out);
 }
 
+/* The JSON keys of each part: its method, bytes probed, bytes found and
+ * their fraction. */
+static const char *const json_keys[2][4] = {
+    {"method", "bytes", "resident_bytes", "resident_fraction"},
+    {"dirty_method", "dirty_probed_bytes", "dirty_bytes", "dirty_fraction"},
+};
+
 void pfs_report_cache_json(FILE *out, const struct pfs_run_data *d, int phase, int rep)
 {
     const struct pfs_rep_figs *r = pfs_figs_rep(&d->fig, phase, rep);
@@ -91,28 +112,24 @@ void pfs_report_cache_json(FILE *out, const struct pfs_run_data *d, int phase, i
         fputs("null", out);
         return;
     }
-    const struct pfs_pc_fig *f = &r->cache;
-    const int hr = pfs_pc_has_resident(f), hd = pfs_pc_has_dirty(f);
-    fputc('{', out);
-    json_methods(out, "method", f->methods);
-    json_fig(out, "bytes", hr, f->bytes);
-    json_fig(out, "resident_bytes", hr, f->resident);
-    fputs(", \"resident_fraction\": ", out);
-    json_frac(out, hr ? pfs_pc_fraction(f->resident, f->bytes) : NAN);
-    fputs(", ", out);
-    json_methods(out, "dirty_method", f->dirty_methods);
-    json_fig(out, "dirty_probed_bytes", hd, f->dirty_bytes);
-    json_fig(out, "dirty_bytes", hd, f->dirty);
-    fputs(", \"dirty_fraction\": ", out);
-    json_frac(out, hd ? pfs_pc_fraction(f->dirty, f->dirty_bytes) : NAN);
+    for (int dirty = 0; dirty < 2; dirty++) {
+        const struct part pt = part_of(&r->cache, dirty);
+        const char *const *k = json_keys[dirty];
+        fputs(dirty ? ", " : "{", out);
+        json_methods(out, k[0], pt.methods);
+        json_fig(out, k[1], pt.have, pt.whole);
+        json_fig(out, k[2], pt.have, pt.found);
+        fprintf(out, ", \"%s\": ", k[3]);
+        json_frac(out, pt.have ? pfs_pc_fraction(pt.found, pt.whole) : NAN);
+    }
     fputs(", \"nodes\": [", out);
     for (int n = 0; n < d->nnodes; n++) {
-        const struct pfs_pc_fig *g = &r->node_cache[n];
         fprintf(out, "%s{\"node\": %d", n ? ", " : "", n);
-        json_fig(out, "bytes", pfs_pc_has_resident(g), g->bytes);
-        json_fig(out, "resident_bytes", pfs_pc_has_resident(g), g->resident);
-        json_fig(out, "dirty_probed_bytes", pfs_pc_has_dirty(g), g->dirty_bytes);
-        json_fig(out, "dirty_bytes", pfs_pc_has_dirty(g), g->dirty);
+        for (int dirty = 0; dirty < 2; dirty++) {
+            const struct part pt = part_of(&r->node_cache[n], dirty);
+            json_fig(out, json_keys[dirty][1], pt.have, pt.whole);
+            json_fig(out, json_keys[dirty][2], pt.have, pt.found);
+        }
         fputc('}', out);
     }
     fputs("]}", out);
@@ -133,22 +150,17 @@ void pfs_report_cache_csv(FILE *out, const struct pfs_run_data *d, int phase, in
         fputs(",,,,,,,,", out);
         return;
     }
-    const struct pfs_pc_fig *f = &r->cache;
-    char how[64];
-    pfs_pc_methods_name(f->methods, how, sizeof(how));
-    fprintf(out, ",%s,", how);
-    if (pfs_pc_has_resident(f))
-        fprintf(out, "%llu,%llu,%.6g", (unsigned long long)f->bytes, (unsigned long long)f->resident,
-                f->bytes ? pfs_pc_fraction(f->resident, f->bytes) : 0.0);
-    else
-        fputs(",,", out);
-    pfs_pc_methods_name(f->dirty_methods, how, sizeof(how));
-    fprintf(out, ",%s,", how);
-    if (pfs_pc_has_dirty(f))
-        fprintf(out, "%llu,%llu,%.6g", (unsigned long long)f->dirty_bytes, (unsigned long long)f->dirty,
-                f->dirty_bytes ? pfs_pc_fraction(f->dirty, f->dirty_bytes) : 0.0);
-    else
-        fputs(",,", out);
+    for (int dirty = 0; dirty < 2; dirty++) {
+        const struct part pt = part_of(&r->cache, dirty);
+        char how[64];
+        pfs_pc_methods_name(pt.methods, how, sizeof(how));
+        fprintf(out, ",%s,", how);
+        if (pt.have)
+            fprintf(out, "%llu,%llu,%.6g", (unsigned long long)pt.whole, (unsigned long long)pt.found,
+                    pt.whole ? pfs_pc_fraction(pt.found, pt.whole) : 0.0);
+        else
+            fputs(",,", out);
+    }
 }
 
 /* ---- the warning ---- */

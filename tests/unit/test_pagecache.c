@@ -407,6 +407,17 @@ static void test_warning_cases(void **state)
     assert_string_equal(w, "write 0: 100% of the bytes written were still dirty in node 0's page cache at the close "
                            "(host host0): the figure includes memory's speed; add -e (fsync at close), --direct or "
                            "--sync");
+    s = render(r, pfs_report_cache_json, 0); /* the whole of it: run and nodes, each part */
+    assert_string_equal(s, ", \"page_cache\": {\"method\": null, \"bytes\": null, \"resident_bytes\": null, "
+                           "\"resident_fraction\": null, \"dirty_method\": \"cachestat\", \"dirty_probed_bytes\": "
+                           "4194304, \"dirty_bytes\": 4194304, \"dirty_fraction\": 1, \"nodes\": [{\"node\": 0, "
+                           "\"bytes\": null, \"resident_bytes\": null, \"dirty_probed_bytes\": 2097152, "
+                           "\"dirty_bytes\": 2097152}, {\"node\": 1, \"bytes\": null, \"resident_bytes\": null, "
+                           "\"dirty_probed_bytes\": 2097152, \"dirty_bytes\": 2097152}]}");
+    free(s);
+    s = render(r, pfs_report_cache_csv, 0);
+    assert_string_equal(s, ",,,,,cachestat,4194304,4194304,1");
+    free(s);
     /* tmpfs: named as a file system in memory, whatever the options. */
     make_run(r, z, all, PFS_PC_CACHESTAT);
     snprintf(r->d.fstype, sizeof(r->d.fstype), "tmpfs");
