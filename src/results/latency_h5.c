@@ -28,7 +28,6 @@ static int deflate_ok(void)
 static int put(hid_t loc, const char *name, hid_t type, int rank, const hsize_t *dims, const void *data,
                const char *units, const hsize_t *chunk)
 {
-    hid_t s = H5Screate_simple(rank, dims, NULL);
     hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
     int empty = 0;
     for (int i = 0; i < rank; i++)
@@ -38,15 +37,8 @@ static int put(hid_t loc, const char *name, hid_t type, int rank, const hsize_t 
         if (deflate_ok())
             H5Pset_deflate(dcpl, 4);
     }
-    hid_t ds = H5Dcreate2(loc, name, type, s, H5P_DEFAULT, dcpl, H5P_DEFAULT);
-    int rc = ds < 0 ? -1 : (H5Dwrite(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0 ? -1 : 0);
-    if (ds >= 0) {
-        if (rc == 0 && units)
-            rc = pfs_res_attr_str(ds, "units", units);
-        H5Dclose(ds);
-    }
+    int rc = pfs_res_write_dcpl(loc, name, type, type, rank, dims, data, units, dcpl);
     H5Pclose(dcpl);
-    H5Sclose(s);
     return rc;
 }
 

@@ -129,11 +129,11 @@ hid_t pfs_res_packed(hid_t mtype)
     return t;
 }
 
-int pfs_res_write_typed(hid_t loc, const char *name, hid_t ftype, hid_t mtype, int rank, const hsize_t *dims,
-                        const void *data, const char *units)
+int pfs_res_write_dcpl(hid_t loc, const char *name, hid_t ftype, hid_t mtype, int rank, const hsize_t *dims,
+                       const void *data, const char *units, hid_t dcpl)
 {
     hid_t s = H5Screate_simple(rank, dims, NULL);
-    hid_t ds = H5Dcreate2(loc, name, ftype, s, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t ds = H5Dcreate2(loc, name, ftype, s, H5P_DEFAULT, dcpl, H5P_DEFAULT);
     int rc = ds < 0 ? -1 : (H5Dwrite(ds, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0 ? -1 : 0);
     if (ds >= 0) {
         if (rc == 0 && units)
@@ -142,6 +142,12 @@ int pfs_res_write_typed(hid_t loc, const char *name, hid_t ftype, hid_t mtype, i
     }
     H5Sclose(s);
     return rc;
+}
+
+int pfs_res_write_typed(hid_t loc, const char *name, hid_t ftype, hid_t mtype, int rank, const hsize_t *dims,
+                        const void *data, const char *units)
+{
+    return pfs_res_write_dcpl(loc, name, ftype, mtype, rank, dims, data, units, H5P_DEFAULT);
 }
 
 int pfs_res_write_array(hid_t loc, const char *name, hid_t type, int rank, const hsize_t *dims, const void *data,

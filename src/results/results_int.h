@@ -61,7 +61,10 @@ PFS_RES_HIDDEN hid_t pfs_res_compound(const struct pfs_sch_table *t, size_t size
 /* A compound memory type's file type, packed. */
 PFS_RES_HIDDEN hid_t pfs_res_packed(hid_t mtype);
 /* A contiguous dataset with a units attribute (NULL: none): its file type
- * ftype, written from memory laid out as mtype (write_array: the same). */
+ * ftype, written from memory laid out as mtype (write_array: the same;
+ * write_dcpl: with the dataset creation properties dcpl, chunked or not). */
+PFS_RES_HIDDEN int pfs_res_write_dcpl(hid_t loc, const char *name, hid_t ftype, hid_t mtype, int rank,
+                                      const hsize_t *dims, const void *data, const char *units, hid_t dcpl);
 PFS_RES_HIDDEN int pfs_res_write_typed(hid_t loc, const char *name, hid_t ftype, hid_t mtype, int rank,
                                        const hsize_t *dims, const void *data, const char *units);
 PFS_RES_HIDDEN int pfs_res_write_array(hid_t loc, const char *name, hid_t type, int rank, const hsize_t *dims,
