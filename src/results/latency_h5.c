@@ -68,41 +68,31 @@ static int write_buckets(hid_t g)
     return rc;
 }
 
-/* latency [R][4][B] and latency_summary [R][4]: every stream, per kind. */
-static int write_run_hists(hid_t g, const struct pfs_run_data *d, int p, int R)
+/* Entry i of a repetition's histograms: its buckets and summary; 0 past
+ * the last the repetition has. */
+typedef int (*hist_row_fn)(const struct pfs_rep_figs *r, size_t i, const struct pfs_hist **h,
+                           const struct pfs_lat_sum **sum);
+
+static int run_row(const struct pfs_rep_figs *r, size_t k, const struct pfs_hist **h, const struct pfs_lat_sum **sum)
 {
-    const size_t B = PFS_HIST_BUCKETS;
-    uint64_t *c = calloc((size_t)R * PFS_LAT_KINDS * B, sizeof(uint64_t));
-    struct pfs_lat_sum *sm = calloc((size_t)R * PFS_LAT_KINDS, sizeof(*sm));
-    if (!c || !sm) {
-        free(c), free(sm);
-        return -1;
-    }
-    for (int rep = 0; rep < R; rep++) {
-        const struct pfs_rep_figs *r = pfs_figs_rep(&d->fig, p, rep);
-        const struct pfs_phase_lat *l = r ? r->lat : NULL;
-        for (int k = 0; l && k < PFS_LAT_KINDS; k++) {
-            size_t o = (size_t)rep * PFS_LAT_KINDS + (size_t)k;
-            memcpy(c + o * B, l->run[k].b, B * sizeof(uint64_t));
-            sm[o] = r->lat_sum[k];
-        }
-    }
-    hsize_t dims[3] = {(hsize_t)R, PFS_LAT_KINDS, B}, chunk[3] = {1, PFS_LAT_KINDS, B};
-    int rc = put(g, "latency", H5T_NATIVE_UINT64, 3, dims, c,
-                 "operations per bucket ([rep][kind][bucket]; kinds op,open,fsync,close, fsync holding --fsync-every's "
-                 "and -e's; buckets latency_bucket_lo .. latency_bucket_hi, ns)", chunk);
-    const char *units;
-    hid_t t = sum_type(&units);
-    rc |= put(g, "latency_summary", t, 2, dims, sm, units, NULL);
-    H5Tclose(t);
-    free(c), free(sm);
-    return rc;
+    *h = &r->lat->run[k], *sum = &r->lat_sum[k];
+    return 1;
 }
 
-/* node_latency [R][K][B], node_latency_summary [R][K]: the op kind per node. */
-static int write_node_hists(hid_t g, const struct pfs_run_data *d, int p, int R)
+static int node_row(const struct pfs_rep_figs *r, size_t n, const struct pfs_hist **h, const struct pfs_lat_sum **sum)
 {
-    const size_t B = PFS_HIST_BUCKETS, K = (size_t)d->nnodes;
+    if (!r->lat->node_op || n >= (size_t)r->lat->nnodes)
+        return 0;
+    *h = &r->lat->node_op[n], *sum = &r->node_lat[n];
+    return 1;
+}
+
+/* name [R][K][B] and name_summary [R][K]: K histograms a repetition,
+ * from row; chunks of kc of them. */
+static int write_hists(hid_t g, const struct pfs_run_data *d, int p, int R, size_t K, size_t kc, hist_row_fn row,
+                       const char *name, const char *units)
+{
+    const size_t B = PFS_HIST_BUCKETS;
     uint64_t *c = calloc((size_t)R * K * B, sizeof(uint64_t));
     struct pfs_lat_sum *sm = calloc((size_t)R * K, sizeof(*sm));
     if (!c || !sm) {
@@ -111,23 +101,41 @@ static int write_node_hists(hid_t g, const struct pfs_run_data *d, int p, int R)
     }
     for (int rep = 0; rep < R; rep++) {
         const struct pfs_rep_figs *r = pfs_figs_rep(&d->fig, p, rep);
-        const struct pfs_phase_lat *l = r ? r->lat : NULL;
-        for (size_t n = 0; l && l->node_op && n < K && n < (size_t)l->nnodes; n++) {
-            size_t o = (size_t)rep * K + n;
-            memcpy(c + o * B, l->node_op[n].b, B * sizeof(uint64_t));
-            sm[o] = r->node_lat[n];
+        const struct pfs_hist *h;
+        const struct pfs_lat_sum *s;
+        for (size_t i = 0; r && r->lat && i < K && row(r, i, &h, &s); i++) {
+            size_t o = (size_t)rep * K + i;
+            memcpy(c + o * B, h->b, B * sizeof(uint64_t));
+            sm[o] = *s;
         }
     }
-    hsize_t dims[3] = {(hsize_t)R, K, B}, chunk[3] = {1, K < 8 ? K : 8, B};
-    int rc = put(g, "node_latency", H5T_NATIVE_UINT64, 3, dims, c,
-                 "operations of the phase's own kind (op) per bucket ([rep][node][bucket]; buckets "
-                 "latency_bucket_lo .. latency_bucket_hi, ns)", chunk);
-    const char *units;
-    hid_t t = sum_type(&units);
-    rc |= put(g, "node_latency_summary", t, 2, dims, sm, units, NULL);
+    hsize_t dims[3] = {(hsize_t)R, K, B}, chunk[3] = {1, kc, B};
+    int rc = put(g, name, H5T_NATIVE_UINT64, 3, dims, c, units, chunk);
+    char sname[64];
+    snprintf(sname, sizeof(sname), "%s_summary", name);
+    const char *sunits;
+    hid_t t = sum_type(&sunits);
+    rc |= put(g, sname, t, 2, dims, sm, sunits, NULL);
     H5Tclose(t);
     free(c), free(sm);
     return rc;
+}
+
+/* latency [R][4][B] and latency_summary [R][4]: every stream, per kind. */
+static int write_run_hists(hid_t g, const struct pfs_run_data *d, int p, int R)
+{
+    return write_hists(g, d, p, R, PFS_LAT_KINDS, PFS_LAT_KINDS, run_row, "latency",
+                       "operations per bucket ([rep][kind][bucket]; kinds op,open,fsync,close, fsync holding "
+                       "--fsync-every's and -e's; buckets latency_bucket_lo .. latency_bucket_hi, ns)");
+}
+
+/* node_latency [R][K][B], node_latency_summary [R][K]: the op kind per node. */
+static int write_node_hists(hid_t g, const struct pfs_run_data *d, int p, int R)
+{
+    const size_t K = (size_t)d->nnodes;
+    return write_hists(g, d, p, R, K, K < 8 ? K : 8, node_row, "node_latency",
+                       "operations of the phase's own kind (op) per bucket ([rep][node][bucket]; buckets "
+                       "latency_bucket_lo .. latency_bucket_hi, ns)");
 }
 
 /* ---- the time series ---- */
