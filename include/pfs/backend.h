@@ -210,6 +210,13 @@ int pfs_backend_options_valid(const struct pfs_backend_options *bo, char *err, s
  * err otherwise. */
 int pfs_backend_valid(const struct pfs_backend *be, char *err, size_t len);
 
+/* Local, for an asynchronous backend's pwrite and pread (called only with
+ * nothing in flight): one transfer through its submit, waited for by its
+ * reap. The transfer's res, or submit's or reap's negative error. */
+int64_t pfs_backend_queue_sync(int (*submit)(void *fh, struct pfs_io *io),
+                               int (*reap)(void *fh, struct pfs_io **done, unsigned min, unsigned max), void *fh,
+                               void *buf, size_t len, uint64_t off, int write);
+
 /* Local. What the options ask that be cannot do (--direct without
  * PFS_CAP_DIRECT, --collective without PFS_CAP_COLLECTIVE, --threads > 1
  * without PFS_CAP_THREADS, --sync without PFS_CAP_OSYNC, --fsync-every on

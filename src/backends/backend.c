@@ -118,6 +118,19 @@ static int check_fsync_every(const struct pfs_backend *be, const struct pfs_conf
     return -1;
 }
 
+int64_t pfs_backend_queue_sync(int (*submit)(void *fh, struct pfs_io *io),
+                               int (*reap)(void *fh, struct pfs_io **done, unsigned min, unsigned max), void *fh,
+                               void *buf, size_t len, uint64_t off, int write)
+{
+    struct pfs_io io = {.buf = buf, .len = len, .off = off, .write = write};
+    struct pfs_io *done[1];
+    int rc = submit(fh, &io);
+    if (rc < 0)
+        return rc;
+    rc = reap(fh, done, 1, 1);
+    return rc < 0 ? rc : io.res;
+}
+
 int pfs_backend_check(const struct pfs_backend *be, const struct pfs_config *cfg, char *err, size_t len)
 {
     /* A rewrite under --rmw reads and writes each transfer in turn: a queue of

@@ -249,25 +249,14 @@ static int uring_reap(void *fh, struct pfs_io **done, unsigned min, unsigned max
 }
 
 /* The synchronous calls, through the ring (only with nothing in flight). */
-static int64_t sync_io(void *fh, void *buf, size_t len, uint64_t off, int write)
-{
-    struct pfs_io io = {.buf = buf, .len = len, .off = off, .write = write};
-    struct pfs_io *done[1];
-    int rc = uring_submit(fh, &io);
-    if (rc < 0)
-        return rc;
-    rc = uring_reap(fh, done, 1, 1);
-    return rc < 0 ? rc : io.res;
-}
-
 static int64_t uring_pwrite(void *fh, const void *buf, size_t len, uint64_t off)
 {
-    return sync_io(fh, (void *)buf, len, off, 1);
+    return pfs_backend_queue_sync(uring_submit, uring_reap, fh, (void *)buf, len, off, 1);
 }
 
 static int64_t uring_pread(void *fh, void *buf, size_t len, uint64_t off)
 {
-    return sync_io(fh, buf, len, off, 0);
+    return pfs_backend_queue_sync(uring_submit, uring_reap, fh, buf, len, off, 0);
 }
 
 static int uring_fsync(void *fh)
