@@ -6,7 +6,7 @@
  *   failure.c   a rank's first failure; rank 0 names them
  *   agree.c     the watched allreduce/gather/wait, with a context of their own (agree.h)
  *   watchdog.c  the stall thread's glue and the job's end when a watchdog fires
- *   topology.c  hosts, nodes, clocks, the reorder shift, memory per node
+ *   topology.c  hosts, nodes, clocks, the reorder shift, memory per node (topology.h)
  *   streams.c   the streams of a rank, threads, the hooks the stream loops call
  *   progress.c  the live progress line
  *   phases.c    the phase loop: prepare, agree, run, gather, correct clocks
@@ -31,6 +31,7 @@
 #include "pfs/watch.h"
 
 #include "agree.h"
+#include "topology.h"
 
 #define CLOCK_ROUNDS 8
 #define PFS_TAG_CLOCK 77
@@ -155,27 +156,8 @@ struct ctx {
     volatile sig_atomic_t *interrupted; /* the signal handler's flag */
     const struct pfs_backend *be;
     void *bectx;
-    /* topology (topology.c); the tables of all ranks are rank 0's alone */
-    char host[PFS_HOST_MAX];
-    char root_host[PFS_HOST_MAX]; /* rank 0's */
-    MPI_Comm node_comm;         /* this node's ranks, in rank order */
-    MPI_Comm leaders;           /* the lowest rank of each node (its rank: the node's number); MPI_COMM_NULL elsewhere */
-    int topo_comms;             /* the two exist */
-    int node, nnodes;           /* this rank's node (numbered in rank order of first appearance); how many */
-    int lowest_on_node;         /* the lowest rank of its node */
-    int shift;                  /* reorder: read the data of rank (r+shift) mod n */
-    int rd_from, rd_to;         /* this rank reads the data of rank rd_from; rank rd_to reads its own
-                                 * (the shift's, or --reorder-seed's permutation) */
-    int reorder_away;           /* every rank reads the data of a rank on another node */
-    int reorder_same;           /* --reorder-seed: ranks that read their own node's data (-1: a single rank) */
-    int *reads_from;            /* rank 0, --reorder-seed: whose data each rank reads; NULL elsewhere */
-    double clock_corr, clock_unc; /* this rank's (its node's) clock correction and its uncertainty, seconds */
-    char (*hosts)[PFS_HOST_MAX]; /* rank 0: each rank's host */
-    int *node_of_rank;          /* rank 0: each rank's node */
+    struct drv_topo topo;       /* the placement: topology.c writes it (topology.h) */
     int *node_of_stream;        /* rank 0: each stream's node (streams.c); NULL elsewhere */
-    double *corr, *unc;         /* rank 0: clock correction and its uncertainty per rank, seconds */
-    double *mems;               /* rank 0: memory of each rank's node, bytes */
-    struct pfs_affinity *affinity; /* rank 0: each rank's CPU affinity and NUMA nodes */
     /* the run */
     char run_id[64];
     int name_rep;               /* --file-per-rep: the repetition the data files' names are of */
@@ -309,9 +291,9 @@ void drv_lat_setup(struct ctx *c);
 void drv_lat_collect(struct ctx *c, struct pfs_phase_lat *out, int failed, double since, const char *where);
 void drv_lat_free(struct ctx *c);
 
-/* topology.c */
+/* topology.c: drv_topo_setup over the run's communicator, a failure
+ * recorded (drv_set_fail); 0, or -1. drv_topo_fini frees it (topology.h). */
 int drv_topology_setup(struct ctx *c);
-void drv_topology_free(struct ctx *c);
 
 /* streams.c */
 void drv_streams_setup(struct ctx *c);

@@ -21,7 +21,7 @@ void drv_set_fail(struct ctx *c, const char *op, const char *path, int err, cons
     c->fail.offset = PFS_NO_OFFSET;
     c->fail.when = pfs_now();
     c->fail.sig = *c->interrupted;
-    snprintf(c->fail.host, sizeof(c->fail.host), "%s", c->host);
+    snprintf(c->fail.host, sizeof(c->fail.host), "%s", c->topo.host);
     snprintf(c->fail.op, sizeof(c->fail.op), "%s", op);
     snprintf(c->fail.path, sizeof(c->fail.path), "%s", path ? path : "");
     c->fail.detail[0] = '\0';
@@ -102,7 +102,7 @@ static void reduce_failures(struct ctx *c, struct fail_top *top)
     if (c->fail.failed) {
         mine.count = mine.n = 1;
         mine.sig = c->fail.sig;
-        mine.k[0].when = c->fail.when + c->clock_corr;
+        mine.k[0].when = c->fail.when + c->topo.clock_corr;
         mine.k[0].rank = c->rank;
     }
     MPI_Datatype t;

@@ -67,7 +67,7 @@ static int remove_own(struct ctx *c, const char *path, const struct pfs_fid *fid
         return 0;
     char why[200];
     fprintf(stderr, "pfsbench: warning: rank %d on %s: could not remove %s: %s; "
-            "list this run's leftovers with pfsbench --clean -d %s\n", c->rank, c->host, path,
+            "list this run's leftovers with pfsbench --clean -d %s\n", c->rank, c->topo.host, path,
             rc == PFS_ERR_REPLACED ? "it is no longer the file this run created, so it is left alone"
                                    : drv_why(rc, why, sizeof(why)), c->cfg.dir);
     return -1;
@@ -168,7 +168,7 @@ int drv_take_run_lock(struct ctx *c, char *err, size_t len)
         snprintf(err, len, "cannot open the directory %.300s: %.150s", c->cfg.dir, strerror(-rc));
         return PFS_EXIT_IO;
     }
-    snprintf(mark, sizeof(mark), "%s %ld\n", c->host, (long)getpid());
+    snprintf(mark, sizeof(mark), "%s %ld\n", c->topo.host, (long)getpid());
     rc = pfs_lock_take(c->dir.fd, name, 5, mark, &c->lock, holder, sizeof(holder));
     if (rc == 0)
         return 0;
@@ -201,7 +201,7 @@ void drv_drop_run_lock(struct ctx *c)
  * so a read opens that inode or nothing. */
 void drv_exchange_fids(struct ctx *c, double since)
 {
-    const int to = c->rd_to, from = c->rd_from;
+    const int to = c->topo.rd_to, from = c->topo.rd_from;
     struct pfs_fid mine[c->threads], theirs[c->threads];
     for (int i = 0; i < c->threads; i++)
         mine[i] = c->streams[i].fid;

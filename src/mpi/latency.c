@@ -89,16 +89,16 @@ void drv_lat_setup(struct ctx *c)
     MPI_Type_commit(&l->type);
     MPI_Op_create(merge_op, 1, &l->op);
     l->ready = 1;
-    if (c->lowest_on_node) {
+    if (c->topo.lowest_on_node) {
         l->node_blk = drv_lat_alloc(&c->cfg);
         l->rec = malloc(node_rec_bytes(PFS_TS_CAP_DEFAULT));
     }
     if (c->rank == 0) {
         l->run_blk = drv_lat_alloc(&c->cfg);
-        l->recs = malloc(node_rec_bytes(PFS_TS_CAP_DEFAULT) * (size_t)(c->nnodes > 0 ? c->nnodes : 1));
+        l->recs = malloc(node_rec_bytes(PFS_TS_CAP_DEFAULT) * (size_t)(c->topo.nnodes > 0 ? c->topo.nnodes : 1));
     }
-    if ((c->lowest_on_node && (!l->node_blk || !l->rec)) || (c->rank == 0 && (!l->run_blk || !l->recs)))
-        drv_set_fail(c, "allocate the latency records", "", ENOMEM, "%d nodes", c->nnodes);
+    if ((c->topo.lowest_on_node && (!l->node_blk || !l->rec)) || (c->rank == 0 && (!l->run_blk || !l->recs)))
+        drv_set_fail(c, "allocate the latency records", "", ENOMEM, "%d nodes", c->topo.nnodes);
 }
 
 void drv_lat_free(struct ctx *c)
@@ -139,10 +139,10 @@ static void node_rec_fill(char *rec, const struct pfs_stream_lat *b, uint32_t ni
 static int phase_span(const struct ctx *c, double *start, double *end)
 {
     const struct pfs_times *t = c->rec.gathered;
-    if (c->rank != 0 || !t || !c->corr || c->nstreams < 1)
+    if (c->rank != 0 || !t || !c->topo.corr || c->nstreams < 1)
         return -1;
     for (int s = 0; s < c->nstreams; s++) {
-        const double k = c->corr[s / c->threads], a = t[s].open_start + k, b = t[s].close_end + k;
+        const double k = c->topo.corr[s / c->threads], a = t[s].open_start + k, b = t[s].close_end + k;
         if (s == 0 || a < *start)
             *start = a;
         if (s == 0 || b > *end)
@@ -155,7 +155,7 @@ static int phase_span(const struct ctx *c, double *start, double *end)
 static void store(struct ctx *c, struct pfs_phase_lat *out, const struct pfs_stream_lat *run, const char *recs,
                   uint32_t nint, uint32_t first, double start, double end)
 {
-    const int K = c->nnodes;
+    const int K = c->topo.nnodes;
     out->run = malloc(sizeof(run->h));
     out->nnodes = K;
     out->node_op = calloc((size_t)K, sizeof(struct pfs_hist));
@@ -200,7 +200,7 @@ static void leaders_step(struct ctx *c, struct pfs_stream_lat *node, struct pfs_
     double mine[4] = {node->ts.factor, (double)node->ts.n * node->ts.factor, spanned ? l->t0 - start : -HUGE_VAL,
                       spanned ? end - l->t0 : -HUGE_VAL},
            most[4];
-    MPI_Iallreduce(mine, most, 4, MPI_DOUBLE, MPI_MAX, c->leaders, &req);
+    MPI_Iallreduce(mine, most, 4, MPI_DOUBLE, MPI_MAX, c->topo.leaders, &req);
     drv_wait_watched(c, &req, since, where);
     struct pfs_tseries ts = block_ts(node);
     pfs_ts_coarsen_to(&ts, (uint32_t)most[0]);
@@ -212,11 +212,11 @@ static void leaders_step(struct ctx *c, struct pfs_stream_lat *node, struct pfs_
     const uint32_t first = pfs_ts_clip(&ts, lo, hi);
     node->ts = ts;
     const uint32_t nint = ts.n;
-    MPI_Ireduce(node, c->rank == 0 ? (void *)l->run_blk : NULL, 1, l->type, l->op, 0, c->leaders, &req);
+    MPI_Ireduce(node, c->rank == 0 ? (void *)l->run_blk : NULL, 1, l->type, l->op, 0, c->topo.leaders, &req);
     drv_wait_watched(c, &req, since, where);
     node_rec_fill(l->rec, node, nint);
     MPI_Igather(l->rec, (int)node_rec_bytes(nint), MPI_BYTE, l->recs, (int)node_rec_bytes(nint), MPI_BYTE, 0,
-                c->leaders, &req);
+                c->topo.leaders, &req);
     drv_wait_watched(c, &req, since, where);
     if (c->rank == 0 && out)
         store(c, out, l->run_blk, l->recs, nint, first, spanned ? start : l->t0 + lo, spanned ? end : l->t0 + hi);
@@ -234,8 +234,8 @@ void drv_lat_collect(struct ctx *c, struct pfs_phase_lat *out, int failed, doubl
         if (c->streams[i].lat)
             block_merge(mine, c->streams[i].lat);
     MPI_Request req;
-    MPI_Ireduce(mine, l->node_blk, 1, l->type, l->op, 0, c->node_comm, &req);
+    MPI_Ireduce(mine, l->node_blk, 1, l->type, l->op, 0, c->topo.node_comm, &req);
     drv_wait_watched(c, &req, since, where);
-    if (c->lowest_on_node)
+    if (c->topo.lowest_on_node)
         leaders_step(c, l->node_blk, out, since, where);
 }

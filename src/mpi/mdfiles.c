@@ -78,7 +78,7 @@ static void changed(struct ctx *c, const char *path, const char *now, const char
              "now leads to %s); the run ends, and removes only what it reaches through the directories it holds open",
              how, now);
     if (c->fail.failed)
-        fprintf(stderr, "pfsbench: error: rank %d on %s: the directory %s: %s\n", c->rank, c->host, path, detail);
+        fprintf(stderr, "pfsbench: error: rank %d on %s: the directory %s: %s\n", c->rank, c->topo.host, path, detail);
     else
         drv_set_fail(c, "the directory", path, 0, "%s", detail);
 }
@@ -281,13 +281,13 @@ static void left_dir(struct ctx *c, const char *path, int fd, int rc, int emptie
     char where[PFS_PATH_MAX + 64], why[200];
     if (rc != PFS_ERR_REPLACED && rc != -ENOENT) {
         fprintf(stderr, "pfsbench: warning: rank %d on %s: could not remove %s: %s; list this run's leftovers with "
-                "pfsbench --clean -d %s\n", c->rank, c->host, path, drv_why(rc, why, sizeof(why)), c->cfg.dir);
+                "pfsbench --clean -d %s\n", c->rank, c->topo.host, path, drv_why(rc, why, sizeof(why)), c->cfg.dir);
         return;
     }
     if (fd < 0 || pfs_dir_where(fd, where, sizeof(where)) != 0)
         snprintf(where, sizeof(where), "where the kernel cannot say");
     fprintf(stderr, "pfsbench: warning: rank %d on %s: left behind: the directory this run made as %s, moved or "
-            "replaced during the run; it is now %s, %s\n", c->rank, c->host, path, where,
+            "replaced during the run; it is now %s, %s\n", c->rank, c->topo.host, path, where,
             emptied ? "emptied through the run's own descriptor of it (pfsbench removes a directory only by the name "
                       "it made it under)"
                     : "with what this run could not remove in it");
@@ -317,7 +317,7 @@ int drv_md_cleanup(struct ctx *c, struct pfs_stream *s)
     int e = pfs_stream_meta_clear_with(c->be, c->bectx, &c->cfg, s);
     if (e) {
         fprintf(stderr, "pfsbench: warning: rank %d on %s: left behind %" PRIu64 " small file%s in %s: %s; "
-                "list this run's leftovers with pfsbench --clean -d %s\n", c->rank, c->host, s->md_created,
+                "list this run's leftovers with pfsbench --clean -d %s\n", c->rank, c->topo.host, s->md_created,
                 s->md_created == 1 ? "" : "s", s->md_dir, drv_why(e, why, sizeof(why)), c->cfg.dir);
         left++;
     }

@@ -104,7 +104,7 @@ static int prepare_phase(struct ctx *c, int kind, int rep, struct pfs_times *pc)
      * without a delete clears the files of the last. */
     struct pfs_phase_env e = {
         .cfg = &c->cfg, .be = c->be, .bectx = c->bectx, .streams = c->streams, .nthreads = c->threads,
-        .rank = c->rank, .lowest_on_node = c->lowest_on_node, .dir_fd = c->dir.fd, .rep = rep,
+        .rank = c->rank, .lowest_on_node = c->topo.lowest_on_node, .dir_fd = c->dir.fd, .rep = rep,
         .fail = hook_fail, .arg = c,
     };
     pfs_phase_before(kind, &e);
@@ -142,7 +142,7 @@ static int run_phase(struct ctx *c, int p, int rep, int *dropped_notice)
     if (c->rank == 0 && cfg->drop_caches && pfs_phase_is_read(kind) && !*dropped_notice && !cfg->quiet) {
         fprintf(cfg->format == PFS_FORMAT_TEXT ? drv_record_out(c) : stderr, "cache        before each read phase: fdatasync + "
                 "posix_fadvise(DONTNEED) on every file; /proc/sys/vm/drop_caches written on %d of %d nodes\n",
-                sum[1], c->nnodes);
+                sum[1], c->topo.nnodes);
         *dropped_notice = 1;
     }
     double phase_start = pfs_now();

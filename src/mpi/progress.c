@@ -72,7 +72,7 @@ static void report(struct ctx *c, uint64_t bytes, uint64_t ops)
     p->buf[0] = (uint64_t)p->seq;
     p->buf[1] = bytes;
     p->buf[2] = ops;
-    p->buf[3] = (uint64_t)c->node;
+    p->buf[3] = (uint64_t)c->topo.node;
     MPI_Isend(p->buf, 4, MPI_UINT64_T, p->parent, PFS_TAG_PROGRESS, p->up, &p->req);
     p->sent++;
 }
@@ -212,14 +212,14 @@ void drv_progress_finish(struct ctx *c)
         late += r == 1;
     }
     if (c->rank != 0) {
-        uint64_t fin[4] = {FINAL, 0, 0, (uint64_t)c->node};
+        uint64_t fin[4] = {FINAL, 0, 0, (uint64_t)c->topo.node};
         MPI_Send(fin, 4, MPI_UINT64_T, p->parent, PFS_TAG_PROGRESS, p->up);
     }
     const char *dbg = getenv("PFSBENCH_DEBUG_PROGRESS");
     if (c->rank == 0 && dbg && *dbg && strcmp(dbg, "0") != 0)
         fprintf(stderr, "pfsbench: debug: progress: rank 0 received %ld reports in %ld intervals (at most %ld in one), "
                 "%ld after the last, from %d senders; %d nodes, %d ranks\n", p->received, p->ticks, p->most, late,
-                p->heard, c->nnodes, c->nranks);
+                p->heard, c->topo.nnodes, c->nranks);
     MPI_Comm_free(&p->comm);
     if (p->ncomm != MPI_COMM_NULL)
         MPI_Comm_free(&p->ncomm);
@@ -237,14 +237,14 @@ static void progress_roles(struct ctx *c)
         MPI_Comm_rank(p->ncomm, &me);
         MPI_Comm_size(p->ncomm, &n);
     }
-    const int agg = c->node == 0 && n > 1 ? 1 : 0; /* the node's aggregator, in the node */
+    const int agg = c->topo.node == 0 && n > 1 ? 1 : 0; /* the node's aggregator, in the node */
     p->up = p->down = MPI_COMM_NULL;
     p->parent = -1;
     p->lead = 0;
     if (c->rank == 0) {
         p->down = p->comm;
-        p->ntab = c->nnodes;
-        p->nkids = c->nnodes - 1 + (n > 1);
+        p->ntab = c->topo.nnodes;
+        p->nkids = c->topo.nnodes - 1 + (n > 1);
     } else if (me == agg || p->ncomm == MPI_COMM_NULL) {
         p->up = p->comm;
         p->parent = 0;
@@ -252,7 +252,7 @@ static void progress_roles(struct ctx *c)
         if (p->ncomm != MPI_COMM_NULL) {
             p->down = p->ncomm;
             p->ntab = n;
-            p->nkids = n - 1 - (c->node == 0);
+            p->nkids = n - 1 - (c->topo.node == 0);
         }
     } else {
         p->up = p->ncomm;
@@ -271,7 +271,7 @@ static void progress_wire(struct ctx *c)
 {
     struct progress *p = &c->prog;
     MPI_Request rq = MPI_REQUEST_NULL;
-    uint64_t hello[4] = {0, 0, 0, (uint64_t)c->node}, b[4];
+    uint64_t hello[4] = {0, 0, 0, (uint64_t)c->topo.node}, b[4];
     if (p->up != MPI_COMM_NULL)
         MPI_Isend(hello, 4, MPI_UINT64_T, p->parent, PFS_TAG_PROGRESS, p->up, &rq);
     for (int i = 0; i < p->nkids; i++)
@@ -298,8 +298,8 @@ void drv_progress_setup(struct ctx *c)
         return;
     MPI_Comm_dup(c->comm, &p->comm);
     p->ncomm = MPI_COMM_NULL;
-    if (c->topo_comms)
-        MPI_Comm_dup(c->node_comm, &p->ncomm);
+    if (c->topo.comms)
+        MPI_Comm_dup(c->topo.node_comm, &p->ncomm);
     progress_roles(c);
     progress_wire(c);
     if (p->ntab > 0 && !(p->tab = calloc((size_t)p->ntab, sizeof(*p->tab))))

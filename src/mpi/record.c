@@ -126,7 +126,7 @@ void drv_note_stalls(struct ctx *c)
     if (nhad > 1)
         snprintf(more, sizeof(more), " (%d ranks had calls blocked over %g s)", nhad, c->cfg.stall_warn);
     snprintf(w, sizeof(w), "long-blocked call: rank %d on %s was blocked %.1f s in %s%s", top.rank,
-             c->hosts[top.rank], top.s, desc, more);
+             c->topo.hosts[top.rank], top.s, desc, more);
     pfs_run_warn(d, "%s", w);
     if (!c->cfg.quiet)
         fprintf(c->cfg.format == PFS_FORMAT_TEXT ? drv_record_out(c) : stderr, "warning      %s\n", w);
@@ -134,45 +134,43 @@ void drv_note_stalls(struct ctx *c)
 
 /* Local, rank 0: the warnings that placement and sizes call for. */
 /* --reorder-seed: what the permutation could do with this placement. */
-static void seeded_warning(struct ctx *c, struct pfs_run_data *d)
+static void seeded_warning(const struct drv_topo *t, int seed, struct pfs_run_data *d)
 {
-    const int seed = c->cfg.reorder_seed;
-    if (c->reorder_same < 0)
+    if (t->reorder_same < 0)
         pfs_run_warn(d, "--reorder-seed with one rank: it reads its own data, which may come from cache");
-    else if (c->reorder_same == 0)
+    else if (t->reorder_same == 0)
         pfs_run_warn(d, "reorder: rank r reads the data of a rank on another node, a permutation of seed %d "
                      "(reads_from_rank in the results file)", seed);
-    else if (c->nnodes == 1)
+    else if (t->nnodes == 1)
         pfs_run_warn(d, "--reorder-seed %d on one node: each rank reads another rank's data, of its own node, which "
                      "may come from cache", seed);
     else
         pfs_run_warn(d, "--reorder-seed %d: %d of %d ranks read data of their own node (a node holds more than half "
-                     "the ranks), which may come from cache", seed, c->reorder_same, c->nranks);
+                     "the ranks), which may come from cache", seed, t->reorder_same, t->nranks);
 }
 
-static void placement_warnings(struct ctx *c, struct pfs_run_data *d)
+static void placement_warnings(const struct drv_topo *t, const struct pfs_config *cfg, struct pfs_run_data *d)
 {
-    const struct pfs_config *cfg = &c->cfg;
     for (int i = 0; i < cfg->nhints; i++)
         if (pfs_hint_known(cfg->hints[i]) == 0)
             pfs_run_warn(d, "hint '%s' is not one pfsbench knows; passed to MPI-IO unchecked", cfg->hints[i]);
-    if (!pfs_placement_is_even(c->node_of_rank, c->nranks, c->nnodes))
+    if (!pfs_placement_is_even(t->node_of_rank, t->nranks, t->nnodes))
         pfs_run_warn(d, "uneven placement: nodes hold different rank counts; per-node bandwidths are not comparable");
-    if (d->round_robin_asked && !pfs_placement_is_round_robin(c->node_of_rank, c->nranks, c->nnodes))
-        pfs_run_warn(d, "round-robin placement was asked for, but rank r is not on node r mod %d", c->nnodes);
+    if (d->round_robin_asked && !pfs_placement_is_round_robin(t->node_of_rank, t->nranks, t->nnodes))
+        pfs_run_warn(d, "round-robin placement was asked for, but rank r is not on node r mod %d", t->nnodes);
     if (cfg->reorder && cfg->reorder_seed >= 0)
-        seeded_warning(c, d);
-    else if (cfg->reorder && c->shift == 0 && c->nnodes > 1 && cfg->reorder_nodes > 1)
+        seeded_warning(t, cfg->reorder_seed, d);
+    else if (cfg->reorder && t->shift == 0 && t->nnodes > 1 && cfg->reorder_nodes > 1)
         pfs_run_warn(d, "--reorder-nodes %d: no shift puts every rank's read %d nodes on (uneven placement over %d "
                      "nodes, or %d a multiple of them): every rank reads its own node's data, which may come from "
-                     "cache", cfg->reorder_nodes, cfg->reorder_nodes, c->nnodes, cfg->reorder_nodes);
-    else if (cfg->reorder && c->shift == 0)
+                     "cache", cfg->reorder_nodes, cfg->reorder_nodes, t->nnodes, cfg->reorder_nodes);
+    else if (cfg->reorder && t->shift == 0)
         pfs_run_warn(d, "--reorder on one node: every rank reads its own node's data, which may come from cache");
     else if (cfg->reorder && cfg->reorder_nodes > 1)
-        pfs_run_warn(d, "reorder: rank r reads the data of rank (r+%d) mod %d, %d nodes on", c->shift, c->nranks,
+        pfs_run_warn(d, "reorder: rank r reads the data of rank (r+%d) mod %d, %d nodes on", t->shift, t->nranks,
                      cfg->reorder_nodes);
     else if (cfg->reorder)
-        pfs_run_warn(d, "reorder: rank r reads the data of rank (r+%d) mod %d, on another node", c->shift, c->nranks);
+        pfs_run_warn(d, "reorder: rank r reads the data of rank (r+%d) mod %d, on another node", t->shift, t->nranks);
 }
 
 /* Rank 0, after a phase's repetition: the page cache, measured (the
@@ -183,6 +181,7 @@ static void placement_warnings(struct ctx *c, struct pfs_run_data *d)
 static void cache_warn(struct ctx *c, int p, int rep)
 {
     const struct pfs_config *cfg = &c->cfg;
+    const struct drv_topo *t = &c->topo;
     struct pfs_run_data *d = c->rec.d;
     char w[PFS_WARNLEN];
     const int first = d->fig.phase ? d->fig.phase[p].cache_first : -1;
@@ -190,9 +189,9 @@ static void cache_warn(struct ctx *c, int p, int rep)
         return;
     if (!pfs_report_cache_warning(d, p, rep, w, sizeof(w))) {
         double data = 0, nodemem = 0;
-        if (!pfs_report_cache_unknown(d, p, rep) || c->reorder_away || cfg->drop_caches ||
-            pfs_placement_cache_node(c->node_of_rank, c->nranks, c->nnodes, (double)cfg->block * c->threads, c->mems,
-                                     &data, &nodemem) < 0)
+        if (!pfs_report_cache_unknown(d, p, rep) || t->reorder_away || cfg->drop_caches ||
+            pfs_placement_cache_node(t->node_of_rank, t->nranks, t->nnodes, (double)cfg->block * c->threads,
+                                     t->mems, &data, &nodemem) < 0)
             return;
         snprintf(w, sizeof(w), "%s %d: the page cache could not be measured here (neither cachestat nor mincore), "
                  "and its reads may be served from it: %.0f MiB per node is less than twice the node's %.0f MiB of "
@@ -249,7 +248,7 @@ void drv_record_begin(struct ctx *c, int argc, char **argv)
 {
     struct record *r = &c->rec;
     const struct pfs_config *cfg = &c->cfg;
-    if (c->rank != 0 || !c->hosts || !c->node_of_rank || !c->mems)
+    if (c->rank != 0 || !c->topo.hosts || !c->topo.node_of_rank || !c->topo.mems)
         return; /* the topology could not be set up: no record (the failure is named) */
     int ml = 0;
     MPI_Get_library_version(r->mpiver, &ml);
@@ -283,17 +282,17 @@ void drv_record_begin(struct ctx *c, int argc, char **argv)
     pfs_fs_type(cfg->dir, d->fstype, sizeof(d->fstype));
     pfs_fs_describe(cfg->dir, &d->fs);
     d->nranks = c->nranks;
-    d->nnodes = c->nnodes;
-    d->hosts = (const char(*)[PFS_HOST_MAX])c->hosts;
-    d->node_of_rank = c->node_of_rank;
+    d->nnodes = c->topo.nnodes;
+    d->hosts = (const char(*)[PFS_HOST_MAX])c->topo.hosts;
+    d->node_of_rank = c->topo.node_of_rank;
     d->threads = c->threads;
     d->nstreams = c->nstreams;
     d->node_of_stream = c->node_of_stream;
-    d->clock_corr = c->corr;
-    d->clock_unc = c->unc;
-    d->affinity = c->affinity;
-    d->reorder_shift = c->shift;
-    d->reads_from = c->reads_from;
+    d->clock_corr = c->topo.corr;
+    d->clock_unc = c->topo.unc;
+    d->affinity = c->topo.affinity;
+    d->reorder_shift = c->topo.shift;
+    d->reads_from = c->topo.reads_from;
     d->nphases = cfg->nphases;
     d->reps = (int)slots;
     d->times = r->times;
@@ -313,9 +312,9 @@ void drv_record_begin(struct ctx *c, int argc, char **argv)
     d->round_robin_asked = rr && strcmp(rr, "round-robin") == 0;
     for (const char *w = cfg->warnings; *w; w += strcspn(w, "\n") + 1) /* the parser's, printed on stderr */
         pfs_run_warn(d, "%.*s", (int)strcspn(w, "\n"), w);
-    placement_warnings(c, d);
+    placement_warnings(&c->topo, cfg, d);
     char mdw[512];
-    if (pfs_meta_cache_warning(cfg->phases, cfg->nphases, c->reorder_away, d->fs.mount_type, mdw, sizeof(mdw)))
+    if (pfs_meta_cache_warning(cfg->phases, cfg->nphases, c->topo.reorder_away, d->fs.mount_type, mdw, sizeof(mdw)))
         pfs_run_warn(d, "%s", mdw);
     if (!cfg->quiet && cfg->format == PFS_FORMAT_TEXT) {
         pfs_report_header(r->out, d);
@@ -370,7 +369,7 @@ void drv_record_phase(struct ctx *c, int p, int rep, int failed)
     const struct pfs_config *cfg = &c->cfg;
     struct pfs_times *dst = r->times + ((size_t)p * (size_t)r->d->reps + (size_t)rep) * (size_t)c->nstreams;
     for (int s = 0; s < c->nstreams; s++) {
-        double k = c->corr[s / c->threads];
+        double k = c->topo.corr[s / c->threads];
         dst[s] = r->gathered[s];
         dst[s].open_start += k;
         dst[s].open_end += k;

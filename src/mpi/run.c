@@ -218,11 +218,8 @@ static void init_ctx(struct ctx *c, MPI_Comm comm)
     c->ag.comm = comm;
     c->ag.rank = c->rank;
     c->ag.nranks = c->nranks;
-    c->ag.host = c->host;
-    int hlen = 0;
-    char pname[MPI_MAX_PROCESSOR_NAME];
-    MPI_Get_processor_name(pname, &hlen);
-    snprintf(c->host, sizeof(c->host), "%.*s", PFS_HOST_MAX - 1, pname);
+    drv_topo_init(&c->topo);
+    c->ag.host = c->topo.host;
 }
 
 /* Local: what the phase list holds, for the steps that depend on it. */
@@ -237,7 +234,7 @@ static void free_ctx(struct ctx *c)
     drv_lat_free(c);
     drv_streams_free(c);
     free(c->prog.tab);
-    drv_topology_free(c);
+    drv_topo_fini(&c->topo);
     free(c->known);
     drv_record_free(c);
     free(c);

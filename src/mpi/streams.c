@@ -198,7 +198,7 @@ void drv_streams_setup(struct ctx *c)
         return;
     }
     for (int s = 0; c->node_of_stream && s < c->nstreams; s++)
-        c->node_of_stream[s] = c->node_of_rank ? c->node_of_rank[s / c->threads] : 0;
+        c->node_of_stream[s] = c->topo.node_of_rank ? c->topo.node_of_rank[s / c->threads] : 0;
     (void)pfs_name_md_top(c->md_top, sizeof(c->md_top), cfg->dir, c->run_id);
     size_t align = cfg->direct ? pfs_dio_alignment(cfg->dir) : 4096;
     if (align < 4096)
@@ -208,7 +208,7 @@ void drv_streams_setup(struct ctx *c)
         st->id = c->rank * c->threads + i;
         st->rank = c->rank;
         st->thread = i;
-        st->rd_writer = c->rd_from * c->threads + i;
+        st->rd_writer = c->topo.rd_from * c->threads + i;
         drv_data_path(c, st->id, st->path, sizeof(st->path));
         drv_data_path(c, st->rd_writer, st->rd_path, sizeof(st->rd_path));
         if (cfg->dirs == PFS_DIRS_PER_RANK) {
@@ -220,7 +220,7 @@ void drv_streams_setup(struct ctx *c)
         }
         st->fail.rank = c->rank;
         st->fail.thread = c->threads > 1 ? i : -1;
-        snprintf(st->fail.host, sizeof(st->fail.host), "%s", c->host);
+        snprintf(st->fail.host, sizeof(st->fail.host), "%s", c->topo.host);
         if (!(st->lat = drv_lat_alloc(cfg)))
             drv_set_fail(c, "allocate the latency record", "", ENOMEM, NULL);
         if (posix_memalign(&st->buf, align, (size_t)cfg->transfer) != 0) {

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <math.h>
 #include <sched.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -234,31 +235,50 @@ void drv_node_free(struct drv_nodes *n)
         MPI_Comm_free(&n->leaders);
 }
 
+/* The first allocation that failed on this rank, for drv_topo_setup's caller. */
+struct topo_err {
+    const char *op;
+    char *detail;
+    size_t len;
+};
+
+static void topo_fail(struct topo_err *e, const char *op, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void topo_fail(struct topo_err *e, const char *op, const char *fmt, ...)
+{
+    if (e->op)
+        return; /* the first: later ones are its consequences */
+    e->op = op;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->detail, e->len, fmt, ap);
+    va_end(ap);
+}
+
 /* Collective. The node and leader communicators (by shared memory, or by
  * name), this rank's node and the node count; rank 0: *names, each node's
  * host name. Returns this rank's flags: 1 its name is not its leader's,
  * 2 (rank 0) two nodes have one name, 4 (rank 0) no memory. */
-static int build_nodes(struct ctx *c, int by_name, char (**names)[PFS_HOST_MAX])
+static int build_nodes(struct drv_topo *t, int by_name, char (**names)[PFS_HOST_MAX], struct topo_err *e)
 {
     struct drv_nodes n;
-    int flags = drv_node_split(c->comm, c->host, by_name, &n);
+    int flags = drv_node_split(t->comm, t->host, by_name, &n);
     if (flags & 8)
-        drv_set_fail(c, "allocate the host names of a node", "", ENOMEM, "on %s", c->host);
+        topo_fail(e, "allocate the host names of a node", "on %s", t->host);
     flags &= ~8;
-    c->node_comm = n.node_comm;
-    c->leaders = n.leaders;
-    c->lowest_on_node = n.lowest;
-    c->node = n.node;
-    c->nnodes = n.nnodes;
-    c->topo_comms = 1;
+    t->node_comm = n.node_comm;
+    t->leaders = n.leaders;
+    t->lowest_on_node = n.lowest;
+    t->node = n.node;
+    t->nnodes = n.nnodes;
+    t->comms = 1;
     *names = NULL;
-    if (!c->lowest_on_node)
+    if (!t->lowest_on_node)
         return flags;
-    if (c->rank == 0 && !(*names = calloc((size_t)c->nnodes, PFS_HOST_MAX)))
+    if (t->rank == 0 && !(*names = calloc((size_t)t->nnodes, PFS_HOST_MAX)))
         flags |= 4;
     /* Each node's name once, to rank 0 alone. */
-    MPI_Gather(c->host, PFS_HOST_MAX, MPI_CHAR, flags & 4 ? NULL : *names, PFS_HOST_MAX, MPI_CHAR, 0, c->leaders);
-    for (int a = 0; c->rank == 0 && *names && a < c->nnodes; a++)
+    MPI_Gather(t->host, PFS_HOST_MAX, MPI_CHAR, flags & 4 ? NULL : *names, PFS_HOST_MAX, MPI_CHAR, 0, t->leaders);
+    for (int a = 0; t->rank == 0 && *names && a < t->nnodes; a++)
         for (int b = 0; b < a; b++)
             if (strncmp((*names)[a], (*names)[b], PFS_HOST_MAX) == 0)
                 flags |= 2;
@@ -266,31 +286,31 @@ static int build_nodes(struct ctx *c, int by_name, char (**names)[PFS_HOST_MAX])
 }
 
 /* Collective. Frees what build_nodes made. */
-static void free_nodes(struct ctx *c)
+static void free_nodes(struct drv_topo *t)
 {
-    if (!c->topo_comms)
+    if (!t->comms)
         return;
-    struct drv_nodes n = {.node_comm = c->node_comm, .leaders = c->leaders};
+    struct drv_nodes n = {.node_comm = t->node_comm, .leaders = t->leaders};
     drv_node_free(&n);
-    c->node_comm = c->leaders = MPI_COMM_NULL;
-    c->topo_comms = 0;
+    t->node_comm = t->leaders = MPI_COMM_NULL;
+    t->comms = 0;
 }
 
 /* Collective. The nodes, by shared memory where the names agree with it,
  * else by name. Returns -1 when rank 0 lacked memory (recorded). */
-static int nodes_setup(struct ctx *c, char (**names)[PFS_HOST_MAX])
+static int nodes_setup(struct drv_topo *t, char (**names)[PFS_HOST_MAX], struct topo_err *e)
 {
-    int flags = build_nodes(c, 0, names), any = 0;
-    MPI_Allreduce(&flags, &any, 1, MPI_INT, MPI_BOR, c->comm);
+    int flags = build_nodes(t, 0, names, e), any = 0;
+    MPI_Allreduce(&flags, &any, 1, MPI_INT, MPI_BOR, t->comm);
     if (any & 3) {
-        free_nodes(c);
+        free_nodes(t);
         free(*names);
-        flags = build_nodes(c, 1, names);
-        MPI_Allreduce(&flags, &any, 1, MPI_INT, MPI_BOR, c->comm);
+        flags = build_nodes(t, 1, names, e);
+        MPI_Allreduce(&flags, &any, 1, MPI_INT, MPI_BOR, t->comm);
     }
     if (any & 4) {
         if (flags & 4)
-            drv_set_fail(c, "allocate the host names", "", ENOMEM, "%d nodes", c->nnodes);
+            topo_fail(e, "allocate the host names", "%d nodes", t->nnodes);
         return -1;
     }
     return 0;
@@ -306,12 +326,12 @@ static int nodes_setup(struct ctx *c, char (**names)[PFS_HOST_MAX])
  * offset to rank 0 adds the path's, and so does its uncertainty. */
 
 /* Leaders. This node's clock correction and its uncertainty against rank 0's. */
-static void measure_clocks(struct ctx *c, double *corr, double *unc)
+static void measure_clocks(MPI_Comm leaders, double *corr, double *unc)
 {
     const int tag = PFS_TAG_CLOCK;
     int L, me;
-    MPI_Comm_size(c->leaders, &L);
-    MPI_Comm_rank(c->leaders, &me);
+    MPI_Comm_size(leaders, &L);
+    MPI_Comm_rank(leaders, &me);
     double path[2] = {0, 0};
     for (int d = 1; d < L; d *= 2) {
         if (me < d && me + d < L) {
@@ -319,21 +339,21 @@ static void measure_clocks(struct ctx *c, double *corr, double *unc)
             double t0[CLOCK_ROUNDS], tr[CLOCK_ROUNDS], t1[CLOCK_ROUNDS], k, u;
             for (int i = 0; i < CLOCK_ROUNDS; i++) {
                 t0[i] = pfs_now();
-                MPI_Send(&t0[i], 1, MPI_DOUBLE, peer, tag, c->leaders);
-                MPI_Recv(&tr[i], 1, MPI_DOUBLE, peer, tag, c->leaders, MPI_STATUS_IGNORE);
+                MPI_Send(&t0[i], 1, MPI_DOUBLE, peer, tag, leaders);
+                MPI_Recv(&tr[i], 1, MPI_DOUBLE, peer, tag, leaders, MPI_STATUS_IGNORE);
                 t1[i] = pfs_now();
             }
             pfs_clock_estimate(t0, tr, t1, CLOCK_ROUNDS, &k, &u);
             double its[2] = {path[0] + k, path[1] + u};
-            MPI_Send(its, 2, MPI_DOUBLE, peer, tag, c->leaders);
+            MPI_Send(its, 2, MPI_DOUBLE, peer, tag, leaders);
         } else if (me >= d && me < 2 * d) {
             for (int i = 0; i < CLOCK_ROUNDS; i++) {
                 double x;
-                MPI_Recv(&x, 1, MPI_DOUBLE, me - d, tag, c->leaders, MPI_STATUS_IGNORE);
+                MPI_Recv(&x, 1, MPI_DOUBLE, me - d, tag, leaders, MPI_STATUS_IGNORE);
                 x = pfs_now();
-                MPI_Send(&x, 1, MPI_DOUBLE, me - d, tag, c->leaders);
+                MPI_Send(&x, 1, MPI_DOUBLE, me - d, tag, leaders);
             }
-            MPI_Recv(path, 2, MPI_DOUBLE, me - d, tag, c->leaders, MPI_STATUS_IGNORE);
+            MPI_Recv(path, 2, MPI_DOUBLE, me - d, tag, leaders, MPI_STATUS_IGNORE);
         }
     }
     /* A correction smaller than its own uncertainty is noise (an
@@ -349,137 +369,160 @@ static void measure_clocks(struct ctx *c, double *corr, double *unc)
  * table, kept for the results file), then each rank's pair (its source,
  * its reader) for the scatter. Returns how many read their own node's
  * (pfs_reorder_random), -2 without memory. */
-static int seeded_sources(struct ctx *c)
+static int seeded_sources(struct drv_topo *t, uint64_t seed)
 {
-    const int n = c->nranks;
-    if (!(c->reads_from = calloc((size_t)n * 3, sizeof(int))))
+    const int n = t->nranks;
+    if (!(t->reads_from = calloc((size_t)n * 3, sizeof(int))))
         return -2;
-    const int same = pfs_reorder_random(c->node_of_rank, n, (uint64_t)c->cfg.reorder_seed, c->reads_from);
+    const int same = pfs_reorder_random(t->node_of_rank, n, seed, t->reads_from);
     if (same == -2) {
-        free(c->reads_from);
-        c->reads_from = NULL;
+        free(t->reads_from);
+        t->reads_from = NULL;
         return -2;
     }
-    int *pairs = c->reads_from + n;
+    int *pairs = t->reads_from + n;
     for (int r = 0; r < n; r++) {
-        pairs[2 * r] = c->reads_from[r];
-        pairs[2 * c->reads_from[r] + 1] = r;
+        pairs[2 * r] = t->reads_from[r];
+        pairs[2 * t->reads_from[r] + 1] = r;
     }
     return same;
 }
 
 /* Collective, --reorder-seed: each rank's source and reader, from rank
  * 0's permutation (no other rank holds a table of all ranks). */
-static void scatter_sources(struct ctx *c)
+static void scatter_sources(struct drv_topo *t)
 {
     int mine[2];
-    MPI_Scatter(c->rank == 0 ? c->reads_from + c->nranks : NULL, 2, MPI_INT, mine, 2, MPI_INT, 0, c->comm);
-    c->rd_from = mine[0];
-    c->rd_to = mine[1];
+    MPI_Scatter(t->rank == 0 ? t->reads_from + t->nranks : NULL, 2, MPI_INT, mine, 2, MPI_INT, 0, t->comm);
+    t->rd_from = mine[0];
+    t->rd_to = mine[1];
 }
 
 /* Collective. Rank 0's tables: each rank's node, host, clock, memory, CPU
  * affinity and NUMA nodes, in one gather; then the reorder shift (from the
  * whole map, on rank 0) and rank 0's host name to every rank. Returns 1,
  * on every rank, when rank 0 lacked memory (recorded there). */
-static int rank0_tables(struct ctx *c, const char (*names)[PFS_HOST_MAX], int bad)
+static int rank0_tables(struct drv_topo *t, const struct pfs_config *cfg, const char (*names)[PFS_HOST_MAX],
+                        int bad, struct topo_err *e)
 {
     struct fact {
         double mem, corr, unc;
         int node;
         struct pfs_affinity aff;
     } mine, *facts = NULL;
-    if (c->rank == 0 && !bad && !(facts = calloc((size_t)c->nranks, sizeof(*facts))))
+    if (t->rank == 0 && !bad && !(facts = calloc((size_t)t->nranks, sizeof(*facts))))
         bad = 1;
     memset(&mine, 0, sizeof(mine));
     mine.mem = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
-    mine.corr = c->clock_corr;
-    mine.unc = c->clock_unc;
-    mine.node = c->node;
+    mine.corr = t->clock_corr;
+    mine.unc = t->clock_unc;
+    mine.node = t->node;
     affinity_read(&mine.aff);
-    MPI_Gather(&mine, (int)sizeof(mine), MPI_BYTE, facts, (int)sizeof(mine), MPI_BYTE, 0, c->comm);
+    MPI_Gather(&mine, (int)sizeof(mine), MPI_BYTE, facts, (int)sizeof(mine), MPI_BYTE, 0, t->comm);
     struct {
         int shift, bad, same;
         char root[PFS_HOST_MAX];
     } b = {0, bad, 0, ""};
-    const int seeded = c->cfg.reorder && c->cfg.reorder_seed >= 0;
-    if (c->rank == 0 && facts) {
-        for (int r = 0; r < c->nranks; r++) {
-            c->node_of_rank[r] = facts[r].node;
-            memcpy(c->hosts[r], names[facts[r].node], PFS_HOST_MAX);
-            c->corr[r] = facts[r].corr;
-            c->unc[r] = facts[r].unc;
-            c->mems[r] = facts[r].mem;
-            c->affinity[r] = facts[r].aff;
+    const int seeded = cfg->reorder && cfg->reorder_seed >= 0;
+    if (t->rank == 0 && facts) {
+        for (int r = 0; r < t->nranks; r++) {
+            t->node_of_rank[r] = facts[r].node;
+            memcpy(t->hosts[r], names[facts[r].node], PFS_HOST_MAX);
+            t->corr[r] = facts[r].corr;
+            t->unc[r] = facts[r].unc;
+            t->mems[r] = facts[r].mem;
+            t->affinity[r] = facts[r].aff;
         }
-        b.shift = c->cfg.reorder && !seeded ? pfs_reorder_shift_nodes(c->node_of_rank, c->nranks,
-                                                                         c->cfg.reorder_nodes) : 0;
+        b.shift = cfg->reorder && !seeded ? pfs_reorder_shift_nodes(t->node_of_rank, t->nranks, cfg->reorder_nodes)
+                                          : 0;
         if (seeded && !b.bad)
-            b.bad = (b.same = seeded_sources(c)) == -2;
+            b.bad = (b.same = seeded_sources(t, (uint64_t)cfg->reorder_seed)) == -2;
     }
-    memcpy(b.root, c->host, sizeof(b.root));
-    MPI_Bcast(&b, (int)sizeof(b), MPI_BYTE, 0, c->comm);
-    c->shift = b.shift;
-    c->reorder_same = b.same;
-    c->reorder_away = seeded ? b.same == 0 : b.shift != 0;
-    c->rd_from = (c->rank + b.shift) % c->nranks;
-    c->rd_to = (c->rank - b.shift + c->nranks) % c->nranks;
+    memcpy(b.root, t->host, sizeof(b.root));
+    MPI_Bcast(&b, (int)sizeof(b), MPI_BYTE, 0, t->comm);
+    t->shift = b.shift;
+    t->reorder_same = b.same;
+    t->reorder_away = seeded ? b.same == 0 : b.shift != 0;
+    t->rd_from = (t->rank + b.shift) % t->nranks;
+    t->rd_to = (t->rank - b.shift + t->nranks) % t->nranks;
     if (seeded && !b.bad)
-        scatter_sources(c);
-    memcpy(c->root_host, b.root, sizeof(c->root_host));
+        scatter_sources(t);
+    memcpy(t->root_host, b.root, sizeof(t->root_host));
     free(facts);
-    if (b.bad && c->rank == 0)
-        drv_set_fail(c, "allocate the placement tables", "", ENOMEM, "%d ranks", c->nranks);
+    if (b.bad && t->rank == 0)
+        topo_fail(e, "allocate the placement tables", "%d ranks", t->nranks);
     return b.bad;
 }
 
-/* Collective. The real placement: the node and leader communicators, this
- * rank's node and the node count, the reorder shift, this node's clock
- * against rank 0's; rank 0 alone keeps the whole map (each rank's node and
- * host, clock correction, memory of its node, CPU affinity and NUMA nodes).
- * No rank holds a table of all ranks but rank 0. 0, or -1 when an
- * allocation failed (recorded). */
-int drv_topology_setup(struct ctx *c)
+void drv_topo_init(struct drv_topo *t)
 {
+    memset(t, 0, sizeof(*t));
+    t->comm = t->node_comm = t->leaders = MPI_COMM_NULL;
+    int hlen = 0;
+    char pname[MPI_MAX_PROCESSOR_NAME];
+    MPI_Get_processor_name(pname, &hlen);
+    snprintf(t->host, sizeof(t->host), "%.*s", PFS_HOST_MAX - 1, pname);
+}
+
+/* No rank holds a table of all ranks but rank 0. */
+int drv_topo_setup(struct drv_topo *t, MPI_Comm comm, const struct pfs_config *cfg, const char **op,
+                   char *detail, size_t len)
+{
+    struct topo_err e = {NULL, detail, len};
     char(*names)[PFS_HOST_MAX] = NULL;
-    c->node_comm = c->leaders = MPI_COMM_NULL;
-    if (nodes_setup(c, &names) != 0)
-        return -1;
-    double k[2] = {0, 0};
-    if (c->lowest_on_node)
-        measure_clocks(c, &k[0], &k[1]);
-    MPI_Bcast(k, 2, MPI_DOUBLE, 0, c->node_comm);
-    c->clock_corr = k[0];
-    c->clock_unc = k[1];
-    int bad = 0;
-    if (c->rank == 0) {
-        c->hosts = calloc((size_t)c->nranks, PFS_HOST_MAX);
-        c->node_of_rank = calloc((size_t)c->nranks, sizeof(int));
-        c->corr = calloc((size_t)c->nranks, sizeof(double));
-        c->unc = calloc((size_t)c->nranks, sizeof(double));
-        c->mems = calloc((size_t)c->nranks, sizeof(double));
-        c->affinity = calloc((size_t)c->nranks, sizeof(*c->affinity));
-        bad = !c->hosts || !c->node_of_rank || !c->corr || !c->unc || !c->mems || !c->affinity;
+    t->comm = comm;
+    MPI_Comm_rank(comm, &t->rank);
+    MPI_Comm_size(comm, &t->nranks);
+    int bad = nodes_setup(t, &names, &e) != 0;
+    if (!bad) {
+        double k[2] = {0, 0};
+        if (t->lowest_on_node)
+            measure_clocks(t->leaders, &k[0], &k[1]);
+        MPI_Bcast(k, 2, MPI_DOUBLE, 0, t->node_comm);
+        t->clock_corr = k[0];
+        t->clock_unc = k[1];
+        if (t->rank == 0) {
+            const size_t n = (size_t)t->nranks;
+            t->hosts = calloc(n, PFS_HOST_MAX);
+            t->node_of_rank = calloc(n, sizeof(int));
+            t->corr = calloc(n, sizeof(double));
+            t->unc = calloc(n, sizeof(double));
+            t->mems = calloc(n, sizeof(double));
+            t->affinity = calloc(n, sizeof(*t->affinity));
+            bad = !t->hosts || !t->node_of_rank || !t->corr || !t->unc || !t->mems || !t->affinity;
+        }
+        bad = rank0_tables(t, cfg, (const char(*)[PFS_HOST_MAX])names, bad, &e);
     }
-    bad = rank0_tables(c, (const char(*)[PFS_HOST_MAX])names, bad);
     free(names);
+    *op = e.op;
     return bad ? -1 : 0;
 }
 
-/* Collective (the communicators). */
-void drv_topology_free(struct ctx *c)
+void drv_topo_fini(struct drv_topo *t)
 {
-    free_nodes(c);
-    free(c->hosts);
-    free(c->node_of_rank);
-    free(c->corr);
-    free(c->unc);
-    free(c->mems);
-    free(c->affinity);
-    free(c->reads_from);
-    c->reads_from = NULL;
-    c->hosts = NULL;
-    c->node_of_rank = NULL;
-    c->corr = c->unc = c->mems = NULL;
-    c->affinity = NULL;
+    free_nodes(t);
+    free(t->hosts);
+    free(t->node_of_rank);
+    free(t->corr);
+    free(t->unc);
+    free(t->mems);
+    free(t->affinity);
+    free(t->reads_from);
+    t->reads_from = NULL;
+    t->hosts = NULL;
+    t->node_of_rank = NULL;
+    t->corr = t->unc = t->mems = NULL;
+    t->affinity = NULL;
+}
+
+/* Collective. The run's placement (drv_topo_setup over the run's
+ * communicator), its failure this rank's. 0, or -1. */
+int drv_topology_setup(struct ctx *c)
+{
+    const char *op = NULL;
+    char detail[96] = "";
+    int rc = drv_topo_setup(&c->topo, c->comm, &c->cfg, &op, detail, sizeof(detail));
+    if (op)
+        drv_set_fail(c, op, "", ENOMEM, "%s", detail);
+    return rc;
 }

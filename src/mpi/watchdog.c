@@ -102,7 +102,7 @@ static void park(struct ctx *c, const char *where)
     if (gap > 0)
         snprintf(ran, sizeof(ran), ": it did not run for %.1f s (stopped, or its node froze)", gap);
     snprintf(msg, sizeof(msg), "watchdog: rank %d on %s did not answer at %s%s; the job went on without it", c->rank,
-             c->host, where, ran);
+             c->topo.host, where, ran);
     fprintf(stderr, "pfsbench: error: %s; this rank waits for the job's end\n", msg);
     if (c->rank == 0)
         record(c, msg);
@@ -121,10 +121,10 @@ static void yield(struct ctx *c, const char *where)
     char msg[600];
     if (gap > 0)
         snprintf(msg, sizeof(msg), "watchdog: rank 0 on %s did not run for %.1f s (stopped, or its node froze) "
-                 "during %s; the other ranks gave up waiting for it", c->host, gap, where);
+                 "during %s; the other ranks gave up waiting for it", c->topo.host, gap, where);
     else
         snprintf(msg, sizeof(msg), "watchdog: rank 0 on %s did not answer during %s within %g s; the other ranks "
-                 "gave up waiting for it", c->host, where, 2 * c->cfg.timeout + 1);
+                 "gave up waiting for it", c->topo.host, where, 2 * c->cfg.timeout + 1);
     fprintf(stderr, "pfsbench: error: %s\n", msg);
     record(c, msg);
     const int v[2] = {KIND_VERDICT, 0};
@@ -183,7 +183,7 @@ static void compose(struct ctx *c, const int *arrived, const int *answered, cons
     size_t m = 0;
     if (gap > 0)
         m += (size_t)snprintf(msg, len, "watchdog: rank 0 on %s did not run for %.1f s (stopped, or its node froze) "
-                              "during %s, past the %g s limit;", c->host, gap, where, c->cfg.timeout);
+                              "during %s, past the %g s limit;", c->topo.host, gap, where, c->cfg.timeout);
     else if (late)
         m += (size_t)snprintf(msg, len, "watchdog: %d rank%s did not finish %s within %g s:", late,
                               late == 1 ? "" : "s", where, c->cfg.timeout);
@@ -197,7 +197,7 @@ static void compose(struct ctx *c, const int *arrived, const int *answered, cons
             continue;
         if (listed++ >= 32)
             break;
-        m += (size_t)snprintf(msg + m, len - m, " rank %d on %s%s;", r, c->hosts[r],
+        m += (size_t)snprintf(msg + m, len - m, " rank %d on %s%s;", r, c->topo.hosts[r],
                               !arrived[r - 1] && answered[r - 1] ? " (late; it answered)"
                               : arrived[r - 1] ? " reached it but did not answer (stopped, or stalled inside MPI)"
                               : gap > 0 ? " did not finish" : "");
@@ -352,8 +352,8 @@ static void on_root_lost(void *arg, const char *where, double waited)
 {
     struct ctx *c = arg;
     fprintf(stderr, "pfsbench: error: watchdog on rank %d (%s): %s did not complete within %.0f s; rank 0 (%s) has "
-            "not answered: this rank leaves the run\n", c->rank, c->host, where, waited,
-            c->root_host[0] ? c->root_host : "?");
+            "not answered: this rank leaves the run\n", c->rank, c->topo.host, where, waited,
+            c->topo.root_host[0] ? c->topo.root_host : "?");
     const int one = 1;
     post(c, 0, PFS_TAG_GIVEUP, &one, 1);
     remove_once(c);
@@ -445,7 +445,7 @@ static void watch_fire(void *arg, const char *what)
         _exit(PFS_EXIT_TIMEOUT);
     }
     char msg[900];
-    snprintf(msg, sizeof(msg), "watchdog: rank %d on %s %s", c->rank, c->host, what);
+    snprintf(msg, sizeof(msg), "watchdog: rank %d on %s %s", c->rank, c->topo.host, what);
     fprintf(stderr, "pfsbench: error: %s; %s\n", msg, !alone ? "ending the job"
             : c->rank != 0 ? "rank 0 decides whether the job goes on without it"
             : c->rec.in_results ? "the run is recorded when the append returns" : "the run is recorded as failed");
@@ -466,7 +466,7 @@ void drv_watchdog_start(struct ctx *c)
 {
     const struct pfs_config *cfg = &c->cfg;
     c->ag.timeout = cfg->timeout;
-    c->ag.root_host = c->root_host[0] ? c->root_host : NULL;
+    c->ag.root_host = c->topo.root_host[0] ? c->topo.root_host : NULL;
     c->ag.on_timeout = on_agree_timeout;
     c->ag.on_notice = on_agree_notice;
     c->ag.arg = c;
