@@ -10,7 +10,7 @@
  *   streams.c   the streams of a rank, threads, the hooks the stream loops call
  *   progress.c  the live progress line
  *   phases.c    the phase loop: prepare, agree, run, gather, correct clocks
- *   files.c     run id, the run's lock, shared file, clean-up
+ *   files.c     run id, the run's lock, shared file, clean-up (files.h)
  *   mdfiles.c   the directories held open (DIR, metadata), their checks and clean-up
  *   record.c    rank 0's record of the run, warnings, report, results file
  *   survive.c   a job of several runs goes on without the ranks it lost */
@@ -31,6 +31,7 @@
 #include "pfs/watch.h"
 
 #include "agree.h"
+#include "files.h"
 #include "topology.h"
 
 #define CLOCK_ROUNDS 8
@@ -43,12 +44,6 @@
 /* The watched agreement that runs while the rank's other threads wait at
  * the stonewall barrier: a run cannot be left from inside it. */
 #define DRV_WHERE_STONEWALL "the stonewall agreement"
-
-/* What rank 0 knows another stream created (for the watchdog's clean-up). */
-struct known_file {
-    int created;
-    struct pfs_fid fid;
-};
 
 /* Live progress (progress.c): rank 0 shows one line; each rank reports to
  * its node's aggregator, each aggregator its node's sum to rank 0, with
@@ -159,38 +154,18 @@ struct ctx {
     struct drv_topo topo;       /* the placement: topology.c writes it (topology.h) */
     int *node_of_stream;        /* rank 0: each stream's node (streams.c); NULL elsewhere */
     /* the run */
-    char run_id[64];
-    int name_rep;               /* --file-per-rep: the repetition the data files' names are of */
     uint64_t seed;
     int threads, nstreams;
     uint64_t nxfers;            /* transfers per stream in a full block */
     uint64_t sw_file_xfers;     /* a read-only run's --stonewall-file count (rank 0 until drv_swfile_share); 0: none */
     uint64_t data_xfers;        /* transfers per stream present in the files (stonewall may cut) */
     uint64_t md_files;          /* small files per stream present (a create's stonewall may cut them) */
-    uint64_t kept_xfers;        /* over a kept run's data (pfs_kept_reads): the transfers each stream's
-                                 * file holds, from its status (rank 0's check, then every rank's) */
-    uint64_t kept_md_files;     /* over a kept run's small files: each stream's, from its status (rank 0's
-                                 * check, then every rank's); 0: no status says, -n */
-    struct pfs_fid kept_md_fid; /* rank 0: that status file, removed with the tree when it says only that */
-    int kept_md_only;
     struct pfs_stream *streams; /* this rank's, threads of them */
     int cur_kind;               /* the phase running, for the watchdog's message */
     int writes, has_meta;       /* what the phase list holds: a phase that makes the data files, metadata */
     struct pfs_agree ag;        /* the watched collectives (agree.h) */
     struct pfs_failure fail;    /* this rank's first failure, its streams' included */
-    /* files */
-    char md_top[PFS_PATH_MAX + 128]; /* the run's directory for metadata phases */
-    int md_top_made;            /* rank 0 made md_top in this run */
-    unsigned md_kept;           /* pfs_config_md_kept: the phases start from a kept run's metadata (--run-id) */
-    struct timespec md_start;   /* md_top's mtime just after rank 0 made it (find's "newer than"), every rank's */
-    struct known_file *known;   /* rank 0, under --timeout: what each stream created */
-    struct pfs_lock lock;       /* rank 0: DIR/pfsbench.ID.lock, flock'ed while the run lives */
-    char lock_path[PFS_PATH_MAX + 128];
-    /* The directories the run works in, held open (mdfiles.c): every name
-     * of the run is resolved from these, never from a path rebuilt from -d. */
-    struct pfs_dir dir;         /* DIR, every rank, from the run's start (rank 0: before the lock) */
-    struct pfs_dir md_topd;     /* md_top, made by rank 0 (or a kept run's, checked), opened by every rank */
-    int pin_reported;           /* this rank named a directory changed under the run (once) */
+    struct drv_files files;     /* files.c and mdfiles.c write it (files.h) */
     /* watchdog */
     struct pfs_watch *watch;    /* this rank's stall watchdog thread */
     int ending;                 /* a watchdog is ending the job (once) */
@@ -314,7 +289,7 @@ int drv_phases_run(struct ctx *c, int failed);
 void drv_data_path(const struct ctx *c, int stream, char *out, size_t len);
 void drv_run_id(struct ctx *c);
 int drv_take_run_lock(struct ctx *c, char *err, size_t len);
-void drv_drop_run_lock(struct ctx *c);
+void drv_drop_run_lock(struct drv_files *f);
 int drv_files_setup(struct ctx *c, int failed);
 int drv_rep_files(struct ctx *c, int rep);
 void drv_exchange_fids(struct ctx *c, double since);
@@ -335,8 +310,8 @@ int drv_keep_status(struct ctx *c);
 /* mdfiles.c: the directories held open. */
 /* Local. Words for a negative errno or PFS_ERR_* code. */
 const char *drv_why(int rc, char *buf, size_t len);
-/* Local. Opens DIR (-d, links followed) once and records its identity: 0 or -errno. */
-int drv_pin_dir(struct ctx *c);
+/* Local. Opens dir (-d, links followed) once into f->dir, its identity recorded: 0 or -errno. */
+int drv_pin_dir(struct drv_files *f, const char *dir);
 /* Local, rank 0: the run's metadata directory, made (mkdir: one already
  * there is refused) or, over a kept run's metadata, opened and checked;
  * md_start from it. Failures go to drv_set_fail. */

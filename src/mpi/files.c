@@ -25,11 +25,12 @@
  * --file-name's PATH (< PFS_PATH_MAX) and its 9 characters more. */
 void drv_data_path(const struct ctx *c, int stream, char *out, size_t len)
 {
+    const struct drv_files *f = &c->files;
     char dir[PFS_PATH_MAX], base[PFS_PATH_MAX];
     if (c->cfg.file_name[0] && pfs_name_split(c->cfg.file_name, dir, sizeof(dir), base, sizeof(base)) == 0)
-        (void)pfs_name_user(out, len, c->cfg.dir, base, c->cfg.shared, stream, c->cfg.file_per_rep ? c->name_rep : -1);
+        (void)pfs_name_user(out, len, c->cfg.dir, base, c->cfg.shared, stream, c->cfg.file_per_rep ? f->name_rep : -1);
     else
-        (void)pfs_name_data(out, len, c->cfg.dir, c->run_id, c->cfg.shared, stream);
+        (void)pfs_name_data(out, len, c->cfg.dir, f->run_id, c->cfg.shared, stream);
 }
 
 static void make_run_id(char *out, size_t len)
@@ -62,7 +63,7 @@ static uint64_t seed_of(const char *run_id)
  * when something is. */
 static int remove_own(struct ctx *c, const char *path, const struct pfs_fid *fid)
 {
-    int rc = pfs_unlink_own_at(c->dir.fd, path, fid);
+    int rc = pfs_unlink_own_at(c->files.dir.fd, path, fid);
     if (rc == 0 || rc == 1) /* 1: not in the directory the run made it in, so removed by another process */
         return 0;
     char why[200];
@@ -74,23 +75,23 @@ static int remove_own(struct ctx *c, const char *path, const struct pfs_fid *fid
 }
 
 /* The lock's name in DIR. */
-static void lock_name(const struct ctx *c, char *out, size_t len)
+static void lock_name(const struct drv_files *f, char *out, size_t len)
 {
-    (void)pfs_name_lock(out, len, NULL, c->run_id);
+    (void)pfs_name_lock(out, len, NULL, f->run_id);
 }
 
 /* Local, rank 0: the run's lock goes (removed while still held, and only
  * while its name still names the inode this run locked); says when it is
  * left. */
-static void drop_lock(struct ctx *c)
+static void drop_lock(struct drv_files *f)
 {
     char name[PFS_RUN_ID_MAX + 32];
-    lock_name(c, name, sizeof(name));
-    const int made = c->lock.made;
-    int rc = pfs_lock_drop(c->dir.fd, name, &c->lock, made);
+    lock_name(f, name, sizeof(name));
+    const int made = f->lock.made;
+    int rc = pfs_lock_drop(f->dir.fd, name, &f->lock, made);
     char why[200];
     if (rc < 0)
-        fprintf(stderr, "pfsbench: warning: could not remove %s: %s\n", c->lock_path,
+        fprintf(stderr, "pfsbench: warning: could not remove %s: %s\n", f->lock_path,
                 rc == PFS_ERR_REPLACED ? "another process put another file under its name; left alone"
                                        : drv_why(rc, why, sizeof(why)));
 }
@@ -103,6 +104,7 @@ static void drop_lock(struct ctx *c)
  * the metadata phases stay: only their ranks know how far they got. */
 void drv_remove_run_files(struct ctx *c)
 {
+    struct drv_files *f = &c->files;
     if (c->cfg.keep)
         return;
     for (int i = 0; i < c->threads; i++)
@@ -113,30 +115,31 @@ void drv_remove_run_files(struct ctx *c)
     int unknown = 0;
     char path[PFS_PATH_MAX + 128];
     for (int s = c->threads; s < c->nstreams && !c->cfg.shared; s++) {
-        if (!c->known || !c->known[s].created) {
-            unknown += !c->known;
+        if (!f->known || !f->known[s].created) {
+            unknown += !f->known;
             continue;
         }
         drv_data_path(c, s, path, sizeof(path));
-        remove_own(c, path, &c->known[s].fid);
+        remove_own(c, path, &f->known[s].fid);
     }
     if (unknown && c->writes)
         fprintf(stderr, "pfsbench: warning: the other ranks' data files, if they had created any, may be left behind; "
                 "list them with pfsbench --clean -d %s\n", c->cfg.dir);
-    if (c->lock.fd >= 0)
-        drop_lock(c);
+    if (f->lock.fd >= 0)
+        drop_lock(f);
 }
 
 /* Collective, after a write phase under --timeout: rank 0 learns which
  * streams created their file and its inode, for remove_run_files. */
 void drv_gather_known(struct ctx *c, double since)
 {
+    struct drv_files *f = &c->files;
     struct known_file mine[c->threads];
     for (int i = 0; i < c->threads; i++)
         mine[i] = (struct known_file){c->streams[i].created, c->streams[i].fid};
-    if (c->rank == 0 && !c->known)
-        c->known = calloc((size_t)c->nstreams, sizeof(*c->known));
-    struct known_file *all = c->known;
+    if (c->rank == 0 && !f->known)
+        f->known = calloc((size_t)c->nstreams, sizeof(*f->known));
+    struct known_file *all = f->known;
     drv_gather_watched(c, mine, (int)sizeof(mine), all, since, "the report of created files");
     for (int s = c->threads; c->rank == 0 && all && s < c->nstreams; s++)
         all[s].fid.dev = 0; /* another client's device number: the inode alone */
@@ -157,29 +160,30 @@ void drv_gather_known(struct ctx *c, double since)
  * inodes, I/O). */
 int drv_take_run_lock(struct ctx *c, char *err, size_t len)
 {
+    struct drv_files *f = &c->files;
     char name[PFS_RUN_ID_MAX + 32], holder[128], mark[PFS_HOST_MAX + 32], why[200];
-    if (pfs_name_lock(c->lock_path, sizeof(c->lock_path), c->cfg.dir, c->run_id) != 0) {
+    if (pfs_name_lock(f->lock_path, sizeof(f->lock_path), c->cfg.dir, f->run_id) != 0) {
         snprintf(err, len, "the run's lock file name does not fit: DIR too long");
         return PFS_EXIT_USAGE;
     }
-    lock_name(c, name, sizeof(name));
-    int rc = drv_pin_dir(c);
+    lock_name(f, name, sizeof(name));
+    int rc = drv_pin_dir(f, c->cfg.dir);
     if (rc < 0) {
         snprintf(err, len, "cannot open the directory %.300s: %.150s", c->cfg.dir, strerror(-rc));
         return PFS_EXIT_IO;
     }
     snprintf(mark, sizeof(mark), "%s %ld\n", c->topo.host, (long)getpid());
-    rc = pfs_lock_take(c->dir.fd, name, 5, mark, &c->lock, holder, sizeof(holder));
+    rc = pfs_lock_take(f->dir.fd, name, 5, mark, &f->lock, holder, sizeof(holder));
     if (rc == 0)
         return 0;
-    pfs_dir_close(&c->dir);
+    pfs_dir_close(&f->dir);
     if (rc == PFS_ERR_BUSY) {
         snprintf(err, len, "run id %.63s is in use by a live run (%.100s holds %.200s); choose another --run-id, or wait for it",
-                 c->run_id, holder[0] ? holder : "another process", c->lock_path);
+                 f->run_id, holder[0] ? holder : "another process", f->lock_path);
         return PFS_EXIT_USAGE;
     }
-    snprintf(err, len, "cannot make the run's lock file %.250s: %.150s", c->lock_path,
-             pfs_safefile_why(rc, c->lock_path, why, sizeof(why)) ? why : strerror(-rc));
+    snprintf(err, len, "cannot make the run's lock file %.250s: %.150s", f->lock_path,
+             pfs_safefile_why(rc, f->lock_path, why, sizeof(why)) ? why : strerror(-rc));
     /* What the options chose (a directory this user cannot write, a name
      * taken by something else) is bad input; the rest is the file system's. */
     const int usage = rc == -EACCES || rc == -EPERM || rc == -EROFS || rc == -ENOTDIR || rc == -ENAMETOOLONG ||
@@ -189,11 +193,11 @@ int drv_take_run_lock(struct ctx *c, char *err, size_t len)
 
 /* Local, every rank, at the very end: the run is no longer live (rank 0
  * removes its lock), and its descriptor of DIR goes. */
-void drv_drop_run_lock(struct ctx *c)
+void drv_drop_run_lock(struct drv_files *f)
 {
-    if (c->lock.fd >= 0)
-        drop_lock(c);
-    pfs_dir_close(&c->dir);
+    if (f->lock.fd >= 0)
+        drop_lock(f);
+    pfs_dir_close(&f->dir);
 }
 
 /* Collective, after a write phase of files per stream: each stream learns
@@ -229,10 +233,11 @@ void drv_exchange_fids(struct ctx *c, double since)
  * open finds it; O_EXCL, so a file of that name already there is refused. */
 static void make_shared_file(struct ctx *c)
 {
+    struct drv_files *f = &c->files;
     struct pfs_stream *s = &c->streams[0];
     if (c->be->caps & PFS_CAP_NOFILES) { /* --api null: nothing on disk, the backend's identity */
         void *fh = NULL;
-        int rc = c->be->open(c->bectx, c->dir.fd, s->path, PFS_OPEN_WRITE | PFS_OPEN_CREATE, NULL, &s->fid, &fh);
+        int rc = c->be->open(c->bectx, f->dir.fd, s->path, PFS_OPEN_WRITE | PFS_OPEN_CREATE, NULL, &s->fid, &fh);
         if (rc == 0)
             rc = c->be->close(fh);
         if (rc < 0)
@@ -241,7 +246,7 @@ static void make_shared_file(struct ctx *c)
             s->created = 1;
         return;
     }
-    int fd = pfs_open_own_at(c->dir.fd, s->path, O_WRONLY | O_CREAT | O_EXCL, 0644, NULL, &s->fid);
+    int fd = pfs_open_own_at(f->dir.fd, s->path, O_WRONLY | O_CREAT | O_EXCL, 0644, NULL, &s->fid);
     if (fd < 0) {
         drv_set_fail(c, "create", s->path, -fd, fd == -EEXIST ? "a file of that name is already there; pfsbench never "
                  "reuses a file it did not create" : NULL);
@@ -268,6 +273,7 @@ static void shared_fid(struct ctx *c)
  * Returns 1 when any rank failed (named). */
 int drv_rep_files(struct ctx *c, int rep)
 {
+    struct drv_files *f = &c->files;
     for (int i = 0; i < c->threads; i++) {
         struct pfs_stream *s = &c->streams[i];
         if (!c->cfg.keep && s->created)
@@ -278,9 +284,9 @@ int drv_rep_files(struct ctx *c, int rep)
     /* What the other ranks reported is about the files just removed: the
      * watchdog's clean-up must not take this repetition's names for them
      * (zeroed, not freed: the stall thread may be reading it). */
-    if (c->known)
-        memset(c->known, 0, (size_t)c->nstreams * sizeof(*c->known));
-    c->name_rep = rep;
+    if (f->known)
+        memset(f->known, 0, (size_t)c->nstreams * sizeof(*f->known));
+    f->name_rep = rep;
     for (int i = 0; i < c->threads; i++) {
         struct pfs_stream *s = &c->streams[i];
         drv_data_path(c, s->id, s->path, sizeof(s->path));
@@ -335,22 +341,25 @@ int drv_finish_files(struct ctx *c, int failed)
     return failed || total[1];
 }
 
-/* Collective. The run id (--run-id, or made up by rank 0) and the pattern
- * seed derived from it: one for all ranks. */
+/* Collective. The run id (--run-id, or made up by rank 0), the pattern
+ * seed derived from it and the metadata directory's name: one for all
+ * ranks. */
 void drv_run_id(struct ctx *c)
 {
+    struct drv_files *f = &c->files;
     if (c->rank == 0) {
         if (c->cfg.run_id[0])
-            snprintf(c->run_id, sizeof(c->run_id), "%s", c->cfg.run_id);
+            snprintf(f->run_id, sizeof(f->run_id), "%s", c->cfg.run_id);
         else
-            make_run_id(c->run_id, sizeof(c->run_id));
+            make_run_id(f->run_id, sizeof(f->run_id));
     }
-    MPI_Bcast(c->run_id, sizeof(c->run_id), MPI_CHAR, 0, c->comm);
+    MPI_Bcast(f->run_id, sizeof(f->run_id), MPI_CHAR, 0, c->comm);
+    (void)pfs_name_md_top(f->md_top, sizeof(f->md_top), c->cfg.dir, f->run_id);
     /* --verify's pattern is the seed's: files named by the user (IOR's -o)
      * are written and read again in separate jobs, each with a run id of its
      * own, so their name's last part seeds it (IOR's -W, then -r -R). */
     const char *base = strrchr(c->cfg.file_name, '/');
-    c->seed = seed_of(c->cfg.file_name[0] ? (base ? base + 1 : c->cfg.file_name) : c->run_id);
+    c->seed = seed_of(c->cfg.file_name[0] ? (base ? base + 1 : c->cfg.file_name) : f->run_id);
 }
 
 int drv_kept_check(struct ctx *c, char *err, size_t len)
@@ -364,7 +373,7 @@ int drv_kept_check(struct ctx *c, char *err, size_t len)
     if (pfs_kept_reads(cfg) && !(c->be->caps & PFS_CAP_NOFILES)) {
         struct pfs_kept k;
         if (pfs_kept_read(cfg->dir, cfg->run_id, &k, NULL, err, len) != 0 ||
-            pfs_kept_check(cfg, c->nranks, &k, cfg->run_id, &c->kept_xfers, err, len) != 0)
+            pfs_kept_check(cfg, c->nranks, &k, cfg->run_id, &c->files.kept_xfers, err, len) != 0)
             return -1;
     }
     char md[PFS_PATH_MAX + 128];
@@ -391,7 +400,7 @@ int drv_keep_status(struct ctx *c)
     if (c->rank == 0) {
         char err[PFS_ERRLEN];
         struct pfs_fid fid;
-        if (pfs_kept_write(c->dir.fd, cfg->dir, c->run_id, &k, &fid, err, sizeof(err)) != 0)
+        if (pfs_kept_write(c->files.dir.fd, cfg->dir, c->files.run_id, &k, &fid, err, sizeof(err)) != 0)
             drv_set_fail(c, "make the kept run's status", "", 0, "%s", err);
         else if (c->rec.d && data)
             c->rec.d->kept_xfers = c->data_xfers, c->rec.d->kept = 1;
@@ -409,25 +418,26 @@ int drv_keep_status(struct ctx *c)
  * directories. Returns 1 when any rank failed (named). */
 int drv_files_setup(struct ctx *c, int failed)
 {
+    struct drv_files *f = &c->files;
     const struct pfs_config *cfg = &c->cfg;
     /* Over a kept run's data: what rank 0 read in its status, for every rank. */
     if (pfs_kept_reads(cfg) && !(c->be->caps & PFS_CAP_NOFILES)) {
-        MPI_Bcast(&c->kept_xfers, 1, MPI_UINT64_T, 0, c->comm);
-        c->data_xfers = c->nxfers = c->kept_xfers;
+        MPI_Bcast(&f->kept_xfers, 1, MPI_UINT64_T, 0, c->comm);
+        c->data_xfers = c->nxfers = f->kept_xfers;
     }
-    int e = drv_pin_dir(c);
+    int e = drv_pin_dir(f, cfg->dir);
     if (e < 0)
         drv_set_fail(c, "open the directory", cfg->dir, -e, NULL);
     for (int i = 0; i < c->threads; i++) {
-        c->streams[i].dir_fd = c->dir.fd;
+        c->streams[i].dir_fd = f->dir.fd;
         c->streams[i].md_fd = c->streams[i].md_rd_fd = -1;
     }
     if (failed || !((cfg->shared && c->writes) || c->has_meta))
         return failed;
-    const unsigned kept = c->md_kept = c->has_meta ? pfs_config_md_kept(cfg) : 0;
-    if (c->rank == 0 && cfg->shared && c->writes && c->dir.fd >= 0)
+    const unsigned kept = f->md_kept = c->has_meta ? pfs_config_md_kept(cfg) : 0;
+    if (c->rank == 0 && cfg->shared && c->writes && f->dir.fd >= 0)
         make_shared_file(c);
-    if (c->rank == 0 && c->has_meta && c->dir.fd >= 0)
+    if (c->rank == 0 && c->has_meta && f->dir.fd >= 0)
         drv_md_top_setup(c, kept);
     failed = drv_agree(c);
     if (!failed && cfg->shared && c->writes)
@@ -437,4 +447,16 @@ int drv_files_setup(struct ctx *c, int failed)
     if (failed)
         drv_report_failures(c);
     return failed;
+}
+
+void drv_files_init(struct drv_files *f)
+{
+    memset(f, 0, sizeof(*f));
+    f->lock.fd = f->dir.fd = f->md_topd.fd = -1;
+}
+
+void drv_files_fini(struct drv_files *f)
+{
+    free(f->known);
+    f->known = NULL;
 }

@@ -29,13 +29,13 @@ const char *drv_why(int rc, char *buf, size_t len)
     return buf;
 }
 
-int drv_pin_dir(struct ctx *c)
+int drv_pin_dir(struct drv_files *f, const char *dir)
 {
-    if (c->dir.fd >= 0)
+    if (f->dir.fd >= 0)
         return 0;
     /* -d as the user gave it, links followed: a symlinked DIR is allowed; the
      * directory it named now is the one the run works in to the end. */
-    return pfs_dir_open(AT_FDCWD, c->cfg.dir, 1, &c->dir);
+    return pfs_dir_open(AT_FDCWD, dir, 1, &f->dir);
 }
 
 /* The small files and directories exist (not --api null's). */
@@ -51,9 +51,9 @@ static int shared_tree(const struct ctx *c)
     return pfs_md_tree_owner(&c->cfg, 1) == 0;
 }
 
-static void top_name(const struct ctx *c, char *out, size_t len)
+static void top_name(const struct drv_files *f, char *out, size_t len)
 {
-    (void)pfs_name_md_top(out, len, NULL, c->run_id);
+    (void)pfs_name_md_top(out, len, NULL, f->run_id);
 }
 
 static void sub_name(int stream, char *out, size_t len)
@@ -71,7 +71,7 @@ static int dup_fd(int fd)
  * rank have failed already, the line is its own. */
 static void changed(struct ctx *c, const char *path, const char *now, const char *how)
 {
-    if (c->pin_reported++)
+    if (c->files.pin_reported++)
         return;
     char detail[256];
     snprintf(detail, sizeof(detail), "no longer the directory this run %s: moved or replaced during the run (its name "
@@ -85,24 +85,25 @@ static void changed(struct ctx *c, const char *path, const char *now, const char
 
 int drv_check_pins(struct ctx *c)
 {
+    struct drv_files *f = &c->files;
     char name[PFS_RUN_ID_MAX + 32];
     int n = 0;
-    if (c->dir.fd >= 0 && pfs_dir_still(AT_FDCWD, c->cfg.dir, 1, &c->dir) != 0) {
+    if (f->dir.fd >= 0 && pfs_dir_still(AT_FDCWD, c->cfg.dir, 1, &f->dir) != 0) {
         n++;
         changed(c, c->cfg.dir, pfs_dir_now(AT_FDCWD, c->cfg.dir, 1), "opened as -d");
     }
-    top_name(c, name, sizeof(name));
-    if (c->md_topd.fd >= 0 && c->dir.fd >= 0 && pfs_dir_still(c->dir.fd, name, 0, &c->md_topd) != 0) {
+    top_name(f, name, sizeof(name));
+    if (f->md_topd.fd >= 0 && f->dir.fd >= 0 && pfs_dir_still(f->dir.fd, name, 0, &f->md_topd) != 0) {
         n++;
-        changed(c, c->md_top, pfs_dir_now(c->dir.fd, name, 0), c->md_top_made ? "made" : "checked");
+        changed(c, f->md_top, pfs_dir_now(f->dir.fd, name, 0), f->md_top_made ? "made" : "checked");
     }
-    for (int i = 0; c->cfg.dirs == PFS_DIRS_PER_RANK && c->md_topd.fd >= 0 && i < c->threads; i++) {
+    for (int i = 0; c->cfg.dirs == PFS_DIRS_PER_RANK && f->md_topd.fd >= 0 && i < c->threads; i++) {
         struct pfs_stream *s = &c->streams[i];
         const struct pfs_dir d = {s->md_fd, s->md_dir_id};
         sub_name(s->id, name, sizeof(name));
-        if (s->md_fd >= 0 && pfs_dir_still(c->md_topd.fd, name, 0, &d) != 0) {
+        if (s->md_fd >= 0 && pfs_dir_still(f->md_topd.fd, name, 0, &d) != 0) {
             n++;
-            changed(c, s->md_dir, pfs_dir_now(c->md_topd.fd, name, 0), s->md_dir_made ? "made" : "checked");
+            changed(c, s->md_dir, pfs_dir_now(f->md_topd.fd, name, 0), s->md_dir_made ? "made" : "checked");
         }
     }
     /* The --depth tree's directories each stream holds open. */
@@ -111,7 +112,7 @@ int drv_check_pins(struct ctx *c)
         const char *now = "";
         if (pfs_stream_meta_pins(&c->cfg, &c->streams[i], path, sizeof(path), &now)) {
             n++;
-            changed(c, path, now, c->md_kept & PFS_MD_KEPT_TREE ? "checked" : "made");
+            changed(c, path, now, f->md_kept & PFS_MD_KEPT_TREE ? "checked" : "made");
         }
     }
     return n;
@@ -121,12 +122,13 @@ int drv_check_pins(struct ctx *c)
  * following a link, this user's and writable by no one else. */
 static int open_kept_top(struct ctx *c, const char *name)
 {
+    struct drv_files *f = &c->files;
     char why[PFS_PATH_MAX + 256];
-    int rc = pfs_dir_open(c->dir.fd, name, 0, &c->md_topd);
+    int rc = pfs_dir_open(f->dir.fd, name, 0, &f->md_topd);
     if (rc < 0)
-        snprintf(why, sizeof(why), "%s: %s", c->md_top, rc == -ENOTDIR ? "not a directory" : strerror(-rc));
-    if (rc < 0 || pfs_stream_meta_dir_ok(c->md_topd.fd, c->md_top, why, sizeof(why)) != 0) {
-        drv_set_fail(c, "the kept metadata of run", c->run_id, 0, "%s (run %s kept none here)", why, c->run_id);
+        snprintf(why, sizeof(why), "%s: %s", f->md_top, rc == -ENOTDIR ? "not a directory" : strerror(-rc));
+    if (rc < 0 || pfs_stream_meta_dir_ok(f->md_topd.fd, f->md_top, why, sizeof(why)) != 0) {
+        drv_set_fail(c, "the kept metadata of run", f->run_id, 0, "%s (run %s kept none here)", why, f->run_id);
         return -1;
     }
     return 0;
@@ -134,22 +136,23 @@ static int open_kept_top(struct ctx *c, const char *name)
 
 void drv_md_top_setup(struct ctx *c, unsigned kept)
 {
+    struct drv_files *f = &c->files;
     char name[PFS_RUN_ID_MAX + 32], more[64] = "";
-    top_name(c, name, sizeof(name));
+    top_name(f, name, sizeof(name));
     if (kept && open_kept_top(c, name) != 0)
         return;
     if (!kept && md_real(c)) {
-        int rc = pfs_dir_make(c->dir.fd, name, &c->md_topd);
+        int rc = pfs_dir_make(f->dir.fd, name, &f->md_topd);
         if (rc == PFS_ERR_REPLACED) {
-            drv_set_fail(c, "mkdir", c->md_top, 0, "another process put a directory of its own under the name "
+            drv_set_fail(c, "mkdir", f->md_top, 0, "another process put a directory of its own under the name "
                          "between pfsbench's mkdir and its open; pfsbench leaves it alone");
             return;
         }
         if (rc < 0) {
-            drv_set_fail(c, "mkdir", c->md_top, -rc, NULL);
+            drv_set_fail(c, "mkdir", f->md_top, -rc, NULL);
             return;
         }
-        c->md_top_made = 1;
+        f->md_top_made = 1;
     }
     /* The kept run had more streams than this one: its stream N's directory or first file is there. */
     struct stat st;
@@ -157,19 +160,19 @@ void drv_md_top_setup(struct ctx *c, unsigned kept)
         sub_name(c->nstreams, more, sizeof(more));
     else if (kept & PFS_MD_KEPT_FILES)
         snprintf(more, sizeof(more), "f.%d.0", c->nstreams);
-    if (more[0] && fstatat(c->md_topd.fd, more, &st, AT_SYMLINK_NOFOLLOW) == 0) {
-        drv_set_fail(c, "the kept metadata of run", c->run_id, 0, "%s/%s is there: the kept run had more streams "
-                     "than this one's %d (ranks x threads); run it with the kept run's", c->md_top, more, c->nstreams);
+    if (more[0] && fstatat(f->md_topd.fd, more, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+        drv_set_fail(c, "the kept metadata of run", f->run_id, 0, "%s/%s is there: the kept run had more streams "
+                     "than this one's %d (ranks x threads); run it with the kept run's", f->md_top, more, c->nstreams);
         return;
     }
     /* find's start: the directory's mtime, the file system's own clock (as
      * IO500's timestamp file; a kept run's directory was given back its
      * start's mtime when it was kept). --api null makes no directory: then
      * only find, which it refuses, would need the start. */
-    if (c->md_topd.fd >= 0 && fstat(c->md_topd.fd, &st) == 0)
-        c->md_start = st.st_mtim;
+    if (f->md_topd.fd >= 0 && fstat(f->md_topd.fd, &st) == 0)
+        f->md_start = st.st_mtim;
     else if (pfs_phase_listed(&c->cfg, PFS_PHASE_ANY, PFS_PHF_MATCHES, 0))
-        drv_set_fail(c, "stat", c->md_top, c->md_topd.fd >= 0 ? errno : ENOENT, "the run's start for find");
+        drv_set_fail(c, "stat", f->md_top, f->md_topd.fd >= 0 ? errno : ENOENT, "the run's start for find");
 }
 
 /* Local: a stream's own directory (--dirs per-rank: made, or a kept run's
@@ -178,16 +181,17 @@ void drv_md_top_setup(struct ctx *c, unsigned kept)
  * match the kept run fail here, untimed, rather than in the first phase. */
 static void stream_setup(struct ctx *c, struct pfs_stream *st, unsigned kept)
 {
+    struct drv_files *f = &c->files;
     const struct pfs_config *cfg = &c->cfg;
     char name[32], why[PFS_PATH_MAX + 256];
     struct pfs_dir d = {-1, {0, 0}};
     int rc = 0;
     sub_name(st->id, name, sizeof(name));
     if (cfg->dirs != PFS_DIRS_PER_RANK)
-        d.fd = dup_fd(c->md_topd.fd);
+        d.fd = dup_fd(f->md_topd.fd);
     else if (kept)
-        rc = pfs_dir_open(c->md_topd.fd, name, 0, &d);
-    else if (md_real(c) && (rc = pfs_dir_make(c->md_topd.fd, name, &d)) == 0)
+        rc = pfs_dir_open(f->md_topd.fd, name, 0, &d);
+    else if (md_real(c) && (rc = pfs_dir_make(f->md_topd.fd, name, &d)) == 0)
         st->md_dir_made = 1;
     st->md_fd = d.fd;
     st->md_dir_id = d.id;
@@ -196,11 +200,11 @@ static void stream_setup(struct ctx *c, struct pfs_stream *st, unsigned kept)
         drv_set_fail(c, "mkdir", st->md_dir, rc == PFS_ERR_REPLACED ? 0 : -rc,
                      rc == PFS_ERR_REPLACED ? "another process put a directory of its own under the name" : NULL);
     else if (kept && rc < 0)
-        drv_set_fail(c, "the kept metadata of run", c->run_id, 0, "%s: %s; give the -n, --depth, --branch, "
+        drv_set_fail(c, "the kept metadata of run", f->run_id, 0, "%s: %s; give the -n, --depth, --branch, "
                      "--leaf-only, --dirs and ranks x threads of the run that kept it", st->md_dir,
                      rc == -ENOTDIR ? "not a directory" : strerror(-rc));
     else if (kept && pfs_stream_meta_probe(cfg, st->md_fd, st->md_dir, st->id, kept, why, sizeof(why)) != 0)
-        drv_set_fail(c, "the kept metadata of run", c->run_id, 0, "%s; give the -n, --depth, --branch, "
+        drv_set_fail(c, "the kept metadata of run", f->run_id, 0, "%s; give the -n, --depth, --branch, "
                      "--leaf-only, --dirs and ranks x threads of the run that kept it", why);
 }
 
@@ -209,42 +213,44 @@ static void stream_setup(struct ctx *c, struct pfs_stream *st, unsigned kept)
  * once when it is not the -n given (the kept create's stonewall cut it). */
 static void kept_files_apply(struct ctx *c)
 {
-    MPI_Bcast(&c->kept_md_files, 1, MPI_UINT64_T, 0, c->comm);
-    if (!c->kept_md_files || c->kept_md_files == (uint64_t)c->cfg.files)
+    struct drv_files *f = &c->files;
+    MPI_Bcast(&f->kept_md_files, 1, MPI_UINT64_T, 0, c->comm);
+    if (!f->kept_md_files || f->kept_md_files == (uint64_t)c->cfg.files)
         return;
     if (c->rank == 0 && c->rec.d) {
         char w[400];
         snprintf(w, sizeof(w), "run %s's create was stopped by its stonewall: it kept %llu small files per stream, "
-                 "not -n %d, as pfsbench.%s.kept says; this run works on those %llu", c->run_id,
-                 (unsigned long long)c->kept_md_files, c->cfg.files, c->run_id, (unsigned long long)c->kept_md_files);
+                 "not -n %d, as pfsbench.%s.kept says; this run works on those %llu", f->run_id,
+                 (unsigned long long)f->kept_md_files, c->cfg.files, f->run_id, (unsigned long long)f->kept_md_files);
         pfs_run_warn(c->rec.d, "%s", w); /* in the results; the report's header is out: said here */
         if (!c->cfg.quiet)
             fprintf(c->cfg.format == PFS_FORMAT_TEXT ? drv_record_out(c) : stderr, "warning      %s\n", w);
     }
-    c->cfg.files = (int)c->kept_md_files;
-    c->md_files = c->kept_md_files;
+    c->cfg.files = (int)f->kept_md_files;
+    c->md_files = f->kept_md_files;
 }
 
 int drv_md_streams_setup(struct ctx *c, unsigned kept)
 {
+    struct drv_files *f = &c->files;
     char name[PFS_RUN_ID_MAX + 32];
     struct {
         struct timespec start;
         struct pfs_fid id;
-    } top = {c->md_start, c->md_topd.id};
+    } top = {f->md_start, f->md_topd.id};
     MPI_Bcast(&top, (int)sizeof(top), MPI_BYTE, 0, c->comm);
     if (kept & PFS_MD_KEPT_FILES)
         kept_files_apply(c);
-    c->md_start = top.start;
+    f->md_start = top.start;
     const struct pfs_fid ino = {0, top.id.ino}; /* another client's device number: the inode alone */
-    top_name(c, name, sizeof(name));
+    top_name(f, name, sizeof(name));
     if (c->rank != 0 && (kept || md_real(c))) {
-        int rc = pfs_dir_open(c->dir.fd, name, 0, &c->md_topd);
-        if (rc == 0 && !pfs_fid_same(&c->md_topd.id, &ino))
+        int rc = pfs_dir_open(f->dir.fd, name, 0, &f->md_topd);
+        if (rc == 0 && !pfs_fid_same(&f->md_topd.id, &ino))
             rc = PFS_ERR_REPLACED;
         char why[200];
         if (rc < 0)
-            drv_set_fail(c, "open the directory", c->md_top, 0, "%s", rc == PFS_ERR_REPLACED ? "not the directory "
+            drv_set_fail(c, "open the directory", f->md_top, 0, "%s", rc == PFS_ERR_REPLACED ? "not the directory "
                          "rank 0 made or checked (another one under its name on this client)" : drv_why(rc, why, sizeof(why)));
     }
     for (int i = 0; !c->fail.failed && i < c->threads; i++)
@@ -258,10 +264,10 @@ int drv_md_streams_setup(struct ctx *c, unsigned kept)
         struct pfs_dir d = {-1, {0, 0}};
         int rc = 0;
         if (st->rd_writer == st->id || c->cfg.dirs != PFS_DIRS_PER_RANK || st->md_fd < 0) {
-            d.fd = dup_fd(st->rd_writer == st->id ? st->md_fd : c->md_topd.fd);
+            d.fd = dup_fd(st->rd_writer == st->id ? st->md_fd : f->md_topd.fd);
         } else {
             sub_name(st->rd_writer, name, sizeof(name));
-            rc = pfs_dir_open(c->md_topd.fd, name, 0, &d);
+            rc = pfs_dir_open(f->md_topd.fd, name, 0, &d);
             others = 1;
         }
         st->md_rd_fd = d.fd;
@@ -310,6 +316,7 @@ static void left_node(struct ctx *c, const struct pfs_stream *s, int rc)
  * tree stays, silently). */
 int drv_md_cleanup(struct ctx *c, struct pfs_stream *s)
 {
+    struct drv_files *f = &c->files;
     char why[200], name[32];
     int left = 0;
     if (c->cfg.keep)
@@ -330,13 +337,13 @@ int drv_md_cleanup(struct ctx *c, struct pfs_stream *s)
     sub_name(s->id, name, sizeof(name));
     struct pfs_dir d = {s->md_fd, s->md_dir_id};
     if (s->md_dir_made && s->md_fd >= 0) {
-        int rc = pfs_dir_remove(c->md_topd.fd, name, &d);
+        int rc = pfs_dir_remove(f->md_topd.fd, name, &d);
         if (rc == 0)
             s->md_dir_made = 0;
         else
             left_dir(c, s->md_dir, s->md_fd, rc, !e), left++;
-    } else if (c->md_kept && c->cfg.dirs == PFS_DIRS_PER_RANK && !s->md_kept && s->md_fd >= 0) {
-        (void)pfs_dir_remove(c->md_topd.fd, name, &d); /* the kept run's, emptied by this one; or it stays */
+    } else if (f->md_kept && c->cfg.dirs == PFS_DIRS_PER_RANK && !s->md_kept && s->md_fd >= 0) {
+        (void)pfs_dir_remove(f->md_topd.fd, name, &d); /* the kept run's, emptied by this one; or it stays */
     }
     s->md_fd = d.fd;
     return left;
@@ -347,10 +354,11 @@ int drv_md_cleanup(struct ctx *c, struct pfs_stream *s)
  * takes as the start (the creates inside moved it). */
 static void keep_md_start(struct ctx *c)
 {
-    const struct timespec ts[2] = {{.tv_nsec = UTIME_OMIT}, c->md_start};
-    if ((c->md_start.tv_sec || c->md_start.tv_nsec) && c->md_topd.fd >= 0 && futimens(c->md_topd.fd, ts) != 0)
+    struct drv_files *f = &c->files;
+    const struct timespec ts[2] = {{.tv_nsec = UTIME_OMIT}, f->md_start};
+    if ((f->md_start.tv_sec || f->md_start.tv_nsec) && f->md_topd.fd >= 0 && futimens(f->md_topd.fd, ts) != 0)
         fprintf(stderr, "pfsbench: warning: %s: could not set its mtime back to the run's start (%s): a later find "
-                "over the kept files counts fewer as new\n", c->md_top, strerror(errno));
+                "over the kept files counts fewer as new\n", f->md_top, strerror(errno));
 }
 
 /* Local, rank 0, once this run emptied and removed a kept run's metadata
@@ -358,36 +366,38 @@ static void keep_md_start(struct ctx *c)
  * it is still the file read at the start. */
 static void drop_kept_status(struct ctx *c)
 {
+    struct drv_files *f = &c->files;
     char name[PFS_RUN_ID_MAX + 32];
-    if (!c->kept_md_only || pfs_name_kept(name, sizeof(name), NULL, c->run_id) != 0)
+    if (!f->kept_md_only || pfs_name_kept(name, sizeof(name), NULL, f->run_id) != 0)
         return;
-    int rc = pfs_unlink_own_at(c->dir.fd, name, &c->kept_md_fid);
+    int rc = pfs_unlink_own_at(f->dir.fd, name, &f->kept_md_fid);
     char why[200];
     if (rc < 0)
         fprintf(stderr, "pfsbench: warning: could not remove %s/%s: %s; pfsbench --clean --run-id %s removes it\n",
-                c->cfg.dir, name, drv_why(rc, why, sizeof(why)), c->run_id);
+                c->cfg.dir, name, drv_why(rc, why, sizeof(why)), f->run_id);
 }
 
 int drv_md_finish(struct ctx *c, int others_left)
 {
+    struct drv_files *f = &c->files;
     char name[PFS_RUN_ID_MAX + 32];
     int left = 0, e;
-    top_name(c, name, sizeof(name));
+    top_name(f, name, sizeof(name));
     if (shared_tree(c) && !c->cfg.keep && !others_left && c->threads &&
         (e = pfs_stream_meta_rmtree_with(c->be, c->bectx, &c->cfg, &c->streams[0])) != 0) {
         left_node(c, &c->streams[0], e);
         left++;
     }
-    if (c->cfg.keep && (c->md_top_made || c->md_kept))
+    if (c->cfg.keep && (f->md_top_made || f->md_kept))
         keep_md_start(c);
-    else if (c->md_kept && c->md_topd.fd >= 0 && pfs_dir_remove(c->dir.fd, name, &c->md_topd) == 0)
+    else if (f->md_kept && f->md_topd.fd >= 0 && pfs_dir_remove(f->dir.fd, name, &f->md_topd) == 0)
         drop_kept_status(c); /* emptied by this run, or it stays */
-    if (c->md_top_made && !c->cfg.keep && c->md_topd.fd >= 0) {
-        const int fd = c->md_topd.fd;
-        if ((e = pfs_dir_remove(c->dir.fd, name, &c->md_topd)) == 0)
-            c->md_top_made = 0;
+    if (f->md_top_made && !c->cfg.keep && f->md_topd.fd >= 0) {
+        const int fd = f->md_topd.fd;
+        if ((e = pfs_dir_remove(f->dir.fd, name, &f->md_topd)) == 0)
+            f->md_top_made = 0;
         else {
-            left_dir(c, c->md_top, fd, e, !others_left);
+            left_dir(c, f->md_top, fd, e, !others_left);
             left++;
         }
     }
@@ -405,7 +415,7 @@ void drv_md_close(struct ctx *c)
         s->md_fd = s->md_rd_fd = -1;
         pfs_stream_meta_unpin(s);
     }
-    pfs_dir_close(&c->md_topd);
+    pfs_dir_close(&c->files.md_topd);
 }
 
 /* Local, rank 0, before anything is made: over kept files, the phases that
@@ -466,7 +476,7 @@ static int creates_kept(const struct pfs_config *cfg, unsigned md_kept)
 
 int drv_md_kept_part(const struct ctx *c, struct pfs_kept *k)
 {
-    if (!c->has_meta || !md_real(c) || !creates_kept(&c->cfg, c->md_kept))
+    if (!c->has_meta || !md_real(c) || !creates_kept(&c->cfg, c->files.md_kept))
         return 0;
     k->files_asked = (uint64_t)c->cfg.files;
     k->files = c->md_files;
@@ -475,6 +485,7 @@ int drv_md_kept_part(const struct ctx *c, struct pfs_kept *k)
 
 int drv_md_kept_check(struct ctx *c, char *err, size_t len)
 {
+    struct drv_files *f = &c->files;
     const struct pfs_config *cfg = &c->cfg;
     char path[PFS_PATH_MAX + 128];
     struct stat st;
@@ -486,9 +497,9 @@ int drv_md_kept_check(struct ctx *c, char *err, size_t len)
     if (!(pfs_config_md_kept(cfg) & PFS_MD_KEPT_FILES))
         return 0;
     struct pfs_kept k;
-    if (pfs_kept_read(cfg->dir, cfg->run_id, &k, &c->kept_md_fid, err, len) != 0 ||
-        pfs_kept_md_check(cfg, c->nranks, &k, cfg->run_id, &c->kept_md_files, err, len) != 0)
+    if (pfs_kept_read(cfg->dir, cfg->run_id, &k, &f->kept_md_fid, err, len) != 0 ||
+        pfs_kept_md_check(cfg, c->nranks, &k, cfg->run_id, &f->kept_md_files, err, len) != 0)
         return -1;
-    c->kept_md_only = k.transfer == 0;
+    f->kept_md_only = k.transfer == 0;
     return 0;
 }

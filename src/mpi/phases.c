@@ -104,7 +104,7 @@ static int prepare_phase(struct ctx *c, int kind, int rep, struct pfs_times *pc)
      * without a delete clears the files of the last. */
     struct pfs_phase_env e = {
         .cfg = &c->cfg, .be = c->be, .bectx = c->bectx, .streams = c->streams, .nthreads = c->threads,
-        .rank = c->rank, .lowest_on_node = c->topo.lowest_on_node, .dir_fd = c->dir.fd, .rep = rep,
+        .rank = c->rank, .lowest_on_node = c->topo.lowest_on_node, .dir_fd = c->files.dir.fd, .rep = rep,
         .fail = hook_fail, .arg = c,
     };
     pfs_phase_before(kind, &e);

@@ -273,7 +273,7 @@ void drv_record_begin(struct ctx *c, int argc, char **argv)
         r->out = m ? m : stdout; /* no memory for it: straight out, interleaved */
     }
     d->cfg = cfg;
-    snprintf(d->run_id, sizeof(d->run_id), "%s", c->run_id);
+    snprintf(d->run_id, sizeof(d->run_id), "%s", c->files.run_id);
     d->seed = c->seed;
     snprintf(d->start_iso, sizeof(d->start_iso), "%s", r->start_iso);
     d->status = "complete";
@@ -464,6 +464,7 @@ int drv_record_end(struct ctx *c, int failed)
             any |= c->rec.reps_done[p] > 0;
         /* JSON, CSV, IOR's and mdtest's shapes own stdout: messages go to stderr. */
         FILE *msg = cfg->format == PFS_FORMAT_TEXT ? drv_record_out(c) : stderr;
+        const char *id = c->files.run_id;
         if (cfg->format == PFS_FORMAT_JSON || cfg->format == PFS_FORMAT_CSV)
             drv_report_out(c, d); /* inside a job: one document for all its runs (survive.c) */
         else if (any && cfg->format == PFS_FORMAT_IOR)
@@ -481,14 +482,13 @@ int drv_record_end(struct ctx *c, int failed)
                     (unsigned long long)d->kept_xfers, (unsigned long long)cfg->transfer, cfg->file_name);
         else if (cfg->keep && d->kept)
             fprintf(msg, "kept data files %s/pfsbench.%s.*, %llu transfers of %llu bytes in each stream's file or "
-                    "segment, as pfsbench.%s.kept says (read them again with --run-id %s)\n", cfg->dir, c->run_id,
-                    (unsigned long long)d->kept_xfers, (unsigned long long)cfg->transfer, c->run_id, c->run_id);
+                    "segment, as pfsbench.%s.kept says (read them again with --run-id %s)\n", cfg->dir, id,
+                    (unsigned long long)d->kept_xfers, (unsigned long long)cfg->transfer, id, id);
         else if (cfg->keep && (c->writes || !c->has_meta) && !cfg->file_name[0]) /* not the user's files */
-            fprintf(msg, "kept data files %s/pfsbench.%s.* (read them again with --run-id %s)\n", cfg->dir, c->run_id,
-                    c->run_id);
+            fprintf(msg, "kept data files %s/pfsbench.%s.* (read them again with --run-id %s)\n", cfg->dir, id, id);
         if (cfg->keep && c->has_meta)
             fprintf(msg, "kept metadata %s/ (work on it again with --run-id %s -n %llu, e.g. -p stat,delete%s)\n",
-                    c->md_top, c->run_id, (unsigned long long)c->md_files, cfg->md_depth ? ",rmdir" : "");
+                    c->files.md_top, id, (unsigned long long)c->md_files, cfg->md_depth ? ",rmdir" : "");
         if (!cfg->no_results) {
             char name[64], err[PFS_ERRLEN];
             c->rec.in_results = 1;

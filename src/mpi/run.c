@@ -214,7 +214,7 @@ static void init_ctx(struct ctx *c, MPI_Comm comm)
     MPI_Comm_rank(comm, &c->rank);
     MPI_Comm_size(comm, &c->nranks);
     c->interrupted = &interrupted;
-    c->lock.fd = c->dir.fd = c->md_topd.fd = -1;
+    drv_files_init(&c->files);
     c->ag.comm = comm;
     c->ag.rank = c->rank;
     c->ag.nranks = c->nranks;
@@ -235,7 +235,7 @@ static void free_ctx(struct ctx *c)
     drv_streams_free(c);
     free(c->prog.tab);
     drv_topo_fini(&c->topo);
-    free(c->known);
+    drv_files_fini(&c->files);
     drv_record_free(c);
     free(c);
 }
@@ -251,7 +251,7 @@ static int run_left(struct ctx *c)
     c->watch = NULL;
     if (c->rank == 0 && !c->left.parked && !drv_job_parked(c->jc))
         drv_concurrent_window(c, NAN, NAN); /* the group's other leaders wait for this one */
-    drv_drop_run_lock(c);
+    drv_drop_run_lock(&c->files);
     struct progress *p = &c->prog;
     if (p->on && p->req != MPI_REQUEST_NULL)
         MPI_Request_free(&p->req);
@@ -330,7 +330,7 @@ int drv_run_one(MPI_Comm comm, int argc, char **argv, const struct drv_job *job,
     rc = drv_record_end(c, failed);
     c->can_leave = 0;
     pfs_watch_stop(c->watch);
-    drv_drop_run_lock(c);
+    drv_drop_run_lock(&c->files);
     free_backend(c);
     free_ctx(c);
     return rc;

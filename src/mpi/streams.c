@@ -102,7 +102,7 @@ void drv_run_streams(struct ctx *c, int kind)
         .progress = c->prog.on ? drv_hook_progress : NULL,
         .arg = c,
         .iodepth = (unsigned)c->cfg.iodepth,
-        .md_start = c->md_start,
+        .md_start = c->files.md_start,
     };
     /* Interval 0 of every stream's time series starts here, just after the
      * opening agreement that every rank left at about the same instant. */
@@ -199,7 +199,6 @@ void drv_streams_setup(struct ctx *c)
     }
     for (int s = 0; c->node_of_stream && s < c->nstreams; s++)
         c->node_of_stream[s] = c->topo.node_of_rank ? c->topo.node_of_rank[s / c->threads] : 0;
-    (void)pfs_name_md_top(c->md_top, sizeof(c->md_top), cfg->dir, c->run_id);
     size_t align = cfg->direct ? pfs_dio_alignment(cfg->dir) : 4096;
     if (align < 4096)
         align = 4096;
@@ -212,11 +211,11 @@ void drv_streams_setup(struct ctx *c)
         drv_data_path(c, st->id, st->path, sizeof(st->path));
         drv_data_path(c, st->rd_writer, st->rd_path, sizeof(st->rd_path));
         if (cfg->dirs == PFS_DIRS_PER_RANK) {
-            (void)pfs_name_md_subdir(st->md_dir, sizeof(st->md_dir), c->md_top, st->id);
-            (void)pfs_name_md_subdir(st->md_rd_dir, sizeof(st->md_rd_dir), c->md_top, st->rd_writer);
+            (void)pfs_name_md_subdir(st->md_dir, sizeof(st->md_dir), c->files.md_top, st->id);
+            (void)pfs_name_md_subdir(st->md_rd_dir, sizeof(st->md_rd_dir), c->files.md_top, st->rd_writer);
         } else {
-            snprintf(st->md_dir, sizeof(st->md_dir), "%s", c->md_top);
-            snprintf(st->md_rd_dir, sizeof(st->md_rd_dir), "%s", c->md_top);
+            snprintf(st->md_dir, sizeof(st->md_dir), "%s", c->files.md_top);
+            snprintf(st->md_rd_dir, sizeof(st->md_rd_dir), "%s", c->files.md_top);
         }
         st->fail.rank = c->rank;
         st->fail.thread = c->threads > 1 ? i : -1;
