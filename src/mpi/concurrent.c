@@ -212,7 +212,7 @@ static void wait_leader(struct ctx *c)
 void drv_concurrent_window(struct ctx *c, double t0, double t1)
 {
     const struct drv_concurrent *cc = c->job ? c->job->concurrent : NULL;
-    struct pfs_run_data *d = c->rec.d;
+    int record = c->rec.d != NULL;
     if (!cc)
         return;
     if (c->rank != 0) {
@@ -221,7 +221,7 @@ void drv_concurrent_window(struct ctx *c, double t0, double t1)
         return;
     }
     if (isnan(t0)) /* this section ran no phase: it still meets the others, or they would wait for it */
-        d = NULL;
+        record = 0;
     int me;
     MPI_Comm_rank(cc->leaders, &me);
     double corr = 0, res[3] = {NAN, 0, NAN};
@@ -229,14 +229,9 @@ void drv_concurrent_window(struct ctx *c, double t0, double t1)
         meet_all(cc, t0, t1, res);
     else if (!meet_first(cc, t0, t1, &corr, res))
         res[0] = NAN, res[1] = 0, res[2] = NAN; /* leader 0 was lost: no window */
-    if (d) {
-        d->conc_tag = cc->tag;
-        d->conc_sections = cc->names;
-        d->conc_clock_corr = corr;
-        d->conc_start = isnan(res[0]) ? t0 + corr : res[0];
-        d->conc_overlap_s = res[1];
-        d->conc_span_s = isnan(res[2]) ? t1 - t0 : res[2];
-    }
+    if (record)
+        drv_record_window(&c->rec, cc->tag, cc->names, corr, isnan(res[0]) ? t0 + corr : res[0], res[1],
+                          isnan(res[2]) ? t1 - t0 : res[2]);
     if (!c->cfg.quiet && !isnan(res[2]))
         fprintf(c->cfg.format == PFS_FORMAT_TEXT ? drv_record_out(c) : stderr,
                 "concurrent   %s (%s): all ran together for %.3f s of the group's %.3f s\n", cc->tag, cc->names,

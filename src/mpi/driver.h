@@ -112,7 +112,10 @@ struct drv_job {
     const struct drv_concurrent *concurrent; /* NULL: runs alone */
 };
 
-/* Rank 0's record of the run (NULL d elsewhere). */
+/* Rank 0's record of the run (NULL d elsewhere). record.c alone writes it:
+ * drv_record_init (the run's start) and drv_record_fini bracket it, and the
+ * other modules set what they learn through record.c's calls (the buffers
+ * it hands out, gathered and lat, are filled by a phase's collectives). */
 struct record {
     struct pfs_run_data *d;
     struct pfs_run_data data;
@@ -136,6 +139,8 @@ struct record {
     FILE *out;
     char *outbuf;
     size_t outlen;
+    const char *section, *tag, *label; /* that heading's section, group and --label */
+    int nphases, slots;         /* the size of times, lat, reps_done and find_matched */
 };
 
 /* How a run inside a job ended when its watchdog gave it up (watchdog.c). */
@@ -365,6 +370,27 @@ FILE *drv_record_out(struct ctx *c);
 void drv_report_out(struct ctx *c, const struct pfs_run_data *d);
 void drv_note_stalls(struct ctx *c);
 int drv_record_end(struct ctx *c, int failed);
-void drv_record_free(struct ctx *c);
+/* Local: the record's start, its time stamped now (the struct starts
+ * zeroed, with its ctx; the results writer may be loaded already, by the
+ * checks); its end, what it holds freed (a concurrent section's buffered
+ * report printed). */
+void drv_record_init(struct record *r);
+void drv_record_fini(struct record *r);
+/* Local, rank 0 (nothing where there is no record): what a find of phase
+ * slot slot matched; the run's data files kept, each of xfers transfers;
+ * drv_record_reported: 1 when the run's JSON or CSV went out already, else
+ * 0, and it is now marked gone (once, from any thread). */
+void drv_record_find(struct record *r, size_t slot, uint64_t matched);
+void drv_record_kept(struct record *r, uint64_t xfers);
+int drv_record_reported(struct record *r);
+/* Local, rank 0 (nothing where there is no record): a warning of the run;
+ * the signal that interrupted it (0: none); the failures' cause (the first
+ * failure's words, NULL: none, and how many ranks failed); a concurrent
+ * section's overlap window with its group. */
+void drv_record_warn(struct record *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void drv_record_interrupted(struct record *r, int sig);
+void drv_record_cause(struct record *r, const char *first, int count);
+void drv_record_window(struct record *r, const char *tag, const char *sections, double corr, double start,
+                       double overlap, double span);
 
 #endif

@@ -120,7 +120,6 @@ static void reduce_failures(struct ctx *c, struct fail_top *top)
  * on stderr, and how many more failed; it keeps the cause for the results file. */
 void drv_report_failures(struct ctx *c)
 {
-    struct pfs_run_data *d = c->rec.d;
     struct fail_top top;
     reduce_failures(c, &top);
     if (c->rank != 0) {
@@ -129,11 +128,8 @@ void drv_report_failures(struct ctx *c)
                 MPI_Send(&c->fail, (int)sizeof(c->fail), MPI_BYTE, 0, PFS_TAG_FAIL, c->comm);
         return;
     }
-    if (top.sig && d) {
-        d->status = "interrupted";
-        d->interrupt_signal = top.sig;
-    }
-    char msg[1024];
+    drv_record_interrupted(&c->rec, top.sig);
+    char msg[1024], first[1024] = "";
     for (int i = 0; i < top.n; i++) {
         struct pfs_failure f;
         if (top.k[i].rank == 0)
@@ -142,16 +138,13 @@ void drv_report_failures(struct ctx *c)
             MPI_Recv(&f, (int)sizeof(f), MPI_BYTE, top.k[i].rank, PFS_TAG_FAIL, c->comm, MPI_STATUS_IGNORE);
         drv_format_failure(&f, msg, sizeof(msg));
         fprintf(stderr, "pfsbench: error: %s%s\n", msg, top.count > 1 && i == 0 ? " (the first failure)" : "");
-        if (d && !d->error[0])
-            snprintf(d->error, sizeof(d->error), "%s", msg);
+        if (i == 0)
+            snprintf(first, sizeof(first), "%s", msg);
     }
     if (top.count > top.n)
         fprintf(stderr, "pfsbench: error: ... and %d more rank%s failed\n", top.count - top.n,
                 top.count - top.n == 1 ? "" : "s");
-    if (d && top.count > 1) {
-        size_t n = strlen(d->error);
-        snprintf(d->error + n, sizeof(d->error) - n, " (the first of %d ranks that failed)", top.count);
-    }
+    drv_record_cause(&c->rec, top.n ? first : NULL, top.count);
 }
 
 /* Collective. The agreement point: 1 when any rank failed. Also the barrier

@@ -312,7 +312,6 @@ int drv_rep_files(struct ctx *c, int rep)
  * the run failed, before or here. */
 int drv_finish_files(struct ctx *c, int failed)
 {
-    struct pfs_run_data *d = c->rec.d;
     int mine[2] = {0, drv_check_pins(c)}, total[2];
     pfs_watch_step(c->watch, "the clean-up");
     for (int i = 0; i < c->threads; i++) {
@@ -330,10 +329,10 @@ int drv_finish_files(struct ctx *c, int failed)
     if (c->rank == 0)
         total[0] += drv_md_finish(c, total[0]);
     drv_md_close(c);
-    if (d && total[0])
-        pfs_run_warn(d, "%d file%s or director%s of this run could not be removed (named on stderr); "
-                     "pfsbench --clean -d %s lists them", total[0], total[0] == 1 ? "" : "s",
-                     total[0] == 1 ? "y" : "ies", c->cfg.dir);
+    if (total[0])
+        drv_record_warn(&c->rec, "%d file%s or director%s of this run could not be removed (named on stderr); "
+                        "pfsbench --clean -d %s lists them", total[0], total[0] == 1 ? "" : "s",
+                        total[0] == 1 ? "y" : "ies", c->cfg.dir);
     /* Named by rank 0 with the other failures, unless the run had failed
      * already (then the check printed its own line). */
     if (total[1] && !failed)
@@ -402,8 +401,8 @@ int drv_keep_status(struct ctx *c)
         struct pfs_fid fid;
         if (pfs_kept_write(c->files.dir.fd, cfg->dir, c->files.run_id, &k, &fid, err, sizeof(err)) != 0)
             drv_set_fail(c, "make the kept run's status", "", 0, "%s", err);
-        else if (c->rec.d && data)
-            c->rec.d->kept_xfers = c->data_xfers, c->rec.d->kept = 1;
+        else if (data)
+            drv_record_kept(&c->rec, c->data_xfers);
     }
     int failed = drv_agree(c);
     if (failed)

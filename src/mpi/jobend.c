@@ -150,7 +150,7 @@ int drv_job_finish(struct drv_jobctl *jc, int rc, const char *summary)
 void drv_report_out(struct ctx *c, const struct pfs_run_data *d)
 {
     const int fmt = c->cfg.format;
-    if ((fmt != PFS_FORMAT_JSON && fmt != PFS_FORMAT_CSV) || __atomic_exchange_n(&c->rec.reported, 1, __ATOMIC_ACQ_REL))
+    if ((fmt != PFS_FORMAT_JSON && fmt != PFS_FORMAT_CSV) || drv_record_reported(&c->rec))
         return;
     char *buf = NULL;
     size_t len = 0;

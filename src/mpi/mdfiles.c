@@ -222,7 +222,7 @@ static void kept_files_apply(struct ctx *c)
         snprintf(w, sizeof(w), "run %s's create was stopped by its stonewall: it kept %llu small files per stream, "
                  "not -n %d, as pfsbench.%s.kept says; this run works on those %llu", f->run_id,
                  (unsigned long long)f->kept_md_files, c->cfg.files, f->run_id, (unsigned long long)f->kept_md_files);
-        pfs_run_warn(c->rec.d, "%s", w); /* in the results; the report's header is out: said here */
+        drv_record_warn(&c->rec, "%s", w); /* in the results; the report's header is out: said here */
         if (!c->cfg.quiet)
             fprintf(c->cfg.format == PFS_FORMAT_TEXT ? drv_record_out(c) : stderr, "warning      %s\n", w);
     }

@@ -170,8 +170,8 @@ static int run_phase(struct ctx *c, int p, int rep, int *dropped_notice)
         for (int i = 0; i < c->threads; i++)
             mine_m += c->streams[i].md_matched;
         drv_allreduce_watched(c, &mine_m, &all_m, 1, MPI_UINT64_T, MPI_SUM, phase_start, where);
-        if (c->rank == 0 && c->rec.find_matched)
-            c->rec.find_matched[slot] = all_m;
+        if (c->rank == 0)
+            drv_record_find(&c->rec, slot, all_m);
     }
     drv_record_phase(c, p, rep, failed);
     if (!failed && makes_data_files(kind) && !cfg->shared)

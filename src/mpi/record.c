@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +34,8 @@ void drv_iso_time(char *buf, size_t len)
  * 0 or -1 with err. */
 static int results_load(struct ctx *c, char *err, size_t len)
 {
-    if (c->rec.check && c->rec.append)
+    struct record *r = &c->rec;
+    if (r->check && r->append)
         return 0;
     char exe[PATH_MAX] = "", here[PATH_MAX + 32];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
@@ -48,10 +50,10 @@ static int results_load(struct ctx *c, char *err, size_t len)
         if (access(tries[i], R_OK) == 0)
             h = dlopen(tries[i], RTLD_NOW | RTLD_LOCAL);
     if (h) {
-        *(void **)&c->rec.check = dlsym(h, "pfs_results_check");
-        *(void **)&c->rec.append = dlsym(h, "pfs_results_append");
+        *(void **)&r->check = dlsym(h, "pfs_results_check");
+        *(void **)&r->append = dlsym(h, "pfs_results_append");
     }
-    if (!c->rec.check || !c->rec.append) {
+    if (!r->check || !r->append) {
         const char *why = dlerror();
         snprintf(err, len, "cannot load the results writer (%.200s or %.200s)%s%.200s; "
                  "use --no-results to run without it", here, PFS_RESULTS_MODULE, why ? ": " : "", why ? why : "");
@@ -76,24 +78,25 @@ static int results_append(struct ctx *c, const struct pfs_run_data *d, char *nam
  * EEXIST, say): then that failure is the cause and msg what followed. */
 void drv_record_watchdog(struct ctx *c, const char *msg)
 {
-    if (!c->rec.d || c->rec.in_results)
+    struct record *r = &c->rec;
+    if (!r->d || r->in_results)
         return; /* the append itself stalled: a second writer would not help */
     /* The main thread's watchdog and this rank's stall thread may both fire: one record. */
-    if (__atomic_exchange_n(&c->rec.recorded, 1, __ATOMIC_ACQ_REL))
+    if (__atomic_exchange_n(&r->recorded, 1, __ATOMIC_ACQ_REL))
         return;
     drv_collect_failure(c);
-    c->rec.d->status = "failed";
+    r->d->status = "failed";
     if (c->fail.failed) {
         char first[800];
         drv_format_failure(&c->fail, first, sizeof(first));
-        snprintf(c->rec.d->error, sizeof(c->rec.d->error), "%s; then the watchdog: %s", first, msg);
+        snprintf(r->d->error, sizeof(r->d->error), "%s; then the watchdog: %s", first, msg);
     } else {
-        snprintf(c->rec.d->error, sizeof(c->rec.d->error), "%s", msg);
+        snprintf(r->d->error, sizeof(r->d->error), "%s", msg);
     }
-    drv_iso_time(c->rec.d->end_iso, sizeof(c->rec.d->end_iso));
-    pfs_figures_finish(&c->rec.d->fig, c->rec.d);
+    drv_iso_time(r->d->end_iso, sizeof(r->d->end_iso));
+    pfs_figures_finish(&r->d->fig, r->d);
     char name[64], err[PFS_ERRLEN];
-    if (!c->cfg.no_results && results_append(c, c->rec.d, name, sizeof(name), err, sizeof(err)) == 0)
+    if (!c->cfg.no_results && results_append(c, r->d, name, sizeof(name), err, sizeof(err)) == 0)
         fprintf(stderr, "pfsbench: the run is recorded in %s %s (failed)\n", c->cfg.results, name);
     else if (!c->cfg.no_results)
         fprintf(stderr, "pfsbench: error: results file %s: %s\n", c->cfg.results, err);
@@ -210,17 +213,16 @@ FILE *drv_record_out(struct ctx *c)
 
 /* Rank 0, a section of a concurrent group: its whole text report at once,
  * headed by the section's name, the group and the label, in one write. */
-static void record_out_flush(struct ctx *c)
+static void record_out_flush(struct record *r)
 {
-    struct record *r = &c->rec;
     if (!r->out || r->out == stdout)
         return;
     fclose(r->out);
     r->out = NULL;
-    char sec[4 * 128 + 8], tag[4 * 128 + 8], label[4 * sizeof(c->cfg.label) + 8];
-    pfs_escape(PFS_ESC_TEXT, c->job->section, SIZE_MAX, sec, sizeof(sec));
-    pfs_escape(PFS_ESC_TEXT, c->job->concurrent->tag, SIZE_MAX, tag, sizeof(tag));
-    pfs_escape(PFS_ESC_TEXT, c->cfg.label, SIZE_MAX, label, sizeof(label));
+    char sec[4 * 128 + 8], tag[4 * 128 + 8], label[4 * 128 + 8];
+    pfs_escape(PFS_ESC_TEXT, r->section, SIZE_MAX, sec, sizeof(sec));
+    pfs_escape(PFS_ESC_TEXT, r->tag, SIZE_MAX, tag, sizeof(tag));
+    pfs_escape(PFS_ESC_TEXT, r->label, SIZE_MAX, label, sizeof(label));
     char *all = NULL;
     size_t n = 0;
     FILE *m = open_memstream(&all, &n);
@@ -257,6 +259,8 @@ void drv_record_begin(struct ctx *c, int argc, char **argv)
             *p = ' ';
     pfs_cmdline_join(argc, argv, r->cmdline, sizeof(r->cmdline));
     const size_t slots = (size_t)pfs_config_rep_slots(cfg);
+    r->nphases = cfg->nphases;
+    r->slots = (int)slots;
     r->times = calloc((size_t)cfg->nphases * slots * (size_t)c->nstreams, sizeof(*r->times));
     r->gathered = calloc((size_t)c->nstreams, sizeof(*r->gathered));
     r->reps_done = calloc((size_t)cfg->nphases, sizeof(int));
@@ -271,6 +275,9 @@ void drv_record_begin(struct ctx *c, int argc, char **argv)
     if (c->job && c->job->concurrent && cfg->format == PFS_FORMAT_TEXT) {
         FILE *m = open_memstream(&r->outbuf, &r->outlen);
         r->out = m ? m : stdout; /* no memory for it: straight out, interleaved */
+        r->section = c->job->section;
+        r->tag = c->job->concurrent->tag;
+        r->label = cfg->label;
     }
     d->cfg = cfg;
     snprintf(d->run_id, sizeof(d->run_id), "%s", c->files.run_id);
@@ -434,8 +441,9 @@ int drv_record_stable(struct ctx *c, int rep)
  * CSV), the results file; returns the exit status, the same on every rank. */
 int drv_record_end(struct ctx *c, int failed)
 {
+    struct record *r = &c->rec;
     const struct pfs_config *cfg = &c->cfg;
-    struct pfs_run_data *d = c->rec.d;
+    struct pfs_run_data *d = r->d;
     int rc = failed ? PFS_EXIT_IO : PFS_EXIT_OK;
     if (c->rank == 0 && d && d->interrupt_signal)
         rc = 128 + d->interrupt_signal; /* 130 for SIGINT, 143 for SIGTERM, as a shell reports them */
@@ -461,7 +469,7 @@ int drv_record_end(struct ctx *c, int failed)
         /* What was measured before a failure still counts: show it. */
         int any = 0;
         for (int p = 0; p < cfg->nphases; p++)
-            any |= c->rec.reps_done[p] > 0;
+            any |= r->reps_done[p] > 0;
         /* JSON, CSV, IOR's and mdtest's shapes own stdout: messages go to stderr. */
         FILE *msg = cfg->format == PFS_FORMAT_TEXT ? drv_record_out(c) : stderr;
         const char *id = c->files.run_id;
@@ -491,11 +499,11 @@ int drv_record_end(struct ctx *c, int failed)
                     c->files.md_top, id, (unsigned long long)c->md_files, cfg->md_depth ? ",rmdir" : "");
         if (!cfg->no_results) {
             char name[64], err[PFS_ERRLEN];
-            c->rec.in_results = 1;
+            r->in_results = 1;
             pfs_watch_step(c->watch, "the results append");
             int arc = results_append(c, d, name, sizeof(name), err, sizeof(err));
             pfs_watch_step(c->watch, NULL);
-            c->rec.in_results = 0;
+            r->in_results = 0;
             if (arc != 0) {
                 fprintf(stderr, "pfsbench: error: results file %s: %s\n", cfg->results, err);
                 rc = PFS_EXIT_IO;
@@ -503,7 +511,7 @@ int drv_record_end(struct ctx *c, int failed)
                 fprintf(msg, "results      %s %s (%s)\n", cfg->results, name, d->status);
             }
         }
-        record_out_flush(c);
+        record_out_flush(&c->rec);
         fflush(stdout);
     } else if (c->rank == 0) {
         rc = PFS_EXIT_IO; /* no record could be made (no memory): said on stderr */
@@ -513,20 +521,90 @@ int drv_record_end(struct ctx *c, int failed)
 }
 
 /* Local. */
-void drv_record_free(struct ctx *c)
+void drv_record_init(struct record *r)
 {
-    if (c->rec.out && c->rec.out != stdout) /* a run that ended before its record's end */
-        record_out_flush(c);
-    free(c->rec.times);
-    free(c->rec.gathered);
-    free(c->rec.find_matched);
+    drv_iso_time(r->start_iso, sizeof(r->start_iso));
+}
+
+void drv_record_fini(struct record *r)
+{
+    if (r->out && r->out != stdout) /* a run that ended before its record's end */
+        record_out_flush(r);
+    free(r->times);
+    free(r->gathered);
+    free(r->find_matched);
     /* Only the repetitions that ran (and the one a failure stopped) hold
      * latency: -i 1000000 under a signal must not walk a million slots. */
-    const int slots = pfs_config_rep_slots(&c->cfg);
-    for (int p = 0; c->rec.lat && c->rec.reps_done && p < c->cfg.nphases; p++)
-        for (int rep = 0; rep < slots && rep <= c->rec.reps_done[p]; rep++)
-            pfs_lat_free(&c->rec.lat[(size_t)p * (size_t)slots + (size_t)rep]);
-    free(c->rec.reps_done);
-    free(c->rec.lat);
-    pfs_run_release(&c->rec.data);
+    for (int p = 0; r->lat && r->reps_done && p < r->nphases; p++)
+        for (int rep = 0; rep < r->slots && rep <= r->reps_done[p]; rep++)
+            pfs_lat_free(&r->lat[(size_t)p * (size_t)r->slots + (size_t)rep]);
+    free(r->reps_done);
+    free(r->lat);
+    pfs_run_release(&r->data);
+}
+
+void drv_record_find(struct record *r, size_t slot, uint64_t matched)
+{
+    if (r->find_matched)
+        r->find_matched[slot] = matched;
+}
+
+void drv_record_kept(struct record *r, uint64_t xfers)
+{
+    if (r->d)
+        r->d->kept_xfers = xfers, r->d->kept = 1;
+}
+
+int drv_record_reported(struct record *r)
+{
+    return __atomic_exchange_n(&r->reported, 1, __ATOMIC_ACQ_REL);
+}
+
+void drv_record_warn(struct record *r, const char *fmt, ...)
+{
+    if (!r->d)
+        return;
+    char *w = NULL;
+    va_list ap;
+    va_start(ap, fmt);
+    const int n = vasprintf(&w, fmt, ap);
+    va_end(ap);
+    pfs_run_warn(r->d, "%s", n >= 0 ? w : fmt);
+    if (n >= 0)
+        free(w);
+}
+
+void drv_record_interrupted(struct record *r, int sig)
+{
+    if (r->d && sig) {
+        r->d->status = "interrupted";
+        r->d->interrupt_signal = sig;
+    }
+}
+
+void drv_record_cause(struct record *r, const char *first, int count)
+{
+    struct pfs_run_data *d = r->d;
+    if (!d)
+        return;
+    if (first && !d->error[0])
+        snprintf(d->error, sizeof(d->error), "%s", first);
+    if (count > 1) {
+        size_t n = strlen(d->error);
+        snprintf(d->error + n, sizeof(d->error) - n, " (the first of %d ranks that failed)", count);
+    }
+}
+
+void drv_record_window(struct record *r, const char *tag, const char *sections, double corr, double start,
+                       double overlap, double span)
+{
+    struct pfs_run_data *d = r->d;
+    if (!d)
+        return;
+    d->conc_tag = tag;
+    d->conc_sections = sections;
+    d->conc_clock_corr = corr;
+    d->conc_start = start;
+    d->conc_overlap_s = overlap;
+    d->conc_span_s = span;
 }

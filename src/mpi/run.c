@@ -199,7 +199,7 @@ static void free_backend(struct ctx *c)
 static int go_live(struct ctx *c)
 {
     char err[PFS_ERRLEN] = "";
-    drv_iso_time(c->rec.start_iso, sizeof(c->rec.start_iso));
+    drv_record_init(&c->rec);
     drv_run_id(c);
     int rc = c->rank == 0 ? drv_take_run_lock(c, err, sizeof(err)) : 0;
     MPI_Bcast(&rc, 1, MPI_INT, 0, c->comm);
@@ -236,7 +236,7 @@ static void free_ctx(struct ctx *c)
     free(c->prog.tab);
     drv_topo_fini(&c->topo);
     drv_files_fini(&c->files);
-    drv_record_free(c);
+    drv_record_fini(&c->rec);
     free(c);
 }
 
