@@ -355,9 +355,13 @@ int drv_md_kept_part(const struct ctx *c, struct pfs_kept *k);
  * on every rank into c->be. Collective; 0, or -1 with rank 0's err set. */
 int drv_backend_load(struct ctx *c, char *err, size_t len);
 
+/* results_module.c: the results writer's check and append, rank 0 (the
+ * module is loaded on first use; 0, or -1 with err) */
+int drv_results_check(struct ctx *c, const char *path, char *err, size_t len);
+int drv_results_append(struct ctx *c, const struct pfs_run_data *d, char *name, size_t nlen, char *err, size_t len);
+
 /* record.c */
 void drv_iso_time(char *buf, size_t len);
-int drv_results_check(struct ctx *c, const char *path, char *err, size_t len);
 void drv_record_begin(struct ctx *c, int argc, char **argv);
 void drv_record_phase(struct ctx *c, int p, int rep, int failed);
 int drv_record_stable(struct ctx *c, int rep);

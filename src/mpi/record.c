@@ -1,9 +1,8 @@
-/* Rank 0's record of the run: the results writer (a module loaded on rank
- * 0 only), the run's warnings, the report, the results file. */
+/* Rank 0's record of the run: the run's warnings, the report, the results
+ * file (through the results writer, results_module.c). */
 #define _GNU_SOURCE
 #include "driver.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -26,51 +25,6 @@ void drv_iso_time(char *buf, size_t len)
     struct tm tm;
     gmtime_r(&t, &tm);
     strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
-/* Local, rank 0. The results writer lives in a module loaded on first use,
- * so that the other ranks never map HDF5: libpfs_results.so beside the
- * executable (the build tree), else PFS_RESULTS_MODULE (the installed one).
- * 0 or -1 with err. */
-static int results_load(struct ctx *c, char *err, size_t len)
-{
-    struct record *r = &c->rec;
-    if (r->check && r->append)
-        return 0;
-    char exe[PATH_MAX] = "", here[PATH_MAX + 32];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-    exe[n > 0 ? n : 0] = '\0';
-    char *slash = strrchr(exe, '/');
-    if (slash)
-        *slash = '\0';
-    snprintf(here, sizeof(here), "%s/libpfs_results.so", exe);
-    const char *tries[] = {here, PFS_RESULTS_MODULE};
-    void *h = NULL;
-    for (size_t i = 0; i < sizeof(tries) / sizeof(tries[0]) && !h; i++)
-        if (access(tries[i], R_OK) == 0)
-            h = dlopen(tries[i], RTLD_NOW | RTLD_LOCAL);
-    if (h) {
-        *(void **)&r->check = dlsym(h, "pfs_results_check");
-        *(void **)&r->append = dlsym(h, "pfs_results_append");
-    }
-    if (!r->check || !r->append) {
-        const char *why = dlerror();
-        snprintf(err, len, "cannot load the results writer (%.200s or %.200s)%s%.200s; "
-                 "use --no-results to run without it", here, PFS_RESULTS_MODULE, why ? ": " : "", why ? why : "");
-        return -1;
-    }
-    return 0;
-}
-
-int drv_results_check(struct ctx *c, const char *path, char *err, size_t len)
-{
-    return results_load(c, err, len) ? -1 : c->rec.check(path, err, len);
-}
-
-static int results_append(struct ctx *c, const struct pfs_run_data *d, char *name, size_t nlen, char *err,
-                          size_t len)
-{
-    return results_load(c, err, len) ? -1 : c->rec.append(c->cfg.results, d, name, nlen, err, len);
 }
 
 /* Local, rank 0, the watchdog fired: record the run as failed with msg as
@@ -96,7 +50,7 @@ void drv_record_watchdog(struct ctx *c, const char *msg)
     drv_iso_time(r->d->end_iso, sizeof(r->d->end_iso));
     pfs_figures_finish(&r->d->fig, r->d);
     char name[64], err[PFS_ERRLEN];
-    if (!c->cfg.no_results && results_append(c, r->d, name, sizeof(name), err, sizeof(err)) == 0)
+    if (!c->cfg.no_results && drv_results_append(c, r->d, name, sizeof(name), err, sizeof(err)) == 0)
         fprintf(stderr, "pfsbench: the run is recorded in %s %s (failed)\n", c->cfg.results, name);
     else if (!c->cfg.no_results)
         fprintf(stderr, "pfsbench: error: results file %s: %s\n", c->cfg.results, err);
@@ -501,7 +455,7 @@ int drv_record_end(struct ctx *c, int failed)
             char name[64], err[PFS_ERRLEN];
             r->in_results = 1;
             pfs_watch_step(c->watch, "the results append");
-            int arc = results_append(c, d, name, sizeof(name), err, sizeof(err));
+            int arc = drv_results_append(c, d, name, sizeof(name), err, sizeof(err));
             pfs_watch_step(c->watch, NULL);
             r->in_results = 0;
             if (arc != 0) {
