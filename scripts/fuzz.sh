@@ -55,13 +55,14 @@ build() { # build OUTDIR: OUTDIR/fuzz_config and OUTDIR/fuzz_results, or exit 2
         exit 2
     fi
     # The structure check and the schema it checks against, with the core
-    # (the schema writes a run's figures): image.c and every writer of the
-    # file (src/results/*_h5.c, so a writer added there is built in too);
+    # (the schema writes a run's figures): image.c, the append's file
+    # driver (overlay.c) and every writer of the file (src/results/*_h5.c,
+    # so a writer added there is built in too);
     # HDF5 as the build finds it.
     local h5
     if ! h5=$(pkg-config --cflags --libs hdf5 2>"$out/build.log") ||
         ! "$cc" "${flags[@]}" -I"$SRC/src/results" "$SRC/tests/fuzz/fuzz_results.c" "$SRC"/src/results/image.c \
-            "$SRC"/src/results/*_h5.c \
+            "$SRC"/src/results/overlay.c "$SRC"/src/results/*_h5.c \
             "${core[@]}" $h5 -lm \
             -lpthread -o "$out/fuzz_results" 2>>"$out/build.log"; then
         echo "fuzz.sh: could not build the fuzz target fuzz_results with $cc:" >&2

@@ -7,6 +7,7 @@ reader; the tools never open a results file themselves.
 
 from __future__ import annotations
 
+import io
 import os
 from typing import Any, Optional, Tuple
 
@@ -52,9 +53,12 @@ def as_int(v: Any) -> int:
     return int(v)
 
 
-def open_h5(path: str) -> h5py.File:
+def open_h5(path: str, view: Optional[io.RawIOBase] = None) -> h5py.File:
     """Opens path read-only as an h5py.File after checking it is a pfsbench
-    results file of a version this reader knows. Raises NotResultsFile."""
+    results file of a version this reader knows. Raises NotResultsFile.
+    view: the file's bytes to read instead (lock.JournalView)."""
+    if view is not None:
+        return _checked(h5py.File(view, "r"), path)
     if not os.path.exists(path):
         raise NotResultsFile("'%s' does not exist" % path)
     if os.path.isdir(path):
@@ -69,6 +73,10 @@ def open_h5(path: str) -> h5py.File:
         f = h5py.File(path, "r")
     except OSError as e:
         raise NotResultsFile("cannot open '%s' with HDF5: %s" % (path, e))
+    return _checked(f, path)
+
+
+def _checked(f: h5py.File, path: str) -> h5py.File:
     try:
         _check_format(f, path)
     except BaseException:

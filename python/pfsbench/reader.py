@@ -25,7 +25,8 @@ import numpy.typing as npt
 
 from . import binary, frames
 from .damage import Problem, damaged
-from .h5file import NoSuchRun, attr, find_run, interval_edges, open_h5
+from .h5file import NoSuchRun, NotResultsFile, attr, find_run, interval_edges, open_h5
+from .lock import Unrecovered, hold_shared
 from .text import plain, text
 
 if TYPE_CHECKING:
@@ -236,7 +237,19 @@ class Results(RunsHeld):
     def __init__(self, path: "os.PathLike[str] | str", warn: bool = True) -> None:
         self.path = os.fspath(path)
         self.closed = False
-        self.file = open_h5(self.path)
+        # Held until close(): an append waits for it (up to 600 s), so that
+        # the file never changes under this reader.
+        # An append that died mid-commit: the old file, read through its
+        # journal (view), until pfsbench undoes it on disk.
+        try:
+            self._lock, self._view = hold_shared(self.path)
+        except Unrecovered as e:
+            raise NotResultsFile(str(e))
+        try:
+            self.file = open_h5(self.path, self._view)
+        except BaseException:
+            self._unlock()
+            raise
         self.problems: List[Problem] = []
         try:
             self.attrs = {k: plain(v) for k, v in self.file.attrs.items()}
@@ -247,6 +260,7 @@ class Results(RunsHeld):
                     self.runs.append(Run(self, int(name), self.file["runs"][name]))
         except Exception:
             self.file.close()
+            self._unlock()
             raise
         if warn:
             for where, what in self.problems:
@@ -255,6 +269,15 @@ class Results(RunsHeld):
     def close(self) -> None:
         self.closed = True
         self.file.close()
+        self._unlock()
+
+    def _unlock(self) -> None:
+        if self._view is not None:
+            self._view.close()
+            self._view = None
+        if self._lock is not None:
+            os.close(self._lock)
+            self._lock = None
 
     def __repr__(self) -> str:
         return "<pfsbench.Results %s: %d run%s>" % (self.path, len(self.runs), "" if len(self.runs) == 1 else "s")

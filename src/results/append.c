@@ -1,14 +1,21 @@
 /* The append's integrity steps: where the file is, the up-front checks,
- * the temporary copy, stale copies and the rename. The lock file is
- * lock.c; the HDF5 side is results_h5.c (the schema) and image.c (the
- * file as a whole).
+ * a new file's temporary copy and rename, stale copies. The lock file is
+ * lock.c; the HDF5 side is results_h5.c (the schema), image.c (the file
+ * as a whole) and overlay.c (the driver an existing file is opened
+ * through); the commit of an existing file is journal.c.
  *
- * Integrity: a run is appended to a copy of the file beside it
- * (.NAME.tmp.HOST.PID), built in memory, written, fsync'ed and renamed over
- * the original, all under a write lock on a regular lock file beside it
- * (.NAME.lock), which crosses clients where a directory flock does not. A
- * crash at any moment leaves either the old file or the new one, never a
- * half-written one; a failed write leaves the old one byte for byte. */
+ * Integrity: everything happens under a write lock on a regular lock file
+ * beside the results file (.NAME.lock), which crosses clients where a
+ * directory flock does not. An existing file takes the run in place: HDF5
+ * writes into memory only, and journal.c writes those bytes into the file
+ * behind an undo journal (.NAME.tmp.HOST.PID), which the next lock holder
+ * undoes if the writer died. A new file is built in memory, written beside
+ * its name (.NAME.tmp.HOST.PID), fsync'ed and renamed there. A crash at any
+ * moment leaves the old file or the new one once the next lock holder has
+ * looked, never a half-written one; a failed write leaves the old one byte
+ * for byte. The check before the run reads an existing file under a shared
+ * lock, and undoes a dead writer's journal first. Memory: the run's bytes,
+ * not the file's. */
 #define _GNU_SOURCE
 #include "results_int.h"
 
@@ -235,12 +242,42 @@ static int check_dir_and_lock(const struct target *t, char *err, size_t len)
         return fail(err, len, "cannot create files beside '%s' in %s (%s); give -o elsewhere", t->given, t->dir,
                     strerror(errno));
     int cmd = F_OFD_SETLK;
-    int r = pfs_res_lock_try(fd, &cmd, t, t->dir, err, len);
+    int r = pfs_res_lock_try(fd, &cmd, F_WRLCK, t, t->dir, err, len);
     close(fd);
     unlink(t->tmp);
     if (r != 0)
         return -1; /* refused (a fresh file of ours cannot be held by another) */
     return pfs_res_lock_check_file(t, err, len);
+}
+
+/* An existing file is checked under a shared lock on its lock file, so
+ * that no append's commit is seen half-done; where an append died
+ * mid-commit (a journal beside the file), the write lock is taken first
+ * and the file restored. No lock file: no append ever ran here, and the
+ * check makes none (a refused run leaves nothing behind). */
+static int check_locked(const struct target *t, char *err, size_t len)
+{
+    struct stat st;
+    int lfd = open(t->lock, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC), cmd = F_OFD_SETLK, rc = 0;
+    if (lfd >= 0 && pfs_res_journal_any(t)) {
+        int dfd = open(t->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        rc = dfd < 0 ? fail(err, len, "cannot open directory %s: %s", t->dir, strerror(errno))
+                     : pfs_res_lock_take(lfd, &cmd, F_WRLCK, t, err, len);
+        if (rc == 0)
+            rc = pfs_res_journal_recover(t, dfd, err, len);
+        if (dfd >= 0)
+            close(dfd);
+    }
+    if (rc == 0 && lfd >= 0)
+        rc = pfs_res_lock_take(lfd, &cmd, F_RDLCK, t, err, len); /* a write lock held becomes shared */
+    if (rc == 0)
+        rc = stat(t->path, &st) != 0 ? fail(err, len, "results path '%s': %s", t->given, strerror(errno))
+                                     : check_existing(t, &st, err, len);
+    if (lfd >= 0) {
+        pfs_res_lock_release(lfd, cmd); /* none held: a no-op */
+        close(lfd);
+    }
+    return rc;
 }
 
 int pfs_results_check(const char *path, char *err, size_t len)
@@ -253,7 +290,7 @@ int pfs_results_check(const char *path, char *err, size_t len)
     int exists = stat(t.path, &st) == 0;
     if (!exists && errno != ENOENT)
         return fail(err, len, "results path '%s': %s", path, strerror(errno));
-    if (exists && check_existing(&t, &st, err, len) != 0)
+    if (exists && check_locked(&t, err, len) != 0)
         return -1;
     return check_dir_and_lock(&t, err, len);
 }
@@ -264,7 +301,7 @@ int pfs_results_check(const char *path, char *err, size_t len)
  * made on this host by a process that no longer exists. A copy of another
  * host is never judged: its pid means nothing here, and it may be in
  * flight on a client whose lock we cannot see. */
-static int copy_is_stale(const char *rest, const char *host)
+int pfs_res_copy_is_stale(const char *rest, const char *host)
 {
     const char *dot = strrchr(rest, '.');
     if (!dot || (size_t)(dot - rest) != strlen(host) || strncmp(rest, host, (size_t)(dot - rest)) != 0)
@@ -295,42 +332,9 @@ static void remove_stale_copies(int dfd, const struct target *t)
     }
     struct dirent *e;
     while ((e = readdir(dh)))
-        if (strncmp(e->d_name, prefix, (size_t)n) == 0 && copy_is_stale(e->d_name + n, t->host))
+        if (strncmp(e->d_name, prefix, (size_t)n) == 0 && pfs_res_copy_is_stale(e->d_name + n, t->host))
             unlinkat(dfd, e->d_name, 0);
     closedir(dh);
-}
-
-/* Reads all of fd into a new buffer. 0, or -1 with errno of the failing call. */
-static int read_all(int fd, size_t hint, char **out, size_t *outn)
-{
-    size_t cap = hint > 0 ? hint + 1 : 65536, n = 0;
-    char *buf = malloc(cap);
-    if (!buf)
-        return -1;
-    for (;;) {
-        if (n == cap) {
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                return -1;
-            }
-            buf = nb, cap *= 2;
-        }
-        ssize_t r = read(fd, buf + n, cap - n);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0) {
-            int e = errno;
-            free(buf);
-            errno = e;
-            return -1;
-        }
-        if (r == 0)
-            break;
-        n += (size_t)r;
-    }
-    *out = buf, *outn = n;
-    return 0;
 }
 
 static int write_all(int fd, const char *p, size_t n)
@@ -350,9 +354,9 @@ static int write_all(int fd, const char *p, size_t n)
     return 0;
 }
 
-/* Writes the copy with the old file's owner and mode, fsync'ed. On any
- * failure the copy is removed and err names the errno of the failing call. */
-static int write_copy(const struct target *t, const char *img, size_t n, const struct stat *old, char *err, size_t len)
+/* Writes the new file's copy, fsync'ed. On any failure the copy is
+ * removed and err names the errno of the failing call. */
+static int write_copy(const struct target *t, const char *img, size_t n, char *err, size_t len)
 {
     int fd = open(t->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (fd < 0)
@@ -361,11 +365,6 @@ static int write_copy(const struct target *t, const char *img, size_t n, const s
     int e = 0;
     if (write_all(fd, img, n) != 0)
         e = errno, what = "write";
-    else if (old && (old->st_uid != geteuid() || old->st_gid != getegid()) &&
-             fchown(fd, old->st_uid, old->st_gid) != 0)
-        e = errno, what = "chown";
-    else if (old && fchmod(fd, old->st_mode & 07777) != 0)
-        e = errno, what = "chmod";
     /* A test hook: die with the copy written, as a crash or kill -9 would. */
     else if (getenv("PFSBENCH_TEST_CRASH_IN_RESULTS"))
         abort();
@@ -414,19 +413,45 @@ static int listing_disagrees(const struct target *t, int lfd, int fd, const stru
     return fd >= 0 ? res != st->st_ino : res != 0;
 }
 
+/* An existing file (fd, open for reading and writing; st as opened):
+ * the run added in place through the overlay, journaled (journal.c). As
+ * append_once returns. */
+static int append_in_place(const struct target *t, int fd, const struct stat *st, int dfd,
+                           const struct pfs_run_data *d, char *name, size_t namelen, char *err, size_t len)
+{
+    struct pfs_ovl *o = pfs_res_ovl_new(fd, st->st_size);
+    if (!o)
+        return fail(err, len, "out of memory appending to '%s'", t->given);
+    int rc = -1;
+    struct stat now;
+    if (pfs_res_build_overlay(t, o, d, name, namelen, err, len) != 0) {
+        rc = 2; /* an existing file's bytes: perhaps a caching client's old view */
+    } else if (lstat(t->path, &now) != 0 || !same_file(st, &now)) {
+        /* A writer that did not see our lock (a lock that does not cross
+         * clients after all) changed or replaced the file meanwhile: ours
+         * would drop its run or write over it. Start again from its file. */
+        rc = 1;
+    } else {
+        rc = pfs_res_journal_commit(t, dfd, o, err, len);
+    }
+    pfs_res_ovl_free(o);
+    return rc;
+}
+
 /* One attempt, under the lock: 0 appended, -1 failed (err set), 1 the file
- * was replaced by someone else meanwhile (nothing changed by us). The old
- * file stays open until the rename, so its inode cannot be reused and
- * mistaken for the same file. */
-static int append_once(const struct target *t, int lfd, int caching, const struct pfs_run_data *d, char *name,
-                       size_t namelen, char *err, size_t len)
+ * was replaced or changed by someone else meanwhile (nothing changed by
+ * us), 2 this client's view of it may be old. An existing file takes the
+ * run in place (append_in_place); a new one is built in memory, written
+ * beside its name and renamed there. */
+static int append_once(const struct target *t, int lfd, int dfd, int caching, const struct pfs_run_data *d,
+                       char *name, size_t namelen, char *err, size_t len)
 {
     struct stat st, now;
     memset(&st, 0, sizeof(st));
-    char *old = NULL, *img = NULL;
-    size_t oldn = 0, imgn = 0;
+    char *img = NULL;
+    size_t imgn = 0;
     int rc = -1;
-    int fd = open(t->path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    int fd = open(t->path, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0 && errno != ENOENT)
         return fail(err, len, "cannot open results file '%s': %s", t->given, strerror(errno));
     if (fd >= 0) {
@@ -445,22 +470,21 @@ static int append_once(const struct target *t, int lfd, int caching, const struc
         goto out;
     }
     if (fd >= 0) {
-        if (read_all(fd, (size_t)st.st_size, &old, &oldn) != 0) {
-            fail(err, len, "cannot read results file '%s': %s", t->given, strerror(errno));
-            goto out;
-        }
-    }
-    if (pfs_res_build_image(t, old, oldn, d, name, namelen, &img, &imgn, err, len) != 0) {
-        rc = old ? 2 : -1; /* an existing file's bytes: perhaps a caching client's old view */
+        /* A caching client may keep pages of the file from before another
+         * client's append in place: dropped, so that HDF5 reads the file
+         * as it is now (those pages are clean: this client wrote none). */
+        if (caching)
+            posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+        rc = append_in_place(t, fd, &st, dfd, d, name, namelen, err, len);
         goto out;
     }
-    if (write_copy(t, img, imgn, fd >= 0 ? &st : NULL, err, len) != 0)
+    if (pfs_res_build_image(t, d, name, namelen, &img, &imgn, err, len) != 0 ||
+        write_copy(t, img, imgn, err, len) != 0)
         goto out;
     /* A writer that did not see our lock (a lock that does not cross
-     * clients after all) may have renamed its copy over the file meanwhile:
-     * ours would drop its run. Start again from its file instead. */
-    int exists = lstat(t->path, &now) == 0;
-    if (exists != (fd >= 0) || (exists && !same_file(&st, &now))) {
+     * clients after all) may have made the file meanwhile: ours would drop
+     * its run. Start again from its file instead. */
+    if (lstat(t->path, &now) == 0) {
         unlink(t->tmp);
         rc = 1;
         goto out;
@@ -473,7 +497,6 @@ static int append_once(const struct target *t, int lfd, int caching, const struc
     }
     rc = 0;
 out:
-    free(old);
     free(img);
     if (fd >= 0)
         close(fd);
@@ -484,6 +507,8 @@ int pfs_results_append(const char *path, const struct pfs_run_data *d, char *nam
                        size_t errlen)
 {
     pfs_res_quiet_hdf5();
+    long rss0 = 0;
+    pfs_res_test_peak(1, &rss0, NULL);
     struct target t;
     if (resolve_target(path, &t, err, errlen) != 0)
         return -1;
@@ -492,7 +517,7 @@ int pfs_results_append(const char *path, const struct pfs_run_data *d, char *nam
     if (lfd < 0)
         return -1;
     int cmd = F_OFD_SETLK, dfd = -1, rc = -1;
-    if (pfs_res_lock_take(lfd, &cmd, &t, err, errlen) != 0) {
+    if (pfs_res_lock_take(lfd, &cmd, F_WRLCK, &t, err, errlen) != 0) {
         close(lfd);
         return -1;
     }
@@ -502,10 +527,12 @@ int pfs_results_append(const char *path, const struct pfs_run_data *d, char *nam
         fail(err, errlen, "cannot open directory %s: %s", t.dir, strerror(errno));
         goto out;
     }
+    if (pfs_res_journal_recover(&t, dfd, err, errlen) != 0)
+        goto out;
     remove_stale_copies(dfd, &t);
     int caching = client_caches(t.dir), naps = 0;
     for (int attempt = 0; attempt < 3 && rc != 0;) {
-        rc = append_once(&t, lfd, caching, d, name, namelen, err, errlen);
+        rc = append_once(&t, lfd, dfd, caching, d, name, namelen, err, errlen);
         if (rc == 2 && caching && stale_nap(naps++) < STALE_WAIT_S)
             continue; /* read it again once the client's caches have moved on */
         if (rc == 2) {
@@ -532,5 +559,6 @@ out:
     (void)!ftruncate(lfd, 0); /* where it fails, the next holder's line replaces it */
     pfs_res_lock_release(lfd, cmd);
     close(lfd);
+    pfs_res_test_peak(0, &rss0, t.path);
     return rc;
 }

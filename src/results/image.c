@@ -462,37 +462,29 @@ int pfs_res_check_file(const char *p, const char *g, char *err, size_t len)
  * store: HDF5 itself never writes to disk, so a full disk cannot fail
  * inside HDF5 (HDF5 1.10 leaves the file id open after a failed H5Fclose,
  * and its clean-up at exit then crashes); every byte goes to disk through
- * write_all, with the errno of the call that failed. old: the current
- * file's bytes, or NULL for a new file. */
-int pfs_res_build_image(const struct target *t, const char *old, size_t oldn, const struct pfs_run_data *d,
-                        char *name, size_t namelen, char **img, size_t *imgn, char *err, size_t len)
+ * write_all, with the errno of the call that failed. An existing file
+ * takes its run in place instead (pfs_res_build_overlay). */
+int pfs_res_build_image(const struct target *t, const struct pfs_run_data *d, char *name, size_t namelen, char **img,
+                        size_t *imgn, char *err, size_t len)
 {
     *img = NULL, *imgn = 0;
     int rc = -1;
     hid_t f = -1, fapl = H5Pcreate(H5P_FILE_ACCESS);
-    if (fapl < 0 || H5Pset_fapl_core(fapl, 1 << 20, 0) < 0 ||
-        (old && H5Pset_file_image(fapl, (void *)old, oldn) < 0)) {
+    if (fapl < 0 || H5Pset_fapl_core(fapl, 1 << 20, 0) < 0) {
         fail(err, len, "cannot set up HDF5's in-memory file for '%s' (out of memory?)", t->given);
         goto out;
     }
-    /* With an image the core driver insists that no file of this name
-     * exists: the copy's name, which is ours and not yet made. */
-    f = old ? H5Fopen(t->tmp, H5F_ACC_RDWR, fapl) : H5Fcreate(t->tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    /* The copy's name, which is ours and not yet made. */
+    f = H5Fcreate(t->tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
     if (f < 0) {
-        fail(err, len, old ? "cannot open results file '%s' with HDF5" : "cannot create an HDF5 file in memory for '%s'",
-             t->given);
+        fail(err, len, "cannot create an HDF5 file in memory for '%s'", t->given);
         goto out;
     }
-    /* Checked again: another writer may have changed the file since the
-     * check before the run. */
-    int run_no = 1;
-    if (old && pfs_res_check_structure(f, t->given, &run_no, err, len) != 0)
-        goto out;
-    if (!old && pfs_res_write_format(f)) {
+    if (pfs_res_write_format(f)) {
         fail(err, len, "cannot write the format attributes");
         goto out;
     }
-    if (pfs_res_write_run(f, d, run_no, name, namelen) != 0) {
+    if (pfs_res_write_run(f, d, 1, name, namelen) != 0) {
         fail(err, len, "writing the run into HDF5 (in memory) failed");
         goto out;
     }
@@ -513,5 +505,43 @@ out:
         free(*img);
         *img = NULL;
     }
+    return rc;
+}
+
+/* The existing file t, opened in place through the overlay driver: read
+ * from disk, every write HDF5 makes kept in o. Closed before the commit:
+ * HDF5 has then written all it will, into memory, and closing meets no
+ * disk. The checks are those of the copy's (another writer may have
+ * changed the file since the check before the run). */
+int pfs_res_build_overlay(const struct target *t, struct pfs_ovl *o, const struct pfs_run_data *d, char *name,
+                          size_t namelen, char *err, size_t len)
+{
+    hid_t drv = -1, fapl = pfs_res_ovl_fapl(o, &drv), f = -1;
+    int rc = -1, run_no = 1;
+    if (fapl < 0) {
+        fail(err, len, "cannot set up HDF5's file driver for '%s' (out of memory?)", t->given);
+        goto out;
+    }
+    f = H5Fopen(t->path, H5F_ACC_RDWR, fapl);
+    if (f < 0) {
+        fail(err, len, "cannot open results file '%s' with HDF5%s%s", t->given, o->err ? ": " : "",
+             o->err ? strerror(o->err) : "");
+        goto out;
+    }
+    if (pfs_res_check_structure(f, t->given, &run_no, err, len) != 0)
+        goto out;
+    if (pfs_res_write_run(f, d, run_no, name, namelen) != 0) {
+        fail(err, len, "writing the run into HDF5 (in memory) failed");
+        goto out;
+    }
+    rc = 0;
+out:
+    if (f >= 0 && H5Fclose(f) < 0 && rc == 0)
+        rc = fail(err, len, "closing the results file in HDF5 (in memory) failed%s%s", o->err ? ": " : "",
+                  o->err ? strerror(o->err) : "");
+    if (fapl >= 0)
+        H5Pclose(fapl);
+    if (drv >= 0)
+        H5FDunregister(drv);
     return rc;
 }

@@ -54,17 +54,17 @@ int pfs_res_lock_open(const struct target *t, mode_t mode, char *err, size_t len
     return fd;
 }
 
-/* One try at the whole-file write lock on fd (path, for messages): 0
+/* One try at the whole-file lock of type (F_WRLCK, or F_RDLCK: shared) on fd (path, for messages): 0
  * taken, 1 held by another writer, -1 refused by the file system (err
  * set). OFD locks belong to the open file, so two appends in one process
  * exclude each other too; a kernel or file system without them gets the
  * classic POSIX lock. */
-int pfs_res_lock_try(int fd, int *cmd, const struct target *t, const char *path, char *err, size_t len)
+int pfs_res_lock_try(int fd, int *cmd, short type, const struct target *t, const char *path, char *err, size_t len)
 {
     for (;;) {
         struct flock fl;
         memset(&fl, 0, sizeof(fl));
-        fl.l_type = F_WRLCK;
+        fl.l_type = type;
         fl.l_whence = SEEK_SET;
         if (fcntl(fd, *cmd, &fl) == 0)
             return 0;
@@ -122,13 +122,13 @@ static double mono_now(void)
  * a dead client never hangs this run forever; every LOCK_NOTE_S it says
  * on stderr that it waits, and for whom, so that a run that seems to hang
  * after its last phase is seen to wait for another. */
-int pfs_res_lock_take(int fd, int *cmd, const struct target *t, char *err, size_t len)
+int pfs_res_lock_take(int fd, int *cmd, short type, const struct target *t, char *err, size_t len)
 {
     struct timespec nap = {0, 1000000};
     const double t0 = mono_now();
     double next_note = LOCK_NOTE_S;
     for (;;) {
-        int r = pfs_res_lock_try(fd, cmd, t, t->lock, err, len);
+        int r = pfs_res_lock_try(fd, cmd, type, t, t->lock, err, len);
         if (r <= 0)
             return r;
         double waited = mono_now() - t0;

@@ -2,10 +2,13 @@
  * results_h5.c writes the run group and placement (phase_h5.c the phase
  * groups, summary_h5.c /summary, latency_h5.c the latency datasets; the
  * schema's tables, pfs/schema.h, give their types and datasets),
- * image.c handles the file as a whole (structure check, in-memory image),
- * append.c the append's integrity steps (target, up-front checks,
- * temporary copy, stale copies, rename) and lock.c its lock file. These names stay out of the
- * module's exported symbols. */
+ * image.c handles the file as a whole (structure check, a new file in
+ * memory, an existing one opened through overlay.c, the driver that keeps
+ * HDF5's writes in memory), journal.c commits those writes behind an undo
+ * journal and recovers one, append.c the append's integrity steps
+ * (target, up-front checks, a new file's copy, stale copies, rename) and
+ * lock.c its lock file. These names stay out of the module's exported
+ * symbols. */
 #ifndef PFS_RESULTS_INT_H
 #define PFS_RESULTS_INT_H
 
@@ -34,10 +37,10 @@ struct target {
     char given[PFS_PATH_MAX]; /* what -o said, for messages */
     /* Sized for the compiler's worst case; resolve_target keeps each below PATH_MAX. */
     char path[PATH_MAX + NAME_MAX + 128]; /* the results file itself, symlinks resolved */
-    char dir[PATH_MAX];       /* its directory: the copy and the lock live there */
+    char dir[PATH_MAX];       /* its directory: the copy, the journal and the lock live there */
     char base[NAME_MAX + 1];
     char lock[PATH_MAX + NAME_MAX + 128]; /* dir/.base.lock */
-    char tmp[PATH_MAX + NAME_MAX + 128];  /* dir/.base.tmp.HOST.PID */
+    char tmp[PATH_MAX + NAME_MAX + 128];  /* dir/.base.tmp.HOST.PID: a new file's copy, or the journal */
     char host[72];       /* this host as it appears in temporary names */
 };
 
@@ -88,21 +91,69 @@ PFS_RES_HIDDEN int pfs_res_check_file(const char *p, const char *given, char *er
 /* The same on the open file f: every attribute, group and table the append
  * reads or extends; *next: the number of the run to add. 0, or -1 with err. */
 PFS_RES_HIDDEN int pfs_res_check_structure(hid_t f, const char *given, int *next, char *err, size_t len);
-PFS_RES_HIDDEN int pfs_res_build_image(const struct target *t, const char *old, size_t oldn,
-                                       const struct pfs_run_data *d, char *name, size_t namelen, char **img,
-                                       size_t *imgn, char *err, size_t len);
+/* A new file holding run d as run 1, built in memory: its bytes in *img. */
+PFS_RES_HIDDEN int pfs_res_build_image(const struct target *t, const struct pfs_run_data *d, char *name,
+                                       size_t namelen, char **img, size_t *imgn, char *err, size_t len);
+
+/* overlay.c: the results file opened in place by HDF5 through a driver
+ * that reads the file and keeps every write in memory (extents sorted by
+ * address, disjoint, not touching). journal.c commits it. */
+struct pfs_ext {
+    haddr_t addr;
+    size_t len, cap;
+    unsigned char *p;
+};
+struct pfs_ovl {
+    int fd;             /* the results file, open for reading and writing */
+    haddr_t old_eof;    /* its size when opened */
+    haddr_t eof;        /* the size HDF5 left it */
+    haddr_t file_valid; /* the file's bytes below this are its content (a cut lowers it) */
+    struct pfs_ext *e;
+    size_t n, cap;
+    size_t bytes; /* held in e */
+    int err;      /* errno of a failed read */
+};
+PFS_RES_HIDDEN struct pfs_ovl *pfs_res_ovl_new(int fd, off_t size);
+PFS_RES_HIDDEN void pfs_res_ovl_free(struct pfs_ovl *o);
+/* The content as HDF5 left it: the file under the overlay. 0 or -1 (errno). */
+PFS_RES_HIDDEN int pfs_res_ovl_read(const struct pfs_ovl *o, haddr_t addr, size_t size, void *buf);
+/* A file access property list for o, with the driver registered as
+ * *driver (H5FDunregister it once the file and the list are closed); -1. */
+PFS_RES_HIDDEN hid_t pfs_res_ovl_fapl(struct pfs_ovl *o, hid_t *driver);
+/* image.c: run d added to the existing file t through o (HDF5 closed
+ * again: o holds every change); 0 or -1 with err. */
+PFS_RES_HIDDEN int pfs_res_build_overlay(const struct target *t, struct pfs_ovl *o, const struct pfs_run_data *d,
+                                         char *name, size_t namelen, char *err, size_t len);
+
+/* journal.c: o written into the file, journaled (the undo journal at
+ * t->tmp, made through dfd); 0, or -1 with err, the file as it was or,
+ * where even the undo failed, the journal left for the next lock holder. */
+PFS_RES_HIDDEN int pfs_res_journal_commit(const struct target *t, int dfd, struct pfs_ovl *o, char *err, size_t len);
+/* Under the write lock: every complete journal beside t undone into the
+ * file and removed; an incomplete one (the file never touched) removed
+ * when it is this host's and its writer is gone. 0, or -1 with err. */
+PFS_RES_HIDDEN int pfs_res_journal_recover(const struct target *t, int dfd, char *err, size_t len);
+/* 1 when a journal (complete or not) lies beside t, 0 when none. */
+PFS_RES_HIDDEN int pfs_res_journal_any(const struct target *t);
+/* A test hook (PFSBENCH_TEST_APPEND_PEAK): start 1 resets the peak and
+ * keeps the size in *rss0; start 0 says on stderr the append's peak above
+ * it and the size of the file at path. */
+PFS_RES_HIDDEN void pfs_res_test_peak(int start, long *rss0, const char *path);
+/* Whether the copy or journal named .BASE.tmp.<rest> is this host's and
+ * its writer is gone (append.c). */
+PFS_RES_HIDDEN int pfs_res_copy_is_stale(const char *rest, const char *host);
 
 /* lock.c: the lock file t->lock. pfs_res_lock_open: opened (made when
  * missing, with mode), a regular file; the fd or -1 with err. */
 PFS_RES_HIDDEN int pfs_res_lock_open(const struct target *t, mode_t mode, char *err, size_t len);
-/* One try at the write lock on fd (path names it in messages): 0 taken, 1
+/* One try at the lock of type (F_WRLCK; F_RDLCK: shared) on fd (path names it in messages): 0 taken, 1
  * held by another, -1 refused by the file system (err set). *cmd starts
  * as F_OFD_SETLK and falls back to F_SETLK where OFD locks are missing. */
-PFS_RES_HIDDEN int pfs_res_lock_try(int fd, int *cmd, const struct target *t, const char *path, char *err,
-                                    size_t len);
-/* The lock, waited for up to 600 s, saying on stderr every 30 s that it
+PFS_RES_HIDDEN int pfs_res_lock_try(int fd, int *cmd, short type, const struct target *t, const char *path,
+                                    char *err, size_t len);
+/* The lock of type, waited for up to 600 s, saying on stderr every 30 s that it
  * waits and for whom (the holder's line); 0 or -1 with err. */
-PFS_RES_HIDDEN int pfs_res_lock_take(int fd, int *cmd, const struct target *t, char *err, size_t len);
+PFS_RES_HIDDEN int pfs_res_lock_take(int fd, int *cmd, short type, const struct target *t, char *err, size_t len);
 /* Under the lock: "HOST PID RUN_ID" into the lock file, for those who wait. */
 PFS_RES_HIDDEN void pfs_res_lock_say_holder(int fd, const struct target *t, const char *run_id);
 PFS_RES_HIDDEN void pfs_res_lock_release(int fd, int cmd);

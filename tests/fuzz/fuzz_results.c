@@ -22,8 +22,8 @@
  *
  * Promises checked (a broken one aborts: a finding):
  *  - a refusal comes with a non-empty, printable message;
- *  - a file the check accepts takes a real run: pfs_res_build_image
- *    succeeds, names the run /runs/NNNNNN with the number the check gave,
+ *  - a file the check accepts takes a real run: the append's in-place
+ *    path (pfs_res_build_overlay, over a memfd) succeeds, names the run /runs/NNNNNN with the number the check gave,
  *    and /summary's new row holds that number, unclamped.
  * Memory errors and undefined behaviour in pfsbench's code (built with
  * ASan and UBSan; HDF5 is not instrumented) are findings too.
@@ -34,10 +34,13 @@
  * the choices below changes what the seeds build, so rename or replace
  * them with it. */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "results_int.h"
 
@@ -467,6 +470,32 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     return 0;
 }
 
+/* The append's own path for an existing file, all in memory: img in a
+ * memfd, the run added through the overlay driver (pfs_res_build_overlay),
+ * and the file it would leave (img under the overlay, cut or grown to its
+ * new size) into *out. */
+static int append_in_memory(struct target *t, const char *img, size_t n, const struct pfs_run_data *d, char *name,
+                            size_t namelen, char **out, size_t *outn, char *err, size_t len)
+{
+    int fd = memfd_create("fuzz-results", MFD_CLOEXEC);
+    if (fd < 0 || write(fd, img, n) != (ssize_t)n)
+        finding("a memfd for the file", strerror(errno));
+    snprintf(t->path, sizeof(t->path), "/proc/self/fd/%d", fd);
+    struct pfs_ovl *o = pfs_res_ovl_new(fd, (off_t)n);
+    int rc = o ? pfs_res_build_overlay(t, o, d, name, namelen, err, len) : -1;
+    *out = NULL, *outn = 0;
+    if (rc == 0) {
+        *outn = (size_t)o->eof;
+        *out = calloc(1, *outn + 1);
+        memcpy(*out, img, n < *outn ? n : *outn);
+        for (size_t i = 0; i < o->n; i++)
+            memcpy(*out + o->e[i].addr, o->e[i].p, o->e[i].len);
+    }
+    pfs_res_ovl_free(o);
+    close(fd);
+    return rc;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct in in = {data, size};
@@ -498,7 +527,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         snprintf(t.tmp, sizeof(t.tmp), "/nonexistent-pfsbench-fuzz/.fuzz.h5.tmp");
         char name[64] = "", want[64], *out = NULL;
         size_t outn = 0;
-        if (pfs_res_build_image(&t, img, n, &r->d, name, sizeof(name), &out, &outn, err, sizeof(err)) != 0)
+        if (append_in_memory(&t, img, n, &r->d, name, sizeof(name), &out, &outn, err, sizeof(err)) != 0)
             finding("a file the check accepted cannot take a run", err);
         snprintf(want, sizeof(want), "/runs/%06d", next);
         if (strcmp(name, want) != 0)

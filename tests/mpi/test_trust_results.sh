@@ -25,9 +25,11 @@ check "base run: exit 0" [ "$RC" -eq 0 ]
 SIZE=$(stat -c %s "$T/base.h5")
 
 # ---- ENOSPC while appending: exit 1, the errno named, the old file kept ----
-# A tmpfs holding the results file with room for less than its copy (the
-# copy's write fails), then room for the copy but not the new run.
-for room in 8 $((SIZE / 1024 + 8)); do
+# A tmpfs holding the results file with room for less than the append's
+# undo journal (13 KiB for this file, beside the 4 KiB lock file: the
+# journal's write fails), then room for the journal but not the new run's
+# 190 KiB (the write into the file fails and is undone from the journal).
+for room in 8 64; do
     kb=$((SIZE / 1024 + room))
     mkdir -p "$T/full"
     RC=0
