@@ -1,12 +1,17 @@
-"""The results file's lock and undo journal, as pfsbench's append keeps
-them (docs/results-format.md, "Integrity"): the reader holds a shared lock
-on .NAME.lock beside the file while the file is open, so that it never
-reads an append's commit half-done, and an append waits for it. An append
-that died mid-commit left a complete journal (.NAME.tmp.HOST.PID, first
-bytes PFSJRNL1): the reader reads the old file through it (the journal's
-bytes over the file's), writing nothing; the next pfsbench to append or
-check the file undoes it on disk. An incomplete journal means the file
-was never touched.
+"""The results file's locks and undo journal, as pfsbench's append keeps
+them (docs/results-format.md, "Integrity"). The lock file .NAME.lock
+beside the file carries two byte-range locks: byte 0, the writer lock,
+which appends hold exclusively, and byte 1, the reader lock, which a
+reader holds shared while the file is open. An append never waits for
+readers: it writes into the file in place only when it gets the reader
+lock exclusively, and otherwise adds its run to a copy renamed over the
+file, so a reader keeps reading the file it opened, unchanged. A reader
+waits only while an append writes in place. An append that died
+mid-commit left a complete journal (.NAME.tmp.HOST.PID, first bytes
+PFSJRNL1): the reader reads the old file through it (the journal's bytes
+over the file's), writing nothing; the next pfsbench to append or check
+the file undoes it on disk. An incomplete journal means the file was
+never touched.
 """
 
 from __future__ import annotations
@@ -27,6 +32,10 @@ FNV_PRIME = 0x100000001B3
 MASK = (1 << 64) - 1
 # What a file system that takes no locks answers.
 NO_LOCKS = (errno.ENOLCK, errno.EOPNOTSUPP, errno.ENOSYS, errno.EINVAL)
+WRITER, READER = 0, 1  # the locks' bytes in the lock file
+# What stops a reader from making the lock file: it reads without a lock.
+CANNOT_MAKE = (errno.EACCES, errno.EPERM, errno.EROFS)
+HDF5_SIGNATURE = b"\x89HDF\r\n\x1a\n"
 
 
 class Unrecovered(Exception):
@@ -95,7 +104,8 @@ class JournalView(io.RawIOBase):
     """The file as the undo of a complete journal would leave it (its old
     bytes over the file's, cut to its old size), read without writing:
     what h5py opens while an interrupted append waits for pfsbench to undo
-    it. Only under the shared lock: no writer changes the file meanwhile."""
+    it. Only under the reader lock: the undo, like any write into the file
+    in place, waits for it."""
 
     def __init__(self, path: str, data: bytes, old_eof: int, recs: List[Tuple[int, int, int]]) -> None:
         super().__init__()
@@ -170,31 +180,76 @@ def _complete_journals(d: str, base: str) -> List[str]:
     return out
 
 
+def _lock_shared(fd: int, byte: int) -> None:
+    """A shared lock on byte of fd, waited for. An OFD lock where there are
+    (Linux, 64-bit): it belongs to this open file, so that closing another
+    descriptor of the lock file in this process (another Results of the
+    same file) keeps it; else a classic POSIX lock, as lockf takes."""
+    cmd = getattr(fcntl, "F_OFD_SETLKW", None)
+    if cmd is not None and struct.calcsize("P") == 8:
+        # struct flock: l_type, l_whence, l_start, l_len, l_pid (0 for OFD)
+        arg = struct.pack("@hhqqi4x", fcntl.F_RDLCK, os.SEEK_SET, byte, 1, 0)
+        try:
+            fcntl.fcntl(fd, cmd, arg)
+            return
+        except OSError as e:
+            if e.errno != errno.EINVAL:  # EINVAL: a kernel without OFD locks
+                raise
+    fcntl.lockf(fd, fcntl.LOCK_SH, 1, byte)
+
+
+def _is_hdf5(path: str) -> bool:
+    try:
+        with open(path, "rb") as f:
+            return f.read(8) == HDF5_SIGNATURE
+    except OSError:
+        return False
+
+
+def _open_lock(path: str, lock: str) -> Optional[int]:
+    """The lock file; where no pfsbench has appended yet, made (empty, with
+    the results file's mode) beside an HDF5 file, so that the next append
+    sees this reader. None where it is missing and is not made (not an
+    HDF5 file, which the open refuses; a directory this reader may not
+    write to)."""
+    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC
+    try:
+        return os.open(lock, flags)
+    except OSError as e:
+        if e.errno != errno.ENOENT:
+            raise Unrecovered("cannot open the lock file %s of '%s': %s" % (lock, path, e.strerror))
+    if not _is_hdf5(path):
+        return None
+    try:
+        return os.open(lock, flags | os.O_CREAT, os.stat(path).st_mode & 0o666)
+    except OSError as e:
+        if e.errno in CANNOT_MAKE or e.errno == errno.ENOENT:
+            return None
+        raise Unrecovered("cannot make the lock file %s of '%s': %s" % (lock, path, e.strerror))
+
+
 def hold_shared(path: str) -> Tuple[Optional[int], Optional[JournalView]]:
-    """A descriptor of path's lock file holding a shared lock (close it to
-    let appends go on; None when there is no lock file: no pfsbench ever
-    appended there), and, where an append died mid-commit, the old file
-    to read instead of path (JournalView). Waits while an append commits.
-    Unrecovered when the journal cannot be read as the old file."""
+    """A descriptor of path's lock file holding the reader lock shared
+    (close it to let go; None where there is no lock file and none can be
+    made, or the file system takes no locks), and, where an append died
+    mid-commit, the old file to read instead of path (JournalView). Waits
+    only while an append writes into the file in place; appends never wait
+    for it. Unrecovered when the journal cannot be read as the old file."""
     d, base = _beside(path)
     lock = os.path.join(d, ".%s.lock" % base)
-    try:
-        fd = os.open(lock, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
-    except OSError as e:
-        if e.errno == errno.ENOENT:
-            return None, None
-        raise Unrecovered("cannot open the lock file %s of '%s': %s" % (lock, path, e.strerror))
-    try:
-        fcntl.lockf(fd, fcntl.LOCK_SH)
-    except OSError as e:
-        os.close(fd)
-        if e.errno not in NO_LOCKS:
-            raise Unrecovered("cannot take a shared lock on %s to read '%s': %s" % (lock, path, e.strerror))
-        fd = -1  # a file system without locks (where pfsbench does not append): read as it is
+    fd = _open_lock(path, lock)
+    if fd is not None:
+        try:
+            _lock_shared(fd, READER)
+        except OSError as e:
+            os.close(fd)
+            if e.errno not in NO_LOCKS:
+                raise Unrecovered("cannot take the reader lock on %s to read '%s': %s" % (lock, path, e.strerror))
+            fd = None  # a file system without locks (where pfsbench does not append): read as it is
     try:
         pending = _complete_journals(d, base)
-        return (fd if fd >= 0 else None), _view(path, pending) if pending else None
+        return fd, _view(path, pending) if pending else None
     except BaseException:
-        if fd >= 0:
+        if fd is not None:
             os.close(fd)
         raise

@@ -237,8 +237,10 @@ class Results(RunsHeld):
     def __init__(self, path: "os.PathLike[str] | str", warn: bool = True) -> None:
         self.path = os.fspath(path)
         self.closed = False
-        # Held until close(): an append waits for it (up to 600 s), so that
-        # the file never changes under this reader.
+        # The reader lock, held until close(): an append that finds it held
+        # adds its run to a copy renamed over the file instead of writing
+        # into it, so the file never changes under this reader, and the
+        # append never waits for it.
         # An append that died mid-commit: the old file, read through its
         # journal (view), until pfsbench undoes it on disk.
         try:

@@ -1,21 +1,24 @@
 /* The append's integrity steps: where the file is, the up-front checks,
- * a new file's temporary copy and rename, stale copies. The lock file is
- * lock.c; the HDF5 side is results_h5.c (the schema), image.c (the file
- * as a whole) and overlay.c (the driver an existing file is opened
- * through); the commit of an existing file is journal.c.
+ * in place or by a copy, stale copies. The locks are lock.c; the HDF5 side
+ * is results_h5.c (the schema), image.c (the file as a whole) and
+ * overlay.c (the driver an existing file is opened through); the commit
+ * of an existing file is journal.c in place, copy.c by a copy.
  *
- * Integrity: everything happens under a write lock on a regular lock file
- * beside the results file (.NAME.lock), which crosses clients where a
- * directory flock does not. An existing file takes the run in place: HDF5
- * writes into memory only, and journal.c writes those bytes into the file
- * behind an undo journal (.NAME.tmp.HOST.PID), which the next lock holder
- * undoes if the writer died. A new file is built in memory, written beside
- * its name (.NAME.tmp.HOST.PID), fsync'ed and renamed there. A crash at any
+ * Integrity: everything happens under the writer lock on a regular lock
+ * file beside the results file (.NAME.lock), which crosses clients where a
+ * directory flock does not. HDF5 adds the run to an existing file in
+ * memory only (the overlay). With the reader lock taken exclusively too
+ * (no reader has the file open), journal.c writes those bytes into the
+ * file behind an undo journal (.NAME.tmp.HOST.PID), which the next lock
+ * holder undoes if the writer died; with readers holding it, copy.c writes
+ * the whole new file beside it and renames it over the file, which the
+ * readers keep open unchanged: no append waits for a reader. A new file is
+ * built in memory and renamed into place the same way. A crash at any
  * moment leaves the old file or the new one once the next lock holder has
  * looked, never a half-written one; a failed write leaves the old one byte
- * for byte. The check before the run reads an existing file under a shared
- * lock, and undoes a dead writer's journal first. Memory: the run's bytes,
- * not the file's. */
+ * for byte. The check before the run reads an existing file under the
+ * reader lock, shared, and undoes a dead writer's journal first. Memory:
+ * the run's bytes, not the file's. */
 #define _GNU_SOURCE
 #include "results_int.h"
 
@@ -36,10 +39,11 @@
 
 /* ---- where the file is, and what may go wrong with it ----
  *
- * The append replaces the file by rename(2) of a new copy beside it, so
- * everything that would make the rename fail, or that the rename would
- * break (a symlink, a hard link, the owner or mode), is checked up front by
- * pfs_results_check and again under the lock by the append. */
+ * An append while readers have the file open replaces it by rename(2) of
+ * a new copy beside it, so everything that would make the rename fail, or
+ * that the rename would break (a symlink, a hard link, the owner or mode),
+ * is checked up front by pfs_results_check and again under the lock by the
+ * append. */
 
 #define PID_DIGITS 10   /* room for any pid in a temporary copy's name */
 
@@ -242,7 +246,7 @@ static int check_dir_and_lock(const struct target *t, char *err, size_t len)
         return fail(err, len, "cannot create files beside '%s' in %s (%s); give -o elsewhere", t->given, t->dir,
                     strerror(errno));
     int cmd = F_OFD_SETLK;
-    int r = pfs_res_lock_try(fd, &cmd, F_WRLCK, t, t->dir, err, len);
+    int r = pfs_res_lock_try(fd, &cmd, F_WRLCK, PFS_LOCK_WRITER, t, t->dir, err, len);
     close(fd);
     unlink(t->tmp);
     if (r != 0)
@@ -250,31 +254,50 @@ static int check_dir_and_lock(const struct target *t, char *err, size_t len)
     return pfs_res_lock_check_file(t, err, len);
 }
 
-/* An existing file is checked under a shared lock on its lock file, so
- * that no append's commit is seen half-done; where an append died
- * mid-commit (a journal beside the file), the write lock is taken first
- * and the file restored. No lock file: no append ever ran here, and the
- * check makes none (a refused run leaves nothing behind). */
+/* Under the writer lock (lfd, *cmd), journals beside the file: an
+ * incomplete one of a dead writer removed; a complete one (an append that
+ * died mid-commit) undone, with the reader lock held exclusively too,
+ * waited for: no reader may read the file while it is written back (one
+ * that has it open reads the old file through the journal meanwhile). */
+static int recover_locked(const struct target *t, int lfd, int *cmd, int dfd, char *err, size_t len)
+{
+    int rc = pfs_res_lock_try(lfd, cmd, F_WRLCK, PFS_LOCK_READER, t, t->lock, err, len);
+    if (rc == 1 && pfs_res_journal_any(t, 1))
+        rc = pfs_res_lock_take(lfd, cmd, F_WRLCK, PFS_LOCK_READER, t, err, len);
+    else if (rc == 1)
+        rc = 0; /* none to undo: readers may stay */
+    if (rc == 0)
+        rc = pfs_res_journal_recover(t, dfd, err, len);
+    pfs_res_lock_release(lfd, *cmd, PFS_LOCK_READER);
+    return rc;
+}
+
+/* An existing file is checked under the reader lock, shared, so that no
+ * append's in-place commit is seen half-done; where an append died
+ * mid-commit (a journal beside the file), both locks are taken first and
+ * the file restored. No lock file: no append ever ran here, and the check
+ * makes none (a refused run leaves nothing behind). */
 static int check_locked(const struct target *t, char *err, size_t len)
 {
     struct stat st;
     int lfd = open(t->lock, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC), cmd = F_OFD_SETLK, rc = 0;
-    if (lfd >= 0 && pfs_res_journal_any(t)) {
+    if (lfd >= 0 && pfs_res_journal_any(t, 0)) {
         int dfd = open(t->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         rc = dfd < 0 ? fail(err, len, "cannot open directory %s: %s", t->dir, strerror(errno))
-                     : pfs_res_lock_take(lfd, &cmd, F_WRLCK, t, err, len);
+                     : pfs_res_lock_take(lfd, &cmd, F_WRLCK, PFS_LOCK_WRITER, t, err, len);
         if (rc == 0)
-            rc = pfs_res_journal_recover(t, dfd, err, len);
+            rc = recover_locked(t, lfd, &cmd, dfd, err, len);
+        pfs_res_lock_release(lfd, cmd, PFS_LOCK_WRITER);
         if (dfd >= 0)
             close(dfd);
     }
     if (rc == 0 && lfd >= 0)
-        rc = pfs_res_lock_take(lfd, &cmd, F_RDLCK, t, err, len); /* a write lock held becomes shared */
+        rc = pfs_res_lock_take(lfd, &cmd, F_RDLCK, PFS_LOCK_READER, t, err, len);
     if (rc == 0)
         rc = stat(t->path, &st) != 0 ? fail(err, len, "results path '%s': %s", t->given, strerror(errno))
                                      : check_existing(t, &st, err, len);
     if (lfd >= 0) {
-        pfs_res_lock_release(lfd, cmd); /* none held: a no-op */
+        pfs_res_lock_release(lfd, cmd, PFS_LOCK_BOTH); /* none held: a no-op */
         close(lfd);
     }
     return rc;
@@ -337,54 +360,6 @@ static void remove_stale_copies(int dfd, const struct target *t)
     closedir(dh);
 }
 
-static int write_all(int fd, const char *p, size_t n)
-{
-    while (n > 0) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w < 0)
-            return -1;
-        if (w == 0) {
-            errno = EIO;
-            return -1;
-        }
-        p += w, n -= (size_t)w;
-    }
-    return 0;
-}
-
-/* Writes the new file's copy, fsync'ed. On any failure the copy is
- * removed and err names the errno of the failing call. */
-static int write_copy(const struct target *t, const char *img, size_t n, char *err, size_t len)
-{
-    int fd = open(t->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-    if (fd < 0)
-        return fail(err, len, "cannot create %s: %s; '%s' is as it was", t->tmp, strerror(errno), t->given);
-    const char *what = NULL;
-    int e = 0;
-    if (write_all(fd, img, n) != 0)
-        e = errno, what = "write";
-    /* A test hook: die with the copy written, as a crash or kill -9 would. */
-    else if (getenv("PFSBENCH_TEST_CRASH_IN_RESULTS"))
-        abort();
-    else if (fsync(fd) != 0)
-        e = errno, what = "fsync";
-    if (close(fd) != 0 && !e) /* NFS reports a full disk or quota at close */
-        e = errno, what = "close";
-    if (e) {
-        unlink(t->tmp);
-        return fail(err, len, "%s of %s failed: %s; '%s' is as it was", what, t->tmp, strerror(e), t->given);
-    }
-    return 0;
-}
-
-static int same_file(const struct stat *a, const struct stat *b)
-{
-    return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
-           a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
-}
-
 /* On a caching client, whether the directory, listed afresh, names a
  * different file than the one this client opened as the results file (fd,
  * *st; fd < 0: none): 1 when it does, 0 when it agrees or cannot tell. The
@@ -413,10 +388,17 @@ static int listing_disagrees(const struct target *t, int lfd, int fd, const stru
     return fd >= 0 ? res != st->st_ino : res != 0;
 }
 
+/* The writer lock's descriptor and fcntl command (lock.c). */
+struct held {
+    int fd, *cmd;
+};
+
 /* An existing file (fd, open for reading and writing; st as opened):
- * the run added in place through the overlay, journaled (journal.c). As
- * append_once returns. */
-static int append_in_place(const struct target *t, int fd, const struct stat *st, int dfd,
+ * the run added through the overlay, then written into the file in place,
+ * journaled (journal.c), with the reader lock held exclusively; where
+ * readers hold it, a copy renamed over the file (copy.c), which they
+ * never see change. As append_once returns. */
+static int append_existing(const struct target *t, struct held lk, int fd, const struct stat *st, int dfd,
                            const struct pfs_run_data *d, char *name, size_t namelen, char *err, size_t len)
 {
     struct pfs_ovl *o = pfs_res_ovl_new(fd, st->st_size);
@@ -426,27 +408,31 @@ static int append_in_place(const struct target *t, int fd, const struct stat *st
     struct stat now;
     if (pfs_res_build_overlay(t, o, d, name, namelen, err, len) != 0) {
         rc = 2; /* an existing file's bytes: perhaps a caching client's old view */
-    } else if (lstat(t->path, &now) != 0 || !same_file(st, &now)) {
+    } else if (lstat(t->path, &now) != 0 || !pfs_res_same_file(st, &now)) {
         /* A writer that did not see our lock (a lock that does not cross
          * clients after all) changed or replaced the file meanwhile: ours
          * would drop its run or write over it. Start again from its file. */
         rc = 1;
-    } else {
+    } else if ((rc = pfs_res_lock_try(lk.fd, lk.cmd, F_WRLCK, PFS_LOCK_READER, t, t->lock, err, len)) == 0) {
         rc = pfs_res_journal_commit(t, dfd, o, err, len);
+        pfs_res_lock_release(lk.fd, *lk.cmd, PFS_LOCK_READER);
+    } else if (rc == 1) {
+        rc = pfs_res_copy_over(t, o, st, err, len);
     }
     pfs_res_ovl_free(o);
     return rc;
 }
 
-/* One attempt, under the lock: 0 appended, -1 failed (err set), 1 the file
- * was replaced or changed by someone else meanwhile (nothing changed by
- * us), 2 this client's view of it may be old. An existing file takes the
- * run in place (append_in_place); a new one is built in memory, written
- * beside its name and renamed there. */
-static int append_once(const struct target *t, int lfd, int dfd, int caching, const struct pfs_run_data *d,
+/* One attempt, under the writer lock: 0 appended, -1 failed (err set), 1
+ * the file was replaced or changed by someone else meanwhile (nothing
+ * changed by us), 2 this client's view of it may be old. An existing file
+ * takes the run in place, or by a copy while readers have it open
+ * (append_existing); a new one is built in memory, written beside its
+ * name and renamed there. */
+static int append_once(const struct target *t, struct held lk, int dfd, int caching, const struct pfs_run_data *d,
                        char *name, size_t namelen, char *err, size_t len)
 {
-    struct stat st, now;
+    struct stat st;
     memset(&st, 0, sizeof(st));
     char *img = NULL;
     size_t imgn = 0;
@@ -463,7 +449,7 @@ static int append_once(const struct target *t, int lfd, int dfd, int caching, co
             goto out;
         }
     }
-    if (caching && listing_disagrees(t, lfd, fd, &st)) {
+    if (caching && listing_disagrees(t, lk.fd, fd, &st)) {
         fail(err, len, "this client shows results file '%s' as another file than its directory lists (a view older "
              "than another client's append)", t->given);
         rc = 2;
@@ -475,27 +461,11 @@ static int append_once(const struct target *t, int lfd, int dfd, int caching, co
          * as it is now (those pages are clean: this client wrote none). */
         if (caching)
             posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-        rc = append_in_place(t, fd, &st, dfd, d, name, namelen, err, len);
+        rc = append_existing(t, lk, fd, &st, dfd, d, name, namelen, err, len);
         goto out;
     }
-    if (pfs_res_build_image(t, d, name, namelen, &img, &imgn, err, len) != 0 ||
-        write_copy(t, img, imgn, err, len) != 0)
-        goto out;
-    /* A writer that did not see our lock (a lock that does not cross
-     * clients after all) may have made the file meanwhile: ours would drop
-     * its run. Start again from its file instead. */
-    if (lstat(t->path, &now) == 0) {
-        unlink(t->tmp);
-        rc = 1;
-        goto out;
-    }
-    if (rename(t->tmp, t->path) != 0) {
-        int e = errno;
-        unlink(t->tmp);
-        fail(err, len, "rename %s to %s: %s; '%s' is as it was", t->tmp, t->path, strerror(e), t->given);
-        goto out;
-    }
-    rc = 0;
+    if (pfs_res_build_image(t, d, name, namelen, &img, &imgn, err, len) == 0)
+        rc = pfs_res_copy_new(t, img, imgn, err, len);
 out:
     free(img);
     if (fd >= 0)
@@ -517,7 +487,7 @@ int pfs_results_append(const char *path, const struct pfs_run_data *d, char *nam
     if (lfd < 0)
         return -1;
     int cmd = F_OFD_SETLK, dfd = -1, rc = -1;
-    if (pfs_res_lock_take(lfd, &cmd, F_WRLCK, &t, err, errlen) != 0) {
+    if (pfs_res_lock_take(lfd, &cmd, F_WRLCK, PFS_LOCK_WRITER, &t, err, errlen) != 0) {
         close(lfd);
         return -1;
     }
@@ -527,12 +497,12 @@ int pfs_results_append(const char *path, const struct pfs_run_data *d, char *nam
         fail(err, errlen, "cannot open directory %s: %s", t.dir, strerror(errno));
         goto out;
     }
-    if (pfs_res_journal_recover(&t, dfd, err, errlen) != 0)
+    if (pfs_res_journal_any(&t, 0) && recover_locked(&t, lfd, &cmd, dfd, err, errlen) != 0)
         goto out;
     remove_stale_copies(dfd, &t);
     int caching = client_caches(t.dir), naps = 0;
     for (int attempt = 0; attempt < 3 && rc != 0;) {
-        rc = append_once(&t, lfd, dfd, caching, d, name, namelen, err, errlen);
+        rc = append_once(&t, (struct held){lfd, &cmd}, dfd, caching, d, name, namelen, err, errlen);
         if (rc == 2 && caching && stale_nap(naps++) < STALE_WAIT_S)
             continue; /* read it again once the client's caches have moved on */
         if (rc == 2) {
@@ -557,7 +527,7 @@ out:
     /* No holder's line outlives its lock: a waiter that finds none knows
      * the holder did not say (an older pfsbench), not who held it last. */
     (void)!ftruncate(lfd, 0); /* where it fails, the next holder's line replaces it */
-    pfs_res_lock_release(lfd, cmd);
+    pfs_res_lock_release(lfd, cmd, PFS_LOCK_BOTH);
     close(lfd);
     pfs_res_test_peak(0, &rss0, t.path);
     return rc;

@@ -371,25 +371,34 @@ int pfs_res_journal_recover(const struct target *t, int dfd, char *err, size_t l
     return rc;
 }
 
+/* 1 when the entry is a journal (buf given: a complete one), else 0. */
 static int is_journal(const struct target *t, int dfd, const char *name, const char *rest, char *buf, char *err,
                       size_t len)
 {
-    (void)t, (void)rest, (void)buf, (void)err, (void)len;
+    (void)t, (void)rest, (void)err, (void)len;
     int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     char m[8];
+    struct jhead h;
     int r = fd >= 0 && pread(fd, m, 8, 0) == 8 && memcmp(m, MAGIC, 8) == 0;
+    if (r && buf)
+        r = journal_complete(fd, &h, buf) == 1;
     if (fd >= 0)
         close(fd);
     return r;
 }
 
-int pfs_res_journal_any(const struct target *t)
+int pfs_res_journal_any(const struct target *t, int complete)
 {
     int dfd = open(t->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dfd < 0)
-        return 0;
+    char *buf = complete ? malloc(BUF_SIZE) : NULL;
+    if (dfd < 0 || (complete && !buf)) {
+        if (dfd >= 0)
+            close(dfd);
+        return complete; /* cannot tell: as if there were one (the caller then waits rather than skips) */
+    }
     char err[8];
-    int r = each_tmp(t, dfd, is_journal, NULL, err, sizeof(err));
+    int r = each_tmp(t, dfd, is_journal, buf, err, sizeof(err));
+    free(buf);
     close(dfd);
     return r;
 }

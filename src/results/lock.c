@@ -1,6 +1,11 @@
-/* The results file's lock: a write lock on a regular file beside it
- * (.NAME.lock), which crosses clients where a directory flock does not.
- * append.c takes it around the append, and tries one in its check. */
+/* The results file's locks: two byte-range locks on a regular file beside
+ * it (.NAME.lock), which cross clients where a directory flock does not.
+ * Byte 0 is the writer lock: an append holds it exclusively from start to
+ * end, so appends wait for each other. Byte 1 is the reader lock: readers
+ * (pfsbench.open, the check before a run) hold it shared while the file is
+ * open; an append that would write into the file in place tries it
+ * exclusively without waiting, and copies the file instead when readers
+ * hold it (append.c), so a reader never delays an append. */
 #define _GNU_SOURCE
 #include "results_int.h"
 
@@ -54,18 +59,22 @@ int pfs_res_lock_open(const struct target *t, mode_t mode, char *err, size_t len
     return fd;
 }
 
-/* One try at the whole-file lock of type (F_WRLCK, or F_RDLCK: shared) on fd (path, for messages): 0
- * taken, 1 held by another writer, -1 refused by the file system (err
- * set). OFD locks belong to the open file, so two appends in one process
- * exclude each other too; a kernel or file system without them gets the
- * classic POSIX lock. */
-int pfs_res_lock_try(int fd, int *cmd, short type, const struct target *t, const char *path, char *err, size_t len)
+/* One try at lock `which` (PFS_LOCK_WRITER or PFS_LOCK_READER: its byte)
+ * of type (F_WRLCK, or F_RDLCK: shared) on fd (path, for messages): 0
+ * taken, 1 held by another, -1 refused by the file system (err set). OFD
+ * locks belong to the open file, so two appends in one process exclude
+ * each other too; a kernel or file system without them gets the classic
+ * POSIX lock. An older pfsbench's whole-file lock conflicts with both. */
+int pfs_res_lock_try(int fd, int *cmd, short type, int which, const struct target *t, const char *path, char *err,
+                     size_t len)
 {
     for (;;) {
         struct flock fl;
         memset(&fl, 0, sizeof(fl));
         fl.l_type = type;
         fl.l_whence = SEEK_SET;
+        fl.l_start = which;
+        fl.l_len = 1;
         if (fcntl(fd, *cmd, &fl) == 0)
             return 0;
         int e = errno;
@@ -81,12 +90,15 @@ int pfs_res_lock_try(int fd, int *cmd, short type, const struct target *t, const
     }
 }
 
-void pfs_res_lock_release(int fd, int cmd)
+/* Lets go of lock `which`, or of both (PFS_LOCK_BOTH); none held: a no-op. */
+void pfs_res_lock_release(int fd, int cmd, int which)
 {
     struct flock fl;
     memset(&fl, 0, sizeof(fl));
     fl.l_type = F_UNLCK;
     fl.l_whence = SEEK_SET;
+    fl.l_start = which == PFS_LOCK_BOTH ? 0 : which;
+    fl.l_len = which == PFS_LOCK_BOTH ? 0 : 1;
     fcntl(fd, cmd, &fl);
 }
 
@@ -118,30 +130,48 @@ static double mono_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Waits for the lock by polling, with a limit, so that a writer stuck on
- * a dead client never hangs this run forever; every LOCK_NOTE_S it says
+/* The wait for lock `which` after `waited` s: its line on stderr (err
+ * NULL), or, at the limit, the error. The writer lock's holder says who
+ * it is in the lock file; readers do not. */
+static int lock_waited(int fd, int which, double waited, const struct target *t, char *err, size_t len)
+{
+    char who[300] = "";
+    if (which == PFS_LOCK_READER) {
+        if (err)
+            return fail(err, len, "waited %d s for the readers of '%s' to close it (its reader lock, on %s), to undo "
+                        "an interrupted append there; the run is not recorded", LOCK_WAIT_S, t->given, t->lock);
+        fprintf(stderr, "pfsbench: waiting %.0f s so far for the readers of '%s' to close it, to undo an interrupted "
+                "append there (giving up at %d s)\n", waited, t->given, LOCK_WAIT_S);
+        return 0;
+    }
+    lock_holder(fd, who, sizeof(who));
+    if (err)
+        return fail(err, len, "waited %d s for the lock on %s%s, which another pfsbench appending to '%s' holds; "
+                    "the run is not recorded", LOCK_WAIT_S, t->lock, who, t->given);
+    fprintf(stderr, "pfsbench: waiting %.0f s so far for the lock on %s%s to append the run to '%s' (giving up at %d "
+            "s)\n", waited, t->lock, who[0] ? who : " (held by a process that did not say who)", t->given,
+            LOCK_WAIT_S);
+    return 0;
+}
+
+/* Waits for lock `which` by polling, with a limit, so that a writer stuck
+ * on a dead client never hangs this run forever; every LOCK_NOTE_S it says
  * on stderr that it waits, and for whom, so that a run that seems to hang
  * after its last phase is seen to wait for another. */
-int pfs_res_lock_take(int fd, int *cmd, short type, const struct target *t, char *err, size_t len)
+int pfs_res_lock_take(int fd, int *cmd, short type, int which, const struct target *t, char *err, size_t len)
 {
     struct timespec nap = {0, 1000000};
     const double t0 = mono_now();
     double next_note = LOCK_NOTE_S;
     for (;;) {
-        int r = pfs_res_lock_try(fd, cmd, type, t, t->lock, err, len);
+        int r = pfs_res_lock_try(fd, cmd, type, which, t, t->lock, err, len);
         if (r <= 0)
             return r;
         double waited = mono_now() - t0;
-        char who[300] = "";
-        if (waited >= next_note || waited >= LOCK_WAIT_S)
-            lock_holder(fd, who, sizeof(who));
         if (waited >= LOCK_WAIT_S)
-            return fail(err, len, "waited %d s for the lock on %s%s, which another pfsbench appending to '%s' holds; "
-                        "the run is not recorded", LOCK_WAIT_S, t->lock, who, t->given);
+            return lock_waited(fd, which, waited, t, err, len);
         if (waited >= next_note) {
-            fprintf(stderr, "pfsbench: waiting %.0f s so far for the lock on %s%s to append the run to '%s' (giving "
-                    "up at %d s)\n", waited, t->lock, who[0] ? who : " (held by a process that did not say who)",
-                    t->given, LOCK_WAIT_S);
+            lock_waited(fd, which, waited, t, NULL, 0);
             fflush(stderr);
             next_note += LOCK_NOTE_S;
         }

@@ -20,6 +20,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #define PFS_RES_HIDDEN __attribute__((visibility("hidden")))
@@ -125,6 +126,17 @@ PFS_RES_HIDDEN hid_t pfs_res_ovl_fapl(struct pfs_ovl *o, hid_t *driver);
 PFS_RES_HIDDEN int pfs_res_build_overlay(const struct target *t, struct pfs_ovl *o, const struct pfs_run_data *d,
                                          char *name, size_t namelen, char *err, size_t len);
 
+/* copy.c: the run added by a copy beside the file renamed over it, as
+ * append.c's append_once returns (0, -1 with err, 1 the file was made or
+ * changed by another meanwhile, the copy removed). A new file: n bytes of
+ * img. An existing one (st as it was opened): the overlay o's content,
+ * with the file's owner and mode; it says so on stderr. */
+PFS_RES_HIDDEN int pfs_res_copy_new(const struct target *t, const char *img, size_t n, char *err, size_t len);
+PFS_RES_HIDDEN int pfs_res_copy_over(const struct target *t, const struct pfs_ovl *o, const struct stat *st,
+                                     char *err, size_t len);
+/* Same device, inode, size and mtime. */
+PFS_RES_HIDDEN int pfs_res_same_file(const struct stat *a, const struct stat *b);
+
 /* journal.c: o written into the file, journaled (the undo journal at
  * t->tmp, made through dfd); 0, or -1 with err, the file as it was or,
  * where even the undo failed, the journal left for the next lock holder. */
@@ -133,8 +145,9 @@ PFS_RES_HIDDEN int pfs_res_journal_commit(const struct target *t, int dfd, struc
  * file and removed; an incomplete one (the file never touched) removed
  * when it is this host's and its writer is gone. 0, or -1 with err. */
 PFS_RES_HIDDEN int pfs_res_journal_recover(const struct target *t, int dfd, char *err, size_t len);
-/* 1 when a journal (complete or not) lies beside t, 0 when none. */
-PFS_RES_HIDDEN int pfs_res_journal_any(const struct target *t);
+/* 1 when a journal lies beside t (complete: a complete one, which the
+ * file may need undone from), 0 when none. */
+PFS_RES_HIDDEN int pfs_res_journal_any(const struct target *t, int complete);
 /* A test hook (PFSBENCH_TEST_APPEND_PEAK): start 1 resets the peak and
  * keeps the size in *rss0; start 0 says on stderr the append's peak above
  * it and the size of the file at path. */
@@ -146,17 +159,27 @@ PFS_RES_HIDDEN int pfs_res_copy_is_stale(const char *rest, const char *host);
 /* lock.c: the lock file t->lock. pfs_res_lock_open: opened (made when
  * missing, with mode), a regular file; the fd or -1 with err. */
 PFS_RES_HIDDEN int pfs_res_lock_open(const struct target *t, mode_t mode, char *err, size_t len);
-/* One try at the lock of type (F_WRLCK; F_RDLCK: shared) on fd (path names it in messages): 0 taken, 1
- * held by another, -1 refused by the file system (err set). *cmd starts
- * as F_OFD_SETLK and falls back to F_SETLK where OFD locks are missing. */
-PFS_RES_HIDDEN int pfs_res_lock_try(int fd, int *cmd, short type, const struct target *t, const char *path,
-                                    char *err, size_t len);
-/* The lock of type, waited for up to 600 s, saying on stderr every 30 s that it
- * waits and for whom (the holder's line); 0 or -1 with err. */
-PFS_RES_HIDDEN int pfs_res_lock_take(int fd, int *cmd, short type, const struct target *t, char *err, size_t len);
+/* The two locks on the lock file, each one byte of it (an older
+ * pfsbench's whole-file lock conflicts with both): appends hold the
+ * writer lock exclusively; readers hold the reader lock shared while the
+ * file is open, and an append holds it exclusively while it writes into
+ * the file in place. */
+#define PFS_LOCK_WRITER 0
+#define PFS_LOCK_READER 1
+#define PFS_LOCK_BOTH (-1) /* pfs_res_lock_release: both */
+/* One try at lock which of type (F_WRLCK; F_RDLCK: shared) on fd (path
+ * names it in messages): 0 taken, 1 held by another, -1 refused by the
+ * file system (err set). *cmd starts as F_OFD_SETLK and falls back to
+ * F_SETLK where OFD locks are missing. */
+PFS_RES_HIDDEN int pfs_res_lock_try(int fd, int *cmd, short type, int which, const struct target *t,
+                                    const char *path, char *err, size_t len);
+/* Lock which of type, waited for up to 600 s, saying on stderr every 30 s
+ * that it waits and for whom (the holder's line); 0 or -1 with err. */
+PFS_RES_HIDDEN int pfs_res_lock_take(int fd, int *cmd, short type, int which, const struct target *t, char *err,
+                                     size_t len);
 /* Under the lock: "HOST PID RUN_ID" into the lock file, for those who wait. */
 PFS_RES_HIDDEN void pfs_res_lock_say_holder(int fd, const struct target *t, const char *run_id);
-PFS_RES_HIDDEN void pfs_res_lock_release(int fd, int cmd);
+PFS_RES_HIDDEN void pfs_res_lock_release(int fd, int cmd, int which);
 /* An existing lock file is one the append can use (a regular file, not a
  * link, openable); none is fine. 0 or -1 with err. */
 PFS_RES_HIDDEN int pfs_res_lock_check_file(const struct target *t, char *err, size_t len);

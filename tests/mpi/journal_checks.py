@@ -14,11 +14,18 @@ pfsbench package (from PYTHONPATH):
                          lock file (a shared lock cannot be taken now)
   reader_holds FILE MARK GO  pfsbench.open(FILE) held open: MARK made once
                          it is open, closed when GO appears
+  reader_during FILE MARK GO OUT  pfsbench.open(FILE) held open: MARK made
+                         once it is open; when GO appears, what it reads
+                         through that same handle (digest below) into OUT
+  digest FILE OUT        what pfsbench.open(FILE) reads, opened afresh: the
+                         number of runs, the summary's rows and every
+                         dataset's values, as one sha256, into OUT
   peak_flat SMALL BIG    the append's peak memory (the test hook's line in
                          each stderr) grew by less than a quarter of what
                          the file grew by
 """
 import fcntl
+import hashlib
 import os
 import re
 import sys
@@ -70,7 +77,7 @@ def lock_held(path: str) -> None:
     lock = os.path.join(os.path.dirname(real), ".%s.lock" % os.path.basename(real))
     fd = os.open(lock, os.O_RDONLY)
     try:
-        fcntl.lockf(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        fcntl.lockf(fd, fcntl.LOCK_SH | fcntl.LOCK_NB, 1, 0)  # byte 0: the writer lock
     except OSError:
         return
     finally:
@@ -86,6 +93,39 @@ def reader_holds(path: str, mark: str, go: str) -> None:
             if os.path.exists(go):
                 break
             time.sleep(0.1)
+
+
+def _digest(r: "pfsbench.Results") -> str:
+    h = hashlib.sha256()
+    h.update(b"%d runs;" % len(r.runs))
+    rows = r.summary(as_frame=False)
+    h.update(repr([(k, rows[k].tolist()) for k in sorted(rows)]).encode())
+
+    def one(name: str, obj: object) -> None:
+        if isinstance(obj, h5py.Dataset):
+            h.update(name.encode() + repr(obj[()].tolist()).encode())
+    r.file.visititems(one)
+    return "%d %s" % (len(r.runs), h.hexdigest())
+
+
+def reader_during(path: str, mark: str, go: str, out: str) -> None:
+    with pfsbench.open(path) as r:
+        with open(mark, "w") as m:
+            m.write("%d\n" % len(r.runs))
+        for _ in range(3000):  # the script lets it go; 300 s at most
+            if os.path.exists(go):
+                break
+            time.sleep(0.1)
+        got = _digest(r)
+    with open(out, "w") as f:
+        f.write(got + "\n")
+
+
+def digest(path: str, out: str) -> None:
+    with pfsbench.open(path) as r:
+        got = _digest(r)
+    with open(out, "w") as f:
+        f.write(got + "\n")
 
 
 def _peak(err: str) -> Tuple[int, int]:
@@ -105,4 +145,5 @@ def peak_flat(small: str, big: str) -> None:
 
 if __name__ == "__main__":
     sys.exit(dispatch({"grow": grow, "runs": runs, "reader": reader, "lock_held": lock_held,
-                       "reader_holds": reader_holds, "peak_flat": peak_flat}, sys.argv))
+                       "reader_holds": reader_holds, "reader_during": reader_during, "digest": digest,
+                       "peak_flat": peak_flat}, sys.argv))

@@ -4,8 +4,11 @@
 # the append stays flat as the file grows (a 10-run and a 200-run file);
 # a crash at each step of the commit leaves, once the next lock holder
 # (pfsbench's check or an append) has undone it, the old file byte for
-# byte, which pfsbench.open reads through the journal before that; and a reader during a stalled append sees the old
-# file (h5py, no lock) or waits for the new one (pfsbench.open).
+# byte, which pfsbench.open reads through the journal before that; a
+# reader during a stalled append sees the old file (h5py, no lock) or
+# waits for the new one (pfsbench.open, only while the commit writes);
+# and a reader holding the file open never delays an append: the run is
+# added to a copy renamed over the file instead.
 . "$(dirname "$0")/lib.sh"
 SRC=${PFS_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 export PYTHONPATH=$SRC/python # the package, for the checks
@@ -119,5 +122,58 @@ touch "$T/done"
 wait "$pa" "$pr"
 check "released: the run lands as run 12" grep -q "^results .* /runs/000012 (complete)" "$T/out.s"
 pycheck "released: h5py reads runs 1..12" journal runs "$T/s.h5" 12
+
+# ---- (d) a reader holding the file open never delays an append ----
+# pfsbench.open keeps the file open (its shared reader lock held) while a
+# run appends: the run lands at once, as a copy renamed over the file (the
+# reader keeps the old inode), and says so; the reader, through its open
+# handle, still reads exactly the old file. With no reader the next run
+# goes in place again. made: a file pfsbench appended to before (its lock
+# file there); new: a file no pfsbench touched yet (the reader makes the
+# lock file, so that the append sees it).
+for how in made new; do
+    W=$T/rd-$how.h5
+    cp "$T/ten.h5" "$W"
+    n=10
+    if [ $how = made ]; then
+        run_mpi 1 60 -d "$D" "${ARGS[@]}" -o "$W" --label first
+        n=11
+    fi
+    "$PY" "$CK" digest "$W" "$T/rd.want"
+    ino0=$(stat -c %i "$W")
+    rm -f "$T/rd.opened" "$T/rd.go" "$T/rd.got"
+    "$PY" "$CK" reader_during "$W" "$T/rd.opened" "$T/rd.go" "$T/rd.got" >"$T/py.rd" 2>&1 &
+    pr=$!
+    for _ in $(seq 600); do [ -s "$T/rd.opened" ] && break; sleep 0.2; done
+    check "$how: pfsbench.open has the file open ($n runs), its lock file there" \
+        [ "$(cat "$T/rd.opened" 2>/dev/null)" = $n -a -f "$T/.rd-$how.h5.lock" ]
+    t0=$(date +%s)
+    run_mpi 1 60 -d "$D" "${ARGS[@]}" -o "$W" --label during
+    took=$(($(date +%s) - t0))
+    echo "$how: append with a reader open: exit $RC after $took s"
+    check "$how, reader open: the run exits 0" [ "$RC" -eq 0 ]
+    check "$how, reader open: the run lands as run $((n + 1))" \
+        grep -q "^results .* /runs/0*$((n + 1)) (complete)" "$T/out"
+    check "$how, reader open: it never waited for a lock" not grep -q "waiting .* so far" "$T/err"
+    check "$how, reader open: done in under 30 s ($took s)" [ "$took" -lt 30 ]
+    check "$how, reader open: it says it copied the file because readers have it open" \
+        grep -q "copied .*rd-$how.h5.* because readers have it open" "$T/err"
+    check "$how, reader open: the file was replaced (a new inode), not written in place" \
+        [ "$(stat -c %i "$W")" != "$ino0" ]
+    check "$how, reader open: no copy or journal left" [ "$(journals "rd-$how.h5")" -eq 0 ]
+    pycheck "$how, reader open: h5py reads runs 1..$((n + 1)) in the new file" journal runs "$W" $((n + 1))
+    pycheck "$how, reader open: a fresh pfsbench.open lists $((n + 1)) runs" journal reader "$W" $((n + 1))
+    touch "$T/rd.go"
+    wait "$pr"
+    cat "$T/py.rd"
+    check "$how, reader open: through its open handle it still reads the old file exactly" \
+        sh -c "[ -s '$T/rd.want' ] && cmp -s '$T/rd.want' '$T/rd.got'"
+    ino1=$(stat -c %i "$W")
+    run_mpi 1 60 -d "$D" "${ARGS[@]}" -o "$W" --label alone
+    check "$how, no reader: the next run lands as run $((n + 2))" \
+        grep -q "^results .* /runs/0*$((n + 2)) (complete)" "$T/out"
+    check "$how, no reader: written in place (the same inode), nothing said" \
+        sh -c "[ '$(stat -c %i "$W")' = '$ino1' ] && ! grep -q 'readers have it open' '$T/err'"
+done
 
 finish

@@ -6,7 +6,9 @@
 # results file or directory is refused with exit 2 before any data file is
 # made; 8 concurrent runs into one file all land; and, where GlusterFS can be
 # started here (tests/lib/glusterfs.sh), two FUSE clients appending to one
-# file at once all land (the directory flock of old lost runs there).
+# file at once all land (the directory flock of old lost runs there), and a
+# reader holding the file open on one client never delays the other's
+# append (it copies the file instead of writing under the reader).
 . "$(dirname "$0")/lib.sh"
 TESTS=${PFS_TESTS:-$(cd "$(dirname "$0")/.." && pwd)}
 ulimit -c 0
@@ -139,6 +141,36 @@ if [ -r "$GL" ] && [ "${PFS_SKIP_GLUSTER:-0}" != 1 ]; then
         na=$(nruns "$A/res/r.h5" 2>&1) nb=$(nruns "$B/res/r.h5" 2>&1)
         check "GlusterFS: all 6 runs in the file, seen from both clients ($na, $nb)" [ "$na,$nb" = "6,6" ]
         check "GlusterFS: no copy left" no_copies "$A/res"
+        # A reader on client A holds the file open (pfsbench.open: the
+        # reader lock, byte 1 of the lock file, on the bricks) while client
+        # B appends: the lock crosses clients, so B copies the file rather
+        # than write under the reader, at once; A still reads what it
+        # opened. With the reader gone, B's next run goes in place.
+        CK=$PFS_TESTMPI/journal_checks.py
+        export PYTHONPATH=${PFS_SRC:-$TESTS/..}/python
+        "$PY" "$CK" digest "$A/res/r.h5" "$T/gl.want"
+        "$PY" "$CK" reader_during "$A/res/r.h5" "$T/gl.opened" "$T/gl.go" "$T/gl.got" >"$T/py.gl" 2>&1 &
+        pr=$!
+        for _ in $(seq 300); do [ -s "$T/gl.opened" ] && break; sleep 0.2; done
+        rc=0
+        timeout 90 mpirun -np 1 --oversubscribe --bind-to none "$PFSBENCH" -d "$D/gb" "${ARGS[@]}" \
+            -o "$B/res/r.h5" --label gl-during >"$T/out.gd" 2>"$T/err.gd" || rc=$?
+        check "GlusterFS, a reader open on client A: B's run exits 0 ($rc), without waiting" \
+            sh -c "[ $rc -eq 0 ] && ! grep -q 'waiting .* so far' '$T/err.gd'"
+        check "GlusterFS, a reader open on client A: B copied the file because readers have it open" \
+            grep -q "copied .* because readers have it open" "$T/err.gd"
+        touch "$T/gl.go"
+        wait "$pr"
+        check "GlusterFS, a reader open on client A: it still read the 6 runs it opened, exactly" \
+            sh -c "[ -s '$T/gl.want' ] && cmp -s '$T/gl.want' '$T/gl.got'"
+        rc=0
+        timeout 90 mpirun -np 1 --oversubscribe --bind-to none "$PFSBENCH" -d "$D/gb" "${ARGS[@]}" \
+            -o "$B/res/r.h5" --label gl-after >"$T/out.ga" 2>"$T/err.ga" || rc=$?
+        check "GlusterFS, the reader gone: B's next run exits 0 ($rc), in place (no copy said)" \
+            sh -c "[ $rc -eq 0 ] && ! grep -q 'readers have it open' '$T/err.ga'"
+        sleep 1.5
+        na=$(nruns "$A/res/r.h5" 2>&1) nb=$(nruns "$B/res/r.h5" 2>&1)
+        check "GlusterFS: all 8 runs in the file, seen from both clients ($na, $nb)" [ "$na,$nb" = "8,8" ]
         gl_stop >>"$T/gl.log" 2>&1 || echo "# GlusterFS stop left something: $(tail -3 "$T/gl.log")"
     else
         echo "# skipped: GlusterFS cross-client append (gl_start/gl_mount failed or skipped: $(grep -m1 -i 'skip\|error' "$T/gl.log"))"

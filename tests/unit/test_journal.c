@@ -216,7 +216,7 @@ static void test_crash_then_recover(void **state)
         int touched = n != OLD || memcmp(b, f->old, OLD) != 0;
         free(b);
         assert_int_equal(touched, strcmp(steps[s], "half") == 0 || strcmp(steps[s], "written") == 0);
-        assert_int_equal(pfs_res_journal_any(&f->t), 1);
+        assert_int_equal(pfs_res_journal_any(&f->t, 0), 1);
         int dfd = dir_fd(f);
         char err[512] = "";
         assert_int_equal(pfs_res_journal_recover(&f->t, dfd, err, sizeof(err)), 0);
@@ -226,7 +226,7 @@ static void test_crash_then_recover(void **state)
         assert_memory_equal(b, f->old, OLD);
         free(b);
         assert_int_equal(access(journal, F_OK), -1); /* this host's dead writer: removed, complete or not */
-        assert_int_equal(pfs_res_journal_any(&f->t), 0);
+        assert_int_equal(pfs_res_journal_any(&f->t, 0), 0);
     }
 }
 
