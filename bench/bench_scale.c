@@ -298,15 +298,15 @@ static int step_reduce(struct synth *s, FILE *devnull)
     double *ns = calloc((size_t)K, sizeof(double)), *bw = calloc((size_t)K, sizeof(double)),
            *rate = calloc((size_t)K, sizeof(double)), *val = calloc((size_t)reps, sizeof(double));
     int *flag = calloc((size_t)K, sizeof(int));
-    if (!nb || !ns || !bw || !rate || !val || !flag)
-        return -1;
-    for (int p = 0; p < d->nphases; p++) {
-        for (int k = 0; k < reps; k++) {
+    int rc = nb && ns && bw && rate && val && flag ? 0 : -1;
+    for (int p = 0; p < d->nphases && rc == 0; p++) {
+        for (int k = 0; k < reps && rc == 0; k++) {
             const struct pfs_times *t = pfs_run_times(d, p, k);
             struct pfs_phase_stat st;
             pfs_phase_reduce(t, N, &st);
-            pfs_node_reduce(t, d->node_of_rank, N, K, nb, ns, bw);
-            pfs_node_rates(t, d->node_of_rank, N, K, rate);
+            if (pfs_node_reduce(t, d->node_of_rank, N, K, nb, ns, bw) < 0 ||
+                pfs_node_rates(t, d->node_of_rank, N, K, rate) < 0)
+                rc = -1;
             sink += pfs_stragglers(bw, K, d->cfg->straggler, flag);
             val[k] = st.bandwidth;
         }
@@ -315,7 +315,7 @@ static int step_reduce(struct synth *s, FILE *devnull)
         sink += ss.median;
     }
     free(nb), free(ns), free(bw), free(rate), free(val), free(flag);
-    return 0;
+    return rc;
 }
 
 /* One phase's work between phases, done for every phase and repetition;

@@ -141,13 +141,15 @@ void pfs_node_spans(const struct pfs_times *t, const int *node_of_rank, int nran
                     struct pfs_node_span *out);
 
 /* Per node: bytes of the node's ranks / their own span. Arrays of nnodes.
- * pfs_node_reduce and pfs_node_rates make one pass each (pfs_node_spans). */
-void pfs_node_reduce(const struct pfs_times *t, const int *node_of_rank, int nranks, int nnodes,
-                     uint64_t *bytes, double *seconds, double *bandwidth);
+ * pfs_node_reduce and pfs_node_rates make one pass each into a table of
+ * nnodes spans (pfs_node_spans): 0, or -1 when the table cannot be
+ * allocated (the arrays are then left as they were). */
+int pfs_node_reduce(const struct pfs_times *t, const int *node_of_rank, int nranks, int nnodes,
+                    uint64_t *bytes, double *seconds, double *bandwidth);
 
 /* Per node: operations of the node's ranks / their own span (files/s in a
- * metadata phase). Array of nnodes. */
-void pfs_node_rates(const struct pfs_times *t, const int *node_of_rank, int nranks, int nnodes, double *rate);
+ * metadata phase). Array of nnodes. 0, or -1 without memory (as above). */
+int pfs_node_rates(const struct pfs_times *t, const int *node_of_rank, int nranks, int nnodes, double *rate);
 
 /* A phase too short to measure: one whose time is within PFS_SKEW_FACTOR
  * times the spread of its streams' starts (the opening agreement's exit
@@ -168,8 +170,8 @@ struct pfs_phase_skew {
     int below_nodes;            /* aggregate < PFS_SKEW_NODE_FRAC x node_min */
 };
 /* Fills out for one phase's streams (t[nstreams], node_of_stream[nstreams];
- * meta: rates are operations, else bytes); returns near_skew || below_nodes.
- * Allocates nnodes spans; without memory, only near_skew is judged. */
+ * meta: rates are operations, else bytes); returns near_skew || below_nodes,
+ * or -1 when its nnodes spans cannot be allocated. */
 int pfs_phase_skew(const struct pfs_times *t, const int *node_of_stream, int nstreams, int nnodes, int meta,
                    struct pfs_phase_skew *out);
 /* The same from the phase's reduction s (pfs_phase_reduce) and its nodes'

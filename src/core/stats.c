@@ -64,8 +64,8 @@ static void span_add(struct pfs_node_span *o, const struct pfs_times *t)
     o->ops += t->xfers;
 }
 
-/* Each node's streams are met in rank order, as node_at's scan meets
- * them, so min, max and sums come out the same, ties and NaNs included. */
+/* Each node's streams are met in rank order, so min, max and sums come out
+ * as a scan of that node's streams would have them, ties and NaNs included. */
 void pfs_node_spans(const struct pfs_times *t, const int *node_of_rank, int nranks, int nnodes,
                     struct pfs_node_span *out)
 {
@@ -79,8 +79,8 @@ void pfs_node_spans(const struct pfs_times *t, const int *node_of_rank, int nran
     }
 }
 
-/* Every node's span in a new table; NULL when it cannot be allocated
- * (node_at then scans) or there is no node. */
+/* Every node's span in a new table; NULL when it cannot be allocated or
+ * there is no node. */
 static struct pfs_node_span *spans_new(const struct pfs_times *t, const int *node_of_rank, int nranks, int nnodes)
 {
     struct pfs_node_span *sp = nnodes > 0 ? malloc(sizeof(*sp) * (size_t)nnodes) : NULL;
@@ -89,43 +89,39 @@ static struct pfs_node_span *spans_new(const struct pfs_times *t, const int *nod
     return sp;
 }
 
-/* Node n's span: from the table, or without one by a scan of every stream
- * (O(nranks) per node). */
-static struct pfs_node_span node_at(const struct pfs_node_span *sp, const struct pfs_times *t,
-                                    const int *node_of_rank, int nranks, int n)
+/* Each node's figures from one table of spans; arrays passed NULL are not
+ * filled. 0, or -1 when the table cannot be allocated. */
+static int node_figures(const struct pfs_times *t, const int *node_of_rank, int nranks, int nnodes,
+                        uint64_t *bytes, double *seconds, double *bandwidth, double *rate)
 {
-    if (sp)
-        return sp[n];
-    struct pfs_node_span o;
-    memset(&o, 0, sizeof(o));
-    for (int r = 0; r < nranks; r++)
-        if (node_of_rank[r] == n)
-            span_add(&o, &t[r]);
-    return o;
-}
-
-void pfs_node_reduce(const struct pfs_times *t, const int *node_of_rank, int nranks, int nnodes,
-                     uint64_t *bytes, double *seconds, double *bandwidth)
-{
+    if (nnodes < 1)
+        return 0;
     struct pfs_node_span *sp = spans_new(t, node_of_rank, nranks, nnodes);
+    if (!sp)
+        return -1;
     for (int n = 0; n < nnodes; n++) {
-        const struct pfs_node_span o = node_at(sp, t, node_of_rank, nranks, n);
-        bytes[n] = o.bytes;
-        seconds[n] = o.end - o.start;
-        bandwidth[n] = seconds[n] > 0 ? (double)bytes[n] / seconds[n] : 0;
+        const double sec = sp[n].end - sp[n].start;
+        if (bytes) {
+            bytes[n] = sp[n].bytes;
+            seconds[n] = sec;
+            bandwidth[n] = sec > 0 ? (double)sp[n].bytes / sec : 0;
+        }
+        if (rate)
+            rate[n] = sec > 0 ? (double)sp[n].ops / sec : 0;
     }
     free(sp);
+    return 0;
 }
 
-void pfs_node_rates(const struct pfs_times *t, const int *node_of_rank, int nranks, int nnodes, double *rate)
+int pfs_node_reduce(const struct pfs_times *t, const int *node_of_rank, int nranks, int nnodes,
+                    uint64_t *bytes, double *seconds, double *bandwidth)
 {
-    struct pfs_node_span *sp = spans_new(t, node_of_rank, nranks, nnodes);
-    for (int n = 0; n < nnodes; n++) {
-        const struct pfs_node_span o = node_at(sp, t, node_of_rank, nranks, n);
-        const double sec = o.end - o.start;
-        rate[n] = sec > 0 ? (double)o.ops / sec : 0;
-    }
-    free(sp);
+    return node_figures(t, node_of_rank, nranks, nnodes, bytes, seconds, bandwidth, NULL);
+}
+
+int pfs_node_rates(const struct pfs_times *t, const int *node_of_rank, int nranks, int nnodes, double *rate)
+{
+    return node_figures(t, node_of_rank, nranks, nnodes, NULL, NULL, NULL, rate);
 }
 
 int pfs_phase_skew(const struct pfs_times *t, const int *node_of_stream, int nstreams, int nnodes, int meta,
@@ -134,6 +130,8 @@ int pfs_phase_skew(const struct pfs_times *t, const int *node_of_stream, int nst
     struct pfs_phase_stat s;
     pfs_phase_reduce(t, nstreams, &s);
     struct pfs_node_span *sp = spans_new(t, node_of_stream, nstreams, nnodes);
+    if (!sp && nnodes > 0)
+        return -1;
     int r = pfs_phase_skew_of(t, nstreams, &s, sp, sp ? nnodes : 0, meta, out);
     free(sp);
     return r;
