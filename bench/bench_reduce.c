@@ -110,6 +110,10 @@ int main(int argc, char **argv)
         }
     } else {
         nnodes = pfs_placement_nodes((const char(*)[PFS_HOST_MAX])hosts, nranks, node);
+        if (nnodes < 0) {
+            fprintf(stderr, "bench_reduce: rank %d: no memory to number the nodes\n", rank);
+            MPI_Abort(comm, 1);
+        }
     }
 
     /* Rank 0's record, as in pfs_main(): one phase, `total` repetitions. */

@@ -49,19 +49,22 @@ void pfs_random_fill(void *buf, size_t len, uint64_t seed);
 /* Numbers nodes in rank order of first appearance of their host name.
  * hosts: nranks strings of PFS_HOST_MAX bytes (compared as strncmp does, up
  * to the first NUL or PFS_HOST_MAX bytes). Writes node_of_rank[nranks];
- * returns the node count. A hash table of the names: O(nranks). */
+ * returns the node count, or -1 when the hash table of the names (O(nranks))
+ * cannot be allocated. */
 int pfs_placement_nodes(const char (*hosts)[PFS_HOST_MAX], int nranks, int *node_of_rank);
 
 /* 1 when rank r sits on node r mod nnodes (round-robin, as --map-by node). */
 int pfs_placement_is_round_robin(const int *node_of_rank, int nranks, int nnodes);
-/* 1 when every node holds the same number of ranks. */
+/* 1 when every node holds the same number of ranks, 0 when not, -1 when
+ * the table of counts (nnodes) cannot be allocated. */
 int pfs_placement_is_even(const int *node_of_rank, int nranks, int nnodes);
 
 /* The page-cache rule (data under twice a node's memory may be read back
  * from its page cache): the first node n, in node order, whose data, per_rank
  * added once for each of its ranks, is below twice its memory, mems[] of its
  * highest rank (0 for a node without ranks). Returns n and sets *data and
- * *mem, or -1 when no node is. One pass: O(nranks + nnodes). */
+ * *mem, -1 when no node is, or -2 when its two tables of nnodes cannot be
+ * allocated. One pass: O(nranks + nnodes). */
 int pfs_placement_cache_node(const int *node_of_rank, int nranks, int nnodes, double per_rank,
                              const double *mems, double *data, double *mem);
 

@@ -171,23 +171,6 @@ static void slot_put(struct host_slot *tab, size_t cap, uint64_t hash, int rank)
     tab[i].rank = rank;
 }
 
-/* The straightforward numbering, for when the table cannot be allocated: O(nranks x nnodes). */
-static int placement_nodes_scan(const char (*hosts)[PFS_HOST_MAX], int nranks, int *node_of_rank)
-{
-    int nnodes = 0;
-    for (int r = 0; r < nranks; r++) {
-        node_of_rank[r] = -1;
-        for (int q = 0; q < r; q++)
-            if (strncmp(hosts[q], hosts[r], PFS_HOST_MAX) == 0) {
-                node_of_rank[r] = node_of_rank[q];
-                break;
-            }
-        if (node_of_rank[r] < 0)
-            node_of_rank[r] = nnodes++;
-    }
-    return nnodes;
-}
-
 /* Open addressing, linear probing, at most half full: the table grows with
  * the node count (16 B per slot), not with the ranks. */
 int pfs_placement_nodes(const char (*hosts)[PFS_HOST_MAX], int nranks, int *node_of_rank)
@@ -195,7 +178,7 @@ int pfs_placement_nodes(const char (*hosts)[PFS_HOST_MAX], int nranks, int *node
     size_t cap = 64;
     struct host_slot *tab = malloc(cap * sizeof(*tab));
     if (!tab)
-        return placement_nodes_scan(hosts, nranks, node_of_rank);
+        return -1;
     for (size_t i = 0; i < cap; i++)
         tab[i].rank = -1;
     int nnodes = 0;
@@ -217,7 +200,7 @@ int pfs_placement_nodes(const char (*hosts)[PFS_HOST_MAX], int nranks, int *node
             struct host_slot *nt = malloc(ncap * sizeof(*nt));
             if (!nt) {
                 free(tab);
-                return placement_nodes_scan(hosts, nranks, node_of_rank);
+                return -1;
             }
             for (size_t j = 0; j < ncap; j++)
                 nt[j].rank = -1;
@@ -247,19 +230,8 @@ int pfs_placement_is_even(const int *node_of_rank, int nranks, int nnodes)
     if (nnodes < 2)
         return 1;
     int *count = calloc((size_t)nnodes, sizeof(int));
-    if (!count) { /* the per-node scan, O(nranks x nnodes) */
-        int first = 0;
-        for (int n = 0; n < nnodes; n++) {
-            int c = 0;
-            for (int r = 0; r < nranks; r++)
-                c += node_of_rank[r] == n;
-            if (n == 0)
-                first = c;
-            else if (c != first)
-                return 0;
-        }
-        return 1;
-    }
+    if (!count)
+        return -1;
     for (int r = 0; r < nranks; r++)
         if (node_of_rank[r] >= 0 && node_of_rank[r] < nnodes)
             count[node_of_rank[r]]++;
@@ -277,25 +249,13 @@ int pfs_placement_cache_node(const int *node_of_rank, int nranks, int nnodes, do
         return -1;
     double *sum = calloc((size_t)nnodes, sizeof(double));
     int *last = malloc((size_t)nnodes * sizeof(int));
-    if (!sum || !last) { /* the per-node scan, O(nranks x nnodes) */
+    if (!sum || !last) {
         free(sum), free(last);
-        for (int n = 0; n < nnodes; n++) {
-            double d = 0, m = 0;
-            for (int r = 0; r < nranks; r++)
-                if (node_of_rank[r] == n) {
-                    d += per_rank;
-                    m = mems[r];
-                }
-            if (d < 2 * m) {
-                *data = d, *mem = m;
-                return n;
-            }
-        }
-        return -1;
+        return -2;
     }
     for (int n = 0; n < nnodes; n++)
         last[n] = -1;
-    /* the same additions, in the same (rank) order, as the per-node scan: the same sums */
+    /* each node's additions in rank order, as a scan of its ranks would make them */
     for (int r = 0; r < nranks; r++) {
         int n = node_of_rank[r];
         if (n < 0 || n >= nnodes)

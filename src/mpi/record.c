@@ -111,7 +111,10 @@ static void placement_warnings(const struct drv_topo *t, const struct pfs_config
     for (int i = 0; i < cfg->nhints; i++)
         if (pfs_hint_known(cfg->hints[i]) == 0)
             pfs_run_warn(d, "hint '%s' is not one pfsbench knows; passed to MPI-IO unchecked", cfg->hints[i]);
-    if (!pfs_placement_is_even(t->node_of_rank, t->nranks, t->nnodes))
+    const int even = pfs_placement_is_even(t->node_of_rank, t->nranks, t->nnodes);
+    if (even < 0)
+        pfs_run_warn(d, "no memory to count the ranks of each node: an uneven placement, if any, is not reported");
+    else if (!even)
         pfs_run_warn(d, "uneven placement: nodes hold different rank counts; per-node bandwidths are not comparable");
     if (d->round_robin_asked && !pfs_placement_is_round_robin(t->node_of_rank, t->nranks, t->nnodes))
         pfs_run_warn(d, "round-robin placement was asked for, but rank r is not on node r mod %d", t->nnodes);
@@ -146,14 +149,22 @@ static void cache_warn(struct ctx *c, int p, int rep)
         return;
     if (!pfs_report_cache_warning(d, p, rep, w, sizeof(w))) {
         double data = 0, nodemem = 0;
-        if (!pfs_report_cache_unknown(d, p, rep) || t->reorder_away || cfg->drop_caches ||
-            pfs_placement_cache_node(t->node_of_rank, t->nranks, t->nnodes, (double)cfg->block * c->threads,
-                                     t->mems, &data, &nodemem) < 0)
+        if (!pfs_report_cache_unknown(d, p, rep) || t->reorder_away || cfg->drop_caches)
             return;
-        snprintf(w, sizeof(w), "%s %d: the page cache could not be measured here (neither cachestat nor mincore), "
-                 "and its reads may be served from it: %.0f MiB per node is less than twice the node's %.0f MiB of "
-                 "memory; use --direct, --drop-caches or -C across nodes", pfs_phase_name(cfg->phases[p]), rep,
-                 data / PFS_MIB, nodemem / PFS_MIB);
+        const int n = pfs_placement_cache_node(t->node_of_rank, t->nranks, t->nnodes, (double)cfg->block * c->threads,
+                                               t->mems, &data, &nodemem);
+        if (n == -1)
+            return;
+        if (n < 0)
+            snprintf(w, sizeof(w), "%s %d: the page cache could not be measured here (neither cachestat nor "
+                     "mincore), and there was no memory to apply the size rule to the nodes: its reads may be "
+                     "served from it; use --direct, --drop-caches or -C across nodes", pfs_phase_name(cfg->phases[p]),
+                     rep);
+        else
+            snprintf(w, sizeof(w), "%s %d: the page cache could not be measured here (neither cachestat nor "
+                     "mincore), and its reads may be served from it: %.0f MiB per node is less than twice the "
+                     "node's %.0f MiB of memory; use --direct, --drop-caches or -C across nodes",
+                     pfs_phase_name(cfg->phases[p]), rep, data / PFS_MIB, nodemem / PFS_MIB);
     }
     pfs_run_warn(d, "%s", w);
     if (!cfg->quiet)

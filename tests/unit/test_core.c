@@ -1,4 +1,6 @@
-/* Offsets, permutations, patterns, placement and reorder: pure functions. */
+/* Offsets, permutations, patterns, placement and reorder: pure functions.
+ * malloc and calloc are wrapped (-Wl,--wrap=...) so that the placement
+ * checks' tables can fail to be allocated. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +13,28 @@
 
 #include "pfs/config.h"
 #include "pfs/core.h"
+
+void *__real_malloc(size_t n);
+void *__wrap_malloc(size_t n);
+void *__real_calloc(size_t n, size_t size);
+void *__wrap_calloc(size_t n, size_t size);
+static int alloc_left = -1; /* allocations that succeed before all fail; -1: all succeed */
+
+void *__wrap_malloc(size_t n)
+{
+    if (alloc_left == 0)
+        return NULL;
+    alloc_left -= alloc_left > 0;
+    return __real_malloc(n);
+}
+
+void *__wrap_calloc(size_t n, size_t size)
+{
+    if (alloc_left == 0)
+        return NULL;
+    alloc_left -= alloc_left > 0;
+    return __real_calloc(n, size);
+}
 
 static void test_offsets(void **state)
 {
@@ -447,6 +471,41 @@ static void test_placement_random(void **state)
     assert_int_equal(pfs_placement_cache_node(got, 0, 0, 1, mems, &d, &m), -1);
 }
 
+/* Without memory for their tables the placement functions say so (-1, or
+ * -2 for the page-cache rule, whose -1 means no node) instead of
+ * answering by a second, quadratic way; with memory they answer again. */
+static void test_placement_no_memory(void **state)
+{
+    (void)state;
+    enum { N = 200 };
+    static char hosts[N][PFS_HOST_MAX];
+    static int node[N];
+    static double mems[N];
+    for (int r = 0; r < N; r++) {
+        snprintf(hosts[r], PFS_HOST_MAX, "node%d", r); /* 200 names: the table of 64 grows */
+        node[r] = r % 4;
+        mems[r] = 1 << 30;
+    }
+    double data = -1, mem = -1;
+    for (int left = 0; left < 2; left++) { /* the first table, then its growth */
+        alloc_left = left;
+        assert_int_equal(pfs_placement_nodes((const char(*)[PFS_HOST_MAX])hosts, N, node), -1);
+    }
+    alloc_left = 0;
+    assert_int_equal(pfs_placement_is_even(node, N, 4), -1);
+    assert_int_equal(pfs_placement_cache_node(node, N, 4, 1, mems, &data, &mem), -2);
+    alloc_left = 1; /* the second of its two tables */
+    assert_int_equal(pfs_placement_cache_node(node, N, 4, 1, mems, &data, &mem), -2);
+    alloc_left = -1;
+    assert_true(data == -1 && mem == -1);
+    assert_int_equal(pfs_placement_nodes((const char(*)[PFS_HOST_MAX])hosts, N, node), N);
+    for (int r = 0; r < N; r++)
+        node[r] = r % 4;
+    assert_int_equal(pfs_placement_is_even(node, N, 4), 1);
+    assert_int_equal(pfs_placement_cache_node(node, N, 4, 1, mems, &data, &mem), 0);
+    assert_true(data == 50 && mem == 1 << 30);
+}
+
 /* pfs_lines_add: a line each, counted; with once a line already there is
  * not written again; cut where the buffer ends; only counted without one. */
 static void test_lines(void **state)
@@ -478,7 +537,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lines), cmocka_unit_test(test_offsets), cmocka_unit_test(test_offsets_segments), cmocka_unit_test(test_reorder_random), cmocka_unit_test(test_permute), cmocka_unit_test(test_pattern), cmocka_unit_test(test_pattern_any_size),
-        cmocka_unit_test(test_random_fill), cmocka_unit_test(test_placement), cmocka_unit_test(test_placement_random),
+        cmocka_unit_test(test_random_fill), cmocka_unit_test(test_placement), cmocka_unit_test(test_placement_random), cmocka_unit_test(test_placement_no_memory),
     };
     return cmocka_run_group_tests_name("core", tests, NULL, NULL);
 }
