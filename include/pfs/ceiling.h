@@ -71,4 +71,44 @@ void pfs_ceiling_net_figures(struct pfs_net_ceiling *c);
 /* Local. Frees c->node. */
 void pfs_net_ceiling_free(struct pfs_net_ceiling *c);
 
+/* ---- the run's ceilings (--ceilings), as rank 0 records them ---- */
+
+#define PFS_CEIL_HOST 64
+
+/* One node's ceilings, bytes/s. A copy rate is the two directions
+ * together: twice the bytes over the time of one pass each way
+ * (pfs_ceiling_copy_rate), so that a write (into memory) and a read (out
+ * of it) are read against the same figure. */
+struct pfs_ceiling_node {
+    char host[PFS_CEIL_HOST];
+    double memcpy_one;  /* one core */
+    double memcpy_all;  /* every core of the node at once */
+    double network;     /* bytes it sent to the next node (and as many received from the previous) / its seconds;
+                         * NaN with one node */
+};
+
+/* The clients' ceilings: each the sum over the nodes of each node's rate
+ * (nodes work side by side), bytes/s. */
+struct pfs_ceilings {
+    int nnodes;
+    struct pfs_ceiling_node *node; /* [nnodes], by node number */
+    double memory;                 /* sum of memcpy_all */
+    double network;                /* sum of network; NaN with one node (no network between clients) */
+};
+
+/* Which ceiling binds a phase (the lower one; memory when equal). */
+enum pfs_ceiling_kind { PFS_CEIL_NONE = 0, PFS_CEIL_MEMORY = 1, PFS_CEIL_NETWORK = 2 };
+
+/* Local, pure. Twice the bytes over the time of a pass each way, from the
+ * two rates: 2 / (1 / into + 1 / from); 0 when either is not positive. */
+double pfs_ceiling_copy_rate(double into, double from);
+
+/* Local, pure. c's sums from its nodes' rates (in node order). */
+void pfs_ceilings_sum(struct pfs_ceilings *c);
+
+/* Local, pure. A bandwidth (bytes/s) as percentages of c's ceilings
+ * (100 * bw / ceiling; NaN where the ceiling is not there or not
+ * positive), and the binding one: the lower ceiling. */
+int pfs_ceilings_share(const struct pfs_ceilings *c, double bw, double *mem_pct, double *net_pct);
+
 #endif

@@ -74,6 +74,7 @@ struct pfs_config {
     int nhints;
     char results[PFS_PATH_MAX];
     int no_results;
+    int ceilings;           /* --ceilings: measure the clients' ceilings before the phases */
     char label[128];
     char run_id[64];        /* empty: made up by rank 0 */
     double straggler;       /* flag nodes below this fraction of the median node */

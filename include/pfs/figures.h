@@ -116,6 +116,12 @@ struct pfs_rep_figs {
     struct pfs_cache_side resident, dirty;
     int cache_call;               /* enum pfs_cache_call */
     int cache_unknown;            /* a read was probed and no stream's figure could be measured */
+    /* --ceilings, a data phase: s.bandwidth as a percentage of the
+     * clients' memory and network ceilings (NaN where there is none: a
+     * metadata phase, no --ceilings, one node's network), and the binding
+     * one (enum pfs_ceiling_kind; 0: none). */
+    double ceil_mem_pct, ceil_net_pct;
+    int ceil_binding;
     /* Too short to measure (pfs_phase_skew). */
     struct pfs_phase_skew skew;
     int too_short;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "pfs/affinity.h"
+#include "pfs/ceiling.h"
 #include "pfs/ci.h"
 #include "pfs/config.h"
 #include "pfs/core.h"
@@ -68,6 +69,9 @@ struct pfs_run_data {
      * (pfs_figures_finish), or all at once (pfs_run_figures). Every output
      * reads them. */
     struct pfs_figures fig;
+    /* --ceilings: each node's memory-copy and network rates, measured
+     * before the phases (pfs/ceiling.h); NULL: not measured. */
+    const struct pfs_ceilings *ceil;
 };
 
 /* The unit of timing is the stream (rank x thread); with one thread per

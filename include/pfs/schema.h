@@ -42,6 +42,7 @@ enum pfs_sch_when {
     PFS_SCH_RESIDENT, /* phases that read, when some repetition's page cache was measured */
     PFS_SCH_DIRTY,    /* phases that write without -e, when measured */
     PFS_SCH_LATENCY,  /* phases that recorded latencies */
+    PFS_SCH_CEILING,  /* data phases of a run that measured its ceilings (--ceilings) */
 };
 
 /* A figure in the reports (JSON and CSV): its scale and when it is absent. */
@@ -108,6 +109,13 @@ struct pfs_placement_row {
     const char *numa_nodes;
 };
 
+/* A row of a run's ceilings (--ceilings), one per node. */
+struct pfs_ceiling_row {
+    int node;
+    const char *host;
+    double memcpy_one_core, memcpy_all_cores, network;
+};
+
 extern const struct pfs_sch_table pfs_schema[];
 extern const size_t pfs_schema_count;
 
@@ -124,7 +132,7 @@ const char *pfs_sch_type_name(enum pfs_sch_type t);
 size_t pfs_sch_type_size(enum pfs_sch_type t);
 
 /* Local. "member", "rep", "rep_node", "rep_stream", "own"; "always",
- * "metadata", "find", "resident", "dirty", "latency"; "compound",
+ * "metadata", "find", "resident", "dirty", "latency", "ceilings"; "compound",
  * "datasets", "attributes", "columns": the words --list-options=json
  * gives them. */
 const char *pfs_sch_from_name(enum pfs_sch_from f);

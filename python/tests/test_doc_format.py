@@ -14,7 +14,9 @@ DOC = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspa
 CONDITIONAL = {"find_matched", "find_criteria", "rate_min", "rate_max", "rate_mean", "rate_median", "rate_stddev",
                # the page cache's figures: a phase that reads, or writes without -e, and was measured
                "cache_bytes", "cache_resident", "cache_dirty_probed", "cache_dirty", "node_cache_bytes",
-               "node_cache_resident", "node_cache_dirty_probed", "node_cache_dirty"}
+               "node_cache_resident", "node_cache_dirty_probed", "node_cache_dirty",
+               # --ceilings' shares: a data phase of a run made with it (tests/mpi/test_ceilings.sh)
+               "memory_ceiling_percent", "network_ceiling_percent", "binding_ceiling"}
 
 
 def _table_after(text, heading):
@@ -100,8 +102,8 @@ def test_doc_tables_are_the_schema():
         pytest.skip("no pfsbench binary")
     rd, _ = _results_doc()
     text = open(DOC).read()
-    want = {"placement", "phase_attributes", "phase_datasets", "times", "latency_datasets", "latency_summary",
-            "summary", "report"}
+    want = {"placement", "ceilings", "phase_attributes", "phase_datasets", "times", "latency_datasets",
+            "latency_summary", "summary", "report"}
     assert set(rd.marked(text)) == want
     new = rd.render_doc(text, rd.load_schema(binary, None))
     assert new == text, "docs/results-format.md's tables are not the schema's: run scripts/results_doc.py --write " \

@@ -5,6 +5,7 @@
 #include "pfs/ceiling.h"
 
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -305,4 +306,35 @@ void pfs_net_ceiling_free(struct pfs_net_ceiling *c)
 {
     free(c->node);
     c->node = NULL;
+}
+
+/* ---- the run's ceilings ---- */
+
+double pfs_ceiling_copy_rate(double into, double from)
+{
+    return into > 0 && from > 0 ? 2.0 / (1.0 / into + 1.0 / from) : 0;
+}
+
+void pfs_ceilings_sum(struct pfs_ceilings *c)
+{
+    c->memory = 0;
+    c->network = c->nnodes > 1 ? 0 : NAN;
+    for (int i = 0; i < c->nnodes; i++) {
+        c->memory += c->node[i].memcpy_all;
+        if (c->nnodes > 1)
+            c->network += c->node[i].network;
+    }
+}
+
+int pfs_ceilings_share(const struct pfs_ceilings *c, double bw, double *mem_pct, double *net_pct)
+{
+    *mem_pct = c && c->memory > 0 ? 100.0 * bw / c->memory : NAN;
+    *net_pct = c && c->network > 0 ? 100.0 * bw / c->network : NAN;
+    if (isnan(*mem_pct) && isnan(*net_pct))
+        return PFS_CEIL_NONE;
+    if (isnan(*net_pct))
+        return PFS_CEIL_MEMORY;
+    if (isnan(*mem_pct))
+        return PFS_CEIL_NETWORK;
+    return c->network < c->memory ? PFS_CEIL_NETWORK : PFS_CEIL_MEMORY;
 }

@@ -80,6 +80,7 @@ const struct pfs_opt pfs_opt_table[] = {
     {"yes", 0, T_FLAG, OFF(yes), 0, 0, "1", NULL, "with --clean: remove the leftovers it lists", .key = NULL},
     {"any-owner", 0, T_FLAG, OFF(any_owner), 0, 0, "1", NULL, "with --clean: include leftovers owned by other users (default: only your own)", .key = NULL},
     {"iozone-lines", 0, T_FLAG, OFF(iozone_lines), 0, 0, "1", NULL, "after the text report, IOzone's throughput lines for each phase (Children see, Parent sees, Min/Max/Avg throughput per process, Min xfer; pfsbench iozone -t N gives it)", .key = NULL},
+    {"ceilings", 0, T_FLAG, OFF(ceilings), 0, 0, "1", NULL, "before the phases, untimed: each node's memory-copy rate (one core, all cores) and the network rate between nodes; each data phase is then read as a share of them", .key = NULL},
     {"quiet", 'q', T_FLAG, OFF(quiet), 0, 0, "1", NULL, "print only the summary and the kept files' line (-k)", .key = NULL},
     {"verbose", 'v', T_FLAG, OFF(verbose), 0, 0, "1", NULL, "also the placement table, timed region, page cache lines, open/fsync/close and per-repetition latency", .key = NULL},
     {"list-options", 0, T_ACTION, 0, 0, 0, "json", "FORMAT", "print the options, phases, units, exit codes and file names for scripts, then exit", .key = NULL},

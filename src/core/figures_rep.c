@@ -220,6 +220,7 @@ int pfs_figs_rep_compute(struct pfs_rep_figs *r, const struct pfs_figures *f, co
     parts(r, t, ns);
     latency(r, l, d->nnodes);
     cache(r, d, t);
+    r->ceil_binding = pfs_ceilings_share(meta ? NULL : d->ceil, r->s.bandwidth, &r->ceil_mem_pct, &r->ceil_net_pct);
     r->too_short = pfs_phase_skew_of(t, ns, &r->s, sp, d->nnodes, meta, &r->skew);
     free(sp);
     r->valid = 1;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "pfs/report_cache.h"
+#include "pfs/report_ceil.h"
 #include "report_lat.h"
 
 static void json_str(FILE *out, const char *s)
@@ -98,6 +99,7 @@ static void json_rep(FILE *out, const struct pfs_run_data *d, int p, int rep, co
         else
             pfs_report_json_num(out, pfs_report_f64(f, r, scale));
     }
+    pfs_report_ceiling_rep_json(out, d, r);
     if (r->find_matched >= 0)
         fprintf(out, ", \"find_examined\": %llu, \"find_matched\": %lld", (unsigned long long)r->s.ops,
                 r->find_matched);
@@ -155,6 +157,7 @@ void pfs_report_json(FILE *out, const struct pfs_run_data *d)
     json_u64_or_null(out, c->total); /* null: --total not given */
     fputs(",\n  \"kept_transfers\": ", out); /* what each stream's kept file holds (pfsbench.ID.kept); null: none */
     json_u64_or_null(out, d->kept ? d->kept_xfers : 0);
+    pfs_report_ceilings_json(out, d); /* null: not measured */
     fputs(",\n", out);
     fprintf(out, "  \"units\": ");
     json_str(out, pfs_units_label(c->units));

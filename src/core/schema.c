@@ -125,6 +125,27 @@ static const struct pfs_sch_field placement_fields[] = {
     "(sched_getaffinity, a cpulist), cpus: how many (-1: unknown), numa_nodes: their NUMA nodes (\"\": no NUMA "   \
     "information); threads inherit them; host, cpu_affinity, numa_nodes: text (UTF-8)"
 
+/* ---- ceilings (--ceilings): one row per node ---- */
+
+#define CEIL_COPY                                                                                                  \
+    "memcpy of 1 MiB copies, into a pre-faulted region and out of it: twice the bytes over the time of a pass "    \
+    "each way (the medians of 5 passes)"
+static const struct pfs_sch_field ceiling_fields[] = {
+    MEMBER(struct pfs_ceiling_row, node, "node", I32, "", "node index, as `placement`'s"),
+    MEMBER(struct pfs_ceiling_row, host, "host", STR, "", "the node's host name (its lowest rank's)"),
+    MEMBER(struct pfs_ceiling_row, memcpy_one_core, "memcpy_one_core", F64, "bytes/s",
+           "one core of the node (its lowest rank's thread): " CEIL_COPY),
+    MEMBER(struct pfs_ceiling_row, memcpy_all_cores, "memcpy_all_cores", F64, "bytes/s",
+           "every online CPU of the node at once, a thread pinned to each: their bytes over each pass's span"),
+    MEMBER(struct pfs_ceiling_row, network, "network", F64, "bytes/s",
+           "the bytes the node's lowest rank sent to the next node's (4 MiB messages, 4 in flight, 8 rounds, MPI "
+           "point to point) while receiving as many from the previous node's, over its time; NaN with one node"),
+};
+
+#define CEILING_UNITS                                                                                              \
+    "memcpy_one_core, memcpy_all_cores, network: bytes/s (network: sent, as many received at once; NaN with one "  \
+    "node); host: text (UTF-8)"
+
 /* ---- /summary: one row per run, phase and repetition ---- */
 
 static const struct pfs_sch_field summary_fields[] = {
@@ -244,6 +265,14 @@ static const struct pfs_sch_field phase_fields[] = {
     NODE_PC(resident, "node_cache_resident", PC_RES_IN, PFS_SCH_RESIDENT, NODE_PC_MEAN),
     NODE_PC(dirty_bytes, "node_cache_dirty_probed", PC_DIRTY, PFS_SCH_DIRTY, NODE_PC_MEAN),
     NODE_PC(dirty, "node_cache_dirty", PC_DIRTY_IN, PFS_SCH_DIRTY, NODE_PC_MEAN),
+    REP(ceil_mem_pct, "memory_ceiling_percent", F64, "percent", NULL, PFS_SCH_CEILING,
+        "with `--ceilings`, data phases: 100 x `bandwidth` / the run's `ceiling_memory` (the clients' memory "
+        "ceiling, below)"),
+    REP(ceil_net_pct, "network_ceiling_percent", F64, "percent",
+        "percent (NaN: one node, no network between clients)", PFS_SCH_CEILING,
+        "with `--ceilings`, data phases: 100 x `bandwidth` / the run's `ceiling_network`; NaN with one node"),
+    REP(ceil_binding, "binding_ceiling", I32, "", "1: memory, 2: network", PFS_SCH_CEILING,
+        "with `--ceilings`, data phases: the lower ceiling, which binds the phase first: 1 memory, 2 network"),
 };
 
 /* ---- a phase group's latency, CPU and time series ---- */
@@ -404,6 +433,8 @@ const struct pfs_sch_table pfs_schema[] = {
           times_fields),
     TABLE("placement", PFS_SCH_COMPOUND, "/runs/NNNNNN/placement", struct pfs_placement_row, PLACEMENT_UNITS,
           placement_fields),
+    TABLE("ceilings", PFS_SCH_COMPOUND, "/runs/NNNNNN/ceilings", struct pfs_ceiling_row, CEILING_UNITS,
+          ceiling_fields),
     TABLE("summary", PFS_SCH_COMPOUND, "/summary", struct pfs_summary_row, SUMMARY_UNITS, summary_fields),
     TABLE("latency_summary", PFS_SCH_COMPOUND, "/runs/NNNNNN/phases/NN_<phase>/latency_summary",
           struct pfs_lat_sum, LAT_SUM_UNITS, lat_sum_fields),
@@ -454,7 +485,7 @@ const char *pfs_sch_from_name(enum pfs_sch_from f)
 
 const char *pfs_sch_when_name(enum pfs_sch_when w)
 {
-    static const char *const n[] = {"always", "metadata", "find", "resident", "dirty", "latency"};
+    static const char *const n[] = {"always", "metadata", "find", "resident", "dirty", "latency", "ceilings"};
     return (unsigned)w < NELEM(n) ? n[w] : "?";
 }
 

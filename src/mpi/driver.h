@@ -141,6 +141,7 @@ struct record {
     size_t outlen;
     const char *section, *tag, *label; /* that heading's section, group and --label */
     int nphases, slots;         /* the size of times, lat, reps_done and find_matched */
+    struct pfs_ceilings *ceil;  /* --ceilings: every node's (rank 0); NULL: not measured */
 };
 
 /* How a run inside a job ended when its watchdog gave it up (watchdog.c). */
@@ -360,9 +361,18 @@ int drv_backend_load(struct ctx *c, char *err, size_t len);
 int drv_results_check(struct ctx *c, const char *path, char *err, size_t len);
 int drv_results_append(struct ctx *c, const struct pfs_run_data *d, char *name, size_t nlen, char *err, size_t len);
 
+/* ceilings.c, collective: --ceilings measured before the phases (not
+ * after a failure), untimed; rank 0 records them. */
+void drv_ceilings(struct ctx *c, int failed);
+
 /* record.c */
 void drv_iso_time(char *buf, size_t len);
 void drv_record_begin(struct ctx *c, int argc, char **argv);
+/* Local, rank 0 (nothing where there is no record): the text report's
+ * column heading, printed just before the first phase; the run's ceilings
+ * (--ceilings), which the record then owns (NULL: none), printed. */
+void drv_record_columns(struct record *r);
+void drv_record_ceilings(struct record *r, struct pfs_ceilings *ce);
 void drv_record_phase(struct ctx *c, int p, int rep, int failed);
 int drv_record_stable(struct ctx *c, int rep);
 void drv_record_watchdog(struct ctx *c, const char *msg);

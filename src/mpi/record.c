@@ -16,6 +16,7 @@
 #include "pfs/cmdline.h"
 #include "pfs/fsinfo.h"
 #include "pfs/report_cache.h"
+#include "pfs/report_ceil.h"
 #include "pfs/report_iozone.h"
 #include "pfs/results.h"
 
@@ -292,9 +293,31 @@ void drv_record_begin(struct ctx *c, int argc, char **argv)
         pfs_report_header(r->out, d);
         if (cfg->verbose)
             pfs_report_placement(r->out, d);
+        fflush(r->out);
+    }
+}
+
+void drv_record_columns(struct record *r)
+{
+    const struct pfs_run_data *d = r->d;
+    if (d && !d->cfg->quiet && d->cfg->format == PFS_FORMAT_TEXT) {
         pfs_report_columns(r->out, d);
         fflush(r->out);
     }
+}
+
+void drv_record_ceilings(struct record *r, struct pfs_ceilings *ce)
+{
+    if (!r->d || !ce) {
+        if (ce)
+            free(ce->node);
+        free(ce);
+        return;
+    }
+    r->ceil = ce;
+    r->d->ceil = ce;
+    if (!r->d->cfg->quiet && r->d->cfg->format == PFS_FORMAT_TEXT)
+        pfs_report_ceilings(r->out, r->d);
 }
 
 /* Rank 0. --ramp: a stream that completed no transfer after its ramp has
@@ -505,6 +528,9 @@ void drv_record_fini(struct record *r)
             pfs_lat_free(&r->lat[(size_t)p * (size_t)r->slots + (size_t)rep]);
     free(r->reps_done);
     free(r->lat);
+    if (r->ceil)
+        free(r->ceil->node);
+    free(r->ceil);
     pfs_run_release(&r->data);
 }
 

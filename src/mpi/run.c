@@ -316,6 +316,9 @@ int drv_run_one(MPI_Comm comm, int argc, char **argv, const struct drv_job *job,
         drv_report_failures(c);
     failed = drv_files_setup(c, failed);
     drv_swfile_share(c);
+    drv_ceilings(c, failed);
+    if (c->rank == 0)
+        drv_record_columns(&c->rec);
     const double phases_t0 = pfs_now();
     failed = drv_phases_run(c, failed);
     failed = drv_swfile_record(c, failed);

@@ -233,6 +233,31 @@ static int write_placement(hid_t g, const struct pfs_run_data *d)
     return rc || write_node_hosts(g, d);
 }
 
+/* --ceilings: a row per node, and the clients' sums as the run's
+ * attributes ceiling_memory and ceiling_network (NaN with one node). */
+static int write_ceilings(hid_t g, const struct pfs_run_data *d)
+{
+    const struct pfs_ceilings *c = d->ceil;
+    if (!c)
+        return 0;
+    struct pfs_ceiling_row *rows = calloc((size_t)(c->nnodes > 0 ? c->nnodes : 1), sizeof(*rows));
+    if (!rows)
+        return -1;
+    for (int n = 0; n < c->nnodes; n++)
+        rows[n] = (struct pfs_ceiling_row){.node = n, .host = c->node[n].host, .memcpy_one_core = c->node[n].memcpy_one,
+                                           .memcpy_all_cores = c->node[n].memcpy_all, .network = c->node[n].network};
+    const struct pfs_sch_table *tb = pfs_schema_table("ceilings");
+    hid_t t = pfs_res_compound(tb, sizeof(*rows), NULL, NULL);
+    hid_t ft = pfs_res_packed(t);
+    hsize_t n = (hsize_t)c->nnodes;
+    int rc = pfs_res_write_typed(g, "ceilings", ft, t, 1, &n, rows, tb->units);
+    H5Tclose(ft);
+    H5Tclose(t);
+    free(rows);
+    rc |= pfs_res_attr_f64(g, "ceiling_memory", c->memory);
+    return rc | pfs_res_attr_f64(g, "ceiling_network", c->network);
+}
+
 int pfs_res_write_run(hid_t file, const struct pfs_run_data *d, int run_no, char *name, size_t namelen)
 {
     const struct pfs_config *cfg = d->cfg;
@@ -302,6 +327,7 @@ int pfs_res_write_run(hid_t file, const struct pfs_run_data *d, int run_no, char
         free(conf);
     }
     rc |= write_placement(g, d);
+    rc |= write_ceilings(g, d);
 
     hid_t phases = H5Gcreate2(g, "phases", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     if (phases < 0)

@@ -3,8 +3,10 @@
  *
  *   ceiling_probe net MSG_KIB ROUNDS [WINDOW]   pfs_ceiling_network on a copy of the job's communicator
  *   ceiling_probe net-sub MSG_KIB ROUNDS        the same on a communicator without the last node's ranks
- *   ceiling_probe loop MSG_KIB ROUNDS           a plain loop: the nodes' first ranks (by host name)
- *                                               MPI_Sendrecv round a ring, one message at a time
+ *   ceiling_probe loop MSG_KIB ROUNDS [WINDOW]  a plain loop: the nodes' first ranks (by host name)
+ *                                               MPI_Sendrecv round a ring, one message at a time;
+ *                                               WINDOW > 1: that many MPI_Isend/MPI_Irecv in flight
+ *                                               each way per round (osu_bibw's shape)
  *   ceiling_probe mem [THREADS]                 pfs_ceiling_memory, no MPI at all
  *
  * Rank 0 of the communicator prints "nodes N", one "node I HOST MIBS" per
@@ -64,9 +66,26 @@ static int net(MPI_Comm comm, size_t msg, int rounds, int window)
     return 0;
 }
 
-/* The plain loop: nodes by host name, a blocking exchange round the ring. */
-static int loop(MPI_Comm comm, size_t msg, int rounds)
+/* One round of the plain loop: a blocking exchange, or w messages each
+ * way in flight (rbuf room for w). */
+static void round_of(char *s, char *rbuf, size_t msg, int w, int to, int from, MPI_Comm lc)
 {
+    if (w <= 1) {
+        MPI_Sendrecv(s, (int)msg, MPI_BYTE, to, 1, rbuf, (int)msg, MPI_BYTE, from, 1, lc, MPI_STATUS_IGNORE);
+        return;
+    }
+    MPI_Request rq[128];
+    for (int i = 0; i < w; i++) {
+        MPI_Irecv(rbuf + (size_t)i * msg, (int)msg, MPI_BYTE, from, 1, lc, &rq[i]);
+        MPI_Isend(s, (int)msg, MPI_BYTE, to, 1, lc, &rq[w + i]);
+    }
+    MPI_Waitall(2 * w, rq, MPI_STATUSES_IGNORE);
+}
+
+/* The plain loop: nodes by host name, exchanges round the ring. */
+static int loop(MPI_Comm comm, size_t msg, int rounds, int window)
+{
+    const int w = window > 1 ? (window < 64 ? window : 64) : 1;
     int rank, size, len;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
@@ -82,18 +101,18 @@ static int loop(MPI_Comm comm, size_t msg, int rounds)
         int node, nnodes;
         MPI_Comm_rank(lc, &node);
         MPI_Comm_size(lc, &nnodes);
-        char *s = malloc(msg), *r = malloc(msg);
+        char *s = malloc(msg), *r = malloc(msg * (size_t)w);
         memset(s, 1, msg);
         int to = (node + 1) % nnodes, from = (node + nnodes - 1) % nnodes;
-        MPI_Sendrecv(s, (int)msg, MPI_BYTE, to, 1, r, (int)msg, MPI_BYTE, from, 1, lc, MPI_STATUS_IGNORE);
+        round_of(s, r, msg, w, to, from, lc); /* untimed: the connections */
         MPI_Barrier(lc);
         double t0 = MPI_Wtime();
         for (int i = 0; i < rounds; i++)
-            MPI_Sendrecv(s, (int)msg, MPI_BYTE, to, 1, r, (int)msg, MPI_BYTE, from, 1, lc, MPI_STATUS_IGNORE);
+            round_of(s, r, msg, w, to, from, lc);
         double secs = MPI_Wtime() - t0, *all = malloc((size_t)nnodes * sizeof(double));
         MPI_Gather(&secs, 1, MPI_DOUBLE, all, 1, MPI_DOUBLE, 0, lc);
         if (node == 0) {
-            double longest = 0, bytes = (double)msg * rounds;
+            double longest = 0, bytes = (double)msg * rounds * w;
             printf("nodes %d\n", nnodes);
             for (int i = 0; i < nnodes; i++) {
                 printf("node %d - %.1f\n", i, bytes / all[i] / 1048576.0);
@@ -141,7 +160,7 @@ int main(int argc, char **argv)
         if (strcmp(argv[1], "net") == 0)
             rc = net(comm, msg, rounds, window);
         else if (strcmp(argv[1], "loop") == 0)
-            rc = loop(comm, msg, rounds);
+            rc = loop(comm, msg, rounds, window);
     }
     if (comm != MPI_COMM_NULL)
         MPI_Comm_free(&comm);

@@ -101,6 +101,36 @@ static void test_memory(void **state)
     assert_true(into > 0 && from > 0);
 }
 
+/* The run's ceilings: the copy rate of two directions, the sums over the
+ * nodes, a bandwidth's shares and the binding (lower) ceiling. */
+static void test_shares(void **state)
+{
+    (void)state;
+    assert_true(fabs(pfs_ceiling_copy_rate(100, 300) - 150) < 1e-9); /* 2 / (1/100 + 1/300) */
+    assert_true(pfs_ceiling_copy_rate(0, 300) == 0);
+    struct pfs_ceiling_node nodes[2] = {{.memcpy_all = 1000, .network = 100}, {.memcpy_all = 3000, .network = 300}};
+    struct pfs_ceilings c = {.nnodes = 2, .node = nodes};
+    pfs_ceilings_sum(&c);
+    assert_true(c.memory == 4000 && c.network == 400);
+    double m, n;
+    assert_int_equal(pfs_ceilings_share(&c, 200, &m, &n), PFS_CEIL_NETWORK);
+    assert_true(m == 100.0 * 200 / 4000 && n == 100.0 * 200 / 400);
+    /* One node: no network between clients, memory binds. */
+    c.nnodes = 1;
+    pfs_ceilings_sum(&c);
+    assert_true(c.memory == 1000 && isnan(c.network));
+    assert_int_equal(pfs_ceilings_share(&c, 200, &m, &n), PFS_CEIL_MEMORY);
+    assert_true(m == 20 && isnan(n));
+    /* Memory below the network: memory binds. */
+    nodes[0].network = 1e6;
+    c.nnodes = 2;
+    pfs_ceilings_sum(&c);
+    assert_int_equal(pfs_ceilings_share(&c, 200, &m, &n), PFS_CEIL_MEMORY);
+    /* No ceilings (a metadata phase, no --ceilings): none. */
+    assert_int_equal(pfs_ceilings_share(NULL, 200, &m, &n), PFS_CEIL_NONE);
+    assert_true(isnan(m) && isnan(n));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -108,6 +138,7 @@ int main(void)
         cmocka_unit_test(test_ring),
         cmocka_unit_test(test_net_figures),
         cmocka_unit_test(test_memory),
+        cmocka_unit_test(test_shares),
     };
     return cmocka_run_group_tests_name("ceiling", tests, NULL, NULL);
 }
