@@ -55,7 +55,8 @@ SUMMARY_COLUMNS: Spec = [("run", "i8"), ("run_id", "O"), ("label", "O"), ("statu
                    ("p999_ns", "f8"), ("max_ns", "f8"), ("mean_ns", "f8"), ("cpu_user", "f8"), ("cpu_sys", "f8"),
                    ("cpu_percent", "f8"), ("cache_method", "O"), ("cache_bytes", "f8"), ("cache_resident", "f8"),
                    ("cache_resident_fraction", "f8"), ("cache_dirty_method", "O"), ("cache_dirty_probed", "f8"),
-                   ("cache_dirty", "f8"), ("cache_dirty_fraction", "f8")]
+                   ("cache_dirty", "f8"), ("cache_dirty_fraction", "f8"),
+                   ("memory_ceiling_percent", "f8"), ("network_ceiling_percent", "f8"), ("binding_ceiling", "O")]
 NODES_COLUMNS = _KEY + [("rep", "i8"), ("node", "i8"), ("host", "O"), ("ranks", "i8"), ("node_bytes", "i8"),
                         ("node_ops", "i8"), ("node_seconds", "f8"), ("node_bandwidth", "f8"),
                         ("node_bandwidth_mib", "f8"), ("node_rate", "f8"), ("node_straggler", "?"),
@@ -91,6 +92,11 @@ RUN_ATTRS: Spec = [("ranks", "i8"), ("nodes", "i8"), ("threads", "i8"), ("stream
                    ("pfsbench_version", "O"), ("git_revision", "O"), ("command_line", "O"), ("config", "O")]
 RUNS_COLUMNS: Spec = [("file", "O"), ("run", "i8"), ("run_id", "O"), ("label", "O"), ("status", "O"),
                       ("start_time", "T"), ("end_time", "T")] + RUN_ATTRS
+# --ceilings: one row per run and node, bytes/s (network NaN with one node).
+CEILINGS_COLUMNS: Spec = [("run", "i8"), ("node", "i8"), ("host", "O"), ("memcpy_one_core", "f8"),
+                          ("memcpy_all_cores", "f8"), ("network", "f8"), ("ceiling_memory", "f8"),
+                          ("ceiling_network", "f8")]
+BINDING = {1: "memory", 2: "network"}
 PLACEMENT_COLUMNS: Spec = [("run", "i8"), ("rank", "i8"), ("node", "i8"), ("host", "O"), ("clock_correction", "f8"),
                      ("clock_uncertainty", "f8"), ("reads_from_rank", "i8"), ("reads_from_node", "i8"),
                      ("cpu_affinity", "O"), ("cpus", "i8"), ("numa_nodes", "O")]
@@ -258,7 +264,22 @@ def _summary(run: Run, cols: Columns) -> None:
                 d["cpu_percent"] = np.where(denom > 0, (d["cpu_user"] + d["cpu_sys"]) / np.where(denom > 0, denom, 1)
                                             * 100.0, np.nan)
         d.update(_cache(pg, R_, ""))
+        d.update(_shares(pg, R_))
         cols.add(R_, **d)
+
+
+def _shares(pg: Any, reps: int) -> Dict[str, Any]:
+    """--ceilings: a data repetition's bandwidth as a percentage of the
+    clients' memory and network ceilings, and the binding one's name (NaN
+    where not measured: a metadata phase, a run without --ceilings)."""
+    d: Dict[str, Any] = {}
+    for k in ("memory_ceiling_percent", "network_ceiling_percent"):
+        if k in pg:
+            d[k] = pg[k][()][:reps].astype(float)
+    if "binding_ceiling" in pg:
+        d["binding_ceiling"] = np.array([BINDING.get(int(b), np.nan) for b in pg["binding_ceiling"][()][:reps]],
+                                        dtype=object)
+    return d
 
 
 def _ci(pg: Any, reps: int) -> Dict[str, Any]:
@@ -459,6 +480,22 @@ def _placement_rows(run: Run, cols: Columns) -> None:
     cols.add(len(pl), **d)
 
 
+def _ceilings(run: Run, cols: Columns) -> None:
+    """--ceilings: each node's memory-copy and network rates, and the run's
+    sums (the clients' ceilings) repeated on its rows."""
+    if "ceilings" not in run.group:
+        return
+    c = run.group["ceilings"][()]
+    names = c.dtype.names or ()
+    d: Dict[str, Any] = {"run": run.number, "host": np.array([text(h) for h in c["host"]], dtype=object)}
+    for k in ("node", "memcpy_one_core", "memcpy_all_cores", "network"):
+        if k in names:
+            d[k] = c[k]
+    for k in ("ceiling_memory", "ceiling_network"):
+        d[k] = float(run.attrs.get(k, np.nan))
+    cols.add(len(c), **d)
+
+
 def _runs(run: Run, cols: Columns) -> None:
     """One row: the run's file (its path as opened), number, id, label,
     status, start and end, and RUN_ATTRS (NaN where the run lacks one)."""
@@ -491,6 +528,7 @@ FRAMES: Dict[str, Tuple[Spec, Callable[[Run, Columns], None], str]] = {
     "node_hist": (NODE_HIST_COLUMNS, lambda r, c: _hist(r, c, True), "latency"),
     "timeline": (TIMELINE_COLUMNS, _timeline, "timeline"),
     "placement": (PLACEMENT_COLUMNS, _placement_rows, "placement"),
+    "ceilings": (CEILINGS_COLUMNS, _ceilings, "ceilings"),
     "runs": (RUNS_COLUMNS, _runs, "runs_frame"),
 }
 

@@ -202,6 +202,10 @@ class Run:
         """One row per rank; see Results.placement."""
         return frames.frame("placement", [self], as_frame)
 
+    def ceilings(self, as_frame: bool = True) -> Frame:
+        """One row per node (none without --ceilings); see Results.ceilings."""
+        return frames.frame("ceilings", [self], as_frame)
+
 
 _Held = TypeVar("_Held", bound="RunsHeld")
 
@@ -330,7 +334,10 @@ class Results(RunsHeld):
         cache of their node), cache_resident_fraction; cache_dirty_method,
         cache_dirty_probed (bytes it wrote, probed after its close),
         cache_dirty (of them, dirty or under write-back) and
-        cache_dirty_fraction (NaN where not measured)."""
+        cache_dirty_fraction (NaN where not measured); with --ceilings, a
+        data phase's memory_ceiling_percent and network_ceiling_percent
+        (100 x bandwidth / the clients' ceiling; NaN without one) and
+        binding_ceiling ("memory" or "network", NaN without)."""
         return frames.frame("summary", self.runs, as_frame)
 
     def nodes(self, as_frame: bool = True) -> Frame:
@@ -400,6 +407,15 @@ class Results(RunsHeld):
         clock_uncertainty, reads_from_rank, reads_from_node, cpu_affinity,
         cpus, numa_nodes (NaN where not recorded)."""
         return frames.frame("placement", self.runs, as_frame)
+
+    def ceilings(self, as_frame: bool = True) -> Frame:
+        """--ceilings: one row per run and node (no rows for a run without
+        it): node, host, memcpy_one_core and memcpy_all_cores (bytes/s, both
+        copy directions together), network (bytes/s sent to the next node
+        while receiving from the previous; NaN with one node), and the run's
+        ceiling_memory and ceiling_network (the clients' ceilings: the sums
+        over the nodes; network NaN with one node)."""
+        return frames.frame("ceilings", self.runs, as_frame)
 
 
 PathArg = Union[str, "os.PathLike[str]"]

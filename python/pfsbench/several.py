@@ -84,3 +84,7 @@ class ResultsSet(RunsHeld):
     def placement(self, as_frame: bool = True) -> Frame:
         """file, then Results.placement's columns, for every file."""
         return self._frame("placement", as_frame)
+
+    def ceilings(self, as_frame: bool = True) -> Frame:
+        """file, then Results.ceilings's columns, for every file."""
+        return self._frame("ceilings", as_frame)

@@ -17,6 +17,8 @@ differs.
   json OUT NODES           the JSON report's ceilings and shares
   one_node H5              one node: network NaN, memory binds
   none H5                  nothing of the ceilings stored
+  frames H5 NODES          pfsbench.open's ceilings() and summary() say what the file holds
+                           (NODES 0: a run without --ceilings, no rows and NaN)
 """
 import json
 import math
@@ -26,8 +28,12 @@ import sys
 from typing import Any, Dict, List, Tuple
 
 import h5py
+import numpy as np
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
+import pfsbench  # noqa: E402
 from runs import dispatch, text  # noqa: E402
 
 MIB = 1048576.0
@@ -191,7 +197,37 @@ def none(path: str) -> None:
             assert not any(k in g for k in PERCENTS), name
 
 
+def _same(a: Any, b: Any) -> bool:
+    """Equal arrays of floats, NaN where the other has NaN."""
+    x, y = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    return x.shape == y.shape and bool(np.all((x == y) | (np.isnan(x) & np.isnan(y))))
+
+
+def frames(path: str, nodes: str) -> None:
+    with pfsbench.open(path) as r:
+        c = r.ceilings(as_frame=False)
+        s = r.summary(as_frame=False)
+    with h5py.File(path, "r") as f:
+        run = _run(f)
+        rows = _rows(run) if int(nodes) else []
+        assert list(c["host"]) == [x["host"] for x in rows], (c, rows)
+        for k in ("memcpy_one_core", "memcpy_all_cores", "network"):
+            assert _same(c[k], [x[k] for x in rows]), k
+        if rows:
+            assert _same(c["ceiling_memory"], [run.attrs["ceiling_memory"]] * len(rows)), c
+            assert _same(c["ceiling_network"], [run.attrs["ceiling_network"]] * len(rows)), c
+        for i, ph in enumerate(s["phase"]):
+            g = run["phases"]["%02d_%s" % (s["index"][i], ph)]
+            rep = int(s["rep"][i])
+            for k in ("memory_ceiling_percent", "network_ceiling_percent"):
+                want = g[k][rep] if k in g else np.nan
+                assert _same([s[k][i]], [want]), (ph, rep, k, s[k][i], want)
+            b = s["binding_ceiling"][i]
+            want_b = {1: "memory", 2: "network"}[int(g["binding_ceiling"][rep])] if "binding_ceiling" in g else None
+            assert b == want_b if want_b else isinstance(b, float) and math.isnan(b), (ph, rep, b, want_b)
+
+
 if __name__ == "__main__":
     sys.exit(dispatch({"stored": stored, "shares": shares, "text": text_lines, "meta_none": meta_none,
                        "memory": memory, "network": network, "json": json_report, "one_node": one_node,
-                       "none": none}, sys.argv))
+                       "none": none, "frames": frames}, sys.argv))

@@ -7,7 +7,8 @@
 # 716 to 3776 MiB/s three times in a row); each data phase's percentages equal its
 # bandwidth over the stored ceilings (exact arithmetic); the same in --format
 # json; one node has no network ceiling; a run without --ceilings stores and
-# prints none. The checks are tests/mpi/ceilings_checks.py.
+# prints none; pfsbench.open's frames read them. The checks are
+# tests/mpi/ceilings_checks.py.
 . "$PFS_TESTS/mpi/lib.sh"
 . "$PFS_TESTS/lib/fakenodes.sh"
 : "${PFS_CEILING_PROBE:?set PFS_CEILING_PROBE to the ceiling_probe binary (ctest does)}"
@@ -46,6 +47,7 @@ pycheck "2 nodes: each data repetition's percentages = bandwidth / stored ceilin
 pycheck "2 nodes: the report's line under each data row says the stored percentages and binding" \
     ceilings text "$T/c.h5" "$T/out"
 pycheck "2 nodes: metadata phases have no ceiling percentages" ceilings meta_none "$T/c.h5"
+pycheck "2 nodes: pfsbench.open's ceilings() and summary() read them as stored" ceilings frames "$T/c.h5" 2
 pycheck "2 nodes: memory within 1/8x-8x of bench_memcpy (one core each node, all cores summed)" \
     ceilings memory "$T/c.h5" "$T/bench1" "$T/benchall"
 pycheck "2 nodes: network within 1/8x-8x of a plain MPI loop of the same shape (nodes summed)" \
@@ -70,4 +72,5 @@ par_wait none
 check "no --ceilings: exits 0" [ "$RC" -eq 0 ]
 check "no --ceilings: no ceiling line" not grep -qi "ceiling" "$T/out"
 pycheck "no --ceilings: nothing stored" ceilings none "$T/none.h5"
+pycheck "no --ceilings: pfsbench.open's ceilings() has no rows, summary() NaN" ceilings frames "$T/none.h5" 0
 finish
