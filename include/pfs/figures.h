@@ -159,6 +159,11 @@ struct pfs_phase_figs {
      * exactly and summarized once (the text report's latency table). */
     struct pfs_lat_sum lat_all[PFS_LAT_KINDS];
     int lat_reps;
+    /* Set by pfs_figures_finish, --ceilings, a data phase: bw.mean as a
+     * percentage of the clients' memory and network ceilings (NaN where
+     * there is none) and the binding one (enum pfs_ceiling_kind). */
+    double ceil_mem_pct, ceil_net_pct;
+    int ceil_binding;
     int short_first, short_count; /* the first repetition too short to measure (-1: none), how many */
     int cache_first;              /* the first repetition whose page cache calls for a warning or could
                                    * not be measured (-1: none) */

@@ -157,6 +157,8 @@ void pfs_figures_finish(struct pfs_figures *f, const struct pfs_run_data *d)
             stats_of(r, n, offsetof(struct pfs_rep_figs, s.bandwidth), scale, &pf->shown);
         pf->amount = n > 0 ? (pf->meta ? r[n - 1].s.ops : r[n - 1].s.bytes) : 0;
         stonewall_of(pf, r, n, pfs_run_nstreams(d));
+        pf->ceil_binding = pfs_ceilings_share(pf->meta || n == 0 ? NULL : d->ceil, pf->bw.mean, &pf->ceil_mem_pct,
+                                              &pf->ceil_net_pct);
         lat_merged(pf, r, n, h);
     }
     free(h);

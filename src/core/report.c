@@ -245,9 +245,10 @@ void pfs_report_row(FILE *out, const struct pfs_run_data *d, int phase, int rep)
     else if (s->sw_rate > 0)
         fprintf(out, "%-10s %4s %14.2f %10.1f  (up to the stonewall)\n", "", "", s->sw_bandwidth / scale,
                 s->sw_rate);
-    pfs_report_ceiling_row(out, d, phase, rep);
-    if (c->verbose)
+    if (c->verbose) {
+        pfs_report_ceiling_row(out, d, phase, rep);
         pfs_report_cache_row(out, d, phase, rep);
+    }
     char h[4 * PFS_HOST_MAX + 8];
     for (int n = 0; n < d->nnodes; n++)
         if (r->node_straggler[n])
@@ -307,6 +308,7 @@ void pfs_report_summary(FILE *out, const struct pfs_run_data *d)
                 pfs_phase_name(d->cfg->phases[p]), n, st->mean, ci, st->median, st->min, st->max, sd,
                 pf->seconds.mean, (unsigned long long)pf->amount);
         summary_ci(out, d, pf);
+        pfs_report_ceiling_summary(out, d, p);
         const int kind = d->cfg->phases[p];
         if (pfs_phase_desc(kind)->unit == PFS_UNIT_SEEKS && d->cfg->transfer > 0) { /* bonnie++'s figure: each seek moves -t bytes */
             const double k = pfs_units_scale(d->cfg->units) / (double)d->cfg->transfer;

@@ -79,7 +79,9 @@ static void json_phase_summary(FILE *out, const struct pfs_run_data *d, int p, c
         fprintf(out, ", \"%s\": ", sk[i]);
         pfs_report_json_num(out, sv[i]);
     }
-    fprintf(out, ", \"target_met\": %s}", pc->target < 0 ? "null" : pc->target ? "true" : "false");
+    fprintf(out, ", \"target_met\": %s", pc->target < 0 ? "null" : pc->target ? "true" : "false");
+    pfs_report_ceiling_phase_json(out, d, pf);
+    fputc('}', out);
 }
 
 /* One repetition's object: its figures, latency, nodes and page cache. */

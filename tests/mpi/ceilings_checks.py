@@ -9,7 +9,9 @@ differs.
   stored H5 NODES          /runs/N/ceilings: NODES rows, hosts node1.., every rate > 0
   shares H5 NODES          each data repetition's percentages = 100 x bandwidth / the
                            run's ceilings, which are the sums over the nodes (exact)
-  text H5 OUT              the line under each data row says the stored figures
+  text H5 OUT              the line under each data row (-v) says the stored figures
+  summary H5 OUT           the line under each data phase's summary row says its mean's
+                           shares of the stored ceilings (to the 0.1% printed)
   meta_none H5             metadata phases have no ceiling datasets
   memory H5 ONE ALL        within 1/8x-8x of bench_memcpy's output (one process,
                            and one per CPU against the nodes' all-core sum)
@@ -110,6 +112,28 @@ def text_lines(path: str, out: str) -> None:
     assert sorted(have) == sorted(want), (have, want)
 
 
+SUMMARY = re.compile(r"^ +ceilings: the mean at ([\d.]+)% of the clients' memory ceiling( \(binding\))?, "
+                     r"(?:([\d.]+)% of their network ceiling( \(binding\))?|network: one node)$")
+
+
+def summary(path: str, out: str) -> None:
+    with open(out, encoding="utf-8") as fo:
+        got = [m for m in (SUMMARY.match(ln.rstrip("\n")) for ln in fo) if m]
+    with h5py.File(path, "r") as f:
+        run = _run(f)
+        mem, net = float(run.attrs["ceiling_memory"]), float(run.attrs["ceiling_network"])
+        phases = _data_phases(run)
+        assert len(got) == len(phases), (got, phases)
+        for m, (name, g) in zip(got, phases):
+            mean = float(np.mean(g["bandwidth"][()][int(g.attrs["warmup"]):]))
+            assert abs(float(m[1]) - 100.0 * mean / mem) <= 0.051, (name, m[0], mean, mem)
+            if math.isnan(net):
+                assert m[3] is None and m[2] is not None, (name, m[0])
+                continue
+            assert abs(float(m[3]) - 100.0 * mean / net) <= 0.051, (name, m[0], mean, net)
+            assert (m[4] is not None) == (net < mem) and (m[2] is not None) == (net >= mem), (name, m[0])
+
+
 def meta_none(path: str) -> None:
     with h5py.File(path, "r") as f:
         for name, g in _run(f)["phases"].items():
@@ -173,6 +197,14 @@ def json_report(out: str, nodes: str) -> None:
             assert r["memory_ceiling_percent"] == 100.0 * bw / mem, r
             assert r["network_ceiling_percent"] == 100.0 * bw / net, r
             assert r["binding_ceiling"] == ("network" if net < mem else "memory"), r
+        sm = p.get("summary", {})
+        if p["kind"] == "data":
+            mean = sm["mean"] * j["unit_bytes_per_s"]
+            assert math.isclose(sm["memory_ceiling_percent"], 100.0 * mean / mem, rel_tol=1e-9), sm
+            assert math.isclose(sm["network_ceiling_percent"], 100.0 * mean / net, rel_tol=1e-9), sm
+            assert sm["binding_ceiling"] == ("network" if net < mem else "memory"), sm
+        else:
+            assert "memory_ceiling_percent" not in sm, sm
 
 
 def one_node(path: str) -> None:
@@ -230,4 +262,4 @@ def frames(path: str, nodes: str) -> None:
 if __name__ == "__main__":
     sys.exit(dispatch({"stored": stored, "shares": shares, "text": text_lines, "meta_none": meta_none,
                        "memory": memory, "network": network, "json": json_report, "one_node": one_node,
-                       "none": none, "frames": frames}, sys.argv))
+                       "none": none, "frames": frames, "summary": summary}, sys.argv))

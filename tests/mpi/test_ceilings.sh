@@ -34,18 +34,20 @@ sed 's/^/# /' "$T/bench1" "$T/benchall" "$T/loop"
 
 # ---- 4 ranks on 2 fake nodes, --ceilings: the text report and the file -----
 mkdir "$T/d"
-fake 4 -d "$T/d" "${ARGS[@]}" --ceilings -o "$T/c.h5"
+fake 4 -d "$T/d" "${ARGS[@]}" --ceilings -v -o "$T/c.h5"
 check "2 nodes --ceilings: exits 0" [ "$RC" -eq 0 ]
 grep '^ceilings\|ceilings:' "$T/out" | sed 's/^/# /'
 check "2 nodes: the report prints the clients' ceilings" \
-    grep -q "^ceilings   memory .* network .* (every node sending to the next" "$T/out"
-check "2 nodes: a line per node, node1 and node2" \
-    bash -c 'grep -q "^ceilings   node 0 node1: memcpy one core" "$1" && grep -q "^ceilings   node 1 node2: " "$1"' _ "$T/out"
+    grep -qE "^ceilings +memory [0-9.]+ MiB/s \(memcpy, all cores\), network [0-9.]+ MiB/s .*summed over 2 nodes$" "$T/out"
+check "2 nodes -v: a line per node, node1 and node2" \
+    bash -c 'grep -qE "^ceilings +node 0 node1: memcpy one core" "$1" && grep -qE "^ceilings +node 1 node2: " "$1"' _ "$T/out"
 pycheck "2 nodes: ceilings stored per node (node1, node2), each rate > 0" ceilings stored "$T/c.h5" 2
 pycheck "2 nodes: each data repetition's percentages = bandwidth / stored ceilings, the binding one the lower" \
     ceilings shares "$T/c.h5" 2
-pycheck "2 nodes: the report's line under each data row says the stored percentages and binding" \
+pycheck "2 nodes -v: the report's line under each data row says the stored percentages and binding" \
     ceilings text "$T/c.h5" "$T/out"
+pycheck "2 nodes: the line under each data phase's summary row: its mean's shares and binding" \
+    ceilings summary "$T/c.h5" "$T/out"
 pycheck "2 nodes: metadata phases have no ceiling percentages" ceilings meta_none "$T/c.h5"
 pycheck "2 nodes: pfsbench.open's ceilings() and summary() read them as stored" ceilings frames "$T/c.h5" 2
 pycheck "2 nodes: memory within 1/8x-8x of bench_memcpy (one core each node, all cores summed)" \
@@ -64,9 +66,10 @@ pycheck "json: ceilings per node, and each data repetition's shares = bandwidth 
 par_wait one
 check "1 node --ceilings: exits 0" [ "$RC" -eq 0 ]
 check "1 node: no network between clients, said, not invented" \
-    grep -q "^ceilings   memory .*, no network between clients (one node)" "$T/out"
-check "1 node: each data row's line names memory binding, network: one node" \
-    bash -c '[ "$(grep -c "memory ceiling (binding), network: one node$" "$1")" = 4 ]' _ "$T/out"
+    grep -qE "^ceilings +memory [0-9.]+ MiB/s \(memcpy, all cores of [^;]+; one core [0-9.]+\), no network between clients \(one node\)$" "$T/out"
+check "1 node: no per-repetition lines without -v, a line per data phase's summary: memory binds, network: one node" \
+    bash -c '[ "$(grep -c "memory ceiling (binding), network: one node$" "$1")" = 2 ] && ! grep -q " ceilings: [0-9]" "$1"' _ "$T/out"
+pycheck "1 node: those lines say the mean's share of the stored ceiling" ceilings summary "$T/one.h5" "$T/out"
 pycheck "1 node: stored, network NaN, memory binds" ceilings one_node "$T/one.h5"
 par_wait none
 check "no --ceilings: exits 0" [ "$RC" -eq 0 ]

@@ -1,12 +1,14 @@
 #!/bin/bash
 # The text report's shape (issue 28): what scripts/demo.sh runs (its own
 # arguments, read from the script: 2 ranks, write,rewrite,read,reread, 3
-# repetitions, -e) prints at most 40 lines:
+# repetitions, -e, --ceilings) prints at most 40 lines besides the ceilings'
+# (one line before the phases, one under each phase's summary row):
 #   - the header (ranks, target, api, sizes, phases; --label printed);
 #   - a row per phase and repetition with MiB/s and IOPS;
 #   - a latency row per phase over its repetitions, merged, each in its own
 #     unit; per repetition, open/fsync/close and the slowest node only -v;
-#   - the summary last (then only the results line);
+#   - the summary last (then only the results line), each phase's share of
+#     the memory ceiling under its row;
 #   - -q: exactly the summary and the kept files' line, whose run id a
 #     scripted read then takes;
 #   - a metadata run's columns in files/s, its latencies in their own unit.
@@ -17,14 +19,19 @@ mkdir -p "$D"
 
 # The demo's arguments after -d "$dir" (its -o file aside).
 read -r -a DEMO <<<"$(sed -n 's/.*build\/pfsbench -d "$dir" \(.*\) \\$/\1/p' "$SRC/scripts/demo.sh")"
-check "the demo's arguments read from scripts/demo.sh" [ "${DEMO[*]}" = "-t 1m -b 64m -p write,rewrite,read,reread -i 3 -e" ]
+check "the demo's arguments read from scripts/demo.sh" \
+    [ "${DEMO[*]}" = "-t 1m -b 64m -p write,rewrite,read,reread -i 3 -e --ceilings" ]
 
 run_mpi 2 240 -d "$D" "${DEMO[@]}" -o "$T/demo.h5"
 cp "$T/out" "$T/demo.out"
-n=$(wc -l <"$T/demo.out")
-echo "# the demo's report: $n lines"
+n=$(grep -cv '^ceilings  \|^ \+ceilings: ' "$T/demo.out")
+echo "# the demo's report: $n lines besides the ceilings'"
 check "demo: exit 0" [ "$RC" -eq 0 ]
-check "demo: the report fits in 40 lines ($n)" [ "$n" -le 40 ]
+check "demo: the report fits in 40 lines besides the ceilings' ($n)" [ "$n" -le 40 ]
+check "demo: the ceilings: one node's memory, no network, before the phases" \
+    grep -qE '^ceilings +memory [0-9.]+ MiB/s \(memcpy, all cores of [^;]+; one core [0-9.]+\), no network between clients \(one node\)$' "$T/out"
+check "demo: each phase's share of the memory ceiling under its summary row" \
+    [ "$(grep -cE "^ +ceilings: the mean at [0-9.]+% of the clients' memory ceiling \(binding\), network: one node$" "$T/out")" -eq 4 ]
 check "demo: the header says what ran" sh -c "grep -qE '^ranks +2 on 1 node' '$T/out' && grep -qF 'target       $D ' '$T/out' &&
     grep -qE '^access .*, api posix, ' '$T/out' && grep -qE '^sizes +transfer 1 MiB, block 64 MiB per rank, total 128 MiB; MiB/s = 2\^20 bytes/s$' '$T/out' &&
     grep -qE '^phases +write,rewrite,read,reread x 3 repetitions$' '$T/out'"
@@ -38,10 +45,10 @@ check "demo: a latency row per phase, 3 x 128 transfers merged, in its own unit"
 check "demo: no open, fsync or close rows without -v" not grep -qE '^[a-z]+ +([0-9]+ +)?(open|fsync|close) ' "$T/out"
 check "demo: no per-repetition latency or slowest node without -v" \
     not grep -qE '^[a-z]+ +[0-9]+ +(write|rewrite|read|reread) +128 |slowest node|latency per repetition' "$T/out"
-check "demo: the latency table, then the summary, last: 4 rows and the results line" \
-    awk '/^latency +op / { l = NR } /^summary over repetitions/ { s = NR } END { exit !(l && s > l && NR == s + 6) }' "$T/out"
+check "demo: the latency table, then the summary, last: 4 rows, their ceilings and the results line" \
+    awk '/^latency +op / { l = NR } /^summary over repetitions/ { s = NR } END { exit !(l && s > l && NR == s + 10) }' "$T/out"
 check "demo: the summary's rows" \
-    [ "$(tail -n 5 "$T/out" | grep -cE '^(write|rewrite|read|reread) +3 +[0-9.]+ +([0-9.]+%|n/a) ')" -eq 4 ]
+    [ "$(tail -n 9 "$T/out" | grep -cE '^(write|rewrite|read|reread) +3 +[0-9.]+ +([0-9.]+%|n/a) ')" -eq 4 ]
 check "demo: the results line at the end" sh -c "tail -n 1 '$T/out' | grep -qE '^results +$T/demo.h5 /runs/000001 \(complete\)$'"
 
 # -v: per repetition, open, fsync, close and the slowest node; the timed region.
