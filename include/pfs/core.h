@@ -219,6 +219,11 @@ struct pfs_lines {
 /* Local. s without its leading white space, its trailing cut off in place. */
 char *pfs_trim(char *s);
 
+/* Local. A copy of s in memory of pfsbench's own malloc (NULL when out of
+ * memory). pfsbench calls neither strdup nor vasprintf: the sanitizer runs
+ * suppress leaks allocated inside those (Open MPI's), tests/sanitizers/lsan.supp. */
+char *pfs_strdup(const char *s);
+
 /* Local. Adds one line (fmt, without its newline), as far as it fits. */
 void pfs_lines_add(struct pfs_lines *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

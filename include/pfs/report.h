@@ -3,6 +3,7 @@
 #ifndef PFS_REPORT_H
 #define PFS_REPORT_H
 
+#include <stdarg.h>
 #include <stdio.h>
 
 #include "pfs/affinity.h"
@@ -107,6 +108,8 @@ static inline int pfs_run_warmup(const struct pfs_run_data *d, int phase)
 /* Local. Appends a warning line to d->warnings (the caller prints it).
  * Without memory for it, it goes to stderr alone, said to be unrecorded. */
 void pfs_run_warn(struct pfs_run_data *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* pfs_run_warn with its arguments in a va_list. */
+void pfs_run_vwarn(struct pfs_run_data *d, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 
 /* Local. Frees what the run data owns (its warnings and figures); what its
  * pointers lend (times, hosts, ...) stays the caller's. */

@@ -327,6 +327,13 @@ void pfs_lines_add(struct pfs_lines *l, const char *fmt, ...)
         l->buf[l->used++] = '\n', l->buf[l->used] = '\0';
 }
 
+char *pfs_strdup(const char *s)
+{
+    const size_t n = strlen(s) + 1;
+    char *copy = malloc(n);
+    return copy ? memcpy(copy, s, n) : NULL;
+}
+
 char *pfs_trim(char *s)
 {
     while (isspace((unsigned char)*s))

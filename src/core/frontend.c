@@ -13,6 +13,7 @@
 
 #include "frontend_int.h"
 #include "pfs/cmdline.h"
+#include "pfs/core.h"
 #include "pfs/units.h"
 
 static const char *const tools[] = {"ior", "mdtest", "iozone"};
@@ -63,7 +64,7 @@ void fe_add(struct fe *f, const char *word)
         f->v = v;
         f->cap = cap;
     }
-    if (!(f->v[f->n] = strdup(word))) {
+    if (!(f->v[f->n] = pfs_strdup(word))) {
         f->oom = 1;
         return;
     }

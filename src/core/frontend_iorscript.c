@@ -412,7 +412,7 @@ static int to_section(struct pfs_job_section *sec, int k, int at, int oc, char *
     if (!labelled) {
         char w[96];
         snprintf(w, sizeof(w), "--label=%s", sec->name);
-        if (!(v[oc] = strdup(w)))
+        if (!(v[oc] = pfs_strdup(w)))
             return -1;
         v[++sec->argc] = NULL;
     }
@@ -455,7 +455,7 @@ int pfs_iorscript_translate(const char *path, const char *text, int nranks, int 
                             struct pfs_jobfile *jf, struct pfs_frontend_extra *x, char *err, size_t len)
 {
     struct ctx *c = calloc(1, sizeof(*c));
-    char *copy = strlen(text) <= PFS_IORSCRIPT_MAX_BYTES ? strdup(text) : NULL;
+    char *copy = strlen(text) <= PFS_IORSCRIPT_MAX_BYTES ? pfs_strdup(text) : NULL;
     const char *tool = NULL;
     int first = pfs_frontend_detect(argc, argv, &tool), bad_at = -1;
     *jf = (struct pfs_jobfile){0};

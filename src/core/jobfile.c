@@ -57,7 +57,7 @@ static int push(struct words *v, const char *s, int line)
         v->line = l;
         v->cap = cap;
     }
-    if (!(v->w[v->n] = strdup(s)))
+    if (!(v->w[v->n] = pfs_strdup(s)))
         return -1;
     v->line[v->n++] = line;
     v->w[v->n] = NULL;
@@ -330,7 +330,7 @@ int pfs_jobfile_parse(const char *path, const char *text, int cli_argc, char **c
     *jf = (struct pfs_jobfile){0};
     if (len)
         err[0] = '\0';
-    char *copy = strdup(text ? text : "");
+    char *copy = pfs_strdup(text ? text : "");
     if (!copy) {
         pfs_lines_add(&e, "%s: out of memory", path);
         return -1;

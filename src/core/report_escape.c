@@ -126,26 +126,33 @@ const char *pfs_report_text_of(const char *s, char *buf, size_t len)
 }
 
 
+void pfs_run_vwarn(struct pfs_run_data *d, const char *fmt, va_list ap)
+{
+    va_list again;
+    va_copy(again, ap);
+    const int n = vsnprintf(NULL, 0, fmt, ap);
+    const size_t have = d->warnings ? strlen(d->warnings) : 0;
+    char *grown = n >= 0 ? realloc(d->warnings, have + (size_t)n + 2) : NULL;
+    if (!grown) {
+        fprintf(stderr, "pfsbench: warning (not recorded: out of memory): ");
+        vfprintf(stderr, fmt, again);
+        fputc('\n', stderr);
+        va_end(again);
+        return;
+    }
+    vsnprintf(grown + have, (size_t)n + 1, fmt, again);
+    va_end(again);
+    grown[have + (size_t)n] = '\n';
+    grown[have + (size_t)n + 1] = '\0';
+    d->warnings = grown;
+}
+
 void pfs_run_warn(struct pfs_run_data *d, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    char *line = NULL;
-    int n = vasprintf(&line, fmt, ap);
+    pfs_run_vwarn(d, fmt, ap);
     va_end(ap);
-    const size_t have = d->warnings ? strlen(d->warnings) : 0;
-    char *grown = n >= 0 ? realloc(d->warnings, have + (size_t)n + 2) : NULL;
-    if (!grown) {
-        fprintf(stderr, "pfsbench: warning (not recorded: out of memory): %s\n", n >= 0 ? line : fmt);
-        if (n >= 0)
-            free(line);
-        return;
-    }
-    memcpy(grown + have, line, (size_t)n);
-    grown[have + (size_t)n] = '\n';
-    grown[have + (size_t)n + 1] = '\0';
-    d->warnings = grown;
-    free(line);
 }
 
 void pfs_run_release(struct pfs_run_data *d)

@@ -555,14 +555,10 @@ void drv_record_warn(struct record *r, const char *fmt, ...)
 {
     if (!r->d)
         return;
-    char *w = NULL;
     va_list ap;
     va_start(ap, fmt);
-    const int n = vasprintf(&w, fmt, ap);
+    pfs_run_vwarn(r->d, fmt, ap);
     va_end(ap);
-    pfs_run_warn(r->d, "%s", n >= 0 ? w : fmt);
-    if (n >= 0)
-        free(w);
 }
 
 void drv_record_interrupted(struct record *r, int sig)
