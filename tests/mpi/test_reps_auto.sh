@@ -26,7 +26,7 @@ W=(-d "$D" -p write -e -t 256k -b 1m)
 delayed() {
     local np=$1 secs=$2 head=$3
     shift 4
-    LD_PRELOAD="$DELAY" PFS_DELAY_SECS="$secs" PFS_DELAY_HEAD="$head" run_mpi "$np" 120 "$@"
+    LD_PRELOAD="${LD_PRELOAD:+$LD_PRELOAD:}$DELAY" PFS_DELAY_SECS="$secs" PFS_DELAY_HEAD="$head" run_mpi "$np" 120 "$@"
 }
 
 # runattrs N: the attributes of run N's write phase as KEY=VALUE lines in $T/attrs.

@@ -89,7 +89,7 @@ check "holder: the lock file says '${host_pid%.*} ${host_pid##*.} $id'" \
 L=$T/lw
 mkdir -p "$L/a" "$L/b" "$L/res"
 cp "$T/base.h5" "$L/res/r.h5"
-timeout 240 mpirun -np 1 --oversubscribe --bind-to none -x LD_PRELOAD="$PFS_STALL_LIB" -x PFS_STALL_SECS=200 \
+timeout 240 mpirun -np 1 --oversubscribe --bind-to none -x LD_PRELOAD="${LD_PRELOAD:+$LD_PRELOAD:}$PFS_STALL_LIB" -x PFS_STALL_SECS=200 \
     -x PFS_STALL_UNTIL="$L/go" -x PFS_STALL_MARK="$L/held" "$PFSBENCH" -d "$L/a" "${ARGS[@]}" -o "$L/res/r.h5" \
     --label holder >"$L/out.a" 2>"$L/err.a" </dev/null &
 pa=$!

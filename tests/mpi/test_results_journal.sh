@@ -92,7 +92,7 @@ done
 # the commit and lists the new run.
 : "${PFS_STALL_LIB:?set PFS_STALL_LIB to the stall shim (ctest does)}"
 cp "$T/ten.h5" "$T/s.h5"
-timeout 120 mpirun -np 1 --oversubscribe --bind-to none -x LD_PRELOAD="$PFS_STALL_LIB" -x PFS_STALL_SECS=100 \
+timeout 120 mpirun -np 1 --oversubscribe --bind-to none -x LD_PRELOAD="${LD_PRELOAD:+$LD_PRELOAD:}$PFS_STALL_LIB" -x PFS_STALL_SECS=100 \
     -x PFS_STALL_UNTIL="$T/go" -x PFS_STALL_MARK="$T/held" "$PFSBENCH" -d "$D" "${ARGS[@]}" -o "$T/s.h5" \
     --label stalled >"$T/out.s" 2>"$T/err.s" </dev/null &
 pa=$!
@@ -105,7 +105,7 @@ touch "$T/go"
 wait "$pa"
 check "stalled: the run lands as run 11" grep -q "^results .* /runs/000011 (complete)" "$T/out.s"
 rm -f "$T/go" "$T/held"
-timeout 120 mpirun -np 1 --oversubscribe --bind-to none -x LD_PRELOAD="$PFS_STALL_LIB" -x PFS_STALL_SECS=100 \
+timeout 120 mpirun -np 1 --oversubscribe --bind-to none -x LD_PRELOAD="${LD_PRELOAD:+$LD_PRELOAD:}$PFS_STALL_LIB" -x PFS_STALL_SECS=100 \
     -x PFS_STALL_PATH=/s.h5 -x PFS_STALL_UNTIL="$T/go" -x PFS_STALL_MARK="$T/held" "$PFSBENCH" -d "$D" \
     "${ARGS[@]}" -o "$T/s.h5" --label stalled2 >"$T/out.s" 2>"$T/err.s" </dev/null &
 pa=$!
