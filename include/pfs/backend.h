@@ -96,8 +96,9 @@ struct pfs_backend {
     int (*check)(const struct pfs_config *cfg, char *err, size_t len);
     /* Local unless a backend says otherwise. Makes the per-run context
      * (*ctx, passed to open, errstr and md_*). env is what the layer above
-     * gives: the MPI-IO backend takes a pointer to the run's MPI_Comm; the
-     * core's backends take NULL. 0, or -1 with err set. */
+     * gives: a pointer to the run's MPI_Comm, which the MPI-IO and HDF5
+     * backends use and the core's ignore (a plain process, as the unit
+     * tests, may pass NULL). 0, or -1 with err set. */
     int (*init)(void **ctx, const struct pfs_config *cfg, const void *env, char *err, size_t len);
     void (*fini)(void *ctx);
 

@@ -2,7 +2,17 @@
  * driver's modules, and the functions they offer each other (prefix drv_;
  * the public API is pfs_main in pfs/mpi.h). Each function says whether it is
  * collective over c->comm or local. Module map (docs/architecture.md):
- *   run.c       pfs_main: the table of contents of a run; parse, checks, backend
+ *   dispatch.c  pfs_main: a front end's line, help, --clean, a job file, a sweep or one run
+ *   run.c       drv_run_one: the table of contents of a run; parse, checks, backend
+ *   job.c       -f JOBFILE: each section a run in this one MPI job
+ *   concurrent.c  a job file's concurrent groups, each section on its share of the nodes
+ *   sweep.c     --ranks LIST: a rank sweep inside one MPI job
+ *   jobend.c    a job's one JSON array or CSV header; its end after lost ranks
+ *   latency.c   histograms and time series merged per node, then on rank 0
+ *   swfile.c    --stonewall-file: read and shared before the phases, written after
+ *   ceiling.c   the network ring between node leaders; ceilings.c: --ceilings
+ *   backend_load.c  a MODULE backend's library, loaded on every rank
+ *   results_module.c  the results writer's module, loaded on rank 0 at first use
  *   failure.c   a rank's first failure; rank 0 names them
  *   agree.c     the watched allreduce/gather/wait, with a context of their own (agree.h)
  *   watchdog.c  the stall thread's glue and the job's end when a watchdog fires
@@ -112,10 +122,11 @@ struct drv_job {
     const struct drv_concurrent *concurrent; /* NULL: runs alone */
 };
 
-/* Rank 0's record of the run (NULL d elsewhere). record.c alone writes it:
+/* Rank 0's record of the run (NULL d elsewhere). record.c writes it:
  * drv_record_init (the run's start) and drv_record_fini bracket it, and the
- * other modules set what they learn through record.c's calls (the buffers
- * it hands out, gathered and lat, are filled by a phase's collectives). */
+ * other modules set what they learn through record.c's calls; the buffers
+ * it hands out (gathered, lat) are filled by a phase's collectives, and
+ * results_module.c sets the results writer's two function pointers. */
 struct record {
     struct pfs_run_data *d;
     struct pfs_run_data data;
