@@ -106,7 +106,7 @@ static const struct pfs_sch_field placement_fields[] = {
     MEMBER(struct pfs_placement_row, reads_from_rank, "reads_from_rank", I32, "",
            "whose file this rank reads in read phases (itself without `-C`)"),
     MEMBER(struct pfs_placement_row, reads_from_node, "reads_from_node", I32, "",
-           "whose file this rank reads in read phases (itself without `-C`)"),
+           "the node of the rank whose file this rank reads in read phases (its own without `-C`)"),
     MEMBER(struct pfs_placement_row, cpu_affinity, "cpu_affinity", STR, "",
            "the CPUs the rank may run on (`sched_getaffinity` of its main thread at start-up, as a Linux cpulist: "
            "`0-3,8`), as the launcher bound it (`mpirun --bind-to`, `srun --cpu-bind`, `taskset`); a list too long "
