@@ -99,6 +99,7 @@ struct pfs_config {
     int any_owner;          /* --clean: also other users' leftovers */
     double stall_warn;      /* seconds a call may block before it is warned about */
     double interval;        /* seconds per interval of the time series (the base; coarsened past the cap) */
+    int exemplars;          /* the slowest operations kept per phase and repetition, job-wide (0: none) */
     char job[PFS_PATH_MAX]; /* -f: a job file to run instead (pfs/jobfile.h) */
     int stop_on_error;      /* with -f */
     char ranks[PFS_PATH_MAX]; /* --ranks: a rank sweep's points ("" : none) */

@@ -56,7 +56,7 @@ struct pfs_exemplar_key {
 };
 
 struct pfs_exemplars {
-    uint32_t k;     /* how many to keep, 1 .. PFS_EXEMPLAR_MAX */
+    uint32_t k;     /* how many to keep, 0 (none: off) .. PFS_EXEMPLAR_MAX */
     uint32_t n;     /* how many are kept, <= k: e[0 .. n-1], in no order */
     uint64_t thr;   /* an operation shorter than this is not among the k slowest */
     uint64_t seen;  /* operations offered (after a merge: their sum) */
@@ -64,7 +64,9 @@ struct pfs_exemplars {
     struct pfs_exemplar_key h[PFS_EXEMPLAR_MAX]; /* a min-heap of n keys: h[0] is the weakest kept */
 };
 
-/* Local. Empties x and makes it keep k (clamped to 1 .. PFS_EXEMPLAR_MAX). */
+/* Local. Empties x and makes it keep k (at most PFS_EXEMPLAR_MAX). k 0
+ * keeps none: the threshold is then UINT64_MAX, so the add costs its one
+ * compare and nothing is kept (--exemplars 0). */
 void pfs_exemplar_init(struct pfs_exemplars *x, unsigned k);
 
 /* Local. The slow path of pfs_exemplar_add: seq is the operation's ordinal. */

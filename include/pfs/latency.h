@@ -15,6 +15,7 @@
 
 #include <stdint.h>
 
+#include "pfs/exemplar.h"
 #include "pfs/hist.h"
 
 /* The operations a phase times. A data phase: each transfer (OP), each
@@ -62,6 +63,11 @@ struct pfs_phase_lat {
     uint32_t nint;
     struct pfs_tslot *run_ts;               /* [nint]: every stream, with the coarse histogram */
     struct pfs_node_tslot *node_ts;         /* [nint * nnodes]: [interval][node] */
+    /* The job's slowest operations (--exemplars), slowest first: op is the
+     * PFS_LAT_* kind, start_ns from the phase's t0 on its rank (placed on
+     * rank 0's clock as the time series are: t0 + start_ns), host the node. */
+    struct pfs_exemplar *ex;                /* [nex] */
+    unsigned nex;
 };
 
 static inline const struct pfs_node_tslot *pfs_lat_node_ts(const struct pfs_phase_lat *l, uint32_t i, int node)

@@ -14,6 +14,7 @@
 #include "pfs/backend.h"
 #include "pfs/config.h"
 #include "pfs/core.h"
+#include "pfs/exemplar.h"
 #include "pfs/hist.h"
 #include "pfs/latency.h"
 
@@ -35,11 +36,17 @@ struct pfs_failure {
 };
 
 /* One stream's latency record of one phase (reset at its start): a
- * histogram per operation kind (PFS_LAT_*) and the time series of what it
- * completed per interval. About 360 KiB with the default cap. */
+ * histogram per operation kind (PFS_LAT_*), the time series of what it
+ * completed per interval, and its slowest operations (--exemplars: ex.k of
+ * them, 0 for none; op is the PFS_LAT_* kind, start_ns from the phase's
+ * t0_ns). About 364 KiB with the default cap. */
 struct pfs_stream_lat {
     struct pfs_hist h[PFS_LAT_KINDS];
     struct pfs_tseries ts;      /* t0 = 0: times are seconds since the phase's t0_ns */
+    struct pfs_exemplars ex;    /* ex.k survives pfs_stream_lat_begin */
+    int32_t file;               /* what the exemplars' file is: the stream whose data file the phase's
+                                 * transfers were on (-1: the shared file); in a metadata phase the
+                                 * stream itself (offset is then the item's number) */
 };
 
 struct pfs_stream {
@@ -153,11 +160,16 @@ void pfs_thread_cpu_since(const struct pfs_cpu *a, struct pfs_times *t);
 /* Local. Empties s's latency record for a new phase. */
 void pfs_stream_lat_begin(struct pfs_stream *s);
 
-/* Local. Counts one operation of kind k that took lat_ns into s's record. */
-static inline void pfs_stream_lat_add(struct pfs_stream *s, int k, uint64_t lat_ns)
+/* Local. Counts one operation of kind k, from begin_ns to end_ns
+ * (pfs_now_ns), into s's record: its histogram and, when among the
+ * slowest, its exemplars (start from t0_ns, the phase's; no offset). */
+static inline void pfs_stream_lat_add(struct pfs_stream *s, int k, uint64_t begin_ns, uint64_t end_ns,
+                                      uint64_t t0_ns)
 {
-    if (s->lat)
-        pfs_hist_add(&s->lat->h[k], lat_ns);
+    if (!s->lat)
+        return;
+    pfs_hist_add(&s->lat->h[k], end_ns - begin_ns);
+    pfs_exemplar_add(&s->lat->ex, (uint32_t)k, 0, 0, begin_ns > t0_ns ? begin_ns - t0_ns : 0, end_ns - begin_ns);
 }
 
 /* Seconds on this host's realtime clock. */

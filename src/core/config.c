@@ -3,6 +3,7 @@
  * warnings and the trap table of other tools' letters are config_check.c's. */
 #define _GNU_SOURCE
 #include "pfs/config.h"
+#include "pfs/exemplar.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -37,6 +38,7 @@ void pfs_config_defaults(struct pfs_config *cfg)
     cfg->straggler = 0.8;
     cfg->threads = 1;
     cfg->iodepth = 1;
+    cfg->exemplars = PFS_EXEMPLAR_K_DEFAULT;
     cfg->files = 1000;
     cfg->seeks = 8000;
     cfg->reorder_nodes = 1;

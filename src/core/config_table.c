@@ -71,6 +71,7 @@ const struct pfs_opt pfs_opt_table[] = {
     {"progress", 0, T_FLAG, OFF(progress), 0, 0, "1", NULL, "show the live progress line even when stdout is not a terminal", .key = NULL},
     {"timeout", 0, T_DOUBLE, OFF(timeout), 0.001, 1e9, NULL, "SECS", "watchdog: abort (exit 3) naming the ranks a phase waits for past SECS (default off)", DESC("timeout", 24, "seconds")},
     {"interval", 0, T_DOUBLE, OFF(interval), 0.01, 3600, NULL, "SECS", "time series: bytes, operations and latency per node every SECS (default 1; coarsened past 512 intervals)", DESC("interval", 32, "seconds")},
+    {"exemplars", 0, T_INT, OFF(exemplars), 0, 64, NULL, "K", "the K slowest operations of each phase across the job (rank, host, thread, op, file, offset, length, start, duration): in the results file and --format json, printed with -v; 0: none (default 16)", DESC("exemplars", 53, NULL)},
     {"stall-warn", 0, T_DOUBLE, OFF(stall_warn), 0.01, 1e9, NULL, "SECS", "warn of a call blocked SECS or longer, e.g. on a storage server that stopped answering (default 10)", DESC("stall_warn", 25, "seconds")},
     {"force", 0, T_FLAG, OFF(force), 0, 0, "1", NULL, "accept a world-writable DIR without the sticky bit", .key = NULL},
     {"job", 'f', T_STRING, OFF(job), 0, 0, NULL, "JOBFILE", "run every [section] of a job file (fio's syntax: pfsbench's long options, or fio's bs, size, rw ...) in this one MPI job", .key = NULL},

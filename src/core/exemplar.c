@@ -36,7 +36,9 @@ int pfs_exemplar_cmp(const struct pfs_exemplar *a, const struct pfs_exemplar *b)
  * slow path then decides. */
 static void set_threshold(struct pfs_exemplars *x)
 {
-    if (x->n < x->k)
+    if (x->k == 0)
+        x->thr = UINT64_MAX; /* off: only a duration of UINT64_MAX reaches the slow path, which keeps none */
+    else if (x->n < x->k)
         x->thr = 0;
     else
         x->thr = x->h[0].dur_ns == UINT64_MAX ? UINT64_MAX : x->h[0].dur_ns + 1;
@@ -45,7 +47,8 @@ static void set_threshold(struct pfs_exemplars *x)
 void pfs_exemplar_init(struct pfs_exemplars *x, unsigned k)
 {
     memset(x, 0, sizeof(*x));
-    x->k = k < 1 ? 1 : k > PFS_EXEMPLAR_MAX ? PFS_EXEMPLAR_MAX : k;
+    x->k = k > PFS_EXEMPLAR_MAX ? PFS_EXEMPLAR_MAX : k;
+    set_threshold(x);
 }
 
 /* Heap order: a parent ranks after (is weaker than) its children. Both
@@ -81,6 +84,8 @@ static void sift_down(struct pfs_exemplar_key *h, unsigned n, unsigned i, struct
 /* Keeps c if it ranks before the weakest kept (or there is room). */
 static void offer(struct pfs_exemplars *x, const struct pfs_exemplar *c)
 {
+    if (x->k == 0)
+        return;
     if (x->n < x->k) {
         x->e[x->n] = *c;
         sift_up(x->h, x->n, key_of(c, x->n));

@@ -12,6 +12,7 @@ void pfs_lat_free(struct pfs_phase_lat *l)
     free(l->node_op);
     free(l->run_ts);
     free(l->node_ts);
+    free(l->ex);
     memset(l, 0, sizeof(*l));
 }
 

@@ -63,6 +63,7 @@ void pfs_stream_lat_begin(struct pfs_stream *s)
     for (int k = 0; k < PFS_LAT_KINDS; k++)
         pfs_hist_reset(&s->lat->h[k]);
     pfs_ts_reset(&s->lat->ts, 0);
+    pfs_exemplar_init(&s->lat->ex, s->lat->ex.k);
 }
 
 void pfs_stream_fail(struct pfs_stream *s, const char *op, const char *path, uint64_t off, int err, int sig,

@@ -68,7 +68,7 @@ static void data_close(const struct pfs_phase_ctx *p, struct pfs_stream *s, cons
         if (rc < 0)
             pfs_loop_backend_fail(p, s, "fsync", l->path, PFS_NO_OFFSET, -rc);
         uint64_t c1 = pfs_now_ns();
-        pfs_stream_lat_add(s, PFS_LAT_FSYNC, c1 - c0);
+        pfs_stream_lat_add(s, PFS_LAT_FSYNC, c0, c1, p->t0_ns);
         c0 = c1;
     }
     if (l->fh) {
@@ -76,7 +76,7 @@ static void data_close(const struct pfs_phase_ctx *p, struct pfs_stream *s, cons
         rc = p->be->close(l->fh);
         if (rc < 0)
             pfs_loop_backend_fail(p, s, "close", l->path, PFS_NO_OFFSET, -rc);
-        pfs_stream_lat_add(s, PFS_LAT_CLOSE, pfs_now_ns() - c0);
+        pfs_stream_lat_add(s, PFS_LAT_CLOSE, c0, pfs_now_ns(), p->t0_ns);
     }
     t->close_end = pfs_now();
     mark(s, NULL);
@@ -217,12 +217,14 @@ void pfs_stream_xfer(const struct pfs_phase_ctx *p, struct pfs_stream *s, const 
 
     memset(t, 0, sizeof(*t));
     pfs_stream_lat_begin(s);
+    if (s->lat)
+        s->lat->file = p->cfg->shared ? -1 : l.writer;
     t->open_start = pfs_now();
     pfs_thread_cpu(&l.cpu0); /* the CPU window inside the span's */
     uint64_t o0 = pfs_now_ns();
     l.fh = data_open(p, s, x, l.path);
     if (l.fh)
-        pfs_stream_lat_add(s, PFS_LAT_OPEN, pfs_now_ns() - o0);
+        pfs_stream_lat_add(s, PFS_LAT_OPEN, o0, pfs_now_ns(), p->t0_ns);
     t->open_end = pfs_now();
     n = loop_clock(&l, x, n, o0);
     if (l.collective && p->agree_open) {

@@ -286,6 +286,8 @@ static inline void complete(struct loop *l, struct pfs_io *io, int timed, uint64
     if (l->lat) {
         const uint64_t lat = now - io->t0_ns;
         pfs_hist_add(&l->lat->h[PFS_LAT_OP], lat);
+        /* One compare unless it is among the slowest so far. */
+        pfs_exemplar_add(&l->lat->ex, PFS_LAT_OP, io->off, io->len, io->t0_ns - l->t0_ns, lat);
         /* On the span's clock, pattern work out (as close_end's): the series
          * is fitted to that span after the phase. */
         pfs_ts_add(&l->lat->ts, 1e-9 * (double)(now - l->t0_ns) - l->vt, io->res > 0 ? (uint64_t)io->res : 0, lat);
@@ -368,8 +370,10 @@ static void __attribute__((noinline)) sync_group(struct loop *l)
     mark(l->s, "fsync");
     int rc = p->be->fsync(l->fh);
     const uint64_t now = pfs_now_ns();
-    if (l->lat)
+    if (l->lat) {
         pfs_hist_add(&l->lat->h[PFS_LAT_FSYNC], now - l->last_ns);
+        pfs_exemplar_add(&l->lat->ex, PFS_LAT_FSYNC, 0, 0, l->last_ns - l->t0_ns, now - l->last_ns);
+    }
     l->last_ns = now;
     l->sync_next += l->sync_every;
     mark(l->s, l->op);

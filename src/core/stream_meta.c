@@ -89,12 +89,15 @@ static uint64_t md_items(struct pfs_md_walk *w, uint64_t from, uint64_t to, uint
         if (i == 0)
             mark(s, pfs_phase_desc(kind)->op);
         const uint64_t b0 = t->bytes;
-        md_one(w, i, item_of(w, i));
+        const uint64_t item = item_of(w, i);
+        md_one(w, i, item);
         const uint64_t now = pfs_now_ns();
         if (s->fail.failed)
             break;
         if (s->lat) { /* one clock read per file: the end of one is the start of the next */
             pfs_hist_add(&s->lat->h[PFS_LAT_OP], now - w->last);
+            /* offset: the item (file or directory) number, length: its bytes */
+            pfs_exemplar_add(&s->lat->ex, PFS_LAT_OP, item, t->bytes - b0, w->last - p->t0_ns, now - w->last);
             pfs_ts_add(&s->lat->ts, 1e-9 * (double)(now - p->t0_ns), t->bytes - b0, now - w->last);
         }
         w->last = now;
@@ -152,6 +155,8 @@ void pfs_md_run(const struct pfs_phase_ctx *p, struct pfs_stream *s, const struc
 
     memset(t, 0, sizeof(*t));
     pfs_stream_lat_begin(s);
+    if (s->lat)
+        s->lat->file = w.owner;
     struct pfs_cpu cpu0;
     pfs_thread_cpu(&cpu0);
     t->open_start = t->open_end = pfs_now();

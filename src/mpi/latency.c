@@ -6,7 +6,8 @@
  *      out as a message: struct pfs_stream_lat, then its slots);
  *   2. MPI_Ireduce over the node's communicator (the topology's) to its
  *      lowest rank, with a merge operation (histograms add; time series
- *      align their intervals);
+ *      align their intervals; the exemplars, tagged with their rank,
+ *      thread, node and file first, keep the K slowest of both);
  *   3. the node leaders agree on one interval for all (the coarsest any
  *      node had to take) and on the phase's span (rank 0's: the first open
  *      and the last close of any stream, from the times gathered just
@@ -46,6 +47,7 @@ static void block_merge(struct pfs_stream_lat *dst, const struct pfs_stream_lat 
     struct pfs_tseries d = block_ts(dst), s = block_ts(src);
     (void)pfs_ts_merge(&d, &s); /* the same base interval everywhere: --interval */
     dst->ts = d;
+    pfs_exemplar_merge(&dst->ex, &src->ex); /* the K slowest of both: any tree gives the same */
 }
 
 /* The MPI operation: inout += in, block by block. */
@@ -70,6 +72,8 @@ struct pfs_stream_lat *drv_lat_alloc(const struct pfs_config *cfg)
     b->ts.slot = block_slots(b);
     for (int k = 0; k < PFS_LAT_KINDS; k++)
         pfs_hist_reset(&b->h[k]);
+    pfs_exemplar_init(&b->ex, (unsigned)cfg->exemplars);
+    b->file = -1;
     return b;
 }
 
@@ -161,7 +165,8 @@ static void store(struct ctx *c, struct pfs_phase_lat *out, const struct pfs_str
     out->node_op = calloc((size_t)K, sizeof(struct pfs_hist));
     out->run_ts = calloc(nint ? nint : 1, sizeof(struct pfs_tslot));
     out->node_ts = calloc((size_t)(nint ? nint : 1) * (size_t)K, sizeof(struct pfs_node_tslot));
-    if (!out->run || !out->node_op || !out->run_ts || !out->node_ts) {
+    out->ex = calloc(run->ex.n ? run->ex.n : 1, sizeof(struct pfs_exemplar));
+    if (!out->run || !out->node_op || !out->run_ts || !out->node_ts || !out->ex) {
         pfs_lat_free(out); /* the phase's bandwidth is still recorded; its latency is not */
         return;
     }
@@ -181,6 +186,7 @@ static void store(struct ctx *c, struct pfs_phase_lat *out, const struct pfs_str
     out->start = start;
     out->end = end;
     out->nint = nint;
+    out->nex = run->ex.n ? pfs_exemplar_sorted(&run->ex, out->ex) : 0;
     out->valid = 1;
 }
 
@@ -230,6 +236,12 @@ void drv_lat_collect(struct ctx *c, struct pfs_phase_lat *out, int failed, doubl
     if (failed || !l->ready || c->threads < 1)
         return; /* the same on every rank: a rank without its records failed the set-up */
     struct pfs_stream_lat *mine = c->streams[0].lat;
+    /* Each stream's exemplars learn whose they are before they travel. */
+    for (int i = 0; i < c->threads; i++) {
+        struct pfs_stream_lat *sl = c->streams[i].lat;
+        if (sl)
+            pfs_exemplar_tag(&sl->ex, c->rank, c->streams[i].thread, c->topo.node, sl->file, NULL, NULL);
+    }
     for (int i = 1; i < c->threads; i++)
         if (c->streams[i].lat)
             block_merge(mine, c->streams[i].lat);

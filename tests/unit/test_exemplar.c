@@ -137,9 +137,19 @@ static void test_threshold(void **state)
     assert_memory_equal(&x, &before, sizeof(x)); /* only the count moved */
     pfs_exemplar_add(&x, 0, 99, 1, 99, 11);
     assert_int_equal(x.thr, 12);
-    /* k is clamped */
+    /* k 0 keeps none, even of the longest duration; k is clamped above */
     pfs_exemplar_init(&x, 0);
-    assert_int_equal(x.k, 1);
+    assert_int_equal(x.k, 0);
+    assert_true(x.thr == UINT64_MAX);
+    pfs_exemplar_add(&x, 0, 1, 1, 1, 5);
+    pfs_exemplar_add(&x, 0, 2, 1, 2, UINT64_MAX);
+    assert_int_equal(x.n, 0);
+    assert_int_equal(x.seen, 2);
+    struct pfs_exemplars full;
+    pfs_exemplar_init(&full, 4);
+    pfs_exemplar_add(&full, 0, 3, 1, 3, 7);
+    pfs_exemplar_merge(&x, &full);
+    assert_int_equal(x.n, 0);
     pfs_exemplar_init(&x, 100000);
     assert_int_equal(x.k, PFS_EXEMPLAR_MAX);
 }
