@@ -65,6 +65,21 @@ struct pfs_cache_side {
  * close, at PFS_PC_WARN_FRACTION or more. */
 enum pfs_cache_call { PFS_CACHE_QUIET, PFS_CACHE_MEMFS, PFS_CACHE_RESIDENT, PFS_CACHE_DIRTY };
 
+/* One of the job's slowest operations of a repetition (--exemplars), as
+ * every output gives it: the schema's "exemplar" table. host and op point
+ * into the run's data and static names. */
+struct pfs_exemplar_row {
+    int32_t rep, rank;
+    const char *host;
+    int32_t thread;
+    const char *op;               /* the phase's name for its own operations, else open, fsync, close */
+    int32_t file;                 /* the stream whose data file (-1: the shared one); metadata: whose files */
+    uint64_t offset, length;      /* metadata: the file's number and its bytes */
+    int32_t target;               /* the storage target; -1: unknown */
+    double start;                 /* s since the epoch on rank 0's clock (as times' open_start) */
+    uint64_t duration_ns;
+};
+
 /* One phase, one repetition. Arrays of nnodes ([K]) and nstreams ([N])
  * live in one block (mem). */
 struct pfs_rep_figs {
@@ -111,6 +126,8 @@ struct pfs_rep_figs {
     int lat_slowest;              /* the node whose op p99 is largest (the first of equals); -1: none */
     double lat_slowest_p99;       /* its p99, ns (0 with -1) */
     double *ts_edge;              /* [lat->nint + 1]: interval i is [ts_edge[i], ts_edge[i + 1]) */
+    struct pfs_exemplar_row *ex;  /* [nex]: the job's slowest operations, slowest first */
+    unsigned nex;
     /* The page cache: the run's figure and each node's [K]. */
     struct pfs_pc_fig cache, *node_cache;
     struct pfs_cache_side resident, dirty;

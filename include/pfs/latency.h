@@ -64,8 +64,9 @@ struct pfs_phase_lat {
     struct pfs_tslot *run_ts;               /* [nint]: every stream, with the coarse histogram */
     struct pfs_node_tslot *node_ts;         /* [nint * nnodes]: [interval][node] */
     /* The job's slowest operations (--exemplars), slowest first: op is the
-     * PFS_LAT_* kind, start_ns from the phase's t0 on its rank (placed on
-     * rank 0's clock as the time series are: t0 + start_ns), host the node. */
+     * PFS_LAT_* kind, start_ns ns since the epoch on rank 0's clock (its
+     * rank's realtime plus its clock correction, as the times'), host the
+     * node. */
     struct pfs_exemplar *ex;                /* [nex] */
     unsigned nex;
 };

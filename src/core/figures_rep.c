@@ -10,7 +10,7 @@
 
 /* Carves r's arrays out of one block at base, in the order of their
  * alignment; base NULL only measures. Returns the bytes needed. */
-static size_t layout(struct pfs_rep_figs *r, char *base, size_t K, size_t N, size_t edges)
+static size_t layout(struct pfs_rep_figs *r, char *base, size_t K, size_t N, size_t edges, size_t nex)
 {
     size_t off = 0;
 #define TAKE(ptr, n)                                                                                               \
@@ -30,6 +30,7 @@ static size_t layout(struct pfs_rep_figs *r, char *base, size_t K, size_t N, siz
     TAKE(r->node_lat, K);
     TAKE(r->stream_bw, N);
     TAKE(r->ts_edge, edges);
+    TAKE(r->ex, nex);
     TAKE(r->node_straggler, K);
 #undef TAKE
     return off;
@@ -137,6 +138,25 @@ void pfs_figs_lat_summary(const struct pfs_hist *h, struct pfs_lat_sum *o)
     o->mean_ns = sm[PFS_HS_MEAN];
 }
 
+/* The exemplars as the outputs give them: whose host, which operation,
+ * the start in s since the epoch on rank 0's clock. */
+static void exemplars(struct pfs_rep_figs *r, const struct pfs_run_data *d, int p, int rep,
+                      const struct pfs_phase_lat *l)
+{
+    r->nex = l->nex;
+    for (unsigned i = 0; i < l->nex; i++) {
+        const struct pfs_exemplar *e = &l->ex[i];
+        const int k = (int)e->op;
+        r->ex[i] = (struct pfs_exemplar_row){
+            .rep = rep, .rank = e->rank, .thread = e->thread, .file = e->file, .target = e->target,
+            .host = e->rank >= 0 && e->rank < d->nranks ? d->hosts[e->rank] : "",
+            .op = k == PFS_LAT_OP ? pfs_phase_name(d->cfg->phases[p]) : pfs_lat_kind_name(k),
+            .offset = e->offset, .length = e->length, .duration_ns = e->dur_ns,
+            .start = 1e-9 * (double)e->start_ns,
+        };
+    }
+}
+
 /* The summaries per kind and per node, the slowest node by p99 (the
  * summary's p99 is pfs_hist_quantile's 0.99) and the intervals' edges. */
 static void latency(struct pfs_rep_figs *r, const struct pfs_phase_lat *l, int K)
@@ -201,18 +221,20 @@ int pfs_figs_rep_compute(struct pfs_rep_figs *r, const struct pfs_figures *f, co
     const struct pfs_phase_lat *l = pfs_run_lat(d, p, rep);
     const int meta = pfs_phase_is_meta(d->cfg->phases[p]), ns = pfs_run_nstreams(d);
     const size_t K = (size_t)(f->nnodes > 0 ? f->nnodes : 1), N = (size_t)(ns > 0 ? ns : 1);
-    const size_t edges = l ? (size_t)l->nint + 1 : 0;
+    const size_t edges = l ? (size_t)l->nint + 1 : 0, nex = l ? l->nex : 0;
     memset(r, 0, sizeof(*r));
-    r->mem = calloc(1, layout(r, NULL, K, N, edges));
+    r->mem = calloc(1, layout(r, NULL, K, N, edges, nex));
     struct pfs_node_span *sp = calloc(K, sizeof(*sp));
     if (!r->mem || !sp) {
         free(r->mem), free(sp);
         r->mem = NULL;
         return -1;
     }
-    layout(r, r->mem, K, N, edges);
+    layout(r, r->mem, K, N, edges, nex);
     if (!l)
         r->ts_edge = NULL;
+    else
+        exemplars(r, d, p, rep, l);
     aggregate(r, d, p, rep, t);
     pfs_node_spans(t, pfs_run_stream_nodes(d), ns, d->nnodes, sp);
     nodes(r, d, meta, t, sp);

@@ -131,8 +131,10 @@ void pfs_report_latency(FILE *out, const struct pfs_run_data *d)
             lat_cells(out, s);
             fputc('\n', out);
         }
-    if (v)
+    if (v) {
         text_per_rep(out, d);
+        pfs_report_exemplars(out, d);
+    }
 }
 
 /* ---- JSON ---- */

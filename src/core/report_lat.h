@@ -13,6 +13,15 @@
  * "slowest_node_p99_ns" and "slowest_node" (null when not recorded). */
 void pfs_report_lat_json(FILE *out, const struct pfs_run_data *d, int phase, int rep);
 
+/* JSON: ", \"exemplars\": [...]", the repetition's slowest operations
+ * (report_exemplar.c), each an object of the schema's "exemplar" fields;
+ * null when latencies were not recorded. */
+void pfs_report_exemplars_json(FILE *out, const struct pfs_run_data *d, int phase, int rep);
+
+/* Text, -v: the table of every repetition's slowest operations (nothing
+ * when none were kept). */
+void pfs_report_exemplars(FILE *out, const struct pfs_run_data *d);
+
 /* CSV: the columns appended after the existing ones (header, with its
  * leading comma, and one row's fields, each with its leading comma). */
 void pfs_report_lat_csv_head(FILE *out);

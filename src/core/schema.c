@@ -200,6 +200,36 @@ static const struct pfs_sch_field lat_sum_fields[] = {
 #define LAT_SUM_UNITS                                                                                              \
     "count: operations; sum_ns, min_ns .. max_ns, mean_ns: ns (percentiles nearest-rank, within 1/128)"
 
+/* ---- the job's slowest operations of a phase (--exemplars) ---- */
+
+static const struct pfs_sch_field exemplar_fields[] = {
+    MEMBER(struct pfs_exemplar_row, rep, "rep", I32, "", "repetition, from 0"),
+    MEMBER(struct pfs_exemplar_row, rank, "rank", I32, "", "the rank that did it"),
+    MEMBER(struct pfs_exemplar_row, host, "host", STR, "", "its host (as `placement`)"),
+    MEMBER(struct pfs_exemplar_row, thread, "thread", I32, "", "its stream's thread on the rank (0 with one)"),
+    MEMBER(struct pfs_exemplar_row, op, "op", STR, "",
+           "the phase's name (`write`, `read`, `create` ...) for the phase's own operations (a transfer, a file's "
+           "operation), else `open`, `fsync` or `close` of a data file"),
+    MEMBER(struct pfs_exemplar_row, file, "file", I32, "",
+           "the stream whose data file it was on (-1: the `--shared` file); in a metadata phase the stream whose "
+           "small files"),
+    MEMBER(struct pfs_exemplar_row, offset, "offset", U64, "bytes",
+           "in the file (0 for open, fsync and close); in a metadata phase the file's (or directory's) number"),
+    MEMBER(struct pfs_exemplar_row, length, "length", U64, "bytes",
+           "bytes asked for (0 for open, fsync and close); in a metadata phase the bytes it moved"),
+    MEMBER(struct pfs_exemplar_row, target, "target", I32, "",
+           "the storage target that served it; -1: unknown (no target provider is wired into the run yet)"),
+    MEMBER(struct pfs_exemplar_row, start, "start", F64, "s",
+           "when it was issued, s since the epoch on rank 0's clock (its rank's clock plus its "
+           "`clock_correction`, as `times`' `open_start`)"),
+    MEMBER(struct pfs_exemplar_row, duration_ns, "duration_ns", U64, "ns", "from its issue to its completion"),
+};
+
+#define EXEMPLAR_UNITS                                                                                             \
+    "one row per operation, every repetition's slowest first (rep, then duration_ns descending); start: s since "   \
+    "the epoch on rank 0's clock; duration_ns: ns; offset, length: bytes (metadata: the file's number, its "        \
+    "bytes); file: the stream whose file (-1: shared); target: -1 unknown; host, op: text (UTF-8)"
+
 /* ---- a phase group's datasets ---- */
 
 #define PC_RES "bytes of the files the phase read, probed before it (streams whose probe measured)"
@@ -311,6 +341,10 @@ static const struct pfs_sch_field latency_fields[] = {
         "the `op` kind's operations per bucket, per node (its streams merged). Chunked [1][min(K,8)][B], deflate 4"),
     RECORD("node_latency_summary", "[R][K]", "latency_summary", LAT_SUM_UNITS, LAT,
            "as `latency_summary`, per node"),
+    RECORD("exemplars", "[E]", "exemplar", EXEMPLAR_UNITS, LAT,
+           "the job's `--exemplars` slowest operations of each repetition (min(K, operations) rows per repetition, "
+           "none with `--exemplars 0`), slowest first; ties go to the lower rank, thread, then the earlier "
+           "operation"),
     NODE(node_cpu_user, double, 0, "cpu_user", F64, "s", "s: user CPU of the node's streams' threads", ALWAYS,
          CPU_MEAN),
     NODE(node_cpu_sys, double, 0, "cpu_sys", F64, "s", "s: system CPU of the node's streams' threads", ALWAYS,
@@ -438,6 +472,8 @@ const struct pfs_sch_table pfs_schema[] = {
     TABLE("summary", PFS_SCH_COMPOUND, "/summary", struct pfs_summary_row, SUMMARY_UNITS, summary_fields),
     TABLE("latency_summary", PFS_SCH_COMPOUND, "/runs/NNNNNN/phases/NN_<phase>/latency_summary",
           struct pfs_lat_sum, LAT_SUM_UNITS, lat_sum_fields),
+    TABLE("exemplar", PFS_SCH_COMPOUND, "/runs/NNNNNN/phases/NN_<phase>/exemplars", struct pfs_exemplar_row,
+          EXEMPLAR_UNITS, exemplar_fields),
     TABLE("phase_datasets", PFS_SCH_DATASETS, "/runs/NNNNNN/phases/NN_<phase>", struct pfs_rep_figs, NULL,
           phase_fields),
     TABLE("latency_datasets", PFS_SCH_DATASETS, "/runs/NNNNNN/phases/NN_<phase>", struct pfs_rep_figs, NULL,

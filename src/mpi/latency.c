@@ -236,11 +236,19 @@ void drv_lat_collect(struct ctx *c, struct pfs_phase_lat *out, int failed, doubl
     if (failed || !l->ready || c->threads < 1)
         return; /* the same on every rank: a rank without its records failed the set-up */
     struct pfs_stream_lat *mine = c->streams[0].lat;
-    /* Each stream's exemplars learn whose they are before they travel. */
+    /* Each stream's exemplars learn whose they are before they travel, and
+     * their start moves from the phase's t0 on this rank's monotonic clock
+     * to ns since the epoch on rank 0's clock, as the times' open_start
+     * (this rank's realtime at t0 plus its clock correction). */
+    const double t0_real = c->lat.t0 + c->topo.clock_corr;
+    const uint64_t t0_epoch_ns = t0_real > 0 ? (uint64_t)(t0_real * 1e9) : 0;
     for (int i = 0; i < c->threads; i++) {
         struct pfs_stream_lat *sl = c->streams[i].lat;
-        if (sl)
-            pfs_exemplar_tag(&sl->ex, c->rank, c->streams[i].thread, c->topo.node, sl->file, NULL, NULL);
+        if (!sl)
+            continue;
+        pfs_exemplar_tag(&sl->ex, c->rank, c->streams[i].thread, c->topo.node, sl->file, NULL, NULL);
+        for (unsigned j = 0; j < sl->ex.n; j++)
+            sl->ex.e[j].start_ns += t0_epoch_ns;
     }
     for (int i = 1; i < c->threads; i++)
         if (c->streams[i].lat)

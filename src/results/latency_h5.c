@@ -237,6 +237,37 @@ static int write_timeseries(hid_t pg, const struct pfs_run_data *d, int p, int R
     return rc;
 }
 
+/* ---- the exemplars: one table, every repetition's rows in turn ---- */
+
+static int write_exemplars(hid_t g, const struct pfs_run_data *d, int p, int R)
+{
+    size_t n = 0;
+    for (int rep = 0; rep < R; rep++) {
+        const struct pfs_rep_figs *r = pfs_figs_rep(&d->fig, p, rep);
+        n += r && r->lat ? r->nex : 0;
+    }
+    struct pfs_exemplar_row *rows = calloc(n ? n : 1, sizeof(*rows));
+    if (!rows)
+        return -1;
+    size_t at = 0;
+    for (int rep = 0; rep < R; rep++) {
+        const struct pfs_rep_figs *r = pfs_figs_rep(&d->fig, p, rep);
+        if (r && r->lat && r->nex) {
+            memcpy(rows + at, r->ex, r->nex * sizeof(*rows));
+            at += r->nex;
+        }
+    }
+    const struct pfs_sch_table *tb = pfs_schema_table("exemplar");
+    hid_t t = pfs_res_compound(tb, tb->size, NULL, NULL);
+    hid_t ft = pfs_res_packed(t);
+    const hsize_t dims = (hsize_t)n;
+    int rc = pfs_res_write_typed(g, "exemplars", ft, t, 1, &dims, rows, tb->units);
+    H5Tclose(ft);
+    H5Tclose(t);
+    free(rows);
+    return rc;
+}
+
 int pfs_res_write_latency(hid_t g, const struct pfs_run_data *d, int p)
 {
     const int R = d->fig.phase[p].reps;
@@ -247,5 +278,6 @@ int pfs_res_write_latency(hid_t g, const struct pfs_run_data *d, int p)
     rc |= write_run_hists(g, d, p, R);
     rc |= write_node_hists(g, d, p, R);
     rc |= write_timeseries(g, d, p, R);
+    rc |= write_exemplars(g, d, p, R);
     return rc;
 }

@@ -1029,6 +1029,7 @@ struct lat_fixture {
     struct pfs_phase_lat lat[4]; /* 2 phases x 2 reps */
     struct pfs_hist run[PFS_LAT_KINDS];
     struct pfs_hist node_op[2];
+    struct pfs_exemplar ex[2];
 };
 
 static struct lat_fixture *lat_fill(struct fixture *f, uint64_t fsync_ns)
@@ -1057,6 +1058,13 @@ static struct lat_fixture *lat_fill(struct fixture *f, uint64_t fsync_ns)
     l->valid = 1;
     l->nnodes = 2;
     l->node_op = lf->node_op;
+    /* The two slowest: a write of rank 1 at 1.5 s, then rank 0's close. */
+    lf->ex[0] = (struct pfs_exemplar){.dur_ns = 5000000, .start_ns = 1500000000, .offset = 8192, .length = 4096,
+                                      .op = PFS_LAT_OP, .rank = 1, .thread = 0, .host = 0, .file = 1, .target = -1};
+    lf->ex[1] = (struct pfs_exemplar){.dur_ns = 30000, .start_ns = 2000000, .op = PFS_LAT_CLOSE, .rank = 0,
+                                      .file = 0, .target = -1};
+    l->ex = lf->ex;
+    l->nex = 2;
     for (int r = 0; r < 4; r++) {
         f->times[r].cpu_user = 0.5;
         f->times[r].cpu_sys = 0.25;
@@ -1148,6 +1156,17 @@ static void test_latency_text(void **state)
     assert_non_null(lat_row(s, "write", 1, "write"));
     assert_non_null(lat_row(s, "write", 0, "open"));
     assert_non_null(strstr(s, "slowest node p99 5.00 ms: node 1 (node2); CPU user 2.000 s, sys 1.000 s\n"));
+    /* -v: the exemplars' table, slowest first */
+    const char *ex = strstr(s, "\nslowest operations of each repetition, job-wide (--exemplars ");
+    assert_non_null(ex);
+    const char *ew = strstr(ex, "\nwrite        0    1 ");
+    const char *ec = strstr(ex, "\nwrite        0    0 ");
+    assert_non_null(ew);
+    assert_non_null(ec);
+    assert_true(ew < ec);
+    assert_non_null(strstr(ew, "   0 write     1          8192     4096 "));
+    assert_non_null(strstr(ew, "      5000.0\n"));
+    assert_non_null(strstr(ec, "   0 close     0             0        0 "));
     if (max_line_width(s) > 100)
         fputs(s, stderr);
     assert_true(max_line_width(s) <= 100);
@@ -1218,11 +1237,17 @@ static void test_latency_json(void **state)
     assert_true(fabs(strtod(p999 + 11, NULL) - 5e6) <= 5e6 / 128);
     assert_non_null(strstr(op, "\"max_ns\": 5000000, \"mean_ns\": "));
     assert_non_null(strstr(op, "\"fsync\": {\"count\": 0, \"min_ns\": 0,"));
-    assert_non_null(strstr(op, "\"slowest_node_p99_ns\": 5000000, \"slowest_node\": 1, \"nodes\""));
+    assert_non_null(strstr(op, "\"slowest_node_p99_ns\": 5000000, \"slowest_node\": 1, \"exemplars\": [{\"rep\": 0, "
+                               "\"rank\": 1, \"host\": "));
+    assert_non_null(strstr(op, "\"thread\": 0, \"op\": \"write\", \"file\": 1, \"offset\": 8192, \"length\": 4096, "
+                               "\"target\": -1, \"start\": 1.5, \"duration_ns\": 5000000}, {\"rep\": 0, \"rank\": 0, "));
+    assert_non_null(strstr(op, "\"op\": \"close\", \"file\": 0, \"offset\": 0, \"length\": 0, \"target\": -1, "
+                               "\"start\": 0.002, \"duration_ns\": 30000}], \"nodes\""));
     /* Repetition 1 recorded none: null, not zeros. */
     const char *r1 = strstr(w + 1, "{\"rep\": 1");
     assert_non_null(r1);
-    assert_non_null(strstr(r1, "\"latency\": null, \"slowest_node_p99_ns\": null, \"slowest_node\": null"));
+    assert_non_null(strstr(r1, "\"latency\": null, \"slowest_node_p99_ns\": null, \"slowest_node\": null, "
+                               "\"exemplars\": null"));
     free(s);
     free(lf);
 }
