@@ -82,6 +82,10 @@ TIMELINE_COLUMNS = _KEY + [("rep", "i8"), ("interval", "i8"), ("t_start_s", "f8"
                            ("interval_s", "f8"), ("node", "i8"), ("host", "O"), ("bytes", "i8"), ("ops", "i8"),
                            ("bandwidth", "f8"), ("iops", "f8"), ("p50_ns", "f8"), ("p99_ns", "f8"),
                            ("max_ns", "f8")]
+# The job's slowest operations (--exemplars): the file's `exemplars` fields, start as start_s (run-relative).
+EXEMPLAR_COLUMNS = _KEY + [("rep", "i8"), ("rank", "i8"), ("host", "O"), ("thread", "i8"), ("op", "O"), ("file", "i8"),
+                           ("offset", "u8"), ("length", "u8"), ("target", "i8"), ("start_s", "f8"),
+                           ("duration_ns", "i8")]
 # One row per run: where it came from, what it was, the options that shape what it measured
 # ("T": a time of day, ISO 8601 text in the file; a pandas Timestamp (UTC) in a frame).
 RUN_ATTRS: Spec = [("ranks", "i8"), ("nodes", "i8"), ("threads", "i8"), ("streams", "i8"), ("phases", "O"),
@@ -461,6 +465,29 @@ def _timeline(run: Run, cols: Columns) -> None:
             cols.add(n * K, **d)
 
 
+def _exemplars(run: Run, cols: Columns) -> None:
+    """Each phase's `exemplars` rows as stored (every repetition's, slowest
+    first), their start relative to the run's start."""
+    for p in run.phases:
+        pg = p.group
+        if p.reps == 0 or "exemplars" not in pg or pg["exemplars"].ndim != 1:
+            continue
+        ex = pg["exemplars"][()]
+        names = ex.dtype.names or ()
+        if len(ex) == 0:
+            continue
+        d: Dict[str, Any] = dict(_key(run, p))
+        for k in ("rep", "rank", "thread", "file", "offset", "length", "target", "duration_ns"):
+            if k in names:
+                d[k] = ex[k]
+        for k in ("host", "op"):
+            if k in names:
+                d[k] = np.array([text(x) for x in ex[k]], dtype=object)
+        if "start" in names:
+            d["start_s"] = ex["start"] - run.t0
+        cols.add(len(ex), **d)
+
+
 def _placement_rows(run: Run, cols: Columns) -> None:
     pl = run.placement_table
     if pl is None or len(pl) == 0:
@@ -527,6 +554,7 @@ FRAMES: Dict[str, Tuple[Spec, Callable[[Run, Columns], None], str]] = {
     "hist": (HIST_COLUMNS, lambda r, c: _hist(r, c, False), "latency"),
     "node_hist": (NODE_HIST_COLUMNS, lambda r, c: _hist(r, c, True), "latency"),
     "timeline": (TIMELINE_COLUMNS, _timeline, "timeline"),
+    "exemplars": (EXEMPLAR_COLUMNS, _exemplars, "exemplars"),
     "placement": (PLACEMENT_COLUMNS, _placement_rows, "placement"),
     "ceilings": (CEILINGS_COLUMNS, _ceilings, "ceilings"),
     "runs": (RUNS_COLUMNS, _runs, "runs_frame"),

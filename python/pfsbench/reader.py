@@ -206,6 +206,10 @@ class Run:
         """One row per node (none without --ceilings); see Results.ceilings."""
         return frames.frame("ceilings", [self], as_frame)
 
+    def exemplars(self, as_frame: bool = True) -> Frame:
+        """The slowest operations of each phase and repetition; see Results.exemplars."""
+        return frames.frame("exemplars", [self], as_frame)
+
 
 _Held = TypeVar("_Held", bound="RunsHeld")
 
@@ -390,6 +394,18 @@ class Results(RunsHeld):
         grid edge). Empty for files written before the time series was
         recorded."""
         return frames.frame("timeline", self.runs, as_frame)
+
+    def exemplars(self, as_frame: bool = True) -> Frame:
+        """The job's --exemplars slowest operations: one row per run, phase,
+        repetition and operation, slowest first within each repetition:
+        rank, host, thread, op (the phase's name for its own operations,
+        else open, fsync or close), file (the stream whose data file; -1 the
+        shared one; in a metadata phase the stream whose files, offset then
+        the file's number), offset, length (bytes), target (-1: unknown),
+        start_s (relative to the run's start, as timeline's t_start_s) and
+        duration_ns. Empty for files written before they were recorded and
+        runs with --exemplars 0."""
+        return frames.frame("exemplars", self.runs, as_frame)
 
     def runs_frame(self, as_frame: bool = True) -> Frame:
         """One row per run: file (the path as opened), run, run_id, label,

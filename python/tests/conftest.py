@@ -113,7 +113,7 @@ def make_old(path):
             for pname, pg in g["phases"].items():
                 for k in list(pg.keys()):
                     if k.startswith("latency") or k.startswith("node_latency") or k in (
-                            "timeseries", "cpu_user", "cpu_sys", "ops", "rate", "node_rate"):
+                            "timeseries", "cpu_user", "cpu_sys", "ops", "rate", "node_rate", "exemplars"):
                         del pg[k]
                 if "latency_kinds" in pg.attrs:
                     del pg.attrs["latency_kinds"]

@@ -207,6 +207,31 @@ def test_timeline(files):
         assert set(tl[tl.run == 1].host) == set(r.runs[0].hosts.values())
 
 
+def test_exemplars(files):
+    """min(16, operations) per phase and repetition, slowest first, within the
+    repetition's span, each on its rank's host; run 1 has 2 threads per rank."""
+    with pfsbench.open(files["new"]) as r:
+        ex = r.exemplars()
+        check_columns(ex, frames.EXEMPLAR_COLUMNS)
+        ops = r.latency().groupby(["run", "index", "rep"])["count"].sum()
+        s = r.summary().set_index(["run", "index", "rep"])
+        hosts = {(int(x.run), int(x["rank"])): x.host for _, x in r.placement().iterrows()}
+        got = ex.groupby(["run", "index", "rep"])
+        assert len(got) == len(s) == len(ops)
+        for key, g in got:
+            assert len(g) == min(16, int(ops.loc[key])), key
+            d = g.duration_ns.tolist()
+            assert d == sorted(d, reverse=True) and d[0] > 0, key
+            row = s.loc[key]
+            assert (g.start_s >= row.start_s - 0.01).all() and (g.start_s <= row.end_s).all(), key
+            assert all(hosts[(key[0], int(k))] == h for k, h in zip(g["rank"], g.host)), key
+            assert set(g.op) <= {row.phase, "open", "fsync", "close"}, (key, set(g.op))
+        assert set(ex[ex.run == 1].thread) <= {0, 1} and (ex.target == -1).all()
+        assert ex.dtypes["duration_ns"] == np.int64
+        raw = r.exemplars(as_frame=False)
+        assert sorted(raw) == sorted(name for name, _ in frames.EXEMPLAR_COLUMNS)
+
+
 def test_placement(files):
     with pfsbench.open(files["new"]) as r:
         p = r.placement()
@@ -225,7 +250,7 @@ def test_old_file(files):
         for c in ("ops", "rate", "iops", "p50_ns", "p99_ns", "cpu_user", "cpu_sys", "cpu_percent"):
             assert s[c].isna().all(), c
         assert str(s.ops.dtype) == "float64"
-        for what in ("latency", "timeline"):
+        for what in ("latency", "timeline", "exemplars"):
             df = getattr(r, what)()
             assert len(df) == 0 and len(df.columns) > 0, what
         assert len(r.latency(hist=True)) == 0 and len(r.latency(per_node=True)) == 0
