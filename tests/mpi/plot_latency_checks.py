@@ -92,6 +92,19 @@ def latency(results: str, csv_path: str) -> None:
         assert x[-1] == max(summ[r, 0]["max_ns"] for r in range(len(summ))), name
 
 
+def exemplars(results: str, csv_path: str) -> None:
+    """Each phase's line carries its stored exemplars of the phase's own
+    operation, every repetition's, as ticks (the CSV's exemplar points)."""
+    rows = read_csv(csv_path)
+    ph = h5py.File(results, "r")["runs/000001/phases"]
+    for g in ph.values():
+        name = text(g.attrs["phase"])
+        ex = g["exemplars"][()]
+        want = sorted(int(e["duration_ns"]) for e in ex if text(e["op"]) == name)
+        got = sorted(int(float(r["x_ns"])) for r in rows if r["series"] == name and r["point"] == "exemplar")
+        assert want and got == want, (name, got, want)
+
+
 def rep0(results: str, csv_path: str) -> None:
     rows = read_csv(csv_path)
     ph = h5py.File(results, "r")["runs/000001/phases"]
@@ -124,11 +137,12 @@ def make_old(results: str) -> None:
     for run in f["runs"].values():
         for g in run["phases"].values():
             for k in ("latency", "latency_bucket_lo", "latency_bucket_hi", "latency_summary", "node_latency",
-                      "node_latency_summary", "timeseries", "cpu_user", "cpu_sys"):
+                      "node_latency_summary", "timeseries", "cpu_user", "cpu_sys", "exemplars"):
                 if k in g:
                     del g[k]
 
 
 if __name__ == "__main__":
     sys.exit(dispatch({"timeline": timeline, "latency": latency, "rep0": rep0, "per_node": per_node, "svg": svg,
+                       "exemplars": exemplars,
                        "make_old": make_old}, sys.argv))

@@ -6,7 +6,8 @@
 # and ops sum to each phase's, per node too; each step is an interval's bytes
 # over its overlap with the phase, and the steps span the phase from its
 # first open to its last close; each CDF rises to 1.0 with its
-# count = the phase's ops, percentiles = pfsbench's summary), several runs
+# count = the phase's ops, percentiles = pfsbench's summary, the stored slowest
+# operations as ticks), several runs
 # compared, 1 node per line, and a file from before latencies and time series
 # (datasets deleted in a copy): a clear message and exit 2, no traceback.
 . "$PFS_TESTS/mpi/lib.sh"
@@ -56,6 +57,7 @@ check "timeline SVG: the phases labelled (repetitions numbered)" \
     sh -c "grep -qF 'write #1' '$T/tl.svg' && grep -qF 'delete #0' '$T/tl.svg'"
 check "timeline SVG: a legend entry per node, with its host" \
     sh -c "grep -qF 'node 0 (node1)' '$T/tl.svg' && grep -qF 'node 1 (node2)' '$T/tl.svg'"
+check "timeline SVG: the stored slowest operations marked" svg_has "$T/tl.svg" "slowest operation of a repetition"
 plot timeline "$R" -o "$T/last"
 check "timeline -o PREFIX: PNG and SVG of the last run" \
     sh -c "[ \"\$(cat '$T/out')\" = \"wrote $T/last.png
@@ -76,6 +78,8 @@ check "latency SVG: p50, p99 and p99.9 labelled" \
 check "latency SVG: says where the CDF steps are" svg_has "$T/lat.svg" "bucket's upper edge"
 
 pycheck "latency CSV: a CDF per phase ending at 1.0 with count = ops, percentiles = pfsbench's" plot_latency latency "$R" "$T/lat.csv"
+pycheck "latency CSV: each phase's stored exemplars as its ticks" plot_latency exemplars "$R" "$T/lat.csv"
+check "latency SVG: the exemplars' ticks in the legend" svg_has "$T/lat.svg" "slowest operations stored (--exemplars)"
 plot latency "$R" --run 1 --rep 0 -o "$T/rep1.svg" --data-csv "$T/rep1.csv"
 check "latency --rep 0: exit 0" rc_is 0
 pycheck "latency --rep 0: p50, p99, p99.9 = latency_summary of repetition 0" plot_latency rep0 "$R" "$T/rep1.csv"

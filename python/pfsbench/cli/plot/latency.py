@@ -1,6 +1,7 @@
 """pfs-plot latency: latency CDFs (log x) from the histograms pfsbench
 stores, a line per phase, per node (--per node) or per run (several
---run); p50, p99 and p99.9 marked as pfsbench reports them; below, the
+--run); p50, p99 and p99.9 marked as pfsbench reports them, the stored
+slowest operations (--exemplars) as ticks on the top edge; below, the
 tail (1 - CDF, log y) unless --no-tail."""
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from matplotlib.lines import Line2D
 
 from ... import rows as R
 from ...reader import Phase, Run
+from ...text import text
 from ..common import Usage
 from ..names import phase_name
 from ..table import Data
@@ -89,6 +91,17 @@ def _phases(run: Run, a: argparse.Namespace, per: str, notes: List[str]) -> List
     return [p for p in groups if not a.phase or p.phase == a.phase]
 
 
+def _exemplars(pg: Any, phase: str, kind: str, rr: List[int]) -> Any:
+    """The durations (ns) of the phase's stored exemplars (--exemplars) of the
+    kind shown, in repetitions rr; empty for a file without them."""
+    if "exemplars" not in pg or pg["exemplars"].ndim != 1 or len(pg["exemplars"]) == 0:
+        return np.empty(0)
+    ex = pg["exemplars"][()]
+    want = phase if kind == "op" else kind
+    keep = np.array([text(o) == want for o in ex["op"]], dtype=bool) & np.isin(ex["rep"], rr)
+    return ex["duration_ns"][keep].astype(float)
+
+
 def _run_series(data: Data, run: Run, a: argparse.Namespace, per: str, ki: int, notes: List[str],
                 edges: List[Any]) -> List[Series]:
     """The lines of one run; edges gets the histograms' bucket edges (lo, hi)."""
@@ -114,7 +127,8 @@ def _run_series(data: Data, run: Run, a: argparse.Namespace, per: str, ki: int, 
             "all nodes" if per == "node" else "run %d%s" % (run.number, " (%s)" % lab if lab else ""))
         series.append({"name": name, "run": run.number, "phase": p.phase, "node": "", "h": h,
                        "min": float(sm["min_ns"][cnt].min()), "max": float(sm["max_ns"][cnt].max()),
-                       "straggler": False, "merged": per == "node"})
+                       "straggler": False, "merged": per == "node",
+                       "ex": _exemplars(pg, p.phase, a.kind, rr)})
     return series
 
 
@@ -208,6 +222,9 @@ def _draw(ax: Any, axt: Optional[Any], marked: List[Series], u: Units) -> Tuple[
         if axt is not None:  # the same CDF as the fraction above each latency, log y: the tail apart
             axt.plot(s["x"] / u.div, 1.0 - s["y"], color=s["colour"], linewidth=s["lw"], linestyle=s.get("ls", "-"),
                      zorder=4)
+        if len(s.get("ex", ())):  # the slowest operations stored: ticks on the CDF's top edge
+            ax.plot(s["ex"] / u.div, np.ones(len(s["ex"])), marker="|", markersize=10, markeredgewidth=1.2,
+                    color=s["colour"], linestyle="none", zorder=6, clip_on=False)
         for q, x in s["q"]:
             # p50 labelled on the CDF; p99 and p99.9, which the CDF squeezes under 1.0, on the tail panel.
             on = axt if axt is not None and q > 0.5 else ax
@@ -224,7 +241,7 @@ def _draw(ax: Any, axt: Optional[Any], marked: List[Series], u: Units) -> Tuple[
     return handles, ann
 
 
-def _legend_extra(handles: List[Any], node_lines: List[Series], many: bool) -> None:
+def _legend_extra(handles: List[Any], node_lines: List[Series], many: bool, exemplars: int) -> None:
     if many:
         ns = sum(1 for s in node_lines if s["straggler"])
         handles.insert(0, Line2D([0], [0], color="#9a9a9a", linewidth=0.8, label="each node (%d)" % len(node_lines)))
@@ -232,6 +249,9 @@ def _legend_extra(handles: List[Any], node_lines: List[Series], many: bool) -> N
             handles.insert(1, Line2D([0], [0], color=WARM[0], linewidth=1.0, label="straggler nodes (%d)" % ns))
     handles.append(Line2D([0], [0], color="#555555", marker="o", linestyle="none", markersize=4.5,
                           label="markers: p50 (circle), p99 (square), p99.9 (triangle)"))
+    if exemplars:
+        handles.append(Line2D([0], [0], color="#555555", marker="|", linestyle="none", markersize=10,
+                              label="ticks at the top: the %d slowest operations stored (--exemplars)" % exemplars))
 
 
 def _axes(ax: Any, axt: Optional[Any], series: List[Series], u: Units) -> None:
@@ -301,6 +321,8 @@ def _write_data(path: str, series: List[Series]) -> None:
             out.append([s["name"], s["run"], s["phase"], s["node"], "edge", "%.0f" % x, int(c), "%.9g" % y])
         for q, x in s["q"]:
             out.append([s["name"], s["run"], s["phase"], s["node"], "p%g" % (q * 100), "%.1f" % x, "", q])
+        for x in s.get("ex", ()):
+            out.append([s["name"], s["run"], s["phase"], s["node"], "exemplar", "%.0f" % x, "", ""])
     write_csv(path, ["series", "run", "phase", "node", "point", "x_ns", "cum_count", "fraction"], out)
 
 
@@ -317,7 +339,7 @@ def plot_latency(data: Data, a: argparse.Namespace) -> List[str]:
     many = len(node_lines) > MANY_NODES
     marked = _assign([ax] + ([axt] if axt is not None else []), series, per, many, u.div)
     handles, ann = _draw(ax, axt, marked, u)
-    _legend_extra(handles, node_lines, many)
+    _legend_extra(handles, node_lines, many, sum(len(s.get("ex", ())) for s in marked))
     _axes(ax, axt, series, u)
     ax.set_title(a.title or _title(data, a, per, series), fontsize=9)
     fig.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, 0.0), fontsize=8, frameon=False,

@@ -1,7 +1,8 @@
 """pfs-plot timeline: bandwidth (and with --iops operations/s) per node
 over the time of one run, from its time series: a step per interval, the
 phases as bands, a node drawn as a straggler in the phases where pfsbench
-flagged it; above MANY_NODES nodes, thin grey lines, the p10-p90 band and
+flagged it, the stored slowest operations (--exemplars) as ticks at their
+start on the bottom panel's top edge; above MANY_NODES nodes, thin grey lines, the p10-p90 band and
 the median node."""
 
 from __future__ import annotations
@@ -151,6 +152,26 @@ def _each(ax: Any, X: Any, Y: Any, SM: Any, strag_in: Dict[int, List[str]], host
     return handles if legend else []
 
 
+def _exemplars(ax: Any, run: Run, T0: float) -> List[Any]:
+    """The stored slowest operations (--exemplars) as ticks on the panel's top
+    edge at their start; the slowest of each repetition taller. Legend handles."""
+    ex = run.exemplars(as_frame=False)
+    if len(ex["start_s"]) == 0:
+        return []
+    tr = blended_transform_factory(ax.transData, ax.transAxes)
+    x = ex["start_s"] + run.t0 - T0
+    first = np.ones(len(x), dtype=bool)
+    first[1:] = (ex["index"][1:] != ex["index"][:-1]) | (ex["rep"][1:] != ex["rep"][:-1])
+    ax.plot(x[~first], np.full(int((~first).sum()), 1.0), transform=tr, marker="|", markersize=7,
+            color="#555555", linestyle="none", clip_on=False, zorder=6)
+    ax.plot(x[first], np.full(int(first.sum()), 1.0), transform=tr, marker="v", markersize=6, color=WARM[0],
+            linestyle="none", clip_on=False, zorder=7)
+    return [Line2D([0], [0], color=WARM[0], marker="v", linestyle="none", markersize=6,
+                   label="slowest operation of a repetition"),
+            Line2D([0], [0], color="#555555", marker="|", linestyle="none", markersize=7,
+                   label="the others kept (--exemplars)")]
+
+
 def _frame(ax: Any, what: str, Y: Any, segs: List[Seg], T0: float, unit: str) -> None:
     top = float(np.nanmax(Y)) if np.isfinite(Y).any() else 0.0
     ax.set_ylim(0, top * 1.06 if top > 0 else 1.0)
@@ -232,6 +253,7 @@ def plot_timeline(data: Data, a: argparse.Namespace) -> List[str]:
         handles += (_many(ax, X, Y, SM, strag_in, pi == 0) if K > MANY_NODES
                     else _each(ax, X, Y, SM, strag_in, run.hosts, pi == 0))
         _frame(ax, what, Y, segs, T0, unit)
+    handles += _exemplars(axes[-1], run, T0)
     axes[-1].set_xlabel("time since the run's first phase started (s)")
     texts = _phase_names(axes[0], segs, T0, a.names)
     fig.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.0, 0.93), fontsize=8,
