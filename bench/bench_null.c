@@ -1,8 +1,10 @@
 /* What pfsbench's transfer loop costs per transfer, without I/O: the null
  * backend driven by pfs_stream_run (the write phase) in a plain process (no MPI).
  *
- *   bench_null [N [ORDER [REPS]]]   ORDER: seq (default), random, deadline
- *   (a clock read per transfer), verify (a write that fills 64-byte patterns)
+ *   bench_null [N [ORDER [REPS [K]]]]   ORDER: seq (default), random, deadline
+ *   (a clock read per transfer), verify (a write that fills 64-byte patterns);
+ *   K: the stream keeps a latency record, as pfsbench's do (histograms, time
+ *   series, --exemplars K: 0 keeps none); -1 (default): no record
  *
  * Prints the median of 5 runs of N transfers (default 10,000,000) in ns per
  * transfer. For instructions per transfer, run it under callgrind at two
@@ -41,8 +43,9 @@ int main(int argc, char **argv)
     uint64_t n = argc > 1 ? strtoull(argv[1], NULL, 10) : 10000000ULL;
     const char *order = argc > 2 ? argv[2] : "seq";
     int reps = argc > 3 ? atoi(argv[3]) : 5;
-    if (n == 0 || reps < 1 || reps > 99) {
-        fprintf(stderr, "usage: bench_null [N [seq|random|deadline|verify [REPS]]]\n");
+    int k = argc > 4 ? atoi(argv[4]) : -1;
+    if (n == 0 || reps < 1 || reps > 99 || k < -1 || k > PFS_EXEMPLAR_MAX) {
+        fprintf(stderr, "usage: bench_null [N [seq|random|deadline|verify [REPS [K: -1 .. 64]]]]\n");
         return 2;
     }
     static struct pfs_config cfg; /* static: large, and zeroed */
@@ -66,6 +69,16 @@ int main(int argc, char **argv)
     static struct pfs_stream s;
     static unsigned char buf[64] __attribute__((aligned(64)));
     s.buf = buf;
+    if (k >= 0) { /* a record as the MPI layer gives each stream (drv_lat_alloc) */
+        s.lat = calloc(1, sizeof(*s.lat));
+        if (!s.lat || pfs_ts_init(&s.lat->ts, 0, 1.0, PFS_TS_CAP_DEFAULT) != 0) {
+            fprintf(stderr, "bench_null: no memory for the latency record\n");
+            return 1;
+        }
+        for (int i = 0; i < PFS_LAT_KINDS; i++)
+            pfs_hist_reset(&s.lat->h[i]);
+        pfs_exemplar_init(&s.lat->ex, (unsigned)k);
+    }
     snprintf(s.path, sizeof(s.path), "/nonexistent/pfsbench.null.0");
     snprintf(s.rd_path, sizeof(s.rd_path), "%s", s.path);
     double ns[100];
@@ -80,7 +93,10 @@ int main(int argc, char **argv)
         }
     }
     qsort(ns, (size_t)reps, sizeof(double), cmp);
-    printf("null backend, %s, %llu transfers x %d: median %.2f ns per transfer (min %.2f, max %.2f)\n", order,
+    char rec[48] = "";
+    if (k >= 0)
+        snprintf(rec, sizeof(rec), ", latency record, exemplars %d", k);
+    printf("null backend, %s%s, %llu transfers x %d: median %.2f ns per transfer (min %.2f, max %.2f)\n", order, rec,
            (unsigned long long)n, reps, ns[reps / 2], ns[0], ns[reps - 1]);
     pfs_backend_fini(&pfs_backend_null, ctx);
     return 0;
