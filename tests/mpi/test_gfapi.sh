@@ -1,0 +1,123 @@
+#!/bin/bash
+# --api gfapi (GlusterFS through libgfapi) on a 2-brick volume of this
+# machine (tests/lib/glusterfs.sh), with -d on its FUSE mount: write and
+# read with --verify at 2 ranks, a file per process and shared, and the
+# bytes seen through the FUSE mount equal to the bytes the results file
+# reports (and read back right through FUSE by --api posix --verify); a byte
+# corrupted through FUSE between a kept write and a read-only --verify run
+# is caught and named; nothing is left after a run without -k; an existing
+# --file-name is refused (exit 2, untouched); the server's own error (root
+# squashed: EACCES) named with rank, host, path and offset; what it cannot
+# do refused before anything is made: -d off a GlusterFS mount, another
+# --gfapi-volume, --direct, an unreachable server. The latency histograms
+# and time series count every transfer.
+# A pfsbench built without libgfapi (-DPFS_WITH_GFAPI=OFF) is checked for
+# its refusal alone. Exits 77 (skipped, said loudly) where the harness
+# cannot start a volume (no root, FUSE or gluster packages).
+. "$(dirname "$0")/lib.sh"
+. "$PFS_TESTS/lib/glusterfs.sh"
+mkdir -p "$T/local"
+CHK=gfapi
+# run_id_of: the kept run's id, from its report
+run_id_of() { sed -n 's/.*read them again with --run-id \([A-Za-z0-9_-]*\)).*/\1/p' "$T/out"; }
+# fuse_bytes DIR ID: the bytes of the run's data files, read through the FUSE mount
+fuse_bytes() { cat "$1"/pfsbench."$2".[0-9s]* 2>/dev/null | wc -c; }
+reported() { "$PY" "$PFS_TESTMPI/gfapi_checks.py" bytes "$T/r.h5" "$1" 2>&1; }
+refused() { # refused WHAT DIR: exit 2, one error line naming WHAT, nothing made in DIR
+    check "$1: exit 2" [ "$RC" -eq 2 ]
+    check "$1: says why ($(head -c 300 "$T/err"))" grep -q -- "$2" "$T/err"
+    check "$1: nothing created" [ -z "$(ls -A "$3")" ]
+}
+
+# --- built without libgfapi: refused by name, exit 2, nothing made
+if "$PFSBENCH" --help | grep -q "^  gfapi  *not built: "; then
+    run_mpi 2 60 -d "$T/local" -a gfapi --no-results
+    refused "not built" "error: --api gfapi: this pfsbench was built without it (libglusterfs-dev at build time)" "$T/local"
+    echo "# --api gfapi is not built here: only its refusal was checked"
+    finish
+    exit
+fi
+
+# --- -d off a GlusterFS mount: refused before anything is made (no volume needed)
+run_mpi 2 60 -d "$T/local" -a gfapi -o "$T/r.h5"
+refused "-d on a local file system" "--api gfapi: -d $T/local is not on a GlusterFS FUSE mount" "$T/local"
+check "-d on a local file system: no results file" [ ! -e "$T/r.h5" ]
+
+RC=0
+gl_start 2 || RC=$?
+[ "$RC" -eq 77 ] && exit 77
+[ "$RC" -eq 0 ] || { echo "FAIL - glusterfs: the volume did not start (rc $RC)"; exit 1; }
+gl_mount "$T/m" || { echo "FAIL - glusterfs: the client did not mount"; exit 1; }
+M=${GL_MOUNTS[0]}
+echo "# volume $GL_VOL on $GL_HOST, mounted at $M; glusterd up ${GL_T_UP} s, volume ${GL_T_CREATE} s, mount ${GL_T_MOUNT} s"
+
+# --- write and read with --verify at 2 ranks; the bytes through FUSE = the bytes reported
+for mode in "" --shared; do
+    what="${mode:-file per process}"
+    D=$M/d${mode:+s}
+    mkdir "$D"
+    rm -f "$T/r.h5"
+    # shellcheck disable=SC2086
+    run_mpi 2 90 -d "$D" -a gfapi -t 64k -b 2m -p write,read --verify -k $mode -o "$T/r.h5" -q
+    check "$what: write,read --verify: exit 0" [ "$RC" -eq 0 ]
+    id=$(run_id_of)
+    want=$((2 * 2 * 1024 * 1024))
+    check "$what: write reported $want bytes ($(reported write))" [ "$(reported write)" = "$want" ]
+    check "$what: read reported $want bytes ($(reported read))" [ "$(reported read)" = "$want" ]
+    check "$what: $want bytes seen through FUSE ($(fuse_bytes "$D" "$id"))" [ "$(fuse_bytes "$D" "$id")" = "$want" ]
+    pycheck "$what: api gfapi, every transfer in the histograms and time series" $CHK counted "$T/r.h5"
+    # shellcheck disable=SC2086
+    run_mpi 2 90 -d "$D" -a posix -t 64k -b 2m -p read --verify $mode --run-id "$id" --no-results -q
+    check "$what: read back through FUSE (--api posix --verify): exit 0 ($(head -c 200 "$T/err"))" [ "$RC" -eq 0 ]
+done
+
+# --- a byte corrupted through FUSE between a kept write and a read-only --verify run
+D=$M/d
+id=$(ls "$D" | sed -n 's/^pfsbench\.\(.*\)\.kept$/\1/p' | head -n 1)
+corrupt_byte "$D/pfsbench.$id.1" 70000
+run_mpi 2 90 -d "$D" -a gfapi -t 64k -b 2m -p read --verify --run-id "$id" --no-results -q
+check "corrupted byte: the --verify run fails (exit 1)" [ "$RC" -eq 1 ]
+check "corrupted byte: named with rank, host, file and offset" \
+    grep -q "rank 1 on $(hostname): verify $D/pfsbench.$id.1 at offset 70000: " "$T/err"
+
+# --- the server's own error: root squashed, the kept files (root's, 0644) cannot be written
+chmod 1777 "$D"
+gl_cli volume set "$GL_VOL" server.root-squash on >/dev/null
+run_mpi 2 90 -d "$D" -a gfapi -t 64k -b 2m -p rewrite --run-id "$id" --no-results -q
+gl_cli volume set "$GL_VOL" server.root-squash off >/dev/null
+chmod 0755 "$D"
+check "root squashed: the rewrite fails" [ "$RC" -ne 0 ]
+check "root squashed: EACCES from the server, with rank, host, path and offset" \
+    grep -q "rank 0 on $(hostname): write $D/pfsbench.$id.0 at offset 0: Permission denied (errno 13)" "$T/err"
+check "root squashed: the files are as they were" [ "$(cat "$D/pfsbench.$id.0" | wc -c)" -eq $((2 << 20)) ]
+rm -rf "${M:?}/d" "${M:?}/ds"
+
+# --- nothing left after a run without -k (every data phase, file per process and shared)
+D=$M/clean
+mkdir "$D"
+run_mpi 2 90 -d "$D" -a gfapi -t 64k -b 1m -p write,rewrite,read,reread,seeks --seeks 64 --verify --no-results -q
+check "without -k: exit 0" [ "$RC" -eq 0 ]
+check "without -k: nothing left ($(ls -A "$D"))" [ -z "$(ls -A "$D")" ]
+run_mpi 2 90 -d "$D" -a gfapi -t 64k -b 1m -p write,read --shared --threads 2 --verify --no-results -q
+check "without -k, shared, --threads 2: exit 0" [ "$RC" -eq 0 ]
+check "without -k, shared, --threads 2: nothing left ($(ls -A "$D"))" [ -z "$(ls -A "$D")" ]
+
+# --- an existing name is refused, the file untouched
+echo "someone else's data" >"$D/theirs"
+sum=$(md5sum <"$D/theirs")
+run_mpi 2 60 -d "$D" -a gfapi -t 64k -b 1m -p write --shared --file-name "$D/theirs" --no-results
+check "existing --file-name: exit 2" [ "$RC" -eq 2 ]
+check "existing --file-name: untouched" [ "$(md5sum <"$D/theirs")" = "$sum" ]
+check "existing --file-name: nothing else made ($(ls -A "$D"))" [ "$(ls -A "$D")" = theirs ]
+rm -f "$D/theirs"
+
+# --- refused before anything is made
+run_mpi 2 60 -d "$D" -a gfapi --gfapi-volume other_vol -o "$T/r2.h5"
+refused "another --gfapi-volume" "--gfapi-volume other_vol, but -d $D is on a mount of volume $GL_VOL" "$D"
+run_mpi 2 60 -d "$D" -a gfapi --direct -o "$T/r2.h5"
+refused "--direct" "--direct is not available with --api gfapi" "$D"
+run_mpi 2 60 -d "$D" -a gfapi --gfapi-port 1 -o "$T/r2.h5"
+refused "an unreachable server" "--api gfapi: volume $GL_VOL on .*:1: glfs_init: " "$D"
+check "refusals: no results file" [ ! -e "$T/r2.h5" ]
+
+finish
