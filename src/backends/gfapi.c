@@ -31,35 +31,39 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* A directory of the run, looked up through gfapi: its FUSE identity and handle. */
+/* A directory of the run, looked up through gfapi: its FUSE identity and
+ * handle. The context keeps every one it looked up until the run ends (a
+ * hash table on the identity, never evicted: another thread may be using
+ * a handle), so that each call on a directory finds its handle without a
+ * round trip to the server. */
 struct gf_dir {
     uint64_t dev, ino;
-    struct glfs_object *obj;
+    struct glfs_object *obj; /* NULL: a free slot */
 };
-
-#define GF_DIRS 64
 
 struct gf_ctx {
     glfs_t *fs;
     struct pfs_gfapi_target t;
-    pthread_mutex_t lock; /* the directories, for several threads */
-    struct gf_dir dirs[GF_DIRS];
-    unsigned ndirs, next;
+    pthread_mutex_t lock; /* the table, for several threads */
+    struct gf_dir *dirs;
+    size_t cap, n; /* cap a power of 2, n < cap / 2 */
 };
 
 struct gf_fh {
     glfs_fd_t *fd;
 };
 
-/* What the options ask, alone; where -d is (a GlusterFS FUSE mount) is
- * init's to find, on the machine the run is on. */
+/* A phase that walks the directories does it with POSIX readdir and lstat,
+ * which would go through the FUSE mount, not libgfapi: refused by its name. */
 static int gf_check(const struct pfs_config *cfg, char *err, size_t len)
 {
-    if (pfs_phase_listed(cfg, PFS_PHASE_META, 0, 0)) {
-        snprintf(err, len, "--api gfapi runs the data phases (write, rewrite, read, reread, seeks); its metadata "
-                 "phases are not written yet: use --api posix on the FUSE mount for those");
-        return -1;
-    }
+    for (int i = 0; i < cfg->nphases; i++)
+        if (pfs_phase_has(cfg->phases[i], PFS_PHF_WALKS)) {
+            const char *name = pfs_phase_name(cfg->phases[i]);
+            snprintf(err, len, "--phases %s with --api gfapi: %s walks the directories with readdir and lstat, "
+                     "which would go through the FUSE mount, not libgfapi; run %s with --api posix", name, name, name);
+            return -1;
+        }
     return 0;
 }
 
@@ -68,8 +72,10 @@ static void gf_fini(void *ctx)
     struct gf_ctx *c = ctx;
     if (!c)
         return;
-    for (unsigned k = 0; k < c->ndirs; k++)
-        glfs_h_close(c->dirs[k].obj);
+    for (size_t k = 0; k < c->cap; k++)
+        if (c->dirs[k].obj)
+            glfs_h_close(c->dirs[k].obj);
+    free(c->dirs);
     if (c->fs)
         glfs_fini(c->fs);
     pthread_mutex_destroy(&c->lock);
@@ -113,13 +119,64 @@ fail:
     return -1;
 }
 
+/* The slot of (dev, ino) in tab: its entry, or the free slot it would take. */
+static struct gf_dir *slot_of(struct gf_dir *tab, size_t cap, uint64_t dev, uint64_t ino)
+{
+    size_t k = (size_t)((ino ^ (dev << 32)) * 0x9e3779b97f4a7c15ull >> 17) & (cap - 1);
+    while (tab[k].obj && (tab[k].dev != dev || tab[k].ino != ino))
+        k = (k + 1) & (cap - 1);
+    return &tab[k];
+}
+
+/* Under the lock: room for one more entry (the table doubled at half full). */
+static int grow(struct gf_ctx *c)
+{
+    if (c->n + 1 < c->cap / 2)
+        return 0;
+    size_t cap = c->cap ? c->cap * 2 : 64;
+    struct gf_dir *tab = calloc(cap, sizeof(*tab));
+    if (!tab)
+        return -ENOMEM;
+    for (size_t k = 0; k < c->cap; k++)
+        if (c->dirs[k].obj)
+            *slot_of(tab, cap, c->dirs[k].dev, c->dirs[k].ino) = c->dirs[k];
+    free(c->dirs);
+    c->dirs = tab;
+    c->cap = cap;
+    return 0;
+}
+
+/* Looks the directory held as dirfd up through gfapi by its path inside the
+ * volume: its handle when it is the same inode (st, dirfd's fstat). */
+static struct glfs_object *look_dir_up(struct gf_ctx *c, int dirfd, const struct stat *ds, int *rc)
+{
+    char where[1024], vpath[2048];
+    struct stat gs;
+    if (pfs_dir_where(dirfd, where, sizeof(where)) != 0 || pfs_gfapi_vpath(&c->t, where, vpath, sizeof(vpath)) != 0) {
+        *rc = PFS_ERR_REPLACED; /* moved off the mount */
+        return NULL;
+    }
+    struct glfs_object *obj = glfs_h_lookupat(c->fs, NULL, vpath, &gs, 0);
+    if (!obj) {
+        *rc = -errno;
+        return NULL;
+    }
+    if (!S_ISDIR(gs.st_mode) || gs.st_ino != ds->st_ino) {
+        glfs_h_close(obj);
+        *rc = PFS_ERR_REPLACED;
+        return NULL;
+    }
+    return obj;
+}
+
 /* The run's directory dirfd (held open through the FUSE mount) as a gfapi
- * handle: looked up once by its path inside the volume, and only when it
- * is the same inode. A handle the context keeps (not to be closed), or
- * NULL with *rc a negative errno or PFS_ERR_REPLACED; *dev is the mount's. */
+ * handle the context keeps (not to be closed): looked up once, then found
+ * by dirfd's identity (an fstat, which the kernel answers from its
+ * attribute cache while that is fresh). NULL with *rc a negative errno or
+ * PFS_ERR_REPLACED; *dev is the mount's. */
 static struct glfs_object *dir_handle(struct gf_ctx *c, int dirfd, uint64_t *dev, int *rc)
 {
-    struct stat ds, gs;
+    struct stat ds;
     if (fstat(dirfd, &ds) != 0) {
         *rc = -errno;
         return NULL;
@@ -127,34 +184,20 @@ static struct glfs_object *dir_handle(struct gf_ctx *c, int dirfd, uint64_t *dev
     *dev = (uint64_t)ds.st_dev;
     struct glfs_object *obj = NULL;
     pthread_mutex_lock(&c->lock);
-    for (unsigned k = 0; k < c->ndirs && !obj; k++)
-        if (c->dirs[k].dev == (uint64_t)ds.st_dev && c->dirs[k].ino == (uint64_t)ds.st_ino)
-            obj = c->dirs[k].obj;
+    if (c->cap)
+        obj = slot_of(c->dirs, c->cap, (uint64_t)ds.st_dev, (uint64_t)ds.st_ino)->obj;
     pthread_mutex_unlock(&c->lock);
-    if (obj)
+    if (obj || !(obj = look_dir_up(c, dirfd, &ds, rc)))
         return obj;
-    char where[1024], vpath[2048];
-    if (pfs_dir_where(dirfd, where, sizeof(where)) != 0 || pfs_gfapi_vpath(&c->t, where, vpath, sizeof(vpath)) != 0) {
-        *rc = PFS_ERR_REPLACED; /* moved off the mount */
-        return NULL;
-    }
-    obj = glfs_h_lookupat(c->fs, NULL, vpath, &gs, 0);
-    if (!obj) {
-        *rc = -errno;
-        return NULL;
-    }
-    if (!S_ISDIR(gs.st_mode) || gs.st_ino != ds.st_ino) {
-        glfs_h_close(obj);
-        *rc = PFS_ERR_REPLACED;
-        return NULL;
-    }
     pthread_mutex_lock(&c->lock);
-    unsigned k = c->ndirs < GF_DIRS ? c->ndirs++ : c->next++ % GF_DIRS;
-    if (c->dirs[k].obj)
-        glfs_h_close(c->dirs[k].obj); /* the oldest: a directory of an earlier phase */
-    c->dirs[k] = (struct gf_dir){(uint64_t)ds.st_dev, (uint64_t)ds.st_ino, obj};
+    struct gf_dir *d = NULL;
+    if ((*rc = grow(c)) == 0 && !(d = slot_of(c->dirs, c->cap, (uint64_t)ds.st_dev, (uint64_t)ds.st_ino))->obj)
+        *d = (struct gf_dir){(uint64_t)ds.st_dev, (uint64_t)ds.st_ino, obj};
+    struct glfs_object *have = d ? d->obj : NULL;
     pthread_mutex_unlock(&c->lock);
-    return obj;
+    if (have != obj) /* another thread was first, or no memory */
+        glfs_h_close(obj);
+    return have;
 }
 
 static int acc_flags(unsigned flags)
@@ -285,10 +328,167 @@ static int gf_close(void *fh)
     return rc;
 }
 
+/* ---- the metadata phases: small files and a --depth tree's directories,
+ * each call on name in the run's directory dirfd, through its handle ---- */
+
+static int md_failed(struct pfs_md_res *r, const char *step, uint64_t off, int rc)
+{
+    r->step = step;
+    r->offset = off;
+    return rc;
+}
+
+/* Writes or reads exactly n bytes of a small file in bufsize pieces. */
+static int small_io(glfs_fd_t *fd, void *buf, size_t bufsize, uint64_t n, int write_it, uint64_t *done)
+{
+    *done = 0;
+    while (*done < n) {
+        size_t chunk = n - *done < bufsize ? (size_t)(n - *done) : bufsize;
+        ssize_t r = write_it ? glfs_pwrite(fd, buf, chunk, (off_t)*done, 0, NULL, NULL)
+                             : glfs_pread(fd, buf, chunk, (off_t)*done, 0, NULL);
+        if (r < 0) {
+            if (errno == EINTR)
+                continue;
+            return -errno;
+        }
+        if (r == 0)
+            return write_it ? -ENOSPC : 0;
+        *done += (uint64_t)r;
+    }
+    return 0;
+}
+
+/* The handle of dirfd, or NULL with r's step set and *rc the error. */
+static struct glfs_object *md_parent(void *ctx, int dirfd, const char *step, struct pfs_md_res *r, int *rc)
+{
+    uint64_t dev;
+    struct glfs_object *p = dir_handle(ctx, dirfd, &dev, rc);
+    if (!p)
+        md_failed(r, step, PFS_NO_OFFSET, *rc);
+    return p;
+}
+
+static int gf_md_create(void *ctx, int dirfd, const char *name, void *buf, size_t bufsize, uint64_t size,
+                        struct pfs_md_res *r)
+{
+    struct gf_ctx *c = ctx;
+    int rc = 0;
+    struct glfs_object *parent = md_parent(c, dirfd, "create", r, &rc);
+    if (!parent)
+        return rc;
+    struct stat st;
+    glfs_fd_t *fd = NULL;
+    struct glfs_object *obj =
+        glfs_h_creat_open(c->fs, parent, name, O_WRONLY | O_CREAT | O_EXCL, 0644, &st, &fd);
+    if (!obj)
+        return md_failed(r, "create", PFS_NO_OFFSET, -errno);
+    glfs_h_close(obj);
+    r->made = 1;
+    rc = size ? small_io(fd, buf, bufsize, size, 1, &r->bytes) : 0;
+    if (rc < 0) {
+        glfs_close(fd); /* the write's failure is the cause; the close's would be its consequence */
+        return md_failed(r, "write", r->bytes, rc);
+    }
+    return glfs_close(fd) == 0 ? 0 : md_failed(r, "close", PFS_NO_OFFSET, -errno);
+}
+
+/* lstat's: a link planted under the name is a link, not what it points to. */
+static int gf_md_stat(void *ctx, int dirfd, const char *name, struct pfs_md_res *r)
+{
+    struct gf_ctx *c = ctx;
+    int rc = 0;
+    struct glfs_object *parent = md_parent(c, dirfd, "stat", r, &rc);
+    if (!parent)
+        return rc;
+    struct stat st;
+    struct glfs_object *obj = glfs_h_lookupat(c->fs, parent, name, &st, 0);
+    if (!obj)
+        return md_failed(r, "stat", PFS_NO_OFFSET, -errno);
+    glfs_h_close(obj);
+    r->size = (uint64_t)st.st_size;
+    return 0;
+}
+
+/* Opened through its own handle, after the lookup (never through a link)
+ * found a regular file. */
+static int gf_md_read(void *ctx, int dirfd, const char *name, void *buf, size_t bufsize, uint64_t size,
+                      struct pfs_md_res *r)
+{
+    struct gf_ctx *c = ctx;
+    int rc = 0;
+    struct glfs_object *parent = md_parent(c, dirfd, "open for reading", r, &rc);
+    if (!parent)
+        return rc;
+    struct stat st;
+    glfs_fd_t *fd = NULL;
+    struct glfs_object *obj = glfs_h_lookupat(c->fs, parent, name, &st, 0);
+    if (!obj)
+        return md_failed(r, "open for reading", PFS_NO_OFFSET, -errno);
+    if (!S_ISREG(st.st_mode))
+        rc = PFS_ERR_NOTREG;
+    else if (!(fd = glfs_h_open(c->fs, obj, O_RDONLY)))
+        rc = -errno;
+    glfs_h_close(obj);
+    if (rc < 0)
+        return md_failed(r, "open for reading", PFS_NO_OFFSET, rc);
+    rc = small_io(fd, buf, bufsize, size, 0, &r->bytes);
+    glfs_close(fd);
+    return rc < 0 ? md_failed(r, "read", r->bytes, rc) : 0;
+}
+
+/* gfapi removes by name in a directory handle (there is no unlink of a
+ * file's own handle): the name is looked up first and removed only when it
+ * is of the kind asked for (glfs_h_unlink would remove a directory too). */
+static int remove_kind(struct gf_ctx *c, struct glfs_object *parent, const char *name, int dir)
+{
+    struct stat st;
+    struct glfs_object *obj = glfs_h_lookupat(c->fs, parent, name, &st, 0);
+    if (!obj)
+        return -errno;
+    glfs_h_close(obj);
+    if (dir != !!S_ISDIR(st.st_mode))
+        return dir ? -ENOTDIR : -EISDIR;
+    return glfs_h_unlink(c->fs, parent, name) == 0 ? 0 : -errno;
+}
+
+static int gf_md_unlink(void *ctx, int dirfd, const char *name, struct pfs_md_res *r)
+{
+    int rc = 0;
+    struct glfs_object *parent = md_parent(ctx, dirfd, "delete", r, &rc);
+    if (!parent)
+        return rc;
+    rc = remove_kind(ctx, parent, name, 0);
+    return rc < 0 ? md_failed(r, "delete", PFS_NO_OFFSET, rc) : 0;
+}
+
+static int gf_md_mkdir(void *ctx, int dirfd, const char *name)
+{
+    struct gf_ctx *c = ctx;
+    uint64_t dev;
+    int rc = 0;
+    struct glfs_object *parent = dir_handle(c, dirfd, &dev, &rc);
+    if (!parent)
+        return rc;
+    struct stat st;
+    struct glfs_object *obj = glfs_h_mkdir(c->fs, parent, name, 0755, &st);
+    if (!obj)
+        return -errno;
+    glfs_h_close(obj);
+    return 0;
+}
+
+static int gf_md_rmdir(void *ctx, int dirfd, const char *name)
+{
+    uint64_t dev;
+    int rc = 0;
+    struct glfs_object *parent = dir_handle(ctx, dirfd, &dev, &rc);
+    return parent ? remove_kind(ctx, parent, name, 1) : rc;
+}
+
 const struct pfs_backend pfs_backend_gfapi = {
     .name = "gfapi",
     .help = "GlusterFS through libgfapi (glfs_pwrite/glfs_pread, no FUSE), on the volume -d is a FUSE mount of",
-    .caps = PFS_CAP_THREADS,
+    .caps = PFS_CAP_THREADS | PFS_CAP_META,
     .options = &pfs_gfapi_options,
     .check = gf_check,
     .init = gf_init,
@@ -298,4 +498,10 @@ const struct pfs_backend pfs_backend_gfapi = {
     .pread = gf_pread,
     .fsync = gf_fsync,
     .close = gf_close,
+    .md_create = gf_md_create,
+    .md_stat = gf_md_stat,
+    .md_read = gf_md_read,
+    .md_unlink = gf_md_unlink,
+    .md_mkdir = gf_md_mkdir,
+    .md_rmdir = gf_md_rmdir,
 };

@@ -8,6 +8,8 @@ differs.
 
   bytes RESULTS PHASE   (prints) the bytes PHASE moved in the last run, summed
                         over its repetitions
+  res RESULTS           (prints) the last run's status, then PHASE=BYTES/OPS for
+                        each phase in the run's order, summed over its repetitions
   counted RESULTS       the last run says api gfapi, and in each phase its
                         latency histograms count every transfer once (and per
                         node), its time series add up to the phase's bytes and
@@ -37,6 +39,18 @@ def bytes_(path: str, phase: str) -> None:
         print(int(phase_of(last_run(f), phase)["bytes"][()].sum()))
 
 
+def res(path: str) -> None:
+    with h5py.File(path, "r") as f:
+        r = last_run(f)
+        out = [text(r.attrs["status"])]
+        for name in sorted(r["phases"]):
+            p = r["phases"][name]
+            b = int(p["bytes"][()].sum()) if "bytes" in p else 0
+            o = int(p["ops"][()].sum()) if "ops" in p else 0
+            out.append("%s=%d/%d" % (name.split("_", 1)[1], b, o))
+        print(" ".join(out))
+
+
 def check_phase(g: h5py.Group, name: str, streams: int) -> None:
     reps = int(g.attrs["repetitions"])
     lat, nl, ops, byts = g["latency"][()], g["node_latency"][()], g["ops"][()], g["bytes"][()]
@@ -61,4 +75,4 @@ def counted(path: str) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(dispatch({"bytes": bytes_, "counted": counted}, sys.argv))
+    sys.exit(dispatch({"bytes": bytes_, "res": res, "counted": counted}, sys.argv))

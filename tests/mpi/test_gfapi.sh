@@ -7,9 +7,12 @@
 # corrupted through FUSE between a kept write and a read-only --verify run
 # is caught and named; nothing is left after a run without -k; an existing
 # --file-name is refused (exit 2, untouched); the server's own error (root
-# squashed: EACCES) named with rank, host, path and offset; what it cannot
-# do refused before anything is made: -d off a GlusterFS mount, another
-# --gfapi-volume, --direct, an unreachable server. The latency histograms
+# squashed: EACCES) named with rank, host, path and offset; the metadata
+# phases on a --depth tree, both directory modes, with --threads: the small
+# files seen through FUSE as many and as large as reported, a kept tree
+# worked on again and removed, nothing left; what it cannot do refused
+# before anything is made: -d off a GlusterFS mount, another --gfapi-volume,
+# --direct, an unreachable server, find (it walks through FUSE). The latency histograms
 # and time series count every transfer.
 # A pfsbench built without libgfapi (-DPFS_WITH_GFAPI=OFF) is checked for
 # its refusal alone. Exits 77 (skipped, said loudly) where the harness
@@ -22,6 +25,7 @@ CHK=gfapi
 run_id_of() { sed -n 's/.*read them again with --run-id \([A-Za-z0-9_-]*\)).*/\1/p' "$T/out"; }
 # fuse_bytes DIR ID: the bytes of the run's data files, read through the FUSE mount
 fuse_bytes() { cat "$1"/pfsbench."$2".[0-9s]* 2>/dev/null | wc -c; }
+cond() { eval "$1"; } # check's command for a compound condition
 reported() { "$PY" "$PFS_TESTMPI/gfapi_checks.py" bytes "$T/r.h5" "$1" 2>&1; }
 refused() { # refused WHAT DIR: exit 2, one error line naming WHAT, nothing made in DIR
     check "$1: exit 2" [ "$RC" -eq 2 ]
@@ -111,6 +115,32 @@ check "existing --file-name: untouched" [ "$(md5sum <"$D/theirs")" = "$sum" ]
 check "existing --file-name: nothing else made ($(ls -A "$D"))" [ "$(ls -A "$D")" = theirs ]
 rm -f "$D/theirs"
 
+# --- metadata phases on a --depth tree: the small files through FUSE as reported, nothing left
+D=$M/md
+mkdir "$D"
+rm -f "$T/r.h5"
+run_mpi 2 90 -d "$D" -a gfapi -p mkdir,create,stat,read-files -n 21 --depth 2 --branch 2 --file-size 4k -k -o "$T/r.h5" -q
+got=$("$PY" "$PFS_TESTMPI/gfapi_checks.py" res "$T/r.h5" 2>&1)
+check "metadata, kept: exit 0, 6 dirs, 42 files of 4 KiB made, stat'ed and read ($got)" \
+    cond '[ "$RC" -eq 0 ] && [ "$got" = "complete mkdir=0/6 create=172032/42 stat=0/42 read-files=172032/42" ]'
+md=$(ls -d "$D"/pfsbench.*.md)
+id=$(basename "$md" .md)
+id=${id#pfsbench.}
+check "metadata, kept: 42 files of 4096 bytes and 6 directories seen through FUSE" \
+    cond '[ "$(find "$md" -type f -name "f.*" -size 4096c | wc -l)" -eq 42 ] && [ "$(find "$md" -mindepth 1 -type d | wc -l)" -eq 6 ]'
+run_mpi 2 90 -d "$D" -a gfapi -p stat,delete,rmdir -n 21 --depth 2 --branch 2 --file-size 4k --run-id "$id" -o "$T/r.h5" -q
+got=$("$PY" "$PFS_TESTMPI/gfapi_checks.py" res "$T/r.h5" 2>&1)
+check "metadata, the kept tree again: stat, delete, rmdir ($got)" \
+    cond '[ "$RC" -eq 0 ] && [ "$got" = "complete stat=0/42 delete=0/42 rmdir=0/6" ]'
+check "metadata, the kept tree again: nothing left ($(ls -A "$D"))" [ -z "$(ls -A "$D")" ]
+for dirs in shared per-rank; do
+    run_mpi 2 90 -d "$D" -a gfapi -p mkdir,create,stat,read-files,delete,rmdir -n 20 --depth 1 --branch 3 \
+        --dirs $dirs --threads 2 --file-size 10 -o "$T/r.h5" -q
+    got=$("$PY" "$PFS_TESTMPI/gfapi_checks.py" res "$T/r.h5" 2>&1)
+    check "metadata --dirs $dirs --threads 2: exit 0, 80 files ($got)" cond '[ "$RC" -eq 0 ] && [[ "$got" == *" create=800/80 "* ]]'
+    check "metadata --dirs $dirs --threads 2: nothing left ($(ls -A "$D"))" [ -z "$(ls -A "$D")" ]
+done
+
 # --- refused before anything is made
 run_mpi 2 60 -d "$D" -a gfapi --gfapi-volume other_vol -o "$T/r2.h5"
 refused "another --gfapi-volume" "--gfapi-volume other_vol, but -d $D is on a mount of volume $GL_VOL" "$D"
@@ -118,6 +148,8 @@ run_mpi 2 60 -d "$D" -a gfapi --direct -o "$T/r2.h5"
 refused "--direct" "--direct is not available with --api gfapi" "$D"
 run_mpi 2 60 -d "$D" -a gfapi --gfapi-port 1 -o "$T/r2.h5"
 refused "an unreachable server" "--api gfapi: volume $GL_VOL on .*:1: glfs_init: " "$D"
+run_mpi 2 60 -d "$D" -a gfapi -p create,find -n 10 -o "$T/r2.h5"
+refused "find" "--phases find with --api gfapi: find walks the directories with readdir and lstat, which would go through the FUSE mount" "$D"
 check "refusals: no results file" [ ! -e "$T/r2.h5" ]
 
 finish
