@@ -5,7 +5,8 @@
 # bytes seen through the FUSE mount equal to the bytes the results file
 # reports (and read back right through FUSE by --api posix --verify); a byte
 # corrupted through FUSE between a kept write and a read-only --verify run
-# is caught and named; nothing is left after a run without -k; an existing
+# is caught and named; nothing is left after a run without -k, and what -k
+# keeps --clean lists and removes; an existing
 # --file-name is refused (exit 2, untouched); the server's own error (root
 # squashed: EACCES) named with rank, host, path and offset; the metadata
 # phases on a --depth tree, both directory modes, with --threads: the small
@@ -105,6 +106,15 @@ check "without -k: nothing left ($(ls -A "$D"))" [ -z "$(ls -A "$D")" ]
 run_mpi 2 90 -d "$D" -a gfapi -t 64k -b 1m -p write,read --shared --threads 2 --verify --no-results -q
 check "without -k, shared, --threads 2: exit 0" [ "$RC" -eq 0 ]
 check "without -k, shared, --threads 2: nothing left ($(ls -A "$D"))" [ -z "$(ls -A "$D")" ]
+
+# --- what -k keeps, --clean finds (listed, then removed with --yes)
+run_mpi 2 90 -d "$D" -a gfapi -t 64k -b 1m -p write -k --no-results -q
+id=$(run_id_of)
+run_mpi 1 60 -d "$D" --clean
+check "--clean: lists the kept files of the gfapi run" \
+    cond '[ "$(grep -c "^leftover $D/pfsbench.$id\.[01k]" "$T/out")" -eq 3 ]'
+run_mpi 1 60 -d "$D" --clean --yes
+check "--clean --yes: exit 0, nothing left ($(ls -A "$D"))" cond '[ "$RC" -eq 0 ] && [ -z "$(ls -A "$D")" ]'
 
 # --- an existing name is refused, the file untouched
 echo "someone else's data" >"$D/theirs"
