@@ -5,7 +5,8 @@
 # bytes seen through the FUSE mount equal to the bytes the results file
 # reports (and read back right through FUSE by --api posix --verify); a byte
 # corrupted through FUSE between a kept write and a read-only --verify run
-# is caught and named; nothing is left after a run without -k, and what -k
+# is caught and named; a link planted for a kept file is not followed;
+# nothing is left after a run without -k, and what -k
 # keeps --clean lists and removes; an existing
 # --file-name is refused (exit 2, untouched); the server's own error (root
 # squashed: EACCES) named with rank, host, path and offset; the metadata
@@ -95,6 +96,16 @@ check "root squashed: the rewrite fails" [ "$RC" -ne 0 ]
 check "root squashed: EACCES from the server, with rank, host, path and offset" \
     grep -q "rank 0 on $(hostname): write $D/pfsbench.$id.0 at offset 0: Permission denied (errno 13)" "$T/err"
 check "root squashed: the files are as they were" [ "$(cat "$D/pfsbench.$id.0" | wc -c)" -eq $((2 << 20)) ]
+# --- a link planted in place of a kept file: the backend's lookup never follows it
+mv "$D/pfsbench.$id.0" "$T/m/moved.0"
+ln -s "pfsbench.$id.1" "$D/pfsbench.$id.0"
+sum=$(md5sum <"$D/pfsbench.$id.1")
+run_mpi 2 90 -d "$D" -a gfapi -t 64k -b 2m -p read --run-id "$id" --no-results -q
+check "planted link: the read fails" [ "$RC" -ne 0 ]
+check "planted link: named as a link, not followed" \
+    grep -q "rank 0 on $(hostname): open for reading $D/pfsbench.$id.0: not a regular file (a symbolic link)" "$T/err"
+check "planted link: its target untouched" [ "$(md5sum <"$D/pfsbench.$id.1")" = "$sum" ]
+rm -f "$T/m/moved.0"
 rm -rf "${M:?}/d" "${M:?}/ds"
 
 # --- nothing left after a run without -k (every data phase, file per process and shared)
