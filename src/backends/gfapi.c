@@ -487,7 +487,7 @@ static int gf_md_rmdir(void *ctx, int dirfd, const char *name)
 
 const struct pfs_backend pfs_backend_gfapi = {
     .name = "gfapi",
-    .help = "GlusterFS through libgfapi (glfs_pwrite/glfs_pread, no FUSE), on the volume -d is a FUSE mount of",
+    .help = PFS_GFAPI_HELP,
     .caps = PFS_CAP_THREADS | PFS_CAP_META,
     .options = &pfs_gfapi_options,
     .check = gf_check,

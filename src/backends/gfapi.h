@@ -1,6 +1,8 @@
-/* --api gfapi's private declarations: its options (gfapi_target.c holds
- * their table), where the volume is (the FUSE mount -d is on, or the
- * options), and the ops of its two files. Private to src/backends. */
+/* --api gfapi's private declarations: its options and where the volume is
+ * (gfapi_target.c, in the core: the parser, --help and describe need the
+ * options in every run), for the module (gfapi.c, libpfs_gfapi.so, which
+ * only a run choosing it loads, so that no other run maps libgfapi and the
+ * 14 libraries it brings). Private to src/backends. */
 #ifndef PFS_BACKEND_GFAPI_H
 #define PFS_BACKEND_GFAPI_H
 
@@ -19,6 +21,8 @@ struct pfs_gfapi_opts {
     int port;         /* --gfapi-port: glusterd's, 24007 */
     int log_level;    /* --gfapi-log-level: 0 (none) to 9 (trace) */
 };
+
+#define PFS_GFAPI_HELP "GlusterFS through libgfapi (glfs_pwrite/glfs_pread, no FUSE), on the volume -d is a FUSE mount of (a module)"
 
 extern const struct pfs_backend_options pfs_gfapi_options;
 

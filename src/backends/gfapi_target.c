@@ -1,4 +1,5 @@
-/* --api gfapi: its options, and where its volume is. pfsbench makes the
+/* --api gfapi: its options, and where its volume is, in the core (the
+ * backend itself is a module, libpfs_gfapi.so: gfapi.c). pfsbench makes the
  * run's directories (and removes its files) through the FUSE mount -d is
  * on, as for every backend, and moves the data through libgfapi in the
  * same places: so -d must be on a fuse.glusterfs mount, whose source in
@@ -36,6 +37,8 @@ static const struct pfs_opt rows[] = {
 const struct pfs_backend_options pfs_gfapi_options = {rows, sizeof(rows) / sizeof(rows[0]),
                                                       sizeof(struct pfs_gfapi_opts)};
 _Static_assert(sizeof(struct pfs_gfapi_opts) <= PFS_BACKEND_OPTS_MAX, "raise PFS_BACKEND_OPTS_MAX");
+
+const struct pfs_backend_about pfs_about_gfapi = {PFS_GFAPI_HELP, &pfs_gfapi_options};
 
 /* mountinfo escapes space, tab, newline and backslash as \ooo. */
 static void unescape(char *s)

@@ -44,6 +44,10 @@ if "$PFSBENCH" --help | grep -q "^  gfapi  *not built: "; then
     exit
 fi
 
+# --- a module: pfsbench itself does not map libgfapi, only a run choosing gfapi loads it
+check "pfsbench is not linked with libgfapi ($(ldd "$PFSBENCH" | grep -c gfapi) lines)" not grep -q gfapi <(ldd "$PFSBENCH")
+check "libpfs_gfapi.so beside pfsbench links libgfapi" grep -q libgfapi <(ldd "$(dirname "$PFSBENCH")/libpfs_gfapi.so")
+
 # --- -d off a GlusterFS mount: refused before anything is made (no volume needed)
 run_mpi 2 60 -d "$T/local" -a gfapi -o "$T/r.h5"
 refused "-d on a local file system" "--api gfapi: -d $T/local is not on a GlusterFS FUSE mount" "$T/local"
