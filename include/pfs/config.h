@@ -103,6 +103,13 @@ struct pfs_config {
     char job[PFS_PATH_MAX]; /* -f: a job file to run instead (pfs/jobfile.h) */
     int stop_on_error;      /* with -f */
     char ranks[PFS_PATH_MAX]; /* --ranks: a rank sweep's points ("" : none) */
+    /* The checkpoint phases (src/core/phases/ckpt.c, pfs/ckpt.h). */
+    char ckpt[32];          /* --ckpt: a preset's name ("": none) */
+    int ckpt_tp, ckpt_pp, ckpt_dp; /* this run's degrees; 0: the preset's (DP: ranks / (TP x PP)) */
+    int ckpt_zero;          /* ZeRO stage 0..3; -1: the preset's */
+    int ckpt_layout;        /* enum pfs_ckpt_layout */
+    int ckpt_restore;       /* enum pfs_ckpt_policy */
+    char ckpt_saved[32];    /* --ckpt-saved TPxPPxDP: the degrees the kept checkpoint was saved with ("": this run's) */
     /* What the parser and resolve warn of (an option that does nothing in
      * the chosen phases, a transfer under 512 bytes, hours of transfers):
      * newline-separated lines; rank 0 prints them on stderr and the run

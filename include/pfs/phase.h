@@ -49,6 +49,8 @@ enum {
     PFS_PHF_WALKS = 1u << 12,     /* walks the directories itself (readdir, lstat: POSIX whatever --api);
                                    * a stream's current item is a directory of its tree */
     PFS_PHF_MATCHES = 1u << 13,   /* counts the files that match (IO500's find): the run sums the streams' */
+    PFS_PHF_OWN_FILES = 1u << 14, /* a data phase on files of its own (the checkpoint's), not the streams'
+                                   * data files: none of their rules (order, kept files, page cache) apply */
 };
 
 /* What a phase's rate counts: the report's headers, the progress line. */
@@ -99,6 +101,12 @@ struct pfs_phase_ops {
     void (*resolve)(struct pfs_config *cfg, uint64_t streams);
     /* Optional. Untimed, before each repetition of the phase, on every rank. */
     void (*before)(struct pfs_phase_env *e);
+    /* Optional, when in the list. What the stream count must agree on:
+     * 0, or -1 with err set (the run is refused, nothing made). */
+    int (*fits)(const struct pfs_config *cfg, uint64_t streams, char *err, size_t len);
+    /* Optional, when in the list. Untimed, at the run's end on every rank:
+     * removes the files it made (not with -k); the count it could not. */
+    int (*finish)(struct pfs_phase_env *e);
 };
 
 /* The phase's ops (NULL out of range); a phase by name (len bytes of name,
@@ -109,7 +117,8 @@ int pfs_phase_has(int phase, unsigned flags);
 
 /* pfs_phase_name is "?" out of range. is_read and is_write are of data
  * phases only (read, reread, seeks; write, rewrite, seeks): a metadata
- * phase that reads or writes small files is neither. */
+ * phase that reads or writes small files is neither, nor is a phase on
+ * files of its own (OWN_FILES: the checkpoint's). */
 const char *pfs_phase_name(int phase);
 int pfs_phase_is_read(int phase);
 int pfs_phase_is_write(int phase);
@@ -147,5 +156,9 @@ int pfs_phase_list_check(const struct pfs_config *cfg, char *err, size_t len);
 int pfs_phase_data_order(const struct pfs_config *cfg, char *err, size_t len);
 void pfs_phase_warnings(struct pfs_config *cfg, const unsigned char *given);
 void pfs_phase_resolved(struct pfs_config *cfg, uint64_t streams);
+/* Once the streams are known: the listed phases' fits (0 or -1 with err). */
+int pfs_phase_fits(const struct pfs_config *cfg, uint64_t streams, char *err, size_t len);
+/* At the run's end, every listed phase's finish: the files left. */
+int pfs_phase_finish(struct pfs_phase_env *e);
 
 #endif

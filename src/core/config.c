@@ -45,6 +45,7 @@ void pfs_config_defaults(struct pfs_config *cfg)
     cfg->segments = 1;
     cfg->reorder_seed = -1;
     cfg->md_branch = 1;
+    cfg->ckpt_zero = -1;
     cfg->stall_warn = 10;
     cfg->interval = 1;
     snprintf(cfg->results, sizeof(cfg->results), "pfsbench-results.h5");
@@ -415,7 +416,10 @@ int pfs_config_resolve(struct pfs_config *cfg, int nranks, char *err, size_t len
                     "(or --total / ranks) a multiple of --segments x -t", b, cfg->segments, a);
     if (cfg->block / cfg->transfer > (uint64_t)INT64_MAX / 4)
         return pfs_fail(err, len, "too many transfers per rank");
-    /* What a phase in the list warns of, given the streams (the seeks' share). */
+    /* What a phase in the list must agree with (the checkpoint's degrees),
+     * then what it warns of, given the streams (the seeks' share). */
+    if (pfs_phase_fits(cfg, streams, err, len) != 0)
+        return -1;
     pfs_phase_resolved(cfg, streams);
     /* At a microsecond or more a call, this many take minutes per phase and
      * stream at best, hours on a parallel file system. */

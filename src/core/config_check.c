@@ -334,13 +334,14 @@ static void check_unused_meta(struct pfs_config *cfg, const unsigned char *given
 /* The options of the data phases, as the flags of the phases in the list say. */
 static void check_unused_data(struct pfs_config *cfg, const unsigned char *given)
 {
-    const int data = pfs_phase_listed(cfg, PFS_PHASE_DATA, 0, 0);
+    /* The checkpoint's phases (OWN_FILES) take none of these three. */
+    const int data = pfs_phase_listed(cfg, PFS_PHASE_DATA, 0, PFS_PHF_OWN_FILES);
     if (!data && pfs_opt_given(given, "runtime"))
-        warn_without(cfg, "--runtime", "data", PFS_PHASE_DATA, 0, 0);
+        warn_without(cfg, "--runtime", "data", PFS_PHASE_DATA, 0, PFS_PHF_OWN_FILES);
     if (!data && pfs_opt_given(given, "ramp"))
-        warn_without(cfg, "--ramp", "data", PFS_PHASE_DATA, 0, 0);
+        warn_without(cfg, "--ramp", "data", PFS_PHASE_DATA, 0, PFS_PHF_OWN_FILES);
     if (!data && pfs_opt_given(given, "file-name"))
-        warn_without(cfg, "--file-name", "data", PFS_PHASE_DATA, 0, 0);
+        warn_without(cfg, "--file-name", "data", PFS_PHASE_DATA, 0, PFS_PHF_OWN_FILES);
     char names[128];
     pfs_phase_names(names, sizeof(names), " or ", PFS_PHASE_ANY, PFS_PHF_RMW, 0);
     if (!pfs_phase_listed(cfg, PFS_PHASE_ANY, PFS_PHF_RMW, 0) && pfs_opt_given(given, "rmw"))
@@ -349,10 +350,11 @@ static void check_unused_data(struct pfs_config *cfg, const unsigned char *given
     pfs_phase_warnings(cfg, given);
     if (!pfs_phase_listed(cfg, PFS_PHASE_ANY, PFS_PHF_SYNCS, 0) && pfs_opt_given(given, "fsync-every"))
         warn_without(cfg, "--fsync-every", "write", PFS_PHASE_ANY, PFS_PHF_SYNCS, 0);
-    if (!pfs_phase_listed(cfg, PFS_PHASE_DATA, PFS_PHF_WRITES, 0) && pfs_opt_given(given, "sync"))
-        warn_without(cfg, "--sync", "write", PFS_PHASE_DATA, PFS_PHF_WRITES, 0);
-    if (!pfs_phase_listed(cfg, PFS_PHASE_DATA, PFS_PHF_READS, 0) && pfs_opt_given(given, "drop-caches"))
-        warn_without(cfg, "--drop-caches", "read", PFS_PHASE_DATA, PFS_PHF_READS, 0);
+    /* Of the data files' phases: the checkpoint's (OWN_FILES) take neither. */
+    if (!pfs_phase_listed(cfg, PFS_PHASE_DATA, PFS_PHF_WRITES, PFS_PHF_OWN_FILES) && pfs_opt_given(given, "sync"))
+        warn_without(cfg, "--sync", "write", PFS_PHASE_DATA, PFS_PHF_WRITES, PFS_PHF_OWN_FILES);
+    if (!pfs_phase_listed(cfg, PFS_PHASE_DATA, PFS_PHF_READS, PFS_PHF_OWN_FILES) && pfs_opt_given(given, "drop-caches"))
+        warn_without(cfg, "--drop-caches", "read", PFS_PHASE_DATA, PFS_PHF_READS, PFS_PHF_OWN_FILES);
 }
 
 void pfs_check_unused(struct pfs_config *cfg, const unsigned char *given)

@@ -191,7 +191,8 @@ static void json_phases(FILE *out)
                  {"removes", PFS_PHF_REMOVES},     {"reorder", PFS_PHF_OTHERS},      {"stonewall", PFS_PHF_STONEWALL},
                  {"sets_count", PFS_PHF_SETS_COUNT}, {"dirs", PFS_PHF_DIRS},
                  {"wears_out", PFS_PHF_WEARS_OUT}, {"rmw", PFS_PHF_RMW},         {"fsync_every", PFS_PHF_SYNCS},
-                 {"sized", PFS_PHF_SIZED},         {"walks", PFS_PHF_WALKS},         {"matches", PFS_PHF_MATCHES}};
+                 {"sized", PFS_PHF_SIZED},         {"walks", PFS_PHF_WALKS},         {"matches", PFS_PHF_MATCHES},
+                 {"own_files", PFS_PHF_OWN_FILES}};
     fputs("  \"phases\": [\n", out);
     for (int i = 0; pfs_phase_desc(i); i++) {
         const struct pfs_phase_ops *d = pfs_phase_desc(i);

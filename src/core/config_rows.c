@@ -222,7 +222,9 @@ int pfs_opt_set(const struct pfs_opt *o, const char *arg, struct pfs_config *cfg
     case T_STRING: {
         size_t cap = !cfg ? o->cap
                    : o->off == OFF(label) ? sizeof(cfg->label)
-                   : o->off == OFF(run_id) ? sizeof(cfg->run_id) : PFS_PATH_MAX;
+                   : o->off == OFF(run_id) ? sizeof(cfg->run_id)
+                   : o->off == OFF(ckpt) ? sizeof(cfg->ckpt)
+                   : o->off == OFF(ckpt_saved) ? sizeof(cfg->ckpt_saved) : PFS_PATH_MAX;
         if (!*arg)
             return pfs_fail(err, len, "--%s: empty value", o->name);
         if (strlen(arg) >= cap)

@@ -135,7 +135,7 @@ int pfs_kept_reads(const struct pfs_config *cfg)
     if (!cfg->run_id[0] || cfg->file_name[0]) /* --file-name's files have no status */
         return 0;
     for (int i = 0; i < cfg->nphases; i++)
-        if (!pfs_phase_is_meta(cfg->phases[i]))
+        if (!pfs_phase_is_meta(cfg->phases[i]) && !pfs_phase_has(cfg->phases[i], PFS_PHF_OWN_FILES))
             return !pfs_phase_has(cfg->phases[i], PFS_PHF_CREATES); /* not the write that makes them */
     return 0;
 }

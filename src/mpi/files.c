@@ -324,6 +324,12 @@ int drv_finish_files(struct ctx *c, int failed)
         }
         mine[0] += drv_md_cleanup(c, s);
     }
+    /* Files a phase names and makes itself (the checkpoint's). */
+    struct pfs_phase_env e = {
+        .cfg = &c->cfg, .be = c->be, .bectx = c->bectx, .streams = c->streams, .nthreads = c->threads,
+        .rank = c->rank, .lowest_on_node = c->topo.lowest_on_node, .dir_fd = c->files.dir.fd,
+    };
+    mine[0] += pfs_phase_finish(&e);
     pfs_watch_step(c->watch, NULL);
     drv_allreduce_watched(c, mine, total, 2, MPI_INT, MPI_SUM, pfs_now(), "the clean-up");
     if (c->rank == 0)

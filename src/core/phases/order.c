@@ -183,7 +183,7 @@ int pfs_phase_data_order(const struct pfs_config *cfg, char *err, size_t len)
             first_write = i;
         if (first_read < 0 && pfs_phase_is_read(cfg->phases[i]))
             first_read = i;
-        data_phases += !pfs_phase_is_meta(cfg->phases[i]);
+        data_phases += !pfs_phase_is_meta(cfg->phases[i]) && !pfs_phase_has(cfg->phases[i], PFS_PHF_OWN_FILES);
     }
     if (cfg->file_name[0] && writes_theirs(cfg, err, len))
         return -1;

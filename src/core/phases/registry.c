@@ -49,8 +49,8 @@ const char *pfs_phase_name(int phase)
 
 /* Data phases only: a metadata phase that reads or writes small files is
  * neither, so that a data phase's file, cache and count logic never applies to it. */
-int pfs_phase_is_read(int phase) { return !pfs_phase_is_meta(phase) && pfs_phase_has(phase, PFS_PHF_READS); }
-int pfs_phase_is_write(int phase) { return !pfs_phase_is_meta(phase) && pfs_phase_has(phase, PFS_PHF_WRITES); }
+int pfs_phase_is_read(int phase) { return !pfs_phase_is_meta(phase) && pfs_phase_has(phase, PFS_PHF_READS) && !pfs_phase_has(phase, PFS_PHF_OWN_FILES); }
+int pfs_phase_is_write(int phase) { return !pfs_phase_is_meta(phase) && pfs_phase_has(phase, PFS_PHF_WRITES) && !pfs_phase_has(phase, PFS_PHF_OWN_FILES); }
 int pfs_phase_is_meta(int phase)
 {
     const struct pfs_phase_ops *d = pfs_phase_desc(phase);
@@ -169,4 +169,21 @@ void pfs_phase_resolved(struct pfs_config *cfg, uint64_t streams)
     for (int k = 0; k < PFS_PH_KINDS; k++)
         if (table[k]->resolve && pfs_config_has_phase(cfg, k))
             table[k]->resolve(cfg, streams);
+}
+
+int pfs_phase_fits(const struct pfs_config *cfg, uint64_t streams, char *err, size_t len)
+{
+    for (int k = 0; k < PFS_PH_KINDS; k++)
+        if (table[k]->fits && pfs_config_has_phase(cfg, k) && table[k]->fits(cfg, streams, err, len) != 0)
+            return -1;
+    return 0;
+}
+
+int pfs_phase_finish(struct pfs_phase_env *e)
+{
+    int left = 0;
+    for (int k = 0; k < PFS_PH_KINDS; k++)
+        if (table[k]->finish && pfs_config_has_phase(e->cfg, k))
+            left += table[k]->finish(e);
+    return left;
 }
