@@ -108,6 +108,10 @@ struct pfs_rep_figs {
      * stream moved ("min xfer"); 0 without streams. */
     double stream_bw_sum, stream_bw_min, stream_bw_max, stream_bw_mean;
     uint64_t stream_bytes_min;
+    /* The stream with the longest span (close_end - open_start; the first
+     * of them), and that span: a checkpoint's slowest rank. */
+    int slow_stream;
+    double slow_stream_s;
     struct pfs_cpu_fig cpu;
     /* The span's parts as IOR's "Results:" splits it (its reduction: the
      * latest end minus the earliest start over the streams, so they may

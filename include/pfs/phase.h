@@ -50,7 +50,8 @@ enum {
                                    * a stream's current item is a directory of its tree */
     PFS_PHF_MATCHES = 1u << 13,   /* counts the files that match (IO500's find): the run sums the streams' */
     PFS_PHF_OWN_FILES = 1u << 14, /* a data phase on files of its own (the checkpoint's), not the streams'
-                                   * data files: none of their rules (order, kept files, page cache) apply */
+                                   * data files: none of their rules (order, kept files, page cache) apply;
+                                   * the report names its slowest stream */
 };
 
 /* What a phase's rate counts: the report's headers, the progress line. */
@@ -103,7 +104,10 @@ struct pfs_phase_ops {
     void (*before)(struct pfs_phase_env *e);
     /* Optional, when in the list. What the stream count must agree on:
      * 0, or -1 with err set (the run is refused, nothing made). */
-    int (*fits)(const struct pfs_config *cfg, uint64_t streams, char *err, size_t len);
+    int (*fits)(struct pfs_config *cfg, uint64_t streams, char *err, size_t len);
+    /* Optional. A line of the report's header on what it works on (the
+     * checkpoint's geometry), its 13-column label first; its length. */
+    size_t (*header)(const struct pfs_config *cfg, int nranks, char *buf, size_t len);
     /* Optional, when in the list. Untimed, at the run's end on every rank:
      * removes the files it made (not with -k); the count it could not. */
     int (*finish)(struct pfs_phase_env *e);
@@ -156,8 +160,9 @@ int pfs_phase_list_check(const struct pfs_config *cfg, char *err, size_t len);
 int pfs_phase_data_order(const struct pfs_config *cfg, char *err, size_t len);
 void pfs_phase_warnings(struct pfs_config *cfg, const unsigned char *given);
 void pfs_phase_resolved(struct pfs_config *cfg, uint64_t streams);
-/* Once the streams are known: the listed phases' fits (0 or -1 with err). */
-int pfs_phase_fits(const struct pfs_config *cfg, uint64_t streams, char *err, size_t len);
+/* Once the streams are known: the listed phases' fits (0 or -1 with err);
+ * they may resolve their own options (the checkpoint's degrees). */
+int pfs_phase_fits(struct pfs_config *cfg, uint64_t streams, char *err, size_t len);
 /* At the run's end, every listed phase's finish: the files left. */
 int pfs_phase_finish(struct pfs_phase_env *e);
 

@@ -101,6 +101,10 @@ static void streams(struct pfs_rep_figs *r, const struct pfs_times *t, int ns)
             r->stream_bw_max = r->stream_bw[i];
         if (i == 0 || t[i].bytes < r->stream_bytes_min)
             r->stream_bytes_min = t[i].bytes;
+        if (i == 0 || span > r->slow_stream_s) {
+            r->slow_stream = i;
+            r->slow_stream_s = span;
+        }
     }
     r->stream_bw_mean = ns > 0 ? r->stream_bw_sum / ns : 0;
     if (r->s.seconds > 0 && ns > 0)

@@ -76,8 +76,11 @@ void pfs_report_header(FILE *out, const struct pfs_run_data *d)
                 pfs_backend_name(c->api), depth, c->collective ? " collective" : "",
                 c->direct ? ", O_DIRECT" : "", osync, c->random ? ", random order" : ", sequential",
                 c->reorder ? (c->reorder_seed >= 0 ? ", reads reordered at random" : ", reads reordered") : "");
-        fprintf(out, "sizes        transfer %s, block %s per %s, total %s; %s = %s\n", t, b,
-                pfs_report_threads(d) > 1 ? "stream" : "rank", tot, pfs_units_label(c->units), units_def(c->units));
+        if (pfs_phase_listed(c, PFS_PHASE_DATA, 0, PFS_PHF_OWN_FILES))
+            fprintf(out, "sizes        transfer %s, block %s per %s, total %s; %s = %s\n", t, b,
+                    pfs_report_threads(d) > 1 ? "stream" : "rank", tot, pfs_units_label(c->units), units_def(c->units));
+        else /* only phases on files of their own (the checkpoint's): no block */
+            fprintf(out, "sizes        transfer %s; %s = %s\n", t, pfs_units_label(c->units), units_def(c->units));
     }
     if (has_meta) {
         pfs_format_size(c->file_size, fs, sizeof(fs));
@@ -123,6 +126,14 @@ void pfs_report_header(FILE *out, const struct pfs_run_data *d)
             data |= pfs_phase_has(c->phases[k], PFS_PHF_WEARS_OUT) && !pfs_phase_is_meta(c->phases[k]);
         fprintf(out, "stonewall    %g s, then wear-out to the largest %s count any stream reached\n", c->deadline,
                 data && create ? "transfer (file, in create)" : create ? "file" : "transfer");
+    }
+    char line[512], last[512] = "";
+    for (int i = 0; i < c->nphases; i++) { /* the phases' own lines, each once */
+        const struct pfs_phase_ops *o = pfs_phase_desc(c->phases[i]);
+        if (o->header && o->header(c, d->nranks, line, sizeof(line)) && strcmp(line, last)) {
+            fprintf(out, "%s\n", line);
+            snprintf(last, sizeof(last), "%s", line);
+        }
     }
     if (c->verify)
         fprintf(out, "verify       every byte; pattern time taken out of the timed region\n");
@@ -239,6 +250,9 @@ void pfs_report_row(FILE *out, const struct pfs_run_data *d, int phase, int rep)
         fprintf(out, "%-10s %4s %14.1f %10s  (%llu %s of %llu B, every 10th written back)\n", "", "", s->rate,
                 pfs_phase_rate_unit(c->phases[phase]), (unsigned long long)s->ops, pfs_phase_unit_name(c->phases[phase]),
                 (unsigned long long)c->transfer);
+    if (pfs_phase_has(c->phases[phase], PFS_PHF_OWN_FILES) && s->seconds > 0)
+        fprintf(out, "%-10s %4s slowest rank %d: %.4f s (%.0f%% of the phase's first open to last close)\n", "", "",
+                r->slow_stream, r->slow_stream_s, 100.0 * r->slow_stream_s / s->seconds);
     if (s->sw_rate > 0 && meta)
         fprintf(out, "%-10s %4s %14.1f %10s  (up to the stonewall: %llu files)\n", "", "", s->sw_rate, mu,
                 (unsigned long long)s->sw_ops);

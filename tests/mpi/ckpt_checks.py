@@ -2,11 +2,13 @@
 
     ckpt_checks.py figures RESULTS PHASES BYTES
     ckpt_checks.py rank_files RESULTS DIR RUN_ID
+    ckpt_checks.py geometry RESULTS TP PP DP ZERO
 
 figures: the run's phases are PHASES (comma-separated), each moved BYTES bytes (the
 checkpoint's size) over its streams, its seconds are the first open to the last close
 and its bandwidth bytes / seconds. rank_files: with --ckpt-layout rank, the bytes each
-rank's stream saved are the size of its file DIR/pfsbench.RUN_ID.ckpt.<rank>. Each raises
+rank's stream saved are the size of its file DIR/pfsbench.RUN_ID.ckpt.<rank>. geometry:
+the run's attributes ckpt_tp, ckpt_pp, ckpt_dp and ckpt_zero are the degrees given. Each raises
 an AssertionError naming what differs.
 """
 import os
@@ -16,7 +18,7 @@ from typing import List
 import h5py
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from runs import dispatch, text  # noqa: E402
+from runs import dispatch, one_run_attrs, text  # noqa: E402
 
 
 def tiny_bytes() -> int:
@@ -54,5 +56,11 @@ def rank_files(path: str, d: str, run_id: str) -> None:
     assert sum(sizes) == tiny_bytes(), (sum(sizes), tiny_bytes())
 
 
+def geometry(path: str, tp: str, pp: str, dp: str, zero: str) -> None:
+    a = one_run_attrs(path)
+    got = [a["ckpt_tp"], a["ckpt_pp"], a["ckpt_dp"], a["ckpt_zero"]]
+    assert got == [tp, pp, dp, zero], got
+
+
 if __name__ == "__main__":
-    sys.exit(dispatch({"figures": figures, "rank_files": rank_files}, sys.argv))
+    sys.exit(dispatch({"figures": figures, "rank_files": rank_files, "geometry": geometry}, sys.argv))

@@ -30,8 +30,13 @@ pycheck "rank: each rank saved its own file's bytes" ckpt rank_files "$T/rank.h5
 rm -f "$D"/pfsbench.*
 
 # --- without -k nothing is left; 8 ranks, ZeRO 3 (weights split too)
-run_mpi 8 60 -d "$D" -t 64k -p ckpt-save,ckpt-restore --ckpt tiny-zero3 --verify -o "$T/z3.h5" -q
+run_mpi 8 60 -d "$D" -t 64k -p ckpt-save,ckpt-restore --ckpt tiny-zero3 --verify -o "$T/z3.h5"
 check "8 ranks, tiny-zero3: exit 0" [ "$RC" -eq 0 ]
+check "8 ranks: the report names the checkpoint and its degrees (DP from the rank count)" \
+    grep -q "^checkpoint   tiny-zero3: $TINY bytes (4.34 MiB), 324691 parameters x 14 B; TP 2 x PP 1 x DP 4, ZeRO 3; a file per shard, 16 files; restore spread" "$T/out"
+check "8 ranks: the report names each phase's slowest rank" \
+    [ "$(grep -cE "^ +slowest rank [0-7]: [0-9.]+ s \([0-9]+% of the phase's first open to last close\)$" "$T/out")" -eq 2 ]
+pycheck "8 ranks: the results store the degrees the run resolved" ckpt geometry "$T/z3.h5" 2 1 4 3
 check "8 ranks: nothing left" [ -z "$(ls -A "$D")" ]
 pycheck "8 ranks: each phase moved the checkpoint's bytes" ckpt figures "$T/z3.h5" ckpt-save,ckpt-restore $TINY
 

@@ -375,11 +375,41 @@ static int restore_check(const struct pfs_config *cfg, char *err, size_t len)
     return 0;
 }
 
-/* The degrees must make the rank count: refused before anything is made. */
-static int ck_fits(const struct pfs_config *cfg, uint64_t streams, char *err, size_t len)
+/* The degrees must make the rank count: refused before anything is made.
+ * Resolved into cfg, so that the results file stores those of the run. */
+static int ck_fits(struct pfs_config *cfg, uint64_t streams, char *err, size_t len)
 {
     struct pfs_ckpt now, saved;
-    return ck_geometry(cfg, (int)streams, &now, &saved, err, len);
+    if (ck_geometry(cfg, (int)streams, &now, &saved, err, len) != 0)
+        return -1;
+    cfg->ckpt_tp = now.par.tp;
+    cfg->ckpt_pp = now.par.pp;
+    cfg->ckpt_dp = now.par.dp;
+    cfg->ckpt_zero = now.par.zero;
+    return 0;
+}
+
+static const char *const layout_words[] = {"a file per shard", "a file per rank", "one shared file"};
+static const char *const policy_words[] = {"spread", "leader", "each"};
+
+/* The report's line: the checkpoint, its degrees and files, the restore's. */
+static size_t ck_header(const struct pfs_config *cfg, int nranks, char *buf, size_t len)
+{
+    struct pfs_ckpt now, saved;
+    char err[PFS_ERRLEN], size[32];
+    if (ck_geometry(cfg, nranks, &now, &saved, err, sizeof(err)) != 0)
+        return 0;
+    const uint64_t bytes = pfs_ckpt_bytes(&now.m);
+    const double gib = (double)bytes / (1 << 30);
+    snprintf(size, sizeof(size), gib >= 1 ? "%.1f GiB" : "%.2f MiB", gib >= 1 ? gib : gib * 1024);
+    int n = snprintf(buf, len, "checkpoint   %s: %" PRIu64 " bytes (%s), %" PRIu64 " parameters x %u B; TP %d x PP %d "
+                     "x DP %d, ZeRO %d; %s, %" PRIu64 " files", cfg->ckpt, bytes, size, pfs_ckpt_params(&now.m),
+                     now.m.wbytes + now.m.obytes, now.par.tp, now.par.pp, now.par.dp, now.par.zero,
+                     layout_words[now.layout], pfs_ckpt_nfiles(&now));
+    if (pfs_config_has_phase(cfg, PFS_PH_CKPT_RESTORE) && n >= 0 && (size_t)n < len)
+        n += snprintf(buf + n, len - (size_t)n, "; restore %s, of a save at TP %d x PP %d x DP %d",
+                      policy_words[cfg->ckpt_restore], saved.par.tp, saved.par.pp, saved.par.dp);
+    return n > 0 ? (size_t)n : 0;
 }
 
 static void ck_warn(struct pfs_config *cfg, const unsigned char *given, int listed)
@@ -430,6 +460,7 @@ const struct pfs_phase_ops pfs_ph_ckpt_save = {
     .check = ck_check,
     .warn = ck_warn,
     .fits = ck_fits,
+    .header = ck_header,
     .before = save_before,
     .finish = ck_finish,
 };
@@ -447,4 +478,5 @@ const struct pfs_phase_ops pfs_ph_ckpt_restore = {
     .run = restore_run,
     .check = restore_check,
     .fits = ck_fits,
+    .header = ck_header,
 };

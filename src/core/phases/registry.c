@@ -171,7 +171,7 @@ void pfs_phase_resolved(struct pfs_config *cfg, uint64_t streams)
             table[k]->resolve(cfg, streams);
 }
 
-int pfs_phase_fits(const struct pfs_config *cfg, uint64_t streams, char *err, size_t len)
+int pfs_phase_fits(struct pfs_config *cfg, uint64_t streams, char *err, size_t len)
 {
     for (int k = 0; k < PFS_PH_KINDS; k++)
         if (table[k]->fits && pfs_config_has_phase(cfg, k) && table[k]->fits(cfg, streams, err, len) != 0)
