@@ -1,7 +1,8 @@
 /* A phase as data, as fio makes its engines data: one ops structure per
  * phase, defined in its family's file under src/core/phases/ (data.c:
  * write, rewrite, read, reread; seeks.c; files.c: create, stat,
- * read-files, find, delete; tree.c: mkdir, stat-dirs, rmdir) and listed
+ * read-files, find, delete; tree.c: mkdir, stat-dirs, rmdir; ckpt.c:
+ * ckpt-save, ckpt-restore) and listed
  * once in pfs/phases.def. The -p list and its help, --list-options=json,
  * the ordering rules, the per-stream work count, the units of the report
  * and of the progress line, the checks of the options and the untimed

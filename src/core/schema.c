@@ -390,7 +390,8 @@ static const struct pfs_sch_field attr_fields[] = {
     ATTR("phase", STR, "", ALWAYS,
          "`write`, `rewrite`, `read`, `reread`, `create`, `stat`, `read-files`, `find`, `delete`, `mkdir`, "
          "`stat-dirs`, `rmdir` or `seeks` (a data phase: random one-transfer reads, `ops` the seeks, `rate` "
-         "seeks/s)"),
+         "seeks/s), `ckpt-save` or `ckpt-restore` (data phases on the checkpoint's files: `bytes` the "
+         "checkpoint's, or what the restore read)"),
     ATTR("kind", STR, "", ALWAYS,
          "`data` or `metadata` (create, stat, read-files, find, delete: judged by `rate`, files/s; mkdir, "
          "stat-dirs, rmdir: directories/s)"),
