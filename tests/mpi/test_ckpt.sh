@@ -58,7 +58,13 @@ run_mpi 2 60 -d "$D" -t 64k -p ckpt-restore --ckpt tiny --ckpt-saved 1x2x2 --run
 check "corrupt: exit 1" [ "$RC" -eq 1 ]
 check "corrupt: the mismatch named in file 3 at byte 1000" \
     grep -q "pfsbench.R42.ckpt.3 at offset 1000: 1 mismatching 8-byte words" "$T/err"
-rm -f "$D"/pfsbench.*
+
+# --- --clean knows the checkpoint's files: lists the 6, removes them with --yes
+RC=0; timeout 60 "$PFSBENCH" --clean -d "$D" >"$T/out" 2>&1 || RC=$?
+check "--clean: lists the 6 kept checkpoint files" [ "$(grep -c "^leftover $D/pfsbench.R42.ckpt.[0-5] " "$T/out")" -eq 6 ]
+RC=0; timeout 60 "$PFSBENCH" --clean -d "$D" --yes >"$T/out" 2>&1 || RC=$?
+check "--clean --yes: exit 0" [ "$RC" -eq 0 ]
+check "--clean --yes: nothing left" [ -z "$(ls -A "$D")" ]
 
 # --- reshard 2 -> 4: a kept save of 1x2x1 read by 1x2x2, and by 2x2x1
 run_mpi 2 60 -d "$D" -t 64k -p ckpt-save --ckpt tiny --verify -k --run-id R24 --no-results -q
@@ -77,5 +83,6 @@ run_mpi 4 60 -d "$D" -p ckpt-save --ckpt tiny --ckpt-dp 3 -o "$T/bad.h5"
 check "bad geometry: exit 2" [ "$RC" -eq 2 ]
 check "bad geometry: one message naming the product" \
     [ "$(grep -c 'TP 1 x PP 2 x DP 3 is not the 4 ranks of this run' "$T/err")" -eq 1 ]
-check "bad geometry: nothing made" [ -z "$(ls -A "$D")" ] && [ ! -e "$T/bad.h5" ]
+check "bad geometry: no file made" [ -z "$(ls -A "$D")" ]
+check "bad geometry: no results file" [ ! -e "$T/bad.h5" ]
 finish

@@ -104,7 +104,14 @@ static void test_round_trip(void **state)
         assert_int_equal(pfs_name_parse(b, &n), PFS_NAME_KEPT);
         assert_string_equal(n.run_id, ids[i]);
         assert_true(pfs_is_leftover_name(b)); /* --clean removes it with the data files */
+        assert_int_equal(pfs_name_ckpt(b, sizeof(b), NULL, ids[i], 18446744073709551615ull), 0);
+        assert_int_equal(pfs_name_parse(b, &n), PFS_NAME_CKPT);
+        assert_string_equal(n.run_id, ids[i]);
+        assert_true(n.index == 18446744073709551615ull);
+        assert_true(pfs_is_leftover_name(b)); /* a checkpoint file: --clean removes it too */
     }
+    assert_int_equal(pfs_name_ckpt(b, sizeof(b), "/d", "ID", 7), 0);
+    assert_string_equal(b, "/d/pfsbench.ID.ckpt.7");
     for (size_t s = 0; s < sizeof(streams) / sizeof(streams[0]); s++) {
         assert_int_equal(pfs_name_md_subdir(b, sizeof(b), NULL, streams[s]), 0);
         assert_int_equal(pfs_name_parse(b, &n), PFS_NAME_MD_SUBDIR);
@@ -131,7 +138,8 @@ static void test_near_misses(void **state)
         "", "pfsbench", "pfsbench.", "pfsbench..1", "pfsbench.a", "pfsbench.a.", "pfsbench.a.01", "pfsbench.a.00",
         "pfsbench.a.+1", "pfsbench.a.-1", "pfsbench.a. 1", "pfsbench.a.1 ", "pfsbench.a.1x", "pfsbench.a.2147483648",
         "pfsbench.a.99999999999999999999", "pfsbench.a.sharedx", "pfsbench.a.Shared", "pfsbench.a.lock.tmp",
-        "pfsbench.a.md/", "pfsbench.a.md.1", "pfsbench.a.kept.1", "pfsbench.a.Kept", "pfsbench.a.keep", "pfsbench.a.b.1", "pfsbench.a b.1", "pfsbench.\xc3\xa9.1", "Pfsbench.a.1",
+        "pfsbench.a.md/", "pfsbench.a.md.1", "pfsbench.a.kept.1", "pfsbench.a.ckpt", "pfsbench.a.ckpt.", "pfsbench.a.ckpt.01", "pfsbench.a.ckpt.1x",
+        "pfsbench.a.ckpt.18446744073709551616", "pfsbench.a.Ckpt.1", "pfsbench.a.Kept", "pfsbench.a.keep", "pfsbench.a.b.1", "pfsbench.a b.1", "pfsbench.\xc3\xa9.1", "Pfsbench.a.1",
         "xpfsbench.a.1", "pfsbench-a.1", "s", "s01", "s-1", "s+1", "s1x", "S1", "s2147483648", "f.", "f.1", "f.1.",
         "f..1", "f.01.1", "f.1.01", "f.1.1.1", "f.-1.1", "f.1.-1", "f.1.18446744073709551616", "f.2147483648.0",
         "F.1.1", "f.1.1 ", ".lock", "pfsbench.a.lock\n", too_long,

@@ -21,6 +21,7 @@
 #include "pfs/ckpt.h"
 #include "pfs/config.h"
 #include "pfs/core.h"
+#include "pfs/names.h"
 #include "pfs/safefile.h"
 #include "pfs/stream.h"
 
@@ -65,12 +66,17 @@ static int ck_geometry(const struct pfs_config *cfg, int nranks, struct pfs_ckpt
 }
 
 /* The name of checkpoint file f beside the stream's data file
- * (DIR/pfsbench.ID.<stream>): DIR/pfsbench.ID.ckpt.<f>. */
+ * (DIR/pfsbench.ID.<stream>; check refused --file-name): pfs_name_ckpt's
+ * DIR/pfsbench.ID.ckpt.<f>. */
 static void ck_name(const struct pfs_stream *s, uint64_t f, char *out, size_t len)
 {
-    const char *dot = strrchr(s->path, '.');
-    const int keep = dot ? (int)(dot - s->path) : (int)strlen(s->path);
-    snprintf(out, len, "%.*s.ckpt.%" PRIu64, keep, s->path, f);
+    const char *slash = strrchr(s->path, '/');
+    char dir[PFS_PATH_MAX];
+    struct pfs_name n;
+    snprintf(dir, sizeof(dir), "%.*s", !slash ? 1 : slash == s->path ? 1 : (int)(slash - s->path), slash ? s->path : ".");
+    if (pfs_name_parse(slash ? slash + 1 : s->path, &n) == PFS_NAME_NONE ||
+        pfs_name_ckpt(out, len, dir, n.run_id, f) != 0)
+        out[0] = '\0'; /* not reached (the driver names the streams' files); the open fails */
 }
 
 /* ---- what this rank made ---- */
