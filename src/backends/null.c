@@ -116,7 +116,7 @@ static int null_md_dir(void *ctx, int dirfd, const char *name)
 static int null_check(const struct pfs_config *cfg, char *err, size_t len)
 {
     for (int i = 0; cfg->verify && i < cfg->nphases; i++)
-        if (pfs_phase_is_read(cfg->phases[i])) {
+        if (!pfs_phase_is_meta(cfg->phases[i]) && pfs_phase_has(cfg->phases[i], PFS_PHF_READS)) { /* ckpt-restore too */
             snprintf(err, len, "--verify with --api null: its reads bring back no data to check (it moves "
                      "nothing); drop --verify, or use a real --api");
             return -1;
