@@ -39,6 +39,20 @@ static void report_fs(FILE *out, const struct pfs_run_data *d)
         fprintf(out, "fs layout    %s\n", pfs_report_text_of(fs->layout, esc, sizeof(esc)));
 }
 
+/* The header lines of the listed phases' own (the checkpoint's), each once. */
+static void phase_lines(FILE *out, const struct pfs_run_data *d)
+{
+    const struct pfs_config *c = d->cfg;
+    char line[512], last[512] = "";
+    for (int i = 0; i < c->nphases; i++) {
+        const struct pfs_phase_ops *o = pfs_phase_desc(c->phases[i]);
+        if (o->header && o->header(c, d->nranks, line, sizeof(line)) && strcmp(line, last)) {
+            fprintf(out, "%s\n", line);
+            snprintf(last, sizeof(last), "%s", line);
+        }
+    }
+}
+
 void pfs_report_header(FILE *out, const struct pfs_run_data *d)
 {
     const struct pfs_config *c = d->cfg;
@@ -127,14 +141,7 @@ void pfs_report_header(FILE *out, const struct pfs_run_data *d)
         fprintf(out, "stonewall    %g s, then wear-out to the largest %s count any stream reached\n", c->deadline,
                 data && create ? "transfer (file, in create)" : create ? "file" : "transfer");
     }
-    char line[512], last[512] = "";
-    for (int i = 0; i < c->nphases; i++) { /* the phases' own lines, each once */
-        const struct pfs_phase_ops *o = pfs_phase_desc(c->phases[i]);
-        if (o->header && o->header(c, d->nranks, line, sizeof(line)) && strcmp(line, last)) {
-            fprintf(out, "%s\n", line);
-            snprintf(last, sizeof(last), "%s", line);
-        }
-    }
+    phase_lines(out, d);
     if (c->verify)
         fprintf(out, "verify       every byte; pattern time taken out of the timed region\n");
     if (d->warnings) {
