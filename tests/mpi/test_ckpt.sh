@@ -37,6 +37,8 @@ check "8 ranks: the report names the checkpoint and its degrees (DP from the ran
 check "8 ranks: the report names each phase's slowest rank" \
     [ "$(grep -cE "^ +slowest rank [0-7]: [0-9.]+ s \([0-9]+% of the phase's first open to last close\)$" "$T/out")" -eq 2 ]
 pycheck "8 ranks: the results store the degrees the run resolved" ckpt geometry "$T/z3.h5" 2 1 4 3
+check "8 ranks: a phase too short to measure asks for a larger checkpoint, not -b" \
+    not grep -q "give each stream more work (-b, or --runtime)" "$T/out"
 check "8 ranks: nothing left" [ -z "$(ls -A "$D")" ]
 pycheck "8 ranks: each phase moved the checkpoint's bytes" ckpt figures "$T/z3.h5" ckpt-save,ckpt-restore $TINY
 
