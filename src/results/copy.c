@@ -19,30 +19,13 @@
 
 #define COPY_BUF (1u << 20)
 
-static int write_all(int fd, const char *p, size_t n)
-{
-    while (n > 0) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w < 0)
-            return -1;
-        if (w == 0) {
-            errno = EIO;
-            return -1;
-        }
-        p += w, n -= (size_t)w;
-    }
-    return 0;
-}
-
 /* n bytes into fd: from img, or (img NULL) streamed from the overlay o.
  * 0, or -1 with *what the failing step and errno set. */
 static int write_content(int fd, const char *img, const struct pfs_ovl *o, size_t n, const char **what)
 {
     if (img) {
         *what = "write";
-        return write_all(fd, img, n);
+        return pfs_res_write_all(fd, img, n);
     }
     char *buf = malloc(COPY_BUF);
     int rc = buf ? 0 : -1;
@@ -53,7 +36,7 @@ static int write_content(int fd, const char *img, const struct pfs_ovl *o, size_
             *what = "read of the results file for";
             rc = -1;
         } else {
-            rc = write_all(fd, buf, k);
+            rc = pfs_res_write_all(fd, buf, k);
         }
     }
     free(buf);

@@ -462,7 +462,7 @@ int pfs_res_check_file(const char *p, const char *g, char *err, size_t len)
  * store: HDF5 itself never writes to disk, so a full disk cannot fail
  * inside HDF5 (HDF5 1.10 leaves the file id open after a failed H5Fclose,
  * and its clean-up at exit then crashes); every byte goes to disk through
- * write_all, with the errno of the call that failed. An existing file
+ * pfs_res_write_all, with the errno of the call that failed. An existing file
  * takes its run in place instead (pfs_res_build_overlay). */
 int pfs_res_build_image(const struct target *t, const struct pfs_run_data *d, char *name, size_t namelen, char **img,
                         size_t *imgn, char *err, size_t len)

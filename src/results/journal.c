@@ -44,7 +44,7 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
 }
 #define FNV0 0xcbf29ce484222325ULL
 
-static int write_all(int fd, const void *p, size_t n)
+int pfs_res_write_all(int fd, const void *p, size_t n)
 {
     const char *c = p;
     while (n > 0) {
@@ -61,38 +61,32 @@ static int write_all(int fd, const void *p, size_t n)
     return 0;
 }
 
-static int pread_all(int fd, void *p, size_t n, off_t at)
+/* n bytes at `at` of fd, into p (wr 0) or from it (wr 1): 0, or -1 with
+ * errno (EIO when the file ends first or a write makes no progress). */
+static int move_all(int fd, char *p, size_t n, off_t at, int wr)
 {
-    char *c = p;
     while (n > 0) {
-        ssize_t r = pread(fd, c, n, at);
-        if (r < 0 && errno == EINTR)
+        ssize_t k = wr ? pwrite(fd, p, n, at) : pread(fd, p, n, at);
+        if (k < 0 && errno == EINTR)
             continue;
-        if (r <= 0) {
-            if (r == 0)
-                errno = EIO; /* shorter than it said */
+        if (k <= 0) {
+            if (k == 0)
+                errno = EIO;
             return -1;
         }
-        c += r, n -= (size_t)r, at += r;
+        p += k, n -= (size_t)k, at += k;
     }
     return 0;
 }
 
+static int pread_all(int fd, void *p, size_t n, off_t at)
+{
+    return move_all(fd, p, n, at, 0);
+}
+
 static int pwrite_all(int fd, const void *p, size_t n, off_t at)
 {
-    const char *c = p;
-    while (n > 0) {
-        ssize_t w = pwrite(fd, c, n, at);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0) {
-            if (w == 0)
-                errno = EIO;
-            return -1;
-        }
-        c += w, n -= (size_t)w, at += w;
-    }
-    return 0;
+    return move_all(fd, (char *)p, n, at, 1); /* wr 1: p is only read */
 }
 
 /* A test hook: die at the commit's step `at` (PFSBENCH_TEST_CRASH_IN_RESULTS
@@ -141,24 +135,24 @@ static int write_journal(int jfd, const struct pfs_ovl *o, const struct stat *st
     h.old_eof = o->old_eof, h.new_eof = o->eof, h.ino = (uint64_t)st->st_ino, h.nrec = n;
     uint64_t sum = fnv(FNV0, &h, sizeof(h));
     if (rc == 0)
-        rc = write_all(jfd, &h, sizeof(h));
+        rc = pfs_res_write_all(jfd, &h, sizeof(h));
     for (size_t i = 0; i < n && rc == 0; i++) {
         uint64_t rec[2] = {addr[i], len[i]};
         sum = fnv(sum, rec, sizeof(rec));
-        rc = write_all(jfd, rec, sizeof(rec));
+        rc = pfs_res_write_all(jfd, rec, sizeof(rec));
         for (uint64_t at = 0; at < len[i] && rc == 0; at += BUF_SIZE) {
             size_t k = len[i] - at < BUF_SIZE ? (size_t)(len[i] - at) : BUF_SIZE;
             rc = pread_all(o->fd, buf, k, (off_t)(addr[i] + at));
             if (rc == 0)
-                sum = fnv(sum, buf, k), rc = write_all(jfd, buf, k);
+                sum = fnv(sum, buf, k), rc = pfs_res_write_all(jfd, buf, k);
         }
         if (i == n / 2)
             crash_at("journal");
     }
     if (rc == 0)
-        rc = write_all(jfd, &sum, sizeof(sum));
+        rc = pfs_res_write_all(jfd, &sum, sizeof(sum));
     if (rc == 0)
-        rc = write_all(jfd, END, sizeof(END));
+        rc = pfs_res_write_all(jfd, END, sizeof(END));
     free(addr), free(len);
     return rc;
 }

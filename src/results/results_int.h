@@ -126,6 +126,10 @@ PFS_RES_HIDDEN hid_t pfs_res_ovl_fapl(struct pfs_ovl *o, hid_t *driver);
 PFS_RES_HIDDEN int pfs_res_build_overlay(const struct target *t, struct pfs_ovl *o, const struct pfs_run_data *d,
                                          char *name, size_t namelen, char *err, size_t len);
 
+/* journal.c: n bytes of p written to fd at its offset, resuming after
+ * EINTR and short writes: 0, or -1 with errno (EIO: no progress). */
+PFS_RES_HIDDEN int pfs_res_write_all(int fd, const void *p, size_t n);
+
 /* copy.c: the run added by a copy beside the file renamed over it, as
  * append.c's append_once returns (0, -1 with err, 1 the file was made or
  * changed by another meanwhile, the copy removed). A new file: n bytes of
