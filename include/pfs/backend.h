@@ -9,8 +9,10 @@
 #ifndef PFS_BACKEND_H
 #define PFS_BACKEND_H
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "pfs/option.h"
 #include "pfs/safefile.h"
@@ -210,6 +212,54 @@ int pfs_backend_options_valid(const struct pfs_backend_options *bo, char *err, s
  * op a flag promises set) and its options are valid; -1 with the reason in
  * err otherwise. */
 int pfs_backend_valid(const struct pfs_backend *be, char *err, size_t len);
+
+/* Local, for a synchronous backend's pwrite and pread: a transfer moved
+ * whole by `once` (one positioned write, wr 1, or read, wr 0, of handle
+ * h: the bytes it moved, or -1 with errno), resumed after EINTR and short
+ * transfers. The bytes moved, or -errno; a write that makes no progress
+ * is -ENOSPC (nothing more will fit); a read stops at the end of the file
+ * (the caller names the short read). Inline, so that a constant `once`
+ * costs no call. */
+static inline int64_t pfs_backend_whole(ssize_t (*once)(void *h, char *buf, size_t len, uint64_t off, int wr),
+                                        void *h, char *buf, size_t len, uint64_t off, int wr)
+{
+    size_t done = 0;
+    while (done < len) {
+        const ssize_t n = once(h, buf + done, len - done, off + done, wr);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return -errno;
+        }
+        if (n == 0) {
+            if (wr)
+                return -ENOSPC;
+            break;
+        }
+        done += (size_t)n;
+    }
+    return (int64_t)done;
+}
+
+/* Local, for md_create and md_read: n bytes of a small file from its
+ * start, in pieces of at most bufsize (each from or into buf), by `once`
+ * as pfs_backend_whole; *done the bytes moved. 0 (a read may meet the end
+ * first: the caller compares *done), or -errno. */
+static inline int pfs_backend_small(ssize_t (*once)(void *h, char *buf, size_t len, uint64_t off, int wr), void *h,
+                                    char *buf, size_t bufsize, uint64_t n, int wr, uint64_t *done)
+{
+    *done = 0;
+    while (*done < n) {
+        const size_t chunk = n - *done < bufsize ? (size_t)(n - *done) : bufsize;
+        const int64_t got = pfs_backend_whole(once, h, buf, chunk, *done, wr);
+        if (got < 0)
+            return (int)got;
+        *done += (uint64_t)got;
+        if ((size_t)got < chunk)
+            break;
+    }
+    return 0;
+}
 
 /* Local, for an asynchronous backend's pwrite and pread (called only with
  * nothing in flight): one transfer through its submit, waited for by its

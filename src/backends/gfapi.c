@@ -278,40 +278,22 @@ static int gf_open(void *ctx, int dirfd, const char *path, unsigned flags, const
     return 0;
 }
 
+/* One glfs_pwrite or glfs_pread of fd (a glfs_fd_t). */
+static ssize_t gf_once(void *fd, char *buf, size_t len, uint64_t off, int wr)
+{
+    return wr ? glfs_pwrite(fd, buf, len, (off_t)off, 0, NULL, NULL) : glfs_pread(fd, buf, len, (off_t)off, 0, NULL);
+}
+
 static int64_t gf_pwrite(void *fh, const void *buf, size_t len, uint64_t off)
 {
     const struct gf_fh *h = fh;
-    size_t done = 0;
-    while (done < len) {
-        ssize_t n = glfs_pwrite(h->fd, (const char *)buf + done, len - done, (off_t)(off + done), 0, NULL, NULL);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            return -errno;
-        }
-        if (n == 0)
-            return -ENOSPC; /* no progress and no error: nothing more will fit */
-        done += (size_t)n;
-    }
-    return (int64_t)done;
+    return pfs_backend_whole(gf_once, h->fd, (char *)buf, len, off, 1); /* wr 1: buf is only read */
 }
 
 static int64_t gf_pread(void *fh, void *buf, size_t len, uint64_t off)
 {
     const struct gf_fh *h = fh;
-    size_t done = 0;
-    while (done < len) {
-        ssize_t n = glfs_pread(h->fd, (char *)buf + done, len - done, (off_t)(off + done), 0, NULL);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            return -errno;
-        }
-        if (n == 0)
-            break; /* end of file: the caller names the short read */
-        done += (size_t)n;
-    }
-    return (int64_t)done;
+    return pfs_backend_whole(gf_once, h->fd, buf, len, off, 0);
 }
 
 static int gf_fsync(void *fh)
@@ -336,26 +318,6 @@ static int md_failed(struct pfs_md_res *r, const char *step, uint64_t off, int r
     r->step = step;
     r->offset = off;
     return rc;
-}
-
-/* Writes or reads exactly n bytes of a small file in bufsize pieces. */
-static int small_io(glfs_fd_t *fd, void *buf, size_t bufsize, uint64_t n, int write_it, uint64_t *done)
-{
-    *done = 0;
-    while (*done < n) {
-        size_t chunk = n - *done < bufsize ? (size_t)(n - *done) : bufsize;
-        ssize_t r = write_it ? glfs_pwrite(fd, buf, chunk, (off_t)*done, 0, NULL, NULL)
-                             : glfs_pread(fd, buf, chunk, (off_t)*done, 0, NULL);
-        if (r < 0) {
-            if (errno == EINTR)
-                continue;
-            return -errno;
-        }
-        if (r == 0)
-            return write_it ? -ENOSPC : 0;
-        *done += (uint64_t)r;
-    }
-    return 0;
 }
 
 /* The handle of dirfd, or NULL with r's step set and *rc the error. */
@@ -384,7 +346,7 @@ static int gf_md_create(void *ctx, int dirfd, const char *name, void *buf, size_
         return md_failed(r, "create", PFS_NO_OFFSET, -errno);
     glfs_h_close(obj);
     r->made = 1;
-    rc = size ? small_io(fd, buf, bufsize, size, 1, &r->bytes) : 0;
+    rc = size ? pfs_backend_small(gf_once, fd, buf, bufsize, size, 1, &r->bytes) : 0;
     if (rc < 0) {
         glfs_close(fd); /* the write's failure is the cause; the close's would be its consequence */
         return md_failed(r, "write", r->bytes, rc);
@@ -431,7 +393,7 @@ static int gf_md_read(void *ctx, int dirfd, const char *name, void *buf, size_t 
     glfs_h_close(obj);
     if (rc < 0)
         return md_failed(r, "open for reading", PFS_NO_OFFSET, rc);
-    rc = small_io(fd, buf, bufsize, size, 0, &r->bytes);
+    rc = pfs_backend_small(gf_once, fd, buf, bufsize, size, 0, &r->bytes);
     glfs_close(fd);
     return rc < 0 ? md_failed(r, "read", r->bytes, rc) : 0;
 }

@@ -21,40 +21,21 @@ static int posix_open(void *ctx, int dirfd, const char *path, unsigned flags, co
     return 0;
 }
 
+/* One pwrite or pread of the descriptor fh is. */
+static ssize_t posix_once(void *fh, char *buf, size_t len, uint64_t off, int wr)
+{
+    const int fd = (int)(intptr_t)fh;
+    return wr ? pwrite(fd, buf, len, (off_t)off) : pread(fd, buf, len, (off_t)off);
+}
+
 static int64_t posix_pwrite(void *fh, const void *buf, size_t len, uint64_t off)
 {
-    int fd = (int)(intptr_t)fh;
-    size_t done = 0;
-    while (done < len) {
-        ssize_t n = pwrite(fd, (const char *)buf + done, len - done, (off_t)(off + done));
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            return -errno;
-        }
-        if (n == 0)
-            return -ENOSPC; /* no progress and no error: nothing more will fit */
-        done += (size_t)n;
-    }
-    return (int64_t)done;
+    return pfs_backend_whole(posix_once, fh, (char *)buf, len, off, 1); /* wr 1: buf is only read */
 }
 
 static int64_t posix_pread(void *fh, void *buf, size_t len, uint64_t off)
 {
-    int fd = (int)(intptr_t)fh;
-    size_t done = 0;
-    while (done < len) {
-        ssize_t n = pread(fd, (char *)buf + done, len - done, (off_t)(off + done));
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            return -errno;
-        }
-        if (n == 0)
-            break; /* end of file: the caller names the short read */
-        done += (size_t)n;
-    }
-    return (int64_t)done;
+    return pfs_backend_whole(posix_once, fh, buf, len, off, 0);
 }
 
 static int posix_fsync(void *fh)
@@ -65,25 +46,6 @@ static int posix_fsync(void *fh)
 static int posix_close(void *fh)
 {
     return close((int)(intptr_t)fh) == 0 ? 0 : -errno;
-}
-
-/* Writes or reads exactly n bytes of a small file in bufsize pieces. */
-static int small_io(int fd, void *buf, size_t bufsize, uint64_t n, int write_it, uint64_t *done)
-{
-    *done = 0;
-    while (*done < n) {
-        size_t chunk = n - *done < bufsize ? (size_t)(n - *done) : bufsize;
-        ssize_t r = write_it ? write(fd, buf, chunk) : read(fd, buf, chunk);
-        if (r < 0) {
-            if (errno == EINTR)
-                continue;
-            return -errno;
-        }
-        if (r == 0)
-            return write_it ? -ENOSPC : 0;
-        *done += (uint64_t)r;
-    }
-    return 0;
 }
 
 static int md_failed(struct pfs_md_res *r, const char *step, uint64_t off, int rc)
@@ -101,7 +63,7 @@ static int posix_md_create(void *ctx, int dirfd, const char *name, void *buf, si
     if (fd < 0)
         return md_failed(r, "create", PFS_NO_OFFSET, -errno);
     r->made = 1;
-    int rc = size ? small_io(fd, buf, bufsize, size, 1, &r->bytes) : 0;
+    int rc = size ? pfs_backend_small(posix_once, (void *)(intptr_t)fd, buf, bufsize, size, 1, &r->bytes) : 0;
     if (rc < 0) {
         close(fd); /* the write's failure is the cause; the close's would be its consequence */
         return md_failed(r, "write", r->bytes, rc);
@@ -130,7 +92,7 @@ static int posix_md_read(void *ctx, int dirfd, const char *name, void *buf, size
     int fd = pfs_open_own_at(dirfd, name, O_RDONLY, 0, NULL, NULL);
     if (fd < 0)
         return md_failed(r, "open for reading", PFS_NO_OFFSET, fd);
-    int rc = small_io(fd, buf, bufsize, size, 0, &r->bytes);
+    int rc = pfs_backend_small(posix_once, (void *)(intptr_t)fd, buf, bufsize, size, 0, &r->bytes);
     close(fd);
     return rc < 0 ? md_failed(r, "read", r->bytes, rc) : 0;
 }
