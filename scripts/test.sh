@@ -4,9 +4,9 @@
 # AddressSanitizer and UndefinedBehaviorSanitizer (skip that second pass with
 # PFS_TEST_SANITIZERS=0). Extra arguments go to both ctest runs.
 #
-# Both passes run twice as many tests at once as the machine has cores
+# Both passes run three times as many tests at once as the machine has cores
 # (PFS_TEST_JOBS overrides it): most tests wait more than they compute, and
-# tests/CMakeLists.txt gives those that keep a core busy two slots, keeps the
+# tests/CMakeLists.txt gives those that keep a core busy three slots, keeps the
 # tests that share a service apart (RESOURCE_LOCK) and runs a test that needs
 # the machine to itself alone (PROCESSORS). The sanitizer pass runs the tests labelled sanitize: the
 # unit tests and the MPI tests that drive pfsbench's C code on paths of their
@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
 [ "$(id -u)" -eq 0 ] && export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 cores=$(nproc)
-jobs=${PFS_TEST_JOBS:-$((2 * cores))}
+jobs=${PFS_TEST_JOBS:-$((3 * cores))}
 
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j"$cores"
