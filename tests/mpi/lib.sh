@@ -18,7 +18,22 @@ run_mpi() {
     local np=$1 to=$2
     shift 2
     RC=0
-    timeout "$to" mpirun -np "$np" --oversubscribe --bind-to none "$PFSBENCH" "$@" >"$T/out" 2>"$T/err" || RC=$?
+    timeout "$to" mpirun -np "$np" $(one_rank_exit "$np") --oversubscribe --bind-to none "$PFSBENCH" "$@" \
+        >"$T/out" 2>"$T/err" || RC=$?
+}
+
+# one_rank_exit NP: mpirun's options for NP ranks. An mpirun whose rank
+# exits non-zero signals the job's ranks CONT, TERM, KILL a second apart
+# before it exits itself (odls_base_sigkill_timeout, 1 s): 2 s idle after
+# every refusal. With one rank there is no other rank still writing its
+# last output to wait for (that rank is the one that exited), so the wait
+# goes: a 1-rank refusal took 2.5 s, 0.5 s with it. Word-split on purpose.
+# ONE_RANK: the same options as an array, for a line of its own that starts
+# one rank ("${ONE_RANK[@]}").
+ONE_RANK=(--mca odls_base_sigkill_timeout 0)
+one_rank_exit() {
+    [ "$1" = 1 ] && echo "${ONE_RANK[*]}"
+    return 0
 }
 
 # run_in_tmpfs OPTS NP ARGS... : pfsbench on NP ranks with -d on a fresh tmpfs
@@ -31,17 +46,16 @@ run_in_tmpfs() {
     mkdir -p "$T/tmpfs"
     RC=0
     timeout 120 unshare --mount --propagation private sh -c \
-        'mount -t tmpfs -o "$1" pfstest "$2" || exit 99; d=$2; np=$3; left=$4; bin=$5; shift 5
-         mpirun -np "$np" --oversubscribe --bind-to none "$bin" -d "$d" "$@"; rc=$?
+        'mount -t tmpfs -o "$1" pfstest "$2" || exit 99; d=$2; np=$3; left=$4; bin=$5; one=$6; shift 6
+         mpirun -np "$np" $one --oversubscribe --bind-to none "$bin" -d "$d" "$@"; rc=$?
          ls -A "$d" >"$left"; exit $rc' \
-        sh "$opts" "$T/tmpfs" "$np" "$T/left" "$PFSBENCH" "$@" >"$T/out" 2>"$T/err" || RC=$?
+        sh "$opts" "$T/tmpfs" "$np" "$T/left" "$PFSBENCH" "$(one_rank_exit "$np")" "$@" >"$T/out" 2>"$T/err" || RC=$?
 }
 
-# Independent runs side by side. An mpirun whose ranks exit non-zero (every
-# refusal) spends 2 s idle after they are gone: it signals them CONT, TERM,
-# KILL a second apart (odls_base_sigkill_timeout; at 0 it would also cut
-# short a rank still writing its last output). Started together, a batch of
-# them waits those seconds once.
+# Independent runs side by side. An mpirun of several ranks whose ranks
+# exit non-zero (every refusal) spends 2 s idle after they are gone (see
+# one_rank_exit; at 0 it would also cut short a rank still writing its
+# last output). Started together, a batch of them waits those seconds once.
 # At most PAR_MAX (4) at a time: each still costs CPU to start, and under
 # the sanitizers nine at once on a loaded 2-core machine outlasted their
 # 30 s timeouts. Give them timeouts for a crowd (120 s).

@@ -100,7 +100,7 @@ fi
 # ---- a mask set before mpirun (taskset) is what is recorded -------------------
 LAST=$(echo "$PLAIN" | tr ',' '\n' | tail -1)
 RC=0
-timeout 60 taskset -c "$LAST" mpirun -np 1 --bind-to none "$PFSBENCH" -d "$D" -t 64k -b 256k -v \
+timeout 60 taskset -c "$LAST" mpirun -np 1 "${ONE_RANK[@]}" --bind-to none "$PFSBENCH" -d "$D" -t 64k -b 256k -v \
     -o "$T/ts.h5" >"$T/out" 2>"$T/err" || RC=$?
 check "taskset -c $LAST: pfsbench exits 0" [ "$RC" -eq 0 ]
 check "taskset -c $LAST: the file reads back" aff_file "$T/ts.h5"

@@ -247,7 +247,7 @@ start_bg() {
     local np=$1
     shift
     T_RUN=$(date +%s.%N)
-    timeout -k 5 120 mpirun -np "$np" --oversubscribe --bind-to none "$PFSBENCH" "$@" >"$T/out" 2>"$T/err" &
+    timeout -k 5 120 mpirun -np "$np" $(one_rank_exit "$np") --oversubscribe --bind-to none "$PFSBENCH" "$@" >"$T/out" 2>"$T/err" &
     BG=$!
 }
 wait_bg() { RC=0; wait "$BG" || RC=$?; ELAPSED=$(awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'); }

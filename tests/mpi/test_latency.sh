@@ -28,7 +28,7 @@ delayed() {
     local env=(env LD_PRELOAD="$PRELOAD" PFS_STALL_SECS="$secs" PFS_STALL_CALL="$call" PFS_STALL_COUNT=1000000)
     [ "$rank" = "*" ] || env+=(PFS_STALL_RANK="$rank")
     RC=0
-    "${env[@]}" timeout 120 mpirun -np "$np" --oversubscribe --bind-to none "$PFSBENCH" "$@" >"$T/out" 2>"$T/err" || RC=$?
+    "${env[@]}" timeout 120 mpirun -np "$np" $(one_rank_exit "$np") --oversubscribe --bind-to none "$PFSBENCH" "$@" >"$T/out" 2>"$T/err" || RC=$?
 }
 
 # 1 rank, 60 writes of 4 KiB, each 2 ms longer than it would be.

@@ -23,7 +23,7 @@ paced() {
     shift 2
     RC=0
     env LD_PRELOAD="$PRELOAD" PFS_DELAY_CALL=pwrite PFS_DELAY_SECS=0.001 PFS_DELAY_LOG="$T/$name" \
-        timeout 120 mpirun -np "$np" --oversubscribe --bind-to none "$PFSBENCH" "$@" >"$T/out" 2>"$T/err" || RC=$?
+        timeout 120 mpirun -np "$np" $(one_rank_exit "$np") --oversubscribe --bind-to none "$PFSBENCH" "$@" >"$T/out" 2>"$T/err" || RC=$?
 }
 # series WHAT FILE PHASE LOG: check_series.py's verdict.
 series() {

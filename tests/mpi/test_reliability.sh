@@ -18,7 +18,7 @@ rank_pid() { for p in $(ranks_of "$1"); do tr '\0' '\n' <"/proc/$p/environ" | gr
 # start NP ARGS...: pfsbench in the background under timeout; PID in BG
 start() {
     local np=$1; shift
-    timeout 120 mpirun -np "$np" --oversubscribe --bind-to none "$PFSBENCH" "$@" >"$T/out" 2>"$T/err" &
+    timeout 120 mpirun -np "$np" $(one_rank_exit "$np") --oversubscribe --bind-to none "$PFSBENCH" "$@" >"$T/out" 2>"$T/err" &
     BG=$!
 }
 wait_rc() { RC=0; wait "$BG" || RC=$?; }
@@ -123,7 +123,7 @@ check "SIGSTOP: the run is recorded as failed" [ "$(status_of "$(printf %06d "$(
 left=$(ls "$SHM" | grep "pfsbench.stall$$" || true)
 check "SIGSTOP: no data files left, or only the stopped rank's, pointed to --clean" \
     sh -c '[ -z "$1" ] || { [ "$1" = "pfsbench.stall$2-$3.1" ] && grep -q "pfsbench --clean -d $5" "$4"; }' sh "$left" "$$" "$try" "$T/err" "$SHM"
-timeout 60 mpirun -np 1 "$PFSBENCH" --clean --yes -d "$SHM" >"$T/clean" 2>&1
+timeout 60 mpirun -np 1 "${ONE_RANK[@]}" "$PFSBENCH" --clean --yes -d "$SHM" >"$T/clean" 2>&1
 check "SIGSTOP: --clean then leaves nothing of the run" [ -z "$(ls "$SHM" | grep "pfsbench.stall$$")" ]
 pkill -KILL -f "^$PFSBENCH -d $SHM( |\$)" || true
 
@@ -189,18 +189,18 @@ check "results in a missing directory: exit 2, nothing created (2)" [ -z "$(ls -
 # --clean: lists leftovers, removes only them with --yes, never a link or a stranger.
 touch "$D/pfsbench.20260101-000000-abcdef.0" "$D/pfsbench.old.shared" "$D/notours.txt" "$D/pfsbench.x.y"
 ln -s /etc/hostname "$D/pfsbench.link.3"
-RC=0; timeout 60 mpirun -np 1 "$PFSBENCH" --clean -d "$D" >"$T/out" 2>"$T/err" || RC=$?
+RC=0; timeout 60 mpirun -np 1 "${ONE_RANK[@]}" "$PFSBENCH" --clean -d "$D" >"$T/out" 2>"$T/err" || RC=$?
 check "--clean lists the 2 leftovers and removes nothing" [ "$RC" -eq 0 ]
 check "--clean lists the 2 leftovers and removes nothing (2)" grep -q "^2 pfsbench files" "$T/out"
 check "--clean lists the 2 leftovers and removes nothing (3)" [ "$(ls "$D" | wc -l)" -eq 5 ]
-RC=0; timeout 60 mpirun -np 1 "$PFSBENCH" --clean --yes -d "$D" >"$T/out" 2>"$T/err" || RC=$?
+RC=0; timeout 60 mpirun -np 1 "${ONE_RANK[@]}" "$PFSBENCH" --clean --yes -d "$D" >"$T/out" 2>"$T/err" || RC=$?
 check "--clean --yes removes exactly them" [ "$RC" -eq 0 ]
 check "--clean --yes removes exactly them (2)" [ "$(ls "$D" | sort | tr '\n' ' ')" = "notours.txt pfsbench.link.3 pfsbench.x.y " ]
 # --clean and a metadata directory a crash left: removed when it holds only
 # pfsbench's names, left whole when it holds anything else.
 mkdir -p "$D/pfsbench.crash1.md/s0" "$D/pfsbench.crash2.md"
 touch "$D/pfsbench.crash1.md/f.1.7" "$D/pfsbench.crash1.md/s0/f.0.3" "$D/pfsbench.crash2.md/f.0.1" "$D/pfsbench.crash2.md/mine.txt"
-RC=0; timeout 60 mpirun -np 1 "$PFSBENCH" --clean --yes -d "$D" >"$T/out" 2>"$T/err" || RC=$?
+RC=0; timeout 60 mpirun -np 1 "${ONE_RANK[@]}" "$PFSBENCH" --clean --yes -d "$D" >"$T/out" 2>"$T/err" || RC=$?
 check "--clean --yes: a crashed run's metadata directory is removed" [ ! -e "$D/pfsbench.crash1.md" ]
 check "--clean --yes: one holding a foreign file is left whole" [ -e "$D/pfsbench.crash2.md/mine.txt" ]
 check "--clean --yes: and says so" grep -q "pfsbench.crash2.md/: holds files pfsbench does not make; left alone" "$T/out"

@@ -27,7 +27,7 @@ check "grown: 10 and 200 runs" sh -c "'$PY' '$CK' runs '$T/r10.h5' 10 && '$PY' '
 # ---- (a) rank 0's memory for the append: flat as the file grows ----
 for n in 10 200; do
     RC=0
-    timeout 60 mpirun -np 1 --oversubscribe --bind-to none -x PFSBENCH_TEST_APPEND_PEAK=1 "$PFSBENCH" -d "$D" \
+    timeout 60 mpirun -np 1 "${ONE_RANK[@]}" --oversubscribe --bind-to none -x PFSBENCH_TEST_APPEND_PEAK=1 "$PFSBENCH" -d "$D" \
         "${ARGS[@]}" -o "$T/r$n.h5" >"$T/out" 2>"$T/err.$n" || RC=$?
     check "memory, $n runs: exit 0, appended as run $((n + 1))" \
         sh -c "[ $RC -eq 0 ] && grep -q '^results .* /runs/0*$((n + 1)) (complete)' '$T/out'"
@@ -54,7 +54,7 @@ for step in journal journaled half written; do
         W=$T/c-$step-$by.h5
         cp "$T/ten.h5" "$W"
         RC=0
-        timeout 60 mpirun -np 1 --oversubscribe --bind-to none -x PFSBENCH_TEST_CRASH_IN_RESULTS=$step "$PFSBENCH" \
+        timeout 60 mpirun -np 1 "${ONE_RANK[@]}" --oversubscribe --bind-to none -x PFSBENCH_TEST_CRASH_IN_RESULTS=$step "$PFSBENCH" \
             -d "$D" "${ARGS[@]}" -o "$W" --label crash >"$T/out" 2>"$T/err" || RC=$?
         what="crash at '$step', undone by the $by"
         check "$what: rank 0 died of abort() in the commit" grep -q "signal 6" "$T/err"
@@ -92,7 +92,7 @@ done
 # the commit and lists the new run.
 : "${PFS_STALL_LIB:?set PFS_STALL_LIB to the stall shim (ctest does)}"
 cp "$T/ten.h5" "$T/s.h5"
-timeout 120 mpirun -np 1 --oversubscribe --bind-to none -x LD_PRELOAD="${LD_PRELOAD:+$LD_PRELOAD:}$PFS_STALL_LIB" -x PFS_STALL_SECS=100 \
+timeout 120 mpirun -np 1 "${ONE_RANK[@]}" --oversubscribe --bind-to none -x LD_PRELOAD="${LD_PRELOAD:+$LD_PRELOAD:}$PFS_STALL_LIB" -x PFS_STALL_SECS=100 \
     -x PFS_STALL_UNTIL="$T/go" -x PFS_STALL_MARK="$T/held" "$PFSBENCH" -d "$D" "${ARGS[@]}" -o "$T/s.h5" \
     --label stalled >"$T/out.s" 2>"$T/err.s" </dev/null &
 pa=$!
@@ -105,7 +105,7 @@ touch "$T/go"
 wait "$pa"
 check "stalled: the run lands as run 11" grep -q "^results .* /runs/000011 (complete)" "$T/out.s"
 rm -f "$T/go" "$T/held"
-timeout 120 mpirun -np 1 --oversubscribe --bind-to none -x LD_PRELOAD="${LD_PRELOAD:+$LD_PRELOAD:}$PFS_STALL_LIB" -x PFS_STALL_SECS=100 \
+timeout 120 mpirun -np 1 "${ONE_RANK[@]}" --oversubscribe --bind-to none -x LD_PRELOAD="${LD_PRELOAD:+$LD_PRELOAD:}$PFS_STALL_LIB" -x PFS_STALL_SECS=100 \
     -x PFS_STALL_PATH=/s.h5 -x PFS_STALL_UNTIL="$T/go" -x PFS_STALL_MARK="$T/held" "$PFSBENCH" -d "$D" \
     "${ARGS[@]}" -o "$T/s.h5" --label stalled2 >"$T/out.s" 2>"$T/err.s" </dev/null &
 pa=$!

@@ -70,7 +70,7 @@ pycheck "mpiio --collective: every rank made the same number of calls" runtime s
 # counts the pwrites of 64 KiB the file really got.
 RC=0
 env ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" LD_PRELOAD="${LD_PRELOAD:+$LD_PRELOAD:}$PFS_STALL_LIB" PFS_STALL_SECS=0.005 PFS_STALL_CALL=pwrite \
-    PFS_STALL_COUNT=1000000 timeout 120 mpirun -np 1 --oversubscribe --bind-to none \
+    PFS_STALL_COUNT=1000000 timeout 120 mpirun -np 1 "${ONE_RANK[@]}" --oversubscribe --bind-to none \
     strace -f -qq -e trace=pwrite64 -e signal=none -o "$T/strace" \
     "$PFSBENCH" -d "$D" -t 64k -b 256k --runtime 3 --ramp 1 -p write,read -o "$R" -q >"$T/out" 2>"$T/err" || RC=$?
 check "--ramp 1 --runtime 3: exit 0" [ "$RC" -eq 0 ]

@@ -11,7 +11,7 @@ JOBS=$PFS_SRC/jobs
 labels() { "$PY" -c "import h5py,sys; f=h5py.File(sys.argv[1],'r'); print(' '.join(f['runs'][k].attrs['label'] for k in sorted(f['runs'])))" "$1"; }
 
 # seed 000: replicate / no-replicate
-RC=0; PFS_DIR=$D PFS_SIZE=1m timeout 120 mpirun -np 1 --bind-to none "$PFSBENCH" -f "$JOBS/gpfsperf-compare.job" -o "$T/g.h5" -q >"$T/out" 2>"$T/err" || RC=$?
+RC=0; PFS_DIR=$D PFS_SIZE=1m timeout 120 mpirun -np 1 "${ONE_RANK[@]}" --bind-to none "$PFSBENCH" -f "$JOBS/gpfsperf-compare.job" -o "$T/g.h5" -q >"$T/out" 2>"$T/err" || RC=$?
 check "gpfsperf-compare.job: exit 0" [ "$RC" -eq 0 ]
 check "gpfsperf-compare.job: the two configurations" [ "$(labels "$T/g.h5")" = "replicate no-replicate" ]
 "$(dirname "$PFSBENCH")/pfs-compare" "$T/g.h5" --names gpfsperf --units KB >"$T/tab" 2>&1
@@ -46,7 +46,7 @@ check "no data file left by any job" [ -z "$(find "$D" -type f)" ]
 
 # ${NAME} without a default, not set: its line named, exit 2, nothing made.
 printf '[global]\ndir = %s\n[a]\nblock = ${PFS_UNSET_FOR_TEST}\n' "$D" >"$T/unset.job"
-RC=0; env -u PFS_UNSET_FOR_TEST timeout 60 mpirun -np 1 --bind-to none "$PFSBENCH" -f "$T/unset.job" -o "$T/u.h5" >"$T/out" 2>"$T/err" || RC=$?
+RC=0; env -u PFS_UNSET_FOR_TEST timeout 60 mpirun -np 1 "${ONE_RANK[@]}" --bind-to none "$PFSBENCH" -f "$T/unset.job" -o "$T/u.h5" >"$T/out" 2>"$T/err" || RC=$?
 check "an unset \${NAME}: exit 2" [ "$RC" -eq 2 ]
 check "an unset \${NAME}: its line named" grep -q 'unset.job:4: ${PFS_UNSET_FOR_TEST} is not set' "$T/err"
 check "an unset \${NAME}: nothing made" [ ! -e "$T/u.h5" ]

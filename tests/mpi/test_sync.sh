@@ -111,7 +111,7 @@ check "mpiio --shared --collective: the report counts 2 x 5 MPI_File_sync" [ "$(
 RC=0
 env LD_PRELOAD="${LD_PRELOAD:+$LD_PRELOAD:}$PFS_STALL_LIB" \
     PFS_STALL_SECS=0.05 PFS_STALL_CALL=fsync PFS_STALL_COUNT=1000 \
-    timeout 120 mpirun -np 1 --oversubscribe --bind-to none "$PFSBENCH" -d "$SHM" -t 64k -b 1m -p write,read \
+    timeout 120 mpirun -np 1 "${ONE_RANK[@]}" --oversubscribe --bind-to none "$PFSBENCH" -d "$SHM" -t 64k -b 1m -p write,read \
     --fsync-every 4 --sync dsync -o "$R" -q >"$T/out" 2>"$T/err" || RC=$?
 check "fsync 50 ms longer: exit 0" [ "$RC" -eq 0 ]
 pycheck "fsync 50 ms longer: counted and timed as fsync, not as the transfers; inside the phase's time" sync fsync "$R"

@@ -37,7 +37,7 @@ stalled() {
     local env=(env LD_PRELOAD="$PRELOAD" PFS_STALL_SECS="$secs" PFS_STALL_CALL="$call" PFS_STALL_MARK="$T/mark" PFS_STALL_UNTIL="$T/go")
     [ "$rank" = "*" ] || env+=(PFS_STALL_RANK="$rank")
     rm -f "$T/mark" "$T/go"
-    "${env[@]}" timeout 120 mpirun -np "$np" --oversubscribe --bind-to none "$PFSBENCH" "$@" >"$T/out" 2>"$T/err" &
+    "${env[@]}" timeout 120 mpirun -np "$np" $(one_rank_exit "$np") --oversubscribe --bind-to none "$PFSBENCH" "$@" >"$T/out" 2>"$T/err" &
     BG=$!
 }
 wait_rc() { RC=0; wait "$BG" || RC=$?; }
@@ -224,7 +224,7 @@ trap 'rm -rf "$T" "$S"' EXIT
 t0=$(date +%s%N)
 RC=0
 env LD_PRELOAD="$PRELOAD" PFS_STALL_SECS=0.01 PFS_STALL_CALL=pwrite PFS_STALL_COUNT=1000000 \
-    timeout 60 mpirun -np 1 --oversubscribe --bind-to none "$PFSBENCH" -d "$S" -t 4k -b 1m -p write --timeout 1 --no-results \
+    timeout 60 mpirun -np 1 "${ONE_RANK[@]}" --oversubscribe --bind-to none "$PFSBENCH" -d "$S" -t 4k -b 1m -p write --timeout 1 --no-results \
     >"$T/out" 2>"$T/err" || RC=$?
 t1=$(date +%s%N)
 check "a busy phase past --timeout ($(((t1 - t0) / 1000000)) ms): exit 0, no watchdog" [ "$RC" -eq 0 ]

@@ -34,7 +34,7 @@ stalled() {
     shift 3
     env LD_PRELOAD="$PRELOAD" PFS_STALL_SECS=120 PFS_STALL_CALL=fsync PFS_STALL_RANK="$rank" PFS_STALL_PATH="$path" \
         PFS_STALL_MARK="$T/mark" ${STOP:+PFS_STALL_STOP=1} \
-        timeout 150 mpirun -np "$np" --oversubscribe --bind-to none "$PFSBENCH" "$@" >"$T/out" 2>"$T/err" &
+        timeout 150 mpirun -np "$np" $(one_rank_exit "$np") --oversubscribe --bind-to none "$PFSBENCH" "$@" >"$T/out" 2>"$T/err" &
     BG=$!
 }
 wait_rc() { RC=0; wait "$BG" || RC=$?; }

@@ -27,7 +27,7 @@ bg() {
     rm -f "$T/mark.$tag".* "$T/go.$tag".*
     env LD_PRELOAD="$PRELOAD" PFS_STALL_SECS=90 PFS_STALL_CALL="$calls" PFS_STALL_RANK=0 PFS_STALL_COUNT=3 \
         PFS_STALL_MARK="$T/mark.$tag.%s" PFS_STALL_UNTIL="$T/go.$tag.%s" \
-        timeout 120 mpirun -np 1 --oversubscribe --bind-to none "$PFSBENCH" "$@" >"$T/out.$tag" 2>"$T/err.$tag" &
+        timeout 120 mpirun -np 1 "${ONE_RANK[@]}" --oversubscribe --bind-to none "$PFSBENCH" "$@" >"$T/out.$tag" 2>"$T/err.$tag" &
     eval "BG_$tag=$!"
 }
 wait_bg() { RC=0; wait "$1" || RC=$?; }

@@ -30,7 +30,7 @@ stalled() {
     env LD_PRELOAD="$PRELOAD" PFS_STALL_SECS=60 PFS_STALL_CALL="$call" PFS_STALL_NAME="$name" PFS_STALL_RANK=0 \
         PFS_STALL_MARK="$T/mark" PFS_STALL_UNTIL="$T/go" \
         sh -c 'ulimit -n "$1" && shift && exec "$@"' sh "${NOFILE:-$(ulimit -n)}" \
-        timeout 120 mpirun -np "$np" --oversubscribe --bind-to none "$PFSBENCH" "$@" >"$T/out" 2>"$T/err" &
+        timeout 120 mpirun -np "$np" $(one_rank_exit "$np") --oversubscribe --bind-to none "$PFSBENCH" "$@" >"$T/out" 2>"$T/err" &
     BG=$!
 }
 wait_rc() { RC=0; wait "$BG" || RC=$?; }

@@ -38,9 +38,9 @@ for room in 8 64; do
     timeout 120 unshare --mount --propagation private sh -c '
         mount -t tmpfs -o size="$1"k pfstest "$2" || exit 99
         cp "$3" "$2/r.h5"; sha256sum <"$2/r.h5" >"$4.before"
-        mpirun -np 1 --oversubscribe --bind-to none "$5" -d "$6" $7 -o "$2/r.h5"; rc=$?
+        mpirun -np 1 $8 --oversubscribe --bind-to none "$5" -d "$6" $7 -o "$2/r.h5"; rc=$?
         sha256sum <"$2/r.h5" >"$4.after"; ls -A "$2" >"$4.left"; exit $rc' \
-        sh "$kb" "$T/full" "$T/base.h5" "$T/enospc" "$PFSBENCH" "$D" "${ARGS[*]}" >"$T/out" 2>"$T/err" || RC=$?
+        sh "$kb" "$T/full" "$T/base.h5" "$T/enospc" "$PFSBENCH" "$D" "${ARGS[*]}" "${ONE_RANK[*]}" >"$T/out" 2>"$T/err" || RC=$?
     what="ENOSPC (${kb} KiB tmpfs, file $SIZE bytes)"
     check "$what: exit 1 (got $RC)" [ "$RC" -eq 1 ]
     check "$what: the message names 'No space left on device'" grep -q "No space left on device" "$T/err"
@@ -93,7 +93,7 @@ FC=$T/conc/r.h5
 mkdir -p "$T/conc"
 for i in 1 2 3 4 5 6 7 8; do
     mkdir -p "$D/c$i"
-    (timeout 90 mpirun -np 1 --oversubscribe --bind-to none "$PFSBENCH" -d "$D/c$i" "${ARGS[@]}" -o "$FC" \
+    (timeout 90 mpirun -np 1 "${ONE_RANK[@]}" --oversubscribe --bind-to none "$PFSBENCH" -d "$D/c$i" "${ARGS[@]}" -o "$FC" \
         --label "conc-$i" >"$T/out.c$i" 2>"$T/err.c$i"; echo $? >"$T/rc.c$i") &
 done
 wait
@@ -118,7 +118,7 @@ if [ -r "$GL" ] && [ "${PFS_SKIP_GLUSTER:-0}" != 1 ]; then
             for x in a b; do
                 M=$A
                 [ $x = b ] && M=$B
-                (timeout 90 mpirun -np 1 --oversubscribe --bind-to none "$PFSBENCH" -d "$D/g$x" "${ARGS[@]}" \
+                (timeout 90 mpirun -np 1 "${ONE_RANK[@]}" --oversubscribe --bind-to none "$PFSBENCH" -d "$D/g$x" "${ARGS[@]}" \
                     -o "$M/res/r.h5" --label "gl-$x-$k" >"$T/out.g$x$k" 2>"$T/err.g$x$k"; echo $? >"$T/rc.g$x$k") &
                 pids+=($!)
             done
@@ -153,7 +153,7 @@ if [ -r "$GL" ] && [ "${PFS_SKIP_GLUSTER:-0}" != 1 ]; then
         pr=$!
         for _ in $(seq 300); do [ -s "$T/gl.opened" ] && break; sleep 0.2; done
         rc=0
-        timeout 90 mpirun -np 1 --oversubscribe --bind-to none "$PFSBENCH" -d "$D/gb" "${ARGS[@]}" \
+        timeout 90 mpirun -np 1 "${ONE_RANK[@]}" --oversubscribe --bind-to none "$PFSBENCH" -d "$D/gb" "${ARGS[@]}" \
             -o "$B/res/r.h5" --label gl-during >"$T/out.gd" 2>"$T/err.gd" || rc=$?
         check "GlusterFS, a reader open on client A: B's run exits 0 ($rc), without waiting" \
             sh -c "[ $rc -eq 0 ] && ! grep -q 'waiting .* so far' '$T/err.gd'"
@@ -164,7 +164,7 @@ if [ -r "$GL" ] && [ "${PFS_SKIP_GLUSTER:-0}" != 1 ]; then
         check "GlusterFS, a reader open on client A: it still read the 6 runs it opened, exactly" \
             sh -c "[ -s '$T/gl.want' ] && cmp -s '$T/gl.want' '$T/gl.got'"
         rc=0
-        timeout 90 mpirun -np 1 --oversubscribe --bind-to none "$PFSBENCH" -d "$D/gb" "${ARGS[@]}" \
+        timeout 90 mpirun -np 1 "${ONE_RANK[@]}" --oversubscribe --bind-to none "$PFSBENCH" -d "$D/gb" "${ARGS[@]}" \
             -o "$B/res/r.h5" --label gl-after >"$T/out.ga" 2>"$T/err.ga" || rc=$?
         check "GlusterFS, the reader gone: B's next run exits 0 ($rc), in place (no copy said)" \
             sh -c "[ $rc -eq 0 ] && ! grep -q 'readers have it open' '$T/err.ga'"
