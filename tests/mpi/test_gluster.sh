@@ -4,9 +4,10 @@
 # clients. The data phases in every mode and the metadata phases, with the
 # bytes counted on the BRICKS against what the results file says; ranks of
 # two fake nodes on two different clients (reads of the other client's data);
-# two clients appending to one results file at once; a brick killed mid-write;
-# --clean after killed ranks; a brick stopped mid-phase and during the cache
-# drop under --timeout; a brick stopped 3 s without --timeout (a warning);
+# a checkpoint saved on 4 ranks and restored on 2, and 2 on 4, across the
+# two clients; two clients appending to one results file at once; a brick
+# killed mid-write; --clean after killed ranks; a brick stopped mid-phase
+# and during the cache drop under --timeout; a brick stopped 3 s without --timeout (a warning);
 # the report and the results file name the mount as it is (fuse.glusterfs,
 # its source); stat rates through the creating client and through the other.
 # Exits 77 (skipped, said loudly) without root, FUSE or the gluster packages.
@@ -178,16 +179,43 @@ check "2 nodes: bricks hold 4 files, 8 MiB" cond '[ "$(brick_nfiles)" -eq 4 ] &&
 pycheck "2 nodes: per-node bytes 4 MiB each" gluster node_bytes "$T/xn.h5"
 rm -rf "${A:?}"/pfsbench.*
 
+# xnp NP ARGS...: NP ranks round-robin over the two fake nodes, each node
+# on its own client (as above), -d on the common path.
+xnp() {
+    local np=$1
+    shift
+    RC=0
+    timeout -k 5 90 mpirun -np "$np" --hostfile "$FAKENODES_HOSTFILE" --map-by node -x PFSBENCH_PLACEMENT=round-robin \
+        --mca plm_rsh_agent "$T/gl-rsh" --mca oob_tcp_if_include lo --mca btl_tcp_if_include lo \
+        --oversubscribe --bind-to none "$BIN" -d "$X" "$@" >"$T/out" 2>"$T/err" || RC=$?
+}
+
+# Issue 32: checkpoints on a real distributed file system, resharded both
+# ways across the two clients: the tiny preset (TP 1 x PP 2, 4,545,674
+# bytes) saved on 4 ranks and restored on 2, saved on 2 and restored on 4,
+# every byte verified; each restore's readers read shards the other
+# node's client wrote.
+TINY=4545674
+for way in 4:2:1x2x2 2:4:1x2x1; do
+    IFS=: read -r nsave nrest saved <<<"$way"
+    what="checkpoint $nsave -> $nrest ranks on 2 clients"
+    xnp "$nsave" -t 64k -p ckpt-save --ckpt tiny --verify -k --run-id "G$nsave" -o "$T/cs$nsave.h5" -q
+    check "$what: the save: exit 0" [ "$RC" -eq 0 ]
+    check "$what: the bricks hold the checkpoint's $TINY bytes, each file on one brick" \
+        cond '[ "$(brick_bytes)" -eq $TINY ] && brick_once'
+    pycheck "$what: the save moved $TINY bytes" ckpt figures "$T/cs$nsave.h5" ckpt-save $TINY
+    xnp "$nrest" -t 64k -p ckpt-restore --ckpt tiny --ckpt-saved "$saved" --run-id "G$nsave" --verify \
+        -o "$T/cr$nsave.h5" -q
+    check "$what: the restore, --verify: exit 0" [ "$RC" -eq 0 ]
+    pycheck "$what: the restore read every byte once" ckpt figures "$T/cr$nsave.h5" ckpt-restore $TINY
+    rm -rf "${A:?}"/pfsbench.*
+done
+
 # Metadata caches: stat and read-files right after a create through the same
 # client can be answered by that client's attribute and entry caches (1 s
 # by default); with -C across the two nodes they go through the other one.
 # The rates are printed (they vary with timing); the warning is checked.
-xnode() {
-    RC=0
-    timeout -k 5 90 mpirun -np 4 --hostfile "$FAKENODES_HOSTFILE" --map-by node -x PFSBENCH_PLACEMENT=round-robin \
-        --mca plm_rsh_agent "$T/gl-rsh" --mca oob_tcp_if_include lo --mca btl_tcp_if_include lo \
-        --oversubscribe --bind-to none "$BIN" -d "$X" "$@" >"$T/out" 2>"$T/err" || RC=$?
-}
+xnode() { xnp 4 "$@"; }
 md_rate() { awk -v p="$1" '/^summary/ { exit } $1 == p && $2 ~ /^[0-9]+$/ { printf "%s%.0f", n++ ? "," : "", $3 }' "$T/out"; }
 MD=(-p "create,stat,read-files,delete" --files 200 --file-size 4k --dirs per-rank -i 2 --no-results)
 xnode "${MD[@]}"
