@@ -50,9 +50,10 @@ enum {
      * --fsync-every on the shared file needs --collective (whose ranks agree
      * after every transfer); a file per stream is synced alone. */
     PFS_CAP_FSYNC_COLL = 1 << 7,
-    /* Its data files exist in name only (null): the shared file is "made" by
-     * the backend's own open, not on the file system, so its identity is the
-     * backend's. */
+    /* Its data files are not files in -d (null: nothing at all; rados:
+     * objects): the shared file is made by the backend's own open, not on
+     * the file system, so its identity is the backend's; the clean-up is
+     * its remove (when it has one). */
     PFS_CAP_NOFILES = 1 << 8,
 };
 
@@ -125,6 +126,13 @@ struct pfs_backend {
     int (*close)(void *fh);
     /* Optional: detail of the last error on this context, or NULL. */
     const char *(*errstr)(void *ctx);
+    /* Optional, for a backend whose data files are not files in -d
+     * (PFS_CAP_NOFILES with data of its own: rados's objects): the clean-up
+     * removes path's data through it instead of unlinking path in dirfd,
+     * and only while it is still what this run made (fid, as open handed
+     * it back). 0 (removed), 1 (already gone), PFS_ERR_REPLACED (something
+     * else is there now: left alone), or a negative errno. */
+    int (*remove)(void *ctx, int dirfd, const char *path, const struct pfs_fid *fid);
 
     /* ---- data, asynchronous: PFS_CAP_ASYNC ---- */
     /* Takes one transfer (fio's queue): PFS_Q_QUEUED (reap hands it back;

@@ -65,7 +65,7 @@ const struct pfs_opt pfs_opt_table[] = {
     {"branch", 0, T_INT, OFF(md_branch), 1, 100000, NULL, "B", "with --depth: children of each directory of the tree (mdtest -b; default 1)", DESC("branch", 46, NULL)},
     {"leaf-only", 0, T_FLAG, OFF(md_leaf_only), 0, 0, "1", NULL, "with --depth: files in the tree's leaves only (mdtest -L; default: every directory)", DESC("leaf_only", 47, NULL)},
     {"order", 0, T_CHOICE, OFF(md_random), 0, 0, "sequential|random", "O", "metadata phases: names in order, or a seeded permutation (default sequential)", DESC("order", 30, NULL)},
-    {"iodepth", 0, T_INT, OFF(iodepth), 1, 65536, NULL, "N", "transfers in flight per stream with an async --api (uring, aio); 1: one at a time (default)", DESC("iodepth", 31, NULL)},
+    {"iodepth", 0, T_INT, OFF(iodepth), 1, 65536, NULL, "N", "transfers in flight per stream with an async --api (uring, aio, rados); 1: one at a time (default)", DESC("iodepth", 31, NULL)},
     {"ckpt", 0, T_STRING, OFF(ckpt), 0, 0, NULL, "PRESET", "the checkpoint the ckpt-save and ckpt-restore phases write and read: llama3-8b, llama3-70b, llama3-405b, llama3-1t (MLPerf Storage's sizes) or tiny, tiny-zero3, small (for tests)", DESC("ckpt", 54, NULL)},
     {"ckpt-tp", 0, T_INT, OFF(ckpt_tp), 1, 16777216, NULL, "N", "checkpoint: tensor-parallel degree (default: the preset's)", DESC("ckpt_tp", 55, NULL)},
     {"ckpt-pp", 0, T_INT, OFF(ckpt_pp), 1, 16777216, NULL, "N", "checkpoint: pipeline-parallel degree (default: the preset's)", DESC("ckpt_pp", 56, NULL)},

@@ -40,7 +40,7 @@ static void *data_open(const struct pfs_phase_ctx *p, struct pfs_stream *s, cons
     mark(s, wr ? "open for writing" : "open for reading");
     int rc = p->be->open(p->bectx, s->dir_fd, path, flags, expect, &got, &fh);
     if (rc < 0) {
-        if (rc == -EEXIST)
+        if (rc == -EEXIST && !(p->be->caps & PFS_CAP_NOFILES)) /* else the backend's words name its object */
             pfs_stream_fail(s, "open for writing", path, PFS_NO_OFFSET, EEXIST, 0,
                             "a file of that name is already there; pfsbench never reuses a file it did not create");
         else

@@ -63,7 +63,8 @@ static uint64_t seed_of(const char *run_id)
  * when something is. */
 static int remove_own(struct ctx *c, const char *path, const struct pfs_fid *fid)
 {
-    int rc = pfs_unlink_own_at(c->files.dir.fd, path, fid);
+    int rc = c->be->remove ? c->be->remove(c->bectx, c->files.dir.fd, path, fid)
+                           : pfs_unlink_own_at(c->files.dir.fd, path, fid);
     if (rc == 0 || rc == 1) /* 1: not in the directory the run made it in, so removed by another process */
         return 0;
     char why[200];
@@ -240,7 +241,10 @@ static void make_shared_file(struct ctx *c)
         int rc = c->be->open(c->bectx, f->dir.fd, s->path, PFS_OPEN_WRITE | PFS_OPEN_CREATE, NULL, &s->fid, &fh);
         if (rc == 0)
             rc = c->be->close(fh);
-        if (rc < 0)
+        const char *why = rc < 0 && c->be->errstr ? c->be->errstr(c->bectx) : NULL;
+        if (rc < 0 && why) /* the backend's words: its object, and its error */
+            drv_set_fail(c, "create", s->path, 0, "%s", why);
+        else if (rc < 0)
             drv_set_fail(c, "create", s->path, -rc, NULL);
         else
             s->created = 1;
