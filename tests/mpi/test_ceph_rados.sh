@@ -12,7 +12,8 @@
 # the other rank made in that run is removed (the shared object's name
 # alike, refused and left intact); one shared object, --threads 2, without
 # -k: nothing left in the pool; what it cannot do refused (exit 2, nothing
-# made) before any cluster is needed: no --rados-pool, a metadata phase.
+# made) before any cluster is needed: no --rados-pool, a metadata phase;
+# and a pool the cluster does not have, named with the call that failed.
 # A pfsbench built without librados (-DPFS_WITH_RADOS=OFF) is checked for
 # its refusal alone. Exits 77 (skipped, said loudly) where the harness
 # cannot start a cluster (no root, FUSE or Ceph packages).
@@ -58,6 +59,11 @@ pool_bytes() { # the sizes of OBJ... in the pool, summed
     echo "$n"
 }
 res() { "$PY" "$PFS_TESTMPI/ceph_rados_checks.py" res "$T/r.h5" 2>&1 | tail -n 1; }
+
+# --- a pool that is not there: each rank connects before anything is made
+run_mpi 2 90 -d "$T/d" -a rados --rados-pool nosuchpool -o "$T/r.h5"
+refused "a pool that is not there" "--api rados: pool nosuchpool, client admin, conf $CEPH_CONF: rados_ioctx_create (does the pool exist?): No such file or directory"
+check "a pool that is not there: no results file" [ ! -e "$T/r.h5" ]
 
 # --- an object per stream, --iodepth 8, --verify, -k: the pool holds them
 T0=$(date +%s.%N)
