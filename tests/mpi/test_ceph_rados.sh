@@ -11,7 +11,8 @@
 # with rados's error, and left byte for byte as it was, while the object
 # the other rank made in that run is removed (the shared object's name
 # alike, refused and left intact); one shared object, --threads 2, without
-# -k: nothing left in the pool; what it cannot do refused (exit 2, nothing
+# -k: nothing left in the pool; an OSD stopped mid-write named by the
+# watchdog (exit 3, rank 0's object removed); what it cannot do refused (exit 2, nothing
 # made) before any cluster is needed: no --rados-pool, a metadata phase;
 # and a pool the cluster does not have, named with the call that failed.
 # A pfsbench built without librados (-DPFS_WITH_RADOS=OFF) is checked for
@@ -122,6 +123,55 @@ check "shared object: 4 streams' 4 MiB written and read ($got)" [ "$got" = "rado
 got=$(pool_ls)
 check "shared object, no -k: nothing left in the pool ($got)" [ -z "$got" ]
 echo "# runs: $(since "$T0") s"
+
+# --- an OSD SIGSTOPped mid-write, --timeout 5: the watchdog names the
+# blocked write and its object's file name; once the OSD goes on, the job
+# ends with exit 3 and rank 0's watchdog has removed what it made.
+# 3 OSDs, 3 replicas: every write waits for the stopped one.
+run_mpi_bg() {
+    timeout -k 5 120 mpirun -np 2 --oversubscribe --bind-to none "$PFSBENCH" -d "$T/d" "${R[@]}" -b 120m -t 1m -p write \
+        --timeout 5 --run-id stop -o "$T/stop.h5" >"$T/out" 2>"$T/err" &
+    BG=$!
+}
+obj_size() { timeout 10 rados -p "$P" stat "$1" 2>/dev/null | sed -n 's/.* size \([0-9]*\)$/\1/p'; }
+run_mpi_bg
+for ((w = 0; w < 200; w++)); do
+    [ "$(obj_size pfsbench.stop.0)" -gt $((4 << 20)) ] 2>/dev/null && break
+    kill -0 "$BG" 2>/dev/null || break
+    sleep 0.05
+done
+SP=$(ceph_osd_pid 1)
+if [ "$w" -lt 200 ] && kill -0 "$BG" 2>/dev/null && [ -n "$SP" ]; then
+    kill -STOP "$SP"
+    T_STOP=$(date +%s.%N)
+    WD=
+    for ((w = 0; w < 200; w++)); do # bounded: 20 s, then the OSD goes on
+        [ -z "$WD" ] && grep -q "watchdog" "$T/err" && WD=$(since "$T_STOP")
+        grep -q "the run is recorded" "$T/err" && break
+        kill -0 "$BG" 2>/dev/null || break
+        sleep 0.1
+    done
+    kill -CONT "$SP"
+    RC=0
+    wait "$BG" || RC=$?
+    echo "# osd.1 stopped: the watchdog spoke after ${WD:-never} s; pfsbench exited $RC $(since "$T_STOP") s after the stop"
+    grep '^pfsbench' "$T/err" | sed 's/^/#   /'
+    check "OSD stopped, --timeout 5: the watchdog speaks within 15 s (${WD:-never})" \
+        cond '[ -n "$WD" ] && awk -v e="$WD" "BEGIN { exit !(e < 15) }"'
+    check "OSD stopped: and names the blocked write and its object's name" \
+        grep -qE "watchdog: rank [0-9]+ on .* blocked .* in write $T/d/pfsbench.stop.[01]" "$T/err"
+    check "OSD stopped: the job ends with exit 3 (rc $RC)" [ "$RC" -eq 3 ]
+    # Rank 0's watchdog removes what its stream made (a write still queued
+    # behind the stop must not make it anew); the job ends with it, so the
+    # other rank's may stay, which the warning says.
+    got=$(pool_ls)
+    check "OSD stopped: rank 0's object is removed; what is left the warning covers ($got)" \
+        cond '[[ " $got" != *" pfsbench.stop.0 "* ]] && { [ -z "$got" ] || grep -q "the other ranks. data files, if they had created any, may be left behind" "$T/err"; }'
+else
+    kill -TERM "$BG" 2>/dev/null
+    wait "$BG"
+    bad "OSD stopped: the object never reached 4 MiB, or pfsbench ended first, or osd.1 has no process"
+fi
 
 ceph_stop && ok "teardown: nothing left (${CEPH_T_STOP} s)" || bad "teardown left things behind"
 echo "# timings: HEALTH_OK after ${CEPH_T_UP} s, teardown ${CEPH_T_STOP} s; whole test $(since "$T_BEGIN") s"
