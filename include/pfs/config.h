@@ -62,6 +62,7 @@ struct pfs_config {
     int drop_caches;
     int verify;
     int random;             /* visit each rank's transfers in a seeded permutation */
+    char random_dist[48];   /* --random-dist: fio's random_distribution for the random phases' offsets ("": none) */
     double deadline;        /* stonewall seconds, 0: off */
     double runtime;         /* data phases run this many seconds, wrapping around the block; 0: off */
     double ramp;            /* data phases: each stream's first seconds, left out of the figures; 0: off */

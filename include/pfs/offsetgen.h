@@ -8,6 +8,8 @@
 
 #include <stdint.h>
 
+#include "pfs/dist.h"
+
 /* UNIFORM: each transfer at a uniformly drawn index, with replacement (the
  * seeks phase: bonnie++'s random seeks; a transfer may come twice, or never). */
 enum pfs_order { PFS_ORDER_SEQUENTIAL, PFS_ORDER_RANDOM, PFS_ORDER_UNIFORM };
@@ -27,6 +29,7 @@ struct pfs_offgen {
     uint64_t seed;                          /* random: its key */
     uint64_t cur;                           /* sequential: the next offset */
     uint64_t pass;                          /* wrap: passes over the block completed */
+    struct pfs_dist dist;                   /* --random-dist: the draws (next_dist*) */
 };
 
 struct pfs_offgen_spec {
@@ -42,9 +45,22 @@ struct pfs_offgen_spec {
     uint64_t seed;      /* random order's key */
     int wrap;           /* --runtime: after the block's last transfer, start again at its first (j
                          * back to 0; random order: a new permutation per pass); 0: j runs on */
+    /* --random-dist (NULL: none): random and uniform orders draw each
+     * transfer from this distribution over dist_n transfers, with
+     * replacement (wrap does nothing: the draws have no end). Uniform
+     * order: index k of the block as drawn. Random order: the k-th of the
+     * block's permutation (the key seed, as the write that laid the block
+     * out drew it), so with dist_n below nxfers (a write the stonewall cut)
+     * only transfers that write made are drawn. The distribution's hot
+     * blocks are keyed by dist_seed (the run's), its draws by (dist_seed,
+     * dist_stream). */
+    const struct pfs_dist_spec *dist;
+    uint64_t dist_n;
+    uint64_t dist_seed, dist_stream;
 };
 
-/* Local. Sets g up to hand out transfer 0 first. */
+/* Local. Sets g up to hand out transfer 0 first. A distribution that does
+ * not start (dist_n 0: nothing to draw from) leaves the order's own. */
 void pfs_offgen_init(struct pfs_offgen *g, const struct pfs_offgen_spec *spec);
 
 /* Local. Makes the next call hand out transfer j (j <= n for random; a

@@ -357,11 +357,30 @@ static void check_unused_data(struct pfs_config *cfg, const unsigned char *given
         warn_without(cfg, "--drop-caches", "read", PFS_PHASE_DATA, PFS_PHF_READS, PFS_PHF_OWN_FILES);
 }
 
+/* --random-dist draws the offsets of the phases over a block a write laid
+ * out: rewrite, read and reread with --random, and seeks (which draws its
+ * own, no --random needed; it alone has no wear-out). Not the write's, nor
+ * the checkpoint's. */
+static void check_unused_dist(struct pfs_config *cfg, const unsigned char *given)
+{
+    int used = 0;
+    for (int i = 0; i < cfg->nphases; i++) {
+        const int k = cfg->phases[i];
+        if (pfs_phase_is_meta(k) || pfs_phase_has(k, PFS_PHF_CREATES) || pfs_phase_has(k, PFS_PHF_OWN_FILES))
+            continue;
+        used |= cfg->random || !pfs_phase_has(k, PFS_PHF_WEARS_OUT);
+    }
+    if (!used && pfs_opt_given(given, "random-dist"))
+        pfs_config_warn(cfg, "--random-dist does nothing here: it draws the offsets of rewrite, read and reread with "
+                        "--random (-z), and of seeks; the write lays the whole block out once, whatever it is");
+}
+
 void pfs_check_unused(struct pfs_config *cfg, const unsigned char *given)
 {
     const int read = pfs_phase_listed(cfg, PFS_PHASE_DATA, PFS_PHF_READS, 0);
     check_unused_meta(cfg, given);
     check_unused_data(cfg, given);
+    check_unused_dist(cfg, given);
     char names[256];
     pfs_phase_names(names, sizeof(names), ", ", PFS_PHASE_ANY, PFS_PHF_OTHERS, 0);
     if (!pfs_phase_listed(cfg, PFS_PHASE_ANY, PFS_PHF_OTHERS, 0) && pfs_opt_given(given, "reorder"))

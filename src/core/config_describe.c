@@ -134,7 +134,7 @@ static void put_value(struct sink *k, const struct pfs_opt *o, const void *base,
 }
 
 /* The row described at place pos (the results files' order), in any table:
- * NULL past the last; *api as pfs_opt_at. */
+ * NULL where none is; *api as pfs_opt_at. */
 static const struct pfs_opt *row_at_pos(int pos, int *api)
 {
     const struct pfs_opt *o;
@@ -142,6 +142,18 @@ static const struct pfs_opt *row_at_pos(int pos, int *api)
         if (o->key && o->pos == pos)
             return o;
     return NULL;
+}
+
+/* The last place any row is described at: places may leave gaps (numbers
+ * given out to changes made side by side), which describe steps over. */
+static int last_pos(void)
+{
+    const struct pfs_opt *o;
+    int api, last = 0;
+    for (size_t i = 0; (o = pfs_opt_at(i, &api)); i++)
+        if (o->key && o->pos > last)
+            last = o->pos;
+    return last;
 }
 
 /* Every backend's options are described for every run, whichever --api
@@ -155,7 +167,9 @@ size_t pfs_config_describe(const struct pfs_config *cfg, char *buf, size_t len)
     _Alignas(16) unsigned char scratch[PFS_BACKEND_OPTS_MAX];
     const struct pfs_opt *o;
     int api;
-    for (int pos = 1; (o = row_at_pos(pos, &api)); pos++) {
+    for (int pos = 1, end = last_pos(); pos <= end; pos++) {
+        if (!(o = row_at_pos(pos, &api)))
+            continue;
         sput(&k, "%s=", o->key);
         put_value(&k, o, pfs_opt_base(cfg, api, scratch), cfg);
         sput(&k, "\n");
@@ -208,7 +222,9 @@ int pfs_config_fields(const struct pfs_config *cfg, int (*fn)(void *arg, const s
     _Alignas(16) unsigned char scratch[PFS_BACKEND_OPTS_MAX];
     const struct pfs_opt *o;
     int api;
-    for (int pos = 1; (o = row_at_pos(pos, &api)); pos++) {
+    for (int pos = 1, end = last_pos(); pos <= end; pos++) {
+        if (!(o = row_at_pos(pos, &api)))
+            continue;
         struct pfs_field f;
         field_of(o, pfs_opt_base(cfg, api, scratch), cfg, &f, text, sizeof(text));
         int rc = fn(arg, &f);

@@ -14,6 +14,7 @@
 #include <strings.h>
 
 #include "pfs/backend.h"
+#include "pfs/dist.h"
 #include "pfs/names.h"
 #include "pfs/units.h"
 
@@ -160,6 +161,18 @@ const char *pfs_opt_choices_text(const struct pfs_opt *o, char *buf, size_t len)
 }
 
 /* The registry line of an --api name, in any case (-a MPIIO), or -1. */
+/* --random-dist: refused here, with the parser's own words, when it does
+ * not parse (the phases parse it again per stream). */
+static int random_dist_bad(const char *arg, char *err, size_t len)
+{
+    struct pfs_dist_spec sp;
+    char why[160];
+    if (pfs_dist_parse(arg, &sp, why, sizeof(why)) == 0)
+        return 0;
+    pfs_fail(err, len, "--random-dist %s", why);
+    return 1;
+}
+
 static int registry_index(const char *arg)
 {
     for (int i = 0; i < pfs_backend_count(); i++)
@@ -224,11 +237,14 @@ int pfs_opt_set(const struct pfs_opt *o, const char *arg, struct pfs_config *cfg
                    : o->off == OFF(label) ? sizeof(cfg->label)
                    : o->off == OFF(run_id) ? sizeof(cfg->run_id)
                    : o->off == OFF(ckpt) ? sizeof(cfg->ckpt)
+                   : o->off == OFF(random_dist) ? sizeof(cfg->random_dist)
                    : o->off == OFF(ckpt_saved) ? sizeof(cfg->ckpt_saved) : PFS_PATH_MAX;
         if (!*arg)
             return pfs_fail(err, len, "--%s: empty value", o->name);
         if (strlen(arg) >= cap)
             return pfs_fail(err, len, "--%s: value longer than %zu characters", o->name, cap - 1);
+        if (cfg && o->off == OFF(random_dist) && random_dist_bad(arg, err, len))
+            return -1;
         if (cfg && o->off == OFF(run_id) && !pfs_run_id_valid(arg))
             return pfs_fail(err, len, "--run-id: '%s' may hold only letters, digits, '-' and '_'", arg);
         if (cfg && o->off == OFF(results) && !pfs_results_name_ok(arg))

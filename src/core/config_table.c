@@ -43,6 +43,7 @@ const struct pfs_opt pfs_opt_table[] = {
     {"drop-caches", 0, T_FLAG, OFF(drop_caches), 0, 0, "1", NULL, "drop the page cache of each file before each read phase", DESC("drop_caches", 12, NULL)},
     {"verify", 0, T_FLAG, OFF(verify), 0, 0, "1", NULL, "write a checkable pattern and check every byte read", DESC("verify", 13, NULL)},
     {"random", 0, T_FLAG, OFF(random), 0, 0, "1", NULL, "visit each rank's transfers in a seeded random order", DESC("random", 14, NULL)},
+    {"random-dist", 0, T_STRING, OFF(random_dist), 0, 0, NULL, "SPEC", "fio's random_distribution for random offsets (with --random: rewrite, read, reread; and seeks): uniform, zipf:THETA, pareto:H or normal:PCT, each with an optional :CENTER in [0,1]; drawn with replacement from the run's seed over the blocks the write laid out, which stays a full pass (default: none, --random's permutation)", DESC("random_dist", 70, NULL)},
     {"deadline", 'D', T_DOUBLE, OFF(deadline), 0.001, 1e9, NULL, "SECS", "stonewall: stop issuing transfers after SECS, then wear out to the largest count", DESC("deadline", 15, "seconds")},
     {"runtime", 0, T_DOUBLE, OFF(runtime), 0.001, 1e9, NULL, "SECS", "data phases: each runs SECS, wrapping around the block (fio's time_based + runtime; default off)", DESC("runtime", 42, "seconds")},
     {"ramp", 0, T_DOUBLE, OFF(ramp), 0.001, 1e9, NULL, "SECS", "data phases: each stream's first SECS run but are left out of the figures (fio's ramp_time; default off)", DESC("ramp", 43, "seconds")},

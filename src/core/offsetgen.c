@@ -73,6 +73,22 @@ static uint64_t next_random_wrap(struct pfs_offgen *g)
     return next_random(g);
 }
 
+/* --random-dist, uniform order (seeks): index k as the distribution draws
+ * it. */
+static uint64_t next_dist(struct pfs_offgen *g)
+{
+    g->j++;
+    return offset_of(g, pfs_dist_next(&g->dist));
+}
+
+/* --random-dist, random order: the drawn place in the permutation the write
+ * laid the block out in, so a draw below dist_n is a transfer it made. */
+static uint64_t next_dist_perm(struct pfs_offgen *g)
+{
+    g->j++;
+    return offset_of(g, pfs_permute(pfs_dist_next(&g->dist), g->n, g->seed));
+}
+
 /* Which next() serves the order; sequential in segments steps between them. */
 static uint64_t (*pick(const struct pfs_offgen_spec *sp, int segments))(struct pfs_offgen *)
 {
@@ -106,6 +122,12 @@ void pfs_offgen_init(struct pfs_offgen *g, const struct pfs_offgen_spec *sp)
         .seed = sp->seed,
         .cur = o0,
     };
+    if (sp->dist && sp->order != PFS_ORDER_SEQUENTIAL && sp->dist_n > 0) {
+        char err[160];
+        const uint64_t n = sp->order == PFS_ORDER_RANDOM && sp->dist_n > sp->nxfers ? sp->nxfers : sp->dist_n;
+        if (pfs_dist_init(&g->dist, sp->dist, n, sp->dist_seed, sp->dist_stream, err, sizeof(err)) == 0)
+            g->next = sp->order == PFS_ORDER_RANDOM ? next_dist_perm : next_dist;
+    }
 }
 
 void pfs_offgen_seek(struct pfs_offgen *g, uint64_t j)
@@ -113,6 +135,7 @@ void pfs_offgen_seek(struct pfs_offgen *g, uint64_t j)
     if ((g->next == next_sequential_wrap || g->next == next_random_wrap) && g->n > 0)
         j %= g->n;
     g->j = j;
+    g->dist.k = j;
     g->cur = offset_of(g, j);
     g->seg_left = g->seg_n == UINT64_MAX ? UINT64_MAX : g->seg_n - j % g->seg_n;
 }

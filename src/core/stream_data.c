@@ -204,6 +204,16 @@ static void loop_plan(struct loop *l, const struct pfs_phase_ctx *p, struct pfs_
         .seed = p->seed ^ pfs_mix64((uint64_t)l->writer + 1 + x->salt),
         .wrap = x->wrap,
     };
+    /* --random-dist: over what the write laid out (the stonewall's count),
+     * keyed by the run's seed and the file's writer (the phase's salt beside it). */
+    struct pfs_dist_spec dist;
+    char why[160];
+    if (x->skew && cfg->random_dist[0] && pfs_dist_parse(cfg->random_dist, &dist, why, sizeof(why)) == 0) {
+        spec.dist = &dist;
+        spec.dist_n = x->order == PFS_ORDER_RANDOM && p->data_xfers < x->draws ? p->data_xfers : x->draws;
+        spec.dist_seed = p->seed;
+        spec.dist_stream = (uint64_t)l->writer ^ (x->salt << 32);
+    }
     pfs_offgen_init(&l->gen, &spec);
     l->after = l->progress || l->collective;
 }

@@ -22,6 +22,8 @@ struct pfs_xfer_plan {
     uint64_t draws;         /* the transfers of the block the offsets are drawn from */
     uint64_t salt;          /* mixed into the offsets' seed beside the writer (0: none) */
     int wrap;               /* offsets wrap around the block (--runtime) */
+    int skew;               /* random and uniform orders draw from --random-dist when given (the
+                             * phases over a block a write laid out: not the write itself) */
 };
 
 /* Runs one timed data phase on stream s as x says: open, transfers (with

@@ -493,7 +493,8 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "ckpt_zero=-1\n"
      "ckpt_layout=shard\n"
      "ckpt_restore=spread\n"
-     "ckpt_saved=\n"},
+     "ckpt_saved=\n"
+     "random_dist=\n"},
     {2, "-d|/tmp|--shared|--layout|strided|-a|mpiio|--collective|--hint|striping_factor=4|--hint|romio_cb_write=enable|--label|hello world|--straggler|0.5",
      "dir=/tmp\n"
      "mode=shared\n"
@@ -555,7 +556,8 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "ckpt_zero=-1\n"
      "ckpt_layout=shard\n"
      "ckpt_restore=spread\n"
-     "ckpt_saved=\n"},
+     "ckpt_saved=\n"
+     "random_dist=\n"},
     {3, "-d|/tmp|--total|3m|-t|1k|--no-results|--timeout|30|--stall-warn|0.5|-i|auto|--ci|2.5|--max-reps|50|--warmup|3",
      "dir=/tmp\n"
      "mode=file-per-process\n"
@@ -617,7 +619,8 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "ckpt_zero=-1\n"
      "ckpt_layout=shard\n"
      "ckpt_restore=spread\n"
-     "ckpt_saved=\n"},
+     "ckpt_saved=\n"
+     "random_dist=\n"},
     {2, "-d|/tmp|--threads|4|-n|10|--file-size|4k|--dirs|per-rank|--order|random|-p|create,stat,read-files,delete|-o|/tmp/r.h5",
      "dir=/tmp\n"
      "mode=file-per-process\n"
@@ -679,7 +682,8 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "ckpt_zero=-1\n"
      "ckpt_layout=shard\n"
      "ckpt_restore=spread\n"
-     "ckpt_saved=\n"},
+     "ckpt_saved=\n"
+     "random_dist=\n"},
     {1, "-d|/tmp|-F|--shared|-F|--include-close|--file-size|0|--timeout|0.001|-D|1e9",
      "dir=/tmp\n"
      "mode=file-per-process\n"
@@ -741,7 +745,8 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "ckpt_zero=-1\n"
      "ckpt_layout=shard\n"
      "ckpt_restore=spread\n"
-     "ckpt_saved=\n"},
+     "ckpt_saved=\n"
+     "random_dist=\n"},
     {1, "-d|/tmp|-a|hdf5|--hdf5-chunk|1m|--hdf5-align|4k|--hdf5-mdc-size|2m|--hdf5-coll-metadata",
      "dir=/tmp\n"
      "mode=file-per-process\n"
@@ -803,7 +808,8 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "ckpt_zero=-1\n"
      "ckpt_layout=shard\n"
      "ckpt_restore=spread\n"
-     "ckpt_saved=\n"},
+     "ckpt_saved=\n"
+     "random_dist=\n"},
 };
 
 /* -i auto: the word stored as 0, described and typed as "auto"; the slots
@@ -857,6 +863,44 @@ static void test_reps_auto(void **state)
     assert_non_null(strstr(cfg.warnings, "--max-reps does nothing without --reps auto"));
     assert_int_equal(parse(&cfg, err, "-d|/tmp|--ci|3"), PFS_PARSE_RUN); /* -i 1, the default */
     assert_non_null(strstr(cfg.warnings, "--ci does nothing"));
+}
+
+/* --random-dist: fio's spec, stored as given and described; a spec that
+ * does not parse refused in the parser's words; warned of where no phase
+ * draws random offsets over a laid-out block. */
+static void test_random_dist(void **state)
+{
+    (void)state;
+    struct pfs_config cfg;
+    char err[PFS_ERRLEN], buf[8192];
+    assert_int_equal(parse(&cfg, err, "-d|/tmp|-p|write,read|--random|--random-dist|zipf:1.2"), PFS_PARSE_RUN);
+    assert_string_equal(cfg.random_dist, "zipf:1.2");
+    assert_string_equal(cfg.warnings, "");
+    pfs_config_describe(&cfg, buf, sizeof(buf));
+    assert_non_null(strstr(buf, "\nrandom=1\n"));
+    assert_non_null(strstr(buf, "\nrandom_dist=zipf:1.2\n"));
+    /* seeks draws its own offsets: no --random needed */
+    assert_int_equal(parse(&cfg, err, "-d|/tmp|-p|write,seeks|--random-dist|pareto:0.2:0.5"), PFS_PARSE_RUN);
+    assert_string_equal(cfg.warnings, "");
+    static const char *const idle[] = {"-d|/tmp|-p|write,read|--random-dist|zipf:1.2",
+                                       "-d|/tmp|-p|write|--random|--random-dist|zipf:1.2"};
+    for (size_t i = 0; i < sizeof(idle) / sizeof(idle[0]); i++) {
+        assert_int_equal(parse(&cfg, err, idle[i]), PFS_PARSE_RUN);
+        assert_non_null(strstr(cfg.warnings, "--random-dist does nothing here: it draws the offsets of rewrite, read "
+                                             "and reread with --random (-z), and of seeks"));
+    }
+    static const struct { const char *args; const char *want; } bad[] = {
+        {"-d|/tmp|--random-dist|gauss:3",
+         "--random-dist \"gauss:3\": unknown distribution (uniform, zipf:THETA, pareto:H, normal:W; then :CENTER)"},
+        {"-d|/tmp|--random-dist|zipf", "--random-dist \"zipf\": zipf needs a number"},
+        {"-d|/tmp|--random-dist|pareto:0.2:2", "--random-dist \"pareto:0.2:2\": the center must be between 0 and 1, not 2"},
+        {"-d|/tmp|--random-dist|uniform:3", "--random-dist \"uniform:3\": uniform takes no value"},
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        assert_int_equal(parse(&cfg, err, bad[i].args), PFS_PARSE_ERROR);
+        if (!strstr(err, bad[i].want))
+            fail_msg("%s: '%s' lacks '%s'", bad[i].args, err, bad[i].want);
+    }
 }
 
 static void test_describe_golden(void **state)
@@ -1226,7 +1270,7 @@ static void test_list_json(void **state)
         if (!strstr(json, want))
             fail_msg("no option has %s", want);
     }
-    assert_int_equal(keys, 61);
+    assert_int_equal(keys, 62);
     for (int k = 0; k < PFS_PH_KINDS; k++) {
         snprintf(want, sizeof(want), "{\"name\": \"%s\", \"kind\": \"%s\"", pfs_phase_name(k),
                  pfs_phase_is_meta(k) ? "metadata" : "data");
@@ -1302,7 +1346,7 @@ int main(void)
         cmocka_unit_test(test_api_names), cmocka_unit_test(test_format_size), cmocka_unit_test(test_bad_inputs),
         cmocka_unit_test(test_unknown_all), cmocka_unit_test(test_ior_letters), cmocka_unit_test(test_warnings),
         cmocka_unit_test(test_good_parse),  cmocka_unit_test(test_resolve),     cmocka_unit_test(test_check_dir),
-        cmocka_unit_test(test_describe),    cmocka_unit_test(test_describe_golden), cmocka_unit_test(test_reps_auto), cmocka_unit_test(test_phase_table), cmocka_unit_test(test_phase_registry), cmocka_unit_test(test_md_tree),
+        cmocka_unit_test(test_describe),    cmocka_unit_test(test_describe_golden), cmocka_unit_test(test_random_dist), cmocka_unit_test(test_reps_auto), cmocka_unit_test(test_phase_table), cmocka_unit_test(test_phase_registry), cmocka_unit_test(test_md_tree),
         cmocka_unit_test(test_list_options_parse), cmocka_unit_test(test_json_checker), cmocka_unit_test(test_list_json),
         cmocka_unit_test(test_list_json_python), cmocka_unit_test(test_warnings_full),
     };

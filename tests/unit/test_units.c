@@ -295,6 +295,9 @@ static void test_job_fio_keys(void **state)
          "pfsbench --ramp=5s --runtime=1m --label=a"},
         {"[a]\nunlink=0\nbuffered=0\nunlink=1\nbuffered=1\nloops=3\nname=x\nverify=0\n",
          "pfsbench --keep --direct --reps=3 --label=x"},
+        /* random_distribution: the skewed draws of the read after the write (issue 30) */
+        {"[a]\nrw=randread\nrandom_distribution=zipf:1.2\n",
+         "pfsbench --phases=write,read --random --random-dist=zipf:1.2 --label=a"},
         /* runtime: time based with fio's time_based, and in a section of pfsbench's own words */
         {"[global]\ntime_based\n[a]\nrw=write\nruntime=10\n", "pfsbench --phases=write --runtime=10 --label=a"},
         {"[a]\nruntime=10\nphases=write\n", "pfsbench --runtime=10 --phases=write --label=a"},

@@ -69,6 +69,7 @@ static void rewrite_run(const struct pfs_phase_ctx *p, struct pfs_stream *s)
     const struct pfs_config *cfg = p->cfg;
     struct pfs_xfer_plan x = block_plan(p, s, 1, "write");
     x.rmw = cfg->rmw;
+    x.skew = 1;
     x.fill = cfg->verify && !cfg->rmw;
     x.check = cfg->verify && cfg->rmw;
     x.sync_every = sync_every(cfg);
@@ -78,6 +79,7 @@ static void rewrite_run(const struct pfs_phase_ctx *p, struct pfs_stream *s)
 static void read_run(const struct pfs_phase_ctx *p, struct pfs_stream *s)
 {
     struct pfs_xfer_plan x = block_plan(p, s, 0, "read");
+    x.skew = 1;
     x.check = p->cfg->verify;
     pfs_stream_xfer(p, s, &x);
 }

@@ -38,6 +38,7 @@ static void seeks_run(const struct pfs_phase_ctx *p, struct pfs_stream *s)
         .order = PFS_ORDER_UNIFORM,
         .draws = p->data_xfers,
         .salt = 0x5eec5,
+        .skew = 1,
     };
     pfs_stream_xfer(p, s, &x);
 }
