@@ -63,6 +63,8 @@ struct pfs_config {
     int verify;
     int random;             /* visit each rank's transfers in a seeded permutation */
     char random_dist[48];   /* --random-dist: fio's random_distribution for the random phases' offsets ("": none) */
+    int buffer_compress;    /* --buffer-compress: percent of each 512-byte chunk written as zeros (0: none) */
+    int dedupe;             /* --dedupe: percent of the transfers written that repeat another (0: none) */
     double deadline;        /* stonewall seconds, 0: off */
     double runtime;         /* data phases run this many seconds, wrapping around the block; 0: off */
     double ramp;            /* data phases: each stream's first seconds, left out of the figures; 0: off */
@@ -121,6 +123,13 @@ struct pfs_config {
      * backend's fields (pfs_config_backend_opts). */
     _Alignas(16) unsigned char backend_opts[PFS_BACKEND_OPTS_MAX];
 };
+
+/* Local. --buffer-compress or --dedupe: the writes fill their buffers
+ * with pfs/content.h's content (0: the plain pattern, with --verify only). */
+static inline int pfs_config_content(const struct pfs_config *cfg)
+{
+    return cfg->buffer_compress > 0 || cfg->dedupe > 0;
+}
 
 /* Local. The options struct of cfg->api's backend, laid out by its option
  * table (struct pfs_backend_options): the backend's own to read. */

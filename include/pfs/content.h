@@ -75,6 +75,15 @@ static inline uint64_t pfs_content_check(const struct pfs_content *ct, const voi
     return ct->check(ct, buf, len, writer, off, first_at, expected, found);
 }
 
+/* Local. The content of a run's data files: compress and dedupe percent
+ * (--buffer-compress, --dedupe) with a dedupe unit of one transfer and
+ * chunks of 512 bytes (the transfer, when smaller), generation 0 (a
+ * rewrite writes the bytes the write wrote, as the plain pattern does). At
+ * 0 and 0 exactly the plain pattern of seed. 0, or -1 with one message in
+ * err for a transfer the content cannot be cut in. */
+int pfs_content_run(struct pfs_content *ct, int compress, int dedupe, uint64_t transfer, uint64_t seed, char *err,
+                    size_t len);
+
 /* Local and pure. The unit whose bytes unit u repeats (u itself for one
  * that is not a duplicate). */
 uint64_t pfs_content_source(const struct pfs_content *ct, uint64_t u);

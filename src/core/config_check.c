@@ -13,6 +13,7 @@
 #include <strings.h>
 
 #include "pfs/backend.h"
+#include "pfs/content.h"
 #include "pfs/units.h"
 
 #include "config_table.h"
@@ -229,6 +230,19 @@ uint64_t pfs_config_tree_dirs(const struct pfs_config *cfg)
     return n;
 }
 
+/* --buffer-compress and --dedupe cut each transfer in units and chunks:
+ * a transfer they cannot cut is refused before anything is made. */
+static int check_content(const struct pfs_config *cfg, char *err, size_t len)
+{
+    struct pfs_content ct;
+    char why[200];
+    if (!pfs_config_content(cfg) ||
+        pfs_content_run(&ct, cfg->buffer_compress, cfg->dedupe, cfg->transfer, 0, why, sizeof(why)) == 0)
+        return 0;
+    return pfs_fail(err, len, "--buffer-compress %d --dedupe %d with -t %llu: %s", cfg->buffer_compress, cfg->dedupe,
+                    (unsigned long long)cfg->transfer, why);
+}
+
 int pfs_check_run(const struct pfs_config *cfg, int total_given, char *err, size_t len)
 {
     if (total_given && cfg->block_given)
@@ -250,6 +264,8 @@ int pfs_check_run(const struct pfs_config *cfg, int total_given, char *err, size
         return -1;
     /* What each phase in the list asks of the options (src/core/phases/). */
     if (pfs_phase_checks(cfg, err, len) != 0)
+        return -1;
+    if (check_content(cfg, err, len) != 0)
         return -1;
     if (cfg->rmw && cfg->collective)
         return pfs_fail(err, len, "--rmw and --collective both given; give one (a rank whose read came back short would "
@@ -353,6 +369,17 @@ static void check_unused_data(struct pfs_config *cfg, const unsigned char *given
     /* Of the data files' phases: the checkpoint's (OWN_FILES) take neither. */
     if (!pfs_phase_listed(cfg, PFS_PHASE_DATA, PFS_PHF_WRITES, PFS_PHF_OWN_FILES) && pfs_opt_given(given, "sync"))
         warn_without(cfg, "--sync", "write", PFS_PHASE_DATA, PFS_PHF_WRITES, PFS_PHF_OWN_FILES);
+    /* The content: what the writes write, and what --verify's reads expect
+     * (of kept files: give the options they were written with). */
+    static const char *const content[] = {"buffer-compress", "dedupe"};
+    const int checks = cfg->verify && pfs_phase_listed(cfg, PFS_PHASE_DATA, PFS_PHF_READS, PFS_PHF_OWN_FILES);
+    for (size_t i = 0; i < sizeof(content) / sizeof(content[0]); i++)
+        if (!checks && !pfs_phase_listed(cfg, PFS_PHASE_DATA, PFS_PHF_WRITES, PFS_PHF_OWN_FILES) &&
+            pfs_opt_given(given, content[i])) {
+            char opt[32];
+            snprintf(opt, sizeof(opt), "--%s", content[i]);
+            warn_without(cfg, opt, "write", PFS_PHASE_DATA, PFS_PHF_WRITES, PFS_PHF_OWN_FILES);
+        }
     if (!pfs_phase_listed(cfg, PFS_PHASE_DATA, PFS_PHF_READS, PFS_PHF_OWN_FILES) && pfs_opt_given(given, "drop-caches"))
         warn_without(cfg, "--drop-caches", "read", PFS_PHASE_DATA, PFS_PHF_READS, PFS_PHF_OWN_FILES);
 }

@@ -157,3 +157,15 @@ int pfs_content_init(struct pfs_content *ct, const struct pfs_content_spec *sp, 
     ct->check = plain ? check_plain : check_mixed;
     return 0;
 }
+
+int pfs_content_run(struct pfs_content *ct, int compress, int dedupe, uint64_t transfer, uint64_t seed, char *err,
+                    size_t len)
+{
+    const struct pfs_content_spec sp = {
+        .compress = compress,
+        .dedupe = dedupe,
+        .unit = compress || dedupe ? transfer : 8, /* the plain pattern has no unit */
+        .chunk = compress && transfer < 512 ? transfer : 512,
+    };
+    return pfs_content_init(ct, &sp, seed, 0, err, len);
+}

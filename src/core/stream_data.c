@@ -166,8 +166,9 @@ static void ramp_empty(struct loop *l)
     l->vcpu = 0;
 }
 
-/* The loop as the plan says, before the open. */
-static void loop_plan(struct loop *l, const struct pfs_phase_ctx *p, struct pfs_stream *s, const struct pfs_xfer_plan *x)
+/* The loop as the plan says, before the open: 0, or -1 with s failed (a
+ * content the transfer cannot hold: the option check refuses it first). */
+static int loop_plan(struct loop *l, const struct pfs_phase_ctx *p, struct pfs_stream *s, const struct pfs_xfer_plan *x)
 {
     const struct pfs_config *cfg = p->cfg;
     *l = (struct loop){
@@ -183,7 +184,6 @@ static void loop_plan(struct loop *l, const struct pfs_phase_ctx *p, struct pfs_
         .fill = x->fill,
         .check = x->check,
         .len = (size_t)cfg->transfer,
-        .seed = p->seed,
         .t = &s->t,
         .progress = p->progress,
         .lat = s->lat,
@@ -216,13 +216,20 @@ static void loop_plan(struct loop *l, const struct pfs_phase_ctx *p, struct pfs_
     }
     pfs_offgen_init(&l->gen, &spec);
     l->after = l->progress || l->collective;
+    /* One key for a shared file with a content: a unit's bytes must not
+     * depend on the rank that writes it (duplicates span ranks). */
+    l->cwriter = cfg->shared && pfs_config_content(cfg) ? 0 : l->writer;
+    if (pfs_content_run(&l->content, cfg->buffer_compress, cfg->dedupe, cfg->transfer, p->seed, why, sizeof(why)) == 0)
+        return 0;
+    pfs_stream_fail(s, l->op, l->path, PFS_NO_OFFSET, 0, 0, "%s", why);
+    return -1;
 }
 
 void pfs_stream_xfer(const struct pfs_phase_ctx *p, struct pfs_stream *s, const struct pfs_xfer_plan *x)
 {
     struct pfs_times *t = &s->t;
     struct loop l;
-    loop_plan(&l, p, s, x);
+    const int planned = loop_plan(&l, p, s, x);
     uint64_t n = x->n;
 
     memset(t, 0, sizeof(*t));
@@ -237,6 +244,8 @@ void pfs_stream_xfer(const struct pfs_phase_ctx *p, struct pfs_stream *s, const 
         pfs_stream_lat_add(s, PFS_LAT_OPEN, o0, pfs_now_ns(), p->t0_ns);
     t->open_end = pfs_now();
     n = loop_clock(&l, x, n, o0);
+    if (planned != 0)
+        n = 0;
     if (l.collective && p->agree_open) {
         /* Collective calls must be made by all ranks alike: agree first. */
         if (p->agree_open(p->arg, l.fh == NULL))

@@ -198,7 +198,7 @@ static void verify_io(struct loop *l, const struct pfs_io *io)
     pattern_begin(l, &m);
     size_t at;
     uint64_t e, f;
-    uint64_t bad = pfs_pattern_check(io->buf, io->len, l->seed, l->writer, io->off, &at, &e, &f);
+    uint64_t bad = pfs_content_check(&l->content, io->buf, io->len, l->cwriter, io->off, &at, &e, &f);
     if (bad && !l->t->errors) {
         l->bad_at = at;
         l->bad_exp = e;
@@ -325,7 +325,7 @@ static inline void issue(struct loop *l, int timed)
     if (l->fill) {
         struct pattern_mark m;
         pattern_begin(l, &m);
-        pfs_pattern_fill(io->buf, io->len, l->seed, l->writer, io->off);
+        pfs_content_fill(&l->content, io->buf, io->len, l->cwriter, io->off);
         pattern_end(l, &m);
         io->t0_ns = pfs_now_ns();
     } else {

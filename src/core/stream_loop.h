@@ -3,6 +3,7 @@
 #ifndef PFS_STREAM_LOOP_H
 #define PFS_STREAM_LOOP_H
 
+#include "pfs/content.h"
 #include "pfs/offsetgen.h"
 #include "pfs/stream.h"
 
@@ -31,7 +32,9 @@ struct loop {
     int rmw_read_bad;           /* the last rmw transfer failed at its read */
     int after;                  /* a progress hook or collective I/O: after() runs per completion */
     size_t len;
-    uint64_t seed;
+    struct pfs_content content; /* what fill writes and check expects (--buffer-compress, --dedupe;
+                                 * without them the plain pattern of seed) */
+    int cwriter;                /* the content's file key: the writer, or 0 for all in a shared file */
     double deadline;            /* on the timing's clock (pattern time out); 0: none. The
                                  * stonewall's, or --runtime's end */
     uint64_t min_issue;         /* the deadline stops nothing before this many were issued

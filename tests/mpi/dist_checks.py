@@ -10,13 +10,20 @@ pread64 and pwrite64 calls of each rank, TRACE.RANK) and from the results file:
         deciles draws them for the run's seed (stream 0: the file of writer 0)
     dist_checks.py permutation TRACE BLOCKS XFER
         without a distribution each rank wrote and read every transfer once
+    dist_checks.py compressed FILE LO HI
+        zlib (level 6, gzip's default) compresses FILE to between LO and HI of its size
+    dist_checks.py repeats FILE UNIT PCT
+        in every whole group of 100 UNIT-byte units of FILE, exactly PCT units repeat
+        another (100 - PCT distinct contents), and no unit repeats one of another group
 
 Each exits 0 when the check holds; else raises an AssertionError naming what differs.
 """
 import os
+import hashlib
 import re
 import subprocess
 import sys
+import zlib
 from collections import Counter
 from typing import Dict, List
 
@@ -88,5 +95,32 @@ def permutation(trace: str, blocks: str, xfer: str) -> None:
             once_each("%s.%d" % (trace, r), call, int(blocks), int(xfer))
 
 
+def compressed(path: str, lo: str, hi: str) -> None:
+    with open(path, "rb") as f:
+        data = f.read()
+    ratio = len(zlib.compress(data, 6)) / len(data)
+    print("%s: %d bytes, compressed to %.4f of them" % (path, len(data), ratio))
+    assert float(lo) <= ratio <= float(hi), "%s compresses to %.4f, not within [%s, %s]" % (path, ratio, lo, hi)
+
+
+def repeats(path: str, unit: str, pct: str) -> None:
+    u = int(unit)
+    with open(path, "rb") as f:
+        data = f.read()
+    units = [hashlib.sha256(data[i:i + u]).digest() for i in range(0, len(data) // u * u, u)]
+    assert len(units) >= 100, "%s: %d units of %d bytes, not a whole group" % (path, len(units), u)
+    groups = len(units) // 100
+    seen: Dict[bytes, int] = {}
+    for i, h in enumerate(units):
+        assert seen.setdefault(h, i // 100) == i // 100, "%s: unit %d repeats one of group %d" % (path, i, seen[h])
+    for g in range(groups):
+        distinct = len(set(units[100 * g:100 * g + 100]))
+        assert distinct == 100 - int(pct), "%s: group %d has %d distinct units, not %d" % (
+            path, g, distinct, 100 - int(pct))
+    print("%s: %d units of %d bytes, %d repeat another (%.1f%%)" % (
+        path, len(units), u, len(units) - len(set(units)), 100 * (len(units) - len(set(units))) / len(units)))
+
+
 if __name__ == "__main__":
-    sys.exit(dispatch({"skewed": skewed, "permutation": permutation}, sys.argv))
+    sys.exit(dispatch({"skewed": skewed, "permutation": permutation, "compressed": compressed,
+                       "repeats": repeats}, sys.argv))

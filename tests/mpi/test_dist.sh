@@ -3,7 +3,11 @@
 # the offsets of the read after a full write from the seeded distribution,
 # with replacement; what the file system saw (each rank's pread64 and
 # pwrite64 calls, by strace) follows it, exactly as the run's seed draws it;
-# without it --random stays a permutation (tests/mpi/dist_checks.py).
+# without it --random stays a permutation. Data content: --buffer-compress
+# and --dedupe (fio's buffer_compress_percentage, dedupe_percentage) give
+# files that zlib compresses to about the share asked for and whose 4 KiB
+# transfers repeat exactly as asked; --verify still checks every byte
+# (tests/mpi/dist_checks.py).
 . "$(dirname "$0")/lib.sh"
 D=$T/data
 mkdir -p "$D"
@@ -33,11 +37,54 @@ else
 fi
 check "nothing left" [ -z "$(ls -A "$D")" ]
 
+# --- data content: 1024 transfers of 4 KiB per file, kept and measured
+kept() { ls "$D"/pfsbench.*.$1 2>/dev/null | grep -v kept | head -1; }
+run_id_of() { ls "$D" | sed -n 's/^pfsbench\.\(.*\)\.kept$/\1/p' | head -1; }
+run_mpi 2 60 -d "$D" -t 4k -b 4m -p write,read --verify -k --no-results -q
+check "plain --verify: exit 0" [ "$RC" -eq 0 ]
+pycheck "plain: today's pattern does not compress (zlib: above 0.99)" dist compressed "$(kept 0)" 0.99 1.01
+rm -f "$D"/pfsbench.*
+run_mpi 2 60 -d "$D" -t 4k -b 4m -p write,read --buffer-compress 50 --verify -k --no-results -q
+check "--buffer-compress 50: exit 0, every byte verified" [ "$RC" -eq 0 ]
+for r in 0 1; do
+    pycheck "--buffer-compress 50: file $r compresses to 0.50 (zlib: within 0.47..0.55)" dist compressed "$(kept $r)" 0.47 0.55
+    cat "$T/py"
+done
+rm -f "$D"/pfsbench.*
+run_mpi 2 60 -d "$D" -t 4k -b 4m -p write,read --dedupe 50 --verify -k --no-results -q
+check "--dedupe 50: exit 0, every byte verified" [ "$RC" -eq 0 ]
+for r in 0 1; do
+    pycheck "--dedupe 50: file $r, exactly 50 of each 100 transfers repeat another" dist repeats "$(kept $r)" 4096 50
+    cat "$T/py"
+done
+rm -f "$D"/pfsbench.*
+# a shared file: the duplicates span both ranks' parts (one key for the file)
+run_mpi 2 60 -d "$D" --shared -t 4k -b 2m -p write,read --buffer-compress 30 --dedupe 25 --verify -k --no-results -q
+check "--shared, 30/25: exit 0, every byte verified" [ "$RC" -eq 0 ]
+f=$(ls "$D"/pfsbench.*.shared)
+pycheck "--shared --dedupe 25: exactly 25 of each 100 transfers repeat another" dist repeats "$f" 4096 25
+id=$(run_id_of)
+# a byte of a chunk's zeros and one of a repeated transfer's pattern, changed: both caught
+corrupt_byte "$f" $((4096 * 7 + 3000))
+corrupt_byte "$f" $((4096 * 600 + 17))
+run_mpi 2 60 -d "$D" --shared -t 4k -b 2m -p read --buffer-compress 30 --dedupe 25 --verify --run-id "$id" -k \
+    --no-results -q
+check "a corrupted byte: the verified read fails (exit 1)" [ "$RC" -eq 1 ]
+check "... the zero byte, by rank 0 at its offset" \
+    grep -q "rank 0 on .*offset $((4096 * 7 + 3000)): 1 mismatching 8-byte words" "$T/err"
+check "... the repeated transfer's byte, by rank 1 at its offset" \
+    grep -q "rank 1 on .*offset $((4096 * 600 + 17)): 1 mismatching 8-byte words" "$T/err"
+check "... the options said what to expect: no warning that they do nothing" not grep -q "does nothing" "$T/err"
+rm -f "$D"/pfsbench.*
+
 # seeks draws its offsets from it too; a bad spec is refused, nothing made
 run_mpi 2 60 -d "$D" -t 4k -b 1m -p write,seeks --seeks 2000 --random-dist pareto:0.2 --verify --no-results -q
 check "seeks, pareto:0.2, verified: exit 0" [ "$RC" -eq 0 ]
 run_mpi 2 60 -d "$D" -p write,read --random --random-dist zipf:1 --no-results
 check "zipf:1: exit 2" [ "$RC" -eq 2 ]
 check "... one message, the spec's" [ "$(grep -c 'random-dist "zipf:1"' "$T/err")" -eq 1 ]
-check "refusal: nothing made" [ -z "$(ls -A "$D")" ]
+run_mpi 2 60 -d "$D" -t 1000 -b 100000 -p write --buffer-compress 50 --no-results
+check "--buffer-compress 50 with -t 1000: exit 2, named" \
+    sh -c "[ $RC -eq 2 ] && grep -q 'the dedupe unit (1000 bytes) must be a multiple of 8 and, with compression' '$T/err'"
+check "refusals: nothing made" [ -z "$(ls -A "$D")" ]
 finish

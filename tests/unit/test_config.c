@@ -494,7 +494,9 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "ckpt_layout=shard\n"
      "ckpt_restore=spread\n"
      "ckpt_saved=\n"
-     "random_dist=\n"},
+     "random_dist=\n"
+     "buffer_compress=0\n"
+     "dedupe=0\n"},
     {2, "-d|/tmp|--shared|--layout|strided|-a|mpiio|--collective|--hint|striping_factor=4|--hint|romio_cb_write=enable|--label|hello world|--straggler|0.5",
      "dir=/tmp\n"
      "mode=shared\n"
@@ -557,7 +559,9 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "ckpt_layout=shard\n"
      "ckpt_restore=spread\n"
      "ckpt_saved=\n"
-     "random_dist=\n"},
+     "random_dist=\n"
+     "buffer_compress=0\n"
+     "dedupe=0\n"},
     {3, "-d|/tmp|--total|3m|-t|1k|--no-results|--timeout|30|--stall-warn|0.5|-i|auto|--ci|2.5|--max-reps|50|--warmup|3",
      "dir=/tmp\n"
      "mode=file-per-process\n"
@@ -620,7 +624,9 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "ckpt_layout=shard\n"
      "ckpt_restore=spread\n"
      "ckpt_saved=\n"
-     "random_dist=\n"},
+     "random_dist=\n"
+     "buffer_compress=0\n"
+     "dedupe=0\n"},
     {2, "-d|/tmp|--threads|4|-n|10|--file-size|4k|--dirs|per-rank|--order|random|-p|create,stat,read-files,delete|-o|/tmp/r.h5",
      "dir=/tmp\n"
      "mode=file-per-process\n"
@@ -683,7 +689,9 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "ckpt_layout=shard\n"
      "ckpt_restore=spread\n"
      "ckpt_saved=\n"
-     "random_dist=\n"},
+     "random_dist=\n"
+     "buffer_compress=0\n"
+     "dedupe=0\n"},
     {1, "-d|/tmp|-F|--shared|-F|--include-close|--file-size|0|--timeout|0.001|-D|1e9",
      "dir=/tmp\n"
      "mode=file-per-process\n"
@@ -746,7 +754,9 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "ckpt_layout=shard\n"
      "ckpt_restore=spread\n"
      "ckpt_saved=\n"
-     "random_dist=\n"},
+     "random_dist=\n"
+     "buffer_compress=0\n"
+     "dedupe=0\n"},
     {1, "-d|/tmp|-a|hdf5|--hdf5-chunk|1m|--hdf5-align|4k|--hdf5-mdc-size|2m|--hdf5-coll-metadata",
      "dir=/tmp\n"
      "mode=file-per-process\n"
@@ -809,7 +819,9 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "ckpt_layout=shard\n"
      "ckpt_restore=spread\n"
      "ckpt_saved=\n"
-     "random_dist=\n"},
+     "random_dist=\n"
+     "buffer_compress=0\n"
+     "dedupe=0\n"},
 };
 
 /* -i auto: the word stored as 0, described and typed as "auto"; the slots
@@ -895,6 +907,43 @@ static void test_random_dist(void **state)
         {"-d|/tmp|--random-dist|zipf", "--random-dist \"zipf\": zipf needs a number"},
         {"-d|/tmp|--random-dist|pareto:0.2:2", "--random-dist \"pareto:0.2:2\": the center must be between 0 and 1, not 2"},
         {"-d|/tmp|--random-dist|uniform:3", "--random-dist \"uniform:3\": uniform takes no value"},
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        assert_int_equal(parse(&cfg, err, bad[i].args), PFS_PARSE_ERROR);
+        if (!strstr(err, bad[i].want))
+            fail_msg("%s: '%s' lacks '%s'", bad[i].args, err, bad[i].want);
+    }
+}
+
+/* --buffer-compress and --dedupe: stored and described; a transfer the
+ * content cannot be cut in refused; warned of without a write. */
+static void test_content_opts(void **state)
+{
+    (void)state;
+    struct pfs_config cfg;
+    char err[PFS_ERRLEN], buf[8192];
+    assert_int_equal(parse(&cfg, err, "-d|/tmp|-t|4k|--buffer-compress|50|--dedupe|25"), PFS_PARSE_RUN);
+    assert_int_equal(cfg.buffer_compress, 50);
+    assert_int_equal(cfg.dedupe, 25);
+    assert_true(pfs_config_content(&cfg));
+    assert_string_equal(cfg.warnings, "");
+    pfs_config_describe(&cfg, buf, sizeof(buf));
+    assert_non_null(strstr(buf, "\nbuffer_compress=50\ndedupe=25\n"));
+    assert_int_equal(parse(&cfg, err, "-d|/tmp"), PFS_PARSE_RUN);
+    assert_false(pfs_config_content(&cfg));
+    /* a transfer below 512 bytes is its own chunk */
+    assert_int_equal(parse(&cfg, err, "-d|/tmp|-t|256|--buffer-compress|90|--dedupe|100"), PFS_PARSE_RUN);
+    assert_int_equal(parse(&cfg, err, "-d|/tmp|-p|read|--run-id|x|--dedupe|50"), PFS_PARSE_RUN);
+    assert_non_null(strstr(cfg.warnings, "--dedupe does nothing without a write phase in -p (write, rewrite, seeks)"));
+    /* a verified read of kept files expects the content they were written with */
+    assert_int_equal(parse(&cfg, err, "-d|/tmp|-p|read|--run-id|x|--dedupe|50|--verify"), PFS_PARSE_RUN);
+    assert_string_equal(cfg.warnings, "");
+    static const struct { const char *args; const char *want; } bad[] = {
+        {"-d|/tmp|-t|1000|--buffer-compress|50", "--buffer-compress 50 --dedupe 0 with -t 1000: the dedupe unit (1000 "
+                                                "bytes) must be a multiple of 8 and, with compression, of the chunk (512)"},
+        {"-d|/tmp|-t|100|--dedupe|10", "--buffer-compress 0 --dedupe 10 with -t 100: the dedupe unit (100 bytes) must be"},
+        {"-d|/tmp|--buffer-compress|100", "--buffer-compress"},
+        {"-d|/tmp|--dedupe|101", "--dedupe"},
     };
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         assert_int_equal(parse(&cfg, err, bad[i].args), PFS_PARSE_ERROR);
@@ -1270,7 +1319,7 @@ static void test_list_json(void **state)
         if (!strstr(json, want))
             fail_msg("no option has %s", want);
     }
-    assert_int_equal(keys, 62);
+    assert_int_equal(keys, 64);
     for (int k = 0; k < PFS_PH_KINDS; k++) {
         snprintf(want, sizeof(want), "{\"name\": \"%s\", \"kind\": \"%s\"", pfs_phase_name(k),
                  pfs_phase_is_meta(k) ? "metadata" : "data");
@@ -1346,7 +1395,7 @@ int main(void)
         cmocka_unit_test(test_api_names), cmocka_unit_test(test_format_size), cmocka_unit_test(test_bad_inputs),
         cmocka_unit_test(test_unknown_all), cmocka_unit_test(test_ior_letters), cmocka_unit_test(test_warnings),
         cmocka_unit_test(test_good_parse),  cmocka_unit_test(test_resolve),     cmocka_unit_test(test_check_dir),
-        cmocka_unit_test(test_describe),    cmocka_unit_test(test_describe_golden), cmocka_unit_test(test_random_dist), cmocka_unit_test(test_reps_auto), cmocka_unit_test(test_phase_table), cmocka_unit_test(test_phase_registry), cmocka_unit_test(test_md_tree),
+        cmocka_unit_test(test_describe),    cmocka_unit_test(test_describe_golden), cmocka_unit_test(test_random_dist), cmocka_unit_test(test_content_opts), cmocka_unit_test(test_reps_auto), cmocka_unit_test(test_phase_table), cmocka_unit_test(test_phase_registry), cmocka_unit_test(test_md_tree),
         cmocka_unit_test(test_list_options_parse), cmocka_unit_test(test_json_checker), cmocka_unit_test(test_list_json),
         cmocka_unit_test(test_list_json_python), cmocka_unit_test(test_warnings_full),
     };

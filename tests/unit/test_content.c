@@ -206,12 +206,38 @@ static void test_refusals(void **state)
     assert_int_equal(pfs_content_init(&ct, &sp, 1, 0, err, sizeof(err)), 0);
 }
 
+/* A run's content (pfs_content_run): at 0/0 the plain pattern of the
+ * seed, whatever the transfer; a unit of one transfer; chunks of 512
+ * bytes, or the transfer when smaller; refused where it cannot cut it. */
+static void test_run_content(void **state)
+{
+    (void)state;
+    struct pfs_content ct;
+    char err[256];
+    unsigned char a[8192], b[8192];
+    static const uint64_t odd[] = {1, 100, 4097, 1048576};
+    for (size_t i = 0; i < sizeof(odd) / sizeof(odd[0]); i++) {
+        assert_int_equal(pfs_content_run(&ct, 0, 0, odd[i], 77, err, sizeof(err)), 0);
+        pfs_content_fill(&ct, a, 1000, 3, 12345);
+        pfs_pattern_fill(b, 1000, 77, 3, 12345);
+        assert_memory_equal(a, b, 1000);
+    }
+    assert_int_equal(pfs_content_run(&ct, 50, 0, 4096, 77, err, sizeof(err)), 0);
+    assert_true(ct.unit == 4096 && ct.chunk == 512 && ct.head == 256);
+    assert_int_equal(pfs_content_run(&ct, 50, 10, 256, 77, err, sizeof(err)), 0);
+    assert_true(ct.unit == 256 && ct.chunk == 256 && ct.head == 128);
+    assert_int_equal(pfs_content_run(&ct, 0, 30, 8192, 77, err, sizeof(err)), 0);
+    assert_true(ct.unit == 8192 && ct.head == 8192 && ct.dedupe == 30);
+    assert_int_equal(pfs_content_run(&ct, 50, 0, 1000, 77, err, sizeof(err)), -1);
+    assert_int_equal(pfs_content_run(&ct, 0, 50, 100, 77, err, sizeof(err)), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plain_is_pattern), cmocka_unit_test(test_compressible),
         cmocka_unit_test(test_dedupe_exact),     cmocka_unit_test(test_check),
-        cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_refusals),         cmocka_unit_test(test_run_content),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

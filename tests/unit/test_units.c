@@ -298,6 +298,8 @@ static void test_job_fio_keys(void **state)
         /* random_distribution: the skewed draws of the read after the write (issue 30) */
         {"[a]\nrw=randread\nrandom_distribution=zipf:1.2\n",
          "pfsbench --phases=write,read --random --random-dist=zipf:1.2 --label=a"},
+        {"[a]\nrw=write\nbuffer_compress_percentage=50\ndedupe_percentage=30\n",
+         "pfsbench --phases=write --buffer-compress=50 --dedupe=30 --label=a"},
         /* runtime: time based with fio's time_based, and in a section of pfsbench's own words */
         {"[global]\ntime_based\n[a]\nrw=write\nruntime=10\n", "pfsbench --phases=write --runtime=10 --label=a"},
         {"[a]\nruntime=10\nphases=write\n", "pfsbench --runtime=10 --phases=write --label=a"},

@@ -57,7 +57,7 @@ static void write_run(const struct pfs_phase_ctx *p, struct pfs_stream *s)
 {
     struct pfs_xfer_plan x = block_plan(p, s, 1, "write");
     x.creates = 1;
-    x.fill = p->cfg->verify;
+    x.fill = p->cfg->verify || pfs_config_content(p->cfg);
     x.sync_every = sync_every(p->cfg);
     pfs_stream_xfer(p, s, &x);
 }
@@ -70,7 +70,7 @@ static void rewrite_run(const struct pfs_phase_ctx *p, struct pfs_stream *s)
     struct pfs_xfer_plan x = block_plan(p, s, 1, "write");
     x.rmw = cfg->rmw;
     x.skew = 1;
-    x.fill = cfg->verify && !cfg->rmw;
+    x.fill = (cfg->verify || pfs_config_content(cfg)) && !cfg->rmw;
     x.check = cfg->verify && cfg->rmw;
     x.sync_every = sync_every(cfg);
     pfs_stream_xfer(p, s, &x);
