@@ -5,10 +5,14 @@
         fio's write_iolog (version 3): "pos" and "hot" lines as bench_load
         deciles prints them: the fraction of the I/Os per tenth of the file
         by position, and per tenth of its blocks ranked by their hits.
+    python3 bench/dist_deciles.py strace TRACE BLOCKS BS
+        the same from strace's pread64 calls of BS bytes on the file read
+        most (pfsbench's data file: dist-vs-fio.sh -r).
     python3 bench/dist_deciles.py compare NAME FIO PFS
         two such outputs side by side, the differences in points of the
         hits (percent of all I/Os) and relative to fio's, and the largest.
 """
+import re
 import sys
 from typing import Dict, List
 
@@ -26,6 +30,24 @@ def fio_hits(path: str, blocks: int, bs: int) -> List[int]:
         if b >= blocks:
             sys.exit("dist_deciles: offset of block %d beyond %d blocks" % (b, blocks))
         out[b] = c
+    return out
+
+
+def strace_hits(path: str, blocks: int, bs: int) -> List[int]:
+    call = re.compile(r"pread64\((\d+), .*, (\d+), (\d+)\)\s+= (\d+)$")
+    by_fd: Dict[str, List[int]] = {}
+    with open(path) as f:
+        for line in f:
+            m = call.search(line.rstrip("\n"))
+            if m and int(m.group(2)) == bs and int(m.group(4)) == bs:
+                by_fd.setdefault(m.group(1), []).append(int(m.group(3)) // bs)
+    if not by_fd:
+        sys.exit("dist_deciles: no pread64 of %d bytes in %s" % (bs, path))
+    out = [0] * blocks
+    for b in max(by_fd.values(), key=len):
+        if b >= blocks:
+            sys.exit("dist_deciles: offset of block %d beyond %d blocks" % (b, blocks))
+        out[b] += 1
     return out
 
 
@@ -66,8 +88,9 @@ def compare(name: str, fio: Dict[str, List[float]], pfs: Dict[str, List[float]])
 
 
 def main(argv: List[str]) -> None:
-    if len(argv) == 5 and argv[1] == "fio":
-        dec = deciles(fio_hits(argv[2], int(argv[3]), int(argv[4])))
+    if len(argv) == 5 and argv[1] in ("fio", "strace"):
+        count = fio_hits if argv[1] == "fio" else strace_hits
+        dec = deciles(count(argv[2], int(argv[3]), int(argv[4])))
         for kind in ("pos", "hot"):
             print(kind + " " + " ".join("%.6f" % x for x in dec[kind]))
     elif len(argv) == 5 and argv[1] == "compare":
