@@ -85,11 +85,18 @@ void pfs_report_header(FILE *out, const struct pfs_run_data *d)
         char segs[40] = "";
         if (c->segments > 1)
             snprintf(segs, sizeof(segs), ", %d segments", c->segments);
-        fprintf(out, "access       %s%s%s, api %s%s%s%s%s%s%s\n", c->shared ? "one shared file, " : "file per stream",
+        /* --random-dist, --buffer-compress, --dedupe: said only when given */
+        char skew[96] = "", content[64] = "";
+        if (c->random_dist[0])
+            snprintf(skew, sizeof(skew), ", random offsets drawn %s", c->random_dist);
+        if (pfs_config_content(c))
+            snprintf(content, sizeof(content), ", content %d%% compressible %d%% duplicate", c->buffer_compress,
+                     c->dedupe);
+        fprintf(out, "access       %s%s%s, api %s%s%s%s%s%s%s%s%s\n", c->shared ? "one shared file, " : "file per stream",
                 c->shared ? (c->layout == PFS_LAYOUT_STRIDED ? "strided" : "segmented") : "", segs,
                 pfs_backend_name(c->api), depth, c->collective ? " collective" : "",
-                c->direct ? ", O_DIRECT" : "", osync, c->random ? ", random order" : ", sequential",
-                c->reorder ? (c->reorder_seed >= 0 ? ", reads reordered at random" : ", reads reordered") : "");
+                c->direct ? ", O_DIRECT" : "", osync, c->random ? ", random order" : ", sequential", skew,
+                c->reorder ? (c->reorder_seed >= 0 ? ", reads reordered at random" : ", reads reordered") : "", content);
         if (pfs_phase_listed(c, PFS_PHASE_DATA, 0, PFS_PHF_OWN_FILES))
             fprintf(out, "sizes        transfer %s, block %s per %s, total %s; %s = %s\n", t, b,
                     pfs_report_threads(d) > 1 ? "stream" : "rank", tot, pfs_units_label(c->units), units_def(c->units));

@@ -26,6 +26,7 @@ if command -v strace >/dev/null && [ -x "$BENCH_LOAD" ]; then
     # 1024 transfers of 4 KiB per rank, each read verified
     traced zipf -t 4k -b 4m -p write,read --random --random-dist zipf:1.2 --verify -o "$T/zipf.h5"
     check "zipf:1.2: exit 0, every read verified (the reads meet only written data)" [ "$RC" -eq 0 ]
+    check "zipf:1.2: the report's access line says it" grep -q "^access .*, random order, random offsets drawn zipf:1.2" "$T/out"
     pycheck "zipf:1.2: one full write, then reads skewed as the run's seed draws them" dist skewed "$T/zipf" \
         "$T/zipf.h5" "$BENCH_LOAD" zipf:1.2 1024 4096
     cat "$T/py"
@@ -59,8 +60,9 @@ for r in 0 1; do
 done
 rm -f "$D"/pfsbench.*
 # a shared file: the duplicates span both ranks' parts (one key for the file)
-run_mpi 2 60 -d "$D" --shared -t 4k -b 2m -p write,read --buffer-compress 30 --dedupe 25 --verify -k --no-results -q
+run_mpi 2 60 -d "$D" --shared -t 4k -b 2m -p write,read --buffer-compress 30 --dedupe 25 --verify -k --no-results
 check "--shared, 30/25: exit 0, every byte verified" [ "$RC" -eq 0 ]
+check "--shared, 30/25: the access line says the content" grep -q "^access .*, content 30% compressible 25% duplicate$" "$T/out"
 f=$(ls "$D"/pfsbench.*.shared)
 pycheck "--shared --dedupe 25: exactly 25 of each 100 transfers repeat another" dist repeats "$f" 4096 25
 id=$(run_id_of)
