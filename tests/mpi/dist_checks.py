@@ -10,6 +10,9 @@ pread64 and pwrite64 calls of each rank, TRACE.RANK) and from the results file:
         deciles draws them for the run's seed (stream 0: the file of writer 0)
     dist_checks.py permutation TRACE BLOCKS XFER
         without a distribution each rank wrote and read every transfer once
+    dist_checks.py cut RESULTS BLOCKS
+        the run's write stopped (stonewall) below BLOCKS transfers per stream, the
+        same count in each, and its read read that many
     dist_checks.py compressed FILE LO HI
         zlib (level 6, gzip's default) compresses FILE to between LO and HI of its size
     dist_checks.py repeats FILE UNIT PCT
@@ -18,14 +21,16 @@ pread64 and pwrite64 calls of each rank, TRACE.RANK) and from the results file:
 
 Each exits 0 when the check holds; else raises an AssertionError naming what differs.
 """
-import os
 import hashlib
+import os
 import re
 import subprocess
 import sys
 import zlib
 from collections import Counter
 from typing import Dict, List
+
+import h5py
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from runs import dispatch, one_run_attrs  # noqa: E402
@@ -95,6 +100,19 @@ def permutation(trace: str, blocks: str, xfer: str) -> None:
             once_each("%s.%d" % (trace, r), call, int(blocks), int(xfer))
 
 
+def cut(results: str, blocks: str) -> None:
+    with h5py.File(results, "r") as f:
+        ph = f["runs/000001/phases"]
+        per = {}
+        for op in ("write", "read"):
+            g = ph[[n for n in ph if n.endswith("_" + op)][0]]
+            per[op] = [int(x) for x in g["times"][0]["transfers"]]
+    print("transfers per stream: %s" % per)
+    w = per["write"]
+    assert len(set(w)) == 1 and 0 < w[0] < int(blocks), "write: %s of %s" % (w, blocks)
+    assert per["read"] == w, per
+
+
 def compressed(path: str, lo: str, hi: str) -> None:
     with open(path, "rb") as f:
         data = f.read()
@@ -122,5 +140,5 @@ def repeats(path: str, unit: str, pct: str) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(dispatch({"skewed": skewed, "permutation": permutation, "compressed": compressed,
+    sys.exit(dispatch({"skewed": skewed, "permutation": permutation, "cut": cut, "compressed": compressed,
                        "repeats": repeats}, sys.argv))

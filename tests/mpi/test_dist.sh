@@ -36,6 +36,14 @@ if command -v strace >/dev/null && [ -x "$BENCH_LOAD" ]; then
 else
     echo "# strace or $BENCH_LOAD not found: the calls are not checked here"
 fi
+# a write the stonewall cuts (each pwrite 1 ms longer: tens of 1024 by -D 0.05) leaves holes;
+# the skewed read draws only where it wrote, each byte verified
+RC=0
+env LD_PRELOAD="${LD_PRELOAD:+$LD_PRELOAD:}$PFS_DELAY_LIB" PFS_DELAY_CALL=pwrite PFS_DELAY_SECS=0.001 \
+    timeout 60 mpirun -np 2 --oversubscribe --bind-to none "$PFSBENCH" -d "$D" -t 4k -b 4m -p write,read --random \
+    --random-dist zipf:1.2 -D 0.05 --verify -o "$T/cut.h5" -q >"$T/out" 2>"$T/err" || RC=$?
+check "a write cut by -D, then a zipf:1.2 read: exit 0, every read verified" [ "$RC" -eq 0 ]
+pycheck "... the write was cut short and the read read as many" dist cut "$T/cut.h5" 1024
 check "nothing left" [ -z "$(ls -A "$D")" ]
 
 # --- data content: 1024 transfers of 4 KiB per file, kept and measured
