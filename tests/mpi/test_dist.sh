@@ -46,24 +46,26 @@ check "a write cut by -D, then a zipf:1.2 read: exit 0, every read verified" [ "
 pycheck "... the write was cut short and the read read as many" dist cut "$T/cut.h5" 1024
 check "nothing left" [ -z "$(ls -A "$D")" ]
 
-# --- data content: 1024 transfers of 4 KiB per file, kept and measured
-kept() { ls "$D"/pfsbench.*.$1 2>/dev/null | grep -v kept | head -1; }
+# --- data content: 1024 transfers of 4 KiB per file, kept and measured; a
+# section per content, one job
+kept() { echo "$D/pfsbench.$1.$2"; } # kept RUN_ID RANK: the file of rank RANK's stream
 run_id_of() { ls "$D" | sed -n 's/^pfsbench\.\(.*\)\.kept$/\1/p' | head -1; }
-run_mpi 2 60 -d "$D" -t 4k -b 4m -p write,read --verify -k --no-results -q
-check "plain --verify: exit 0" [ "$RC" -eq 0 ]
-pycheck "plain: today's pattern does not compress (zlib: above 0.99)" dist compressed "$(kept 0)" 0.99 1.01
-rm -f "$D"/pfsbench.*
-run_mpi 2 60 -d "$D" -t 4k -b 4m -p write,read --buffer-compress 50 --verify -k --no-results -q
-check "--buffer-compress 50: exit 0, every byte verified" [ "$RC" -eq 0 ]
+printf '[global]\ndir = %s\ntransfer = 4k\nblock = 4m\nphases = write,read\nverify\nkeep\n' "$D" >"$T/content.job"
+printf '[plain]\n[c50]\nbuffer-compress = 50\n[d50]\ndedupe = 50\n' >>"$T/content.job"
+run_job 2 120 "$T/content.job" -q
+check "content job: exit 0, every byte of every section verified (got $RC)" [ "$RC" -eq 0 ]
+run_of plain
+pycheck "plain: today's pattern does not compress (zlib: above 0.99)" dist compressed "$(kept "${RUN[2]:-none}" 0)" 0.99 1.01
+run_of c50
 for r in 0 1; do
-    pycheck "--buffer-compress 50: file $r compresses to 0.50 (zlib: within 0.47..0.55)" dist compressed "$(kept $r)" 0.47 0.55
+    pycheck "--buffer-compress 50: file $r compresses to 0.50 (zlib: within 0.47..0.55)" dist compressed \
+        "$(kept "${RUN[2]:-none}" $r)" 0.47 0.55
     cat "$T/py"
 done
-rm -f "$D"/pfsbench.*
-run_mpi 2 60 -d "$D" -t 4k -b 4m -p write,read --dedupe 50 --verify -k --no-results -q
-check "--dedupe 50: exit 0, every byte verified" [ "$RC" -eq 0 ]
+run_of d50
 for r in 0 1; do
-    pycheck "--dedupe 50: file $r, exactly 50 of each 100 transfers repeat another" dist repeats "$(kept $r)" 4096 50
+    pycheck "--dedupe 50: file $r, exactly 50 of each 100 transfers repeat another" dist repeats \
+        "$(kept "${RUN[2]:-none}" $r)" 4096 50
     cat "$T/py"
 done
 rm -f "$D"/pfsbench.*
@@ -90,10 +92,12 @@ rm -f "$D"/pfsbench.*
 # seeks draws its offsets from it too; a bad spec is refused, nothing made
 run_mpi 2 60 -d "$D" -t 4k -b 1m -p write,seeks --seeks 2000 --random-dist pareto:0.2 --verify --no-results -q
 check "seeks, pareto:0.2, verified: exit 0" [ "$RC" -eq 0 ]
-run_mpi 2 60 -d "$D" -p write,read --random --random-dist zipf:1 --no-results
+par zipf1 run_mpi 2 60 -d "$D" -p write,read --random --random-dist zipf:1 --no-results
+par t1000 run_mpi 2 60 -d "$D" -t 1000 -b 100000 -p write --buffer-compress 50 --no-results
+par_wait zipf1
 check "zipf:1: exit 2" [ "$RC" -eq 2 ]
 check "... one message, the spec's" [ "$(grep -c 'random-dist "zipf:1"' "$T/err")" -eq 1 ]
-run_mpi 2 60 -d "$D" -t 1000 -b 100000 -p write --buffer-compress 50 --no-results
+par_wait t1000
 check "--buffer-compress 50 with -t 1000: exit 2, named" \
     sh -c "[ $RC -eq 2 ] && grep -q 'the dedupe unit (1000 bytes) must be a multiple of 8 and, with compression' '$T/err'"
 check "refusals: nothing made" [ -z "$(ls -A "$D")" ]
