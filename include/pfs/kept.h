@@ -17,6 +17,12 @@
  *     block 1048576
  *     transfers 12
  *
+ * Data files written with --buffer-compress or --dedupe say so in two more
+ * lines (a status without them: 0 and 0, the plain pattern):
+ *
+ *     buffer_compress 50
+ *     dedupe 25
+ *
  * A run that creates small files (-p create) and keeps them says how many
  * every stream made in two more lines: after a stonewall (-D) the wear-out
  * leaves every stream the same count, fewer than -n asked:
@@ -47,6 +53,8 @@ struct pfs_kept {
     /* The small files (0, 0: no files lines; then transfer is not 0). */
     uint64_t files_asked;       /* -n of the run that created them */
     uint64_t files;             /* small files every stream created: -n, or the wear-out's count */
+    /* The data files' content (lines only when either is not 0). */
+    int compress, dedupe;       /* --buffer-compress, --dedupe of the run that wrote them */
 };
 
 /* Local. The status as text (the format above) into buf, like snprintf. */
@@ -63,7 +71,8 @@ int pfs_kept_reads(const struct pfs_config *cfg);
  * the kept files hold: the same streams (ranks x threads), --shared, -t (or,
  * a file per stream, a -t that divides it: the same bytes in smaller pieces),
  * and -b (or, where -b moves no offset: a file per stream or the strided
- * layout, -b equal to what each stream holds). 0 with the transfers each
+ * layout, -b equal to what each stream holds); with --verify, the content
+ * they were written with (and its -t, with --dedupe: the unit). 0 with the transfers each
  * stream reads in *xfers, or -1 with the refusal, naming the kept run's
  * shape and what to give, in err. */
 int pfs_kept_check(const struct pfs_config *cfg, int nranks, const struct pfs_kept *k, const char *run_id,

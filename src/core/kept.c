@@ -38,7 +38,11 @@ int pfs_kept_format(const struct pfs_kept *k, const char *run_id, char *buf, siz
     if (k->files_asked)
         f = snprintf(buf + at2, len - at2, "files_asked %" PRIu64 "\nfiles %" PRIu64 "\n", k->files_asked,
                      k->files);
-    return n < 0 || m < 0 || f < 0 ? -1 : n + m + f;
+    const size_t at3 = f >= 0 && at2 + (size_t)f < len ? at2 + (size_t)f : len;
+    int c = 0;
+    if (k->transfer && (k->compress || k->dedupe))
+        c = snprintf(buf + at3, len - at3, "buffer_compress %d\ndedupe %d\n", k->compress, k->dedupe);
+    return n < 0 || m < 0 || f < 0 || c < 0 ? -1 : n + m + f + c;
 }
 
 /* One "key value" line's value, as an unsigned number (the whole of it). */
@@ -58,7 +62,8 @@ static int num(const char *v, uint64_t max, uint64_t *out)
 static int parse_line(char *line, struct pfs_kept *k, unsigned *seen)
 {
     static const char *const keys[] = {"streams", "ranks", "threads", "shared", "layout", "transfer", "block",
-                                       "transfers", "run_id", "segments", "files_asked", "files"};
+                                       "transfers", "run_id", "segments", "files_asked", "files",
+                                       "buffer_compress", "dedupe"};
     char *v = strchr(line, ' ');
     if (!v)
         return -1;
@@ -73,6 +78,11 @@ static int parse_line(char *line, struct pfs_kept *k, unsigned *seen)
         if (i == 9) { /* optional: a status from before --segments has none */
             int bad = num(v, (uint64_t)INT32_MAX, &x) != 0 || x < 1;
             k->segments = bad ? 0 : (int)x;
+            return bad ? -1 : 0;
+        }
+        if (i >= 12) { /* optional: the content, percentages */
+            int bad = num(v, 100, &x) != 0;
+            *(i == 12 ? &k->compress : &k->dedupe) = bad ? 0 : (int)x;
             return bad ? -1 : 0;
         }
         if (i == 4) {
@@ -191,6 +201,14 @@ int pfs_kept_check(const struct pfs_config *cfg, int nranks, const struct pfs_ke
     if (cfg->transfer != k->transfer && !finer)
         return pfs_fail(err, len, "%s; give -t %s%s", sh, size_arg(k->transfer, a, sizeof(a)),
                         k->shared ? "" : " or a -t that divides it");
+    /* --verify expects the content the files were written with; --dedupe's
+     * unit is the transfer. */
+    if (cfg->verify && (cfg->buffer_compress != k->compress || cfg->dedupe != k->dedupe))
+        return pfs_fail(err, len, "%s, written with --buffer-compress %d --dedupe %d; --verify expects that content: "
+                        "give them", sh, k->compress, k->dedupe);
+    if (cfg->verify && k->dedupe && cfg->transfer != k->transfer)
+        return pfs_fail(err, len, "%s, written with --dedupe %d in units of -t; --verify expects that content: give "
+                        "-t %s", sh, k->dedupe, size_arg(k->transfer, a, sizeof(a)));
     const uint64_t pieces = k->transfer / cfg->transfer;
     /* In a shared file the segments move every transfer but a stream's first. */
     const int segs = cfg->segments > 1 ? cfg->segments : 1, ksegs = k->segments > 1 ? k->segments : 1;

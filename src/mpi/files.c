@@ -398,14 +398,14 @@ int drv_kept_check(struct ctx *c, char *err, size_t len)
 int drv_keep_status(struct ctx *c)
 {
     const struct pfs_config *cfg = &c->cfg;
-    struct pfs_kept k = {c->nstreams, c->nranks, c->threads, 0, 0, 0, 0, 0, 1, 0, 0};
+    struct pfs_kept k = {c->nstreams, c->nranks, c->threads, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0};
     const int data = cfg->keep && c->writes && !(c->be->caps & PFS_CAP_NOFILES);
     const int md = drv_md_kept_part(c, &k); /* the small files' part: what every stream created */
     if (!data && !md)
         return 0;
     if (data)
         k.shared = cfg->shared, k.layout = cfg->layout, k.transfer = cfg->transfer, k.block = cfg->block,
-        k.xfers = c->data_xfers, k.segments = cfg->segments;
+        k.xfers = c->data_xfers, k.segments = cfg->segments, k.compress = cfg->buffer_compress, k.dedupe = cfg->dedupe;
     if (c->rank == 0) {
         char err[PFS_ERRLEN];
         struct pfs_fid fid;

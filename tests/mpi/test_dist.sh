@@ -76,6 +76,11 @@ check "--shared, 30/25: the access line says the content" grep -q "^access .*, c
 f=$(ls "$D"/pfsbench.*.shared)
 pycheck "--shared --dedupe 25: exactly 25 of each 100 transfers repeat another" dist repeats "$f" 4096 25
 id=$(run_id_of)
+check "the kept status records the content" sh -c "grep -qx 'buffer_compress 30' '$D/pfsbench.$id.kept' &&
+    grep -qx 'dedupe 25' '$D/pfsbench.$id.kept'"
+run_mpi 2 60 -d "$D" --shared -t 4k -b 2m -p read --verify --run-id "$id" -k --no-results -q
+check "a verified read of them without the content: exit 2, naming it" sh -c "[ $RC -eq 2 ] &&
+    grep -q 'written with --buffer-compress 30 --dedupe 25; --verify expects that content: give them' '$T/err'"
 # a byte of a chunk's zeros and one of a repeated transfer's pattern, changed: both caught
 corrupt_byte "$f" $((4096 * 7 + 3000))
 corrupt_byte "$f" $((4096 * 600 + 17))

@@ -19,9 +19,9 @@
 #include "pfs/kept.h"
 
 /* 2 ranks x 2 threads, a file per stream, -t 64k -b 1m, cut at 12 transfers by a stonewall. */
-static const struct pfs_kept K = {4, 2, 2, 0, PFS_LAYOUT_SEGMENTED, 65536, 1 << 20, 12, 1, 0, 0};
+static const struct pfs_kept K = {4, 2, 2, 0, PFS_LAYOUT_SEGMENTED, 65536, 1 << 20, 12, 1, 0, 0, 0, 0};
 /* 2 ranks x 1 thread, small files only: -n 100000 cut at 189 per stream by a stonewall. */
-static const struct pfs_kept M = {2, 2, 1, 0, 0, 0, 0, 0, 1, 100000, 189};
+static const struct pfs_kept M = {2, 2, 1, 0, 0, 0, 0, 0, 1, 100000, 189, 0, 0};
 
 static void test_round_trip(void **state)
 {
@@ -307,13 +307,45 @@ static void test_files(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* Data files written with --buffer-compress or --dedupe: two more lines,
+ * read back; a verified read must give that content (and with --dedupe
+ * the -t, its unit); an unverified one reads the bytes whatever they are. */
+static void test_content(void **state)
+{
+    (void)state;
+    char text[1024], err[400];
+    struct pfs_kept k, c = K;
+    c.compress = 50;
+    c.dedupe = 25;
+    pfs_kept_format(&c, "run-1", text, sizeof(text));
+    assert_non_null(strstr(text, "\nsegments 1\nbuffer_compress 50\ndedupe 25\n"));
+    assert_int_equal(pfs_kept_parse(text, &k, err, sizeof(err)), 0);
+    assert_memory_equal(&k, &c, sizeof(k));
+    assert_int_equal(pfs_kept_parse("pfsbench kept run, format 1\ndedupe 101\n", &k, err, sizeof(err)), -1);
+    struct pfs_config cfg;
+    pfs_config_defaults(&cfg);
+    cfg.threads = 2, cfg.transfer = 65536, cfg.block = 1 << 20;
+    uint64_t x = 0;
+    assert_int_equal(pfs_kept_check(&cfg, 2, &c, "run-1", &x, err, sizeof(err)), 0);
+    assert_true(x == 12);
+    cfg.verify = 1;
+    assert_int_equal(pfs_kept_check(&cfg, 2, &c, "run-1", &x, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, ", written with --buffer-compress 50 --dedupe 25; --verify expects that content: give them"));
+    cfg.buffer_compress = 50, cfg.dedupe = 25;
+    assert_int_equal(pfs_kept_check(&cfg, 2, &c, "run-1", &x, err, sizeof(err)), 0);
+    cfg.transfer = 4096; /* finer pieces: another dedupe unit */
+    assert_int_equal(pfs_kept_check(&cfg, 2, &c, "run-1", &x, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, ", written with --dedupe 25 in units of -t; --verify expects that content: give -t 64k"));
+    assert_int_equal(pfs_kept_check(&cfg, 2, &K, "run-1", &x, err, sizeof(err)), -1); /* plain files, content asked */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip), cmocka_unit_test(test_damaged), cmocka_unit_test(test_check),
         cmocka_unit_test(test_md_check),
         cmocka_unit_test(test_md_check),
-        cmocka_unit_test(test_reads), cmocka_unit_test(test_files),
+        cmocka_unit_test(test_reads), cmocka_unit_test(test_files), cmocka_unit_test(test_content),
     };
     return cmocka_run_group_tests_name("kept", tests, NULL, NULL);
 }
