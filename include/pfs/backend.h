@@ -68,6 +68,7 @@ struct pfs_io {
     int64_t res;   /* set by the backend at completion: bytes moved, or a negative errno / PFS_ERR_* */
     int write;     /* 1: buf to the file at off; 0: the file at off into buf */
     uint64_t t0_ns; /* the core's: when it was submitted (its latency runs from here to its completion) */
+    uint64_t due_ns; /* the core's, with --rate: its intended start (its response time runs from here) */
     void *priv;    /* the backend's */
 };
 
@@ -141,8 +142,10 @@ struct pfs_backend {
      * was queued (not reaped either). */
     int (*submit)(void *fh, struct pfs_io *io);
     /* Hands back between min and max completed transfers (each with res
-     * set) in done[], in any order; waits for at least min. Returns the
-     * count, or a negative errno when the queue itself broke. */
+     * set) in done[], in any order; waits for at least min. min 0 never
+     * waits: it pushes what is queued and takes what has completed (--rate
+     * polls so between intended starts). Returns the count, or a negative
+     * errno when the queue itself broke. */
     int (*reap)(void *fh, struct pfs_io **done, unsigned min, unsigned max);
 
     /* ---- metadata (small files): PFS_CAP_META, else the POSIX ones ---- */

@@ -113,6 +113,10 @@ struct pfs_config {
     int ckpt_layout;        /* enum pfs_ckpt_layout */
     int ckpt_restore;       /* enum pfs_ckpt_policy */
     char ckpt_saved[32];    /* --ckpt-saved TPxPPxDP: the degrees the kept checkpoint was saved with ("": this run's) */
+    /* Open-loop rates of the data phases (pfs/sched.h). */
+    char rate[32];          /* --rate: operations/s, or bytes/s with a size unit (pfs_rate_parse); "": closed loop */
+    int rate_scope;         /* enum pfs_rate_scope: per stream, or the job's split over the streams */
+    int arrivals;           /* enum pfs_arrivals: fixed or poisson */
     /* What the parser and resolve warn of (an option that does nothing in
      * the chosen phases, a transfer under 512 bytes, hours of transfers):
      * newline-separated lines; rank 0 prints them on stderr and the run

@@ -112,6 +112,9 @@ struct pfs_times {
      * write-back. The methods say how (PFS_PC_*; 0: not probed). */
     uint64_t cache_bytes, cache_resident, cache_dirty;
     int32_t cache_method, dirty_method;
+    /* --rate: how late transfers were submitted after their intended
+     * start (ns; the sum and the largest, over xfers transfers); 0 without. */
+    uint64_t lag_sum_ns, lag_max_ns;
 };
 
 struct pfs_phase_stat {

@@ -20,6 +20,10 @@
 
 struct pfs_run_data;
 
+/* --rate: an achieved rate more than this fraction below the offered is
+ * warned of. */
+#define PFS_RATE_SHORT 0.02
+
 /* A phase's measured repetitions (warm-up left out) and the 95% confidence
  * interval of the mean of its figure: bandwidth in bytes/s for a data phase,
  * files/s for a metadata phase. target: 1 the interval is within --ci (at
@@ -143,6 +147,15 @@ struct pfs_rep_figs {
      * one (enum pfs_ceiling_kind; 0: none). */
     double ceil_mem_pct, ceil_net_pct;
     int ceil_binding;
+    /* --rate (0 without): the job's offered rate, every stream's share
+     * together, in operations/s and bytes/s (the achieved are s.rate and
+     * s.bandwidth, over the phase's time); rate_short 1 when s.rate fell
+     * below (1 - PFS_RATE_SHORT) x offered_ops; how late transfers were
+     * submitted after their intended start, ns: the mean over every
+     * transfer and the largest. */
+    double offered_ops, offered_bytes;
+    int rate_short;
+    double lag_mean_ns, lag_max_ns;
     /* Too short to measure (pfs_phase_skew). */
     struct pfs_phase_skew skew;
     int too_short;

@@ -23,14 +23,17 @@
  * those after every N transfers (--fsync-every N) and -e's at close (a
  * stream of n transfers: n / N of the first, 1 of the second). A metadata
  * phase: each file's operation (OP: create, stat, open+read+close, unlink);
- * the others stay empty. */
-enum { PFS_LAT_OP, PFS_LAT_OPEN, PFS_LAT_FSYNC, PFS_LAT_CLOSE, PFS_LAT_KINDS };
+ * the others stay empty. RESP, with --rate (pfs/sched.h): each transfer's
+ * response time, from its intended start to its completion (OP is then
+ * its service time, from its actual submission); empty without --rate.
+ * Results files of versions before RESP have the first four kinds. */
+enum { PFS_LAT_OP, PFS_LAT_OPEN, PFS_LAT_FSYNC, PFS_LAT_CLOSE, PFS_LAT_RESP, PFS_LAT_KINDS };
 
 /* The names the report and the results file give them ("op" is the
  * phase's own: "write", "read", "create" ... in the report). */
 static inline const char *pfs_lat_kind_name(int k)
 {
-    static const char *const n[PFS_LAT_KINDS] = {"op", "open", "fsync", "close"};
+    static const char *const n[PFS_LAT_KINDS] = {"op", "open", "fsync", "close", "response"};
     return k >= 0 && k < PFS_LAT_KINDS ? n[k] : "?";
 }
 

@@ -8,6 +8,7 @@
 #ifndef PFS_SCHED_H
 #define PFS_SCHED_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* FIXED: evenly spaced, the k-th (from 0) at t0 + round(k x 1e9 / rate).
@@ -45,6 +46,13 @@ static inline uint64_t pfs_sched_next(struct pfs_sched *s)
 /* What a rate is given in and for whom. */
 enum pfs_rate_unit { PFS_RATE_OPS, PFS_RATE_BYTES };
 enum pfs_rate_scope { PFS_RATE_STREAM, PFS_RATE_JOB };
+
+/* Local and pure. --rate's value: a number of operations per second
+ * ("500", "2.5e3"), or a size (pfs/units.h: "200MiB", "1g") of bytes per
+ * second, either with an optional "/s". 0 with *rate (> 0, finite) and
+ * *unit (enum pfs_rate_unit), or -1 with why (a phrase, without the
+ * option's name) in err[len]. */
+int pfs_rate_parse(const char *text, double *rate, int *unit, char *err, size_t len);
 
 /* One stream's share of a rate: its operations per second, and the offset
  * of its schedule's start from the agreed instant. */

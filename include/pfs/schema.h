@@ -43,6 +43,7 @@ enum pfs_sch_when {
     PFS_SCH_DIRTY,    /* phases that write without -e, when measured */
     PFS_SCH_LATENCY,  /* phases that recorded latencies */
     PFS_SCH_CEILING,  /* data phases of a run that measured its ceilings (--ceilings) */
+    PFS_SCH_RATE,     /* data phases of a run paced by --rate */
 };
 
 /* A figure in the reports (JSON and CSV): its scale and when it is absent. */

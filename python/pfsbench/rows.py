@@ -28,7 +28,8 @@ Row = Dict[str, Any]
 # What raw_rows puts before the fields of the file's times.
 RAW_KEYS = ("phase", "rep", "stream", "rank", "thread", "node", "host")
 # The kinds of latency_summary's second axis, as latency_rows names its keys.
-LAT_KINDS = ("op", "open", "fsync", "close")
+LAT_KINDS = ("op", "open", "fsync", "close", "response")
+# What a file written before the response kind has (no latency_kinds attribute names it).
 LAT_STATS = ("count", "min_ns", "p50_ns", "p90_ns", "p99_ns", "p999_ns", "max_ns", "mean_ns")
 TS_FIELDS = ("run", "phase", "rep", "interval", "t_start_s", "t_end_s", "node", "bytes", "ops", "p50_ns", "p99_ns",
              "max_ns")
@@ -180,7 +181,7 @@ def _latency_row(run: Run, p: Phase, rep: int, lossless: bool, summ: Any) -> Row
     r["cpu_user_s"], r["cpu_sys_s"], r["cpu_percent"] = _cpu_of(run, pg, rep, seconds)
     for k, kind in enumerate(LAT_KINDS):
         for fld in LAT_STATS:
-            r["%s_%s" % (kind, fld)] = plain(summ[rep, k][fld]) if summ is not None else None
+            r["%s_%s" % (kind, fld)] = plain(summ[rep, k][fld]) if summ is not None and k < summ.shape[1] else None
     return r
 
 

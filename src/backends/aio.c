@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* The run's context: the depth every file's AIO context is made for, the
@@ -329,6 +330,18 @@ static int aio_reap(void *fh, struct pfs_io **done, unsigned min, unsigned max)
     struct aio_fh *h = fh;
     unsigned n = 0;
     push(h, done, &n);
+    if (min == 0 && h->busy) { /* a poll: what has completed, without waiting */
+        struct timespec zero = {0, 0};
+        long want = (long)(max - n < h->depth ? max - n : h->depth);
+        int got = want > 0 ? io_getevents(h->io, 0, want, h->ev, &zero) : 0;
+        for (int i = 0; i < got; i++) {
+            struct pfs_io *io = finish(h, h->ev[i].data, (long)h->ev[i].res);
+            if (io)
+                done[n++] = io;
+        }
+        push(h, done, &n);
+        return (int)n;
+    }
     while (n < min && h->busy) {
         long need = (long)(min - n < h->busy ? min - n : h->busy);
         long want = (long)(max - n < h->depth ? max - n : h->depth);

@@ -14,6 +14,7 @@
 
 #include "pfs/backend.h"
 #include "pfs/content.h"
+#include "pfs/sched.h"
 #include "pfs/units.h"
 
 #include "config_table.h"
@@ -243,6 +244,31 @@ static int check_content(const struct pfs_config *cfg, char *err, size_t len)
                     (unsigned long long)cfg->transfer, why);
 }
 
+/* --rate paces the transfers of the stream's data phases (pfs/sched.h). */
+static int check_rate(const struct pfs_config *cfg, char *err, size_t len)
+{
+    double rate;
+    int unit;
+    char why[200], names[256];
+    if (!cfg->rate[0])
+        return 0;
+    if (pfs_rate_parse(cfg->rate, &rate, &unit, why, sizeof(why)) != 0)
+        return pfs_fail(err, len, "--rate %s", why);
+    const double ops = unit == PFS_RATE_BYTES ? rate / (double)cfg->transfer : rate;
+    if (ops < 1e-3 || ops > 1e9)
+        return pfs_fail(err, len, "--rate %s is %g transfers per second of -t %llu bytes; pace between 0.001 and 1e9",
+                        cfg->rate, ops, (unsigned long long)cfg->transfer);
+    if (pfs_phase_listed(cfg, PFS_PHASE_META, 0, 0) || pfs_phase_listed(cfg, PFS_PHASE_DATA, PFS_PHF_OWN_FILES, 0)) {
+        pfs_phase_names(names, sizeof(names), ", ", PFS_PHASE_DATA, 0, PFS_PHF_OWN_FILES);
+        return pfs_fail(err, len, "--rate paces the transfers of the data phases (%s); the phase list has a phase it "
+                        "cannot pace: run that one in a section or run of its own", names);
+    }
+    if (cfg->deadline > 0)
+        return pfs_fail(err, len, "--rate and -D/--deadline both given: the stonewall's wear-out runs to a count, "
+                        "not at a rate; bound a paced phase with --runtime SECS");
+    return 0;
+}
+
 int pfs_check_run(const struct pfs_config *cfg, int total_given, char *err, size_t len)
 {
     if (total_given && cfg->block_given)
@@ -292,6 +318,8 @@ int pfs_check_run(const struct pfs_config *cfg, int total_given, char *err, size
     if (cfg->shared && cfg->dirs == PFS_DIRS_PER_RANK)
         return pfs_fail(err, len, "--shared and --dirs per-rank contradict each other; give one");
     if (pfs_phase_list_check(cfg, err, len) != 0)
+        return -1;
+    if (check_rate(cfg, err, len) != 0)
         return -1;
     if (cfg->no_results && strcmp(cfg->results, "pfsbench-results.h5") != 0)
         return pfs_fail(err, len, "--results and --no-results both given; give one");
@@ -419,6 +447,10 @@ void pfs_check_unused(struct pfs_config *cfg, const unsigned char *given)
     if (!pfs_phase_listed(cfg, PFS_PHASE_ANY, PFS_PHF_STONEWALL, 0) && pfs_opt_given(given, "deadline"))
         pfs_config_warn(cfg, "-D/--deadline does nothing without a phase it stops in -p: the stonewall stops the data "
                         "phases and create");
+    static const char *const paced[] = {"rate-scope", "arrivals"};
+    for (size_t i = 0; i < sizeof(paced) / sizeof(paced[0]); i++)
+        if (!cfg->rate[0] && pfs_opt_given(given, paced[i]))
+            pfs_config_warn(cfg, "--%s does nothing without --rate", paced[i]);
     if (!cfg->reorder && pfs_opt_given(given, "reorder-nodes"))
         pfs_config_warn(cfg, "--reorder-nodes does nothing without -C/--reorder");
     if (!cfg->reorder && pfs_opt_given(given, "reorder-seed"))

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pfs/sched.h"
+
 /* Carves r's arrays out of one block at base, in the order of their
  * alignment; base NULL only measures. Returns the bytes needed. */
 static size_t layout(struct pfs_rep_figs *r, char *base, size_t K, size_t N, size_t edges, size_t nex)
@@ -57,6 +59,28 @@ static void aggregate(struct pfs_rep_figs *r, const struct pfs_run_data *d, int 
     r->find_matched = -1;
     if (pfs_phase_has(kind, PFS_PHF_MATCHES) && d->find_matched)
         r->find_matched = (long long)d->find_matched[(size_t)p * (size_t)d->reps + (size_t)rep];
+}
+
+/* --rate: what was offered (every stream's share of it, pfs_rate_share),
+ * whether the achieved fell short, and the submissions' lag. */
+static void rate(struct pfs_rep_figs *r, const struct pfs_config *c, const struct pfs_times *t, int ns)
+{
+    double rate;
+    int unit;
+    char why[200];
+    if (!c->rate[0] || pfs_rate_parse(c->rate, &rate, &unit, why, sizeof(why)))
+        return;
+    for (int i = 0; i < ns; i++) {
+        struct pfs_rate_share sh;
+        if (pfs_rate_share(rate, unit, c->rate_scope, c->arrivals, (double)c->transfer, ns, i, &sh) == 0)
+            r->offered_ops += sh.ops;
+        r->lag_mean_ns += (double)t[i].lag_sum_ns;
+        if ((double)t[i].lag_max_ns > r->lag_max_ns)
+            r->lag_max_ns = (double)t[i].lag_max_ns;
+    }
+    r->offered_bytes = r->offered_ops * (double)c->transfer;
+    r->lag_mean_ns = r->s.ops ? r->lag_mean_ns / (double)r->s.ops : 0;
+    r->rate_short = r->s.rate < (1 - PFS_RATE_SHORT) * r->offered_ops;
 }
 
 /* Each node's bytes, operations, seconds, bandwidth and rate from one pass
@@ -240,6 +264,7 @@ int pfs_figs_rep_compute(struct pfs_rep_figs *r, const struct pfs_figures *f, co
     else
         exemplars(r, d, p, rep, l);
     aggregate(r, d, p, rep, t);
+    rate(r, d->cfg, t, ns);
     pfs_node_spans(t, pfs_run_stream_nodes(d), ns, d->nnodes, sp);
     nodes(r, d, meta, t, sp);
     streams(r, t, ns);

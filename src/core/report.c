@@ -11,6 +11,7 @@
 #include "pfs/backend.h"
 #include "pfs/report_cache.h"
 #include "pfs/report_ceil.h"
+#include "pfs/report_rate.h"
 
 /* The units' definitions, after the sizes: "; MiB/s = 2^20 bytes/s". */
 static const char *units_def(int units)
@@ -273,6 +274,7 @@ void pfs_report_row(FILE *out, const struct pfs_run_data *d, int phase, int rep)
     else if (s->sw_rate > 0)
         fprintf(out, "%-10s %4s %14.2f %10.1f  (up to the stonewall)\n", "", "", s->sw_bandwidth / scale,
                 s->sw_rate);
+    pfs_report_rate_row(out, d, phase, rep);
     if (c->verbose) {
         pfs_report_ceiling_row(out, d, phase, rep);
         pfs_report_cache_row(out, d, phase, rep);

@@ -8,6 +8,7 @@
 
 #include "pfs/report_cache.h"
 #include "pfs/report_ceil.h"
+#include "pfs/report_rate.h"
 #include "report_lat.h"
 
 static void json_str(FILE *out, const char *s)
@@ -102,6 +103,7 @@ static void json_rep(FILE *out, const struct pfs_run_data *d, int p, int rep, co
             pfs_report_json_num(out, pfs_report_f64(f, r, scale));
     }
     pfs_report_ceiling_rep_json(out, d, r);
+    pfs_report_rate_json(out, r);
     if (r->find_matched >= 0)
         fprintf(out, ", \"find_examined\": %llu, \"find_matched\": %lld", (unsigned long long)r->s.ops,
                 r->find_matched);

@@ -1,9 +1,14 @@
 /* Arrival schedules: one next() per kind, picked at init. */
 #include "pfs/sched.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "pfs/crand.h"
+#include "pfs/units.h"
 
 /* The period in 32.32 fixed point, accumulated exactly: the k-th arrival is
  * t0 + round(k x period) whatever k, with no drift from a rounded float sum
@@ -68,5 +73,41 @@ int pfs_rate_share(double rate, int unit, int scope, int kind, double mean_bytes
         ops /= nstreams;
     out->ops = ops;
     out->offset_ns = kind == PFS_ARR_FIXED ? (uint64_t)llround(1e9 / ops * stream / nstreams) : 0;
+    return 0;
+}
+
+int pfs_rate_parse(const char *text, double *rate, int *unit, char *err, size_t len)
+{
+    char buf[64];
+    size_t n = strlen(text);
+    if (n >= 2 && strcmp(text + n - 2, "/s") == 0)
+        n -= 2;
+    if (n == 0 || n >= sizeof(buf)) {
+        snprintf(err, len, "'%s' is not a rate: give operations per second (500) or bytes per second (200MiB)", text);
+        return -1;
+    }
+    memcpy(buf, text, n);
+    buf[n] = '\0';
+    char *end;
+    errno = 0;
+    const double ops = strtod(buf, &end);
+    if (end != buf && *end == '\0') {
+        if (errno || !(ops > 0) || !isfinite(ops)) {
+            snprintf(err, len, "'%s' is not a rate above 0 operations per second", text);
+            return -1;
+        }
+        *rate = ops;
+        *unit = PFS_RATE_OPS;
+        return 0;
+    }
+    uint64_t bytes = 0;
+    char why[128];
+    if (pfs_size_parse(buf, &(struct pfs_size_syntax){.plain = 1}, &bytes, why, sizeof(why)) != 0) {
+        snprintf(err, len, "'%s' is not a rate: %s (give operations per second, 500, or bytes per second, 200MiB)",
+                 text, why);
+        return -1;
+    }
+    *rate = (double)bytes;
+    *unit = PFS_RATE_BYTES;
     return 0;
 }

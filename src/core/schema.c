@@ -303,6 +303,16 @@ static const struct pfs_sch_field phase_fields[] = {
         "with `--ceilings`, data phases: 100 x `bandwidth` / the run's `ceiling_network`; NaN with one node"),
     REP(ceil_binding, "binding_ceiling", I32, "", "1: memory, 2: network", PFS_SCH_CEILING,
         "with `--ceilings`, data phases: the lower ceiling, which binds the phase first: 1 memory, 2 network"),
+    REP(offered_ops, "offered_rate", F64, "ops/s", NULL, PFS_SCH_RATE,
+        "with `--rate`: the job's offered rate, every stream's share together (achieved: `rate`)"),
+    REP(offered_bytes, "offered_bandwidth", F64, "bytes/s", NULL, PFS_SCH_RATE,
+        "with `--rate`: `offered_rate` x the transfer size (achieved: `bandwidth`)"),
+    REP(rate_short, "rate_short", I32, "", "1: the achieved rate fell more than 2% short of the offered",
+        PFS_SCH_RATE, "with `--rate`: 1 when `rate` < 0.98 x `offered_rate` (the report warns)"),
+    REP(lag_mean_ns, "submit_lag_mean", F64, "ns", NULL, PFS_SCH_RATE,
+        "with `--rate`: how late transfers were submitted after their intended start, the mean over all"),
+    REP(lag_max_ns, "submit_lag_max", F64, "ns", NULL, PFS_SCH_RATE,
+        "with `--rate`: the same, the largest"),
 };
 
 /* ---- a phase group's latency, CPU and time series ---- */
@@ -324,14 +334,16 @@ static const struct pfs_sch_field latency_fields[] = {
         "each bucket's smallest and largest (inclusive) value; 2^64-1 for the last"),
     OWN("latency_bucket_hi", "[B]", U64, "ns", "ns: the largest value of each bucket, inclusive (2^64-1 for the last)",
         LAT, "each bucket's smallest and largest (inclusive) value; 2^64-1 for the last"),
-    OWN("latency", "[R][4][B]", U64, "",
-        "operations per bucket ([rep][kind][bucket]; kinds op,open,fsync,close, fsync holding --fsync-every's and "
+    OWN("latency", "[R][5][B]", U64, "",
+        "operations per bucket ([rep][kind][bucket]; kinds op,open,fsync,close,response, fsync holding --fsync-every's and "
         "-e's; buckets latency_bucket_lo .. latency_bucket_hi, ns)",
         LAT,
         "operations per bucket, all streams, per kind. The `fsync` kind holds every fsync of the phase: those of "
-        "`--fsync-every N` (floor(n / N) per stream of n transfers) and `-e`'s at close (1 per stream). Chunked "
-        "[1][4][B], deflate level 4 (unfiltered where HDF5 has no deflate encoder)"),
-    RECORD("latency_summary", "[R][4]", "latency_summary", LAT_SUM_UNITS, LAT,
+        "`--fsync-every N` (floor(n / N) per stream of n transfers) and `-e`'s at close (1 per stream). The "
+        "`response` kind (`--rate`) counts each transfer from its intended start (`op` then from its submission: "
+        "its service time); it is empty without `--rate`, and absent from files written before it. Chunked "
+        "[1][5][B], deflate level 4 (unfiltered where HDF5 has no deflate encoder)"),
+    RECORD("latency_summary", "[R][5]", "latency_summary", LAT_SUM_UNITS, LAT,
            "`count`, `sum_ns` (uint64), `min_ns`, `p50_ns`, `p90_ns`, `p99_ns`, `p999_ns`, `max_ns`, `mean_ns` "
            "(float64, ns), of each kind"),
     OWN("node_latency", "[R][K][B]", U64, "",
@@ -428,8 +440,9 @@ static const struct pfs_sch_field attr_fields[] = {
          "0 when not (the run stopped at `max_reps` and warned); -1 with a fixed `-i` (no target)"),
     ATTR("ci95_units", STR, "", ALWAYS, "the units of the two above"),
     ATTR("latency_kinds", STR, "", LAT,
-         "where latencies were recorded: the kinds of the latency datasets' second axis, `op,open,fsync,close` "
-         "(below)"),
+         "where latencies were recorded: the kinds of the latency datasets' second axis, `op,open,fsync,close,response` "
+         "(below; `response`, with `--rate`, from each transfer's intended start, `op` then from its submission; "
+         "files before it have the first four)"),
     ATTR("cache_method", STR, "", ALWAYS, CACHE_METHOD),
     ATTR("cache_dirty_method", STR, "", ALWAYS, CACHE_METHOD),
 };
@@ -522,7 +535,7 @@ const char *pfs_sch_from_name(enum pfs_sch_from f)
 
 const char *pfs_sch_when_name(enum pfs_sch_when w)
 {
-    static const char *const n[] = {"always", "metadata", "find", "resident", "dirty", "latency", "ceilings"};
+    static const char *const n[] = {"always", "metadata", "find", "resident", "dirty", "latency", "ceilings", "rate"};
     return (unsigned)w < NELEM(n) ? n[w] : "?";
 }
 

@@ -154,6 +154,7 @@ static void ramp_empty(struct loop *l)
     t->bytes = t->xfers = t->sw_bytes = t->sw_xfers = 0;
     t->sw_end = 0;
     t->verify_s = 0;
+    t->lag_sum_ns = t->lag_max_ns = 0;
     pfs_stream_lat_begin(l->s);
     /* The empty span sits where the ramp would have ended (realtime, from
      * the monotonic ramp end), not at this stream's early close: a span
@@ -164,6 +165,26 @@ static void ramp_empty(struct loop *l)
     t->open_start = t->open_end = t->xfer_end = t->close_end = at;
     pfs_thread_cpu(&l->cpu0);
     l->vcpu = 0;
+}
+
+/* --rate: the stream's share of it and its schedule, from the phase's
+ * start (p->t0_ns: when this rank left the phase's opening agreement, the
+ * instant every rank's schedule starts from; ranks leave a barrier within
+ * its skew of one another, which docs/usage.md states). The check refused
+ * a rate out of range before the run. */
+static void loop_rate(struct loop *l, const struct pfs_phase_ctx *p, const struct pfs_stream *s)
+{
+    const struct pfs_config *cfg = p->cfg;
+    double rate;
+    int unit;
+    char why[200];
+    struct pfs_rate_share sh;
+    if (!cfg->rate[0])
+        return;
+    l->rated = pfs_rate_parse(cfg->rate, &rate, &unit, why, sizeof(why)) == 0 &&
+               pfs_rate_share(rate, unit, cfg->rate_scope, cfg->arrivals, (double)cfg->transfer, p->nstreams, s->id,
+                              &sh) == 0 &&
+               pfs_sched_init(&l->sched, sh.ops, cfg->arrivals, p->seed, (uint64_t)s->id, p->t0_ns + sh.offset_ns) == 0;
 }
 
 /* The loop as the plan says, before the open: 0, or -1 with s failed (a
@@ -216,6 +237,7 @@ static int loop_plan(struct loop *l, const struct pfs_phase_ctx *p, struct pfs_s
     }
     pfs_offgen_init(&l->gen, &spec);
     l->after = l->progress || l->collective;
+    loop_rate(l, p, s);
     /* One key for a shared file with a content: a unit's bytes must not
      * depend on the rank that writes it (duplicates span ranks). */
     l->cwriter = cfg->shared && pfs_config_content(cfg) ? 0 : l->writer;

@@ -272,6 +272,7 @@ static void __attribute__((noinline)) ramp_cut(struct loop *l)
     t->open_start = t->open_end = pfs_now() - l->vt;
     pfs_thread_cpu(&l->cpu0); /* after the span's start: the CPU window within it */
     l->vcpu = 0;
+    t->lag_sum_ns = t->lag_max_ns = 0;
     /* A stonewall passed in the ramp (-D shorter than --ramp): none of its
      * bytes count; the wear-out's that follow do. */
     t->sw_bytes = t->sw_xfers = 0;
@@ -291,6 +292,8 @@ static inline void complete(struct loop *l, struct pfs_io *io, int timed, uint64
         /* On the span's clock, pattern work out (as close_end's): the series
          * is fitted to that span after the phase. */
         pfs_ts_add(&l->lat->ts, 1e-9 * (double)(now - l->t0_ns) - l->vt, io->res > 0 ? (uint64_t)io->res : 0, lat);
+        if (l->rated) /* from the intended start: the wait for a late submission counts */
+            pfs_hist_add(&l->lat->h[PFS_LAT_RESP], now > io->due_ns ? now - io->due_ns : 0);
     }
     l->last_ns = now;
     if (l->check && io->res == (int64_t)io->len) {
@@ -315,6 +318,17 @@ static inline void complete(struct loop *l, struct pfs_io *io, int timed, uint64
         l->stop |= STOP_BAD;
 }
 
+/* --rate: the transfer's intended start and how late it is submitted. */
+static inline void rate_lag(struct loop *l, struct pfs_io *io)
+{
+    struct pfs_times *t = l->t;
+    io->due_ns = l->due_ns;
+    const uint64_t lag = io->t0_ns > l->due_ns ? io->t0_ns - l->due_ns : 0;
+    t->lag_sum_ns += lag;
+    if (lag > t->lag_max_ns)
+        t->lag_max_ns = lag;
+}
+
 /* Points a free slot at the next offset, fills it (--verify) and submits
  * it; a transfer the backend completed at once is completed here. */
 static inline void issue(struct loop *l, int timed)
@@ -329,9 +343,12 @@ static inline void issue(struct loop *l, int timed)
         pattern_end(l, &m);
         io->t0_ns = pfs_now_ns();
     } else {
-        /* A synchronous queue submits where the last transfer completed. */
-        io->t0_ns = l->reap ? pfs_now_ns() : l->last_ns;
+        /* A synchronous queue submits where the last transfer completed;
+         * a paced one where its wait ended. */
+        io->t0_ns = l->rated ? l->sub_ns : l->reap ? pfs_now_ns() : l->last_ns;
     }
+    if (l->rated)
+        rate_lag(l, io);
     int rc = l->submit(l->qh, io);
     if (rc == PFS_Q_QUEUED) {
         l->inflight++;
@@ -342,10 +359,13 @@ static inline void issue(struct loop *l, int timed)
     complete(l, io, timed, pfs_now_ns());
 }
 
-/* Reaps at least one transfer in flight. */
-static void reap_some(struct loop *l, int timed)
+/* Reaps at least min (1, or 0: a poll that never waits) of the
+ * transfers in flight. */
+static void reap_some(struct loop *l, int timed, unsigned min)
 {
-    int got = l->reap(l->qh, l->done, 1, l->inflight);
+    int got = l->reap(l->qh, l->done, min, l->inflight);
+    if (got == 0 && min == 0)
+        return;
     if (got <= 0) { /* the queue itself broke: what was in flight is lost */
         pfs_loop_backend_fail(l->p, l->s, l->op, l->path, PFS_NO_OFFSET, got < 0 ? -got : EIO);
         l->stop |= STOP_BAD;
@@ -356,6 +376,38 @@ static void reap_some(struct loop *l, int timed)
     const uint64_t now = pfs_now_ns(); /* one read for the batch */
     for (int i = 0; i < got; i++)
         complete(l, l->done[i], timed, now);
+}
+
+/* --rate: the wait for the next intended start. An absolute sleep to
+ * RATE_SPIN_NS before it, then a spin on the clock; with transfers in
+ * flight (an async backend) a poll of the queue first and between short
+ * sleeps, so that what completes meanwhile is stamped and its slot freed
+ * within about RATE_POLL_NS. A signal or a failure ends the wait early. */
+#define RATE_SPIN_NS 20000u
+#define RATE_POLL_NS 50000u
+#define RATE_SLEEP_MAX_NS 100000000u /* a long gap is slept in pieces: a signal is seen within 0.1 s */
+static void __attribute__((noinline)) rate_wait(struct loop *l, int timed)
+{
+    volatile sig_atomic_t *interrupted = l->p->interrupted;
+    const uint64_t due = pfs_sched_next(&l->sched);
+    if (l->inflight)
+        reap_some(l, timed, 0);
+    uint64_t now = pfs_now_ns();
+    while (now < due && !*interrupted && !l->stop) {
+        const uint64_t left = due - now;
+        if (left > RATE_SPIN_NS) {
+            uint64_t step = left - RATE_SPIN_NS;
+            const uint64_t cap = l->inflight ? RATE_POLL_NS : RATE_SLEEP_MAX_NS;
+            const uint64_t until = now + (step < cap ? step : cap);
+            const struct timespec ts = {(time_t)(until / 1000000000u), (long)(until % 1000000000u)};
+            clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+        }
+        if (l->inflight)
+            reap_some(l, timed, 0);
+        now = pfs_now_ns();
+    }
+    l->due_ns = due;
+    l->sub_ns = now;
 }
 
 /* --fsync-every: the fsync after every sync_every transfers, with none in
@@ -395,6 +447,11 @@ void pfs_loop_run(struct loop *l, uint64_t until, int timed)
     for (;;) {
         const uint64_t lim = until < l->sync_next ? until : l->sync_next;
         while (l->nidle && l->issued < lim && !l->stop) {
+            if (l->rated) {
+                rate_wait(l, timed);
+                if (l->stop)
+                    break;
+            }
             if (*interrupted) {
                 int sig = *interrupted;
                 pfs_stream_fail(l->s, "interrupted", l->path, PFS_NO_OFFSET, 0, sig, "signal %d (%s)", sig,
@@ -411,7 +468,7 @@ void pfs_loop_run(struct loop *l, uint64_t until, int timed)
             issue(l, timed);
         }
         if (l->inflight)
-            reap_some(l, timed);
+            reap_some(l, timed, 1);
         else if (l->issued == l->sync_next && !l->stop)
             sync_group(l);
         else

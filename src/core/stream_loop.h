@@ -5,6 +5,7 @@
 
 #include "pfs/content.h"
 #include "pfs/offsetgen.h"
+#include "pfs/sched.h"
 #include "pfs/stream.h"
 
 /* ---- the data phases: one loop over a queue of transfers ----
@@ -69,6 +70,12 @@ struct loop {
     uint64_t sync_next;         /* fsync once this many were issued and completed (UINT64_MAX: never) */
     uint64_t issued, completed;
     int stop;                   /* STOP_* */
+    /* --rate: the stream's schedule (rated 0: a closed loop, at full speed),
+     * the intended start of the transfer being issued and the instant the
+     * wait for it ended. */
+    int rated;
+    uint64_t due_ns, sub_ns;
+    struct pfs_sched sched;
     /* --verify's first mismatch. */
     size_t bad_at;
     uint64_t bad_exp, bad_found, bad_off;

@@ -17,6 +17,7 @@
 #include "pfs/fsinfo.h"
 #include "pfs/report_cache.h"
 #include "pfs/report_ceil.h"
+#include "pfs/report_rate.h"
 #include "pfs/report_iozone.h"
 #include "pfs/results.h"
 
@@ -170,6 +171,18 @@ static void cache_warn(struct ctx *c, int p, int rep)
     pfs_run_warn(d, "%s", w);
     if (!cfg->quiet)
         fprintf(cfg->format == PFS_FORMAT_TEXT ? drv_record_out(c) : stderr, "warning      %s\n", w);
+}
+
+/* Rank 0, after a paced repetition (--rate): its achieved rate fell more
+ * than 2% short of the offered. */
+static void rate_warn(struct ctx *c, int p, int rep)
+{
+    char w[PFS_WARNLEN];
+    if (!pfs_report_rate_warning(c->rec.d, p, rep, w, sizeof(w)))
+        return;
+    pfs_run_warn(c->rec.d, "%s", w);
+    if (!c->cfg.quiet)
+        fprintf(c->cfg.format == PFS_FORMAT_TEXT ? drv_record_out(c) : stderr, "warning      %s\n", w);
 }
 
 FILE *drv_record_out(struct ctx *c)
@@ -385,6 +398,7 @@ void drv_record_phase(struct ctx *c, int p, int rep, int failed)
     if (!cfg->quiet && cfg->format == PFS_FORMAT_TEXT)
         pfs_report_row(r->out, r->d, p, rep);
     cache_warn(c, p, rep);
+    rate_warn(c, p, rep);
     fflush(r->out);
 }
 

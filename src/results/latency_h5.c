@@ -11,7 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define KINDS_ATTR "op,open,fsync,close"
+#define KINDS_ATTR "op,open,fsync,close,response"
+_Static_assert(PFS_LAT_KINDS == 5, "KINDS_ATTR names every latency kind");
 
 /* ---- helpers ---- */
 
@@ -121,11 +122,11 @@ static int write_hists(hid_t g, const struct pfs_run_data *d, int p, int R, size
     return rc;
 }
 
-/* latency [R][4][B] and latency_summary [R][4]: every stream, per kind. */
+/* latency [R][5][B] and latency_summary [R][5]: every stream, per kind. */
 static int write_run_hists(hid_t g, const struct pfs_run_data *d, int p, int R)
 {
     return write_hists(g, d, p, R, PFS_LAT_KINDS, PFS_LAT_KINDS, run_row, "latency",
-                       "operations per bucket ([rep][kind][bucket]; kinds op,open,fsync,close, fsync holding "
+                       "operations per bucket ([rep][kind][bucket]; kinds op,open,fsync,close,response, fsync holding "
                        "--fsync-every's and -e's; buckets latency_bucket_lo .. latency_bucket_hi, ns)");
 }
 

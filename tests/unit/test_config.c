@@ -494,6 +494,9 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "ckpt_layout=shard\n"
      "ckpt_restore=spread\n"
      "ckpt_saved=\n"
+     "rate=\n"
+     "rate_scope=stream\n"
+     "arrivals=fixed\n"
      "random_dist=\n"
      "buffer_compress=0\n"
      "dedupe=0\n"},
@@ -559,6 +562,9 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "ckpt_layout=shard\n"
      "ckpt_restore=spread\n"
      "ckpt_saved=\n"
+     "rate=\n"
+     "rate_scope=stream\n"
+     "arrivals=fixed\n"
      "random_dist=\n"
      "buffer_compress=0\n"
      "dedupe=0\n"},
@@ -624,6 +630,9 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "ckpt_layout=shard\n"
      "ckpt_restore=spread\n"
      "ckpt_saved=\n"
+     "rate=\n"
+     "rate_scope=stream\n"
+     "arrivals=fixed\n"
      "random_dist=\n"
      "buffer_compress=0\n"
      "dedupe=0\n"},
@@ -689,6 +698,9 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "ckpt_layout=shard\n"
      "ckpt_restore=spread\n"
      "ckpt_saved=\n"
+     "rate=\n"
+     "rate_scope=stream\n"
+     "arrivals=fixed\n"
      "random_dist=\n"
      "buffer_compress=0\n"
      "dedupe=0\n"},
@@ -754,6 +766,9 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "ckpt_layout=shard\n"
      "ckpt_restore=spread\n"
      "ckpt_saved=\n"
+     "rate=\n"
+     "rate_scope=stream\n"
+     "arrivals=fixed\n"
      "random_dist=\n"
      "buffer_compress=0\n"
      "dedupe=0\n"},
@@ -819,6 +834,9 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "ckpt_layout=shard\n"
      "ckpt_restore=spread\n"
      "ckpt_saved=\n"
+     "rate=\n"
+     "rate_scope=stream\n"
+     "arrivals=fixed\n"
      "random_dist=\n"
      "buffer_compress=0\n"
      "dedupe=0\n"},

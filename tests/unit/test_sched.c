@@ -157,12 +157,38 @@ static void test_share(void **state)
     assert_int_equal(pfs_rate_share(10, PFS_RATE_OPS, PFS_RATE_JOB, PFS_ARR_FIXED, 0, 0, 0, &sh), -1);
 }
 
+/* --rate's value: operations per second, or bytes per second with a size
+ * unit (the units module's), with an optional "/s"; the rest refused. */
+static void test_rate_parse(void **state)
+{
+    (void)state;
+    double r;
+    int u;
+    char err[256];
+    assert_int_equal(pfs_rate_parse("500", &r, &u, err, sizeof(err)), 0);
+    assert_true(r == 500.0 && u == PFS_RATE_OPS);
+    assert_int_equal(pfs_rate_parse("2.5e3/s", &r, &u, err, sizeof(err)), 0);
+    assert_true(r == 2500.0 && u == PFS_RATE_OPS);
+    assert_int_equal(pfs_rate_parse("200MiB", &r, &u, err, sizeof(err)), 0);
+    assert_true(r == 200.0 * 1048576 && u == PFS_RATE_BYTES);
+    assert_int_equal(pfs_rate_parse("1g/s", &r, &u, err, sizeof(err)), 0);
+    assert_true(r == 1073741824.0 && u == PFS_RATE_BYTES);
+    assert_int_equal(pfs_rate_parse("4KB", &r, &u, err, sizeof(err)), 0);
+    assert_true(r == 4000.0 && u == PFS_RATE_BYTES);
+    static const char *const bad[] = {"", "0", "-5", "0MiB", "abc", "1.5m", "4kb", "/s", "inf", "nan", "1e999"};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        err[0] = '\0';
+        assert_int_equal(pfs_rate_parse(bad[i], &r, &u, err, sizeof(err)), -1);
+        assert_non_null(strstr(err, "rate"));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fixed_exact),       cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_poisson_stats),     cmocka_unit_test(test_poisson_reproducible),
-        cmocka_unit_test(test_share),
+        cmocka_unit_test(test_share),             cmocka_unit_test(test_rate_parse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

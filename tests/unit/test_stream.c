@@ -21,6 +21,7 @@
 
 #include "pfs/backend.h"
 #include "pfs/offsetgen.h"
+#include "pfs/sched.h"
 #include "pfs/stream.h"
 
 #define T 4096u   /* transfer */
@@ -44,6 +45,7 @@ struct mem {
     int fsync_fail_at; /* the fsync (0-based) that fails with EIO (-1: none) */
     unsigned wr_flags; /* the flags of the last open for writing */
     unsigned delay_us; /* each transfer sleeps this long first (--runtime, --ramp) */
+    uint64_t at_ns[4 * NX]; /* when the transfer at offset k x T was done (pfs_now_ns) */
 };
 
 static int mem_open(void *ctx, int dirfd, const char *path, unsigned flags, const struct pfs_fid *expect,
@@ -67,6 +69,8 @@ static int64_t mem_do(struct mem *m, void *buf, size_t len, uint64_t off, int wr
         usleep(m->delay_us);
     if (k < sizeof(m->offs) / sizeof(m->offs[0]))
         m->offs[m->noffs++] = off;
+    if (off / T < sizeof(m->at_ns) / sizeof(m->at_ns[0]))
+        m->at_ns[off / T] = pfs_now_ns();
     if (m->fail_at >= 0 && k == (uint64_t)m->fail_at)
         return -m->fail_err;
     if (off + len > m->size)
@@ -125,7 +129,7 @@ static int mem_submit(void *fh, struct pfs_io *io)
 static int mem_reap(void *fh, struct pfs_io **done, unsigned min, unsigned max)
 {
     struct mem *m = fh;
-    assert_true(min >= 1 && min <= max && max <= m->npending);
+    assert_true(min <= max && max <= m->npending); /* min 0: --rate's poll */
     m->reaps++;
     unsigned n = m->reaps % 2 ? max : min; /* sometimes all, sometimes the least asked */
     for (unsigned i = 0; i < n; i++) {
@@ -719,6 +723,47 @@ static void test_phase_work(void **state)
     assert_int_equal(pfs_phase_work(&p, 2), 12);
 }
 
+/* --rate 2000, fixed arrivals: no transfer is done before its intended
+ * start, the schedule's k-th integer from the phase's start (t0_ns), and
+ * each has a response time beside its service time; synchronously and at
+ * depth 4 (where reap polls between intended starts). Without pacing the
+ * 64 transfers would all be done within the first intended gap. */
+static void rated(struct fix *f, const struct pfs_backend *be, unsigned depth)
+{
+    struct pfs_stream_lat *lat = calloc(1, sizeof(*lat));
+    assert_non_null(lat);
+    assert_int_equal(pfs_ts_init(&lat->ts, 0, 1.0, 64), 0);
+    f->s.lat = lat;
+    f->p.be = be;
+    f->p.iodepth = depth;
+    f->s.qbuf = depth > 1 ? f->qbuf : NULL;
+    snprintf(f->cfg.rate, sizeof(f->cfg.rate), "2000");
+    f->p.t0_ns = pfs_now_ns() + 1000000;
+    run_data(f, PFS_PH_WRITE);
+    assert_false(f->s.fail.failed);
+    assert_int_equal(f->s.t.xfers, NX);
+    struct pfs_sched sc;
+    assert_int_equal(pfs_sched_init(&sc, 2000, PFS_ARR_FIXED, 0, 0, f->p.t0_ns), 0);
+    for (unsigned k = 0; k < NX; k++) {
+        const uint64_t due = pfs_sched_next(&sc);
+        assert_int_equal(due, f->p.t0_ns + 500000ull * k);
+        assert_true(f->m.at_ns[k] >= due);
+    }
+    assert_int_equal(lat->h[PFS_LAT_RESP].count, NX);
+    assert_int_equal(lat->h[PFS_LAT_OP].count, NX);
+    assert_true(f->s.t.lag_max_ns * NX >= f->s.t.lag_sum_ns);
+    f->s.lat = NULL;
+    free(lat->ts.slot);
+    free(lat);
+}
+
+static void test_rate_paces(void **state)
+{
+    struct fix *f = *state;
+    rated(f, &mem_sync, 1);
+    rated(f, &mem_async, 4);
+}
+
 static void test_backend_tables(void **state)
 {
     (void)state;
@@ -1013,6 +1058,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_ramp_cuts_figures, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ramp_outlasts_work, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ramp_in_runtime, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_rate_paces, setup, teardown),
         cmocka_unit_test(test_backend_tables),
         cmocka_unit_test(test_offgen),
         cmocka_unit_test(test_offgen_segments),
