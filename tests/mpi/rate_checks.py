@@ -1,0 +1,78 @@
+"""The checks tests/mpi/test_rate.sh makes on runs paced by --rate:
+
+    rate_checks.py CHECK ARGS...
+
+exits 0 when the check holds, else raises an AssertionError naming what
+differs. Each looks at the last run of its results file.
+
+  achieved RESULTS OFFERED [TOL]  every phase: offered_rate is OFFERED (ops/s
+                             for the job) and the achieved rate is within TOL
+                             (default 0.02: fixed arrivals) of it
+  stall RESULTS RATE STALL   one transfer of one of 2 streams stalled STALL s
+                             at RATE ops/s per stream: the response p99 rises
+                             by what coordinated-omission correction predicts,
+                             the service p99 does not
+  short RESULTS              the achieved rate fell short: rate_short is 1
+"""
+import math
+import os
+import sys
+from typing import Any, List
+
+import h5py
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from runs import dispatch  # noqa: E402
+
+OP, RESP = 0, 4  # latency kinds: op (service time), response
+
+
+def phases(path: str) -> List[Any]:
+    f = h5py.File(path, "r")
+    run = f["runs"][sorted(f["runs"])[-1]]
+    return [run["phases"][n] for n in sorted(run["phases"])]
+
+
+def achieved(path: str, offered: str, tol: str = "0.02") -> None:
+    want, t = float(offered), float(tol)
+    for g in phases(path):
+        assert g.attrs["latency_kinds"] == "op,open,fsync,close,response", g.attrs["latency_kinds"]
+        o, r = float(g["offered_rate"][0]), float(g["rate"][0])
+        assert o == want, (g.name, o, want)
+        assert abs(r - o) <= t * o, (g.name, "achieved", r, "offered", o, "tolerance", t)
+        assert int(g["rate_short"][0]) == (r < 0.98 * o), g.name
+        lat = g["latency"][0]
+        ops = int(g["ops"][0])
+        assert lat[OP].sum() == ops and lat[RESP].sum() == ops, (lat[OP].sum(), lat[RESP].sum(), ops)
+        s = g["latency_summary"][0]
+        assert s[RESP]["p50_ns"] >= s[OP]["p50_ns"] * 0.9, (s[RESP], s[OP])
+
+
+def stall(path: str, rate: str, secs: str) -> None:
+    """With a fixed rate R per stream and one transfer held S seconds, the
+    transfers due during the stall (S x R of them) wait for it: the k-th
+    after it is answered about S - k / R after its intended start. Of N
+    transfers in all, the slowest 1% (ceil(0.01 N)) are then all from the
+    stall, so the response p99 is about S - ceil(0.01 N) / R; the service
+    times hold one slow transfer, under 1%, so their p99 stays small."""
+    g = phases(path)[0]
+    R, S = float(rate), float(secs)
+    n = int(g["ops"][0])
+    expect = S - math.ceil(0.01 * n) / R
+    s = g["latency_summary"][0]
+    resp, serv = s[RESP]["p99_ns"] * 1e-9, s[OP]["p99_ns"] * 1e-9
+    assert resp >= 0.9 * expect, ("response p99", resp, "expected about", expect)
+    assert resp <= expect + 0.1, ("response p99", resp, "not absurdly above", expect)
+    assert serv < 0.1 * S, ("service p99", serv, "stall", S)
+    assert s[OP]["max_ns"] * 1e-9 >= S, ("the stalled transfer's service time", s[OP]["max_ns"])
+    assert s[RESP]["max_ns"] >= s[OP]["max_ns"], (s[RESP]["max_ns"], s[OP]["max_ns"])
+
+
+def short(path: str) -> None:
+    g = phases(path)[0]
+    assert int(g["rate_short"][0]) == 1, int(g["rate_short"][0])
+    assert float(g["rate"][0]) < 0.98 * float(g["offered_rate"][0]), (g["rate"][0], g["offered_rate"][0])
+
+
+if __name__ == "__main__":
+    sys.exit(dispatch({"achieved": achieved, "stall": stall, "short": short}, sys.argv))

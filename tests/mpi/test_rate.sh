@@ -1,0 +1,57 @@
+#!/bin/bash
+# Open-loop rates (--rate, issue 30), on tmpfs with 2 ranks:
+#   - at a modest fixed rate the achieved rate is within 2% of the offered
+#     (a Poisson one within 4 sigma of its own spread), per stream and for
+#     the job (split over the streams), and
+#     every transfer has a service and a response time;
+#   - a 200 ms stall of one pwrite (the stall shim) at a fixed rate raises
+#     the response-time p99 by what coordinated-omission correction
+#     predicts (computed in rate_checks.py from the rate and the stall),
+#     while the service-time p99 does not;
+#   - an unreachable rate is reported short (the warning line, rate_short);
+#   - bad input is refused from rank 0 with exit 2 and nothing created.
+. "$(dirname "$0")/lib.sh"
+: "${PFS_STALL_LIB:?set PFS_STALL_LIB to the stall shim (ctest does)}"
+S=$(mktemp -d /dev/shm/pfsrate.XXXXXX)
+trap 'rm -rf "$T" "$S"' EXIT
+R=$T/results.h5
+
+# Refusals first, side by side: each one message, exit 2, nothing made.
+refuse() { mkdir -p "$T/d"; run_mpi 2 120 -d "$T/d" -t 4k -b 64k "$@"; }
+par zero refuse --rate 0
+par word refuse --rate fast
+par arr refuse --rate 100 --arrivals bursty
+par meta refuse --rate 100 -p create
+par wall refuse --rate 100 -D 1
+for n in zero word arr meta wall; do
+    par_wait $n
+    check "--rate refusal $n: exit 2" [ "$RC" -eq 2 ]
+    check "--rate refusal $n: one message" [ "$(grep -c 'pfsbench' "$T/err")" -eq 1 ]
+    check "--rate refusal $n: nothing created" [ -z "$(ls -A "$T/par.$n/d" 2>/dev/null)" ]
+done
+
+# 500 transfers per stream at 500/s: about 1 s a phase.
+run_mpi 2 120 -d "$S" -t 4k -b 2000k -p write,read --rate 500 -o "$R" -q
+check "fixed 500/s per stream: exit 0" [ "$RC" -eq 0 ]
+pycheck "fixed 500/s per stream: achieved within 2% of 1000/s" rate achieved "$R" 1000
+run_mpi 2 120 -d "$S" -t 4k -b 2000k -p write --rate 1000 --rate-scope job --arrivals poisson -o "$R"
+check "poisson 1000/s for the job: exit 0" [ "$RC" -eq 0 ]
+check "poisson: the report gives offered and achieved" grep -q "rate: offered 1000.0 ops/s" "$T/out"
+# 500 Poisson arrivals per stream span 1 s +- 4.5% (1 / sqrt(500)): 4 sigma.
+pycheck "poisson 1000/s for the job: achieved within 18%" rate achieved "$R" 1000 0.18
+
+# The stall: rank 1's first pwrite on the data held 200 ms, at 1000/s per stream.
+RC=0
+env LD_PRELOAD="${LD_PRELOAD:+$LD_PRELOAD:}$PFS_STALL_LIB" PFS_STALL_SECS=0.2 PFS_STALL_CALL=pwrite \
+    PFS_STALL_RANK=1 PFS_STALL_COUNT=1 PFS_STALL_PATH="$S" \
+    timeout 120 mpirun -np 2 --oversubscribe --bind-to none "$PFSBENCH" -d "$S" -t 4k -b 4000k -p write \
+    --rate 1000 -o "$R" -q >"$T/out" 2>"$T/err" || RC=$?
+check "stall at 1000/s: exit 0" [ "$RC" -eq 0 ]
+pycheck "stall: response p99 as predicted, service p99 not raised" rate stall "$R" 1000 0.2
+
+# Unreachable: a billion 4 KiB writes a second.
+run_mpi 2 120 -d "$S" -t 4k -b 400k -p write --rate 1e9 -o "$R"
+check "unreachable rate: exit 0" [ "$RC" -eq 0 ]
+check "unreachable rate: the warning line" grep -q "^warning      write 0: achieved .* short of the offered" "$T/out"
+pycheck "unreachable rate: rate_short" rate short "$R"
+finish
