@@ -56,7 +56,10 @@ SUMMARY_COLUMNS: Spec = [("run", "i8"), ("run_id", "O"), ("label", "O"), ("statu
                    ("cpu_percent", "f8"), ("cache_method", "O"), ("cache_bytes", "f8"), ("cache_resident", "f8"),
                    ("cache_resident_fraction", "f8"), ("cache_dirty_method", "O"), ("cache_dirty_probed", "f8"),
                    ("cache_dirty", "f8"), ("cache_dirty_fraction", "f8"),
-                   ("memory_ceiling_percent", "f8"), ("network_ceiling_percent", "f8"), ("binding_ceiling", "O")]
+                   ("memory_ceiling_percent", "f8"), ("network_ceiling_percent", "f8"), ("binding_ceiling", "O"),
+                   ("offered_rate", "f8"), ("offered_bandwidth", "f8"), ("rate_short", "?"),
+                   ("submit_lag_mean_ns", "f8"), ("submit_lag_max_ns", "f8"), ("response_p50_ns", "f8"),
+                   ("response_p99_ns", "f8"), ("response_p999_ns", "f8")]
 NODES_COLUMNS = _KEY + [("rep", "i8"), ("node", "i8"), ("host", "O"), ("ranks", "i8"), ("node_bytes", "i8"),
                         ("node_ops", "i8"), ("node_seconds", "f8"), ("node_bandwidth", "f8"),
                         ("node_bandwidth_mib", "f8"), ("node_rate", "f8"), ("node_straggler", "?"),
@@ -269,6 +272,7 @@ def _summary(run: Run, cols: Columns) -> None:
                                             * 100.0, np.nan)
         d.update(_cache(pg, R_, ""))
         d.update(_shares(pg, R_))
+        d.update(_paced(pg, R_))
         cols.add(R_, **d)
 
 
@@ -283,6 +287,27 @@ def _shares(pg: Any, reps: int) -> Dict[str, Any]:
     if "binding_ceiling" in pg:
         d["binding_ceiling"] = np.array([BINDING.get(int(b), np.nan) for b in pg["binding_ceiling"][()][:reps]],
                                         dtype=object)
+    return d
+
+
+def _paced(pg: Any, reps: int) -> Dict[str, Any]:
+    """--rate: the job's offered rate (ops/s, bytes/s; the achieved are
+    rate and bandwidth), whether the achieved fell more than 2% short, the
+    submissions' lag and the response times' percentiles (NaN without
+    --rate, and in files written before it)."""
+    d: Dict[str, Any] = {}
+    if "offered_rate" not in pg:
+        return d
+    d["offered_rate"] = pg["offered_rate"][()][:reps].astype(float)
+    d["offered_bandwidth"] = pg["offered_bandwidth"][()][:reps].astype(float)
+    d["rate_short"] = pg["rate_short"][()][:reps].astype(bool)
+    d["submit_lag_mean_ns"] = pg["submit_lag_mean"][()][:reps].astype(float)
+    d["submit_lag_max_ns"] = pg["submit_lag_max"][()][:reps].astype(float)
+    kinds = text(pg.attrs["latency_kinds"]).split(",") if "latency_kinds" in pg.attrs else list(LAT_KINDS)
+    if "latency_summary" in pg and "response" in kinds:
+        ls = pg["latency_summary"][()][:reps, kinds.index("response")]
+        for f in ("p50_ns", "p99_ns", "p999_ns"):
+            d["response_" + f] = _nan_where(ls[f], ls["count"] == 0)
     return d
 
 

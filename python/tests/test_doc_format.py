@@ -16,7 +16,9 @@ CONDITIONAL = {"find_matched", "find_criteria", "rate_min", "rate_max", "rate_me
                "cache_bytes", "cache_resident", "cache_dirty_probed", "cache_dirty", "node_cache_bytes",
                "node_cache_resident", "node_cache_dirty_probed", "node_cache_dirty",
                # --ceilings' shares: a data phase of a run made with it (tests/mpi/test_ceilings.sh)
-               "memory_ceiling_percent", "network_ceiling_percent", "binding_ceiling"}
+               "memory_ceiling_percent", "network_ceiling_percent", "binding_ceiling",
+               # --rate's figures: a run paced by it (tests/mpi/test_rate.sh)
+               "offered_rate", "offered_bandwidth", "rate_short", "submit_lag_mean", "submit_lag_max"}
 
 
 def _table_after(text, heading):

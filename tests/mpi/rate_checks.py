@@ -13,6 +13,8 @@ differs. Each looks at the last run of its results file.
                              by what coordinated-omission correction predicts,
                              the service p99 does not
   short RESULTS              the achieved rate fell short: rate_short is 1
+  frames RESULTS OFFERED     pfsbench.open()'s summary frame has the offered
+                             and achieved rates and the response percentiles
 """
 import math
 import os
@@ -22,6 +24,8 @@ from typing import Any, List
 import h5py
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+import pfsbench  # noqa: E402
 from runs import dispatch  # noqa: E402
 
 OP, RESP = 0, 4  # latency kinds: op (service time), response
@@ -74,5 +78,18 @@ def short(path: str) -> None:
     assert float(g["rate"][0]) < 0.98 * float(g["offered_rate"][0]), (g["rate"][0], g["offered_rate"][0])
 
 
+def frames(path: str, offered: str) -> None:
+    s = pfsbench.open(path).summary()
+    last = s[s.run == s.run.max()]
+    assert len(last) > 0
+    for _, r in last.iterrows():
+        assert r["offered_rate"] == float(offered), r["offered_rate"]
+        assert abs(r["rate"] - r["offered_rate"]) <= 0.02 * r["offered_rate"], (r["rate"], r["offered_rate"])
+        assert r["offered_bandwidth"] == r["offered_rate"] * r["transfer"], r["offered_bandwidth"]
+        assert not bool(r["rate_short"]), r["rate_short"]
+        assert r["response_p99_ns"] >= r["response_p50_ns"] > 0, (r["response_p50_ns"], r["response_p99_ns"])
+        assert r["submit_lag_max_ns"] >= r["submit_lag_mean_ns"] >= 0, (r["submit_lag_mean_ns"], r["submit_lag_max_ns"])
+
+
 if __name__ == "__main__":
-    sys.exit(dispatch({"achieved": achieved, "stall": stall, "short": short}, sys.argv))
+    sys.exit(dispatch({"achieved": achieved, "stall": stall, "short": short, "frames": frames}, sys.argv))

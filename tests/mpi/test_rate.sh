@@ -34,6 +34,7 @@ done
 run_mpi 2 120 -d "$S" -t 4k -b 2000k -p write,read --rate 500 -o "$R" -q
 check "fixed 500/s per stream: exit 0" [ "$RC" -eq 0 ]
 pycheck "fixed 500/s per stream: achieved within 2% of 1000/s" rate achieved "$R" 1000
+pycheck "fixed 500/s per stream: the Python summary frame's rates" rate frames "$R" 1000
 run_mpi 2 120 -d "$S" -t 4k -b 2000k -p write --rate 1000 --rate-scope job --arrivals poisson -o "$R"
 check "poisson 1000/s for the job: exit 0" [ "$RC" -eq 0 ]
 check "poisson: the report gives offered and achieved" grep -q "rate: offered 1000.0 ops/s" "$T/out"
