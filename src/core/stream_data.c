@@ -11,6 +11,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
 
 #include "stream_mark.h"
 
@@ -185,6 +186,13 @@ static void loop_rate(struct loop *l, const struct pfs_phase_ctx *p, const struc
                pfs_rate_share(rate, unit, cfg->rate_scope, cfg->arrivals, (double)cfg->transfer, p->nstreams, s->id,
                               &sh) == 0 &&
                pfs_sched_init(&l->sched, sh.ops, cfg->arrivals, p->seed, (uint64_t)s->id, p->t0_ns + sh.offset_ns) == 0;
+    /* The thread's sleeps end when asked, not up to the default 50 us
+     * later (timer slack): the waits for intended starts and the polls of
+     * an async queue between them sleep tens of microseconds. */
+    if (l->rated) {
+        l->slack = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
+        prctl(PR_SET_TIMERSLACK, 1, 0, 0, 0);
+    }
 }
 
 /* The loop as the plan says, before the open: 0, or -1 with s failed (a
@@ -281,6 +289,8 @@ void pfs_stream_xfer(const struct pfs_phase_ctx *p, struct pfs_stream *s, const 
     }
     data_transfers(&l, n);
     pfs_loop_fini(&l);
+    if (l.rated && l.slack > 0)
+        prctl(PR_SET_TIMERSLACK, (unsigned long)l.slack, 0, 0, 0);
     t->xfers = l.completed - l.xbase;
     t->xfer_end = pfs_now();
     data_close(p, s, &l);
