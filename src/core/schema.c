@@ -80,6 +80,13 @@ static const struct pfs_sch_field times_fields[] = {
            "how each was had: 0 not probed, 1 cachestat, 2 mincore, 3 unknown, 4 bypassed (`--direct`)"),
     MEMBER(struct pfs_times, dirty_method, "dirty_method", I32, "",
            "how each was had: 0 not probed, 1 cachestat, 2 mincore, 3 unknown, 4 bypassed (`--direct`)"),
+    MEMBER(struct pfs_times, lag_sum_ns, "submit_lag_sum", U64, "ns",
+           "`--rate`: how late its transfers were submitted after their intended starts, summed (0 without; "
+           "files written before it lack the fields)"),
+    MEMBER(struct pfs_times, lag_max_ns, "submit_lag_max", U64, "ns", "`--rate`: the same, the largest"),
+    MEMBER(struct pfs_times, due_last_ns, "due_last", U64, "ns",
+           "`--rate`: the intended start of its last transfer, from the phase's start: the schedule's, the same "
+           "on every run of the same seed (`--arrivals poisson` too)"),
 };
 
 #define TIMES_UNITS                                                                                                \
@@ -89,7 +96,8 @@ static const struct pfs_sch_field times_fields[] = {
     "cpu_sys: CPU s of the stream's thread; cache_bytes: bytes of the file it read (before the phase) or wrote "    \
     "(after it) probed in the page cache, cache_resident: of them resident before a read, cache_dirty: dirty or "   \
     "under write-back after a write; cache_method, dirty_method: 0 not probed, 1 cachestat, 2 mincore, 3 "          \
-    "unknown, 4 bypassed (--direct); one column per stream (rank x threads + thread)"
+    "unknown, 4 bypassed (--direct); submit_lag_sum, submit_lag_max, due_last: ns (--rate); one column per "      \
+    "stream (rank x threads + thread)"
 
 /* ---- placement: one row per rank ---- */
 

@@ -323,6 +323,7 @@ static inline void rate_lag(struct loop *l, struct pfs_io *io)
 {
     struct pfs_times *t = l->t;
     io->due_ns = l->due_ns;
+    t->due_last_ns = l->due_ns - l->t0_ns;
     const uint64_t lag = io->t0_ns > l->due_ns ? io->t0_ns - l->due_ns : 0;
     t->lag_sum_ns += lag;
     if (lag > t->lag_max_ns)

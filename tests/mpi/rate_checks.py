@@ -13,6 +13,10 @@ differs. Each looks at the last run of its results file.
                              by what coordinated-omission correction predicts,
                              the service p99 does not
   short RESULTS              the achieved rate fell short: rate_short is 1
+  same A B C                 poisson: the runs A and B (the same --run-id, so
+                             the same seed) give every stream the same last
+                             intended start (times' due_last, exact ns); run C
+                             (another run id) gives others
   frames RESULTS OFFERED     pfsbench.open()'s summary frame has the offered
                              and achieved rates and the response percentiles
 """
@@ -78,6 +82,17 @@ def short(path: str) -> None:
     assert float(g["rate"][0]) < 0.98 * float(g["offered_rate"][0]), (g["rate"][0], g["offered_rate"][0])
 
 
+def due_last(path: str) -> List[int]:
+    return [int(v) for v in phases(path)[0]["times"][0]["due_last"]]
+
+
+def same(a: str, b: str, c: str) -> None:
+    da, db, dc = due_last(a), due_last(b), due_last(c)
+    assert all(v > 0 for v in da), da
+    assert da == db, ("the same seed", da, db)
+    assert all(x != z for x, z in zip(da, dc)), ("another seed", da, dc)
+
+
 def frames(path: str, offered: str) -> None:
     s = pfsbench.open(path).summary()
     last = s[s.run == s.run.max()]
@@ -92,4 +107,5 @@ def frames(path: str, offered: str) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(dispatch({"achieved": achieved, "stall": stall, "short": short, "frames": frames}, sys.argv))
+    sys.exit(dispatch({"achieved": achieved, "stall": stall, "short": short, "frames": frames,
+                              "same": same}, sys.argv))
