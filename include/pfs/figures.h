@@ -149,11 +149,15 @@ struct pfs_rep_figs {
     int ceil_binding;
     /* --rate (0 without): the job's offered rate, every stream's share
      * together, in operations/s and bytes/s (the achieved are s.rate and
-     * s.bandwidth, over the phase's time); rate_short 1 when s.rate fell
-     * below (1 - PFS_RATE_SHORT) x offered_ops; how late transfers were
-     * submitted after their intended start, ns: the mean over every
-     * transfer and the largest. */
-    double offered_ops, offered_bytes;
+     * s.bandwidth, over the phase's time); what the schedule offered for
+     * the transfers made: s.ops over the streams' longest schedule (the
+     * last intended start, from the phase's start, plus one mean gap),
+     * which for poisson arrivals carries their own spread (1 / sqrt(n) of
+     * n arrivals) and for fixed ones is offered_ops; rate_short 1 when
+     * s.rate fell below (1 - PFS_RATE_SHORT) x sched_ops; how late
+     * transfers were submitted after their intended start, ns: the mean
+     * over every transfer and the largest. */
+    double offered_ops, offered_bytes, sched_ops;
     int rate_short;
     double lag_mean_ns, lag_max_ns;
     /* Too short to measure (pfs_phase_skew). */

@@ -57,7 +57,7 @@ SUMMARY_COLUMNS: Spec = [("run", "i8"), ("run_id", "O"), ("label", "O"), ("statu
                    ("cache_resident_fraction", "f8"), ("cache_dirty_method", "O"), ("cache_dirty_probed", "f8"),
                    ("cache_dirty", "f8"), ("cache_dirty_fraction", "f8"),
                    ("memory_ceiling_percent", "f8"), ("network_ceiling_percent", "f8"), ("binding_ceiling", "O"),
-                   ("offered_rate", "f8"), ("offered_bandwidth", "f8"), ("rate_short", "?"),
+                   ("offered_rate", "f8"), ("offered_bandwidth", "f8"), ("scheduled_rate", "f8"), ("rate_short", "?"),
                    ("submit_lag_mean_ns", "f8"), ("submit_lag_max_ns", "f8"), ("response_p50_ns", "f8"),
                    ("response_p99_ns", "f8"), ("response_p999_ns", "f8")]
 NODES_COLUMNS = _KEY + [("rep", "i8"), ("node", "i8"), ("host", "O"), ("ranks", "i8"), ("node_bytes", "i8"),
@@ -292,7 +292,9 @@ def _shares(pg: Any, reps: int) -> Dict[str, Any]:
 
 def _paced(pg: Any, reps: int) -> Dict[str, Any]:
     """--rate: the job's offered rate (ops/s, bytes/s; the achieved are
-    rate and bandwidth), whether the achieved fell more than 2% short, the
+    rate and bandwidth), what its schedule offered for the transfers made
+    (poisson arrivals: with their spread), whether the achieved fell more
+    than 2% short of that, the
     submissions' lag and the response times' percentiles (NaN without
     --rate, and in files written before it)."""
     d: Dict[str, Any] = {}
@@ -300,6 +302,7 @@ def _paced(pg: Any, reps: int) -> Dict[str, Any]:
         return d
     d["offered_rate"] = pg["offered_rate"][()][:reps].astype(float)
     d["offered_bandwidth"] = pg["offered_bandwidth"][()][:reps].astype(float)
+    d["scheduled_rate"] = pg["scheduled_rate"][()][:reps].astype(float)
     d["rate_short"] = pg["rate_short"][()][:reps].astype(bool)
     d["submit_lag_mean_ns"] = pg["submit_lag_mean"][()][:reps].astype(float)
     d["submit_lag_max_ns"] = pg["submit_lag_max"][()][:reps].astype(float)

@@ -18,7 +18,7 @@ CONDITIONAL = {"find_matched", "find_criteria", "rate_min", "rate_max", "rate_me
                # --ceilings' shares: a data phase of a run made with it (tests/mpi/test_ceilings.sh)
                "memory_ceiling_percent", "network_ceiling_percent", "binding_ceiling",
                # --rate's figures: a run paced by it (tests/mpi/test_rate.sh)
-               "offered_rate", "offered_bandwidth", "rate_short", "submit_lag_mean", "submit_lag_max"}
+               "offered_rate", "offered_bandwidth", "scheduled_rate", "rate_short", "submit_lag_mean", "submit_lag_max"}
 
 
 def _table_after(text, heading):

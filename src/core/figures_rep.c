@@ -70,17 +70,22 @@ static void rate(struct pfs_rep_figs *r, const struct pfs_config *c, const struc
     char why[200];
     if (!c->rate[0] || pfs_rate_parse(c->rate, &rate, &unit, why, sizeof(why)))
         return;
+    double span = 0;
     for (int i = 0; i < ns; i++) {
         struct pfs_rate_share sh;
-        if (pfs_rate_share(rate, unit, c->rate_scope, c->arrivals, (double)c->transfer, ns, i, &sh) == 0)
+        if (pfs_rate_share(rate, unit, c->rate_scope, c->arrivals, (double)c->transfer, ns, i, &sh) == 0) {
             r->offered_ops += sh.ops;
+            if (t[i].xfers && (double)t[i].due_last_ns * 1e-9 + 1 / sh.ops > span)
+                span = (double)t[i].due_last_ns * 1e-9 + 1 / sh.ops;
+        }
         r->lag_mean_ns += (double)t[i].lag_sum_ns;
         if ((double)t[i].lag_max_ns > r->lag_max_ns)
             r->lag_max_ns = (double)t[i].lag_max_ns;
     }
     r->offered_bytes = r->offered_ops * (double)c->transfer;
     r->lag_mean_ns = r->s.ops ? r->lag_mean_ns / (double)r->s.ops : 0;
-    r->rate_short = r->s.rate < (1 - PFS_RATE_SHORT) * r->offered_ops;
+    r->sched_ops = span > 0 ? (double)r->s.ops / span : r->offered_ops;
+    r->rate_short = r->s.rate < (1 - PFS_RATE_SHORT) * r->sched_ops;
 }
 
 /* Each node's bytes, operations, seconds, bandwidth and rate from one pass

@@ -315,8 +315,12 @@ static const struct pfs_sch_field phase_fields[] = {
         "with `--rate`: the job's offered rate, every stream's share together (achieved: `rate`)"),
     REP(offered_bytes, "offered_bandwidth", F64, "bytes/s", NULL, PFS_SCH_RATE,
         "with `--rate`: `offered_rate` x the transfer size (achieved: `bandwidth`)"),
-    REP(rate_short, "rate_short", I32, "", "1: the achieved rate fell more than 2% short of the offered",
-        PFS_SCH_RATE, "with `--rate`: 1 when `rate` < 0.98 x `offered_rate` (the report warns)"),
+    REP(sched_ops, "scheduled_rate", F64, "ops/s", NULL, PFS_SCH_RATE,
+        "with `--rate`: what the schedule offered for the transfers made: `ops` / the streams' longest schedule "
+        "(last intended start + one mean gap); `offered_rate` with fixed arrivals, within the arrivals' own "
+        "spread of it with poisson"),
+    REP(rate_short, "rate_short", I32, "", "1: the achieved rate fell more than 2% short of the scheduled",
+        PFS_SCH_RATE, "with `--rate`: 1 when `rate` < 0.98 x `scheduled_rate` (the report warns)"),
     REP(lag_mean_ns, "submit_lag_mean", F64, "ns", NULL, PFS_SCH_RATE,
         "with `--rate`: how late transfers were submitted after their intended start, the mean over all"),
     REP(lag_max_ns, "submit_lag_max", F64, "ns", NULL, PFS_SCH_RATE,
