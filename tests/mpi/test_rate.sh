@@ -43,6 +43,7 @@ pycheck "fixed 500/s per stream: achieved within 2% of 1000/s" rate achieved "$R
 pycheck "fixed 500/s per stream: the Python summary frame's rates" rate frames "$R" 1000
 run_mpi 2 120 -d "$S" -t 4k -b 2000k -p write --rate 1000 --rate-scope job --arrivals poisson -o "$R"
 check "poisson 1000/s for the job: exit 0" [ "$RC" -eq 0 ]
+check "poisson: the latency table has the response row" grep -q "^write      response  " "$T/out"
 check "poisson: the report gives offered and achieved" grep -q "rate: offered 1000.0 ops/s (3.91 MiB/s; its arrivals [0-9.]* ops/s), achieved" "$T/out"
 # 500 Poisson arrivals per stream span 1 s +- 4.5% (1 / sqrt(500)): their
 # rate within 4 sigma of the offered, the achieved within 2% of theirs.
