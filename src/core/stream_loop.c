@@ -292,8 +292,6 @@ static inline void complete(struct loop *l, struct pfs_io *io, int timed, uint64
         /* On the span's clock, pattern work out (as close_end's): the series
          * is fitted to that span after the phase. */
         pfs_ts_add(&l->lat->ts, 1e-9 * (double)(now - l->t0_ns) - l->vt, io->res > 0 ? (uint64_t)io->res : 0, lat);
-        if (l->rated) /* from the intended start: the wait for a late submission counts */
-            pfs_hist_add(&l->lat->h[PFS_LAT_RESP], now > io->due_ns ? now - io->due_ns : 0);
     }
     l->last_ns = now;
     if (l->check && io->res == (int64_t)io->len) {
@@ -318,6 +316,14 @@ static inline void complete(struct loop *l, struct pfs_io *io, int timed, uint64
         l->stop |= STOP_BAD;
 }
 
+/* --rate: the response time, from the intended start (the wait for a late
+ * submission counts), before complete() (whose --ramp cut drops both). */
+static inline void rate_done(struct loop *l, const struct pfs_io *io, uint64_t now)
+{
+    if (l->lat)
+        pfs_hist_add(&l->lat->h[PFS_LAT_RESP], now > io->due_ns ? now - io->due_ns : 0);
+}
+
 /* --rate: the transfer's intended start and how late it is submitted. */
 static inline void rate_lag(struct loop *l, struct pfs_io *io)
 {
@@ -332,7 +338,7 @@ static inline void rate_lag(struct loop *l, struct pfs_io *io)
 
 /* Points a free slot at the next offset, fills it (--verify) and submits
  * it; a transfer the backend completed at once is completed here. */
-static inline void issue(struct loop *l, int timed)
+static inline __attribute__((always_inline)) void issue(struct loop *l, int timed, const int rated)
 {
     struct pfs_io *io = l->idle[--l->nidle];
     io->off = pfs_offgen_next(&l->gen);
@@ -346,9 +352,9 @@ static inline void issue(struct loop *l, int timed)
     } else {
         /* A synchronous queue submits where the last transfer completed;
          * a paced one where its wait ended. */
-        io->t0_ns = l->rated ? l->sub_ns : l->reap ? pfs_now_ns() : l->last_ns;
+        io->t0_ns = rated ? l->sub_ns : l->reap ? pfs_now_ns() : l->last_ns;
     }
-    if (l->rated)
+    if (rated)
         rate_lag(l, io);
     int rc = l->submit(l->qh, io);
     if (rc == PFS_Q_QUEUED) {
@@ -357,7 +363,10 @@ static inline void issue(struct loop *l, int timed)
     }
     if (rc < 0) /* nothing queued: it completes here, as failed */
         io->res = rc;
-    complete(l, io, timed, pfs_now_ns());
+    const uint64_t now = pfs_now_ns();
+    if (rated)
+        rate_done(l, io, now);
+    complete(l, io, timed, now);
 }
 
 /* Reaps at least min (1, or 0: a poll that never waits) of the
@@ -375,8 +384,12 @@ static void reap_some(struct loop *l, int timed, unsigned min)
     }
     l->inflight -= (unsigned)got;
     const uint64_t now = pfs_now_ns(); /* one read for the batch */
-    for (int i = 0; i < got; i++)
+    const int rated = l->rated;
+    for (int i = 0; i < got; i++) {
+        if (rated)
+            rate_done(l, l->done[i], now);
         complete(l, l->done[i], timed, now);
+    }
 }
 
 /* --rate: the wait for the next intended start. An absolute sleep to
@@ -438,8 +451,10 @@ static void __attribute__((noinline)) sync_group(struct loop *l)
 }
 
 /* With --fsync-every the loop stops issuing at each fsync's count, drains
- * and fsyncs. */
-void pfs_loop_run(struct loop *l, uint64_t until, int timed)
+ * and fsyncs. rated is a constant in each of pfs_loop_run's two copies:
+ * the closed loop has no test of --rate per transfer. */
+static inline __attribute__((always_inline)) void loop_body(struct loop *l, uint64_t until, int timed,
+                                                            const int rated)
 {
     volatile sig_atomic_t *interrupted = l->p->interrupted;
     const int wall = timed && l->deadline > 0 && !l->collective;
@@ -448,7 +463,7 @@ void pfs_loop_run(struct loop *l, uint64_t until, int timed)
     for (;;) {
         const uint64_t lim = until < l->sync_next ? until : l->sync_next;
         while (l->nidle && l->issued < lim && !l->stop) {
-            if (l->rated) {
+            if (rated) {
                 rate_wait(l, timed);
                 if (l->stop)
                     break;
@@ -466,7 +481,7 @@ void pfs_loop_run(struct loop *l, uint64_t until, int timed)
                 l->stop |= STOP_WALL;
                 break;
             }
-            issue(l, timed);
+            issue(l, timed, rated);
         }
         if (l->inflight)
             reap_some(l, timed, 1);
@@ -475,4 +490,12 @@ void pfs_loop_run(struct loop *l, uint64_t until, int timed)
         else
             return;
     }
+}
+
+void pfs_loop_run(struct loop *l, uint64_t until, int timed)
+{
+    if (l->rated)
+        loop_body(l, until, timed, 1);
+    else
+        loop_body(l, until, timed, 0);
 }
