@@ -114,9 +114,10 @@ struct pfs_times {
     int32_t cache_method, dirty_method;
     /* --rate: how late transfers were submitted after their intended
      * start (ns; the sum and the largest, over xfers transfers), and the
-     * last issued transfer's intended start, ns after the phase's start
-     * (the schedule's, the same on every run of the same seed); 0 without. */
-    uint64_t lag_sum_ns, lag_max_ns, due_last_ns;
+     * intended starts of the first transfer issued in the measured span
+     * (after --ramp) and of the last, ns after the phase's start (the
+     * schedule's, the same on every run of the same seed); 0 without. */
+    uint64_t lag_sum_ns, lag_max_ns, due_first_ns, due_last_ns;
 };
 
 struct pfs_phase_stat {

@@ -150,8 +150,9 @@ struct pfs_rep_figs {
     /* --rate (0 without): the job's offered rate, every stream's share
      * together, in operations/s and bytes/s (the achieved are s.rate and
      * s.bandwidth, over the phase's time); what the schedule offered for
-     * the transfers made: s.ops over the streams' longest schedule (the
-     * last intended start, from the phase's start, plus one mean gap),
+     * the transfers made: s.ops over the streams' longest schedule (from
+     * the first intended start in the measured span to the last, plus one
+     * mean gap),
      * which for poisson arrivals carries their own spread (1 / sqrt(n) of
      * n arrivals) and for fixed ones is offered_ops; rate_short 1 when
      * s.rate fell below (1 - PFS_RATE_SHORT) x sched_ops; how late

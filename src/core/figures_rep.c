@@ -75,8 +75,9 @@ static void rate(struct pfs_rep_figs *r, const struct pfs_config *c, const struc
         struct pfs_rate_share sh;
         if (pfs_rate_share(rate, unit, c->rate_scope, c->arrivals, (double)c->transfer, ns, i, &sh) == 0) {
             r->offered_ops += sh.ops;
-            if (t[i].xfers && (double)t[i].due_last_ns * 1e-9 + 1 / sh.ops > span)
-                span = (double)t[i].due_last_ns * 1e-9 + 1 / sh.ops;
+            const double own = (double)(t[i].due_last_ns - t[i].due_first_ns) * 1e-9 + 1 / sh.ops;
+            if (t[i].xfers && t[i].due_last_ns >= t[i].due_first_ns && own > span)
+                span = own;
         }
         r->lag_mean_ns += (double)t[i].lag_sum_ns;
         if ((double)t[i].lag_max_ns > r->lag_max_ns)

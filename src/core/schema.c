@@ -84,6 +84,9 @@ static const struct pfs_sch_field times_fields[] = {
            "`--rate`: how late its transfers were submitted after their intended starts, summed (0 without; "
            "files written before it lack the fields)"),
     MEMBER(struct pfs_times, lag_max_ns, "submit_lag_max", U64, "ns", "`--rate`: the same, the largest"),
+    MEMBER(struct pfs_times, due_first_ns, "due_first", U64, "ns",
+           "`--rate`: the intended start of its first transfer in the measured span (after `--ramp`), from the "
+           "phase's start"),
     MEMBER(struct pfs_times, due_last_ns, "due_last", U64, "ns",
            "`--rate`: the intended start of its last transfer, from the phase's start: the schedule's, the same "
            "on every run of the same seed (`--arrivals poisson` too)"),
@@ -96,7 +99,7 @@ static const struct pfs_sch_field times_fields[] = {
     "cpu_sys: CPU s of the stream's thread; cache_bytes: bytes of the file it read (before the phase) or wrote "    \
     "(after it) probed in the page cache, cache_resident: of them resident before a read, cache_dirty: dirty or "   \
     "under write-back after a write; cache_method, dirty_method: 0 not probed, 1 cachestat, 2 mincore, 3 "          \
-    "unknown, 4 bypassed (--direct); submit_lag_sum, submit_lag_max, due_last: ns (--rate); one column per "      \
+    "unknown, 4 bypassed (--direct); submit_lag_sum, submit_lag_max, due_first, due_last: ns (--rate); one column per "      \
     "stream (rank x threads + thread)"
 
 /* ---- placement: one row per rank ---- */
@@ -317,7 +320,7 @@ static const struct pfs_sch_field phase_fields[] = {
         "with `--rate`: `offered_rate` x the transfer size (achieved: `bandwidth`)"),
     REP(sched_ops, "scheduled_rate", F64, "ops/s", NULL, PFS_SCH_RATE,
         "with `--rate`: what the schedule offered for the transfers made: `ops` / the streams' longest schedule "
-        "(last intended start + one mean gap); `offered_rate` with fixed arrivals, within the arrivals' own "
+        "(`due_last` - `due_first` + one mean gap); `offered_rate` with fixed arrivals, within the arrivals' own "
         "spread of it with poisson"),
     REP(rate_short, "rate_short", I32, "", "1: the achieved rate fell more than 2% short of the scheduled",
         PFS_SCH_RATE, "with `--rate`: 1 when `rate` < 0.98 x `scheduled_rate` (the report warns)"),

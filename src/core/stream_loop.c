@@ -273,6 +273,7 @@ static void __attribute__((noinline)) ramp_cut(struct loop *l)
     pfs_thread_cpu(&l->cpu0); /* after the span's start: the CPU window within it */
     l->vcpu = 0;
     t->lag_sum_ns = t->lag_max_ns = 0;
+    l->due_seen = 0; /* the measured span's first intended start is the next one's */
     /* A stonewall passed in the ramp (-D shorter than --ramp): none of its
      * bytes count; the wear-out's that follow do. */
     t->sw_bytes = t->sw_xfers = 0;
@@ -330,6 +331,10 @@ static inline void rate_lag(struct loop *l, struct pfs_io *io)
     struct pfs_times *t = l->t;
     io->due_ns = l->due_ns;
     t->due_last_ns = l->due_ns - l->t0_ns;
+    if (!l->due_seen) {
+        t->due_first_ns = t->due_last_ns;
+        l->due_seen = 1;
+    }
     const uint64_t lag = io->t0_ns > l->due_ns ? io->t0_ns - l->due_ns : 0;
     t->lag_sum_ns += lag;
     if (lag > t->lag_max_ns)

@@ -74,6 +74,7 @@ struct loop {
      * the intended start of the transfer being issued and the instant the
      * wait for it ended. */
     int rated;
+    int due_seen;               /* due_first_ns is set for the measured span */
     long slack;                 /* the thread's timer slack before the phase (restored after it) */
     uint64_t due_ns, sub_ns;
     struct pfs_sched sched;

@@ -50,6 +50,12 @@ check "poisson: the report gives offered and achieved" grep -q "rate: offered 10
 # rate within 4 sigma of the offered, the achieved within 2% of theirs.
 pycheck "poisson 1000/s for the job: achieved within 2% of its arrivals'" rate achieved "$R" 1000 0.18
 
+# --ramp: what the schedule offered is judged over the measured span only
+# (the ramp's transfers count nowhere, nor does its time).
+run_mpi 2 120 -d "$S" -t 4k -b 400k -p write --rate 1000 --runtime 1 --ramp 0.3 -o "$R" -q
+check "--runtime 1 --ramp 0.3 at 1000/s: exit 0" [ "$RC" -eq 0 ]
+pycheck "--ramp: the schedule's rate is the offered, the achieved within 2% of it" rate achieved "$R" 2000
+
 # An async queue: transfers issued on time while others are in flight,
 # the queue polled between intended starts (where libaio was built in).
 if ! "$PFSBENCH" --help | grep -q "^  aio  *not built: "; then
