@@ -23,7 +23,7 @@
 
 /* The core's option table. With every backend's rows, at most PFS_OPT_MAX
  * (the parser's arrays; tests/unit/test_backends.c checks). */
-#define PFS_OPT_MAX 96
+#define PFS_OPT_MAX 128
 extern const struct pfs_opt pfs_opt_table[];
 extern const size_t pfs_opt_count;
 

@@ -54,7 +54,11 @@ pycheck "poisson 1000/s for the job: achieved within 2% of its arrivals'" rate a
 # (the ramp's transfers count nowhere, nor does its time).
 run_mpi 2 120 -d "$S" -t 4k -b 400k -p write --rate 1000 --runtime 1 --ramp 0.3 -o "$R" -q
 check "--runtime 1 --ramp 0.3 at 1000/s: exit 0" [ "$RC" -eq 0 ]
-pycheck "--ramp: the schedule's rate is the offered, the achieved within 2% of it" rate achieved "$R" 2000
+# Each stream's ramp ends on its own clock, so the streams' measured counts
+# differ by their start skew x the rate (1997.2 against 2000 on a loaded
+# machine: 702 and 700 transfers); the ramp's own span counted would be 30%.
+pycheck "--ramp: the schedule's rate is the offered (within 2%), the achieved within 2% of it" \
+    rate achieved "$R" 2000 0.02
 
 # An async queue: transfers issued on time while others are in flight,
 # the queue polled between intended starts (where libaio was built in).
