@@ -314,7 +314,8 @@ static void test_content(void **state)
 {
     (void)state;
     char text[1024], err[400];
-    struct pfs_kept k, c = K;
+    struct pfs_kept k, c;
+    memcpy(&c, &K, sizeof(c)); /* padding too: it is compared below as memory */
     c.compress = 50;
     c.dedupe = 25;
     pfs_kept_format(&c, "run-1", text, sizeof(text));
