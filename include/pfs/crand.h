@@ -20,6 +20,7 @@ enum pfs_crand_purpose {
     PFS_CRAND_SIZE,
     PFS_CRAND_DEDUPE,
     PFS_CRAND_PLACE,
+    PFS_CRAND_TRAIN,  /* an epoch's order of the training samples (pfs/train.h) */
 };
 
 /* The SplitMix64 finaliser: the same function as pfs_mix64 without its
