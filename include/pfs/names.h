@@ -8,6 +8,7 @@
  *   DIR/pfsbench.ID.lock         the run's lock, held for its lifetime
  *   DIR/pfsbench.ID.kept         a kept run's status: what its data files hold (pfs/kept.h)
  *   DIR/pfsbench.ID.ckpt.<file>  a checkpoint file of ckpt-save (src/core/phases/ckpt.c)
+ *   DIR/pfsbench.ID.train.<file> a training data set's file of train-gen (src/core/phases/train.c)
  *   DIR/pfsbench.ID.md/          the metadata phases' directory
  *   DIR/pfsbench.ID.md/s<stream>/        a stream's directory (--dirs per-rank)
  *   DIR/pfsbench.ID.md[/s<stream>]/d.<stream>.<node>/...  the --depth tree's directories
@@ -41,6 +42,7 @@ enum pfs_name_kind {
     PFS_NAME_MD_FILE,   /* f.<stream>.<index> (inside pfsbench.ID.md or its s<stream>) */
     PFS_NAME_KEPT,      /* pfsbench.ID.kept: a kept run's status (appended: the kinds above keep their numbers) */
     PFS_NAME_CKPT,      /* pfsbench.ID.ckpt.<file>: a checkpoint file (index: the file) */
+    PFS_NAME_TRAIN,     /* pfsbench.ID.train.<file>: a training data set's file (index: the file) */
 };
 
 /* What pfs_name_parse found in a name. */
@@ -48,7 +50,7 @@ struct pfs_name {
     enum pfs_name_kind kind;
     char run_id[PFS_RUN_ID_MAX]; /* DATA, SHARED, LOCK, MD_TOP, KEPT; "" otherwise */
     int stream;                  /* DATA, MD_SUBDIR, MD_FILE; -1 otherwise */
-    uint64_t index;              /* MD_FILE, CKPT; 0 otherwise */
+    uint64_t index;              /* MD_FILE, CKPT, TRAIN; 0 otherwise */
 };
 
 /* Local. 1 when c may appear in a run id. */
@@ -65,6 +67,7 @@ int pfs_name_data(char *out, size_t len, const char *dir, const char *run_id, in
 int pfs_name_lock(char *out, size_t len, const char *dir, const char *run_id);
 int pfs_name_kept(char *out, size_t len, const char *dir, const char *run_id);
 int pfs_name_ckpt(char *out, size_t len, const char *dir, const char *run_id, uint64_t file);
+int pfs_name_train(char *out, size_t len, const char *dir, const char *run_id, uint64_t file);
 int pfs_name_md_top(char *out, size_t len, const char *dir, const char *run_id);
 /* Here dir is the metadata directory (DIR/pfsbench.ID.md), or a stream's. */
 int pfs_name_md_subdir(char *out, size_t len, const char *md_top, int stream);

@@ -267,7 +267,8 @@ int pfs_clean(const char *dir, const char *run_id, int remove, int any_owner, FI
             release_run(dfd, &cl);
             continue;
         }
-        if (kind != PFS_NAME_DATA && kind != PFS_NAME_SHARED && kind != PFS_NAME_KEPT && kind != PFS_NAME_CKPT)
+        if (kind != PFS_NAME_DATA && kind != PFS_NAME_SHARED && kind != PFS_NAME_KEPT && kind != PFS_NAME_CKPT &&
+            kind != PFS_NAME_TRAIN)
             continue;
         /* Regular files only, never through a link: a planted link named
          * like ours is not ours. */

@@ -82,6 +82,13 @@ int pfs_name_ckpt(char *out, size_t len, const char *dir, const char *run_id, ui
     return put(out, len, "%s%s" PREFIX "%s.ckpt.%llu", DIR_PART(dir), run_id, (unsigned long long)file);
 }
 
+int pfs_name_train(char *out, size_t len, const char *dir, const char *run_id, uint64_t file)
+{
+    if (!pfs_run_id_valid(run_id))
+        return bad_args(out, len);
+    return put(out, len, "%s%s" PREFIX "%s.train.%llu", DIR_PART(dir), run_id, (unsigned long long)file);
+}
+
 int pfs_name_md_top(char *out, size_t len, const char *dir, const char *run_id)
 {
     if (!pfs_run_id_valid(run_id))
@@ -177,7 +184,7 @@ static enum pfs_name_kind parse_md_entry(const char *name, struct pfs_name *p)
     return name[0] == 'd' ? PFS_NAME_MD_SUBDIR : PFS_NAME_MD_FILE;
 }
 
-/* pfsbench.ID.<tail>, tail one of shared, lock, md, kept, ckpt.<file> or a stream number. */
+/* pfsbench.ID.<tail>, tail one of shared, lock, md, kept, ckpt.<file>, train.<file> or a stream number. */
 static enum pfs_name_kind parse_top(const char *name, struct pfs_name *p)
 {
     const char *id = name + PREFIX_LEN;
@@ -201,6 +208,12 @@ static enum pfs_name_kind parse_top(const char *name, struct pfs_name *p)
             return PFS_NAME_NONE;
         p->index = v;
         k = PFS_NAME_CKPT;
+    } else if (strncmp(tail, "train.", 6) == 0) {
+        size_t m = parse_dec(tail + 6, UINT64_MAX, &v);
+        if (!m || tail[6 + m] != '\0')
+            return PFS_NAME_NONE;
+        p->index = v;
+        k = PFS_NAME_TRAIN;
     } else {
         size_t m = parse_dec(tail, INT_MAX, &v);
         if (!m || tail[m] != '\0')
@@ -234,5 +247,5 @@ int pfs_is_leftover_name(const char *name)
 {
     enum pfs_name_kind k = pfs_name_parse(name, NULL);
     return k == PFS_NAME_DATA || k == PFS_NAME_SHARED || k == PFS_NAME_LOCK || k == PFS_NAME_KEPT ||
-           k == PFS_NAME_CKPT;
+           k == PFS_NAME_CKPT || k == PFS_NAME_TRAIN;
 }

@@ -109,9 +109,18 @@ static void test_round_trip(void **state)
         assert_string_equal(n.run_id, ids[i]);
         assert_true(n.index == 18446744073709551615ull);
         assert_true(pfs_is_leftover_name(b)); /* a checkpoint file: --clean removes it too */
+        assert_int_equal(pfs_name_train(b, sizeof(b), NULL, ids[i], 18446744073709551615ull), 0);
+        assert_int_equal(pfs_name_parse(b, &n), PFS_NAME_TRAIN);
+        assert_string_equal(n.run_id, ids[i]);
+        assert_true(n.index == 18446744073709551615ull);
+        assert_true(pfs_is_leftover_name(b)); /* a training data set's file: --clean removes it too */
     }
     assert_int_equal(pfs_name_ckpt(b, sizeof(b), "/d", "ID", 7), 0);
     assert_string_equal(b, "/d/pfsbench.ID.ckpt.7");
+    assert_int_equal(pfs_name_train(b, sizeof(b), "/d", "ID", 7), 0);
+    assert_string_equal(b, "/d/pfsbench.ID.train.7");
+    assert_int_equal(pfs_name_parse("pfsbench.ID.train.", &n), PFS_NAME_NONE);
+    assert_int_equal(pfs_name_parse("pfsbench.ID.train.1x", &n), PFS_NAME_NONE);
     for (size_t s = 0; s < sizeof(streams) / sizeof(streams[0]); s++) {
         assert_int_equal(pfs_name_md_subdir(b, sizeof(b), NULL, streams[s]), 0);
         assert_int_equal(pfs_name_parse(b, &n), PFS_NAME_MD_SUBDIR);
