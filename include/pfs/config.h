@@ -117,6 +117,17 @@ struct pfs_config {
     char rate[32];          /* --rate: operations/s, or bytes/s with a size unit (pfs_rate_parse); "": closed loop */
     int rate_scope;         /* enum pfs_rate_scope: per stream, or the job's split over the streams */
     int arrivals;           /* enum pfs_arrivals: fixed or poisson */
+    /* The training-read phases (src/core/phases/train.c, pfs/train.h); fits()
+     * resolves the preset's values into those left at their defaults. */
+    char train[32];         /* --train: a preset's name ("": none) */
+    int train_files, train_records; /* F files of R samples; 0: the preset's */
+    uint64_t train_sample;  /* S bytes a sample; 0: the preset's */
+    int train_batch;        /* B samples a batch; 0: the preset's */
+    double train_compute;   /* C ms of an accelerator's compute a batch; -1: the preset's */
+    int train_epochs;       /* E; 0: the preset's */
+    int accelerators;       /* emulated accelerators per rank (default 1) */
+    int prefetch;           /* batches read ahead of the accelerators (default 2) */
+    double au_gate;         /* the AU gate, percent; 0: the preset's */
     /* What the parser and resolve warn of (an option that does nothing in
      * the chosen phases, a transfer under 512 bytes, hours of transfers):
      * newline-separated lines; rank 0 prints them on stderr and the run

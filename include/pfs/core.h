@@ -118,6 +118,15 @@ struct pfs_times {
      * (after --ramp) and of the last, ns after the phase's start (the
      * schedule's, the same on every run of the same seed); 0 without. */
     uint64_t lag_sum_ns, lag_max_ns, due_first_ns, due_last_ns;
+    /* A phase that emulates accelerators (train, PFS_PHF_ACCEL; 0 in any
+     * other): seconds its accelerators computed and stalled waiting for
+     * data, summed over them; the lowest accelerator's AU, percent;
+     * samples and batches handed to them; the batches by their stall:
+     * under 1 ms, 1-10 ms, 10-100 ms, 100 ms or more; the longest stall. */
+    double train_compute_s, train_stall_s, train_au_min;
+    uint64_t train_samples, train_batches;
+    uint64_t train_stall_1ms, train_stall_10ms, train_stall_100ms, train_stall_more;
+    double train_stall_max_s;
 };
 
 struct pfs_phase_stat {

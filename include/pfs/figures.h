@@ -116,6 +116,22 @@ struct pfs_rep_figs {
      * of them), and that span: a checkpoint's slowest rank. */
     int slow_stream;
     double slow_stream_s;
+    /* A phase that feeds emulated accelerators (PFS_PHF_ACCEL; 0 in any
+     * other, node_train_au too): from the streams' train_* figures, the
+     * job's AU, percent (compute / (compute + stall) over every
+     * accelerator), the lowest accelerator's, each node's [K]; compute and
+     * stall seconds summed over the accelerators; samples handed over and
+     * their rate over the phase's seconds; the batches by stall (under
+     * 1 ms, 1-10 ms, 10-100 ms, 100 ms or more) and the longest stall;
+     * train_pass 1 when train_au reaches the gate (--au-gate). */
+    double train_au, train_au_min, train_compute_s, train_stall_s, train_samples_s, train_stall_max_s;
+    uint64_t train_samples, train_stall_1ms, train_stall_10ms, train_stall_100ms, train_stall_more;
+    int train_pass;
+    int train_fed;                /* 1: the phase feeds emulated accelerators (the train_* figures apply) */
+    double *node_train_au;
+    /* Client CPU seconds (every stream's user + system) per GiB moved;
+     * 0 when no bytes moved. */
+    double cpu_per_gib;
     struct pfs_cpu_fig cpu;
     /* The span's parts as IOR's "Results:" splits it (its reduction: the
      * latest end minus the earliest start over the streams, so they may

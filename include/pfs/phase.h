@@ -2,7 +2,7 @@
  * phase, defined in its family's file under src/core/phases/ (data.c:
  * write, rewrite, read, reread; seeks.c; files.c: create, stat,
  * read-files, find, delete; tree.c: mkdir, stat-dirs, rmdir; ckpt.c:
- * ckpt-save, ckpt-restore) and listed
+ * ckpt-save, ckpt-restore; train.c: train-gen, train) and listed
  * once in pfs/phases.def. The -p list and its help, --list-options=json,
  * the ordering rules, the per-stream work count, the units of the report
  * and of the progress line, the checks of the options and the untimed
@@ -53,6 +53,8 @@ enum {
     PFS_PHF_OWN_FILES = 1u << 14, /* a data phase on files of its own (the checkpoint's), not the streams'
                                    * data files: none of their rules (order, kept files, page cache) apply;
                                    * the report names its slowest stream */
+    PFS_PHF_ACCEL = 1u << 15,     /* feeds emulated accelerators (train): the accelerator-utilisation
+                                   * figures apply */
 };
 
 /* What a phase's rate counts: the report's headers, the progress line. */

@@ -44,6 +44,7 @@ enum pfs_sch_when {
     PFS_SCH_LATENCY,  /* phases that recorded latencies */
     PFS_SCH_CEILING,  /* data phases of a run that measured its ceilings (--ceilings) */
     PFS_SCH_RATE,     /* data phases of a run paced by --rate */
+    PFS_SCH_TRAIN,    /* phases that feed emulated accelerators (train) */
 };
 
 /* A figure in the reports (JSON and CSV): its scale and when it is absent. */
@@ -52,6 +53,7 @@ enum pfs_sch_report {
     PFS_SCH_UNITS = 1u << 0,     /* divided by the --units bytes/s: JSON "bandwidth", CSV bandwidth_<unit> */
     PFS_SCH_KB = 1u << 1,        /* divided by 1024 */
     PFS_SCH_STONEWALL = 1u << 2, /* absent (JSON null, CSV empty) where no stonewall applies */
+    PFS_SCH_TRAINS = 1u << 3,    /* absent where the phase feeds no emulated accelerators */
 };
 
 struct pfs_sch_field {

@@ -59,14 +59,16 @@ SUMMARY_COLUMNS: Spec = [("run", "i8"), ("run_id", "O"), ("label", "O"), ("statu
                    ("memory_ceiling_percent", "f8"), ("network_ceiling_percent", "f8"), ("binding_ceiling", "O"),
                    ("offered_rate", "f8"), ("offered_bandwidth", "f8"), ("scheduled_rate", "f8"), ("rate_short", "?"),
                    ("submit_lag_mean_ns", "f8"), ("submit_lag_max_ns", "f8"), ("response_p50_ns", "f8"),
-                   ("response_p99_ns", "f8"), ("response_p999_ns", "f8")]
+                   ("response_p99_ns", "f8"), ("response_p999_ns", "f8"),
+                   ("cpu_seconds_per_gib", "f8"), ("train_au", "f8"), ("train_au_min", "f8"), ("train_au_pass", "?"),
+                   ("train_samples_per_s", "f8")]
 NODES_COLUMNS = _KEY + [("rep", "i8"), ("node", "i8"), ("host", "O"), ("ranks", "i8"), ("node_bytes", "i8"),
                         ("node_ops", "i8"), ("node_seconds", "f8"), ("node_bandwidth", "f8"),
                         ("node_bandwidth_mib", "f8"), ("node_rate", "f8"), ("node_straggler", "?"),
                         ("p50_ns", "f8"), ("p99_ns", "f8"), ("max_ns", "f8"), ("cpu_user", "f8"),
                         ("cpu_sys", "f8"), ("node_cache_bytes", "f8"), ("node_cache_resident", "f8"),
                         ("node_cache_resident_fraction", "f8"), ("node_cache_dirty_probed", "f8"),
-                        ("node_cache_dirty", "f8"), ("node_cache_dirty_fraction", "f8")]
+                        ("node_cache_dirty", "f8"), ("node_cache_dirty_fraction", "f8"), ("node_train_au", "f8")]
 STREAMS_COLUMNS = _KEY + [("rep", "i8"), ("stream", "i8"), ("rank", "i8"), ("thread", "i8"), ("node", "i8"),
                           ("host", "O"), ("open_start", "f8"), ("open_end", "f8"), ("xfer_end", "f8"),
                           ("close_end", "f8"), ("stonewall_end", "f8"), ("verify_seconds", "f8"), ("bytes", "i8"),
@@ -273,6 +275,7 @@ def _summary(run: Run, cols: Columns) -> None:
         d.update(_cache(pg, R_, ""))
         d.update(_shares(pg, R_))
         d.update(_paced(pg, R_))
+        d.update(_train(pg, R_))
         cols.add(R_, **d)
 
 
@@ -311,6 +314,19 @@ def _paced(pg: Any, reps: int) -> Dict[str, Any]:
         ls = pg["latency_summary"][()][:reps, kinds.index("response")]
         for f in ("p50_ns", "p99_ns", "p999_ns"):
             d["response_" + f] = _nan_where(ls[f], ls["count"] == 0)
+    return d
+
+
+def _train(pg: Any, reps: int) -> Dict[str, Any]:
+    """Client CPU seconds per GiB (every phase of a file that has them), and a
+    train phase's accelerator utilisation, its lowest accelerator's, whether it
+    passed the gate and samples/s (NaN in other phases)."""
+    d: Dict[str, Any] = {}
+    for k in ("cpu_seconds_per_gib", "train_au", "train_au_min", "train_samples_per_s"):
+        if k in pg:
+            d[k] = pg[k][()][:reps].astype(float)
+    if "train_au_pass" in pg:
+        d["train_au_pass"] = (pg["train_au_pass"][()][:reps] != 0).astype(float)
     return d
 
 
@@ -363,6 +379,8 @@ def _nodes(run: Run, cols: Columns) -> None:
             d["node_bandwidth_mib"] = np.asarray(d["node_bandwidth"], dtype=float) / MIB
         if "node_straggler" in pg:
             d["node_straggler"] = (pg["node_straggler"][()][:R_] != 0).astype(float)
+        if "node_train_au" in pg:
+            d["node_train_au"] = pg["node_train_au"][()][:R_].astype(float)
         if "times" in pg:
             t = pg["times"][()][:R_]
             _, _, snode, _ = run.stream_nodes(t.shape[1])

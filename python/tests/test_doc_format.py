@@ -18,7 +18,11 @@ CONDITIONAL = {"find_matched", "find_criteria", "rate_min", "rate_max", "rate_me
                # --ceilings' shares: a data phase of a run made with it (tests/mpi/test_ceilings.sh)
                "memory_ceiling_percent", "network_ceiling_percent", "binding_ceiling",
                # --rate's figures: a run paced by it (tests/mpi/test_rate.sh)
-               "offered_rate", "offered_bandwidth", "scheduled_rate", "rate_short", "submit_lag_mean", "submit_lag_max"}
+               "offered_rate", "offered_bandwidth", "scheduled_rate", "rate_short", "submit_lag_mean", "submit_lag_max",
+               # a phase that feeds emulated accelerators (train; tests/mpi/test_train.sh)
+               "train_au", "train_au_min", "train_au_pass", "train_samples", "train_samples_per_s", "train_compute",
+               "train_stall", "train_stall_max", "train_stall_1ms", "train_stall_10ms", "train_stall_100ms",
+               "train_stall_more", "node_train_au"}
 
 
 def _table_after(text, heading):

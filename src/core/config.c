@@ -46,6 +46,9 @@ void pfs_config_defaults(struct pfs_config *cfg)
     cfg->reorder_seed = -1;
     cfg->md_branch = 1;
     cfg->ckpt_zero = -1;
+    cfg->train_compute = -1;
+    cfg->accelerators = 1;
+    cfg->prefetch = 2;
     cfg->stall_warn = 10;
     cfg->interval = 1;
     snprintf(cfg->results, sizeof(cfg->results), "pfsbench-results.h5");

@@ -192,7 +192,7 @@ static void json_phases(FILE *out)
                  {"sets_count", PFS_PHF_SETS_COUNT}, {"dirs", PFS_PHF_DIRS},
                  {"wears_out", PFS_PHF_WEARS_OUT}, {"rmw", PFS_PHF_RMW},         {"fsync_every", PFS_PHF_SYNCS},
                  {"sized", PFS_PHF_SIZED},         {"walks", PFS_PHF_WALKS},         {"matches", PFS_PHF_MATCHES},
-                 {"own_files", PFS_PHF_OWN_FILES}};
+                 {"own_files", PFS_PHF_OWN_FILES}, {"accelerators", PFS_PHF_ACCEL}};
     fputs("  \"phases\": [\n", out);
     for (int i = 0; pfs_phase_desc(i); i++) {
         const struct pfs_phase_ops *d = pfs_phase_desc(i);

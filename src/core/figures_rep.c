@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "pfs/sched.h"
+#include "pfs/train.h"
 
 /* Carves r's arrays out of one block at base, in the order of their
  * alignment; base NULL only measures. Returns the bytes needed. */
@@ -34,6 +35,7 @@ static size_t layout(struct pfs_rep_figs *r, char *base, size_t K, size_t N, siz
     TAKE(r->ts_edge, edges);
     TAKE(r->ex, nex);
     TAKE(r->node_straggler, K);
+    TAKE(r->node_train_au, K);
 #undef TAKE
     return off;
 }
@@ -139,6 +141,42 @@ static void streams(struct pfs_rep_figs *r, const struct pfs_times *t, int ns)
     r->stream_bw_mean = ns > 0 ? r->stream_bw_sum / ns : 0;
     if (r->s.seconds > 0 && ns > 0)
         r->cpu.percent = (r->cpu.user_s + r->cpu.sys_s) / (r->s.seconds * ns) * 100.0;
+}
+
+/* A phase that feeds emulated accelerators: the AU of the job, of each
+ * node and of the lowest accelerator, samples, stalls, the gate. */
+static void train(struct pfs_rep_figs *r, const struct pfs_run_data *d, int p, const struct pfs_times *t, int ns)
+{
+    const double gib = (double)r->s.bytes / (1024.0 * 1024.0 * 1024.0);
+    r->cpu_per_gib = gib > 0 ? (r->cpu.user_s + r->cpu.sys_s) / gib : 0;
+    if (!pfs_phase_has(d->cfg->phases[p], PFS_PHF_ACCEL))
+        return;
+    const int K = d->nnodes;
+    const int *node = pfs_run_stream_nodes(d);
+    r->train_fed = 1;
+    double *busy = calloc((size_t)(K > 0 ? K : 1), 2 * sizeof(double));
+    r->train_au_min = ns > 0 ? 100 : 0;
+    for (int i = 0; i < ns; i++) {
+        r->train_compute_s += t[i].train_compute_s;
+        r->train_stall_s += t[i].train_stall_s;
+        r->train_samples += t[i].train_samples;
+        r->train_stall_1ms += t[i].train_stall_1ms;
+        r->train_stall_10ms += t[i].train_stall_10ms;
+        r->train_stall_100ms += t[i].train_stall_100ms;
+        r->train_stall_more += t[i].train_stall_more;
+        r->train_stall_max_s = fmax(r->train_stall_max_s, t[i].train_stall_max_s);
+        r->train_au_min = fmin(r->train_au_min, t[i].train_au_min);
+        if (busy && node && node[i] >= 0 && node[i] < K) {
+            busy[2 * node[i]] += t[i].train_compute_s;
+            busy[2 * node[i] + 1] += t[i].train_stall_s;
+        }
+    }
+    for (int n = 0; busy && n < K; n++)
+        r->node_train_au[n] = pfs_train_au(busy[2 * n], busy[2 * n + 1]);
+    free(busy);
+    r->train_au = pfs_train_au(r->train_compute_s, r->train_stall_s);
+    r->train_samples_s = r->s.seconds > 0 ? (double)r->train_samples / r->s.seconds : 0;
+    r->train_pass = r->train_au >= d->cfg->au_gate;
 }
 
 /* open_s, xfer_s and close_s: each part from its earliest start to its
@@ -274,6 +312,7 @@ int pfs_figs_rep_compute(struct pfs_rep_figs *r, const struct pfs_figures *f, co
     pfs_node_spans(t, pfs_run_stream_nodes(d), ns, d->nnodes, sp);
     nodes(r, d, meta, t, sp);
     streams(r, t, ns);
+    train(r, d, p, t, ns);
     parts(r, t, ns);
     latency(r, l, d->nnodes);
     cache(r, d, t);

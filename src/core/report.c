@@ -235,6 +235,23 @@ void pfs_report_placement(FILE *out, const struct pfs_run_data *d)
 
 /* ---- a repetition's row ---- */
 
+/* A train phase's lines: the accelerators' utilisation against the gate,
+ * the lowest node's and accelerator's, samples/s, the stall distribution. */
+static void train_lines(FILE *out, const struct pfs_run_data *d, const struct pfs_rep_figs *r)
+{
+    int low = 0;
+    for (int n = 1; n < d->nnodes; n++)
+        low = r->node_train_au[n] < r->node_train_au[low] ? n : low;
+    fprintf(out, "%-10s %4s AU %.2f%%: %s the %g%% gate (lowest node %d %.2f%%, lowest accelerator %.2f%%); "
+            "%.1f samples/s\n", "", "", r->train_au, r->train_pass ? "passes" : "FAILS", d->cfg->au_gate, low,
+            d->nnodes > 0 ? r->node_train_au[low] : r->train_au, r->train_au_min, r->train_samples_s);
+    fprintf(out, "%-10s %4s stalls: %llu batches < 1 ms, %llu 1-10 ms, %llu 10-100 ms, %llu >= 100 ms; longest "
+            "%.4f s; compute %.3f s, stalled %.3f s over the accelerators\n", "", "",
+            (unsigned long long)r->train_stall_1ms, (unsigned long long)r->train_stall_10ms,
+            (unsigned long long)r->train_stall_100ms, (unsigned long long)r->train_stall_more, r->train_stall_max_s,
+            r->train_compute_s, r->train_stall_s);
+}
+
 void pfs_report_row(FILE *out, const struct pfs_run_data *d, int phase, int rep)
 {
     const struct pfs_config *c = d->cfg;
@@ -268,6 +285,10 @@ void pfs_report_row(FILE *out, const struct pfs_run_data *d, int phase, int rep)
     if (pfs_phase_has(c->phases[phase], PFS_PHF_OWN_FILES) && s->seconds > 0)
         fprintf(out, "%-10s %4s slowest rank %d: %.4f s (%.0f%% of the phase's first open to last close)\n", "", "",
                 r->slow_stream, r->slow_stream_s, 100.0 * r->slow_stream_s / s->seconds);
+    if (pfs_phase_has(c->phases[phase], PFS_PHF_OWN_FILES))
+        fprintf(out, "%-10s %4s client CPU %.3f s per GiB (user + system, every stream)\n", "", "", r->cpu_per_gib);
+    if (r->train_fed)
+        train_lines(out, d, r);
     if (s->sw_rate > 0 && meta)
         fprintf(out, "%-10s %4s %14.1f %10s  (up to the stonewall: %llu files)\n", "", "", s->sw_rate, mu,
                 (unsigned long long)s->sw_ops);

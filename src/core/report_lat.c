@@ -243,7 +243,7 @@ int pfs_report_short_phase(const struct pfs_run_data *d, int phase, int rep, cha
                               PFS_SKEW_NODE_FRAC, k->node_min / scale, k->node_min / scale, k->node_max / scale, unit);
     if (n < len)
         snprintf(buf + n, len - n, ": the figure measures the skew more than the file system; give each stream more "
-                 "work%s", meta ? " (-n)" : pfs_phase_has(kind, PFS_PHF_OWN_FILES) ? " (a larger --ckpt)"
+                 "work%s", meta ? " (-n)" : pfs_phase_has(kind, PFS_PHF_OWN_FILES) ? " (a larger --ckpt or --train)"
                                                                                   : " (-b, or --runtime)");
     return 1;
 }

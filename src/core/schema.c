@@ -90,6 +90,20 @@ static const struct pfs_sch_field times_fields[] = {
     MEMBER(struct pfs_times, due_last_ns, "due_last", U64, "ns",
            "`--rate`: the intended start of its last transfer, from the phase's start: the schedule's, the same "
            "on every run of the same seed (`--arrivals poisson` too)"),
+    MEMBER(struct pfs_times, train_compute_s, "train_compute", F64, "s",
+           "`train`: seconds the rank's emulated accelerators computed, summed over them (0 in other phases)"),
+    MEMBER(struct pfs_times, train_stall_s, "train_stall", F64, "s",
+           "`train`: seconds they waited for a batch to be read (stalled on data), summed over them"),
+    MEMBER(struct pfs_times, train_au_min, "train_au_min", F64, "percent",
+           "`train`: the lowest AU (compute / (compute + stall)) of the rank's accelerators"),
+    MEMBER(struct pfs_times, train_samples, "train_samples", U64, "", "`train`: samples handed to them"),
+    MEMBER(struct pfs_times, train_batches, "train_batches", U64, "", "`train`: batches handed to them"),
+    MEMBER(struct pfs_times, train_stall_1ms, "train_stall_1ms", U64, "",
+           "`train`: batches whose accelerator stalled under 1 ms for them (none: the data was there)"),
+    MEMBER(struct pfs_times, train_stall_10ms, "train_stall_10ms", U64, "", "`train`: batches stalled 1-10 ms"),
+    MEMBER(struct pfs_times, train_stall_100ms, "train_stall_100ms", U64, "", "`train`: batches stalled 10-100 ms"),
+    MEMBER(struct pfs_times, train_stall_more, "train_stall_more", U64, "", "`train`: batches stalled 100 ms or more"),
+    MEMBER(struct pfs_times, train_stall_max_s, "train_stall_max", F64, "s", "`train`: the longest stall"),
 };
 
 #define TIMES_UNITS                                                                                                \
@@ -99,8 +113,9 @@ static const struct pfs_sch_field times_fields[] = {
     "cpu_sys: CPU s of the stream's thread; cache_bytes: bytes of the file it read (before the phase) or wrote "    \
     "(after it) probed in the page cache, cache_resident: of them resident before a read, cache_dirty: dirty or "   \
     "under write-back after a write; cache_method, dirty_method: 0 not probed, 1 cachestat, 2 mincore, 3 "          \
-    "unknown, 4 bypassed (--direct); submit_lag_sum, submit_lag_max, due_first, due_last: ns (--rate); one column per "      \
-    "stream (rank x threads + thread)"
+    "unknown, 4 bypassed (--direct); submit_lag_sum, submit_lag_max, due_first, due_last: ns (--rate); "    \
+    "train_compute, train_stall, train_stall_max: s, train_au_min: percent, train_samples, train_batches, " \
+    "train_stall_*: count (train only, else 0); one column per stream (rank x threads + thread)"
 
 /* ---- placement: one row per rank ---- */
 
@@ -328,6 +343,24 @@ static const struct pfs_sch_field phase_fields[] = {
         "with `--rate`: how late transfers were submitted after their intended start, the mean over all"),
     REP(lag_max_ns, "submit_lag_max", F64, "ns", NULL, PFS_SCH_RATE,
         "with `--rate`: the same, the largest"),
+    REP(cpu_per_gib, "cpu_seconds_per_gib", F64, "s/GiB", NULL, ALWAYS,
+        "client CPU seconds (every stream's user + system) per GiB the phase moved; 0 when it moved none"),
+    REP(train_au, "train_au", F64, "percent", NULL, PFS_SCH_TRAIN,
+        "accelerator utilisation of the job: compute / (compute + stall on data) over every emulated accelerator"),
+    REP(train_au_min, "train_au_min", F64, "percent", NULL, PFS_SCH_TRAIN, "the lowest accelerator's AU"),
+    REP(train_pass, "train_au_pass", I32, "", "1: train_au >= --au-gate, 0: below", PFS_SCH_TRAIN,
+        "the job's AU against the gate (`au_gate` of the run's attributes)"),
+    REP(train_samples, "train_samples", U64, "", NULL, PFS_SCH_TRAIN, "samples handed to the accelerators"),
+    REP(train_samples_s, "train_samples_per_s", F64, "samples/s", NULL, PFS_SCH_TRAIN,
+        "train_samples over the phase's seconds"),
+    REP(train_compute_s, "train_compute", F64, "s", NULL, PFS_SCH_TRAIN, "compute seconds, summed over the accelerators"),
+    REP(train_stall_s, "train_stall", F64, "s", NULL, PFS_SCH_TRAIN, "stall seconds, summed over the accelerators"),
+    REP(train_stall_max_s, "train_stall_max", F64, "s", NULL, PFS_SCH_TRAIN, "the longest stall of any accelerator"),
+    REP(train_stall_1ms, "train_stall_1ms", U64, "", NULL, PFS_SCH_TRAIN,
+        "the stall distribution: batches stalled under 1 ms"),
+    REP(train_stall_10ms, "train_stall_10ms", U64, "", NULL, PFS_SCH_TRAIN, "batches stalled 1-10 ms"),
+    REP(train_stall_100ms, "train_stall_100ms", U64, "", NULL, PFS_SCH_TRAIN, "batches stalled 10-100 ms"),
+    REP(train_stall_more, "train_stall_more", U64, "", NULL, PFS_SCH_TRAIN, "batches stalled 100 ms or more"),
 };
 
 /* ---- a phase group's latency, CPU and time series ---- */
@@ -374,6 +407,8 @@ static const struct pfs_sch_field latency_fields[] = {
            "operation"),
     NODE(node_cpu_user, double, 0, "cpu_user", F64, "s", "s: user CPU of the node's streams' threads", ALWAYS,
          CPU_MEAN),
+    NODE(node_train_au, double, 0, "node_train_au", F64, "percent", NULL, PFS_SCH_TRAIN,
+         "the AU of the node's accelerators: their compute / (compute + stall)"),
     NODE(node_cpu_sys, double, 0, "cpu_sys", F64, "s", "s: system CPU of the node's streams' threads", ALWAYS,
          CPU_MEAN),
     OWN("timeseries/ts_bucket_lo", "[TB]", U64, "ns",
@@ -486,6 +521,16 @@ static const struct pfs_sch_field report_fields[] = {
            "up to the stonewall (-D); absent in a phase it does not stop"),
     COLUMN(s.sw_rate, "stonewall_rate", F64, "ops/s", "stonewall_ops_per_s", NULL, PFS_SCH_STONEWALL, "%.9g",
            "operations (files/s in create) up to the stonewall; absent in a phase it does not stop"),
+    COLUMN(cpu_per_gib, "cpu_seconds_per_gib", F64, "s/GiB", "cpu_seconds_per_gib", NULL, PFS_SCH_PLAIN, "%.6g",
+           "client CPU seconds (user + system, every stream) per GiB moved"),
+    COLUMN(train_au, "train_au", F64, "percent", "train_au", NULL, PFS_SCH_TRAINS, "%.6g",
+           "`train`: the job's accelerator utilisation; absent in other phases"),
+    COLUMN(train_au_min, "train_au_min", F64, "percent", "train_au_min", NULL, PFS_SCH_TRAINS, "%.6g",
+           "`train`: the lowest accelerator's AU; absent in other phases"),
+    COLUMN(train_samples_s, "train_samples_per_s", F64, "samples/s", "train_samples_per_s", NULL, PFS_SCH_TRAINS,
+           "%.9g", "`train`: samples per second; absent in other phases"),
+    COLUMN(train_stall_max_s, "train_stall_max", F64, "s", "train_stall_max_seconds", NULL, PFS_SCH_TRAINS, "%.9g",
+           "`train`: the longest stall; absent in other phases"),
 };
 
 #define TABLE(nm, k, wh, S, u, f) {nm, k, wh, #S, sizeof(S), u, f, NELEM(f)}
@@ -550,7 +595,7 @@ const char *pfs_sch_from_name(enum pfs_sch_from f)
 
 const char *pfs_sch_when_name(enum pfs_sch_when w)
 {
-    static const char *const n[] = {"always", "metadata", "find", "resident", "dirty", "latency", "ceilings", "rate"};
+    static const char *const n[] = {"always", "metadata", "find", "resident", "dirty", "latency", "ceilings", "rate", "train"};
     return (unsigned)w < NELEM(n) ? n[w] : "?";
 }
 

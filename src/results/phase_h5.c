@@ -25,6 +25,7 @@ static int applies(enum pfs_sch_when w, const struct pfs_run_data *d, int p)
     case PFS_SCH_LATENCY: return pf->any_lat;
     case PFS_SCH_CEILING: return d->ceil && !pf->meta;
     case PFS_SCH_RATE: return d->cfg->rate[0] && !pf->meta;
+    case PFS_SCH_TRAIN: return pfs_phase_has(d->cfg->phases[p], PFS_PHF_ACCEL);
     }
     return 0;
 }

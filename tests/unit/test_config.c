@@ -499,7 +499,17 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "arrivals=fixed\n"
      "random_dist=\n"
      "buffer_compress=0\n"
-     "dedupe=0\n"},
+     "dedupe=0\n"
+     "train=\n"
+     "train_files=0\n"
+     "train_records=0\n"
+     "train_sample=0\n"
+     "train_batch=0\n"
+     "train_compute=-1\n"
+     "train_epochs=0\n"
+     "accelerators=1\n"
+     "prefetch=2\n"
+     "au_gate=0\n"},
     {2, "-d|/tmp|--shared|--layout|strided|-a|mpiio|--collective|--hint|striping_factor=4|--hint|romio_cb_write=enable|--label|hello world|--straggler|0.5",
      "dir=/tmp\n"
      "mode=shared\n"
@@ -567,7 +577,17 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "arrivals=fixed\n"
      "random_dist=\n"
      "buffer_compress=0\n"
-     "dedupe=0\n"},
+     "dedupe=0\n"
+     "train=\n"
+     "train_files=0\n"
+     "train_records=0\n"
+     "train_sample=0\n"
+     "train_batch=0\n"
+     "train_compute=-1\n"
+     "train_epochs=0\n"
+     "accelerators=1\n"
+     "prefetch=2\n"
+     "au_gate=0\n"},
     {3, "-d|/tmp|--total|3m|-t|1k|--no-results|--timeout|30|--stall-warn|0.5|-i|auto|--ci|2.5|--max-reps|50|--warmup|3",
      "dir=/tmp\n"
      "mode=file-per-process\n"
@@ -635,7 +655,17 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "arrivals=fixed\n"
      "random_dist=\n"
      "buffer_compress=0\n"
-     "dedupe=0\n"},
+     "dedupe=0\n"
+     "train=\n"
+     "train_files=0\n"
+     "train_records=0\n"
+     "train_sample=0\n"
+     "train_batch=0\n"
+     "train_compute=-1\n"
+     "train_epochs=0\n"
+     "accelerators=1\n"
+     "prefetch=2\n"
+     "au_gate=0\n"},
     {2, "-d|/tmp|--threads|4|-n|10|--file-size|4k|--dirs|per-rank|--order|random|-p|create,stat,read-files,delete|-o|/tmp/r.h5",
      "dir=/tmp\n"
      "mode=file-per-process\n"
@@ -703,7 +733,17 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "arrivals=fixed\n"
      "random_dist=\n"
      "buffer_compress=0\n"
-     "dedupe=0\n"},
+     "dedupe=0\n"
+     "train=\n"
+     "train_files=0\n"
+     "train_records=0\n"
+     "train_sample=0\n"
+     "train_batch=0\n"
+     "train_compute=-1\n"
+     "train_epochs=0\n"
+     "accelerators=1\n"
+     "prefetch=2\n"
+     "au_gate=0\n"},
     {1, "-d|/tmp|-F|--shared|-F|--include-close|--file-size|0|--timeout|0.001|-D|1e9",
      "dir=/tmp\n"
      "mode=file-per-process\n"
@@ -771,7 +811,17 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "arrivals=fixed\n"
      "random_dist=\n"
      "buffer_compress=0\n"
-     "dedupe=0\n"},
+     "dedupe=0\n"
+     "train=\n"
+     "train_files=0\n"
+     "train_records=0\n"
+     "train_sample=0\n"
+     "train_batch=0\n"
+     "train_compute=-1\n"
+     "train_epochs=0\n"
+     "accelerators=1\n"
+     "prefetch=2\n"
+     "au_gate=0\n"},
     {1, "-d|/tmp|-a|hdf5|--hdf5-chunk|1m|--hdf5-align|4k|--hdf5-mdc-size|2m|--hdf5-coll-metadata",
      "dir=/tmp\n"
      "mode=file-per-process\n"
@@ -839,7 +889,17 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "arrivals=fixed\n"
      "random_dist=\n"
      "buffer_compress=0\n"
-     "dedupe=0\n"},
+     "dedupe=0\n"
+     "train=\n"
+     "train_files=0\n"
+     "train_records=0\n"
+     "train_sample=0\n"
+     "train_batch=0\n"
+     "train_compute=-1\n"
+     "train_epochs=0\n"
+     "accelerators=1\n"
+     "prefetch=2\n"
+     "au_gate=0\n"},
 };
 
 /* -i auto: the word stored as 0, described and typed as "auto"; the slots
@@ -999,13 +1059,13 @@ static void test_phase_registry(void **state)
     char buf[512];
     pfs_phase_names(buf, sizeof(buf), ",", PFS_PHASE_ANY, 0, 0);
     assert_string_equal(buf, "write,rewrite,read,reread,create,stat,read-files,find,delete,mkdir,stat-dirs,rmdir,seeks,ckpt-save,"
-                             "ckpt-restore");
+                             "ckpt-restore,train-gen,train");
     pfs_phase_names(buf, sizeof(buf), ", ", PFS_PHASE_META, 0, PFS_PHF_DIRS);
     assert_string_equal(buf, "create, stat, read-files, find, delete");
     pfs_phase_names(buf, sizeof(buf), ", ", PFS_PHASE_ANY, PFS_PHF_OTHERS, 0);
     assert_string_equal(buf, "read, reread, stat, read-files");
     assert_int_equal(pfs_phase_names(buf, 4, ",", PFS_PHASE_DATA, 0, 0),
-                     strlen("write,rewrite,read,reread,seeks,ckpt-save,ckpt-restore"));
+                     strlen("write,rewrite,read,reread,seeks,ckpt-save,ckpt-restore,train-gen,train"));
     assert_string_equal(buf, "wri");
     int def[PFS_MAX_PHASES];
     assert_int_equal(pfs_phase_defaults(def), 2);
@@ -1065,6 +1125,7 @@ static void test_phase_table(void **state)
         {PFS_PH_SEEKS, "seeks", 1, 1, 0, 0, 0},
         /* Data phases on files of their own: not reads or writes of the data files. */
         {PFS_PH_CKPT_SAVE, "ckpt-save", 0, 0, 0, 0, 0}, {PFS_PH_CKPT_RESTORE, "ckpt-restore", 0, 0, 0, 0, 0},
+        {PFS_PH_TRAIN_GEN, "train-gen", 0, 0, 0, 0, 0}, {PFS_PH_TRAIN, "train", 0, 0, 0, 0, 0},
     };
     assert_int_equal(sizeof(want) / sizeof(want[0]), PFS_PH_KINDS);
     for (size_t i = 0; i < PFS_PH_KINDS; i++) {
@@ -1079,7 +1140,9 @@ static void test_phase_table(void **state)
         assert_int_equal(pfs_phase_has(k, PFS_PHF_OTHERS), want[i].others);
         assert_int_equal(pfs_phase_has(k, PFS_PHF_CREATES), want[i].creates);
         const int own = pfs_phase_has(k, PFS_PHF_OWN_FILES); /* the checkpoint's: run to their end */
-        assert_int_equal(own, k == PFS_PH_CKPT_SAVE || k == PFS_PH_CKPT_RESTORE);
+        assert_int_equal(own, k == PFS_PH_CKPT_SAVE || k == PFS_PH_CKPT_RESTORE || k == PFS_PH_TRAIN_GEN ||
+                                  k == PFS_PH_TRAIN);
+        assert_int_equal(pfs_phase_has(k, PFS_PHF_ACCEL), k == PFS_PH_TRAIN);
         assert_int_equal(pfs_phase_has(k, PFS_PHF_STONEWALL), (!want[i].meta && !own) || k == PFS_PH_CREATE);
         assert_int_equal(pfs_phase_has(k, PFS_PHF_SETS_COUNT), k == PFS_PH_WRITE || k == PFS_PH_CREATE);
         /* Under -D every stonewalled phase wears out but seeks (no content depends on their count). */
@@ -1107,7 +1170,7 @@ static void test_phase_table(void **state)
     assert_int_equal(parse(&cfg, err, "-d|/tmp|-p|write,bogus"), PFS_PARSE_ERROR);
     assert_string_equal(err, "--phases: unknown phase 'bogus'; use a comma list of "
                              "write,rewrite,read,reread,create,stat,read-files,find,delete,mkdir,stat-dirs,rmdir,seeks,ckpt-save,"
-                             "ckpt-restore");
+                             "ckpt-restore,train-gen,train");
     /* find needs create before it, like stat. */
     assert_int_equal(parse(&cfg, err, "-d|/tmp|-p|create,find,delete"), PFS_PARSE_RUN);
     assert_int_equal(parse(&cfg, err, "-d|/tmp|-p|find,create"), PFS_PARSE_ERROR);
@@ -1337,7 +1400,7 @@ static void test_list_json(void **state)
         if (!strstr(json, want))
             fail_msg("no option has %s", want);
     }
-    assert_int_equal(keys, 67);
+    assert_int_equal(keys, 77);
     for (int k = 0; k < PFS_PH_KINDS; k++) {
         snprintf(want, sizeof(want), "{\"name\": \"%s\", \"kind\": \"%s\"", pfs_phase_name(k),
                  pfs_phase_is_meta(k) ? "metadata" : "data");

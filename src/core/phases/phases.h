@@ -19,4 +19,17 @@ void pfs_phase_env_fail(struct pfs_phase_env *e, const char *op, const char *pat
  * says so in e->dropped. */
 void pfs_phase_drop_caches(struct pfs_phase_env *e);
 
+/* train.c, for train_feed.c (the training reads, pfs/train.h): the data
+ * set and training cfg resolves to (0, or -1 with err set); the name of
+ * data-set file f beside s's data file (DIR/pfsbench.ID.train.<f>). */
+struct pfs_train;
+struct pfs_stream;
+int pfs_train_of(const struct pfs_config *cfg, struct pfs_train *t, char *err, size_t len);
+void pfs_train_name(const struct pfs_stream *s, uint64_t f, char *out, size_t len);
+
+/* train_feed.c: the train phase's timed run on one stream, and its work
+ * (reads of -t or less over the epochs). */
+void pfs_train_feed(const struct pfs_phase_ctx *p, struct pfs_stream *s);
+uint64_t pfs_train_feed_work(const struct pfs_phase_ctx *p, int stream);
+
 #endif
