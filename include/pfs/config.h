@@ -127,6 +127,7 @@ struct pfs_config {
     int train_epochs;       /* E; 0: the preset's */
     int accelerators;       /* emulated accelerators per rank (default 1) */
     int prefetch;           /* batches read ahead of the accelerators (default 2) */
+    int find_max_acc;       /* --find-max-accelerators: train searches the most per rank that keep the gate */
     double au_gate;         /* the AU gate, percent; 0: the preset's */
     /* What the parser and resolve warn of (an option that does nothing in
      * the chosen phases, a transfer under 512 bytes, hours of transfers):

@@ -127,6 +127,8 @@ struct pfs_times {
     uint64_t train_samples, train_batches;
     uint64_t train_stall_1ms, train_stall_10ms, train_stall_100ms, train_stall_more;
     double train_stall_max_s;
+    uint64_t train_accelerators; /* the rank's accelerators in the run recorded (after a search: the count found) */
+    uint64_t train_trials;       /* --find-max-accelerators: the trials before it; 0 without */
 };
 
 struct pfs_phase_stat {

@@ -128,6 +128,10 @@ struct pfs_rep_figs {
     uint64_t train_samples, train_stall_1ms, train_stall_10ms, train_stall_100ms, train_stall_more;
     int train_pass;
     int train_fed;                /* 1: the phase feeds emulated accelerators (the train_* figures apply) */
+    /* The accelerators a rank ran (the most of any rank), the most on one
+     * node (its ranks' summed) and, after --find-max-accelerators, the
+     * trials of the search (0 without). */
+    uint64_t train_accelerators, train_acc_node, train_trials;
     double *node_train_au;
     /* Client CPU seconds (every stream's user + system) per GiB moved;
      * 0 when no bytes moved. */

@@ -121,6 +121,10 @@ struct pfs_phase_ctx {
     /* Collective MPI-IO: called once after open, returns 1 when any rank
      * failed to open. */
     int (*agree_open)(void *arg, int local_bad);
+    /* Sums n doubles over every rank in place (one stream per rank, on the
+     * main thread): the train phase's --find-max-accelerators judges each
+     * trial by the job's AU. NULL: not provided (every rank alone). */
+    void (*sum)(void *arg, double *v, int n);
     /* Live progress: called every 16 transfers (or files) when set; it reads
      * the bytes and counts of the rank's streams and must be cheap. */
     void (*progress)(void *arg, struct pfs_stream *s);

@@ -22,7 +22,8 @@ CONDITIONAL = {"find_matched", "find_criteria", "rate_min", "rate_max", "rate_me
                # a phase that feeds emulated accelerators (train; tests/mpi/test_train.sh)
                "train_au", "train_au_min", "train_au_pass", "train_samples", "train_samples_per_s", "train_compute",
                "train_stall", "train_stall_max", "train_stall_1ms", "train_stall_10ms", "train_stall_100ms",
-               "train_stall_more", "node_train_au"}
+               "train_stall_more", "node_train_au", "train_accelerators", "train_accelerators_per_node",
+               "train_trials"}
 
 
 def _table_after(text, heading):

@@ -30,8 +30,8 @@ static void usage_line(FILE *out, const struct pfs_opt *o)
     else if (o->type == T_PHASES) /* the phase registry's, in its order */
         fprintf(out, "  %-26s %s; %s is a comma list of %s\n", left, o->help, o->arg,
                 (pfs_phase_names(all, sizeof(all), ",", PFS_PHASE_ANY, 0, 0), all));
-    else
-        fprintf(out, "  %-26s %s\n", left, o->help);
+    else /* a name as long as the column still gets two spaces before its help */
+        fprintf(out, "  %-26s%s%s\n", left, strlen(left) >= 26 ? "  " : " ", o->help);
 }
 
 /* A section per backend: its line (what it is) and its own options. */

@@ -90,6 +90,7 @@ const struct pfs_opt pfs_opt_table[] = {
     {"accelerators", 0, T_INT, OFF(accelerators), 1, 64, NULL, "N", "train: emulated accelerators per rank, each its own batches (default 1)", DESC("accelerators", 82, NULL)},
     {"prefetch", 0, T_INT, OFF(prefetch), 1, 4096, NULL, "P", "train: batches read ahead of the accelerators (default 2)", DESC("prefetch", 83, NULL)},
     {"au-gate", 0, T_DOUBLE, OFF(au_gate), 0.001, 100, NULL, "PCT", "train: the accelerator-utilisation gate a run passes or fails (default: the preset's, MLPerf's 90 or 70)", DESC("au_gate", 84, "percent")},
+    {"find-max-accelerators", 0, T_FLAG, OFF(find_max_acc), 0, 0, "1", NULL, "train: search the most accelerators per rank that keep the AU gate (trials of the whole training, 1, 2, 4, ... then halving the gap), then run at that count", .key = NULL},
     {"format", 0, T_CHOICE, OFF(format), 0, 0, "text|json|csv|ior|mdtest", "F", "the report on stdout (default text; ior and mdtest: those tools' summaries, at the end); messages go to stderr", .key = NULL},
     {"units", 0, T_CHOICE, OFF(units), 0, 0, "MiB|KB|MB|GB", "U", "bandwidth unit: MiB/s (default), KB/s (1024 B/s, the seeds'), MB/s or GB/s (decimal)", .key = NULL},
     {"progress", 0, T_FLAG, OFF(progress), 0, 0, "1", NULL, "show the live progress line even when stdout is not a terminal", .key = NULL},

@@ -154,7 +154,7 @@ static void train(struct pfs_rep_figs *r, const struct pfs_run_data *d, int p, c
     const int K = d->nnodes;
     const int *node = pfs_run_stream_nodes(d);
     r->train_fed = 1;
-    double *busy = calloc((size_t)(K > 0 ? K : 1), 2 * sizeof(double));
+    double *busy = calloc((size_t)(K > 0 ? K : 1), 3 * sizeof(double));
     r->train_au_min = ns > 0 ? 100 : 0;
     for (int i = 0; i < ns; i++) {
         r->train_compute_s += t[i].train_compute_s;
@@ -166,13 +166,20 @@ static void train(struct pfs_rep_figs *r, const struct pfs_run_data *d, int p, c
         r->train_stall_more += t[i].train_stall_more;
         r->train_stall_max_s = fmax(r->train_stall_max_s, t[i].train_stall_max_s);
         r->train_au_min = fmin(r->train_au_min, t[i].train_au_min);
+        r->train_accelerators = t[i].train_accelerators > r->train_accelerators ? t[i].train_accelerators
+                                                                                : r->train_accelerators;
+        r->train_trials = t[i].train_trials > r->train_trials ? t[i].train_trials : r->train_trials;
         if (busy && node && node[i] >= 0 && node[i] < K) {
-            busy[2 * node[i]] += t[i].train_compute_s;
-            busy[2 * node[i] + 1] += t[i].train_stall_s;
+            busy[3 * node[i]] += t[i].train_compute_s;
+            busy[3 * node[i] + 1] += t[i].train_stall_s;
+            busy[3 * node[i] + 2] += (double)t[i].train_accelerators;
         }
     }
-    for (int n = 0; busy && n < K; n++)
-        r->node_train_au[n] = pfs_train_au(busy[2 * n], busy[2 * n + 1]);
+    for (int n = 0; busy && n < K; n++) {
+        r->node_train_au[n] = pfs_train_au(busy[3 * n], busy[3 * n + 1]);
+        if ((uint64_t)busy[3 * n + 2] > r->train_acc_node)
+            r->train_acc_node = (uint64_t)busy[3 * n + 2];
+    }
     free(busy);
     r->train_au = pfs_train_au(r->train_compute_s, r->train_stall_s);
     r->train_samples_s = r->s.seconds > 0 ? (double)r->train_samples / r->s.seconds : 0;

@@ -250,6 +250,11 @@ static void train_lines(FILE *out, const struct pfs_run_data *d, const struct pf
             (unsigned long long)r->train_stall_1ms, (unsigned long long)r->train_stall_10ms,
             (unsigned long long)r->train_stall_100ms, (unsigned long long)r->train_stall_more, r->train_stall_max_s,
             r->train_compute_s, r->train_stall_s);
+    if (r->train_trials)
+        fprintf(out, "%-10s %4s most accelerators that keep the %g%% gate: %llu a rank, %llu on the fullest node "
+                "(%llu trials); the figures above are of the run at that count\n", "", "", d->cfg->au_gate,
+                (unsigned long long)r->train_accelerators, (unsigned long long)r->train_acc_node,
+                (unsigned long long)r->train_trials);
 }
 
 void pfs_report_row(FILE *out, const struct pfs_run_data *d, int phase, int rep)

@@ -104,6 +104,10 @@ static const struct pfs_sch_field times_fields[] = {
     MEMBER(struct pfs_times, train_stall_100ms, "train_stall_100ms", U64, "", "`train`: batches stalled 10-100 ms"),
     MEMBER(struct pfs_times, train_stall_more, "train_stall_more", U64, "", "`train`: batches stalled 100 ms or more"),
     MEMBER(struct pfs_times, train_stall_max_s, "train_stall_max", F64, "s", "`train`: the longest stall"),
+    MEMBER(struct pfs_times, train_accelerators, "train_accelerators", U64, "",
+           "`train`: the rank's accelerators in the run recorded (with `--find-max-accelerators`, the count found)"),
+    MEMBER(struct pfs_times, train_trials, "train_trials", U64, "",
+           "`train` with `--find-max-accelerators`: the search's trials before that run; 0 without"),
 };
 
 #define TIMES_UNITS                                                                                                \
@@ -115,7 +119,8 @@ static const struct pfs_sch_field times_fields[] = {
     "under write-back after a write; cache_method, dirty_method: 0 not probed, 1 cachestat, 2 mincore, 3 "          \
     "unknown, 4 bypassed (--direct); submit_lag_sum, submit_lag_max, due_first, due_last: ns (--rate); "    \
     "train_compute, train_stall, train_stall_max: s, train_au_min: percent, train_samples, train_batches, " \
-    "train_stall_*: count (train only, else 0); one column per stream (rank x threads + thread)"
+    "train_stall_*, train_accelerators, train_trials: count (train only, else 0); one column per stream (rank x " \
+    "threads + thread)"
 
 /* ---- placement: one row per rank ---- */
 
@@ -361,6 +366,12 @@ static const struct pfs_sch_field phase_fields[] = {
     REP(train_stall_10ms, "train_stall_10ms", U64, "", NULL, PFS_SCH_TRAIN, "batches stalled 1-10 ms"),
     REP(train_stall_100ms, "train_stall_100ms", U64, "", NULL, PFS_SCH_TRAIN, "batches stalled 10-100 ms"),
     REP(train_stall_more, "train_stall_more", U64, "", NULL, PFS_SCH_TRAIN, "batches stalled 100 ms or more"),
+    REP(train_accelerators, "train_accelerators", U64, "", NULL, PFS_SCH_TRAIN,
+        "accelerators a rank ran (the most of any rank); with `--find-max-accelerators` the most that kept the gate"),
+    REP(train_acc_node, "train_accelerators_per_node", U64, "", NULL, PFS_SCH_TRAIN,
+        "the most on one node: its ranks' accelerators summed"),
+    REP(train_trials, "train_trials", U64, "", NULL, PFS_SCH_TRAIN,
+        "`--find-max-accelerators`: the search's trials (0 without)"),
 };
 
 /* ---- a phase group's latency, CPU and time series ---- */

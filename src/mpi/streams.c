@@ -54,6 +54,12 @@ static int hook_agree_xfer(void *arg, int local_bad, int past_deadline)
     return (any[0] ? 1 : 0) | (any[1] ? 2 : 0);
 }
 
+static void hook_sum(void *arg, double *v, int n)
+{
+    struct ctx *c = arg;
+    MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, MPI_SUM, c->comm);
+}
+
 struct worker {
     const struct pfs_phase_ctx *ph;
     struct pfs_stream *s;
@@ -99,6 +105,7 @@ void drv_run_streams(struct ctx *c, int kind)
         .wearout = hook_wearout,
         .agree_xfer = hook_agree_xfer,
         .agree_open = hook_agree_open,
+        .sum = hook_sum,
         .progress = c->prog.on ? drv_hook_progress : NULL,
         .arg = c,
         .iodepth = (unsigned)c->cfg.iodepth,

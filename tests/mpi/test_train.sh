@@ -47,6 +47,19 @@ pycheck "slow: AU = 16 x 40 ms / (16 x 100 ms + 40 ms) = 39.02%, 4 points below 
     model "$T/slow.h5" 16 0.100 0.040 4 1
 check "slow: the kept files are still there" [ "$(ls "$D" | grep -c '^pfsbench\.TK\.train\.')" -eq 32 ]
 
+# --- --find-max-accelerators: reads delayed 2 ms, batch 2 (a batch every
+# 4.2 ms or so), 20 ms compute, gate 75%: N accelerators keep it while
+# 20 / (N x 4.2) >= 0.75, N <= 6 in steady state; 8 epochs (64 batches a
+# rank) so that the first batches' waits weigh little
+RC=0
+timeout 60 mpirun -np 2 --oversubscribe --bind-to none -x LD_PRELOAD="$PRELOAD" -x PFS_DELAY_CALL=pread \
+    -x PFS_DELAY_SECS=0.002 "$PFSBENCH" -d "$D" -t 64k -p train --train tiny --train-batch 2 --train-compute 20 \
+    --train-epochs 8 --au-gate 75 --find-max-accelerators --run-id TK -o "$T/search.h5" >"$T/out" 2>"$T/err" || RC=$?
+check "search: exit 0" [ "$RC" -eq 0 ]
+check "search: the report names the count found" \
+    grep -qE "^ +most accelerators that keep the 75% gate: [0-9]+ a rank, [0-9]+ on the fullest node \([0-9]+ trials\)" "$T/out"
+pycheck "search: the count found is the steady state's, 2 below to 1 above" train search "$T/search.h5" 2 0.020 75 2
+
 # --- a changed byte in a kept file is caught and named
 printf 'X' | dd of="$D/pfsbench.TK.train.5" bs=1 seek=1000 conv=notrunc 2>/dev/null
 run_mpi 2 60 -d "$D" -t 64k -p train --train tiny --train-compute 0 --train-epochs 1 --run-id TK --verify \

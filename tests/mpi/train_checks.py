@@ -2,6 +2,7 @@
 
     train_checks.py fast RESULTS BYTES SAMPLES MIN_AU
     train_checks.py model RESULTS BATCHES LOAD_S COMPUTE_S BELOW ABOVE
+    train_checks.py search RESULTS BATCH COMPUTE_S GATE RANKS
 
 fast: the last phase (train) moved BYTES bytes and handed SAMPLES samples to the
 accelerators; its AU is at least MIN_AU percent and passes the gate; the job's AU, each
@@ -11,7 +12,11 @@ CPU per GiB is the streams' CPU over the GiB moved. model: with storage slowed s
 batch takes LOAD_S to read and an accelerator computes COMPUTE_S on it, one accelerator per
 rank and BATCHES batches per rank, the job's AU is the one pfs_train_au_model computes
 (nb C / (nb L + C), include/pfs/train.h), at most BELOW percentage points below it and
-ABOVE above (overheads only lower it), and fails the gate. Each raises an AssertionError naming what differs.
+ABOVE above (overheads only lower it), and fails the gate. search: after
+--find-max-accelerators, the count found is two below to one above the steady state's
+answer, the largest N with C / (N L) >= GATE, L = BATCH x the reads' mean latency (each batch's read
+time: N accelerators need a batch every C / N); the run recorded at that count keeps the
+gate; per node it is N x RANKS; the trials are those of doubling then halving. Each raises an AssertionError naming what differs.
 """
 import os
 import sys
@@ -83,5 +88,25 @@ def model(path: str, batches: str, load_s: str, compute_s: str, below: str, abov
         assert np.all(t["verify_errors"] == 0)
 
 
+def search(path: str, batch: str, compute_s: str, gate: str, ranks: str) -> None:
+    with h5py.File(path, "r") as f:
+        g = _train(f)
+        t = g["times"][0]
+        n = int(g["train_accelerators"][0])
+        assert all(int(a) == n for a in t["train_accelerators"]), list(t["train_accelerators"])
+        assert int(g["train_accelerators_per_node"][0]) == n * int(ranks)
+        L = int(batch) * float(g["latency_summary"][0, 0]["mean_ns"]) * 1e-9
+        want = int(float(compute_s) / (float(gate) / 100.0 * L))
+        print("found %d a rank, steady state %d (L %.2f ms), AU %.2f%%, %d trials"
+              % (n, want, L * 1e3, float(g["train_au"][0]), int(g["train_trials"][0])))
+        # a trial's first batches wait longer than the steady state's (the
+        # readers start as the accelerators do): the count found may be two
+        # below, never more than one above
+        assert want - 2 <= n <= want + 1, (n, want)
+        assert float(g["train_au"][0]) >= float(gate) and int(g["train_au_pass"][0]) == 1
+        # 1, 2, 4, ... to the first failure, then halving the gap: at most 7 + 6
+        assert 2 <= int(g["train_trials"][0]) <= 13, int(g["train_trials"][0])
+
+
 if __name__ == "__main__":
-    sys.exit(dispatch({"fast": fast, "model": model}, sys.argv))
+    sys.exit(dispatch({"fast": fast, "model": model, "search": search}, sys.argv))

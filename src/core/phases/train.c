@@ -272,12 +272,15 @@ static size_t tr_header(const struct pfs_config *cfg, int nranks, char *buf, siz
 
 static void tr_warn(struct pfs_config *cfg, const unsigned char *given, int listed)
 {
+    if (listed && cfg->find_max_acc && pfs_opt_given(given, "accelerators"))
+        pfs_config_warn(cfg, "--accelerators is replaced by the counts --find-max-accelerators tries");
     if (listed || pfs_config_has_phase(cfg, PFS_PH_TRAIN_GEN) || pfs_config_has_phase(cfg, PFS_PH_TRAIN))
         return;
     if (cfg->train[0])
         pfs_config_warn(cfg, "--train does nothing without train-gen or train in -p");
     static const char *const opts[] = {"train-files", "train-records", "train-sample", "train-batch", "train-compute",
-                                       "train-epochs", "accelerators", "prefetch", "au-gate"};
+                                       "train-epochs", "accelerators", "prefetch", "au-gate",
+                                       "find-max-accelerators"};
     for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
         if (pfs_opt_given(given, opts[i]))
             pfs_config_warn(cfg, "--%s does nothing without train-gen or train in -p", opts[i]);

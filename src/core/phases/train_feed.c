@@ -196,10 +196,10 @@ static void acc_stall(struct pfs_times *t, uint64_t ns)
     t->train_stall_max_s = s > t->train_stall_max_s ? s : t->train_stall_max_s;
 }
 
-/* Hands every batch to its accelerator in turn; the train_* figures. */
-static void accelerators(struct feed *f, uint64_t start_ns)
+/* Hands every batch to one of na accelerators in turn; the train_* figures. */
+static void accelerators(struct feed *f, uint64_t start_ns, int na)
 {
-    const int na = f->p->cfg->accelerators < MAX_ACC ? f->p->cfg->accelerators : MAX_ACC;
+    na = na < MAX_ACC ? na : MAX_ACC;
     const uint64_t c_ns = (uint64_t)(f->t.compute_s * 1e9 + 0.5), total = (uint64_t)f->t.epochs * f->nb;
     uint64_t free_at[MAX_ACC], stall[MAX_ACC] = {0}, busy[MAX_ACC] = {0};
     struct pfs_times *t = &f->s->t;
@@ -239,16 +239,86 @@ static void accelerators(struct feed *f, uint64_t start_ns)
     sleep_until(end); /* the last computes end */
 }
 
+/* One training on the rank's share with na accelerators: the reader and
+ * the accelerators, s->t from its start (the last trial's stands: the
+ * figures are of the run at the count found, the search's trials are not). */
+static void trial(struct feed *f, int na)
+{
+    struct pfs_stream *s = f->s;
+    struct pfs_cpu cpu0;
+    memset(&s->t, 0, sizeof(s->t));
+    pfs_stream_lat_begin(s);
+    f->produced = f->consumed = 0;
+    f->stop = f->done = 0;
+    f->vt = 0;
+    memset(&f->rt, 0, sizeof(f->rt));
+    s->t.open_start = pfs_now();
+    const uint64_t start_ns = pfs_now_ns();
+    pfs_thread_cpu(&cpu0);
+    pthread_t th;
+    int rc = pthread_create(&th, NULL, reader, f);
+    if (rc != 0)
+        pfs_stream_fail(s, "train", "", PFS_NO_OFFSET, rc, 0, "%s", "could not start the reader thread");
+    else {
+        accelerators(f, start_ns, na);
+        pthread_mutex_lock(&f->mu);
+        f->stop = 1; /* a reader still waiting for a slot (interrupted) ends */
+        pthread_cond_broadcast(&f->cv);
+        pthread_mutex_unlock(&f->mu);
+        pthread_join(th, NULL);
+    }
+    struct pfs_times *t = &s->t;
+    t->xfer_end = t->close_end = pfs_now();
+    if (t->open_end == 0)
+        t->open_end = t->open_start;
+    t->verify_s = f->vt;
+    t->train_accelerators = (uint64_t)na;
+    pfs_thread_cpu_since(&cpu0, t);
+    t->cpu_user += f->rt.cpu_user;
+    t->cpu_sys += f->rt.cpu_sys;
+}
+
+/* A trial with na accelerators a rank, judged by the job's AU (the ranks'
+ * compute and stall summed): 1 it keeps the gate, 0 not, -1 a rank failed
+ * or was interrupted (every rank gets the same answer). */
+static int keeps_gate(struct feed *f, int na, uint64_t *trials)
+{
+    trial(f, na);
+    (*trials)++;
+    double v[3] = {f->s->t.train_compute_s, f->s->t.train_stall_s,
+                   f->s->fail.failed || f->s->t.errors || *f->p->interrupted};
+    if (f->p->sum)
+        f->p->sum(f->p->arg, v, 3);
+    return v[2] > 0 ? -1 : pfs_train_au(v[0], v[1]) >= f->t.gate;
+}
+
+/* --find-max-accelerators: 1, 2, 4, ... up to MAX_ACC while the gate
+ * holds, then halving the gap between the most that kept it and the
+ * fewest that did not; the count found (1 when none keeps it), or -1. */
+static int search(struct feed *f, uint64_t *trials)
+{
+    int lo = 0, hi = 0, k;
+    for (int n = 1; n <= MAX_ACC && !hi; n = n < MAX_ACC && 2 * n > MAX_ACC ? MAX_ACC : 2 * n) {
+        if ((k = keeps_gate(f, n, trials)) < 0)
+            return -1;
+        *(k ? &lo : &hi) = n;
+    }
+    while (hi && hi - lo > 1) {
+        const int mid = lo + (hi - lo) / 2;
+        if ((k = keeps_gate(f, mid, trials)) < 0)
+            return -1;
+        *(k ? &lo : &hi) = mid;
+    }
+    return lo ? lo : 1;
+}
+
 void pfs_train_feed(const struct pfs_phase_ctx *p, struct pfs_stream *s)
 {
     struct feed f = {.p = p, .s = s};
     char err[PFS_ERRLEN];
-    struct pfs_cpu cpu0;
     memset(&s->t, 0, sizeof(s->t));
     pfs_stream_lat_begin(s);
-    s->t.open_start = pfs_now();
-    const uint64_t start_ns = pfs_now_ns();
-    pfs_thread_cpu(&cpu0);
+    s->t.open_start = s->t.open_end = s->t.xfer_end = s->t.close_end = pfs_now();
     if (pfs_train_of(p->cfg, &f.t, err, sizeof(err)) != 0) {
         pfs_stream_fail(s, "train", "", PFS_NO_OFFSET, 0, 0, "%s", err);
         return;
@@ -257,28 +327,14 @@ void pfs_train_feed(const struct pfs_phase_ctx *p, struct pfs_stream *s)
     f.nb = pfs_train_batches(f.count, f.t.batch);
     pthread_mutex_init(&f.mu, NULL);
     pthread_cond_init(&f.cv, NULL);
-    pthread_t th;
-    int rc = pthread_create(&th, NULL, reader, &f);
-    if (rc != 0)
-        pfs_stream_fail(s, "train", "", PFS_NO_OFFSET, rc, 0, "%s", "could not start the reader thread");
-    else {
-        accelerators(&f, start_ns);
-        pthread_mutex_lock(&f.mu);
-        f.stop = 1; /* a reader still waiting for a slot (interrupted) ends */
-        pthread_cond_broadcast(&f.cv);
-        pthread_mutex_unlock(&f.mu);
-        pthread_join(th, NULL);
-    }
+    uint64_t trials = 0;
+    const int na = p->cfg->find_max_acc ? search(&f, &trials) : p->cfg->accelerators;
+    if (na > 0)
+        trial(&f, na); /* the run recorded: at the count found, or the one given */
+    s->t.train_trials = trials;
     pthread_mutex_destroy(&f.mu);
     pthread_cond_destroy(&f.cv);
     struct pfs_times *t = &s->t;
-    t->xfer_end = t->close_end = pfs_now();
-    if (t->open_end == 0)
-        t->open_end = t->open_start;
-    t->verify_s = f.vt;
-    pfs_thread_cpu_since(&cpu0, t);
-    t->cpu_user += f.rt.cpu_user;
-    t->cpu_sys += f.rt.cpu_sys;
     if (t->errors)
         pfs_stream_fail(s, "verify", "", f.bad_off, 0, 0,
                         "%" PRIu64 " mismatching 8-byte words in the training data read by rank %d; first at byte "
