@@ -60,6 +60,15 @@ check "search: the report names the count found" \
     grep -qE "^ +most accelerators that keep the 75% gate: [0-9]+ a rank, [0-9]+ on the fullest node \([0-9]+ trials\)" "$T/out"
 pycheck "search: the count found is the steady state's, 2 below to 1 above" train search "$T/search.h5" 2 0.020 75 2
 
+# --- several samples a file (tiny-records: 4 files of 16 samples of 16 KiB),
+# each read in four 4 KiB transfers at its offset, every byte checked
+mkdir -p "$D/rec"
+run_mpi 2 60 -d "$D/rec" -t 4k -p train-gen,train --train tiny-records --train-compute 0 --verify -q \
+    -o "$T/rec.h5"
+check "records: 4 files of 16 samples, read in 4 KiB transfers, --verify: exit 0" [ "$RC" -eq 0 ]
+pycheck "records: train read 2 epochs x 64 samples x 16 KiB in 4 KiB reads" train moved "$T/rec.h5" 2097152 512
+rmdir "$D/rec"
+
 # --- a changed byte in a kept file is caught and named
 printf 'X' | dd of="$D/pfsbench.TK.train.5" bs=1 seek=1000 conv=notrunc 2>/dev/null
 run_mpi 2 60 -d "$D" -t 64k -p train --train tiny --train-compute 0 --train-epochs 1 --run-id TK --verify \

@@ -3,6 +3,7 @@
     train_checks.py fast RESULTS BYTES SAMPLES MIN_AU
     train_checks.py model RESULTS BATCHES LOAD_S COMPUTE_S BELOW ABOVE
     train_checks.py search RESULTS BATCH COMPUTE_S GATE RANKS
+    train_checks.py moved RESULTS BYTES OPS
 
 fast: the last phase (train) moved BYTES bytes and handed SAMPLES samples to the
 accelerators; its AU is at least MIN_AU percent and passes the gate; the job's AU, each
@@ -16,7 +17,8 @@ ABOVE above (overheads only lower it), and fails the gate. search: after
 --find-max-accelerators, the count found is two below to one above the steady state's
 answer, the largest N with C / (N L) >= GATE, L = BATCH x the reads' mean latency (each batch's read
 time: N accelerators need a batch every C / N); the run recorded at that count keeps the
-gate; per node it is N x RANKS; the trials are those of doubling then halving. Each raises an AssertionError naming what differs.
+gate; per node it is N x RANKS; the trials are those of doubling then halving. moved: the
+train phase moved BYTES bytes in OPS transfers, no word mismatched. Each raises an AssertionError naming what differs.
 """
 import os
 import sys
@@ -108,5 +110,14 @@ def search(path: str, batch: str, compute_s: str, gate: str, ranks: str) -> None
         assert 2 <= int(g["train_trials"][0]) <= 13, int(g["train_trials"][0])
 
 
+def moved(path: str, nbytes: str, ops: str) -> None:
+    with h5py.File(path, "r") as f:
+        g = _train(f)
+        t = g["times"][0]
+        assert int(g["bytes"][0]) == int(nbytes), (int(g["bytes"][0]), nbytes)
+        assert int(g["ops"][0]) == int(ops) == int(t["transfers"].sum()), (int(g["ops"][0]), ops)
+        assert np.all(t["verify_errors"] == 0)
+
+
 if __name__ == "__main__":
-    sys.exit(dispatch({"fast": fast, "model": model, "search": search}, sys.argv))
+    sys.exit(dispatch({"fast": fast, "model": model, "search": search, "moved": moved}, sys.argv))
