@@ -164,16 +164,24 @@ void pfs_thread_cpu_since(const struct pfs_cpu *a, struct pfs_times *t);
 /* Local. Empties s's latency record for a new phase. */
 void pfs_stream_lat_begin(struct pfs_stream *s);
 
-/* Local. Counts one operation of kind k, from begin_ns to end_ns
- * (pfs_now_ns), into s's record: its histogram and, when among the
- * slowest, its exemplars (start from t0_ns, the phase's; no offset). */
-static inline void pfs_stream_lat_add(struct pfs_stream *s, int k, uint64_t begin_ns, uint64_t end_ns,
-                                      uint64_t t0_ns)
+/* Local. Counts one operation of kind k on len bytes at off, from
+ * begin_ns to end_ns (pfs_now_ns), into s's record: its histogram and,
+ * when among the slowest, its exemplars (start from t0_ns, the phase's).
+ * The transfer loop (stream_loop.c) keeps its own, with the time series. */
+static inline void pfs_stream_lat_add_at(struct pfs_stream *s, int k, uint64_t begin_ns, uint64_t end_ns,
+                                         uint64_t t0_ns, uint64_t off, uint64_t len)
 {
     if (!s->lat)
         return;
     pfs_hist_add(&s->lat->h[k], end_ns - begin_ns);
-    pfs_exemplar_add(&s->lat->ex, (uint32_t)k, 0, 0, begin_ns > t0_ns ? begin_ns - t0_ns : 0, end_ns - begin_ns);
+    pfs_exemplar_add(&s->lat->ex, (uint32_t)k, off, len, begin_ns > t0_ns ? begin_ns - t0_ns : 0, end_ns - begin_ns);
+}
+
+/* Local. The same for a call on no range (open, fsync, close). */
+static inline void pfs_stream_lat_add(struct pfs_stream *s, int k, uint64_t begin_ns, uint64_t end_ns,
+                                      uint64_t t0_ns)
+{
+    pfs_stream_lat_add_at(s, k, begin_ns, end_ns, t0_ns, 0, 0);
 }
 
 /* Seconds on this host's realtime clock. */

@@ -212,10 +212,7 @@ static int ck_move(struct ck_walk *w, uint64_t off, uint64_t len)
             w->vt += (double)(x0 - v0) * 1e-9;
         const int64_t got = w->wr ? w->p->be->pwrite(w->fh, w->s->buf, n, at) : w->p->be->pread(w->fh, w->s->buf, n, at);
         const uint64_t x1 = pfs_now_ns();
-        if (w->s->lat) {
-            pfs_hist_add(&w->s->lat->h[PFS_LAT_OP], x1 - x0);
-            pfs_exemplar_add(&w->s->lat->ex, PFS_LAT_OP, at, n, x0 > w->p->t0_ns ? x0 - w->p->t0_ns : 0, x1 - x0);
-        }
+        pfs_stream_lat_add_at(w->s, PFS_LAT_OP, x0, x1, w->p->t0_ns, at, n);
         t->xfers++;
         if (got < 0) {
             ck_fail(w, w->wr ? "write" : "read", at, (int)-got);

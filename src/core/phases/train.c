@@ -144,9 +144,7 @@ static int gen_file(const struct pfs_phase_ctx *p, struct pfs_stream *s, uint64_
         const uint64_t x0 = pfs_now_ns();
         *vt += (double)(x0 - v0) * 1e-9;
         const int64_t got_n = p->be->pwrite(fh, s->buf, n, at);
-        if (s->lat) {
-            pfs_hist_add(&s->lat->h[PFS_LAT_OP], pfs_now_ns() - x0);
-        }
+        pfs_stream_lat_add_at(s, PFS_LAT_OP, x0, pfs_now_ns(), p->t0_ns, at, n);
         s->t.xfers++;
         if (got_n != (int64_t)n) {
             pfs_stream_fail(s, "write", path, at, got_n < 0 ? (int)-got_n : 0, 0, "%s",

@@ -89,10 +89,7 @@ static int rd_sample(struct feed *f, uint64_t k)
         const uint64_t x0 = pfs_now_ns();
         const int64_t got_n = p->be->pread(fh, s->buf, n, at);
         const uint64_t x1 = pfs_now_ns();
-        if (s->lat) {
-            pfs_hist_add(&s->lat->h[PFS_LAT_OP], x1 - x0);
-            pfs_exemplar_add(&s->lat->ex, PFS_LAT_OP, at, n, x0 > p->t0_ns ? x0 - p->t0_ns : 0, x1 - x0);
-        }
+        pfs_stream_lat_add_at(s, PFS_LAT_OP, x0, x1, p->t0_ns, at, n);
         s->t.xfers++;
         if (got_n != (int64_t)n) {
             rd_fail(f, "read", path, at, got_n < 0 ? (int)-got_n : 0, got_n < 0 ? NULL : "short read: the data set "
