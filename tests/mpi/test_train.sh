@@ -82,6 +82,38 @@ RC=0; timeout 60 "$PFSBENCH" --clean -d "$D" --yes >"$T/out" 2>&1 || RC=$?
 check "--clean --yes: exit 0" [ "$RC" -eq 0 ]
 check "--clean --yes: nothing left" [ -z "$(ls -A "$D")" ]
 
+# --- a checkpoint saved while a training job reads (a concurrent group, 2
+# ranks each): both sections run, the window they ran together is recorded
+# in each, and the readers' AU and stalls during it are in the train run.
+mkdir -p "$D/ov"
+cat >"$T/ov.job" <<JOB
+[global]
+dir = $D/ov
+transfer = 64k
+
+[save]
+concurrent = ov
+phases = ckpt-save,ckpt-restore
+ckpt = tiny
+reps = 10
+
+[reads]
+concurrent = ov
+phases = train-gen,train
+train = tiny
+train-compute = 20
+train-epochs = 4
+prefetch = 4
+JOB
+run_job 4 120 "$T/ov.job"
+check "checkpoint while training: exit 0" [ "$RC" -eq 0 ]
+check "checkpoint while training: the report gives the window" \
+    grep -qE "^concurrent +ov \(save,reads\): all ran together for [0-9.]+ s of the group's [0-9.]+ s" "$T/out"
+pycheck "checkpoint while training: both runs complete, the window in each, AU and stalls in the reads" \
+    train overlap "$T/job.h5" $((4 * 32 * SAMPLE))
+check "checkpoint while training: nothing left" [ -z "$(ls -A "$D/ov")" ]
+rmdir "$D/ov"
+
 # --- bad input: one message from rank 0, exit 2, nothing made
 refused() { # NAME MESSAGE ARGS...
     local name=$1 msg=$2
