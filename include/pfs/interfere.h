@@ -35,9 +35,11 @@ double pfs_interf_mean(const double *x, int n);
 double pfs_jain(const double *x, int n, int *used);
 
 /* Local. q over a section's phases (n of them: each one's bandwidth
- * ratio and together op p99 in ns, NaN where there is none): 1 every
- * target holds in every phase, 0 one fails (why: the first that failed),
- * -1 a figure a target needs is missing (why says which). */
-int pfs_qos_check(const struct pfs_qos *q, const double *bw_ratio, const double *p99_ns, int n, char *why, size_t len);
+ * ratio and together op p99 in ns, NaN where there is none; names[p] its
+ * name, or NULL: "phase P"): 1 every target holds in every phase, 0 one
+ * fails (why: the first that failed), -1 a figure a target needs is
+ * missing (why says which). */
+int pfs_qos_check(const struct pfs_qos *q, const double *bw_ratio, const double *p99_ns, const char *const *names,
+                  int n, char *why, size_t len);
 
 #endif

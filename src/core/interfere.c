@@ -97,23 +97,28 @@ double pfs_jain(const double *x, int n, int *used)
     return m && s2 > 0 ? s * s / (m * s2) : NAN;
 }
 
-int pfs_qos_check(const struct pfs_qos *q, const double *bw_ratio, const double *p99_ns, int n, char *why, size_t len)
+int pfs_qos_check(const struct pfs_qos *q, const double *bw_ratio, const double *p99_ns, const char *const *names,
+                  int n, char *why, size_t len)
 {
-    char miss[128] = "no phase ran";
+    char miss[128] = "no phase ran", ph[32];
     int failed = 0, missing = n == 0;
     why[0] = '\0';
     for (int p = 0; p < n && !failed; p++) {
+        if (names)
+            snprintf(ph, sizeof(ph), "%.31s", names[p]);
+        else
+            snprintf(ph, sizeof(ph), "phase %d", p);
         if ((q->has_bw && isnan(bw_ratio[p])) || (q->has_p99 && isnan(p99_ns[p]))) {
             if (!missing)
-                snprintf(miss, sizeof(miss), "phase %d: no %s", p,
+                snprintf(miss, sizeof(miss), "%s: no %s", ph,
                          q->has_bw && isnan(bw_ratio[p]) ? "bandwidth ratio" : "p99");
             missing = 1;
         } else if (q->has_bw && bw_ratio[p] < q->bw_min) {
-            snprintf(why, len, "phase %d: bandwidth %.1f%% of alone, below %.1f%%", p, bw_ratio[p] * 100,
+            snprintf(why, len, "%s: bandwidth %.1f%% of alone, below %.1f%%", ph, bw_ratio[p] * 100,
                      q->bw_min * 100);
             failed = 1;
         } else if (q->has_p99 && !(p99_ns[p] < q->p99_max_ns)) {
-            snprintf(why, len, "phase %d: p99 %.3f ms, not below %.3f ms", p, p99_ns[p] / 1e6, q->p99_max_ns / 1e6);
+            snprintf(why, len, "%s: p99 %.3f ms, not below %.3f ms", ph, p99_ns[p] / 1e6, q->p99_max_ns / 1e6);
             failed = 1;
         }
     }

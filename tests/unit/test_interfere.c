@@ -73,22 +73,23 @@ static void test_qos_check(void **state)
     char err[256], why[256];
     assert_int_equal(pfs_qos_parse("bw>=95%,p99<5ms", &q, err, sizeof(err)), 0);
     const double ok_bw[] = {0.97, 1.2}, ok_p99[] = {1e6, 4.9e6};
-    assert_int_equal(pfs_qos_check(&q, ok_bw, ok_p99, 2, why, sizeof(why)), 1);
+    assert_int_equal(pfs_qos_check(&q, ok_bw, ok_p99, NULL, 2, why, sizeof(why)), 1);
     const double low_bw[] = {0.97, 0.5};
-    assert_int_equal(pfs_qos_check(&q, low_bw, ok_p99, 2, why, sizeof(why)), 0);
+    assert_int_equal(pfs_qos_check(&q, low_bw, ok_p99, NULL, 2, why, sizeof(why)), 0);
     assert_non_null(strstr(why, "phase 1: bandwidth 50.0% of alone, below 95.0%"));
     const double slow[] = {1e6, 5e6}; /* not below 5 ms */
-    assert_int_equal(pfs_qos_check(&q, ok_bw, slow, 2, why, sizeof(why)), 0);
-    assert_non_null(strstr(why, "p99 5.000 ms"));
+    static const char *const names[] = {"write", "read"};
+    assert_int_equal(pfs_qos_check(&q, ok_bw, slow, names, 2, why, sizeof(why)), 0);
+    assert_non_null(strstr(why, "read: p99 5.000 ms, not below 5.000 ms")); /* named */
     const double gap_bw[] = {NAN, 0.5}; /* a missing figure does not hide a failure */
-    assert_int_equal(pfs_qos_check(&q, gap_bw, ok_p99, 2, why, sizeof(why)), 0);
+    assert_int_equal(pfs_qos_check(&q, gap_bw, ok_p99, NULL, 2, why, sizeof(why)), 0);
     const double gap2[] = {NAN, 0.99};
-    assert_int_equal(pfs_qos_check(&q, gap2, ok_p99, 2, why, sizeof(why)), -1);
+    assert_int_equal(pfs_qos_check(&q, gap2, ok_p99, NULL, 2, why, sizeof(why)), -1);
     assert_non_null(strstr(why, "phase 0: no bandwidth ratio"));
-    assert_int_equal(pfs_qos_check(&q, NULL, NULL, 0, why, sizeof(why)), -1);
+    assert_int_equal(pfs_qos_check(&q, NULL, NULL, NULL, 0, why, sizeof(why)), -1);
     assert_int_equal(pfs_qos_parse("bw>=50%", &q, err, sizeof(err)), 0);
     const double nop99[] = {NAN, NAN}; /* no p99 target: its absence does not matter */
-    assert_int_equal(pfs_qos_check(&q, low_bw, nop99, 2, why, sizeof(why)), 1);
+    assert_int_equal(pfs_qos_check(&q, low_bw, nop99, NULL, 2, why, sizeof(why)), 1);
 }
 
 int main(void)
