@@ -23,8 +23,9 @@
  * command line is "pfsbench", the globals, the command line's own options
  * (other than -f and --stop-on-error), then the section's lines, so a
  * section's word is final; its label is the section's name unless it
- * gives one. Two job-file words are not options: `concurrent = TAG` and
- * `share = N` (see struct pfs_job_section). Pure, local: the MPI layer reads the file on rank 0, sends its
+ * gives one. Four job-file words are not options: `concurrent = TAG`,
+ * `share = N`, `interference = 1` and `qos = TARGETS` (see struct
+ * pfs_job_section). Pure, local: the MPI layer reads the file on rank 0, sends its
  * text to every rank and runs the sections in order. */
 #ifndef PFS_JOBFILE_H
 #define PFS_JOBFILE_H
@@ -42,6 +43,12 @@ struct pfs_job_section {
      * ranks, with fewer nodes than sections), `share = N` (default 1). */
     char group[64];
     int share;
+    /* `interference = 1` on any section of a group: each section runs
+     * alone first, then all together (pfs/interfere.h); `qos = TARGETS`
+     * ("bw>=95%,p99<5ms"), a section's targets checked on the together
+     * run, empty: none. Both only in a concurrent group. */
+    int interference;
+    char qos[96];
     int argc;
     char **argv;                /* argv[0] = "pfsbench"; NULL-terminated */
     int *arg_line;              /* the job-file line each argv word came from (0: the command line) */

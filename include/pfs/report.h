@@ -56,6 +56,20 @@ struct pfs_run_data {
      * times to get there). conc_tag NULL: ran alone. */
     const char *conc_tag, *conc_sections;
     double conc_clock_corr, conc_start, conc_overlap_s, conc_span_s;
+    /* A section of a group with `interference = 1` (pfs/interfere.h):
+     * ifr_mode "alone" or "together" (NULL: neither). The together run's
+     * per phase ratios to the alone run (bandwidth, the rate in a metadata
+     * phase; op p99), NaN where either run has no figure; Jain's index over
+     * the group's sections (NaN: none had a ratio) and how many it is
+     * over; the section's qos ("" none) and its verdict on the together
+     * run (1 pass, 0 fail, -1 unknown: a figure missing) with why. */
+    const char *ifr_mode;
+    double ifr_bw_ratio[PFS_MAX_PHASES], ifr_p99_ratio[PFS_MAX_PHASES];
+    double ifr_jain;
+    int ifr_jain_n;
+    const char *ifr_qos;
+    int ifr_qos_pass;
+    char ifr_qos_why[160];
     /* The run's warnings (pfs_run_warn), each line ending in a newline;
      * NULL: none. Grows as they come: no warning is dropped. */
     char *warnings;

@@ -2,6 +2,7 @@
 #include "pfs/jobfile.h"
 #include "pfs/config.h"
 #include "pfs/core.h"
+#include "pfs/interfere.h"
 
 #include <ctype.h>
 #include <stdint.h>
@@ -239,18 +240,39 @@ static void close_section(struct parse_state *st, struct pfs_jobfile *jf, int cl
     st->fio_own = 0;
 }
 
-/* `concurrent = TAG` / `share = N`: a section's words about how it runs,
- * not options. 1 when the line was one of them (told in e when wrong). */
+/* `interference = 0|1` and `qos = TARGETS`, valid words in a section. 1. */
+static int interference_word(const char *key, const char *val, int line, const char *path,
+                             struct pfs_job_section *sec, struct pfs_lines *e)
+{
+    char err[256];
+    struct pfs_qos q;
+    if (key[0] == 'i' && strcmp(val, "0") && strcmp(val, "1"))
+        pfs_lines_add(e, "%s:%d: interference = %s: 0 or 1", path, line, val);
+    else if (key[0] == 'i')
+        sec->interference = val[0] == '1';
+    else if (pfs_qos_parse(val, &q, err, sizeof(err)) != 0)
+        pfs_lines_add(e, "%s:%d: qos = %s: %s", path, line, val, err);
+    else
+        snprintf(sec->qos, sizeof(sec->qos), "%s", val);
+    return 1;
+}
+
+/* `concurrent = TAG` / `share = N` / `interference = 0|1` / `qos =
+ * TARGETS`: a section's words about how it runs, not options. 1 when the
+ * line was one of them (told in e when wrong). */
 static int group_line(const char *s, int line, const char *path, int in_section, struct pfs_job_section *sec,
                       struct pfs_lines *e)
 {
     char key[32], val[96];
-    if (sscanf(s, " %31[a-z] = %95s", key, val) != 2 || (strcmp(key, "concurrent") && strcmp(key, "share")))
+    if (sscanf(s, " %31[a-z] = %95s", key, val) != 2 ||
+        (strcmp(key, "concurrent") && strcmp(key, "share") && strcmp(key, "interference") && strcmp(key, "qos")))
         return 0;
     if (!in_section) {
         pfs_lines_add(e, "%s:%d: '%s' belongs in a [name] section, not [global]", path, line, key);
         return 1;
     }
+    if (key[0] == 'i' || key[0] == 'q')
+        return interference_word(key, val, line, path, sec, e);
     if (key[0] == 'c') {
         if (!name_ok(val))
             pfs_lines_add(e, "%s:%d: concurrent = %s: use letters, digits, '-', '_' and '.'", path, line, val);
@@ -267,9 +289,30 @@ static int group_line(const char *s, int line, const char *path, int in_section,
     return 1;
 }
 
-/* Sections of one concurrent group follow each other: a group is run as one step. */
+/* A group's interference: any of its sections says so. */
+static int group_interference(const struct pfs_jobfile *jf, const char *g)
+{
+    for (int i = 0; i < jf->n; i++)
+        if (strcmp(jf->sec[i].group, g) == 0 && jf->sec[i].interference)
+            return 1;
+    return 0;
+}
+
+/* Sections of one concurrent group follow each other: a group is run as
+ * one step. interference and qos only in a group (qos: one with
+ * interference, whose together run it is checked on). */
 static void check_groups(const char *path, const struct pfs_jobfile *jf, struct pfs_lines *e)
 {
+    for (int i = 0; i < jf->n; i++) {
+        const struct pfs_job_section *sec = &jf->sec[i];
+        if (!sec->group[0] && (sec->interference || sec->qos[0]))
+            pfs_lines_add(e, "%s:%d: section [%s]: %s outside a concurrent group: it compares a group's sections alone "
+                          "and together (add concurrent = TAG)", path, sec->line, sec->name,
+                          sec->interference ? "interference" : "qos");
+        else if (sec->qos[0] && !group_interference(jf, sec->group))
+            pfs_lines_add(e, "%s:%d: section [%s]: qos without interference: it is checked against the section's run "
+                          "alone (add interference = 1)", path, sec->line, sec->name);
+    }
     for (int i = 0; i < jf->n; i++) {
         const char *g = jf->sec[i].group;
         if (!g[0] || (i > 0 && strcmp(jf->sec[i - 1].group, g) == 0))

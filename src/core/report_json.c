@@ -122,6 +122,44 @@ static void json_rep(FILE *out, const struct pfs_run_data *d, int p, int rep, co
     fputc('}', out);
 }
 
+/* A section of an interference group: its round, and on the together run
+ * the group's figures (null where there is no ratio); null otherwise. */
+static void json_interference(FILE *out, const struct pfs_run_data *d)
+{
+    fputs(",\n  \"interference\": ", out);
+    if (!d->ifr_mode) {
+        fputs("null", out);
+        return;
+    }
+    const int tog = strcmp(d->ifr_mode, "together") == 0;
+    fputs("{\"round\": ", out);
+    json_str(out, d->ifr_mode);
+    if (tog) {
+        static const char *const verdict[] = {"unknown", "fail", "pass"};
+        const int has_qos = d->ifr_qos && d->ifr_qos[0];
+        fputs(", \"jain\": ", out);
+        pfs_report_json_num(out, d->ifr_jain);
+        fprintf(out, ", \"jain_sections\": %d, \"qos\": ", d->ifr_jain_n);
+        json_str_or_null(out, has_qos ? d->ifr_qos : NULL);
+        fputs(", \"qos_result\": ", out);
+        json_str_or_null(out, has_qos ? verdict[d->ifr_qos_pass + 1] : NULL);
+        fputs(", \"qos_detail\": ", out);
+        json_str_or_null(out, has_qos && d->ifr_qos_why[0] ? d->ifr_qos_why : NULL);
+        fputs(", \"phases\": [", out);
+        for (int p = 0; p < d->nphases && p < PFS_MAX_PHASES; p++) {
+            fprintf(out, "%s{\"phase\": ", p ? ", " : "");
+            json_str(out, pfs_phase_name(d->cfg->phases[p]));
+            fputs(", \"bw_ratio\": ", out);
+            pfs_report_json_num(out, d->ifr_bw_ratio[p]);
+            fputs(", \"p99_ratio\": ", out);
+            pfs_report_json_num(out, d->ifr_p99_ratio[p]);
+            fputc('}', out);
+        }
+        fputc(']', out);
+    }
+    fputc('}', out);
+}
+
 void pfs_report_json(FILE *out, const struct pfs_run_data *d)
 {
     const struct pfs_config *c = d->cfg;
@@ -151,6 +189,7 @@ void pfs_report_json(FILE *out, const struct pfs_run_data *d)
         fprintf(out, ",\n  \"%s\": ", job[i].key);
         json_str_or_null(out, job[i].val);
     }
+    json_interference(out, d);
     fputs(",\n  \"config\": {", out);
     struct json_cfg jc = {out, 0};
     pfs_config_fields(c, json_field_sep, &jc);

@@ -468,6 +468,13 @@ static const struct pfs_sch_field attr_fields[] = {
     ATTR("kind", STR, "", ALWAYS,
          "`data` or `metadata` (create, stat, read-files, find, delete: judged by `rate`, files/s; mkdir, "
          "stat-dirs, rmdir: directories/s)"),
+    ATTR("interference_bw_ratio", F64, "", ALWAYS,
+         "the together run of a group with `interference = 1`: this phase's `bandwidth_mean` (`rate_mean` in a "
+         "metadata phase) over the same section's run alone; NaN in every other run, and where either run has no "
+         "figure (it failed, or measured no repetition)"),
+    ATTR("interference_p99_ratio", F64, "", ALWAYS,
+         "likewise, the op p99 (every measured repetition's op histograms merged) together over alone; NaN as "
+         "above"),
     ATTR("find_criteria", STR, "", PFS_SCH_FIND,
          "find phases only: the criteria in words, e.g. \"name contains 01, a regular file of 3901 bytes, modified "
          "at or after the run's start\""),

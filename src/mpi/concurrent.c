@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "pfs/interfere.h"
 #include "pfs/jobfile.h"
 #include "survive.h"
 
@@ -146,7 +147,7 @@ static int meet_leader(const struct drv_concurrent *cc, int j, double *win)
 
 /* Another leader: its side of the ping-pong, its window on leader 0's
  * clock, the group's figures back; 0 when leader 0 is lost. */
-static int meet_first(const struct drv_concurrent *cc, double t0, double t1, double *corr, double *res)
+static int meet_first(const struct drv_concurrent *cc, double t0, double t1, double *corr, double *res, double *jx)
 {
     for (int i = 0; i < CLOCK_ROUNDS; i++) {
         double x = 0;
@@ -159,14 +160,38 @@ static int meet_first(const struct drv_concurrent *cc, double t0, double t1, dou
     if (!xfer(cc, 0, corr, 0))
         return 0;
     double a = t0 + *corr, b = t1 + *corr;
-    return xfer(cc, 1, &a, 0) && xfer(cc, 1, &b, 0) && xfer(cc, 0, &res[0], 0) && xfer(cc, 0, &res[1], 0) &&
-           xfer(cc, 0, &res[2], 0);
+    if (!(xfer(cc, 1, &a, 0) && xfer(cc, 1, &b, 0) && xfer(cc, 0, &res[0], 0) && xfer(cc, 0, &res[1], 0) &&
+          xfer(cc, 0, &res[2], 0)))
+        return 0;
+    /* interference: this section's x for Jain's index, the index and its n
+     * back; none when leader 0 is lost now (the window stands) */
+    if (cc->interference == 2 && !(xfer(cc, 1, &jx[0], 0) && xfer(cc, 0, &jx[0], 0) && xfer(cc, 0, &jx[1], 0)))
+        jx[0] = NAN, jx[1] = 0;
+    return 1;
+}
+
+/* Leader 0, interference: each met leader's x, Jain's index over them
+ * and leader 0's own (jx[0]), and the index and its n to each (jx). */
+static void meet_jain(const struct drv_concurrent *cc, int *met, double *jx)
+{
+    double x[64]; /* the parser allows <= 64 sections */
+    int used = 0;
+    for (int j = 0; j < cc->n && j < 64; j++) {
+        x[j] = j == 0 ? jx[0] : NAN;
+        if (j > 0 && met[j])
+            met[j] = xfer(cc, 0, &x[j], j);
+    }
+    jx[0] = pfs_jain(x, cc->n < 64 ? cc->n : 64, &used);
+    jx[1] = used;
+    for (int j = 1; j < cc->n; j++)
+        for (int i = 0; met[j] && i < 2; i++)
+            met[j] = xfer(cc, 1, &jx[i], j);
 }
 
 /* Leader 0: every leader's window, then the group's figures to each: the
  * overlap's start, its length and the span. A section that ran no phase,
  * or whose leader was lost, has no window: then not all ran together. */
-static void meet_all(const struct drv_concurrent *cc, double t0, double t1, double *res)
+static void meet_all(const struct drv_concurrent *cc, double t0, double t1, double *res, double *jx)
 {
     double start = t0, end = t1, first = t0, last = t1;
     int all_ran = !isnan(t0);
@@ -191,6 +216,8 @@ static void meet_all(const struct drv_concurrent *cc, double t0, double t1, doub
     for (int j = 1; met && j < cc->n; j++)
         for (int i = 0; met[j] && i < 3; i++)
             met[j] = xfer(cc, 1, &res[i], j);
+    if (met && cc->interference == 2)
+        meet_jain(cc, met, jx);
     free(met);
 }
 
@@ -209,12 +236,30 @@ static void wait_leader(struct ctx *c)
     }
 }
 
+/* Rank 0 of a section run alone (an interference group's round): its
+ * figures kept for the together run; no meeting (the others wait). */
+static void alone_end(struct ctx *c, const struct drv_concurrent *cc, double t0, double t1)
+{
+    if (c->rank != 0)
+        return;
+    cc->alone->n = 0;
+    if (!isnan(t0)) {
+        drv_ifr_capture(c, cc->alone);
+        drv_record_window(&c->rec, cc->tag, cc->names, 0, t0, 0, t1 - t0);
+    }
+    drv_record_interference(&c->rec, "alone", NULL);
+}
+
 void drv_concurrent_window(struct ctx *c, double t0, double t1)
 {
     const struct drv_concurrent *cc = c->job ? c->job->concurrent : NULL;
     int record = c->rec.d != NULL;
     if (!cc)
         return;
+    if (cc->interference == 1) {
+        alone_end(c, cc, t0, t1);
+        return;
+    }
     if (c->rank != 0) {
         if (!isnan(t0) && c->jc)
             wait_leader(c);
@@ -222,13 +267,21 @@ void drv_concurrent_window(struct ctx *c, double t0, double t1)
     }
     if (isnan(t0)) /* this section ran no phase: it still meets the others, or they would wait for it */
         record = 0;
+    struct drv_ifr_sum tog = {0};
+    struct drv_ifr_fig fig;
+    double jx[2] = {NAN, 0}; /* interference: this section's x, then Jain's index and its n */
+    if (cc->interference == 2) {
+        if (!isnan(t0))
+            drv_ifr_capture(c, &tog);
+        jx[0] = drv_ifr_ratios(cc->alone, &tog, c->cfg.phases, cc->qos, &fig);
+    }
     int me;
     MPI_Comm_rank(cc->leaders, &me);
     double corr = 0, res[3] = {NAN, 0, NAN};
     if (me == 0)
-        meet_all(cc, t0, t1, res);
-    else if (!meet_first(cc, t0, t1, &corr, res))
-        res[0] = NAN, res[1] = 0, res[2] = NAN; /* leader 0 was lost: no window */
+        meet_all(cc, t0, t1, res, jx);
+    else if (!meet_first(cc, t0, t1, &corr, res, jx))
+        res[0] = NAN, res[1] = 0, res[2] = NAN, jx[0] = NAN, jx[1] = 0; /* leader 0 was lost: no window, no index */
     if (record)
         drv_record_window(&c->rec, cc->tag, cc->names, corr, isnan(res[0]) ? t0 + corr : res[0], res[1],
                           isnan(res[2]) ? t1 - t0 : res[2]);
@@ -236,21 +289,31 @@ void drv_concurrent_window(struct ctx *c, double t0, double t1)
         fprintf(c->cfg.format == PFS_FORMAT_TEXT ? drv_record_out(c) : stderr,
                 "concurrent   %s (%s): all ran together for %.3f s of the group's %.3f s\n", cc->tag, cc->names,
                 res[1], res[2]);
+    if (cc->interference == 2) {
+        fig.jain = jx[0];
+        fig.jain_n = (int)jx[1];
+        drv_record_interference(&c->rec, "together", &fig);
+        drv_ifr_print(c, cc->tag, cc->alone, &tog, &fig);
+    }
     if (!isnan(t0) && c->jc)
         wait_leader(c);
 }
 
-/* Collective over the live ranks: sections a .. b-1 of jf at once; each
- * section's status into st (the worst any of its ranks had). 0, or -1
- * when this rank parked. */
-int drv_concurrent_run(struct drv_jobctl *jc, const struct pfs_jobfile *jf, int a, int b, const struct drv_job *base,
-                       int *st)
+/* Collective over the live ranks: one round of the group's sections
+ * a .. b-1 (each on its share, placed as always): round -1 all at once (a
+ * plain group); in an interference group round r < k only section r (the
+ * other ranks wait in the step's end, polling the job), round k all at
+ * once. Each section's status into st (the worst any of its ranks had,
+ * worse than what st held). 0, or -1 when this rank parked. */
+static int group_round(struct drv_jobctl *jc, const struct pfs_jobfile *jf, int a, int b, const struct drv_job *base,
+                       int round, struct drv_ifr_sum *alone, int *st)
 {
     MPI_Comm live = drv_job_live(jc);
     int rank, nranks, k = b - a, share[64];
     MPI_Comm_rank(live, &rank);
     MPI_Comm_size(live, &nranks);
-    struct drv_concurrent cc = {.tag = jf->sec[a].group, .n = k, .jc = jc};
+    struct drv_concurrent cc = {.tag = jf->sec[a].group, .n = k, .jc = jc, .alone = alone,
+                                .interference = round < 0 ? 0 : round < k ? 1 : 2};
     for (int i = 0; i < k && i < 64; i++) {
         share[i] = jf->sec[a + i].share;
         size_t n = strlen(cc.names);
@@ -273,12 +336,14 @@ int drv_concurrent_run(struct drv_jobctl *jc, const struct pfs_jobfile *jf, int 
             st[i] = PFS_EXIT_IO;
         return 0;
     }
-    drv_job_step(jc, k, g);
-    MPI_Comm sub, leaders;
+    const int one = cc.interference == 1, runs = one ? 1 : k, slot = one ? (g == round ? 0 : -1) : g;
+    drv_job_step(jc, runs, slot);
+    MPI_Comm sub, leaders = MPI_COMM_NULL;
     MPI_Comm_split(live, g, rank, &sub);
     int srank;
     MPI_Comm_rank(sub, &srank);
-    MPI_Comm_split(live, srank == 0 ? 0 : MPI_UNDEFINED, g, &leaders);
+    if (!one)
+        MPI_Comm_split(live, srank == 0 ? 0 : MPI_UNDEFINED, g, &leaders);
     cc.leaders = leaders;
     int tops[64];
     if (leaders != MPI_COMM_NULL) { /* each leader's rank in the job, for the job's word on who is lost */
@@ -286,20 +351,52 @@ int drv_concurrent_run(struct drv_jobctl *jc, const struct pfs_jobfile *jf, int 
         MPI_Allgather(&top, 1, MPI_INT, tops, 1, MPI_INT, leaders);
     }
     cc.leader_top = tops;
-    if (rank == 0)
-        fprintf(stderr, "pfsbench: job %s: concurrent = %s: sections %s at once\n", base->path, cc.tag, cc.names);
+    if (rank == 0 && one)
+        fprintf(stderr, "pfsbench: job %s: concurrent = %s: interference: section %s alone (%d of %d)\n", base->path,
+                cc.tag, jf->sec[a + round].name, round + 1, k);
+    else if (rank == 0)
+        fprintf(stderr, "pfsbench: job %s: concurrent = %s: sections %s at once%s\n", base->path, cc.tag, cc.names,
+                round < 0 ? "" : " (interference: together)");
     struct drv_job job = *base;
     job.section = jf->sec[a + g].name;
     job.index = a + g;
     job.concurrent = &cc;
+    cc.qos = jf->sec[a + g].qos;
     int mine[64] = {0}, all[64];
-    mine[g] = drv_run_one(sub, jf->sec[a + g].argc, jf->sec[a + g].argv, &job, jc);
+    if (slot >= 0)
+        mine[slot] = drv_run_one(sub, jf->sec[a + g].argc, jf->sec[a + g].argv, &job, jc);
     MPI_Comm_free(&sub);
     if (leaders != MPI_COMM_NULL)
         MPI_Comm_free(&leaders);
-    drv_job_step(jc, k, g);
+    drv_job_step(jc, runs, slot);
     if (drv_job_settle(jc, mine, all) < 0)
         return -1;
-    memcpy(st, all, sizeof(int) * (size_t)k);
+    for (int i = 0; i < runs; i++) {
+        int *to = &st[one ? round : i];
+        *to = all[i] > *to ? all[i] : *to;
+    }
+    return 0;
+}
+
+/* A group with `interference = 1` on any of its sections. */
+static int interference_of(const struct pfs_jobfile *jf, int a, int b)
+{
+    for (int i = a; i < b; i++)
+        if (jf->sec[i].interference)
+            return 1;
+    return 0;
+}
+
+int drv_concurrent_run(struct drv_jobctl *jc, const struct pfs_jobfile *jf, int a, int b, const struct drv_job *base,
+                       int *st)
+{
+    for (int i = 0; i < b - a; i++)
+        st[i] = 0;
+    if (!interference_of(jf, a, b))
+        return group_round(jc, jf, a, b, base, -1, NULL, st);
+    struct drv_ifr_sum alone = {0}; /* this rank's section's, on its leader */
+    for (int r = 0; r <= b - a; r++) /* each alone, then all together */
+        if (group_round(jc, jf, a, b, base, r, &alone, st) < 0)
+            return -1;
     return 0;
 }

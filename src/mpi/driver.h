@@ -102,6 +102,25 @@ struct lat_ctx {
     uint64_t t0_ns;             /* the same instant, pfs_now_ns */
 };
 
+/* A section's figures for interference (concurrent.c), per phase: its
+ * figure (bandwidth, bytes/s; a metadata phase's rate) and op p99 (ns)
+ * over the measured repetitions, NaN where there is none; n 0: the run
+ * ran no phase. */
+struct drv_ifr_sum {
+    int n;
+    double bw[PFS_MAX_PHASES], p99[PFS_MAX_PHASES];
+};
+
+/* The together run's interference figures, as recorded (record.c). */
+struct drv_ifr_fig {
+    double bw_ratio[PFS_MAX_PHASES], p99_ratio[PFS_MAX_PHASES];
+    double jain;
+    int jain_n;
+    const char *qos;            /* "" none */
+    int qos_pass;               /* pfs_qos_check's verdict */
+    char qos_why[160];
+};
+
 /* A concurrent group of sections (concurrent.c). */
 struct drv_concurrent {
     const char *tag;
@@ -110,6 +129,13 @@ struct drv_concurrent {
     MPI_Comm leaders;           /* every section's rank 0 (MPI_COMM_NULL elsewhere) */
     const int *leader_top;      /* leaders: each one's rank in the job */
     struct drv_jobctl *jc;      /* the job, whose word says which leaders are lost */
+    /* interference = 1: 1 in the rounds that run one section alone, 2 in
+     * the together round (0: a plain group); this rank's section's qos
+     * ("" none) and its figures alone (its leader's, kept from its alone
+     * round to the together one). */
+    int interference;
+    const char *qos;
+    struct drv_ifr_sum *alone;
 };
 
 struct drv_jobctl; /* survive.c: a job of several runs (job file, sweep) */
@@ -151,6 +177,7 @@ struct record {
     char *outbuf;
     size_t outlen;
     const char *section, *tag, *label; /* that heading's section, group and --label */
+    const char *round;          /* an interference group's: "alone", "together" (NULL: neither) */
     int nphases, slots;         /* the size of times, lat, reps_done and find_matched */
     struct pfs_ceilings *ceil;  /* --ceilings: every node's (rank 0); NULL: not measured */
 };
@@ -239,6 +266,18 @@ int drv_sweep_run(const struct pfs_config *cfg, int argc, char **argv, const str
 int drv_sweep_check(const struct pfs_config *cfg, int nranks, int rank0, char *err, size_t len);
 /* sweep.c, collective over comm: each rank's node (malloc'ed, *nnodes set), or NULL. */
 int *drv_rank_nodes(MPI_Comm comm, int *nnodes);
+/* interfere.c, rank 0 of a section of an interference group: its
+ * figures at the end of its phases (s->n 0: none); the together run's
+ * ratios to alone (alone NULL: none) and qos verdict into f, returning the
+ * section's mean bandwidth ratio (NaN: none), Jain's index's x (phases:
+ * the run's -p, naming them); its text
+ * lines (f->jain set). */
+void drv_ifr_capture(struct ctx *c, struct drv_ifr_sum *s);
+double drv_ifr_ratios(const struct drv_ifr_sum *alone, const struct drv_ifr_sum *tog, const int *phases,
+                      const char *qos, struct drv_ifr_fig *f);
+void drv_ifr_print(struct ctx *c, const char *tag, const struct drv_ifr_sum *alone, const struct drv_ifr_sum *tog,
+                   const struct drv_ifr_fig *f);
+
 /* concurrent.c: sections a .. b-1 of jf at once (a concurrent group). */
 struct pfs_jobfile;
 int drv_concurrent_run(struct drv_jobctl *jc, const struct pfs_jobfile *jf, int a, int b, const struct drv_job *base,
@@ -417,5 +456,8 @@ void drv_record_interrupted(struct record *r, int sig);
 void drv_record_cause(struct record *r, const char *first, int count);
 void drv_record_window(struct record *r, const char *tag, const char *sections, double corr, double start,
                        double overlap, double span);
+/* interfere.c, rank 0: a section of an interference group: mode "alone" or
+ * "together", and the together run's figures (f NULL: none). */
+void drv_record_interference(struct record *r, const char *mode, const struct drv_ifr_fig *f);
 
 #endif

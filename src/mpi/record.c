@@ -206,7 +206,8 @@ static void record_out_flush(struct record *r)
     size_t n = 0;
     FILE *m = open_memstream(&all, &n);
     if (m) {
-        fprintf(m, "\n== section %s (concurrent = %s)%s%s ==\n", sec, tag, label[0] ? ", label " : "", label);
+        fprintf(m, "\n== section %s (concurrent = %s%s%s)%s%s ==\n", sec, tag, r->round ? ", " : "",
+                r->round ? r->round : "", label[0] ? ", label " : "", label);
         fwrite(r->outbuf, 1, r->outlen, m);
         fclose(m);
     }
@@ -257,6 +258,8 @@ void drv_record_begin(struct ctx *c, int argc, char **argv)
         r->section = c->job->section;
         r->tag = c->job->concurrent->tag;
         r->label = cfg->label;
+        r->round = c->job->concurrent->interference == 1 ? "alone"
+                 : c->job->concurrent->interference == 2 ? "together" : NULL;
     }
     d->cfg = cfg;
     snprintf(d->run_id, sizeof(d->run_id), "%s", c->files.run_id);

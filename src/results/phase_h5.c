@@ -175,6 +175,10 @@ int pfs_res_write_phase(hid_t phases, const struct pfs_run_data *d, int p)
     rc |= pfs_res_attr_i64(g, "index", p);
     rc |= pfs_res_attr_i64(g, "repetitions", pf->reps);
     rc |= pfs_res_attr_str(g, "kind", pf->meta ? "metadata" : "data");
+    /* A together run of an interference group: this phase against the section's run alone. */
+    const int together = d->ifr_mode && strcmp(d->ifr_mode, "together") == 0;
+    rc |= pfs_res_attr_f64(g, "interference_bw_ratio", together ? d->ifr_bw_ratio[p] : NAN);
+    rc |= pfs_res_attr_f64(g, "interference_p99_ratio", together ? d->ifr_p99_ratio[p] : NAN);
     if (pf->reps > 0) {
         rc |= write_times(g, d, p);
         rc |= write_figures(g, d, p, "phase_datasets");

@@ -8,6 +8,7 @@
 
 #include "pfs/backend.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -290,6 +291,15 @@ int pfs_res_write_run(hid_t file, const struct pfs_run_data *d, int run_no, char
     rc |= pfs_res_attr_f64(g, "concurrent_overlap_seconds", d->conc_overlap_s);
     rc |= pfs_res_attr_f64(g, "concurrent_span_seconds", d->conc_span_s);
     rc |= pfs_res_attr_f64(g, "concurrent_clock_correction", d->conc_clock_corr);
+    /* A group with `interference = 1`: which run this is, and the group's figures on the together run. */
+    const int together = d->ifr_mode && strcmp(d->ifr_mode, "together") == 0;
+    static const char *const verdict[] = {"unknown", "fail", "pass"};
+    rc |= pfs_res_attr_str(g, "interference", d->ifr_mode);
+    rc |= pfs_res_attr_f64(g, "interference_jain", together ? d->ifr_jain : NAN);
+    rc |= pfs_res_attr_i64(g, "interference_jain_sections", together ? d->ifr_jain_n : 0);
+    rc |= pfs_res_attr_str(g, "qos", together ? d->ifr_qos : "");
+    rc |= pfs_res_attr_str(g, "qos_result", together && d->ifr_qos && d->ifr_qos[0] ? verdict[d->ifr_qos_pass + 1] : "");
+    rc |= pfs_res_attr_str(g, "qos_detail", together ? d->ifr_qos_why : "");
     rc |= pfs_res_attr_str(g, "pfsbench_version", PFS_VERSION);
     rc |= pfs_res_attr_str(g, "git_revision", PFS_GIT_REV);
     rc |= pfs_res_attr_str(g, "mpi_library", d->mpi_version);
