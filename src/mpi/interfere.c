@@ -111,8 +111,8 @@ void drv_ifr_print(struct ctx *c, const char *tag, const struct drv_ifr_sum *alo
                     alone->p99[p] / 1e6);
     }
     if (f->jain_n > 0)
-        fprintf(out, "interference %s: Jain's fairness index %.4f over %d section%s' bandwidth ratios\n", tag, f->jain,
-                f->jain_n, f->jain_n == 1 ? "" : "s");
+        fprintf(out, "interference %s: Jain's fairness index %.4f over %d section%s (their mean bandwidth ratios)\n",
+                tag, f->jain, f->jain_n, f->jain_n == 1 ? "" : "s");
     else
         fprintf(out, "interference %s: Jain's fairness index: none (no section has a ratio)\n", tag);
     if (f->qos[0])

@@ -44,7 +44,7 @@ check "then together, announced" grep -q 'sections ckpt,reader at once (interfer
 check "the headings say alone" [ "$(grep -c '^== section [a-z]* (concurrent = mix, alone)' "$T/out")" -eq 2 ]
 check "the headings say together" [ "$(grep -c '^== section [a-z]* (concurrent = mix, together)' "$T/out")" -eq 2 ]
 check "the ratios printed" grep -q '^interference mix \[reader\] read: bandwidth together/alone [0-9.]* (' "$T/out"
-check "Jain's index printed by both" [ "$(grep -c "^interference mix: Jain's fairness index [0-9.]* over 2 sections" "$T/out")" -eq 2 ]
+check "Jain's index printed by both" [ "$(grep -c "^interference mix: Jain's fairness index [0-9.]* over 2 sections (their mean bandwidth ratios)" "$T/out")" -eq 2 ]
 check "a qos that must hold passes" grep -q '^qos          \[ckpt\] bw>=0.001%,p99<1000s: pass$' "$T/out"
 check "a qos that cannot hold fails, saying why" grep -q '^qos          \[reader\] p99<1ns: FAIL (write: p99 ' "$T/out"
 pycheck "alone and together recorded; ratios, Jain and qos from the stored figures" interference group "$R"
