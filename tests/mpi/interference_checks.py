@@ -8,6 +8,8 @@ differs.
 
   group RESULTS   each section alone then together; the together runs' ratios, Jain's
                   index and qos verdicts as computed here from the stored figures
+  half RESULTS    a section that ran no phase: the other's together run, Jain's index over it
+                  alone (1), its ratio its own
   json OUT        the same job's --format json: each run's "interference" member, the
                   ratios those of the documents' own phase means
 """
@@ -68,6 +70,18 @@ def group(path: str) -> None:
     assert text(runs[3].attrs["qos"]) == "p99<1ns" and text(runs[3].attrs["qos_detail"]).startswith("write: p99 ")
 
 
+def half(path: str) -> None:
+    f = h5py.File(path, "r")
+    runs = [f["runs"][k] for k in sorted(f["runs"])]
+    got = [(text(r.attrs["label"]), text(r.attrs["interference"])) for r in runs]
+    assert got == [("w", "alone"), ("w", "together")], got   # [r] stopped before its record
+    al, tog = runs[0]["phases"]["00_write"], runs[1]["phases"]["00_write"]
+    want = tog.attrs["bandwidth_mean"] / al.attrs["bandwidth_mean"]
+    assert close(tog.attrs["interference_bw_ratio"], want), (tog.attrs["interference_bw_ratio"], want)
+    assert runs[1].attrs["interference_jain"] == 1.0 and int(runs[1].attrs["interference_jain_sections"]) == 1
+    assert text(runs[1].attrs["qos_result"]) == ""   # [w] has no qos
+
+
 def json(path: str) -> None:
     with open(path) as fh:
         docs: List[Dict[str, Any]] = jsonlib.load(fh)
@@ -92,4 +106,4 @@ def json(path: str) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(dispatch({"group": group, "json": json}, sys.argv))
+    sys.exit(dispatch({"group": group, "half": half, "json": json}, sys.argv))

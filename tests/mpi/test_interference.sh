@@ -10,6 +10,8 @@
 #   - a qos that cannot hold (p99<1ns) fails, one that must hold passes,
 #     both said in the text report;
 #   - the same job as JSON: each document's "interference" member;
+#   - a section that runs no phase gives no ratio (said; NaN), its qos is
+#     unknown, and Jain's index is over the other section alone;
 #   - interference or qos outside a group, and a malformed qos: one line
 #     from rank 0, exit 2, no results file.
 . "$(dirname "$0")/lib.sh"
@@ -53,6 +55,15 @@ run_mpi 4 120 -f "$T/i.job" --format json --no-results
 check "the same job as JSON: exit 0" [ "$RC" -eq 0 ]
 cp "$T/out" "$T/out.json"
 pycheck "each document's interference member; its ratios the documents' own" interference json "$T/out.json"
+
+# A section that runs no phase (its run id names no kept files): it gives no
+# ratio, says so, its qos is unknown, and Jain's index is over the other.
+printf '[global]\nblock = 1m\ntransfer = 64k\nreps = 1\n[w]\nconcurrent = g\ninterference = 1\ndir = %s/a\nphases = write\n[r]\nconcurrent = g\nqos = bw>=50%%\ndir = %s/a\nrun-id = nothere\nphases = read\n' "$D" "$D" >"$T/half.job"
+run_mpi 4 120 -f "$T/half.job" -o "$T/half.h5"
+check "a section that ran no phase: its status (2)" [ "$RC" -eq 2 ]
+check "a section that ran no phase: no ratio, said" grep -q '^interference g \[r\]: no ratio: the together run ran no phase$' "$T/out"
+check "a section that ran no phase: its qos unknown" grep -q '^qos          \[r\] bw>=50%: unknown (no phase ran)$' "$T/out"
+pycheck "a section that ran no phase: left out of Jain's index" interference half "$T/half.h5"
 
 # Bad input: refused before anything runs, one line, exit 2, no file.
 refused() { # NAME JOBTEXT EXPECTED-LINE
