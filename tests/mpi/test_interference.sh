@@ -65,20 +65,23 @@ check "a section that ran no phase: no ratio, said" grep -q '^interference g \[r
 check "a section that ran no phase: its qos unknown" grep -q '^qos          \[r\] bw>=50%: unknown (no phase ran)$' "$T/out"
 pycheck "a section that ran no phase: left out of Jain's index" interference half "$T/half.h5"
 
-# Bad input: refused before anything runs, one line, exit 2, no file.
-refused() { # NAME JOBTEXT EXPECTED-LINE
+# Bad input: refused before anything runs, one line, exit 2, no file. The
+# three start side by side (each refusal's mpirun idles 2 s at its end).
+refuse() { # NAME JOBTEXT: started
     printf '%b' "$2" >"$T/$1.job"
-    rm -f "$T/bad.h5"
-    run_mpi 2 60 -f "$T/$1.job" -o "$T/bad.h5"
-    check "$1: exit 2" [ "$RC" -eq 2 ]
-    check "$1: no results file, no data file" [ ! -e "$T/bad.h5" -a -z "$(find "$D" -type f)" ]
-    check "$1: one line" [ "$(grep -c '^pfsbench: error: ' "$T/err")" -eq 1 ]
-    check "$1: saying why" grep -qF "$3" "$T/err"
+    par "$1" run_mpi 2 60 -f "$T/$1.job" -o "$T/bad.$1.h5"
 }
-refused alone "[global]\ndir = $D\nblock = 1m\n[a]\ninterference = 1\n" \
-    "alone.job:4: section [a]: interference outside a concurrent group"
-refused qosbad "[global]\ndir = $D\nblock = 1m\n[a]\nconcurrent = g\ninterference = 1\nqos = bw>95%\n[b]\nconcurrent = g\n" \
-    "qosbad.job:7: qos = bw>95%: 'bw>95%': a target is bw>=P% or p99<DURATION"
-refused qosonly "[global]\ndir = $D\nblock = 1m\n[a]\nconcurrent = g\nqos = p99<5ms\n[b]\nconcurrent = g\n" \
-    "qosonly.job:4: section [a]: qos without interference"
+refused() { # NAME EXPECTED-LINE: its checks
+    par_wait "$1"
+    check "$1: exit 2" [ "$RC" -eq 2 ]
+    check "$1: no results file, no data file" [ ! -e "$T/bad.$1.h5" -a -z "$(find "$D" -type f)" ]
+    check "$1: one line" [ "$(grep -c '^pfsbench: error: ' "$T/err")" -eq 1 ]
+    check "$1: saying why" grep -qF "$2" "$T/err"
+}
+refuse alone "[global]\ndir = $D\nblock = 1m\n[a]\ninterference = 1\n"
+refuse qosbad "[global]\ndir = $D\nblock = 1m\n[a]\nconcurrent = g\ninterference = 1\nqos = bw>95%\n[b]\nconcurrent = g\n"
+refuse qosonly "[global]\ndir = $D\nblock = 1m\n[a]\nconcurrent = g\nqos = p99<5ms\n[b]\nconcurrent = g\n"
+refused alone "alone.job:4: section [a]: interference outside a concurrent group"
+refused qosbad "qosbad.job:7: qos = bw>95%: 'bw>95%': a target is bw>=P% or p99<DURATION"
+refused qosonly "qosonly.job:4: section [a]: qos without interference"
 finish
