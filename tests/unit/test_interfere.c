@@ -1,7 +1,8 @@
 /* Interference arithmetic (src/core/interfere.c): Jain's index against
  * the formula worked by hand, ratios that are not there (NaN, never 0),
  * the qos words, good and malformed, and the verdicts: pass, fail, and
- * unknown when a figure is missing. */
+ * unknown when a figure is missing; the job-file words (src/core/jobfile.c):
+ * kept off the sections' command lines, and refused where they mean nothing. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,7 +12,9 @@
 
 #include <cmocka.h>
 
+#include "pfs/config.h"
 #include "pfs/interfere.h"
+#include "pfs/jobfile.h"
 
 static void test_jain(void **state)
 {
@@ -92,6 +95,40 @@ static void test_qos_check(void **state)
     assert_int_equal(pfs_qos_check(&q, low_bw, nop99, NULL, 2, why, sizeof(why)), 1);
 }
 
+static void test_job_words(void **state)
+{
+    (void)state;
+    char err[PFS_ERRLEN];
+    struct pfs_jobfile jf;
+    assert_int_equal(pfs_jobfile_parse("t.job", "[a]\nconcurrent = g\ninterference = 1\nqos = bw>=95%,p99<5ms\n"
+                                       "[b]\nconcurrent = g\ninterference = 0\n", 0, NULL, &jf, err, sizeof(err)), 0);
+    assert_int_equal(jf.n, 2);
+    assert_int_equal(jf.sec[0].interference, 1);
+    assert_string_equal(jf.sec[0].qos, "bw>=95%,p99<5ms");
+    assert_int_equal(jf.sec[1].interference, 0);
+    assert_string_equal(jf.sec[1].qos, "");
+    /* words, not options: the command line is "pfsbench" and the section's label */
+    assert_int_equal(jf.sec[0].argc, 2);
+    assert_string_equal(jf.sec[0].argv[1], "--label=a");
+    pfs_jobfile_free(&jf);
+    static const struct {
+        const char *text, *want;
+    } bad[] = {
+        {"[a]\nconcurrent = g\ninterference = 2\n[b]\nconcurrent = g\n", "t.job:3: interference = 2: 0 or 1"},
+        {"[a]\ninterference = 1\n", "t.job:1: section [a]: interference outside a concurrent group"},
+        {"[a]\nqos = p99<5ms\n", "t.job:1: section [a]: qos outside a concurrent group"},
+        {"[a]\nconcurrent = g\nqos = p99<5ms\n[b]\nconcurrent = g\n", "t.job:1: section [a]: qos without interference"},
+        {"[a]\nconcurrent = g\ninterference = 1\nqos = p99<5\n[b]\nconcurrent = g\n",
+         "t.job:4: qos = p99<5: 'p99<5': p99<D wants a duration"},
+        {"[global]\ninterference = 1\n[a]\n", "t.job:2: 'interference' belongs in a [name] section"},
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        assert_int_equal(pfs_jobfile_parse("t.job", bad[i].text, 0, NULL, &jf, err, sizeof(err)), -1);
+        if (!strstr(err, bad[i].want))
+            fail_msg("case %zu: got \"%s\", want \"%s\"", i, err, bad[i].want);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -99,6 +136,7 @@ int main(void)
         cmocka_unit_test(test_ratio_mean),
         cmocka_unit_test(test_qos_parse),
         cmocka_unit_test(test_qos_check),
+        cmocka_unit_test(test_job_words),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
