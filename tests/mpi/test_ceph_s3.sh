@@ -1,8 +1,9 @@
 #!/bin/bash
 # --api s3 (S3 through libs3) against the Ceph harness's RADOS gateway
 # (tests/lib/ceph.sh: radosgw on 127.0.0.1:7480, its user's keys in a file
-# of mode 0600), 2 ranks: an object per stream, written by one streamed PUT,
-# read and reread by ranged GETs with --verify, two repetitions, kept (-k):
+# of mode 0600), 2 ranks: an object per stream, written and rewritten by one
+# streamed PUT each, read and reread by ranged GETs with --verify, two
+# repetitions, kept (-k):
 # the bucket holds exactly those objects and their sizes (s3 list) add up
 # to the bytes a repetition reports; the keys, read from --s3-key-file, are
 # in no process's command line during the run nor in the results file; an
@@ -39,19 +40,20 @@ if "$PFSBENCH" --help | grep -q "^  s3  *not built: "; then
 fi
 check "pfsbench is not linked with libs3 (a module)" not grep -q libs3 <(ldd "$PFSBENCH")
 
-# --- refused before anything is made (no server needed)
+# --- refused before anything is made (no server needed; one rank: an
+# mpirun with a rank that exits 2 waits 2 s more at 2 ranks)
 S=(-a s3 --s3-endpoint 127.0.0.1:1)
-run_mpi 2 60 -d "$T/d" -a s3 --no-results
+run_mpi 1 60 -d "$T/d" -a s3 --no-results
 refused "no --s3-bucket" "--api s3 needs --s3-bucket BUCKET"
-run_mpi 2 60 -d "$T/d" "${S[@]}" --s3-bucket b -p create,stat,delete --no-results
+run_mpi 1 60 -d "$T/d" "${S[@]}" --s3-bucket b -p create,stat,delete --no-results
 refused "a metadata phase" "--phases create with --api s3: create works on small files and directories"
-run_mpi 2 60 -d "$T/d" "${S[@]}" --s3-bucket b -p write --shared --no-results
+run_mpi 1 60 -d "$T/d" "${S[@]}" --s3-bucket b -p write --shared --no-results
 refused "--shared" "--shared with --api s3: an S3 object cannot be written at offsets"
-run_mpi 2 60 -d "$T/d" "${S[@]}" --s3-bucket b -p write,read --random --no-results
+run_mpi 1 60 -d "$T/d" "${S[@]}" --s3-bucket b -p write,read --random --no-results
 refused "--random writes" "--random with a write phase and --api s3: an S3 object is written by one PUT"
 printf 'S3_ACCESS_KEY_ID=a\nS3_SECRET_ACCESS_KEY=b\n' >"$T/k644"
 chmod 644 "$T/k644"
-run_mpi 2 60 -d "$T/d" "${S[@]}" --s3-bucket b --s3-key-file "$T/k644" --no-results
+run_mpi 1 60 -d "$T/d" "${S[@]}" --s3-bucket b --s3-key-file "$T/k644" --no-results
 refused "a key file others can read" "--s3-key-file $T/k644: mode 644: a file of keys must be a regular file only its owner can read"
 
 . "$PFS_TESTS/lib/ceph.sh"
@@ -88,7 +90,7 @@ T0=$(date +%s.%N)
 # The keys go to grep as a pattern file (printf is a builtin), so that
 # grep's own command line does not hold them.
 keys_in_cmdlines() { (. "$CEPH_S3_ENV" && grep -lsaF -f <(printf '%s\n' "$S3_ACCESS_KEY_ID" "$S3_SECRET_ACCESS_KEY") /proc/[0-9]*/cmdline); }
-timeout -k 5 90 mpirun -np 2 --oversubscribe --bind-to none "$PFSBENCH" -d "$T/d" "${R[@]}" -p write,read,reread \
+timeout -k 5 90 mpirun -np 2 --oversubscribe --bind-to none "$PFSBENCH" -d "$T/d" "${R[@]}" -p write,rewrite,read,reread \
     --verify -i 2 -k --run-id nn -o "$T/r.h5" >"$T/out" 2>"$T/err" &
 BG=$!
 SEEN=0 LOOKS=0
@@ -103,7 +105,7 @@ check "per stream, --verify -i 2 -k: exit 0 ($(head -c 300 "$T/err"))" [ "$RC" -
 check "no process's command line held the keys during the run ($LOOKS looks)" [ "$SEEN" -eq 0 ]
 got=$(res)
 check "per stream: every phase moved 2 x 2 MiB in 2 x 32 transfers ($got)" \
-    [ "$got" = "s3 complete write=4194304/64 read=4194304/64 reread=4194304/64" ]
+    [ "$got" = "s3 complete write=4194304/64 rewrite=4194304/64 read=4194304/64 reread=4194304/64" ]
 pycheck "per stream: the latency histograms count every transfer, an open and a close per stream" \
     ceph_s3 counted "$T/r.h5" 2
 pycheck "the keys are in no byte of the results file; its config names the api" \
