@@ -206,7 +206,7 @@ static void test_ior_refused(void **state)
     static const char *const unk[] = {"-L", "--bogus", "stray"};
     expect_refused("ior", 2, "-L 3 --bogus stray -w", unk, 3);
     static const char *const api[] = {"-a"};
-    expect_refused("ior", 2, "-a S3", api, 1);
+    expect_refused("ior", 2, "-a DAOS", api, 1);
     expect_refused("ior", 2, "-a NOPE", api, 1);
     static const char *const sz[] = {"-t", "-b", "-i"};
     expect_refused("ior", 2, "-t 1.5m -b 0 -i x", sz, 3);
