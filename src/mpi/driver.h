@@ -429,6 +429,10 @@ void drv_record_watchdog(struct ctx *c, const char *msg);
 /* Local, rank 0: where the text report's lines go (struct record's out;
  * stdout before the record is set up). */
 FILE *drv_record_out(struct ctx *c);
+/* Rank 0, after repetition rep of phase p is recorded: its warnings (the
+ * page cache's, --rate's shortfall) into the run and the report
+ * (record_warn.c). */
+void drv_record_warn_phase(struct ctx *c, int p, int rep);
 /* survive.c, rank 0 of a run: its JSON or CSV on stdout, or, inside a job,
  * to the job, which prints one document (or one header) for all its runs. */
 void drv_report_out(struct ctx *c, const struct pfs_run_data *d);
