@@ -8,8 +8,8 @@ joined by commas ("write=1048576 read=1048576"), then each run attribute named o
 command line ("api=mmap"). A job file's sections are runs of their own, so one MPI job can
 stand for many launches and each still be checked on its own.
 
-The tests' check modules (tests/mpi/*_checks.py) import text, one_run_attrs and dispatch
-from here.
+The tests' check modules (tests/mpi/*_checks.py) import text, one_run_attrs, dispatch,
+last_run, phase_totals and check_counted from here.
 """
 import sys
 from typing import Callable, Dict, List
@@ -30,6 +30,39 @@ def one_run_attrs(path: str) -> Dict[str, str]:
         runs = list(f["runs"].values())
         assert len(runs) == 1, len(runs)
         return {k: text(v) for k, v in runs[0].attrs.items()}
+
+
+def last_run(f: h5py.File) -> h5py.Group:
+    """The run numbered last in an open results file."""
+    return f["runs"][sorted(f["runs"])[-1]]
+
+
+def phase_totals(path: str, api: bool = False) -> str:
+    """The last run's status (after its api when asked), then PHASE=BYTES/OPS for each
+    phase in the run's order, summed over its repetitions: "complete write=N/M ..."."""
+    with h5py.File(path, "r") as f:
+        r = last_run(f)
+        out = ([text(r.attrs["api"])] if api else []) + [text(r.attrs["status"])]
+        for name in sorted(r["phases"]):
+            p = r["phases"][name]
+            b = int(p["bytes"][()].sum()) if "bytes" in p else 0
+            o = int(p["ops"][()].sum()) if "ops" in p else 0
+            out.append("%s=%d/%d" % (name.split("_", 1)[1], b, o))
+        return " ".join(out)
+
+
+def check_counted(g: h5py.Group, name: str, streams: int) -> None:
+    """A data phase's latency records count what it moved, each repetition: every transfer
+    once in the op histogram and in the nodes' histograms, one open and one close per
+    stream timed, the time series' bytes and operations adding up to the phase's."""
+    lat, nl, ops, byts = g["latency"][()], g["node_latency"][()], g["ops"][()], g["bytes"][()]
+    for r in range(int(g.attrs["repetitions"])):
+        assert lat[r][0].sum() == ops[r] > 0, (name, r, int(lat[r][0].sum()), int(ops[r]))
+        assert nl[r].sum() == ops[r], (name, r, int(nl[r].sum()), int(ops[r]))
+        assert lat[r][1].sum() == streams and lat[r][3].sum() == streams, (name, r, "opens and closes")
+        ts = g["timeseries/rep_%03d" % r]
+        assert ts["bytes"][()].sum() == byts[r], (name, r, int(ts["bytes"][()].sum()), int(byts[r]))
+        assert ts["ops"][()].sum() == ops[r], (name, r, int(ts["ops"][()].sum()), int(ops[r]))
 
 
 def dispatch(checks: Dict[str, Callable[..., None]], argv: List[str]) -> int:

@@ -21,11 +21,7 @@ import sys
 import h5py
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from runs import dispatch, text  # noqa: E402
-
-
-def last_run(f: h5py.File) -> h5py.Group:
-    return f["runs"][sorted(f["runs"])[-1]]
+from runs import check_counted, dispatch, last_run, phase_totals, text  # noqa: E402
 
 
 def phase_of(run: h5py.Group, phase: str) -> h5py.Group:
@@ -40,27 +36,7 @@ def bytes_(path: str, phase: str) -> None:
 
 
 def res(path: str) -> None:
-    with h5py.File(path, "r") as f:
-        r = last_run(f)
-        out = [text(r.attrs["status"])]
-        for name in sorted(r["phases"]):
-            p = r["phases"][name]
-            b = int(p["bytes"][()].sum()) if "bytes" in p else 0
-            o = int(p["ops"][()].sum()) if "ops" in p else 0
-            out.append("%s=%d/%d" % (name.split("_", 1)[1], b, o))
-        print(" ".join(out))
-
-
-def check_phase(g: h5py.Group, name: str, streams: int) -> None:
-    reps = int(g.attrs["repetitions"])
-    lat, nl, ops, byts = g["latency"][()], g["node_latency"][()], g["ops"][()], g["bytes"][()]
-    for r in range(reps):
-        assert lat[r][0].sum() == ops[r] > 0, (name, r, int(lat[r][0].sum()), int(ops[r]))
-        assert nl[r].sum() == ops[r], (name, r, int(nl[r].sum()), int(ops[r]))
-        assert lat[r][1].sum() == streams and lat[r][3].sum() == streams, (name, r, "opens and closes")
-        ts = g["timeseries/rep_%03d" % r]
-        assert ts["bytes"][()].sum() == byts[r], (name, r, int(ts["bytes"][()].sum()), int(byts[r]))
-        assert ts["ops"][()].sum() == ops[r], (name, r, int(ts["ops"][()].sum()), int(ops[r]))
+    print(phase_totals(path))
 
 
 def counted(path: str) -> None:
@@ -71,7 +47,7 @@ def counted(path: str) -> None:
         names = list(run["phases"])
         assert len(names) >= 2, names
         for name in names:
-            check_phase(run["phases"][name], name, streams)
+            check_counted(run["phases"][name], name, streams)
 
 
 if __name__ == "__main__":
