@@ -91,7 +91,8 @@ struct pfs_stream {
      * (qbuf[0] may be buf), one per transfer in flight. NULL: depth 1. */
     void **qbuf;
     /* For the stall watchdog, read from its thread: the call the stream is
-     * in (a static string) and untimed operations done (clean-up). */
+     * in (a static string) and untimed work done (clean-up; --rate's waits
+     * for the schedule). */
     const char *op;
     uint64_t work;
     struct pfs_times t;

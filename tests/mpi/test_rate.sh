@@ -1,5 +1,6 @@
 #!/bin/bash
 # Open-loop rates (--rate, issue 30), on tmpfs with 2 ranks:
+#   - a slow pace is not a stall to the stall watchdog (--timeout)
 #   - at a modest fixed rate the achieved rate is within 2% of the offered
 #     (synchronously, and through aio at --iodepth 4)
 #     (a Poisson one within 2% of what its arrivals offered, which is within
@@ -95,4 +96,13 @@ run_mpi 2 120 -d "$S" -t 4k -b 400k -p write --rate 1e9 -o "$R"
 check "unreachable rate: exit 0" [ "$RC" -eq 0 ]
 check "unreachable rate: the warning line" grep -q "^warning      write 0: achieved .* short of the offered" "$T/out"
 pycheck "unreachable rate: rate_short" rate short "$R"
+
+# A slow pace under the stall watchdog: one rank, a transfer every 2 s,
+# --timeout 1. Waiting 2 s for the schedule is no call blocked 2 s (the
+# stall thread named a "blocked write" after 1 s and ended the job, exit 3,
+# before the waits counted as progress). With more ranks --timeout also
+# bounds the phase itself (rank 0 names the ranks not done within it).
+run_mpi 1 60 -d "$S" -t 4k -b 8k -p write --rate 0.5 --timeout 1 --no-results
+check "0.5/s under --timeout 1: exit 0 (got $RC)" [ "$RC" -eq 0 ]
+check "0.5/s under --timeout 1: no watchdog message" not grep -q "watchdog" "$T/err"
 finish
