@@ -2,8 +2,7 @@
 # The node-aware topology on fake nodes (tests/lib/fakenodes.sh), 3 nodes x 2
 # ranks mapped by node and by slot: the placement, node count and hosts as
 # test_nodes.sh expects them, one clock correction per node, the failures
-# reduced to a count and the first by time, progress reports aggregated per
-# node (the PFSBENCH_DEBUG_PROGRESS test hook), the progress line by default
+# reduced to a count and the first by time, the progress line by default
 # where mpirun itself writes to a terminal (a pty from script(1)) and not
 # where its output goes to files, and the split by name where two runtime
 # nodes carry one host name.
@@ -61,26 +60,6 @@ check "17 of 18 ranks fail: 16 named" [ "$(grep -c '^pfsbench: error: rank [0-9]
 check "17 of 18 ranks fail: and 1 more" err_has "pfsbench: error: ... and 1 more rank failed"
 rm -f "$D"/pfsbench.fail17.*
 fakenodes_setup 3 2
-
-# ---- progress: per node to rank 0 -----------------------------------------
-# The hook's line: "rank 0 received R reports in I intervals (at most M in
-# one), L after the last, from S senders; N nodes, P ranks".
-progress_ok() {
-    awk '/^pfsbench: debug: progress: / {
-            r = $7; i = $10; s = $(NF - 5); n = $(NF - 3); seen = 1
-            ok = i >= 2 && s == n && n == 3 && r <= (n + 1) * i && r >= s * (i - 1)
-         }
-         END { exit !(seen && ok) }' "$T/err"
-}
-for map in node slot; do
-    FAKENODES_EXTRA=(-x PFSBENCH_DEBUG_PROGRESS=1)
-    FAKENODES_MAP=$map run_nodes 6 -d "$D" -a null -t 4k -b 64g -D 4 -p write --progress --no-results
-    FAKENODES_EXTRA=()
-    check "progress by $map: exits 0" rc_is 0
-    check "progress by $map: the line shows" err_has "ETA"
-    check "progress by $map: rank 0 hears 3 senders (one per node), at most nodes + 1 reports per interval, and all but one interval's worth" progress_ok
-done
-grep '^pfsbench: debug: progress' "$T/err"
 
 # ---- progress by default where mpirun writes to a terminal ------------------
 cat >"$T/launch.sh" <<LAUNCH
