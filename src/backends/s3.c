@@ -204,6 +204,8 @@ static int s3_check(const struct pfs_config *cfg, char *err, size_t len)
         why = "--api s3 needs --s3-bucket BUCKET: the bucket the run's objects go in (it must exist)";
     else if (!o->endpoint[0] && !getenv("S3_HOSTNAME"))
         why = "--api s3 needs --s3-endpoint HOST:PORT (or S3_HOSTNAME in the environment)";
+    else if (!o->endpoint[0] && strlen(getenv("S3_HOSTNAME")) >= sizeof(o->endpoint))
+        why = "--api s3: S3_HOSTNAME is longer than the 63 bytes --s3-endpoint takes";
     else if (cfg->shared)
         why = "--shared with --api s3: an S3 object cannot be written at offsets, so several streams cannot fill "
               "one; --api s3 makes one object per stream";
@@ -253,7 +255,9 @@ static int s3_init(void **ctx, const struct pfs_config *cfg, const void *env, ch
         return -1;
     }
     pthread_mutex_init(&c->lock, NULL);
-    snprintf(c->host, sizeof(c->host), "%s", o->endpoint[0] ? o->endpoint : getenv("S3_HOSTNAME"));
+    /* s3_check refused an S3_HOSTNAME that does not fit */
+    const char *host = o->endpoint[0] ? o->endpoint : getenv("S3_HOSTNAME");
+    snprintf(c->host, sizeof(c->host), "%.*s", (int)sizeof(c->host) - 1, host ? host : "");
     snprintf(c->bucket, sizeof(c->bucket), "%s", o->bucket);
     c->block = cfg->block;
     c->dev = 0x5333ULL << 48 ^ (uint64_t)strlen(c->bucket);

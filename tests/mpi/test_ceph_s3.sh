@@ -51,6 +51,10 @@ run_mpi 1 60 -d "$T/d" "${S[@]}" --s3-bucket b -p write --shared --no-results
 refused "--shared" "--shared with --api s3: an S3 object cannot be written at offsets"
 run_mpi 1 60 -d "$T/d" "${S[@]}" --s3-bucket b -p write,read --random --no-results
 refused "--random writes" "--random with a write phase and --api s3: an S3 object is written by one PUT"
+export S3_HOSTNAME=$(printf 'h%.0s' {1..64}).example:80
+run_mpi 1 60 -d "$T/d" -a s3 --s3-bucket b --no-results
+refused "an S3_HOSTNAME too long" "--api s3: S3_HOSTNAME is longer than the 63 bytes --s3-endpoint takes"
+unset S3_HOSTNAME
 printf 'S3_ACCESS_KEY_ID=a\nS3_SECRET_ACCESS_KEY=b\n' >"$T/k644"
 chmod 644 "$T/k644"
 run_mpi 1 60 -d "$T/d" "${S[@]}" --s3-bucket b --s3-key-file "$T/k644" --no-results
