@@ -150,7 +150,7 @@ static int rd_init(void **ctx, const struct pfs_config *cfg, const void *env, ch
     }
     pthread_mutex_init(&c->lock, NULL);
     pthread_rwlock_init(&c->gone_lock, NULL);
-    snprintf(c->pool, sizeof(c->pool), "%s", o->pool);
+    snprintf(c->pool, sizeof(c->pool), "%.*s", (int)sizeof(c->pool) - 1, o->pool);
     c->depth = cfg->iodepth > 1 ? (unsigned)cfg->iodepth : 1;
     const char *step = "rados_create";
     int rc = rados_create(&c->cl, o->id[0] ? o->id : NULL);

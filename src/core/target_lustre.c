@@ -175,8 +175,8 @@ int pfs_lustre_parse_lov(const void *buf, size_t len, struct pfs_layout *out, ch
     struct pfs_layout_comp c = {.start = 0, .end = PFS_LAYOUT_EOF};
     int rc = parse_lum(&r, 0, len, &c, 1, out, err, errlen);
     /* v3 names its OST pool in 16 bytes at 32, NUL-padded */
-    const char *pool = rc == 0 && magic == LOV_MAGIC_V3 ? (const char *)buf + 32 : "";
-    int plen = (int)strnlen(pool, 16);
+    int plen = rc == 0 && magic == LOV_MAGIC_V3 ? (int)strnlen((const char *)buf + 32, 16) : 0;
+    const char *pool = plen ? (const char *)buf + 32 : "";
     if (rc == 0 && out->ncomps == 1)
         snprintf(out->detail, sizeof(out->detail), "stripe_count=%" PRIu32 " stripe_size=%" PRIu64 "%s%.*s%s",
                  out->comps[0].count, out->comps[0].unit, plen ? " pool=" : "", plen, pool,
