@@ -67,6 +67,15 @@ fakenodes_mpirun() {
         "${FAKENODES_MPIRUN_ARGS[@]}" ${FAKENODES_EXTRA[@]+"${FAKENODES_EXTRA[@]}"} "$@"
 }
 
+# fakenodes_pfs NP TIMEOUT_S ARGS...: pfsbench ($PFSBENCH) on NP ranks of the
+# fake nodes set up last; stdout in $T/out, stderr in $T/err, status in RC.
+fakenodes_pfs() {
+    local np=$1 to=$2
+    shift 2
+    RC=0
+    fakenodes_mpirun "$np" "$to" "$PFSBENCH" "$@" >"$T/out" 2>"$T/err" || RC=$?
+}
+
 # fakenodes_run K R TIMEOUT_S PROGRAM [ARGS...]: K*R ranks on node1..nodeK
 # (R slots each), round-robin (--map-by node), under `timeout`.
 fakenodes_run() {

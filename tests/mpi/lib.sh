@@ -144,6 +144,8 @@ corrupt_byte() {
     printf "\\$(printf %03o $((255 - b)))" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
 }
 has() { grep -qF -- "$1" "$T/out"; }
+err_has() { grep -qF -- "$1" "$T/err"; }
+rc_is() { [ "$RC" -eq "$1" ]; }
 hasnt() { ! grep -qF -- "$1" "$T/out"; }
 
 ok() { PASSES=$((PASSES + 1)); echo "ok - $*"; }

@@ -18,7 +18,6 @@ probe() {
     RC=0
     fakenodes_mpirun "$np" 90 "$PROBE" "$@" >"$T/out" 2>"$T/err" || RC=$?
 }
-rc_is() { [ "$RC" -eq "$1" ]; }
 # field WORD [FILE]: the number after WORD on the "job" line.
 field() { awk -v w="$1" '$1 == "job" { for (i = 1; i < NF; i++) if ($i == w) print $(i + 1) }' "${2:-$T/out}"; }
 # nodes_named K: K "node" lines naming node1..nodeK once each, each rate > 0.

@@ -14,15 +14,7 @@ mkdir -p "$D"
 FAKENODES_DIR=$T
 unset SLURM_JOB_NODELIST SLURM_NODELIST SLURM_TASKS_PER_NODE SLURM_NTASKS SLURM_JOB_ID PBS_NODEFILE PBS_JOBID
 
-# run_nodes NP ARGS... : pfsbench on NP ranks over $FAKENODES_HOSTFILE; stdout
-# in $T/out, stderr in $T/err, status in RC.
-run_nodes() {
-    local np=$1
-    shift
-    RC=0
-    fakenodes_mpirun "$np" 60 "$PFSBENCH" "$@" >"$T/out" 2>"$T/err" || RC=$?
-}
-rc_is() { [ "$RC" -eq "$1" ]; }
+run_nodes() { fakenodes_pfs "$1" 60 "${@:2}"; }  # run_nodes NP ARGS...
 
 RR=(-x PFSBENCH_PLACEMENT=round-robin)
 

@@ -30,11 +30,9 @@ plot() {
     RC=0
     timeout 120 "$PY" "$S/pfs-plot" "$@" >"$T/out" 2>"$T/err" || RC=$?
 }
-rc_is() { [ "$RC" -eq "$1" ]; }
 is_png() { [ -s "$1" ] && [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; }
 is_svg() { "$PY" "$PFS_TESTMPI/plot_latency_checks.py" svg "$1"; }
 svg_has() { grep -qF -- "$2" "$1"; }
-err_has() { grep -qF -- "$1" "$T/err"; }
 no_traceback() { ! grep -q "Traceback" "$T/err"; }
 
 bench -d "$D" -t 64k -b 4m -p write,read,create,stat,delete -n 60 -i 2 -e --interval 0.02 -o "$R" --label first

@@ -12,14 +12,7 @@ mkdir -p "$D"
 FAKENODES_DIR=$T
 unset SLURM_JOB_NODELIST SLURM_NODELIST SLURM_TASKS_PER_NODE SLURM_NTASKS SLURM_JOB_ID PBS_NODEFILE PBS_JOBID
 
-run_nodes() {  # run_nodes NP ARGS... : stdout $T/out, stderr $T/err, status RC
-    local np=$1
-    shift
-    RC=0
-    fakenodes_mpirun "$np" 90 "$PFSBENCH" "$@" >"$T/out" 2>"$T/err" || RC=$?
-}
-rc_is() { [ "$RC" -eq "$1" ]; }
-err_has() { grep -qF -- "$1" "$T/err"; }
+run_nodes() { fakenodes_pfs "$1" 90 "${@:2}"; }  # run_nodes NP ARGS...
 
 fakenodes_setup 3 2
 # The hook's line: "rank 0 received R reports in I intervals (at most M in

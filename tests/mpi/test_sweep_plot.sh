@@ -32,10 +32,8 @@ tool() {
     RC=0
     timeout 120 "$PY" "$S/$t" "$@" >"$T/out" 2>"$T/err" || RC=$?
 }
-has() { grep -qF -- "$1" "$T/out"; }
 hasre() { grep -qE -- "$1" "$T/out"; }
 count_is() { [ "$(grep -cE -- "$1" "$T/out")" -eq "$2" ]; }
-rc_is() { [ "$RC" -eq "$1" ]; }
 nruns_is() { [ "$("$PY" "$S/pfs-results" "$R" --runs | tail -n +2 | wc -l)" -eq "$1" ]; }
 
 # ---- a sweep, interrupted after 2 points and resumed ---------------------
