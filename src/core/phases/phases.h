@@ -26,6 +26,13 @@ struct pfs_train;
 struct pfs_stream;
 int pfs_train_of(const struct pfs_config *cfg, struct pfs_train *t, char *err, size_t len);
 void pfs_train_name(const struct pfs_stream *s, uint64_t f, char *out, size_t len);
+/* Opens data-set file f (its name in path, PFS_PATH_MAX + 160 bytes) with
+ * flags, O_DIRECT added by --direct where the backend has it, the open's
+ * latency counted and the stream's first open noted: the backend's 0 or
+ * -errno. */
+struct pfs_fid;
+int pfs_train_open(const struct pfs_phase_ctx *p, struct pfs_stream *s, uint64_t f, unsigned flags, char *path,
+                   struct pfs_fid *got, void **fh);
 
 /* train_feed.c: the train phase's timed run on one stream, and its work
  * (reads of -t or less over the epochs). */

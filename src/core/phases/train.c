@@ -111,6 +111,20 @@ static int tr_remove(int dir_fd)
     return (int)keep;
 }
 
+int pfs_train_open(const struct pfs_phase_ctx *p, struct pfs_stream *s, uint64_t f, unsigned flags, char *path,
+                   struct pfs_fid *got, void **fh)
+{
+    pfs_train_name(s, f, path, PFS_PATH_MAX + 160);
+    if (p->cfg->direct && (p->be->caps & PFS_CAP_DIRECT))
+        flags |= PFS_OPEN_DIRECT;
+    uint64_t c0 = pfs_now_ns();
+    int rc = p->be->open(p->bectx, s->dir_fd, path, flags, NULL, got, fh);
+    pfs_stream_lat_add(s, PFS_LAT_OPEN, c0, pfs_now_ns(), p->t0_ns);
+    if (rc >= 0 && s->t.open_end == 0)
+        s->t.open_end = pfs_now();
+    return rc;
+}
+
 /* ---- train-gen ---- */
 
 /* Writes file f, R x S bytes of the pattern of (f, offset) in -t
@@ -118,15 +132,9 @@ static int tr_remove(int dir_fd)
 static int gen_file(const struct pfs_phase_ctx *p, struct pfs_stream *s, uint64_t f, uint64_t bytes, double *vt)
 {
     char path[PFS_PATH_MAX + 160];
-    pfs_train_name(s, f, path, sizeof(path));
-    unsigned flags = PFS_OPEN_WRITE | PFS_OPEN_CREATE;
-    if (p->cfg->direct && (p->be->caps & PFS_CAP_DIRECT))
-        flags |= PFS_OPEN_DIRECT;
     struct pfs_fid got = {0, 0};
     void *fh = NULL;
-    uint64_t c0 = pfs_now_ns();
-    int rc = p->be->open(p->bectx, s->dir_fd, path, flags, NULL, &got, &fh);
-    pfs_stream_lat_add(s, PFS_LAT_OPEN, c0, pfs_now_ns(), p->t0_ns);
+    int rc = pfs_train_open(p, s, f, PFS_OPEN_WRITE | PFS_OPEN_CREATE, path, &got, &fh);
     if (rc < 0) {
         pfs_stream_fail(s, "open for writing", path, PFS_NO_OFFSET, -rc, 0, "%s",
                         rc == -EEXIST ? "a file of that name is already there; pfsbench never reuses a file it "
@@ -135,8 +143,6 @@ static int gen_file(const struct pfs_phase_ctx *p, struct pfs_stream *s, uint64_
     }
     if (tr_remember(s, f, &got) != 0)
         pfs_stream_fail(s, "remember", path, PFS_NO_OFFSET, ENOMEM, 0, "%s", "");
-    if (s->t.open_end == 0)
-        s->t.open_end = pfs_now();
     for (uint64_t at = 0; at < bytes && !s->fail.failed && !*p->interrupted;) {
         const size_t n = (size_t)(bytes - at < p->cfg->transfer ? bytes - at : p->cfg->transfer);
         const uint64_t v0 = pfs_now_ns();
@@ -154,7 +160,7 @@ static int gen_file(const struct pfs_phase_ctx *p, struct pfs_stream *s, uint64_
         s->t.bytes += n;
         at += n;
     }
-    c0 = pfs_now_ns();
+    const uint64_t c0 = pfs_now_ns();
     rc = p->be->close(fh);
     pfs_stream_lat_add(s, PFS_LAT_CLOSE, c0, pfs_now_ns(), p->t0_ns);
     if (rc < 0)

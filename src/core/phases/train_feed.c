@@ -68,21 +68,13 @@ static int rd_sample(struct feed *f, uint64_t k)
     uint64_t file, off;
     char path[PFS_PATH_MAX + 160];
     pfs_train_where(&f->t, k, &file, &off);
-    pfs_train_name(s, file, path, sizeof(path));
-    unsigned flags = PFS_OPEN_READ;
-    if (p->cfg->direct && (p->be->caps & PFS_CAP_DIRECT))
-        flags |= PFS_OPEN_DIRECT;
     struct pfs_fid got = {0, 0};
     void *fh = NULL;
-    uint64_t c0 = pfs_now_ns();
-    int rc = p->be->open(p->bectx, s->dir_fd, path, flags, NULL, &got, &fh);
-    pfs_stream_lat_add(s, PFS_LAT_OPEN, c0, pfs_now_ns(), p->t0_ns);
+    int rc = pfs_train_open(p, s, file, PFS_OPEN_READ, path, &got, &fh);
     if (rc < 0) {
         rd_fail(f, "open for reading", path, PFS_NO_OFFSET, -rc, NULL);
         return -1;
     }
-    if (s->t.open_end == 0)
-        s->t.open_end = pfs_now();
     for (uint64_t done = 0; done < f->t.sample && !s->fail.failed;) {
         const uint64_t at = off + done, left = f->t.sample - done;
         const size_t n = (size_t)(left < p->cfg->transfer ? left : p->cfg->transfer);
@@ -108,7 +100,7 @@ static int rd_sample(struct feed *f, uint64_t k)
         }
         done += n;
     }
-    c0 = pfs_now_ns();
+    const uint64_t c0 = pfs_now_ns();
     rc = p->be->close(fh);
     pfs_stream_lat_add(s, PFS_LAT_CLOSE, c0, pfs_now_ns(), p->t0_ns);
     if (rc < 0 && !s->fail.failed)
