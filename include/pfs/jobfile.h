@@ -82,7 +82,7 @@ int pfs_jobfile_check(const char *path, const struct pfs_jobfile *jf, int nranks
 
 void pfs_jobfile_free(struct pfs_jobfile *jf);
 
-/* Local. The points of a rank sweep (--ranks): "pow2" (1, 2, 4, ... and
+/* ranks.c. Local. The points of a rank sweep (--ranks): "pow2" (1, 2, 4, ... and
  * nranks itself when it is not a power of two), "all" (1 .. nranks), or a
  * comma list of counts from 1 to nranks. Sorted, without repeats, into
  * pts (at most max). Returns the count, or -1 with err set. */
