@@ -19,25 +19,10 @@
 # its refusal alone. Exits 77 (skipped, said loudly) where the harness
 # cannot start a cluster (no root, FUSE or Ceph packages).
 . "$(dirname "$0")/lib.sh"
-T_BEGIN=$(date +%s.%N)
-since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
-cond() { eval "$1"; }
-mkdir -p "$T/d"
-refused() { # refused WHAT TEXT: exit 2, one error line with TEXT, nothing made in -d
-    check "$1: exit 2" [ "$RC" -eq 2 ]
-    check "$1: says why ($(head -c 300 "$T/err"))" grep -qF -- "$2" "$T/err"
-    check "$1: nothing created" [ -z "$(ls -A "$T/d")" ]
-}
+. "$PFS_TESTS/lib/ceph.sh"
+ceph_test_begin
 
-# --- built without librados: refused by name, exit 2, nothing made
-if "$PFSBENCH" --help | grep -q "^  rados  *not built: "; then
-    run_mpi 2 60 -d "$T/d" -a rados --no-results
-    refused "not built" "error: --api rados: this pfsbench was built without it (librados-dev at build time)"
-    echo "# --api rados is not built here: only its refusal was checked"
-    finish
-    exit
-fi
-check "pfsbench is not linked with librados (a module)" not grep -q librados <(ldd "$PFSBENCH")
+ceph_not_built_or rados librados-dev librados
 
 # --- refused before anything is made (no cluster needed)
 run_mpi 2 60 -d "$T/d" -a rados --no-results
@@ -45,12 +30,7 @@ refused "no --rados-pool" "--api rados needs --rados-pool POOL"
 run_mpi 2 60 -d "$T/d" -a rados --rados-pool p -p create,stat,delete --no-results
 refused "a metadata phase" "--phases create with --api rados: create works on small files and directories"
 
-. "$PFS_TESTS/lib/ceph.sh"
-RC=0
-ceph_start || RC=$?
-[ "$RC" -eq 77 ] && exit 77
-[ "$RC" -eq 0 ] || { echo "FAIL - ceph: the cluster did not start (rc $RC)"; exit 1; }
-echo "# the cluster: HEALTH_OK after ${CEPH_T_UP} s"
+ceph_start_or_skip
 P=$CEPH_POOL
 R=(-a rados --rados-pool "$P" -t 64k -b 1m)
 pool_ls() { timeout 30 rados -p "$P" ls 2>&1 | sort | tr '\n' ' '; }
@@ -173,6 +153,4 @@ else
     bad "OSD stopped: the object never reached 4 MiB, or pfsbench ended first, or osd.1 has no process"
 fi
 
-ceph_stop && ok "teardown: nothing left (${CEPH_T_STOP} s)" || bad "teardown left things behind"
-echo "# timings: HEALTH_OK after ${CEPH_T_UP} s, teardown ${CEPH_T_STOP} s; whole test $(since "$T_BEGIN") s"
-finish
+ceph_test_end

@@ -20,25 +20,10 @@
 # (-DPFS_WITH_S3=OFF) is checked for its refusal alone. Exits 77 (skipped,
 # said loudly) where the harness cannot start a cluster.
 . "$(dirname "$0")/lib.sh"
-T_BEGIN=$(date +%s.%N)
-since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
-cond() { eval "$1"; }
-mkdir -p "$T/d"
-refused() { # refused WHAT TEXT: exit 2, one error line with TEXT, nothing made in -d
-    check "$1: exit 2" [ "$RC" -eq 2 ]
-    check "$1: says why ($(head -c 300 "$T/err"))" grep -qF -- "$2" "$T/err"
-    check "$1: nothing created" [ -z "$(ls -A "$T/d")" ]
-}
+. "$PFS_TESTS/lib/ceph.sh"
+ceph_test_begin
 
-# --- built without libs3: refused by name, exit 2, nothing made
-if "$PFSBENCH" --help | grep -q "^  s3  *not built: "; then
-    run_mpi 2 60 -d "$T/d" -a s3 --no-results
-    refused "not built" "error: --api s3: this pfsbench was built without it (libs3-dev at build time)"
-    echo "# --api s3 is not built here: only its refusal was checked"
-    finish
-    exit
-fi
-check "pfsbench is not linked with libs3 (a module)" not grep -q libs3 <(ldd "$PFSBENCH")
+ceph_not_built_or s3 libs3-dev libs3
 
 # --- refused before anything is made (no server needed; one rank: an
 # mpirun with a rank that exits 2 waits 2 s more at 2 ranks)
@@ -60,12 +45,7 @@ chmod 644 "$T/k644"
 run_mpi 1 60 -d "$T/d" "${S[@]}" --s3-bucket b --s3-key-file "$T/k644" --no-results
 refused "a key file others can read" "--s3-key-file $T/k644: mode 644: a file of keys must be a regular file only its owner can read"
 
-. "$PFS_TESTS/lib/ceph.sh"
-RC=0
-ceph_start || RC=$?
-[ "$RC" -eq 77 ] && exit 77
-[ "$RC" -eq 0 ] || { echo "FAIL - ceph: the cluster did not start (rc $RC)"; exit 1; }
-echo "# the cluster: HEALTH_OK after ${CEPH_T_UP} s"
+ceph_start_or_skip
 # The keys stay in their file; the s3 tool reads them from its environment.
 s3do() { RC=0; (. "$CEPH_S3_ENV" && timeout 60 s3 -u -r 0 "$@") >"$T/s3out" 2>"$T/s3err" || RC=$?; [ "$RC" -eq 0 ] && ! grep -q ERROR "$T/s3err"; }
 B=pfsb
@@ -166,6 +146,4 @@ check "--threads 2, no -k: nothing left in the bucket ($got)" [ -z "$got" ]
 echo "# runs: $(since "$T0") s"
 check "the s3 tool removes the empty bucket" s3do delete "$B"
 
-ceph_stop && ok "teardown: nothing left (${CEPH_T_STOP} s)" || bad "teardown left things behind"
-echo "# timings: HEALTH_OK after ${CEPH_T_UP} s, teardown ${CEPH_T_STOP} s; whole test $(since "$T_BEGIN") s"
-finish
+ceph_test_end
