@@ -15,8 +15,19 @@
 # watchdog (exit 3, rank 0's object removed); what it cannot do refused (exit 2, nothing
 # made) before any cluster is needed: no --rados-pool, a metadata phase;
 # and a pool the cluster does not have, named with the call that failed.
+# --api cephfs (CephFS through libcephfs) on the same cluster (one start
+# for both native clients), 2 ranks, in a directory of a ceph-fuse mount:
+# every data phase with --verify, -i 2, -k: ceph-fuse shows the files and
+# their bytes are what a repetition reports; a byte changed through
+# ceph-fuse is caught by a read-only --verify run at its offset; a file
+# there before the run under a name it would make is refused (O_EXCL),
+# left byte for byte, and the other rank's file removed; the metadata
+# phases (a --depth 2 tree, 4 KiB files read back) with --threads 2 and
+# no -k leave nothing; refused with exit 2 and nothing made: a conf that
+# is not there, a cluster that does not answer, find (it walks through
+# the mount), -d off CephFS, -d the ceph-fuse mount point itself.
 # A pfsbench built without librados (-DPFS_WITH_RADOS=OFF) is checked for
-# its refusal alone. Exits 77 (skipped, said loudly) where the harness
+# its refusal alone (without libcephfs: --api cephfs's refusal). Exits 77 (skipped, said loudly) where the harness
 # cannot start a cluster (no root, FUSE or Ceph packages).
 . "$(dirname "$0")/lib.sh"
 . "$PFS_TESTS/lib/ceph.sh"
@@ -29,6 +40,27 @@ run_mpi 2 60 -d "$T/d" -a rados --no-results
 refused "no --rados-pool" "--api rados needs --rados-pool POOL"
 run_mpi 2 60 -d "$T/d" -a rados --rados-pool p -p create,stat,delete --no-results
 refused "a metadata phase" "--phases create with --api rados: create works on small files and directories"
+
+# --- --api cephfs refused before anything is made (no cluster needed):
+# a conf that is not there, a cluster that does not answer (a monitor on a
+# closed port, the conf's own 3 s mount timeout), a phase that walks the
+# directories through the mount
+CF_BUILT=1
+"$PFSBENCH" --help | grep -q "^  cephfs  *not built: " && CF_BUILT=0
+if [ "$CF_BUILT" = 1 ]; then
+    run_mpi 2 60 -d "$T/d" -a cephfs --cephfs-conf "$T/none.conf" -p write,read -o "$T/r.h5"
+    refused "cephfs, a conf that is not there" \
+        "--api cephfs: root /, client admin, conf $T/none.conf: ceph_conf_read_file: No such file or directory"
+    printf '[global]\nmon host = 127.0.0.1:1\nclient mount timeout = 3\nauth client required = none\n' >"$T/nomon.conf"
+    run_mpi 2 60 -d "$T/d" -a cephfs --cephfs-conf "$T/nomon.conf" -p write,read -o "$T/r.h5"
+    refused "cephfs, no cluster answers" "--api cephfs: root /, client admin, conf $T/nomon.conf: ceph_mount: Connection timed out"
+    check "cephfs refusals: no results file" [ ! -e "$T/r.h5" ]
+    run_mpi 2 60 -d "$T/d" -a cephfs -p create,find,delete --no-results
+    refused "cephfs, a phase that walks" "--phases find with --api cephfs: find walks the directories with readdir and lstat"
+else
+    run_mpi 2 60 -d "$T/d" -a cephfs --no-results
+    refused "cephfs not built" "error: --api cephfs: this pfsbench was built without it (libcephfs-dev at build time)"
+fi
 
 ceph_start_or_skip
 P=$CEPH_POOL
@@ -103,6 +135,71 @@ check "shared object: 4 streams' 4 MiB written and read ($got)" [ "$got" = "rado
 got=$(pool_ls)
 check "shared object, no -k: nothing left in the pool ($got)" [ -z "$got" ]
 echo "# runs: $(since "$T0") s"
+
+# --- --api cephfs (libcephfs) in a directory of a ceph-fuse mount of the
+# same file system, through which the run's directories are made and its
+# files seen
+if [ "$CF_BUILT" = 1 ]; then
+T0=$(date +%s.%N)
+ceph_mount "$T/m"
+D=$T/m/cf
+mkdir "$D"
+CF=(-a cephfs -t 64k -b 1m)
+run_mpi 2 90 -d "$T/d" "${CF[@]}" -p write --no-results
+refused "cephfs, -d not on CephFS" "--api cephfs: -d $T/d is not on a CephFS mount (it is on /"
+run_mpi 2 90 -d "$T/m" "${CF[@]}" -p write --no-results
+check "cephfs, -d the ceph-fuse mount's root: exit 2, named ($(head -c 300 "$T/err"))" \
+    cond '[ "$RC" -eq 2 ] && grep -qF -- "--api cephfs: -d $T/m is the root of its ceph-fuse mount" "$T/err"'
+check "cephfs, -d the mount's root: nothing made ($(ls -A "$T/m" | tr '\n' ' '))" [ "$(ls -A "$T/m")" = cf ]
+
+# A file of a name the run would make, there before it: refused, left byte
+# for byte as it was, and the file the other rank made removed.
+head -c 100000 /dev/urandom >"$T/pre"
+cp "$T/pre" "$D/pfsbench.cx.1"
+run_mpi 2 90 -d "$D" "${CF[@]}" -p write,read --run-id cx -o "$T/r.h5"
+check "cephfs, a name already there: the run fails, named ($(grep -m1 cx.1 "$T/err" | head -c 300))" \
+    cond '[ "$RC" -ne 0 ] && grep -qF "open for writing $D/pfsbench.cx.1: File exists" "$T/err"'
+check "cephfs, a name already there: the file is left byte for byte as it was" cmp -s "$T/pre" "$D/pfsbench.cx.1"
+check "cephfs, a name already there: rank 0's file removed, the other left ($(ls -A "$D" | tr '\n' ' '))" \
+    [ "$(ls -A "$D")" = pfsbench.cx.1 ]
+rm "$D/pfsbench.cx.1"
+
+# Every data phase with --verify, two repetitions, kept: the files seen
+# through ceph-fuse hold the bytes a repetition reports.
+run_mpi 2 90 -d "$D" "${CF[@]}" -p write,rewrite,read,reread --verify -i 2 -k --run-id cf -o "$T/r.h5"
+check "cephfs, --verify -i 2 -k: exit 0 ($(head -c 300 "$T/err"))" [ "$RC" -eq 0 ]
+got=$(res)
+check "cephfs: every phase moved 2 x 2 MiB in 2 x 32 transfers ($got)" \
+    [ "$got" = "cephfs complete write=4194304/64 rewrite=4194304/64 read=4194304/64 reread=4194304/64" ]
+pycheck "cephfs: the latency histograms count every transfer, an open and a close per stream" \
+    ceph_rados counted "$T/r.h5" 2
+got=$(cd "$D" && ls -A | tr '\n' ' ')
+check "cephfs, -k: ceph-fuse shows the 2 files kept and the status file ($got)" \
+    [ "$got" = "pfsbench.cf.0 pfsbench.cf.1 pfsbench.cf.kept " ]
+got=$(($(stat -c %s "$D/pfsbench.cf.0") + $(stat -c %s "$D/pfsbench.cf.1")))
+check "cephfs: ceph-fuse says 2097152 bytes, as a repetition in the results file ($got)" [ "$got" = 2097152 ]
+
+# A byte changed through ceph-fuse, then a read-only --verify run.
+corrupt_byte "$D/pfsbench.cf.1" 300000
+run_mpi 2 90 -d "$D" "${CF[@]}" -p read --verify --run-id cf --no-results
+check "cephfs, a changed byte: the --verify read fails (rc $RC)" [ "$RC" -ne 0 ]
+check "cephfs, a changed byte: named with the file and its offset ($(grep -m1 verif "$T/err" | head -c 300))" \
+    grep -qF "verify $D/pfsbench.cf.1 at offset 300000: 1 mismatching" "$T/err"
+check "cephfs, a read-only run removes nothing ($(ls -A "$D" | tr '\n' ' '))" \
+    [ "$(ls -A "$D" | tr '\n' ' ')" = "pfsbench.cf.0 pfsbench.cf.1 pfsbench.cf.kept " ]
+rm "$D"/pfsbench.cf.*
+
+# The data and the metadata phases (a --depth 2 tree, files of 4 KiB read
+# back), --threads 2, no -k: nothing left.
+run_mpi 2 90 -d "$D" "${CF[@]}" -n 10 --file-size 4k --depth 2 --threads 2 \
+    -p write,read,mkdir,create,stat,read-files,delete,rmdir --verify --run-id md -o "$T/r.h5"
+check "cephfs, metadata phases --threads 2: exit 0 ($(head -c 300 "$T/err"))" [ "$RC" -eq 0 ]
+got=$(res)
+check "cephfs: 4 streams' data, 2 dirs and 40 files of 4 KiB each way ($got)" \
+    [ "$got" = "cephfs complete write=4194304/64 read=4194304/64 mkdir=0/2 create=163840/40 stat=0/40 read-files=163840/40 delete=0/40 rmdir=0/2" ]
+check "cephfs, no -k: nothing left ($(ls -A "$D" | tr '\n' ' '))" [ -z "$(ls -A "$D")" ]
+echo "# cephfs runs: $(since "$T0") s"
+fi
 
 # --- an OSD SIGSTOPped mid-write, --timeout 5: the watchdog names the
 # blocked write and its object's file name; once the OSD goes on, the job
