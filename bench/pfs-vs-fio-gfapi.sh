@@ -87,38 +87,11 @@ run_tool() {
 
 TOOLS=(pfs-gfapi fio-gfapi pfs-fuse)
 rc=0
-: >"$OUT/results.txt"
-for ((r = 0; r < ROUNDS; r++)); do
-    for ((k = 0; k < 3; k++)); do
-        tool=${TOOLS[$(((r + k) % 3))]}
-        if ! run_tool "$tool" "$OUT/$tool.$r.log" >"$OUT/cur.txt"; then
-            echo "round $((r + 1)) $tool: failed ($OUT/$tool.$r.log)" >&2
-            rc=1
-            continue
-        fi
-        awk -v r=$((r + 1)) -v t="$tool" '{ print r, t, $1, $2 }' "$OUT/cur.txt" >>"$OUT/results.txt"
-        echo "round $((r + 1)) $tool: $(tr '\n' ' ' <"$OUT/cur.txt")(load $(cut -d' ' -f1 /proc/loadavg))"
-    done
-done
+bench_rounds "$ROUNDS" run_tool "$OUT" "${TOOLS[@]}" || rc=1
 left=$(ls -A "$M/pfs" "$M/fio" | grep -v ':$' | grep -c .)
 [ "$left" -eq 0 ] || { echo "files left on the volume: $left" >&2; rc=1; }
 gl_stop || rc=1
 
-# The table: each tool's median, and the per-round ratios' median (min-max).
-med() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-of() { awk -v t="$1" -v o="$2" '$2 == t && $3 == o { print $1, $4 }' "$OUT/results.txt"; }
-ratios() { join <(of "$1" "$3" | sort) <(of "$2" "$3" | sort) | awk '$3 > 0 { printf "%.3f\n", $2 / $3 }'; }
-{
-    echo
-    printf "%-6s %14s %14s %14s %24s %24s\n" op "pfs-gfapi" "fio-gfapi" "pfs-fuse" "pfs-gfapi/fio-gfapi" "pfs-gfapi/pfs-fuse"
-    for op in write read; do
-        a=$(ratios pfs-gfapi fio-gfapi $op | sort -g) b=$(ratios pfs-gfapi pfs-fuse $op | sort -g)
-        printf "%-6s %14.1f %14.1f %14.1f %24s %24s\n" $op "$(of pfs-gfapi $op | cut -d' ' -f2 | med)" \
-            "$(of fio-gfapi $op | cut -d' ' -f2 | med)" "$(of pfs-fuse $op | cut -d' ' -f2 | med)" \
-            "$(echo "$a" | med) ($(echo "$a" | head -n1)-$(echo "$a" | tail -n1))" \
-            "$(echo "$b" | med) ($(echo "$b" | head -n1)-$(echo "$b" | tail -n1))"
-    done
-    echo "medians over rounds, MiB/s = 2^20 B/s; ratios: the median of the per-round ratios (min-max)"
-} | tee "$OUT/summary.txt"
+bench_summary "$OUT" "write read" "pfs-gfapi fio-gfapi pfs-fuse" "pfs-gfapi/fio-gfapi pfs-gfapi/pfs-fuse"
 echo "# logs in $OUT"
 exit $rc

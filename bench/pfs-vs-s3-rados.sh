@@ -86,38 +86,13 @@ run_api() {
 
 APIS=(s3 rados)
 rc=0
-: >"$OUT/results.txt"
-for ((r = 0; r < ROUNDS; r++)); do
-    for ((k = 0; k < 2; k++)); do
-        api=${APIS[$(((r + k) % 2))]}
-        if ! run_api "$api" "$OUT/$api.$r.log" >"$OUT/cur.txt"; then
-            echo "round $((r + 1)) $api: failed ($OUT/$api.$r.log)" >&2
-            rc=1
-            continue
-        fi
-        awk -v r=$((r + 1)) -v t="$api" '{ print r, t, $1, $2 }' "$OUT/cur.txt" >>"$OUT/results.txt"
-        echo "round $((r + 1)) $api: $(tr '\n' ' ' <"$OUT/cur.txt")(load $(cut -d' ' -f1 /proc/loadavg))"
-    done
-done
+bench_rounds "$ROUNDS" run_api "$OUT" "${APIS[@]}" || rc=1
 left=$(timeout 30 rados -p "$P" ls 2>&1 | sort | tr '\n' ' ')
 [ -z "$left" ] || { echo "objects left in the pool: $left" >&2; rc=1; }
 s3do list "$B" && grep -q '^pfsbench' "$T/s3.out" && { echo "objects left in the bucket: $(grep '^pfsbench' "$T/s3.out")" >&2; rc=1; }
 s3do delete "$B" || { echo "cannot delete the bucket $B" >&2; rc=1; }
 ceph_stop || rc=1
 
-# The table: each api's median, and the per-round ratios' median (min-max).
-med() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-of() { awk -v t="$1" -v o="$2" '$2 == t && $3 == o { print $1, $4 }' "$OUT/results.txt"; }
-ratios() { join <(of "$1" "$3" | sort) <(of "$2" "$3" | sort) | awk '$3 > 0 { printf "%.3f\n", $2 / $3 }'; }
-{
-    echo
-    printf "%-6s %14s %14s %24s\n" op s3 rados "s3/rados"
-    for op in write read; do
-        a=$(ratios s3 rados $op | sort -g)
-        printf "%-6s %14.1f %14.1f %24s\n" $op "$(of s3 $op | cut -d' ' -f2 | med)" \
-            "$(of rados $op | cut -d' ' -f2 | med)" "$(echo "$a" | med) ($(echo "$a" | head -n1)-$(echo "$a" | tail -n1))"
-    done
-    echo "medians over rounds, MiB/s = 2^20 B/s; ratios: the median of the per-round ratios (min-max)"
-} | tee "$OUT/summary.txt"
+bench_summary "$OUT" "write read" "s3 rados" "s3/rados"
 echo "# logs in $OUT"
 exit $rc
