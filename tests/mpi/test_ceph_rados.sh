@@ -41,28 +41,33 @@ refused "no --rados-pool" "--api rados needs --rados-pool POOL"
 run_mpi 2 60 -d "$T/d" -a rados --rados-pool p -p create,stat,delete --no-results
 refused "a metadata phase" "--phases create with --api rados: create works on small files and directories"
 
-# --- --api cephfs refused before anything is made (no cluster needed):
-# a conf that is not there, a cluster that does not answer (a monitor on a
-# closed port, the conf's own 3 s mount timeout), a phase that walks the
-# directories through the mount
+# --- --api cephfs refused before anything is made (no cluster needed; run
+# while the cluster starts, checked after): a conf that is not there, a
+# cluster that does not answer (a monitor on a closed port, the conf's own
+# 3 s mount timeout), a phase that walks the directories through the mount
 CF_BUILT=1
 "$PFSBENCH" --help | grep -q "^  cephfs  *not built: " && CF_BUILT=0
 if [ "$CF_BUILT" = 1 ]; then
-    run_mpi 2 60 -d "$T/d" -a cephfs --cephfs-conf "$T/none.conf" -p write,read -o "$T/r.h5"
-    refused "cephfs, a conf that is not there" \
-        "--api cephfs: root /, client admin, conf $T/none.conf: ceph_conf_read_file: No such file or directory"
     printf '[global]\nmon host = 127.0.0.1:1\nclient mount timeout = 3\nauth client required = none\n' >"$T/nomon.conf"
-    run_mpi 2 60 -d "$T/d" -a cephfs --cephfs-conf "$T/nomon.conf" -p write,read -o "$T/r.h5"
-    refused "cephfs, no cluster answers" "--api cephfs: root /, client admin, conf $T/nomon.conf: ceph_mount: Connection timed out"
-    check "cephfs refusals: no results file" [ ! -e "$T/r.h5" ]
-    run_mpi 2 60 -d "$T/d" -a cephfs -p create,find,delete --no-results
-    refused "cephfs, a phase that walks" "--phases find with --api cephfs: find walks the directories with readdir and lstat"
+    par noconf run_mpi 2 120 -d "$T/d" -a cephfs --cephfs-conf "$T/none.conf" -p write,read -o "$T/r.h5"
+    par nomon run_mpi 2 120 -d "$T/d" -a cephfs --cephfs-conf "$T/nomon.conf" -p write,read -o "$T/r.h5"
+    par walks run_mpi 2 120 -d "$T/d" -a cephfs -p create,find,delete --no-results
 else
     run_mpi 2 60 -d "$T/d" -a cephfs --no-results
     refused "cephfs not built" "error: --api cephfs: this pfsbench was built without it (libcephfs-dev at build time)"
 fi
 
 ceph_start_or_skip
+if [ "$CF_BUILT" = 1 ]; then
+    par_wait noconf
+    refused "cephfs, a conf that is not there" \
+        "--api cephfs: root /, client admin, conf $T/none.conf: ceph_conf_read_file: No such file or directory"
+    par_wait nomon
+    refused "cephfs, no cluster answers" "--api cephfs: root /, client admin, conf $T/nomon.conf: ceph_mount: Connection timed out"
+    check "cephfs refusals: no results file" [ ! -e "$T/r.h5" ]
+    par_wait walks
+    refused "cephfs, a phase that walks" "--phases find with --api cephfs: find walks the directories with readdir and lstat"
+fi
 P=$CEPH_POOL
 R=(-a rados --rados-pool "$P" -t 64k -b 1m)
 pool_ls() { timeout 30 rados -p "$P" ls 2>&1 | sort | tr '\n' ' '; }
@@ -166,13 +171,17 @@ rm "$D/pfsbench.cx.1"
 
 # Every data phase with --verify, two repetitions, kept: the files seen
 # through ceph-fuse hold the bytes a repetition reports.
-run_mpi 2 90 -d "$D" "${CF[@]}" -p write,rewrite,read,reread --verify -i 2 -k --run-id cf -o "$T/r.h5"
+run_mpi 2 90 -d "$D" "${CF[@]}" -p write,rewrite,read,reread --verify -i 2 -k --interval 60 --run-id cf -o "$T/r.h5"
 check "cephfs, --verify -i 2 -k: exit 0 ($(head -c 300 "$T/err"))" [ "$RC" -eq 0 ]
 got=$(res)
 check "cephfs: every phase moved 2 x 2 MiB in 2 x 32 transfers ($got)" \
     [ "$got" = "cephfs complete write=4194304/64 rewrite=4194304/64 read=4194304/64 reread=4194304/64" ]
 pycheck "cephfs: the latency histograms count every transfer, an open and a close per stream" \
     ceph_rados counted "$T/r.h5" 2
+for ph in write read; do
+    check "cephfs: the $ph's time series is one interval at the phase's rate per node" \
+        "$PY" "$PFS_TESTMPI/check_series.py" "$T/r.h5" "$ph" - "$PFS_TESTMPI/../.."
+done
 got=$(cd "$D" && ls -A | tr '\n' ' ')
 check "cephfs, -k: ceph-fuse shows the 2 files kept and the status file ($got)" \
     [ "$got" = "pfsbench.cf.0 pfsbench.cf.1 pfsbench.cf.kept " ]
@@ -189,11 +198,11 @@ check "cephfs, a read-only run removes nothing ($(ls -A "$D" | tr '\n' ' '))" \
     [ "$(ls -A "$D" | tr '\n' ' ')" = "pfsbench.cf.0 pfsbench.cf.1 pfsbench.cf.kept " ]
 rm "$D"/pfsbench.cf.*
 
-# The data and the metadata phases (a --depth 2 tree, files of 4 KiB read
-# back), --threads 2, no -k: nothing left.
-run_mpi 2 90 -d "$D" "${CF[@]}" -n 10 --file-size 4k --depth 2 --threads 2 \
+# The data phases on one shared file and the metadata phases (a --depth 2
+# tree, files of 4 KiB read back), --threads 2, no -k: nothing left.
+run_mpi 2 90 -d "$D" "${CF[@]}" -n 10 --file-size 4k --depth 2 --threads 2 --shared \
     -p write,read,mkdir,create,stat,read-files,delete,rmdir --verify --run-id md -o "$T/r.h5"
-check "cephfs, metadata phases --threads 2: exit 0 ($(head -c 300 "$T/err"))" [ "$RC" -eq 0 ]
+check "cephfs, --shared, metadata phases, --threads 2: exit 0 ($(head -c 300 "$T/err"))" [ "$RC" -eq 0 ]
 got=$(res)
 check "cephfs: 4 streams' data, 2 dirs and 40 files of 4 KiB each way ($got)" \
     [ "$got" = "cephfs complete write=4194304/64 read=4194304/64 mkdir=0/2 create=163840/40 stat=0/40 read-files=163840/40 delete=0/40 rmdir=0/2" ]
