@@ -16,9 +16,8 @@
 #             bash tests/lib/ceph.sh status
 #             bash tests/lib/ceph.sh stop [SCRATCH]
 #
-# For a test of a backend (after tests/mpi/lib.sh): ceph_test_begin (since,
-# cond, refused, $T/d), ceph_not_built_or API NEEDS LIB, ceph_start_or_skip
-# (the cluster, or exit 77 / 1) and ceph_test_end (the teardown checked).
+# In a test: ceph_start_or_skip (the cluster, or exit 77 / 1); a backend's
+# test's other steps are in tests/mpi/ceph_lib.sh.
 #
 # How: every daemon runs in the foreground (-f, no systemd) under setsid, its
 # PID recorded, on one ceph.conf in a scratch directory /tmp/pfsceph.XXXXXX
@@ -615,40 +614,6 @@ ceph_stop() {
     return "$left"
 }
 
-# ---- For a test of a backend against the cluster (tests/mpi/test_ceph_*.sh;
-# it sourced tests/mpi/lib.sh first: check, ok, bad, finish, run_mpi) ----
-
-# ceph_test_begin: what every such test starts with: T_BEGIN, since START
-# (seconds since, one decimal), cond EXPR (check's compound condition),
-# $T/d (the run's -d) and refused WHAT TEXT (exit 2, one error line with
-# TEXT, nothing made in -d).
-ceph_test_begin() {
-    T_BEGIN=$(date +%s.%N)
-    since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
-    cond() { eval "$1"; }
-    refused() {
-        check "$1: exit 2" [ "$RC" -eq 2 ]
-        check "$1: says why ($(head -c 300 "$T/err"))" grep -qF -- "$2" "$T/err"
-        check "$1: nothing created" [ -z "$(ls -A "$T/d")" ]
-    }
-    mkdir -p "$T/d"
-}
-
-# ceph_not_built_or API NEEDS LIB: a pfsbench built without API's library
-# is checked for its refusal alone (exit 2 naming NEEDS, nothing made) and
-# the test ends there; else checks that pfsbench itself does not link LIB
-# (the backend is a module).
-ceph_not_built_or() {
-    if "$PFSBENCH" --help | grep -q "^  $1  *not built: "; then
-        run_mpi 2 60 -d "$T/d" -a "$1" --no-results
-        refused "not built" "error: --api $1: this pfsbench was built without it ($2 at build time)"
-        echo "# --api $1 is not built here: only its refusal was checked"
-        finish
-        exit
-    fi
-    check "pfsbench is not linked with $3 (a module)" not grep -q "$3" <(ldd "$PFSBENCH")
-}
-
 # ceph_start_or_skip: the cluster, or the test ends: exit 77 (skipped, the
 # reason said) or 1 (it did not start).
 ceph_start_or_skip() {
@@ -657,13 +622,6 @@ ceph_start_or_skip() {
     [ "$rc" -eq 77 ] && exit 77
     [ "$rc" -eq 0 ] || { echo "FAIL - ceph: the cluster did not start (rc $rc)"; exit 1; }
     echo "# the cluster: HEALTH_OK after ${CEPH_T_UP} s"
-}
-
-# ceph_test_end: the teardown checked (nothing left), the timings, finish.
-ceph_test_end() {
-    ceph_stop && ok "teardown: nothing left (${CEPH_T_STOP} s)" || bad "teardown left things behind"
-    echo "# timings: HEALTH_OK after ${CEPH_T_UP} s, teardown ${CEPH_T_STOP} s; whole test $(since "$T_BEGIN") s"
-    finish
 }
 
 # Run as a script: ceph.sh start|stop|status.

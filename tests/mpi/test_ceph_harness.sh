@@ -21,10 +21,7 @@ HERE=$PFS_TESTS/mpi
 since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
 cond() { eval "$1"; }
 
-RC=0
-ceph_start || RC=$?
-[ "$RC" -eq 77 ] && exit 77
-[ "$RC" -eq 0 ] || { echo "FAIL - ceph: the cluster did not start (rc $RC)"; exit 1; }
+ceph_start_or_skip
 check "the cluster is HEALTH_OK" [ "$(ceph_cli health 2>&1)" = HEALTH_OK ]
 ceph_cli mgr module ls --format json >"$T/mods" 2>&1
 check "the manager runs none of its optional modules" grep -q '"enabled_modules": *\[\]' "$T/mods"

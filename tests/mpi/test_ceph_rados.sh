@@ -30,7 +30,7 @@
 # its refusal alone (without libcephfs: --api cephfs's refusal). Exits 77 (skipped, said loudly) where the harness
 # cannot start a cluster (no root, FUSE or Ceph packages).
 . "$(dirname "$0")/lib.sh"
-. "$PFS_TESTS/lib/ceph.sh"
+. "$PFS_TESTMPI/ceph_lib.sh"
 ceph_test_begin
 
 ceph_not_built_or rados librados-dev librados

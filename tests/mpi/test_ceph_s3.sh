@@ -20,7 +20,7 @@
 # (-DPFS_WITH_S3=OFF) is checked for its refusal alone. Exits 77 (skipped,
 # said loudly) where the harness cannot start a cluster.
 . "$(dirname "$0")/lib.sh"
-. "$PFS_TESTS/lib/ceph.sh"
+. "$PFS_TESTMPI/ceph_lib.sh"
 ceph_test_begin
 
 ceph_not_built_or s3 libs3-dev libs3

@@ -1,0 +1,48 @@
+# shellcheck shell=bash
+# ceph_lib.sh: what the tests of a backend against the Ceph harness
+# (tests/mpi/test_ceph_*.sh) share. Source it after tests/mpi/lib.sh (check,
+# ok, bad, finish, run_mpi); it sources tests/lib/ceph.sh (the cluster:
+# ceph_start_or_skip, ceph_mount ...):
+#     ceph_test_begin                    since, cond, refused; $T/d
+#     ceph_not_built_or API NEEDS LIB    the refusal alone where API is not built
+#     ceph_start_or_skip                 the cluster, or exit 77 / 1
+#     ceph_test_end                      the teardown checked, timings, finish
+. "$PFS_TESTS/lib/ceph.sh"
+
+# ceph_test_begin: what every such test starts with: T_BEGIN, since START
+# (seconds since, one decimal), cond EXPR (check's compound condition),
+# $T/d (the run's -d) and refused WHAT TEXT (exit 2, one error line with
+# TEXT, nothing made in -d).
+ceph_test_begin() {
+    T_BEGIN=$(date +%s.%N)
+    since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
+    cond() { eval "$1"; }
+    refused() {
+        check "$1: exit 2" [ "$RC" -eq 2 ]
+        check "$1: says why ($(head -c 300 "$T/err"))" grep -qF -- "$2" "$T/err"
+        check "$1: nothing created" [ -z "$(ls -A "$T/d")" ]
+    }
+    mkdir -p "$T/d"
+}
+
+# ceph_not_built_or API NEEDS LIB: a pfsbench built without API's library
+# is checked for its refusal alone (exit 2 naming NEEDS, nothing made) and
+# the test ends there; else checks that pfsbench itself does not link LIB
+# (the backend is a module).
+ceph_not_built_or() {
+    if "$PFSBENCH" --help | grep -q "^  $1  *not built: "; then
+        run_mpi 2 60 -d "$T/d" -a "$1" --no-results
+        refused "not built" "error: --api $1: this pfsbench was built without it ($2 at build time)"
+        echo "# --api $1 is not built here: only its refusal was checked"
+        finish
+        exit
+    fi
+    check "pfsbench is not linked with $3 (a module)" not grep -q "$3" <(ldd "$PFSBENCH")
+}
+
+# ceph_test_end: the teardown checked (nothing left), the timings, finish.
+ceph_test_end() {
+    ceph_stop && ok "teardown: nothing left (${CEPH_T_STOP} s)" || bad "teardown left things behind"
+    echo "# timings: HEALTH_OK after ${CEPH_T_UP} s, teardown ${CEPH_T_STOP} s; whole test $(since "$T_BEGIN") s"
+    finish
+}
