@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # bench/lib.sh: what the benchmark scripts share (sourced, not run).
 # Set BENCH_NAME (the script's name in messages) before sourcing.
 #   usage                   the script's header from "# usage:" to "# Exit status"
@@ -80,16 +81,16 @@ bench__ratios() {
 }
 
 bench_summary() {
-    local out=$1 ops=$2 names=$3 qs=$4 op n q a line
+    local out=$1 ops=$2 cols=$3 qs=$4 op n q a line
     {
         echo
         line=$(printf "%-6s" op)
-        for n in $names; do line+=$(printf " %14s" "$n"); done
+        for n in $cols; do line+=$(printf " %14s" "$n"); done
         for q in $qs; do line+=$(printf " %24s" "$q"); done
         echo "$line"
         for op in $ops; do
             line=$(printf "%-6s" "$op")
-            for n in $names; do line+=$(printf " %14.1f" "$(bench__of "$out" "$n" "$op" | cut -d' ' -f2 | bench__med)"); done
+            for n in $cols; do line+=$(printf " %14.1f" "$(bench__of "$out" "$n" "$op" | cut -d' ' -f2 | bench__med)"); done
             for q in $qs; do
                 a=$(bench__ratios "$out" "${q%/*}" "${q#*/}" "$op")
                 line+=$(printf " %24s" "$(echo "$a" | bench__med) ($(echo "$a" | head -n1)-$(echo "$a" | tail -n1))")

@@ -78,7 +78,7 @@ run_api() {
 APIS=(cephfs fuse)
 rc=0
 bench_rounds "$ROUNDS" run_api "$OUT" "${APIS[@]}" || rc=1
-left=$(ls -A "$M" | grep -c .)
+left=$(find "$M" -mindepth 1 | wc -l)
 [ "$left" -eq 0 ] || { echo "files left on CephFS: $left" >&2; rc=1; }
 ceph_stop || rc=1
 
