@@ -86,6 +86,11 @@ def short(path: str) -> None:
     assert float(g["rate"][0]) < 0.98 * float(g["offered_rate"][0]), (g["rate"][0], g["offered_rate"][0])
 
 
+def kept_up(path: str) -> None:
+    for g in phases(path):
+        assert int(g["rate_short"][0]) == 0, (g.name, "short", float(g["rate"][0]), float(g["scheduled_rate"][0]))
+
+
 def due_last(path: str) -> List[int]:
     return [int(v) for v in phases(path)[0]["times"][0]["due_last"]]
 
@@ -111,5 +116,5 @@ def frames(path: str, offered: str) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(dispatch({"achieved": achieved, "stall": stall, "short": short, "frames": frames,
+    sys.exit(dispatch({"achieved": achieved, "stall": stall, "short": short, "kept_up": kept_up, "frames": frames,
                               "same": same}, sys.argv))

@@ -36,14 +36,29 @@ for n in zero word arr meta wall; do
     check "--rate refusal $n: nothing created" [ -z "$(ls -A "$T/par.$n/d" 2>/dev/null)" ]
 done
 
+# rated NP ARGS...: run_mpi NP 120 ARGS, run again (3 tries in all) while
+# the results say the achieved rate fell short of the schedule: on a
+# machine loaded past what the ranks need (a CI pass beside helpers' builds:
+# 1396 of 2000 ops/s), the shortfall is real and said; the checks below are
+# of the figures when the ranks kept up. The try is said in the log.
+rated() {
+    local np=$1 try
+    shift
+    for try in 1 2 3; do
+        run_mpi "$np" 120 "$@"
+        { [ "$RC" -ne 0 ] || "$PY" "$PFS_TESTMPI/rate_checks.py" kept_up "$R" >/dev/null 2>&1; } && return 0
+        echo "# try $try fell short of its rate (the machine is loaded); again"
+    done
+}
+
 # 1000 transfers per stream at 500/s: about 2 s a phase, so that a rank
 # held up 40 ms by the loaded machine near a phase's end (its span is
 # the phase's time) stays within the 2% (1 s phases once measured 2.6%).
-run_mpi 2 120 -d "$S" -t 4k -b 4000k -p write,read --rate 500 -o "$R" -q
+rated 2 -d "$S" -t 4k -b 4000k -p write,read --rate 500 -o "$R" -q
 check "fixed 500/s per stream: exit 0" [ "$RC" -eq 0 ]
 pycheck "fixed 500/s per stream: achieved within 2% of 1000/s" rate achieved "$R" 1000
 pycheck "fixed 500/s per stream: the Python summary frame's rates" rate frames "$R" 1000
-run_mpi 2 120 -d "$S" -t 4k -b 2000k -p write --rate 1000 --rate-scope job --arrivals poisson -o "$R"
+rated 2 -d "$S" -t 4k -b 2000k -p write --rate 1000 --rate-scope job --arrivals poisson -o "$R"
 check "poisson 1000/s for the job: exit 0" [ "$RC" -eq 0 ]
 check "poisson: the latency table has the response row" grep -q "^write      response  " "$T/out"
 check "poisson: the report gives offered and achieved" grep -q "rate: offered 1000.0 ops/s (3.91 MiB/s; its arrivals [0-9.]* ops/s), achieved" "$T/out"
@@ -53,7 +68,7 @@ pycheck "poisson 1000/s for the job: achieved within 2% of its arrivals'" rate a
 
 # --ramp: what the schedule offered is judged over the measured span only
 # (the ramp's transfers count nowhere, nor does its time).
-run_mpi 2 120 -d "$S" -t 4k -b 400k -p write --rate 1000 --runtime 1 --ramp 0.3 -o "$R" -q
+rated 2 -d "$S" -t 4k -b 400k -p write --rate 1000 --runtime 1 --ramp 0.3 -o "$R" -q
 check "--runtime 1 --ramp 0.3 at 1000/s: exit 0" [ "$RC" -eq 0 ]
 # Each stream's ramp ends on its own clock, so the streams' measured counts
 # differ by their start skew x the rate (1997.2 against 2000 on a loaded
@@ -64,7 +79,7 @@ pycheck "--ramp: the schedule's rate is the offered (within 2%), the achieved wi
 # An async queue: transfers issued on time while others are in flight,
 # the queue polled between intended starts (where libaio was built in).
 if ! "$PFSBENCH" --help | grep -q "^  aio  *not built: "; then
-    run_mpi 2 120 -d "$S" -t 4k -b 4000k -p write --api aio --iodepth 4 --rate 1000 -o "$R" -q
+    rated 2 -d "$S" -t 4k -b 4000k -p write --api aio --iodepth 4 --rate 1000 -o "$R" -q
     check "aio at depth 4, 1000/s per stream: exit 0" [ "$RC" -eq 0 ]
     pycheck "aio at depth 4: achieved within 2% of 2000/s, a response time per transfer" rate achieved "$R" 2000
 fi
