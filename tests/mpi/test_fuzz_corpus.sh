@@ -2,7 +2,7 @@
 # The fuzz targets under libFuzzer (AddressSanitizer and UBSan): the option
 # and size parser (fuzz_config) and the results file's structure check
 # (fuzz_results), each with its committed corpus replayed once, then a
-# 20-second fuzzing run from a copy of it. Skipped where clang has no
+# 10-second fuzzing run from a copy of it. Skipped where clang has no
 # libFuzzer. No MPI here: scripts/fuzz.sh builds the targets.
 . "$(dirname "$0")/lib.sh"
 SRC=${PFS_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -32,7 +32,7 @@ export CC
 build_target() { bash "$SRC/scripts/fuzz.sh" --build-only "$T/bin" >"$T/out" 2>"$T/err"; }
 check "the fuzz targets build ($CC)" build_target
 
-# fuzz_one NAME CORPUS: replay CORPUS through fuzz_NAME, then fuzz 20 s from a copy.
+# fuzz_one NAME CORPUS: replay CORPUS through fuzz_NAME, then fuzz 10 s from a copy.
 fuzz_one() {
     local name=$1 corpus=$2 fz=$T/bin/fuzz_$1 extra=()
     [ "$name" = results ] && extra=(-max_len=256 -len_control=0)
@@ -52,14 +52,14 @@ fuzz_one() {
     check "$name: replay of the corpus: every input runs clean" [ "$RC" -eq 0 ]
     check "$name: replay of the corpus: $n inputs executed" [ "$(grep -c '^Executed ' "$T/err")" -eq "$n" ]
 
-    # 20 seconds of fuzzing, seeded from a copy (the committed corpus never grows).
+    # 10 seconds of fuzzing, seeded from a copy (the committed corpus never grows).
     rm -rf "$T/corpus" "$T/artifacts"
     mkdir -p "$T/corpus" "$T/artifacts"
     cp "$corpus"/* "$T/corpus/"
     RC=0
-    timeout 60 "$fz" -max_total_time=20 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 "${extra[@]}" \
+    timeout 60 "$fz" -max_total_time=10 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 "${extra[@]}" \
         -artifact_prefix="$T/artifacts/" "$T/corpus" >"$T/out" 2>"$T/err" || RC=$?
-    check "$name: 20 s of fuzzing: no crash, leak, timeout or broken promise" [ "$RC" -eq 0 -a -z "$(ls -A "$T/artifacts")" ]
+    check "$name: 10 s of fuzzing: no crash, leak, timeout or broken promise" [ "$RC" -eq 0 -a -z "$(ls -A "$T/artifacts")" ]
     grep -E '^stat::number_of_executed_units' "$T/err" | sed 's/^/    /'
     grep -E 'broken promise' "$T/err" | sed 's/^/    /'
     for f in "$T"/artifacts/*; do
