@@ -89,6 +89,8 @@ struct pfs_backend {
     const char *name; /* what --api takes */
     const char *help; /* one line for --help and --list-options */
     unsigned caps;    /* PFS_CAP_* */
+    const char *client; /* a client library in each rank with caches of its own ("libcephfs"), named in
+                         * the metadata cache warning; NULL: the mount's (kernel or FUSE) client */
     /* Its own options (NULL: none): rows the generic parser reads once
      * --api names it, into the struct its ops find in
      * pfs_config_backend_opts(cfg); check validates them. */

@@ -63,10 +63,12 @@ void pfs_ceph_layout(const char *xattr, char *buf, size_t len);
  * answered: stat or read-files run after a create in the same phase list,
  * on the client that created the files (other_node is 0: no -C, or -C on
  * one node), on a file system whose clients cache (mount_type is not a
- * local disk or memory file system, and not ""). Writes the text into buf
- * and returns 1, or writes "" and returns 0. */
-int pfs_meta_cache_warning(const int *phases, int nphases, int other_node, const char *mount_type, char *buf,
-                           size_t len);
+ * local disk or memory file system, and not ""), through the mount's
+ * client or, where client is not NULL, a client library of that name in
+ * each rank. Writes the text into buf and returns 1, or writes "" and
+ * returns 0. */
+int pfs_meta_cache_warning(const int *phases, int nphases, int other_node, const char *mount_type,
+                           const char *client, char *buf, size_t len);
 
 /* Local. Whether prog is an executable file in a directory of PATH. */
 int pfs_fs_on_path(const char *prog);

@@ -427,6 +427,7 @@ const struct pfs_backend pfs_backend_cephfs = {
     .name = "cephfs",
     .help = PFS_CEPHFS_HELP,
     .caps = PFS_CAP_THREADS | PFS_CAP_META,
+    .client = "libcephfs",
     .options = &pfs_cephfs_options,
     .check = cf_check,
     .init = cf_init,

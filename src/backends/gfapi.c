@@ -451,6 +451,7 @@ const struct pfs_backend pfs_backend_gfapi = {
     .name = "gfapi",
     .help = PFS_GFAPI_HELP,
     .caps = PFS_CAP_THREADS | PFS_CAP_META,
+    .client = "libgfapi",
     .options = &pfs_gfapi_options,
     .check = gf_check,
     .init = gf_init,

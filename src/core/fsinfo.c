@@ -454,8 +454,8 @@ static int is_local(const char *type)
     return 0;
 }
 
-int pfs_meta_cache_warning(const int *phases, int nphases, int other_node, const char *mount_type, char *buf,
-                           size_t len)
+int pfs_meta_cache_warning(const int *phases, int nphases, int other_node, const char *mount_type,
+                           const char *client, char *buf, size_t len)
 {
     /* The phases -C moves to another node's client (stat, read-files),
      * after the one that makes the files; one that reads them meets the
@@ -482,12 +482,12 @@ int pfs_meta_cache_warning(const int *phases, int nphases, int other_node, const
     for (int k = 0; pfs_phase_desc(k) && n < sizeof(names); k++)
         if (after & (1ull << k))
             n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%s", n ? " and " : "", pfs_phase_name(k));
-    const int fuse = strncmp(mount_type, "fuse", 4) == 0;
+    const int fuse = !client && strncmp(mount_type, "fuse", 4) == 0;
     snprintf(buf, len,
              "%s rates may be cache hits of this client: the files were created through the same %s client, "
              "whose attribute%s caches can answer without asking the servers%s; use -C across two or more "
              "nodes (-C reads on another node's client)",
-             names, mount_type, pages ? ", entry and page" : " and entry",
+             names, client ? client : mount_type, pages ? ", entry and page" : " and entry",
              fuse ? " (FUSE keeps attributes and entries 1 s by default)" : "");
     return 1;
 }

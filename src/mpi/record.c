@@ -251,7 +251,8 @@ void drv_record_begin(struct ctx *c, int argc, char **argv)
         pfs_run_warn(d, "%.*s", (int)strcspn(w, "\n"), w);
     placement_warnings(&c->topo, cfg, d);
     char mdw[512];
-    if (pfs_meta_cache_warning(cfg->phases, cfg->nphases, c->topo.reorder_away, d->fs.mount_type, mdw, sizeof(mdw)))
+    if (pfs_meta_cache_warning(cfg->phases, cfg->nphases, c->topo.reorder_away, d->fs.mount_type,
+                               c->be ? c->be->client : NULL, mdw, sizeof(mdw)))
         pfs_run_warn(d, "%s", mdw);
     if (!cfg->quiet && cfg->format == PFS_FORMAT_TEXT) {
         pfs_report_header(r->out, d);

@@ -928,42 +928,46 @@ static void test_meta_cache_warning(void **state)
     (void)state;
     char w[512];
     const int md[] = {PFS_PH_CREATE, PFS_PH_STAT, PFS_PH_READFILES, PFS_PH_DELETE};
-    assert_int_equal(pfs_meta_cache_warning(md, 4, 0, "fuse.glusterfs", w, sizeof(w)), 1);
+    assert_int_equal(pfs_meta_cache_warning(md, 4, 0, "fuse.glusterfs", NULL, w, sizeof(w)), 1);
     assert_non_null(strstr(w, "stat and read-files rates may be cache hits of this client"));
     assert_non_null(strstr(w, "fuse.glusterfs client"));
     assert_non_null(strstr(w, "(-C reads on another node's client)"));
     assert_non_null(strstr(w, "FUSE keeps attributes and entries 1 s"));
+    /* -a cephfs on a ceph-fuse directory: libcephfs's caches, no FUSE remark */
+    assert_int_equal(pfs_meta_cache_warning(md, 4, 0, "fuse.ceph-fuse", "libcephfs", w, sizeof(w)), 1);
+    assert_non_null(strstr(w, "created through the same libcephfs client"));
+    assert_null(strstr(w, "FUSE"));
     /* Lustre: the same, without the FUSE remark */
-    assert_int_equal(pfs_meta_cache_warning(md, 4, 0, "lustre", w, sizeof(w)), 1);
+    assert_int_equal(pfs_meta_cache_warning(md, 4, 0, "lustre", NULL, w, sizeof(w)), 1);
     assert_null(strstr(w, "FUSE"));
     /* -C across nodes: another client answers */
-    assert_int_equal(pfs_meta_cache_warning(md, 4, 1, "fuse.glusterfs", w, sizeof(w)), 0);
+    assert_int_equal(pfs_meta_cache_warning(md, 4, 1, "fuse.glusterfs", NULL, w, sizeof(w)), 0);
     assert_string_equal(w, "");
     /* local disk and memory: nothing another client could do differently */
-    assert_int_equal(pfs_meta_cache_warning(md, 4, 0, "ext4", w, sizeof(w)), 0);
-    assert_int_equal(pfs_meta_cache_warning(md, 4, 0, "tmpfs", w, sizeof(w)), 0);
+    assert_int_equal(pfs_meta_cache_warning(md, 4, 0, "ext4", NULL, w, sizeof(w)), 0);
+    assert_int_equal(pfs_meta_cache_warning(md, 4, 0, "tmpfs", NULL, w, sizeof(w)), 0);
     /* not known: not guessed */
-    assert_int_equal(pfs_meta_cache_warning(md, 4, 0, "", w, sizeof(w)), 0);
-    assert_int_equal(pfs_meta_cache_warning(md, 4, 0, NULL, w, sizeof(w)), 0);
+    assert_int_equal(pfs_meta_cache_warning(md, 4, 0, "", NULL, w, sizeof(w)), 0);
+    assert_int_equal(pfs_meta_cache_warning(md, 4, 0, NULL, NULL, w, sizeof(w)), 0);
     /* one of the two, and which */
     const int only_stat[] = {PFS_PH_CREATE, PFS_PH_STAT, PFS_PH_DELETE};
-    assert_int_equal(pfs_meta_cache_warning(only_stat, 3, 0, "nfs4", w, sizeof(w)), 1);
+    assert_int_equal(pfs_meta_cache_warning(only_stat, 3, 0, "nfs4", NULL, w, sizeof(w)), 1);
     assert_true(strncmp(w, "stat rates may be", 17) == 0);
     const int only_read[] = {PFS_PH_WRITE, PFS_PH_CREATE, PFS_PH_READFILES};
-    assert_int_equal(pfs_meta_cache_warning(only_read, 3, 0, "gpfs", w, sizeof(w)), 1);
+    assert_int_equal(pfs_meta_cache_warning(only_read, 3, 0, "gpfs", NULL, w, sizeof(w)), 1);
     assert_true(strncmp(w, "read-files rates may be", 23) == 0);
     assert_non_null(strstr(w, "page caches"));
     /* no create before them, or no stat/read-files, or data phases only */
     const int before[] = {PFS_PH_STAT, PFS_PH_READFILES, PFS_PH_CREATE, PFS_PH_DELETE};
-    assert_int_equal(pfs_meta_cache_warning(before, 4, 0, "lustre", w, sizeof(w)), 0);
+    assert_int_equal(pfs_meta_cache_warning(before, 4, 0, "lustre", NULL, w, sizeof(w)), 0);
     const int cd[] = {PFS_PH_CREATE, PFS_PH_DELETE};
-    assert_int_equal(pfs_meta_cache_warning(cd, 2, 0, "lustre", w, sizeof(w)), 0);
+    assert_int_equal(pfs_meta_cache_warning(cd, 2, 0, "lustre", NULL, w, sizeof(w)), 0);
     const int data[] = {PFS_PH_WRITE, PFS_PH_READ};
-    assert_int_equal(pfs_meta_cache_warning(data, 2, 0, "lustre", w, sizeof(w)), 0);
-    assert_int_equal(pfs_meta_cache_warning(md, 0, 0, "lustre", w, sizeof(w)), 0);
+    assert_int_equal(pfs_meta_cache_warning(data, 2, 0, "lustre", NULL, w, sizeof(w)), 0);
+    assert_int_equal(pfs_meta_cache_warning(md, 0, 0, "lustre", NULL, w, sizeof(w)), 0);
     /* a short buffer: cut, terminated */
     char tiny[8];
-    assert_int_equal(pfs_meta_cache_warning(md, 4, 0, "lustre", tiny, sizeof(tiny)), 1);
+    assert_int_equal(pfs_meta_cache_warning(md, 4, 0, "lustre", NULL, tiny, sizeof(tiny)), 1);
     assert_string_equal(tiny, "stat an");
 }
 
