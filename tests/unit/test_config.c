@@ -169,6 +169,7 @@ static const struct { const char *args; const char *want; } bad_cases[] = {
     {"-d|/tmp|--verfy", "did you mean --verify?"},
     {"-d|/tmp|--d", "option '--d' is ambiguous: --dir, "},
     {"-d|/tmp|-a|DUMMY", "IOR's DUMMY is null"},
+    {"-d|/tmp|--rate|123456789012345678901234567890123456", "--rate: value longer than 31 characters"},
 };
 
 static void test_bad_inputs(void **state)
