@@ -15,6 +15,7 @@
 
 #include "pfs/ci.h"
 #include "pfs/core.h"
+#include "pfs/knee.h"
 #include "pfs/latency.h"
 #include "pfs/pagecache.h"
 
@@ -181,6 +182,11 @@ struct pfs_rep_figs {
     double offered_ops, offered_bytes, sched_ops;
     int rate_short;
     double lag_mean_ns, lag_max_ns;
+    /* --rate-sweep: this repetition as a point of the latency-load curve
+     * (offered: offered_ops, 0 for a closed-loop one; achieved: s.rate):
+     * the response times' p50, p99 and p99.9 (ns), the op kind's where
+     * nothing was paced (there the two are one). 0 without latencies. */
+    double load_p50_ns, load_p99_ns, load_p999_ns;
     /* Too short to measure (pfs_phase_skew). */
     struct pfs_phase_skew skew;
     int too_short;
@@ -223,6 +229,11 @@ struct pfs_phase_figs {
      * there is none) and the binding one (enum pfs_ceiling_kind). */
     double ceil_mem_pct, ceil_net_pct;
     int ceil_binding;
+    /* --rate-sweep (sweep 1): the knee of the curve of the repetitions'
+     * load_p99_ns against their achieved rates (pfs/knee.h, where p99
+     * leaves PFS_KNEE_FACTOR x its value at the lowest load for good). */
+    int sweep;
+    struct pfs_knee knee;
     int short_first, short_count; /* the first repetition too short to measure (-1: none), how many */
     int cache_first;              /* the first repetition whose page cache calls for a warning or could
                                    * not be measured (-1: none) */
@@ -264,6 +275,22 @@ static inline const struct pfs_rep_figs *pfs_figs_rep(const struct pfs_figures *
         return NULL;
     const struct pfs_rep_figs *r = &f->phase[p].rep[rep];
     return r->valid ? r : NULL;
+}
+
+/* The factor over the lowest load's p99 that marks the knee. */
+#define PFS_KNEE_FACTOR 2.0
+
+/* Local. Phase p's repetition rep as a point of the latency-load curve
+ * (0), or -1 where it has no figures. */
+int pfs_figs_load_point(const struct pfs_figures *f, int p, int rep, struct pfs_load_point *pt);
+
+/* --rate-sweep's percentages: the job's operations/s in phase p's first
+ * (closed-loop) repetition, the base of the others' rates; 0 when it has
+ * no figures. */
+static inline double pfs_figs_sweep_base(const struct pfs_figures *f, int p)
+{
+    const struct pfs_rep_figs *r = pfs_figs_rep(f, p, 0);
+    return r ? r->s.rate : 0;
 }
 
 /* The first of phase p's repetitions so far that was too short to measure; -1: none. */

@@ -20,4 +20,13 @@ int pfs_report_rate_warning(const struct pfs_run_data *d, int phase, int rep, ch
 /* A paced repetition's "rate" member of its JSON object (nothing else). */
 void pfs_report_rate_json(FILE *out, const struct pfs_rep_figs *r);
 
+/* --rate-sweep, after the latency table: each data phase's curve (a row
+ * per repetition: offered and achieved ops/s, response p50, p99, p99.9)
+ * and its knee (pfs_phase_figs.knee). */
+void pfs_report_sweep(FILE *out, const struct pfs_run_data *d);
+
+/* --rate-sweep: phase p's "rate_sweep" member (its knee and points) of its
+ * JSON object; nothing without. */
+void pfs_report_sweep_json(FILE *out, const struct pfs_run_data *d, int p);
+
 #endif

@@ -107,6 +107,8 @@ struct pfs_phase_ctx {
     const struct pfs_backend *be;
     void *bectx;
     int kind;                   /* enum pfs_phase: its ops are pfs_phase_desc(kind) */
+    int rep;                    /* the repetition (--rate-sweep's point: pfs_rate_at) */
+    double rate_base;           /* --rate-sweep's percentages: the job's closed-loop ops/s (pfs_rate_at) */
     int nstreams;               /* in the whole run */
     uint64_t seed;
     uint64_t nxfers;            /* transfers in a full block */

@@ -23,7 +23,10 @@ CONDITIONAL = {"find_matched", "find_criteria", "rate_min", "rate_max", "rate_me
                "train_au", "train_au_min", "train_au_pass", "train_samples", "train_samples_per_s", "train_compute",
                "train_stall", "train_stall_max", "train_stall_1ms", "train_stall_10ms", "train_stall_100ms",
                "train_stall_more", "node_train_au", "train_accelerators", "train_accelerators_per_node",
-               "train_trials"}
+               "train_trials",
+               # --rate-sweep's curve and knee (tests/mpi/test_rate_sweep.sh)
+               "load_p50", "load_p99", "load_p999", "knee_found", "knee_rate", "knee_below_rep", "knee_above_rep",
+               "knee_base_p99", "knee_saturated_rep"}
 
 
 def _table_after(text, heading):

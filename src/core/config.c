@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "pfs/config.h"
 #include "pfs/exemplar.h"
+#include "pfs/ratesweep.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -382,6 +383,9 @@ enum pfs_parse_result pfs_config_parse(struct pfs_config *cfg, int argc, char **
         return PFS_PARSE_ERROR;
     }
     pfs_check_unused(cfg, w.given);
+    struct pfs_sweep sw;
+    if (cfg->rate_sweep[0] && pfs_sweep_parse(cfg->rate_sweep, &sw, err, errlen) == 0)
+        cfg->reps = pfs_sweep_reps(&sw); /* a repetition per point (the check refused -i) */
     return PFS_PARSE_RUN;
 }
 

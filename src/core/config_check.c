@@ -14,6 +14,7 @@
 
 #include "pfs/backend.h"
 #include "pfs/content.h"
+#include "pfs/ratesweep.h"
 #include "pfs/sched.h"
 #include "pfs/units.h"
 
@@ -244,28 +245,58 @@ static int check_content(const struct pfs_config *cfg, char *err, size_t len)
                     (unsigned long long)cfg->transfer, why);
 }
 
-/* --rate paces the transfers of the stream's data phases (pfs/sched.h). */
+/* One rate (--rate's, or a point of --rate-sweep's) within the pace the
+ * loop keeps. */
+static int check_pace(const struct pfs_config *cfg, const char *opt, double rate, int unit, char *err, size_t len)
+{
+    const double ops = unit == PFS_RATE_BYTES ? rate / (double)cfg->transfer : rate;
+    if (ops < 1e-3 || ops > 1e9)
+        return pfs_fail(err, len, "%s %g%s is %g transfers per second of -t %llu bytes; pace between 0.001 and 1e9",
+                        opt, rate, unit == PFS_RATE_BYTES ? " bytes/s" : "", ops, (unsigned long long)cfg->transfer);
+    return 0;
+}
+
+/* --rate-sweep: a repetition per point, so the repetitions are its own. */
+static int check_sweep(const struct pfs_config *cfg, char *err, size_t len)
+{
+    struct pfs_sweep sw;
+    if (cfg->rate[0])
+        return pfs_fail(err, len, "--rate and --rate-sweep both given; give one (the sweep runs each of its rates)");
+    if (pfs_sweep_parse(cfg->rate_sweep, &sw, err, len) != 0)
+        return -1;
+    if (cfg->reps != 1 || cfg->warmup != 0)
+        return pfs_fail(err, len, "--rate-sweep runs one repetition per point (%d here); -i/--reps and --warmup do "
+                        "not apply: give a point twice to repeat it", pfs_sweep_reps(&sw));
+    for (int i = 0; i < sw.n && !sw.pct; i++)
+        if (check_pace(cfg, "--rate-sweep point", sw.val[i], sw.unit, err, len) != 0)
+            return -1;
+    return 0;
+}
+
+/* --rate (or --rate-sweep) paces the transfers of the stream's data phases
+ * (pfs/sched.h). */
 static int check_rate(const struct pfs_config *cfg, char *err, size_t len)
 {
     double rate;
     int unit;
     char why[200], names[256];
-    if (!cfg->rate[0])
+    const char *opt = cfg->rate_sweep[0] ? "--rate-sweep" : "--rate";
+    if (!cfg->rate[0] && !cfg->rate_sweep[0])
         return 0;
-    if (pfs_rate_parse(cfg->rate, &rate, &unit, why, sizeof(why)) != 0)
+    if (cfg->rate_sweep[0] && check_sweep(cfg, err, len) != 0)
+        return -1;
+    if (cfg->rate[0] && pfs_rate_parse(cfg->rate, &rate, &unit, why, sizeof(why)) != 0)
         return pfs_fail(err, len, "--rate %s", why);
-    const double ops = unit == PFS_RATE_BYTES ? rate / (double)cfg->transfer : rate;
-    if (ops < 1e-3 || ops > 1e9)
-        return pfs_fail(err, len, "--rate %s is %g transfers per second of -t %llu bytes; pace between 0.001 and 1e9",
-                        cfg->rate, ops, (unsigned long long)cfg->transfer);
+    if (cfg->rate[0] && check_pace(cfg, "--rate", rate, unit, err, len) != 0)
+        return -1;
     if (pfs_phase_listed(cfg, PFS_PHASE_META, 0, 0) || pfs_phase_listed(cfg, PFS_PHASE_DATA, PFS_PHF_OWN_FILES, 0)) {
         pfs_phase_names(names, sizeof(names), ", ", PFS_PHASE_DATA, 0, PFS_PHF_OWN_FILES);
-        return pfs_fail(err, len, "--rate paces the transfers of the data phases (%s); the phase list has a phase it "
-                        "cannot pace: run that one in a section or run of its own", names);
+        return pfs_fail(err, len, "%s paces the transfers of the data phases (%s); the phase list has a phase it "
+                        "cannot pace: run that one in a section or run of its own", opt, names);
     }
     if (cfg->deadline > 0)
-        return pfs_fail(err, len, "--rate and -D/--deadline both given: the stonewall's wear-out runs to a count, "
-                        "not at a rate; bound a paced phase with --runtime SECS");
+        return pfs_fail(err, len, "%s and -D/--deadline both given: the stonewall's wear-out runs to a count, "
+                        "not at a rate; bound a paced phase with --runtime SECS", opt);
     return 0;
 }
 
@@ -449,8 +480,8 @@ void pfs_check_unused(struct pfs_config *cfg, const unsigned char *given)
                         "phases and create");
     static const char *const paced[] = {"rate-scope", "arrivals"};
     for (size_t i = 0; i < sizeof(paced) / sizeof(paced[0]); i++)
-        if (!cfg->rate[0] && pfs_opt_given(given, paced[i]))
-            pfs_config_warn(cfg, "--%s does nothing without --rate", paced[i]);
+        if (!cfg->rate[0] && !cfg->rate_sweep[0] && pfs_opt_given(given, paced[i]))
+            pfs_config_warn(cfg, "--%s does nothing without --rate or --rate-sweep", paced[i]);
     if (!cfg->reorder && pfs_opt_given(given, "reorder-nodes"))
         pfs_config_warn(cfg, "--reorder-nodes does nothing without -C/--reorder");
     if (!cfg->reorder && pfs_opt_given(given, "reorder-seed"))

@@ -139,6 +139,37 @@ static void stonewall_of(struct pfs_phase_figs *pf, const struct pfs_rep_figs *r
     pf->sw_stream_bw = ok ? (double)pf->sw_bytes / ns / pf->sw_seconds : 0;
 }
 
+int pfs_figs_load_point(const struct pfs_figures *f, int p, int rep, struct pfs_load_point *pt)
+{
+    const struct pfs_rep_figs *r = pfs_figs_rep(f, p, rep);
+    if (!r)
+        return -1;
+    *pt = (struct pfs_load_point){.offered = r->offered_ops, .achieved = r->s.rate, .p50 = r->load_p50_ns,
+                                  .p99 = r->load_p99_ns, .p999 = r->load_p999_ns};
+    return 0;
+}
+
+/* --rate-sweep: the knee of a data phase's curve over its paced
+ * repetitions with latencies (a closed-loop first one is no load point:
+ * its times are from submission, and it would sort above every rate),
+ * its indices turned back into repetitions. */
+static void knee_of(struct pfs_phase_figs *pf, const struct pfs_figures *f, int p, const struct pfs_run_data *d)
+{
+    struct pfs_load_point pts[PFS_KNEE_MAX];
+    int rep_of[PFS_KNEE_MAX], n = 0;
+    pf->knee = (struct pfs_knee){.index = -1, .above = -1, .saturated = -1};
+    pf->sweep = d->cfg->rate_sweep[0] && !pf->meta;
+    for (int rep = 0; pf->sweep && rep < pf->reps && n < PFS_KNEE_MAX; rep++)
+        if (pfs_figs_load_point(f, p, rep, &pts[n]) == 0 && pts[n].offered > 0 && pts[n].p99 > 0)
+            rep_of[n++] = rep;
+    if (n < 2 || pfs_knee_find(pts, n, PFS_P99, PFS_KNEE_FACTOR, &pf->knee) != 0)
+        return;
+    struct pfs_knee *k = &pf->knee;
+    k->index = k->index >= 0 ? rep_of[k->index] : -1;
+    k->above = k->above >= 0 ? rep_of[k->above] : -1;
+    k->saturated = k->saturated >= 0 ? rep_of[k->saturated] : -1;
+}
+
 void pfs_figures_finish(struct pfs_figures *f, const struct pfs_run_data *d)
 {
     const double scale = pfs_units_scale(d->cfg->units);
@@ -160,6 +191,7 @@ void pfs_figures_finish(struct pfs_figures *f, const struct pfs_run_data *d)
         pf->ceil_binding = pfs_ceilings_share(pf->meta || n == 0 ? NULL : d->ceil, pf->bw.mean, &pf->ceil_mem_pct,
                                               &pf->ceil_net_pct);
         lat_merged(pf, r, n, h);
+        knee_of(pf, f, p, d);
     }
     free(h);
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pfs/ratesweep.h"
 #include "pfs/sched.h"
 #include "pfs/train.h"
 
@@ -63,19 +64,21 @@ static void aggregate(struct pfs_rep_figs *r, const struct pfs_run_data *d, int 
         r->find_matched = (long long)d->find_matched[(size_t)p * (size_t)d->reps + (size_t)rep];
 }
 
-/* --rate: what was offered (every stream's share of it, pfs_rate_share),
- * whether the achieved fell short, and the submissions' lag. */
-static void rate(struct pfs_rep_figs *r, const struct pfs_config *c, const struct pfs_times *t, int ns)
+/* --rate (or the repetition's --rate-sweep point, whose percentages are
+ * of the phase's first repetition, base): what was offered (every
+ * stream's share of it, pfs_rate_share), whether the achieved fell short,
+ * and the submissions' lag. */
+static void rate(struct pfs_rep_figs *r, const struct pfs_config *c, double base, int rep, const struct pfs_times *t,
+                 int ns)
 {
     double rate;
-    int unit;
-    char why[200];
-    if (!c->rate[0] || pfs_rate_parse(c->rate, &rate, &unit, why, sizeof(why)))
+    int unit, scope;
+    if (!pfs_rate_at(c, base, rep, &rate, &unit, &scope))
         return;
     double span = 0;
     for (int i = 0; i < ns; i++) {
         struct pfs_rate_share sh;
-        if (pfs_rate_share(rate, unit, c->rate_scope, c->arrivals, (double)c->transfer, ns, i, &sh) == 0) {
+        if (pfs_rate_share(rate, unit, scope, c->arrivals, (double)c->transfer, ns, i, &sh) == 0) {
             r->offered_ops += sh.ops;
             const double own = (double)(t[i].due_last_ns - t[i].due_first_ns) * 1e-9 + 1 / sh.ops;
             if (t[i].xfers && t[i].due_last_ns >= t[i].due_first_ns && own > span)
@@ -253,6 +256,8 @@ static void latency(struct pfs_rep_figs *r, const struct pfs_phase_lat *l, int K
     }
     for (uint32_t i = 0; i <= l->nint; i++)
         r->ts_edge[i] = pfs_lat_edge(l, i);
+    const struct pfs_lat_sum *ls = &r->lat_sum[r->offered_ops > 0 ? PFS_LAT_RESP : PFS_LAT_OP];
+    r->load_p50_ns = ls->p50_ns, r->load_p99_ns = ls->p99_ns, r->load_p999_ns = ls->p999_ns;
 }
 
 /* One side of the page cache over the nodes that measured it. */
@@ -315,7 +320,7 @@ int pfs_figs_rep_compute(struct pfs_rep_figs *r, const struct pfs_figures *f, co
     else
         exemplars(r, d, p, rep, l);
     aggregate(r, d, p, rep, t);
-    rate(r, d->cfg, t, ns);
+    rate(r, d->cfg, pfs_figs_sweep_base(f, p), rep, t, ns);
     pfs_node_spans(t, pfs_run_stream_nodes(d), ns, d->nnodes, sp);
     nodes(r, d, meta, t, sp);
     streams(r, t, ns);

@@ -379,5 +379,8 @@ void pfs_report_end(FILE *out, const struct pfs_run_data *d)
     if (!d->cfg->quiet)
         pfs_report_latency(out, d);
     fprintf(out, "%s", d->cfg->quiet ? "" : "\n");
-    pfs_report_summary(out, d);
+    if (d->cfg->rate_sweep[0]) /* a mean over different loads says nothing: the curve instead */
+        pfs_report_sweep(out, d);
+    else
+        pfs_report_summary(out, d);
 }

@@ -231,6 +231,7 @@ void pfs_report_json(FILE *out, const struct pfs_run_data *d)
         fprintf(out, "]");
         if (pf->ci.measured > 0)
             json_phase_summary(out, d, p, pf);
+        pfs_report_sweep_json(out, d, p);
         fprintf(out, "}");
     }
     fprintf(out, "\n  ]\n}\n");

@@ -348,6 +348,11 @@ static const struct pfs_sch_field phase_fields[] = {
         "with `--rate`: how late transfers were submitted after their intended start, the mean over all"),
     REP(lag_max_ns, "submit_lag_max", F64, "ns", NULL, PFS_SCH_RATE,
         "with `--rate`: the same, the largest"),
+    REP(load_p50_ns, "load_p50", F64, "ns", NULL, PFS_SCH_SWEEP,
+        "with `--rate-sweep`: the repetition as a point of the latency-load curve (offered `offered_rate`, 0 for "
+        "a closed-loop one; achieved `rate`): the response time's p50, the op kind's where nothing was paced"),
+    REP(load_p99_ns, "load_p99", F64, "ns", NULL, PFS_SCH_SWEEP, "the same, p99 (the knee's percentile)"),
+    REP(load_p999_ns, "load_p999", F64, "ns", NULL, PFS_SCH_SWEEP, "the same, p99.9"),
     REP(cpu_per_gib, "cpu_seconds_per_gib", F64, "s/GiB", NULL, ALWAYS,
         "client CPU seconds (every stream's user + system) per GiB the phase moved; 0 when it moved none"),
     REP(train_au, "train_au", F64, "percent", NULL, PFS_SCH_TRAIN,
@@ -513,6 +518,17 @@ static const struct pfs_sch_field attr_fields[] = {
          "files before it have the first four)"),
     ATTR("cache_method", STR, "", ALWAYS, CACHE_METHOD),
     ATTR("cache_dirty_method", STR, "", ALWAYS, CACHE_METHOD),
+    ATTR("knee_found", I64, "", PFS_SCH_SWEEP,
+         "with `--rate-sweep`: 1 when `load_p99` rose above 2 x its value at the lowest offered load and stayed "
+         "above to the highest (the closed-loop point left out), else 0"),
+    ATTR("knee_rate", F64, "ops/s", PFS_SCH_SWEEP,
+         "the achieved rate where `load_p99` crosses 2 x that value, interpolated between the two points below; "
+         "NaN without a knee"),
+    ATTR("knee_below_rep", I64, "", PFS_SCH_SWEEP, "the repetition of the last point within it; -1 without"),
+    ATTR("knee_above_rep", I64, "", PFS_SCH_SWEEP, "the repetition of the first point above it for good; -1 without"),
+    ATTR("knee_base_p99", F64, "ns", PFS_SCH_SWEEP, "`load_p99` at the lowest offered load"),
+    ATTR("knee_saturated_rep", I64, "", PFS_SCH_SWEEP,
+         "the first repetition, by offered load, whose achieved rate fell more than 2% short of it; -1 none"),
 };
 
 /* ---- the reports' figures of a repetition (JSON members, CSV columns) ---- */

@@ -13,6 +13,8 @@
 #include <string.h>
 #include <sys/prctl.h>
 
+#include "pfs/ratesweep.h"
+
 #include "stream_mark.h"
 
 /* Opens the stream's file for this phase, with the identity it must have. */
@@ -168,8 +170,8 @@ static void ramp_empty(struct loop *l)
     l->vcpu = 0;
 }
 
-/* --rate: the stream's share of it and its schedule, from the phase's
- * start (p->t0_ns: when this rank left the phase's opening agreement, the
+/* --rate (or the repetition's --rate-sweep point): the stream's share of
+ * it and its schedule, from the phase's start (p->t0_ns: when this rank left the phase's opening agreement, the
  * instant every rank's schedule starts from; ranks leave a barrier within
  * its skew of one another, which docs/usage.md states). The check refused
  * a rate out of range before the run. */
@@ -177,14 +179,11 @@ static void loop_rate(struct loop *l, const struct pfs_phase_ctx *p, const struc
 {
     const struct pfs_config *cfg = p->cfg;
     double rate;
-    int unit;
-    char why[200];
+    int unit, scope;
     struct pfs_rate_share sh;
-    if (!cfg->rate[0])
+    if (!pfs_rate_at(cfg, p->rate_base, p->rep, &rate, &unit, &scope))
         return;
-    l->rated = pfs_rate_parse(cfg->rate, &rate, &unit, why, sizeof(why)) == 0 &&
-               pfs_rate_share(rate, unit, cfg->rate_scope, cfg->arrivals, (double)cfg->transfer, p->nstreams, s->id,
-                              &sh) == 0 &&
+    l->rated = pfs_rate_share(rate, unit, scope, cfg->arrivals, (double)cfg->transfer, p->nstreams, s->id, &sh) == 0 &&
                pfs_sched_init(&l->sched, sh.ops, cfg->arrivals, p->seed, (uint64_t)s->id, p->t0_ns + sh.offset_ns) == 0;
     /* The thread's sleeps end when asked, not up to the default 50 us
      * later (timer slack): the waits for intended starts and the polls of

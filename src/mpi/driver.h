@@ -206,6 +206,7 @@ struct ctx {
     uint64_t md_files;          /* small files per stream present (a create's stonewall may cut them) */
     struct pfs_stream *streams; /* this rank's, threads of them */
     int cur_kind;               /* the phase running, for the watchdog's message */
+    double rate_base[PFS_MAX_PHASES]; /* --rate-sweep's percentages: each phase's closed-loop ops/s (phases.c) */
     int writes, has_meta;       /* what the phase list holds: a phase that makes the data files, metadata */
     struct pfs_agree ag;        /* the watched collectives (agree.h) */
     struct pfs_failure fail;    /* this rank's first failure, its streams' included */
@@ -328,7 +329,7 @@ int drv_topology_setup(struct ctx *c);
 
 /* streams.c */
 void drv_streams_setup(struct ctx *c);
-void drv_run_streams(struct ctx *c, int kind);
+void drv_run_streams(struct ctx *c, int kind, int rep, double rate_base);
 void drv_streams_free(struct ctx *c);
 
 /* progress.c */

@@ -119,6 +119,21 @@ static int makes_data_files(int kind)
     return !pfs_phase_is_meta(kind) && pfs_phase_has(kind, PFS_PHF_CREATES);
 }
 
+/* Collective, --rate-sweep, after a phase's first repetition: what it
+ * achieved (rank 0's figure, pfs_figs_sweep_base, which the figures take
+ * again) to every rank, the base of the percentages the later ones run
+ * at. A first repetition without a figure (too short to measure, its ramp
+ * outlasted) leaves nothing to take them of: the run fails, named. */
+static void sweep_base(struct ctx *c, int p, double start, const char *where)
+{
+    double mine = c->rank == 0 && c->rec.d ? pfs_figs_sweep_base(&c->rec.d->fig, p) : 0, all = 0;
+    drv_allreduce_watched(c, &mine, &all, 1, MPI_DOUBLE, MPI_MAX, start, where);
+    c->rate_base[p] = all;
+    if (!(all > 0) && c->rank == 0)
+        drv_set_fail(c, "--rate-sweep", "", 0, "the first, closed-loop repetition of %s measured no rate to take the "
+                     "percentages of (too short? give a larger -b or --runtime)", pfs_phase_name(c->cfg.phases[p]));
+}
+
 /* Collective. One phase of one repetition: untimed preparation, the
  * agreement that is also the opening barrier, the timed streams, the
  * agreement that closes it, the gather of times. Returns 1 when any rank
@@ -149,7 +164,7 @@ static int run_phase(struct ctx *c, int p, int rep, int *dropped_notice)
     snprintf(where, sizeof(where), "%s (repetition %d)", pfs_phase_name(kind), rep);
     c->cur_kind = kind;
     pfs_watch_step(c->watch, where);
-    drv_run_streams(c, kind);
+    drv_run_streams(c, kind, rep, c->rate_base[p]);
     probe_after(c, kind);
     pfs_watch_step(c->watch, NULL);
     int failed = drv_agree_watched(c, phase_start, where);
@@ -174,6 +189,8 @@ static int run_phase(struct ctx *c, int p, int rep, int *dropped_notice)
             drv_record_find(&c->rec, slot, all_m);
     }
     drv_record_phase(c, p, rep, failed);
+    if (!failed && rep == 0 && cfg->rate_sweep[0])
+        sweep_base(c, p, phase_start, where);
     if (!failed && makes_data_files(kind) && !cfg->shared)
         drv_exchange_fids(c, phase_start);
     if (!failed && makes_data_files(kind) && cfg->timeout > 0)

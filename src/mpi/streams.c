@@ -89,13 +89,15 @@ static void *stream_main(void *arg)
 /* Local (collective inside for the stonewall and collective MPI-IO). Runs
  * one timed phase on this rank's streams: threads 1..T-1 in pthreads, stream
  * 0 on the main thread, which alone calls MPI (MPI_THREAD_FUNNELED). */
-void drv_run_streams(struct ctx *c, int kind)
+void drv_run_streams(struct ctx *c, int kind, int rep, double rate_base)
 {
     struct pfs_phase_ctx ph = {
         .cfg = &c->cfg,
         .be = c->be,
         .bectx = c->bectx,
         .kind = kind,
+        .rep = rep,
+        .rate_base = rate_base,
         .nstreams = c->nstreams,
         .seed = c->seed,
         .nxfers = c->nxfers,

@@ -24,10 +24,22 @@ static int applies(enum pfs_sch_when w, const struct pfs_run_data *d, int p)
     case PFS_SCH_DIRTY: return pfs_pc_has_dirty(&seen);
     case PFS_SCH_LATENCY: return pf->any_lat;
     case PFS_SCH_CEILING: return d->ceil && !pf->meta;
-    case PFS_SCH_RATE: return d->cfg->rate[0] && !pf->meta;
+    case PFS_SCH_RATE: return (d->cfg->rate[0] || d->cfg->rate_sweep[0]) && !pf->meta;
     case PFS_SCH_TRAIN: return pfs_phase_has(d->cfg->phases[p], PFS_PHF_ACCEL);
+    case PFS_SCH_SWEEP: return pf->sweep;
     }
     return 0;
+}
+
+/* --rate-sweep: the knee of the phase's curve (pfs_phase_figs.knee). */
+static int write_knee(hid_t g, const struct pfs_phase_figs *pf)
+{
+    const struct pfs_knee *k = &pf->knee;
+    if (!pf->sweep)
+        return 0;
+    return pfs_res_attr_i64(g, "knee_found", k->found) | pfs_res_attr_f64(g, "knee_rate", k->found ? k->rate : NAN) |
+           pfs_res_attr_i64(g, "knee_below_rep", k->index) | pfs_res_attr_i64(g, "knee_above_rep", k->above) |
+           pfs_res_attr_f64(g, "knee_base_p99", k->base) | pfs_res_attr_i64(g, "knee_saturated_rep", k->saturated);
 }
 
 /* Field f of every repetition's figures, [R], [R][K] or [R][N] as its
@@ -187,6 +199,7 @@ int pfs_res_write_phase(hid_t phases, const struct pfs_run_data *d, int p)
         rc |= write_find(g, d, p);
         rc |= pfs_res_write_latency(g, d, p);
         rc |= write_cache_methods(g, pf);
+        rc |= write_knee(g, pf);
     }
     H5Gclose(g);
     return rc;

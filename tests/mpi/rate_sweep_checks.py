@@ -1,0 +1,92 @@
+"""The checks tests/mpi/test_rate_sweep.sh makes on runs of --rate-sweep:
+
+    rate_sweep_checks.py CHECK ARGS...
+
+exits 0 when the check holds, else raises an AssertionError naming what
+differs. Each looks at the last run of its results file.
+
+  rates RESULTS OFFERED N DELAY  the write phase has a repetition per rate
+                             of OFFERED (comma list, ops/s for the job) and
+                             offered_rate is exactly each; N transfers a
+                             stream, each held at least DELAY s: a point
+                             offered above 1 / DELAY per stream has a
+                             response p99 at least what its queue makes it
+                             (the 99th percentile transfer's lateness); the
+                             knee is found, its point above no later than
+                             the first point over that ceiling, at a rate
+                             between its two points
+  pct JSON PCTS              a --format json report: repetition 0 closed
+                             loop (no rate member), then one per PCT
+                             (comma list) offered exactly PCT% of what
+                             repetition 0 achieved; the rate_sweep member
+                             has a point per repetition and its knee
+"""
+import json
+import os
+import sys
+from typing import Any, Dict, List
+
+import h5py
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from runs import dispatch  # noqa: E402
+
+RESP = 4  # the response kind of the latency datasets
+
+
+def write_phase(path: str) -> Any:
+    f = h5py.File(path, "r")
+    run = f["runs"][sorted(f["runs"])[-1]]
+    return run["phases"][sorted(run["phases"])[0]]
+
+
+def queue_p99(n: int, per_stream: float, delay: float) -> float:
+    """The least response time of the transfer at the 99th percentile of a
+    stream's n, each taking at least delay s, the k-th due at k / rate: it
+    ends at least (k + 1) x delay after the start."""
+    k = int(0.99 * n) - 1
+    return (k + 1) * delay - k / per_stream
+
+
+def rates(path: str, offered: str, n: str, delay: str) -> None:
+    want = [float(x) for x in offered.split(",")]
+    g = write_phase(path)
+    assert int(g.attrs["repetitions"]) == len(want), (g.attrs["repetitions"], want)
+    got = [float(x) for x in g["offered_rate"][:]]
+    assert got == want, (got, want)
+    ceiling = 2 / float(delay)  # two streams
+    p99 = [float(s[RESP]["p99_ns"]) * 1e-9 for s in g["latency_summary"][:]]
+    for o, q in zip(want, p99):
+        if o > ceiling:
+            least = queue_p99(int(n), o / 2, float(delay))
+            assert q >= least, ("p99", q, "below the queue's", least, "at", o)
+    assert int(g.attrs["knee_found"]) == 1, dict(g.attrs)
+    below, above = int(g.attrs["knee_below_rep"]), int(g.attrs["knee_above_rep"])
+    first_above = min(i for i, o in enumerate(want) if o > ceiling)
+    assert 0 <= below < above <= first_above, (below, above, first_above)
+    rate = [float(x) for x in g["rate"][:]]
+    assert rate[below] <= float(g.attrs["knee_rate"]) <= rate[above], (rate, dict(g.attrs))
+
+
+def pct(report: str, pcts: str) -> None:
+    want = [float(x) for x in pcts.split(",")]
+    with open(report) as f:
+        doc = json.load(f)
+    ph: Dict[str, Any] = doc["phases"][0]
+    reps: List[Dict[str, Any]] = ph["repetitions"]
+    assert len(reps) == len(want) + 1, len(reps)
+    assert "rate" not in reps[0], reps[0].keys()
+    sweep = ph["rate_sweep"]
+    base = sweep["points"][0]["achieved_ops_per_s"]
+    assert base > 0 and sweep["points"][0]["offered_ops_per_s"] == 0, sweep["points"][0]
+    assert len(sweep["points"]) == len(want) + 1, sweep["points"]
+    for i, p in enumerate(want):
+        o = reps[i + 1]["rate"]["offered_ops_per_s"]
+        assert abs(o - base * p / 100) <= 1e-9 * o, (i + 1, o, base, p)
+        assert sweep["points"][i + 1]["offered_ops_per_s"] == o, (sweep["points"][i + 1], o)
+    assert set(sweep["knee"]) == {"found", "rate_ops_per_s", "below_rep", "above_rep", "base_p99_ns",
+                                  "saturated_rep"}, sweep["knee"]
+
+
+if __name__ == "__main__":
+    sys.exit(dispatch({"rates": rates, "pct": pct}, sys.argv))
