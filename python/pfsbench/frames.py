@@ -23,23 +23,21 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
-import numpy.typing as npt
 
+from .columns import MISSING, Arr, Columns, Spec
 from .h5file import interval_edges
+from .load import LOAD_COLUMNS, load_rows
 from .text import text
 
 if TYPE_CHECKING:
     from .reader import Phase, Run
 
-Arr = npt.NDArray[Any]
-Spec = List[Tuple[str, str]]
 MIB = 1048576.0
 # The kinds of latency_summary's second axis (op: the phase's own operation),
 # for a file whose phase group does not name them in latency_kinds.
 LAT_KINDS = ("op", "open", "fsync", "close")
 LAT_FIELDS = ("count", "sum_ns", "min_ns", "p50_ns", "p90_ns", "p99_ns", "p999_ns", "max_ns", "mean_ns")
 TS_FIELDS = ("bytes", "ops", "p50_ns", "p99_ns", "max_ns")
-MISSING = object()
 
 # Column specs: (name, dtype); dtype "i8", "u8", "f8", "O" (str), "?" (True/False/NaN: pandas "boolean").
 # The page cache's byte counts are f8: a phase that reads has no dirty figure, one that writes no
@@ -109,73 +107,6 @@ BINDING = {1: "memory", 2: "network"}
 PLACEMENT_COLUMNS: Spec = [("run", "i8"), ("rank", "i8"), ("node", "i8"), ("host", "O"), ("clock_correction", "f8"),
                      ("clock_uncertainty", "f8"), ("reads_from_rank", "i8"), ("reads_from_node", "i8"),
                      ("cpu_affinity", "O"), ("cpus", "i8"), ("numa_nodes", "O")]
-
-
-def _pandas(what: str) -> Any:
-    try:
-        import pandas
-    except ImportError as e:
-        raise ImportError("pfsbench: %s() makes a pandas DataFrame, and pandas is not installed (Debian: apt install "
-                          "python3-pandas); %s(as_frame=False) gives the same columns as a dict of numpy arrays"
-                          % (what, what)) from e
-    return pandas
-
-
-class Columns:
-    """Columns gathered in blocks of n rows, then joined once."""
-
-    def __init__(self, spec: Spec) -> None:
-        self.spec = spec
-        self.parts: Dict[str, List[Arr]] = {name: [] for name, _ in spec}
-
-    def add(self, n: int, **cols: Any) -> None:
-        """One block of n rows: each column an array of n, a scalar for all
-        n, or absent (MISSING / not given: NaN)."""
-        if n <= 0:
-            return
-        for name, dt in self.spec:
-            v = cols.get(name, MISSING)
-            if v is MISSING or v is None:
-                a = np.full(n, np.nan, dtype=object if dt in ("O", "T") else float)
-            else:
-                a = np.asarray(v)
-                if a.ndim == 0:
-                    a = np.full(n, a[()], dtype=a.dtype)
-                a = a.ravel()
-                if a.shape[0] != n:
-                    raise ValueError("column %s: %d values for %d rows" % (name, a.shape[0], n))
-            self.parts[name].append(a)
-
-    def arrays(self) -> Dict[str, Arr]:
-        out = {}
-        for name, dt in self.spec:
-            parts = self.parts[name]
-            if dt in ("O", "T"):
-                a = np.concatenate([p.astype(object) for p in parts]) if parts else np.empty(0, dtype=object)
-            elif dt == "?":
-                a = np.concatenate([p.astype(float) for p in parts]) if parts else np.empty(0, dtype=float)
-            else:
-                missing = any(p.dtype.kind == "f" and np.isnan(p).any() for p in parts)
-                want = np.dtype("f8") if missing or dt == "f8" else np.dtype(dt)
-                a = np.concatenate([p.astype(want) for p in parts]) if parts else np.empty(0, dtype=want)
-            out[name] = a
-        return out
-
-    def result(self, what: str, as_frame: bool) -> Any:
-        arrays = self.arrays()
-        if not as_frame:
-            return arrays
-        pd = _pandas(what)
-        cols = {}
-        for name, dt in self.spec:
-            a = arrays[name]
-            if dt == "?":
-                cols[name] = pd.array([None if np.isnan(x) else bool(x) for x in a], dtype="boolean")
-            elif dt == "T":
-                cols[name] = pd.to_datetime(pd.Series(a, dtype=object), utc=True, errors="coerce")
-            else:
-                cols[name] = a
-        return pd.DataFrame(cols, columns=[name for name, _ in self.spec])
 
 
 def _nan_where(a: Any, cond: Any) -> Arr:
@@ -604,6 +535,7 @@ FRAMES: Dict[str, Tuple[Spec, Callable[[Run, Columns], None], str]] = {
     "placement": (PLACEMENT_COLUMNS, _placement_rows, "placement"),
     "ceilings": (CEILINGS_COLUMNS, _ceilings, "ceilings"),
     "runs": (RUNS_COLUMNS, _runs, "runs_frame"),
+    "load": (LOAD_COLUMNS, load_rows, "load"),
 }
 
 

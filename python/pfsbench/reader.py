@@ -206,6 +206,10 @@ class Run:
         """One row per node (none without --ceilings); see Results.ceilings."""
         return frames.frame("ceilings", [self], as_frame)
 
+    def load(self, as_frame: bool = True) -> Frame:
+        """One row per data phase and repetition of a --rate-sweep; see Results.load."""
+        return frames.frame("load", [self], as_frame)
+
     def exemplars(self, as_frame: bool = True) -> Frame:
         """The slowest operations of each phase and repetition; see Results.exemplars."""
         return frames.frame("exemplars", [self], as_frame)
@@ -432,6 +436,17 @@ class Results(RunsHeld):
         ceiling_memory and ceiling_network (the clients' ceilings: the sums
         over the nodes; network NaN with one node)."""
         return frames.frame("ceilings", self.runs, as_frame)
+
+    def load(self, as_frame: bool = True) -> Frame:
+        """--rate-sweep's latency-load curve: one row per run, data phase and
+        repetition of a sweep (none for other runs): offered_rate (ops/s for
+        the job, 0 for a closed-loop point), rate (achieved), rate_short,
+        p50_ns, p99_ns, p999_ns (the response time's; a closed-loop point's
+        from submission), and the phase's knee on each of its rows:
+        knee_found, knee_rate (achieved ops/s where p99 crossed 2 x its
+        lowest-load value knee_base_p99_ns; NaN without), knee_below_rep,
+        knee_above_rep, knee_saturated_rep (-1: none)."""
+        return frames.frame("load", self.runs, as_frame)
 
 
 PathArg = Union[str, "os.PathLike[str]"]

@@ -88,3 +88,7 @@ class ResultsSet(RunsHeld):
     def ceilings(self, as_frame: bool = True) -> Frame:
         """file, then Results.ceilings's columns, for every file."""
         return self._frame("ceilings", as_frame)
+
+    def load(self, as_frame: bool = True) -> Frame:
+        """file, then Results.load's columns, for every file."""
+        return self._frame("load", as_frame)

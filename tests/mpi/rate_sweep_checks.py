@@ -15,6 +15,10 @@ differs. Each looks at the last run of its results file.
                              knee is found, its point above no later than
                              the first point over that ceiling, at a rate
                              between its two points
+  frame RESULTS              pfsbench.open(RESULTS).load() has a row per
+                             repetition with the file's offered and
+                             achieved rates, load percentiles and knee
+  svg RESULTS SVG            pfs-plot load's SVG names the knee's rate
   pct JSON PCTS              a --format json report: repetition 0 closed
                              loop (no rate member), then one per PCT
                              (comma list) offered exactly PCT% of what
@@ -27,8 +31,11 @@ import sys
 from typing import Any, Dict, List
 
 import h5py
+import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+import pfsbench  # noqa: E402
 from runs import dispatch  # noqa: E402
 
 RESP = 4  # the response kind of the latency datasets
@@ -68,6 +75,27 @@ def rates(path: str, offered: str, n: str, delay: str) -> None:
     assert rate[below] <= float(g.attrs["knee_rate"]) <= rate[above], (rate, dict(g.attrs))
 
 
+def frame(path: str) -> None:
+    g = write_phase(path)
+    with pfsbench.open(path) as r:
+        rows = r.load(as_frame=False)
+    n = int(g.attrs["repetitions"])
+    assert len(rows["rep"]) == n and list(rows["rep"]) == list(range(n)), rows["rep"]
+    for col, ds in (("offered_rate", "offered_rate"), ("rate", "rate"), ("p50_ns", "load_p50"),
+                    ("p99_ns", "load_p99"), ("p999_ns", "load_p999")):
+        assert np.array_equal(rows[col], g[ds][:]), (col, rows[col], g[ds][:])
+    assert all(bool(x) for x in rows["knee_found"]), rows["knee_found"]
+    assert all(float(x) == float(g.attrs["knee_rate"]) for x in rows["knee_rate"]), rows["knee_rate"]
+    assert all(int(x) == int(g.attrs["knee_above_rep"]) for x in rows["knee_above_rep"])
+
+
+def svg(path: str, chart: str) -> None:
+    rate = float(write_phase(path).attrs["knee_rate"])
+    with open(chart) as f:
+        doc = f.read()
+    assert "knee: %.4g ops/s" % rate in doc, ("knee: %.4g ops/s" % rate, "not in", chart)
+
+
 def pct(report: str, pcts: str) -> None:
     want = [float(x) for x in pcts.split(",")]
     with open(report) as f:
@@ -89,4 +117,4 @@ def pct(report: str, pcts: str) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(dispatch({"rates": rates, "pct": pct}, sys.argv))
+    sys.exit(dispatch({"rates": rates, "frame": frame, "svg": svg, "pct": pct}, sys.argv))

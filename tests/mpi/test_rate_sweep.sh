@@ -9,6 +9,8 @@
 #     found no later than the first of them (a noisy low-load point may
 #     put it earlier: the machine's, not the code's) and its rate between
 #     its two points', the report prints the curve;
+#   - Results.load() (the Python frame) has the file's curve and knee, and
+#     pfs-plot load draws it (a PNG, the knee's rate in the SVG);
 #   - percentages run a closed-loop repetition first, then each point at
 #     exactly that percentage of what it achieved (JSON: the rate_sweep
 #     member, its points and knee);
@@ -50,6 +52,12 @@ check "rates: the knee's line" grep -qE "^knee       write: p99 left 2 x its low
 check "rates: no summary over repetitions" not grep -q "^summary over repetitions" "$T/out"
 pycheck "rates: a point per rate, offered exactly, the queue's p99 from below, the knee" rate_sweep \
     rates "$R" 200,400,6000,12000 200 0.001
+pycheck "rates: Results.load() holds the file's curve and knee" rate_sweep frame "$R"
+RC=0
+timeout 120 "$PY" "$(dirname "$PFSBENCH")/pfs-plot" load "$R" -o "$T/load" >"$T/out" 2>"$T/err" || RC=$?
+check "pfs-plot load: exit 0" [ "$RC" -eq 0 ]
+check "pfs-plot load: a PNG" [ "$(head -c 8 "$T/load.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
+pycheck "pfs-plot load: the knee's rate in the SVG" rate_sweep svg "$R" "$T/load.svg"
 
 # Percentages of a closed-loop first repetition, in JSON.
 delayed --rate-sweep 50%,200% --format json --no-results

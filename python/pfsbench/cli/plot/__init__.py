@@ -8,6 +8,8 @@
                                                             shaded, stragglers in red/orange
     pfs-plot latency FILE [--run N ...] [--phase P]         latency CDF (log x), a line per phase, node
                      [--per phase|node|run]                 (--per node) or run; p50/p99/p99.9 marked
+    pfs-plot load    FILE [--run N]                         --rate-sweep's curve: response p50/p99/p99.9
+                                                            against the achieved rate, the knee marked
 
 Each writes PREFIX.png and PREFIX.svg (-o PREFIX; --formats png,svg), or
 one file with -o OUT.png / OUT.svg / OUT.pdf, and prints their names;
@@ -19,7 +21,7 @@ m, µ: ticks.py), never a 1e6 multiplier or offset.
 
 Exit status: 0 done, 2 bad input.
 
-A module per chart family (sweep, nodes, bars, timeline, latency), each
+A module per chart family (sweep, nodes, bars, timeline, latency, load), each
 over pfsbench.open() through table.Data; common.py holds what they share.
 """
 
@@ -36,6 +38,7 @@ from ..names import PHASE_NAMES
 from ..table import PLOT_VALUES, Data, add_selection_args
 from .bars import plot_compare
 from .latency import plot_latency
+from .load import plot_load
 from .nodes import plot_nodes
 from .sweep import plot_sweep
 from .timeline import plot_timeline
@@ -43,12 +46,13 @@ from .timeline import plot_timeline
 PROG = "pfs-plot"
 CHARTS: Dict[str, Callable[[Data, argparse.Namespace], List[str]]] = {
     "sweep": plot_sweep, "nodes": plot_nodes, "compare": plot_compare, "timeline": plot_timeline,
-    "latency": plot_latency}
+    "latency": plot_latency, "load": plot_load}
 HELPS = {"sweep": "aggregate bandwidth vs ranks (log2 x), a line per phase, min-max bars",
          "nodes": "per-node bandwidth of one run, stragglers marked",
          "compare": "grouped bars: phases x configurations (labels)",
          "timeline": "bandwidth per node over time of one run, phases shaded, stragglers highlighted",
-         "latency": "latency CDF (log x) from the histograms, a line per phase, node or run"}
+         "latency": "latency CDF (log x) from the histograms, a line per phase, node or run",
+         "load": "--rate-sweep's response p50/p99/p99.9 against the achieved rate, the knee marked"}
 RUN_HELP = "run number or id (default: the last complete run)"
 REP_HELP = "only repetition R (from 0, as the report numbers them; default: %s)"
 
@@ -59,6 +63,8 @@ def _chart_args(p: argparse.ArgumentParser, name: str) -> None:
         p.add_argument("--run", metavar="N", action="append", help=RUN_HELP)
         p.add_argument("--phases", metavar="LIST", help="comma list of phases (default: all data phases)")
         p.add_argument("--rep", type=int, metavar="R", help=REP_HELP % "all")
+    elif name == "load":
+        p.add_argument("--run", metavar="N", action="append", help=RUN_HELP)
     elif name == "timeline":
         p.add_argument("--run", metavar="N", action="append", help=RUN_HELP)
         p.add_argument("--iops", action="store_true", help="a second panel: operations/s per node")
@@ -83,7 +89,7 @@ def _chart_args(p: argparse.ArgumentParser, name: str) -> None:
         p.add_argument("--by", choices=("label", "ranks", "threads", "run"), help="the bars of each phase (default label)")
     if name in ("timeline", "latency"):
         p.add_argument("--data-csv", metavar="FILE", help="also write the plotted series as CSV")
-    if name != "latency":
+    if name not in ("latency", "load"):
         p.add_argument("--units", default="auto",
                        help="MiB, GiB, KB (1024 B, the seeds'), KiB, MB, GB (decimal); default auto: MiB/s, "
                             "GiB/s past 10 GiB/s")
