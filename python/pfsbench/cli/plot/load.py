@@ -15,7 +15,7 @@ import numpy as np
 from ..common import Usage
 from ..names import phase_name
 from ..table import Data
-from .common import default_prefix, pick_run, run_title, save
+from .common import default_prefix, legend_outside, pick_run, run_title, save
 
 LINES = (("p50_ns", "p50", "#1f77b4"), ("p99_ns", "p99", "#d62728"), ("p999_ns", "p99.9", "#7f7f7f"))
 
@@ -45,7 +45,7 @@ def _panel(ax: Any, rows: Any, names: str) -> None:
     ax.set_title(phase_name(str(rows["phase"][0]), names) + ("" if found else " (no knee)"), loc="left",
                  fontsize=9, fontweight="bold")
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7, loc="upper left")
+    legend_outside(ax, fontsize=7)
 
 
 def plot_load(data: Data, a: argparse.Namespace) -> List[str]:
@@ -56,7 +56,7 @@ def plot_load(data: Data, a: argparse.Namespace) -> List[str]:
     idx = sorted(set(int(i) for i in rows["index"]))
     if not idx:
         raise Usage("run %d has no latency-load curve (a run of --rate-sweep has one)" % run.number)
-    fig, axes = plt.subplots(len(idx), 1, figsize=(7.0, 3.6 * len(idx) + 0.8), squeeze=False)
+    fig, axes = plt.subplots(len(idx), 1, figsize=(8.5, 3.6 * len(idx) + 0.8), squeeze=False)
     for i, ax in zip(idx, axes[:, 0]):
         _panel(ax, {k: v[rows["index"] == i] for k, v in rows.items()}, a.names)
     fig.suptitle(a.title or run_title(data, run.number, "response time against load (--rate-sweep; x: closed "
