@@ -117,6 +117,7 @@ struct pfs_config {
     char rate[32];          /* --rate: operations/s, or bytes/s with a size unit (pfs_rate_parse); "": closed loop */
     int rate_scope;         /* enum pfs_rate_scope: per stream, or the job's split over the streams */
     int arrivals;           /* enum pfs_arrivals: fixed or poisson */
+    char lat_target[32];    /* --latency-target: "p99=2ms" (pfs_lat_goal_parse); "": none */
     char rate_sweep[256];   /* --rate-sweep: rates or percentages, a repetition each (pfs/ratesweep.h); "": none */
     /* The training-read phases (src/core/phases/train.c, pfs/train.h); fits()
      * resolves the preset's values into those left at their defaults. */

@@ -234,6 +234,12 @@ struct pfs_phase_figs {
      * leaves PFS_KNEE_FACTOR x its value at the lowest load for good). */
     int sweep;
     struct pfs_knee knee;
+    /* --latency-target (target 1): the largest offered rate of the paced
+     * repetitions that met it (0: none did) and its repetition (-1), and
+     * how many rates the search tried. */
+    int target;
+    double target_rate;
+    int target_rep, target_tried;
     int short_first, short_count; /* the first repetition too short to measure (-1: none), how many */
     int cache_first;              /* the first repetition whose page cache calls for a warning or could
                                    * not be measured (-1: none) */
@@ -283,6 +289,13 @@ static inline const struct pfs_rep_figs *pfs_figs_rep(const struct pfs_figures *
 /* Local. Phase p's repetition rep as a point of the latency-load curve
  * (0), or -1 where it has no figures. */
 int pfs_figs_load_point(const struct pfs_figures *f, int p, int rep, struct pfs_load_point *pt);
+
+/* Local. The base of pfs_rate_at for phase p's repetition rep, from the
+ * figures of the repetitions before it: --rate-sweep's, the first one's
+ * ops/s; --latency-target's, the rate its search chose after them (0: the
+ * search is done, or rep has no earlier figures). */
+struct pfs_config;
+double pfs_figs_rate_base(const struct pfs_figures *f, const struct pfs_config *cfg, int p, int rep);
 
 /* --rate-sweep's percentages: the job's operations/s in phase p's first
  * (closed-loop) repetition, the base of the others' rates; 0 when it has

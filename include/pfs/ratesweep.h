@@ -9,6 +9,8 @@
 
 #include <stddef.h>
 
+#include "pfs/knee.h"
+
 struct pfs_config;
 
 #define PFS_SWEEP_MAX 32 /* points in a list */
@@ -32,11 +34,40 @@ static inline int pfs_sweep_reps(const struct pfs_sweep *sw)
     return sw->n + sw->pct;
 }
 
+/* --latency-target: a percentile of the response time and its bound. */
+struct pfs_lat_goal {
+    int which;         /* enum pfs_pct (pfs/knee.h) */
+    double target_ns;  /* the percentile must be at most this */
+};
+
+#define PFS_TARGET_RUNS 10 /* paced repetitions a search runs at most (after the closed-loop one) */
+
+/* Local and pure. "p99=2ms", "p50=500us", "p99.9=0.01" (s): p50, p99 or
+ * p99.9, then a duration (ns, us, ms, s) above 0. 0, or -1 with one
+ * message in err. */
+int pfs_lat_goal_parse(const char *text, struct pfs_lat_goal *g, char *err, size_t len);
+
+/* Local and pure. The search for the largest rate meeting g (pfs_lat_search:
+ * from peak, the closed-loop ops/s, down to peak / 100, within 5%, a rate
+ * more than 2% short failing it, at most PFS_TARGET_RUNS points) after the
+ * paced points pts[0..n) in the order run: 1 with out->next the rate to run
+ * next, 0 done (out->best, out->best_index into pts; 0 and -1: none met
+ * it), -1 for a peak not above 0. */
+int pfs_target_step(const struct pfs_lat_goal *g, double peak, const struct pfs_load_point *pts, int n,
+                    struct pfs_lat_step *out);
+
+/* Local and pure. 1 when repetitions after the first run at a rate the
+ * driver sends every rank (base of pfs_rate_at): --rate-sweep's
+ * percentages, --latency-target's search. */
+int pfs_rate_needs_base(const struct pfs_config *cfg);
+
 /* Local and pure. The rate a data phase's repetition rep runs at: 1 with
  * rate, unit and scope (enum pfs_rate_scope) set; 0 closed loop (no --rate
  * nor --rate-sweep, a percentage sweep's first repetition, or a base not
- * above 0). base: the job's operations/s the phase achieved in its
- * closed-loop first repetition (percentages only; they pace the job). */
+ * above 0). base: with --rate-sweep's percentages the job's operations/s
+ * the phase achieved in its closed-loop first repetition; with
+ * --latency-target the job's rate the search chose for rep (both pace the
+ * job). */
 int pfs_rate_at(const struct pfs_config *cfg, double base, int rep, double *rate, int *unit, int *scope);
 
 #endif

@@ -45,7 +45,8 @@ enum pfs_sch_when {
     PFS_SCH_CEILING,  /* data phases of a run that measured its ceilings (--ceilings) */
     PFS_SCH_RATE,     /* data phases of a run paced by --rate */
     PFS_SCH_TRAIN,    /* phases that feed emulated accelerators (train) */
-    PFS_SCH_SWEEP,    /* data phases of a run of --rate-sweep */
+    PFS_SCH_SWEEP,    /* data phases of a run of --rate-sweep or --latency-target */
+    PFS_SCH_TARGET,   /* data phases of a run of --latency-target */
 };
 
 /* A figure in the reports (JSON and CSV): its scale and when it is absent. */

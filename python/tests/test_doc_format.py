@@ -26,7 +26,9 @@ CONDITIONAL = {"find_matched", "find_criteria", "rate_min", "rate_max", "rate_me
                "train_trials",
                # --rate-sweep's curve and knee (tests/mpi/test_rate_sweep.sh)
                "load_p50", "load_p99", "load_p999", "knee_found", "knee_rate", "knee_below_rep", "knee_above_rep",
-               "knee_base_p99", "knee_saturated_rep"}
+               "knee_base_p99", "knee_saturated_rep",
+               # --latency-target's answer (tests/mpi/test_rate_sweep.sh)
+               "latency_target", "target_rate", "target_rep"}
 
 
 def _table_after(text, heading):

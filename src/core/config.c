@@ -386,6 +386,8 @@ enum pfs_parse_result pfs_config_parse(struct pfs_config *cfg, int argc, char **
     struct pfs_sweep sw;
     if (cfg->rate_sweep[0] && pfs_sweep_parse(cfg->rate_sweep, &sw, err, errlen) == 0)
         cfg->reps = pfs_sweep_reps(&sw); /* a repetition per point (the check refused -i) */
+    if (cfg->lat_target[0])
+        cfg->reps = 1 + PFS_TARGET_RUNS; /* at most: the search stops the run when done (phases.c) */
     return PFS_PARSE_RUN;
 }
 

@@ -273,6 +273,24 @@ static int check_sweep(const struct pfs_config *cfg, char *err, size_t len)
     return 0;
 }
 
+/* --latency-target: one phase searched, its repetitions the search's. */
+static int check_target(const struct pfs_config *cfg, char *err, size_t len)
+{
+    struct pfs_lat_goal g;
+    if (cfg->rate[0] || cfg->rate_sweep[0])
+        return pfs_fail(err, len, "--latency-target and %s both given: the search chooses the rates", cfg->rate[0] ?
+                        "--rate" : "--rate-sweep");
+    if (pfs_lat_goal_parse(cfg->lat_target, &g, err, len) != 0)
+        return -1;
+    if (cfg->reps != 1 || cfg->warmup != 0)
+        return pfs_fail(err, len, "--latency-target runs a closed-loop repetition and then up to %d searched ones; "
+                        "-i/--reps and --warmup do not apply", PFS_TARGET_RUNS);
+    if (cfg->nphases != 1)
+        return pfs_fail(err, len, "--latency-target searches the rate of one phase; -p has %d (run a write first "
+                        "with --keep, then search the read with --run-id)", cfg->nphases);
+    return 0;
+}
+
 /* --rate (or --rate-sweep) paces the transfers of the stream's data phases
  * (pfs/sched.h). */
 static int check_rate(const struct pfs_config *cfg, char *err, size_t len)
@@ -280,9 +298,11 @@ static int check_rate(const struct pfs_config *cfg, char *err, size_t len)
     double rate;
     int unit;
     char why[200], names[256];
-    const char *opt = cfg->rate_sweep[0] ? "--rate-sweep" : "--rate";
-    if (!cfg->rate[0] && !cfg->rate_sweep[0])
+    const char *opt = cfg->lat_target[0] ? "--latency-target" : cfg->rate_sweep[0] ? "--rate-sweep" : "--rate";
+    if (!cfg->rate[0] && !cfg->rate_sweep[0] && !cfg->lat_target[0])
         return 0;
+    if (cfg->lat_target[0] && check_target(cfg, err, len) != 0)
+        return -1;
     if (cfg->rate_sweep[0] && check_sweep(cfg, err, len) != 0)
         return -1;
     if (cfg->rate[0] && pfs_rate_parse(cfg->rate, &rate, &unit, why, sizeof(why)) != 0)
@@ -480,8 +500,8 @@ void pfs_check_unused(struct pfs_config *cfg, const unsigned char *given)
                         "phases and create");
     static const char *const paced[] = {"rate-scope", "arrivals"};
     for (size_t i = 0; i < sizeof(paced) / sizeof(paced[0]); i++)
-        if (!cfg->rate[0] && !cfg->rate_sweep[0] && pfs_opt_given(given, paced[i]))
-            pfs_config_warn(cfg, "--%s does nothing without --rate or --rate-sweep", paced[i]);
+        if (!cfg->rate[0] && !cfg->rate_sweep[0] && !cfg->lat_target[0] && pfs_opt_given(given, paced[i]))
+            pfs_config_warn(cfg, "--%s does nothing without --rate, --rate-sweep or --latency-target", paced[i]);
     if (!cfg->reorder && pfs_opt_given(given, "reorder-nodes"))
         pfs_config_warn(cfg, "--reorder-nodes does nothing without -C/--reorder");
     if (!cfg->reorder && pfs_opt_given(given, "reorder-seed"))

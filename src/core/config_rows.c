@@ -241,6 +241,7 @@ int pfs_opt_set(const struct pfs_opt *o, const char *arg, struct pfs_config *cfg
                    : o->off == OFF(train) ? sizeof(cfg->train)
                    : o->off == OFF(rate) ? sizeof(cfg->rate)
                    : o->off == OFF(rate_sweep) ? sizeof(cfg->rate_sweep)
+                   : o->off == OFF(lat_target) ? sizeof(cfg->lat_target)
                    : o->off == OFF(ckpt_saved) ? sizeof(cfg->ckpt_saved) : PFS_PATH_MAX;
         if (!*arg)
             return pfs_fail(err, len, "--%s: empty value", o->name);

@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pfs/config.h"
+#include "pfs/ratesweep.h"
+
 int pfs_figures_init(struct pfs_figures *f, const struct pfs_run_data *d)
 {
     memset(f, 0, sizeof(*f));
@@ -149,6 +152,46 @@ int pfs_figs_load_point(const struct pfs_figures *f, int p, int rep, struct pfs_
     return 0;
 }
 
+double pfs_figs_rate_base(const struct pfs_figures *f, const struct pfs_config *cfg, int p, int rep)
+{
+    const double peak = pfs_figs_sweep_base(f, p);
+    struct pfs_lat_goal g;
+    struct pfs_load_point pts[PFS_TARGET_RUNS];
+    struct pfs_lat_step st;
+    char why[200];
+    int n = 0;
+    if (!cfg->lat_target[0])
+        return peak;
+    if (rep < 1 || rep > PFS_TARGET_RUNS || pfs_lat_goal_parse(cfg->lat_target, &g, why, sizeof(why)) != 0)
+        return 0;
+    for (int r = 1; r < rep; r++)
+        if (pfs_figs_load_point(f, p, r, &pts[n++]) != 0)
+            return 0;
+    return pfs_target_step(&g, peak, pts, n, &st) == 1 ? st.next : 0;
+}
+
+/* --latency-target: the search's answer over every paced repetition. */
+static void target_of(struct pfs_phase_figs *pf, const struct pfs_figures *f, int p, const struct pfs_run_data *d)
+{
+    struct pfs_lat_goal g;
+    struct pfs_load_point pts[PFS_TARGET_RUNS];
+    struct pfs_lat_step st = {.best_index = -1};
+    char why[200];
+    int n = 0;
+    pf->target = d->cfg->lat_target[0] && !pf->meta;
+    pf->target_rate = 0, pf->target_rep = -1, pf->target_tried = 0;
+    if (!pf->target || pfs_lat_goal_parse(d->cfg->lat_target, &g, why, sizeof(why)) != 0)
+        return;
+    for (int r = 1; r < pf->reps && n < PFS_TARGET_RUNS; r++)
+        if (pfs_figs_load_point(f, p, r, &pts[n]) == 0)
+            n++;
+    if (n > 0 && pfs_target_step(&g, pfs_figs_sweep_base(f, p), pts, n, &st) >= 0 && st.best_index >= 0) {
+        pf->target_rate = st.best;
+        pf->target_rep = st.best_index + 1;
+    }
+    pf->target_tried = n;
+}
+
 /* --rate-sweep: the knee of a data phase's curve over its paced
  * repetitions with latencies (a closed-loop first one is no load point:
  * its times are from submission, and it would sort above every rate),
@@ -158,7 +201,7 @@ static void knee_of(struct pfs_phase_figs *pf, const struct pfs_figures *f, int 
     struct pfs_load_point pts[PFS_KNEE_MAX];
     int rep_of[PFS_KNEE_MAX], n = 0;
     pf->knee = (struct pfs_knee){.index = -1, .above = -1, .saturated = -1};
-    pf->sweep = d->cfg->rate_sweep[0] && !pf->meta;
+    pf->sweep = (d->cfg->rate_sweep[0] || d->cfg->lat_target[0]) && !pf->meta;
     for (int rep = 0; pf->sweep && rep < pf->reps && n < PFS_KNEE_MAX; rep++)
         if (pfs_figs_load_point(f, p, rep, &pts[n]) == 0 && pts[n].offered > 0 && pts[n].p99 > 0)
             rep_of[n++] = rep;
@@ -192,6 +235,7 @@ void pfs_figures_finish(struct pfs_figures *f, const struct pfs_run_data *d)
                                               &pf->ceil_net_pct);
         lat_merged(pf, r, n, h);
         knee_of(pf, f, p, d);
+        target_of(pf, f, p, d);
     }
     free(h);
 }

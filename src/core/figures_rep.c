@@ -320,7 +320,7 @@ int pfs_figs_rep_compute(struct pfs_rep_figs *r, const struct pfs_figures *f, co
     else
         exemplars(r, d, p, rep, l);
     aggregate(r, d, p, rep, t);
-    rate(r, d->cfg, pfs_figs_sweep_base(f, p), rep, t, ns);
+    rate(r, d->cfg, pfs_figs_rate_base(f, d->cfg, p, rep), rep, t, ns);
     pfs_node_spans(t, pfs_run_stream_nodes(d), ns, d->nnodes, sp);
     nodes(r, d, meta, t, sp);
     streams(r, t, ns);

@@ -59,12 +59,64 @@ int pfs_sweep_parse(const char *text, struct pfs_sweep *sw, char *err, size_t le
     }
 }
 
+int pfs_lat_goal_parse(const char *text, struct pfs_lat_goal *g, char *err, size_t len)
+{
+    static const struct {
+        const char *name;
+        int which;
+    } pct[] = {{"p50=", PFS_P50}, {"p99=", PFS_P99}, {"p99.9=", PFS_P999}};
+    static const struct {
+        const char *unit;
+        double ns;
+    } units[] = {{"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}, {"", 1e9}};
+    for (size_t i = 0; i < sizeof(pct) / sizeof(pct[0]); i++) {
+        const size_t n = strlen(pct[i].name);
+        if (strncmp(text, pct[i].name, n) != 0)
+            continue;
+        char *end;
+        const double v = strtod(text + n, &end);
+        for (size_t u = 0; end != text + n && u < sizeof(units) / sizeof(units[0]); u++)
+            if (strcmp(end, units[u].unit) == 0 && v > 0 && isfinite(v)) {
+                g->which = pct[i].which;
+                g->target_ns = v * units[u].ns;
+                return 0;
+            }
+        return pfs_fail(err, len, "--latency-target %s: the bound is not a duration above 0 (2ms, 500us, 0.01)",
+                        text);
+    }
+    return pfs_fail(err, len, "--latency-target %s: give p50=, p99= or p99.9= and a bound, e.g. p99=2ms", text);
+}
+
+int pfs_target_step(const struct pfs_lat_goal *g, double peak, const struct pfs_load_point *pts, int n,
+                    struct pfs_lat_step *out)
+{
+    if (!(peak > 0) || !isfinite(peak))
+        return -1;
+    const struct pfs_lat_target t = {.which = g->which, .target_ns = g->target_ns, .rate_max = peak,
+                                     .rate_min = peak / 100, .tol = 0.05, .shortfall = 0.02,
+                                     .max_runs = PFS_TARGET_RUNS};
+    return pfs_lat_search(&t, pts, n, out);
+}
+
+int pfs_rate_needs_base(const struct pfs_config *cfg)
+{
+    struct pfs_sweep sw;
+    char why[200];
+    if (cfg->lat_target[0])
+        return 1;
+    return cfg->rate_sweep[0] && pfs_sweep_parse(cfg->rate_sweep, &sw, why, sizeof(why)) == 0 && sw.pct;
+}
+
 int pfs_rate_at(const struct pfs_config *cfg, double base, int rep, double *rate, int *unit, int *scope)
 {
     char why[200];
     *scope = cfg->rate_scope;
     if (cfg->rate[0])
         return pfs_rate_parse(cfg->rate, rate, unit, why, sizeof(why)) == 0;
+    if (cfg->lat_target[0]) { /* the closed-loop peak first, then the search's rates for the job */
+        *rate = base, *unit = PFS_RATE_OPS, *scope = PFS_RATE_JOB;
+        return rep > 0 && base > 0 && isfinite(base);
+    }
     struct pfs_sweep sw;
     if (!cfg->rate_sweep[0] || pfs_sweep_parse(cfg->rate_sweep, &sw, why, sizeof(why)) != 0)
         return 0;

@@ -379,7 +379,7 @@ void pfs_report_end(FILE *out, const struct pfs_run_data *d)
     if (!d->cfg->quiet)
         pfs_report_latency(out, d);
     fprintf(out, "%s", d->cfg->quiet ? "" : "\n");
-    if (d->cfg->rate_sweep[0]) /* a mean over different loads says nothing: the curve instead */
+    if (d->cfg->rate_sweep[0] || d->cfg->lat_target[0]) /* a mean over different loads says nothing: the curve */
         pfs_report_sweep(out, d);
     else
         pfs_report_summary(out, d);

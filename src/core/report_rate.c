@@ -2,6 +2,7 @@
 #include "pfs/report_rate.h"
 
 #include <math.h>
+#include <stdint.h>
 
 #include "pfs/config.h"
 #include "pfs/figures.h"
@@ -81,10 +82,24 @@ static void knee_line(FILE *out, const struct pfs_run_data *d, int p, const stru
                 name, k->saturated);
 }
 
+/* --latency-target's answer for phase p. */
+static void target_line(FILE *out, const struct pfs_run_data *d, int p, const struct pfs_phase_figs *pf)
+{
+    const char *name = pfs_phase_name(d->cfg->phases[p]);
+    if (pf->target_rep >= 0)
+        fprintf(out, "target     %s: %s met at up to %.1f ops/s offered (repetition %d), %d rate%s tried\n", name,
+                d->cfg->lat_target, pf->target_rate, pf->target_rep, pf->target_tried,
+                pf->target_tried == 1 ? "" : "s");
+    else
+        fprintf(out, "target     %s: %s met at none of the %d rate%s tried (the lowest: 1%% of the closed-loop "
+                "peak)\n", name, d->cfg->lat_target, pf->target_tried, pf->target_tried == 1 ? "" : "s");
+}
+
 void pfs_report_sweep(FILE *out, const struct pfs_run_data *d)
 {
-    fprintf(out, "latency against load (--rate-sweep %s; response times, a closed-loop point's from submission)\n",
-            d->cfg->rate_sweep);
+    const struct pfs_config *c = d->cfg;
+    fprintf(out, "latency against load (%s %s; response times, a closed-loop point's from submission)\n",
+            c->lat_target[0] ? "--latency-target" : "--rate-sweep", c->lat_target[0] ? c->lat_target : c->rate_sweep);
     fprintf(out, "%-10s %4s %12s %12s %10s %10s %10s\n", "phase", "rep", "offered/s", "achieved/s", "p50 us", "p99 us",
             "p99.9 us");
     for (int p = 0; d->fig.phase && p < d->nphases; p++) {
@@ -103,6 +118,8 @@ void pfs_report_sweep(FILE *out, const struct pfs_run_data *d)
                     r->rate_short ? "  short" : "");
         }
         knee_line(out, d, p, pf);
+        if (pf->target)
+            target_line(out, d, p, pf);
     }
 }
 
@@ -131,6 +148,15 @@ void pfs_report_sweep_json(FILE *out, const struct pfs_run_data *d, int p)
     pfs_report_json_num(out, k->base > 0 ? k->base : NAN);
     fputs(", \"saturated_rep\": ", out);
     json_rep_or_null(out, k->saturated);
+    if (pf->target) {
+        fputs("}, \"target\": {\"goal\": ", out);
+        pfs_escape_write(out, PFS_ESC_JSON, d->cfg->lat_target, SIZE_MAX);
+        fputs(", \"rate_ops_per_s\": ", out);
+        pfs_report_json_num(out, pf->target_rep >= 0 ? pf->target_rate : NAN);
+        fputs(", \"rep\": ", out);
+        json_rep_or_null(out, pf->target_rep);
+        fprintf(out, ", \"tried\": %d", pf->target_tried);
+    }
     fputs("}, \"points\": [", out);
     for (int rep = 0; rep < pf->reps; rep++) {
         struct pfs_load_point pt;

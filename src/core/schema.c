@@ -529,6 +529,12 @@ static const struct pfs_sch_field attr_fields[] = {
     ATTR("knee_base_p99", F64, "ns", PFS_SCH_SWEEP, "`load_p99` at the lowest offered load"),
     ATTR("knee_saturated_rep", I64, "", PFS_SCH_SWEEP,
          "the first repetition, by offered load, whose achieved rate fell more than 2% short of it; -1 none"),
+    ATTR("latency_target", STR, "", PFS_SCH_TARGET,
+         "`--latency-target` as given (`p99=2ms`); repetition 0 ran closed loop, each later one at the rate the "
+         "search chose (`offered_rate`)"),
+    ATTR("target_rate", F64, "ops/s", PFS_SCH_TARGET,
+         "the largest offered rate that met it (within the percentile's bound, achieved within 2%); NaN: none"),
+    ATTR("target_rep", I64, "", PFS_SCH_TARGET, "its repetition; -1 none"),
 };
 
 /* ---- the reports' figures of a repetition (JSON members, CSV columns) ---- */

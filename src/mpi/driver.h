@@ -206,7 +206,8 @@ struct ctx {
     uint64_t md_files;          /* small files per stream present (a create's stonewall may cut them) */
     struct pfs_stream *streams; /* this rank's, threads of them */
     int cur_kind;               /* the phase running, for the watchdog's message */
-    double rate_base[PFS_MAX_PHASES]; /* --rate-sweep's percentages: each phase's closed-loop ops/s (phases.c) */
+    double rate_base[PFS_MAX_PHASES]; /* each phase's base of pfs_rate_at for the next repetition (phases.c) */
+    int searched;               /* --latency-target: the search is done, no repetition follows (phases.c) */
     int writes, has_meta;       /* what the phase list holds: a phase that makes the data files, metadata */
     struct pfs_agree ag;        /* the watched collectives (agree.h) */
     struct pfs_failure fail;    /* this rank's first failure, its streams' included */

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "pfs/pagecache.h"
+#include "pfs/ratesweep.h"
 
 /* How a stream's page cache is probed in a phase of this kind (reads:
  * before it; writes: after it), or why it is not: --direct bypasses the
@@ -119,17 +120,22 @@ static int makes_data_files(int kind)
     return !pfs_phase_is_meta(kind) && pfs_phase_has(kind, PFS_PHF_CREATES);
 }
 
-/* Collective, --rate-sweep, after a phase's first repetition: what it
- * achieved (rank 0's figure, pfs_figs_sweep_base, which the figures take
- * again) to every rank, the base of the percentages the later ones run
- * at. A first repetition without a figure (too short to measure, its ramp
- * outlasted) leaves nothing to take them of: the run fails, named. */
-static void sweep_base(struct ctx *c, int p, double start, const char *where)
+/* Collective, --rate-sweep's percentages or --latency-target, after each
+ * repetition of a phase: the base of the next one's rate (rank 0's
+ * figures, pfs_figs_rate_base, which the figures take again, so offered
+ * rates are exact) to every rank. A percentage sweep whose first
+ * repetition has no figure (too short to measure, its ramp outlasted)
+ * has nothing to take them of: the run fails, named. The search answers
+ * 0 when it is done: the run stops after this repetition (c->searched). */
+static void rate_next(struct ctx *c, int p, int rep, double start, const char *where)
 {
-    double mine = c->rank == 0 && c->rec.d ? pfs_figs_sweep_base(&c->rec.d->fig, p) : 0, all = 0;
+    const struct pfs_run_data *d = c->rec.d;
+    double mine = c->rank == 0 && d ? pfs_figs_rate_base(&d->fig, &c->cfg, p, rep + 1) : 0, all = 0;
     drv_allreduce_watched(c, &mine, &all, 1, MPI_DOUBLE, MPI_MAX, start, where);
     c->rate_base[p] = all;
-    if (!(all > 0) && c->rank == 0)
+    if (c->cfg.lat_target[0])
+        c->searched = !(all > 0);
+    else if (!(all > 0) && c->rank == 0)
         drv_set_fail(c, "--rate-sweep", "", 0, "the first, closed-loop repetition of %s measured no rate to take the "
                      "percentages of (too short? give a larger -b or --runtime)", pfs_phase_name(c->cfg.phases[p]));
 }
@@ -189,8 +195,8 @@ static int run_phase(struct ctx *c, int p, int rep, int *dropped_notice)
             drv_record_find(&c->rec, slot, all_m);
     }
     drv_record_phase(c, p, rep, failed);
-    if (!failed && rep == 0 && cfg->rate_sweep[0])
-        sweep_base(c, p, phase_start, where);
+    if (!failed && pfs_rate_needs_base(cfg) && (rep == 0 || cfg->lat_target[0]))
+        rate_next(c, p, rep, phase_start, where);
     if (!failed && makes_data_files(kind) && !cfg->shared)
         drv_exchange_fids(c, phase_start);
     if (!failed && makes_data_files(kind) && cfg->timeout > 0)
@@ -221,13 +227,14 @@ static void rep_delay(const struct ctx *c)
 }
 
 /* Collective. Every repetition of the phase list (the warm-up ones first;
- * under --reps auto until every phase is stable or the cap), until one
- * fails; --rep-delay's sleep between two. */
+ * under --reps auto until every phase is stable or the cap; under
+ * --latency-target until the search is done), until one fails;
+ * --rep-delay's sleep between two. */
 int drv_phases_run(struct ctx *c, int failed)
 {
     int dropped_notice = 0;
     const int slots = pfs_config_rep_slots(&c->cfg);
-    for (int rep = 0, stable = 0; rep < slots && !failed && !stable; rep++) {
+    for (int rep = 0, stable = 0; rep < slots && !failed && !stable && !c->searched; rep++) {
         if (rep > 0 && c->cfg.rep_delay > 0)
             rep_delay(c);
         if (rep > 0 && c->cfg.file_per_rep) /* IOR's -m: this repetition's files */

@@ -24,22 +24,33 @@ static int applies(enum pfs_sch_when w, const struct pfs_run_data *d, int p)
     case PFS_SCH_DIRTY: return pfs_pc_has_dirty(&seen);
     case PFS_SCH_LATENCY: return pf->any_lat;
     case PFS_SCH_CEILING: return d->ceil && !pf->meta;
-    case PFS_SCH_RATE: return (d->cfg->rate[0] || d->cfg->rate_sweep[0]) && !pf->meta;
+    case PFS_SCH_RATE: return (d->cfg->rate[0] || d->cfg->rate_sweep[0] || d->cfg->lat_target[0]) && !pf->meta;
     case PFS_SCH_TRAIN: return pfs_phase_has(d->cfg->phases[p], PFS_PHF_ACCEL);
     case PFS_SCH_SWEEP: return pf->sweep;
+    case PFS_SCH_TARGET: return pf->target;
     }
     return 0;
 }
 
-/* --rate-sweep: the knee of the phase's curve (pfs_phase_figs.knee). */
-static int write_knee(hid_t g, const struct pfs_phase_figs *pf)
+/* --latency-target: the goal and the search's answer. */
+static int write_target(hid_t g, const struct pfs_run_data *d, const struct pfs_phase_figs *pf)
+{
+    return pfs_res_attr_str(g, "latency_target", d->cfg->lat_target) |
+           pfs_res_attr_f64(g, "target_rate", pf->target_rep >= 0 ? pf->target_rate : NAN) |
+           pfs_res_attr_i64(g, "target_rep", pf->target_rep);
+}
+
+/* --rate-sweep (or --latency-target): the knee of the phase's curve
+ * (pfs_phase_figs.knee), and the search's answer. */
+static int write_knee(hid_t g, const struct pfs_run_data *d, const struct pfs_phase_figs *pf)
 {
     const struct pfs_knee *k = &pf->knee;
     if (!pf->sweep)
         return 0;
     return pfs_res_attr_i64(g, "knee_found", k->found) | pfs_res_attr_f64(g, "knee_rate", k->found ? k->rate : NAN) |
            pfs_res_attr_i64(g, "knee_below_rep", k->index) | pfs_res_attr_i64(g, "knee_above_rep", k->above) |
-           pfs_res_attr_f64(g, "knee_base_p99", k->base) | pfs_res_attr_i64(g, "knee_saturated_rep", k->saturated);
+           pfs_res_attr_f64(g, "knee_base_p99", k->base) | pfs_res_attr_i64(g, "knee_saturated_rep", k->saturated) |
+           (pf->target ? write_target(g, d, pf) : 0);
 }
 
 /* Field f of every repetition's figures, [R], [R][K] or [R][N] as its
@@ -199,7 +210,7 @@ int pfs_res_write_phase(hid_t phases, const struct pfs_run_data *d, int p)
         rc |= write_find(g, d, p);
         rc |= pfs_res_write_latency(g, d, p);
         rc |= write_cache_methods(g, pf);
-        rc |= write_knee(g, pf);
+        rc |= write_knee(g, d, pf);
     }
     H5Gclose(g);
     return rc;

@@ -19,6 +19,13 @@ differs. Each looks at the last run of its results file.
                              repetition with the file's offered and
                              achieved rates, load percentiles and knee
   svg RESULTS SVG            pfs-plot load's SVG names the knee's rate
+  target RESULTS BOUND_NS    --latency-target p99=BOUND: repetition 0 closed
+                             loop, each later one offered exactly the rate
+                             the search (replayed here over the stored
+                             points: knee.c's bisection from the peak, 5%,
+                             2% shortfall, at most 10) chose after the
+                             ones before; the run stopped when it was done;
+                             target_rate and target_rep are its answer
   pct JSON PCTS              a --format json report: repetition 0 closed
                              loop (no rate member), then one per PCT
                              (comma list) offered exactly PCT% of what
@@ -26,9 +33,10 @@ differs. Each looks at the last run of its results file.
                              has a point per repetition and its knee
 """
 import json
+import math
 import os
 import sys
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Optional, Tuple
 
 import h5py
 import numpy as np
@@ -96,6 +104,46 @@ def svg(path: str, chart: str) -> None:
     assert "knee: %.4g ops/s" % rate in doc, ("knee: %.4g ops/s" % rate, "not in", chart)
 
 
+Point = Tuple[float, float, float]  # offered, achieved, p99 (ns)
+
+
+def search(pts: List[Point], peak: float, bound: float) -> Tuple[Optional[float], float, int]:
+    """knee.c's pfs_lat_search as pfs_target_step sets it: the next rate
+    (None: done), the best rate that met the bound and its index."""
+    def meets(p: Point) -> bool:
+        return p[0] > 0 and p[1] >= 0.98 * p[0] and p[2] <= bound
+    hi = min([p[0] for p in pts if p[0] > 0 and not meets(p)], default=math.inf)
+    ok = [(p[0], i) for i, p in enumerate(pts) if meets(p) and p[0] < hi]
+    lo, best = max(ok, default=(0.0, -1))
+    if len(pts) >= 10:
+        return None, lo, best
+    if math.isinf(hi):
+        return (None if lo >= peak * 0.95 else peak), lo, best
+    if (lo == 0 and hi <= peak / 100) or hi - lo <= 0.05 * hi:
+        return None, lo, best
+    return max(0.5 * (lo + hi), peak / 100), lo, best
+
+
+def target(path: str, bound_ns: str) -> None:
+    g = write_phase(path)
+    n = int(g.attrs["repetitions"])
+    off = [float(x) for x in g["offered_rate"][:n]]
+    ach = [float(x) for x in g["rate"][:n]]
+    p99 = [float(x) for x in g["load_p99"][:n]]
+    assert 2 <= n <= 11 and off[0] == 0, (n, off)
+    pts = [(off[k], ach[k], p99[k]) for k in range(1, n)]
+    for k in range(1, n):
+        nxt, _, _ = search(pts[:k - 1], ach[0], float(bound_ns))
+        assert nxt is not None and abs(nxt - off[k]) <= 1e-12 * nxt, ("rep", k, "offered", off[k], "search", nxt)
+    nxt, lo, best = search(pts, ach[0], float(bound_ns))
+    assert nxt is None, ("the search wanted", nxt, "after", n, "repetitions")
+    assert int(g.attrs["target_rep"]) == (best + 1 if best >= 0 else -1), (dict(g.attrs), best)
+    if best >= 0:
+        assert float(g.attrs["target_rate"]) == lo, (dict(g.attrs), lo)
+    else:
+        assert math.isnan(float(g.attrs["target_rate"])), dict(g.attrs)
+
+
 def pct(report: str, pcts: str) -> None:
     want = [float(x) for x in pcts.split(",")]
     with open(report) as f:
@@ -117,4 +165,4 @@ def pct(report: str, pcts: str) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(dispatch({"rates": rates, "frame": frame, "svg": svg, "pct": pct}, sys.argv))
+    sys.exit(dispatch({"rates": rates, "frame": frame, "svg": svg, "target": target, "pct": pct}, sys.argv))

@@ -511,7 +511,8 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "accelerators=1\n"
      "prefetch=2\n"
      "au_gate=0\n"
-     "rate_sweep=\n"},
+     "rate_sweep=\n"
+     "latency_target=\n"},
     {2, "-d|/tmp|--shared|--layout|strided|-a|mpiio|--collective|--hint|striping_factor=4|--hint|romio_cb_write=enable|--label|hello world|--straggler|0.5",
      "dir=/tmp\n"
      "mode=shared\n"
@@ -590,7 +591,8 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "accelerators=1\n"
      "prefetch=2\n"
      "au_gate=0\n"
-     "rate_sweep=\n"},
+     "rate_sweep=\n"
+     "latency_target=\n"},
     {3, "-d|/tmp|--total|3m|-t|1k|--no-results|--timeout|30|--stall-warn|0.5|-i|auto|--ci|2.5|--max-reps|50|--warmup|3",
      "dir=/tmp\n"
      "mode=file-per-process\n"
@@ -669,7 +671,8 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "accelerators=1\n"
      "prefetch=2\n"
      "au_gate=0\n"
-     "rate_sweep=\n"},
+     "rate_sweep=\n"
+     "latency_target=\n"},
     {2, "-d|/tmp|--threads|4|-n|10|--file-size|4k|--dirs|per-rank|--order|random|-p|create,stat,read-files,delete|-o|/tmp/r.h5",
      "dir=/tmp\n"
      "mode=file-per-process\n"
@@ -748,7 +751,8 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "accelerators=1\n"
      "prefetch=2\n"
      "au_gate=0\n"
-     "rate_sweep=\n"},
+     "rate_sweep=\n"
+     "latency_target=\n"},
     {1, "-d|/tmp|-F|--shared|-F|--include-close|--file-size|0|--timeout|0.001|-D|1e9",
      "dir=/tmp\n"
      "mode=file-per-process\n"
@@ -827,7 +831,8 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "accelerators=1\n"
      "prefetch=2\n"
      "au_gate=0\n"
-     "rate_sweep=\n"},
+     "rate_sweep=\n"
+     "latency_target=\n"},
     {1, "-d|/tmp|-a|hdf5|--hdf5-chunk|1m|--hdf5-align|4k|--hdf5-mdc-size|2m|--hdf5-coll-metadata",
      "dir=/tmp\n"
      "mode=file-per-process\n"
@@ -906,7 +911,8 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "accelerators=1\n"
      "prefetch=2\n"
      "au_gate=0\n"
-     "rate_sweep=\n"},
+     "rate_sweep=\n"
+     "latency_target=\n"},
 };
 
 /* -i auto: the word stored as 0, described and typed as "auto"; the slots
@@ -1407,7 +1413,7 @@ static void test_list_json(void **state)
         if (!strstr(json, want))
             fail_msg("no option has %s", want);
     }
-    assert_int_equal(keys, 78);
+    assert_int_equal(keys, 79);
     for (int k = 0; k < PFS_PH_KINDS; k++) {
         snprintf(want, sizeof(want), "{\"name\": \"%s\", \"kind\": \"%s\"", pfs_phase_name(k),
                  pfs_phase_is_meta(k) ? "metadata" : "data");

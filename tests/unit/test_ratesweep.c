@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "pfs/config.h"
+#include "pfs/knee.h"
 #include "pfs/ratesweep.h"
 #include "pfs/sched.h"
 
@@ -84,6 +85,53 @@ static void test_rate_at(void **state)
     assert_int_equal(pfs_rate_at(&c, 0, 1, &rate, &unit, &scope), 0); /* no base measured */
 }
 
+/* --latency-target's goal, and the rates its search tries against a
+ * system whose p99 is 1 ms up to 700 ops/s and 5 ms above: exactly the
+ * bisection from the peak, then its answer. */
+static void test_target(void **state)
+{
+    (void)state;
+    struct pfs_lat_goal g;
+    char err[256];
+    assert_int_equal(pfs_lat_goal_parse("p99=2ms", &g, err, sizeof(err)), 0);
+    assert_true(g.which == PFS_P99 && g.target_ns == 2e6);
+    assert_int_equal(pfs_lat_goal_parse("p99.9=500us", &g, err, sizeof(err)), 0);
+    assert_true(g.which == PFS_P999 && g.target_ns == 5e5);
+    assert_int_equal(pfs_lat_goal_parse("p50=0.01", &g, err, sizeof(err)), 0);
+    assert_true(g.which == PFS_P50 && g.target_ns == 1e7);
+    static const char *const bad[] = {"p98=2ms", "p99=", "p99=0ms", "p99=2 ms", "p99=2hours", "2ms"};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+        if (pfs_lat_goal_parse(bad[i], &g, err, sizeof(err)) != -1 || !strstr(err, "--latency-target"))
+            fail_msg("'%s' accepted or unnamed: '%s'", bad[i], err);
+    assert_int_equal(pfs_lat_goal_parse("p99=2ms", &g, err, sizeof(err)), 0);
+    static const double want[] = {1000, 500, 750, 625, 687.5, 718.75};
+    struct pfs_load_point pts[PFS_TARGET_RUNS];
+    struct pfs_lat_step st;
+    int n = 0;
+    while (pfs_target_step(&g, 1000, pts, n, &st) == 1) {
+        assert_true(n < 6);
+        if (st.next != want[n])
+            fail_msg("try %d: %g, not %g", n, st.next, want[n]);
+        const double p99 = st.next <= 700 ? 1e6 : 5e6;
+        pts[n++] = (struct pfs_load_point){.offered = st.next, .achieved = st.next, .p50 = p99 / 2, .p99 = p99,
+                                           .p999 = p99 * 2};
+    }
+    assert_int_equal(n, 6);
+    assert_true(st.best == 687.5 && st.best_index == 4);
+    assert_int_equal(pfs_target_step(&g, 0, pts, 0, &st), -1);
+    /* The driver's rates: closed loop first, then the search's for the job. */
+    struct pfs_config c;
+    double rate;
+    int unit, scope;
+    pfs_config_defaults(&c);
+    snprintf(c.lat_target, sizeof(c.lat_target), "p99=2ms");
+    assert_int_equal(pfs_rate_at(&c, 1000, 0, &rate, &unit, &scope), 0);
+    assert_int_equal(pfs_rate_at(&c, 687.5, 5, &rate, &unit, &scope), 1);
+    assert_true(rate == 687.5 && unit == PFS_RATE_OPS && scope == PFS_RATE_JOB);
+    assert_int_equal(pfs_rate_at(&c, 0, 6, &rate, &unit, &scope), 0);
+    assert_int_equal(pfs_rate_needs_base(&c), 1);
+}
+
 static enum pfs_parse_result parse(struct pfs_config *cfg, char *err, const char *line)
 {
     char buf[512], *argv[32];
@@ -106,6 +154,8 @@ static void test_config(void **state)
     assert_int_equal(pfs_config_rep_slots(&c), 4);
     assert_int_equal(parse(&c, err, "-d|/tmp|-p|write,read|--rate-sweep|100,200"), PFS_PARSE_RUN);
     assert_int_equal(c.reps, 2);
+    assert_int_equal(parse(&c, err, "-d|/tmp|-p|write|--latency-target|p99=2ms"), PFS_PARSE_RUN);
+    assert_int_equal(c.reps, 1 + PFS_TARGET_RUNS);
     static const struct {
         const char *line, *want;
     } bad[] = {
@@ -117,6 +167,11 @@ static void test_config(void **state)
         {"-d|/tmp|--rate-sweep|100|-D|1", "--rate-sweep and -D/--deadline both given"},
         {"-d|/tmp|--rate-sweep|100,2e9", "--rate-sweep point 2e+09 is 2e+09 transfers per second"},
         {"-d|/tmp|--rate-sweep|50%,x", "--rate-sweep mixes percentages and rates"},
+        {"-d|/tmp|-p|write|--latency-target|p99=2ms|--rate|5", "--latency-target and --rate both given"},
+        {"-d|/tmp|-p|write|--latency-target|p99=2ms|-i|2", "-i/--reps and --warmup do not apply"},
+        {"-d|/tmp|--latency-target|p99=2ms", "searches the rate of one phase; -p has 2"},
+        {"-d|/tmp|-p|create|--latency-target|p99=2ms", "--latency-target paces the transfers of the data phases"},
+        {"-d|/tmp|-p|write|--latency-target|p98=1ms", "give p50=, p99= or p99.9="},
     };
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         err[0] = '\0';
@@ -130,6 +185,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse),
         cmocka_unit_test(test_rate_at),
+        cmocka_unit_test(test_target),
         cmocka_unit_test(test_config),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
