@@ -445,7 +445,9 @@ class Results(RunsHeld):
         from submission), and the phase's knee on each of its rows:
         knee_found, knee_rate (achieved ops/s where p99 crossed 2 x its
         lowest-load value knee_base_p99_ns; NaN without), knee_below_rep,
-        knee_above_rep, knee_saturated_rep (-1: none)."""
+        knee_above_rep, knee_saturated_rep (-1: none); with --latency-target
+        (whose points these are too) latency_target, target_rate (the largest
+        offered rate that met it; NaN: none) and target_rep (-1: none)."""
         return frames.frame("load", self.runs, as_frame)
 
 

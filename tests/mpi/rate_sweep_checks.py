@@ -25,7 +25,8 @@ differs. Each looks at the last run of its results file.
                              points: knee.c's bisection from the peak, 5%,
                              2% shortfall, at most 10) chose after the
                              ones before; the run stopped when it was done;
-                             target_rate and target_rep are its answer
+                             target_rate and target_rep are its answer, in
+                             Results.load() too
   pct JSON PCTS              a --format json report: repetition 0 closed
                              loop (no rate member), then one per PCT
                              (comma list) offered exactly PCT% of what
@@ -142,6 +143,10 @@ def target(path: str, bound_ns: str) -> None:
         assert float(g.attrs["target_rate"]) == lo, (dict(g.attrs), lo)
     else:
         assert math.isnan(float(g.attrs["target_rate"])), dict(g.attrs)
+    with pfsbench.open(path) as r:
+        rows = r.load(as_frame=False)
+    assert len(rows["rep"]) == n and set(rows["latency_target"]) == {"p99=%gms" % (float(bound_ns) / 1e6)}, rows
+    assert all(int(x) == int(g.attrs["target_rep"]) for x in rows["target_rep"]), rows["target_rep"]
 
 
 def pct(report: str, pcts: str) -> None:
