@@ -29,7 +29,7 @@ enum pfs_dirs { PFS_DIRS_SHARED, PFS_DIRS_PER_RANK };
 enum pfs_format { PFS_FORMAT_TEXT, PFS_FORMAT_JSON, PFS_FORMAT_CSV, PFS_FORMAT_IOR, PFS_FORMAT_MDTEST };
 enum pfs_units { PFS_UNITS_MIB, PFS_UNITS_KB, PFS_UNITS_MB, PFS_UNITS_GB };
 
-enum pfs_layout { PFS_LAYOUT_SEGMENTED, PFS_LAYOUT_STRIDED };
+enum pfs_shared_layout { PFS_LAYOUT_SEGMENTED, PFS_LAYOUT_STRIDED };
 enum pfs_sync { PFS_SYNC_NONE, PFS_SYNC_DSYNC, PFS_SYNC_SYNC };
 
 struct pfs_config {
@@ -38,7 +38,7 @@ struct pfs_config {
     char stonewall_file[PFS_PATH_MAX]; /* --stonewall-file: IOR's stoneWallingStatusFile; "": none */
     int file_per_rep;       /* --file-per-rep: with file_name, .REP after each name (IOR's -m) */
     int shared;             /* 1: one file for all ranks; 0: file per process */
-    int layout;             /* enum pfs_layout, shared file only */
+    int layout;             /* enum pfs_shared_layout, shared file only */
     int segments;           /* the block in this many segments; shared: segment k of every stream, then k+1 (IOR's -s) */
     uint64_t transfer;      /* bytes per I/O call */
     uint64_t block;         /* bytes per rank (resolved from total when given) */

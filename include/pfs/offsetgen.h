@@ -35,7 +35,7 @@ struct pfs_offgen {
 struct pfs_offgen_spec {
     int order;          /* enum pfs_order */
     int shared;         /* one file for all streams */
-    int layout;         /* enum pfs_layout (shared only) */
+    int layout;         /* enum pfs_shared_layout (shared only) */
     uint64_t segments;  /* --segments (shared segmented only; 0 or 1: one) */
     int stream;         /* whose transfers: the writer's number */
     int nstreams;
