@@ -18,6 +18,7 @@
 #include "pfs/knee.h"
 #include "pfs/latency.h"
 #include "pfs/pagecache.h"
+#include "pfs/tgstats.h"
 
 struct pfs_run_data;
 
@@ -80,7 +81,8 @@ struct pfs_exemplar_row {
     const char *op;               /* the phase's name for its own operations, else open, fsync, close */
     int32_t file;                 /* the stream whose data file (-1: the shared one); metadata: whose files */
     uint64_t offset, length;      /* metadata: the file's number and its bytes */
-    int32_t target;               /* the storage target; -1: unknown */
+    int32_t target;               /* the storage target: its row in the phase's target table; -1: none */
+    const char *target_name;      /* its name ("" with -1) */
     double start;                 /* s since the epoch on rank 0's clock (as times' open_start) */
     uint64_t duration_ns;
 };
@@ -157,6 +159,15 @@ struct pfs_rep_figs {
     double *ts_edge;              /* [lat->nint + 1]: interval i is [ts_edge[i], ts_edge[i + 1]) */
     struct pfs_exemplar_row *ex;  /* [nex]: the job's slowest operations, slowest first */
     unsigned nex;
+    /* A data phase's storage targets (pfs/tgstats.h), as the phase's
+     * target table holds them, with their slow flags (the stragglers'
+     * rule: bandwidth over busy time below --straggler x the median
+     * target's); ntg_known: rows not "unknown"; tg_dropped: targets left
+     * out past PFS_TG_MAX. */
+    struct pfs_tg_row *tg;        /* [ntg] */
+    unsigned ntg, ntg_known;
+    int tg_slow;
+    uint64_t tg_dropped;
     /* The page cache: the run's figure and each node's [K]. */
     struct pfs_pc_fig cache, *node_cache;
     struct pfs_cache_side resident, dirty;

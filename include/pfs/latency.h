@@ -18,6 +18,8 @@
 #include "pfs/exemplar.h"
 #include "pfs/hist.h"
 
+struct pfs_tg_stat; /* pfs/tgstats.h */
+
 /* The operations a phase times. A data phase: each transfer (OP), each
  * file's open, fsync and close; FSYNC holds every fsync of a write phase,
  * those after every N transfers (--fsync-every N) and -e's at close (a
@@ -72,6 +74,12 @@ struct pfs_phase_lat {
      * node. */
     struct pfs_exemplar *ex;                /* [nex] */
     unsigned nex;
+    /* A data phase's storage targets (pfs/tgstats.h), merged by name over
+     * every stream; an exemplar's target is the row here. NULL: none kept.
+     * tg_dropped: targets left out past PFS_TG_MAX. */
+    struct pfs_tg_stat *tg;                 /* [ntg] */
+    unsigned ntg;
+    uint64_t tg_dropped;
 };
 
 static inline const struct pfs_node_tslot *pfs_lat_node_ts(const struct pfs_phase_lat *l, uint32_t i, int node)

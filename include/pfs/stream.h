@@ -49,6 +49,8 @@ struct pfs_stream_lat {
                                  * stream itself (offset is then the item's number) */
 };
 
+struct pfs_stream_tg;
+
 struct pfs_stream {
     int id;                     /* rank * threads + thread */
     int rank, thread;
@@ -98,6 +100,9 @@ struct pfs_stream {
     struct pfs_times t;
     struct pfs_failure fail;
     struct pfs_stream_lat *lat; /* NULL: not recorded */
+    /* Its data files' storage targets and the per-target figures of its
+     * data phase (pfs/stream_tg.h); NULL: not kept. */
+    struct pfs_stream_tg *tg;
 };
 
 /* What the streams of one rank share in one phase. Hooks are called from the

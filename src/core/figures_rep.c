@@ -14,7 +14,7 @@
 
 /* Carves r's arrays out of one block at base, in the order of their
  * alignment; base NULL only measures. Returns the bytes needed. */
-static size_t layout(struct pfs_rep_figs *r, char *base, size_t K, size_t N, size_t edges, size_t nex)
+static size_t layout(struct pfs_rep_figs *r, char *base, size_t K, size_t N, size_t edges, size_t nex, size_t ntg)
 {
     size_t off = 0;
 #define TAKE(ptr, n)                                                                                               \
@@ -35,6 +35,7 @@ static size_t layout(struct pfs_rep_figs *r, char *base, size_t K, size_t N, siz
     TAKE(r->stream_bw, N);
     TAKE(r->ts_edge, edges);
     TAKE(r->ex, nex);
+    TAKE(r->tg, ntg);
     TAKE(r->node_straggler, K);
     TAKE(r->node_train_au, K);
 #undef TAKE
@@ -235,8 +236,22 @@ static void exemplars(struct pfs_rep_figs *r, const struct pfs_run_data *d, int 
             .op = k == PFS_LAT_OP ? pfs_phase_name(d->cfg->phases[p]) : pfs_lat_kind_name(k),
             .offset = e->offset, .length = e->length, .duration_ns = e->dur_ns,
             .start = 1e-9 * (double)e->start_ns,
+            .target_name = e->target >= 0 && (unsigned)e->target < l->ntg ? l->tg[e->target].name : "",
         };
     }
+}
+
+/* The storage targets' rows and slow flags (pfs_tg_rows: the stragglers'
+ * rule, --straggler, over the targets' bandwidths). */
+static void targets(struct pfs_rep_figs *r, const struct pfs_run_data *d, const struct pfs_phase_lat *l)
+{
+    if (!l->tg)
+        return;
+    r->ntg = l->ntg;
+    r->tg_dropped = l->tg_dropped;
+    r->tg_slow = pfs_tg_rows(l->tg, l->ntg, d->cfg->straggler, r->tg);
+    for (unsigned i = 0; i < l->ntg; i++)
+        r->ntg_known += strcmp(l->tg[i].name, "unknown") != 0;
 }
 
 /* The summaries per kind and per node, the slowest node by p99 (the
@@ -305,20 +320,23 @@ int pfs_figs_rep_compute(struct pfs_rep_figs *r, const struct pfs_figures *f, co
     const struct pfs_phase_lat *l = pfs_run_lat(d, p, rep);
     const int meta = pfs_phase_is_meta(d->cfg->phases[p]), ns = pfs_run_nstreams(d);
     const size_t K = (size_t)(f->nnodes > 0 ? f->nnodes : 1), N = (size_t)(ns > 0 ? ns : 1);
-    const size_t edges = l ? (size_t)l->nint + 1 : 0, nex = l ? l->nex : 0;
+    const size_t edges = l ? (size_t)l->nint + 1 : 0, nex = l ? l->nex : 0, ntg = l && l->tg ? l->ntg : 0;
     memset(r, 0, sizeof(*r));
-    r->mem = calloc(1, layout(r, NULL, K, N, edges, nex));
+    r->mem = calloc(1, layout(r, NULL, K, N, edges, nex, ntg));
     struct pfs_node_span *sp = calloc(K, sizeof(*sp));
     if (!r->mem || !sp) {
         free(r->mem), free(sp);
         r->mem = NULL;
         return -1;
     }
-    layout(r, r->mem, K, N, edges, nex);
-    if (!l)
+    layout(r, r->mem, K, N, edges, nex, ntg);
+    if (!l) {
         r->ts_edge = NULL;
-    else
+        r->tg = NULL;
+    } else {
         exemplars(r, d, p, rep, l);
+        targets(r, d, l);
+    }
     aggregate(r, d, p, rep, t);
     rate(r, d->cfg, pfs_figs_rate_base(f, d->cfg, p, rep), rep, t, ns);
     pfs_node_spans(t, pfs_run_stream_nodes(d), ns, d->nnodes, sp);

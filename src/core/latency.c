@@ -13,6 +13,7 @@ void pfs_lat_free(struct pfs_phase_lat *l)
     free(l->run_ts);
     free(l->node_ts);
     free(l->ex);
+    free(l->tg);
     memset(l, 0, sizeof(*l));
 }
 

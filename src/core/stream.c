@@ -5,6 +5,7 @@
  * src/core/phases/. */
 #define _GNU_SOURCE
 #include "pfs/stream.h"
+#include "pfs/stream_tg.h"
 #include "stream_tree.h"
 
 #include <stdarg.h>
@@ -64,6 +65,8 @@ void pfs_stream_lat_begin(struct pfs_stream *s)
         pfs_hist_reset(&s->lat->h[k]);
     pfs_ts_reset(&s->lat->ts, 0);
     pfs_exemplar_init(&s->lat->ex, s->lat->ex.k);
+    if (s->tg)
+        pfs_tg_reset(&s->tg->acc);
 }
 
 void pfs_stream_fail(struct pfs_stream *s, const char *op, const char *path, uint64_t off, int err, int sig,

@@ -293,6 +293,9 @@ static inline void complete(struct loop *l, struct pfs_io *io, int timed, uint64
         /* On the span's clock, pattern work out (as close_end's): the series
          * is fitted to that span after the phase. */
         pfs_ts_add(&l->lat->ts, 1e-9 * (double)(now - l->t0_ns) - l->vt, io->res > 0 ? (uint64_t)io->res : 0, lat);
+        /* Its storage targets': the bytes of each stripe it spans to the stripe's. */
+        if (l->tg)
+            pfs_tg_add(l->tg, io->off, io->res > 0 ? (uint64_t)io->res : 0, lat);
     }
     l->last_ns = now;
     if (l->check && io->res == (int64_t)io->len) {

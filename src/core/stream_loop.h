@@ -7,6 +7,7 @@
 #include "pfs/offsetgen.h"
 #include "pfs/sched.h"
 #include "pfs/stream.h"
+#include "pfs/tgstats.h"
 
 /* ---- the data phases: one loop over a queue of transfers ----
  *
@@ -45,6 +46,7 @@ struct loop {
      * completed in it; vt_ramp: the pattern seconds spent in it. */
     uint64_t ramp_ns, xbase;
     double vt_ramp;
+    double vt_tg;               /* of vt, the seconds the storage targets' lookup took (stream_data.c) */
     struct pfs_cpu cpu0;        /* the thread's CPU at the span's start (the ramp's end) */
     double vt;                  /* seconds of pattern work */
     double vcpu;                /* the thread's CPU seconds in it, since cpu0 */
@@ -64,6 +66,7 @@ struct loop {
     /* Latency: the stream's record (NULL: none), the phase's start and the
      * last completion (a closed loop's next submission). */
     struct pfs_stream_lat *lat;
+    struct pfs_tg_acc *tg;      /* the per-target figures transfers are attributed to; NULL: none */
     uint64_t t0_ns, last_ns;
     uint64_t until;             /* run(): issue no further than this */
     uint64_t sync_every;        /* --fsync-every in a write phase (0: none) */

@@ -228,6 +228,7 @@ struct ctx {
     struct stonewall sw;
     struct record rec;
     struct lat_ctx lat;
+    int tg_noted;               /* rank 0 said why a storage target was unknown (targets.c) */
     const struct drv_job *job;  /* NULL: not from a job file */
 };
 
@@ -327,6 +328,13 @@ void drv_lat_free(struct ctx *c);
 /* topology.c: drv_topo_setup over the run's communicator, a failure
  * recorded (drv_set_fail); 0, or -1. drv_topo_fini frees it (topology.h). */
 int drv_topology_setup(struct ctx *c);
+
+/* targets.c: a stream's storage targets (set up with it, freed with it),
+ * and after a data phase their figures merged on rank 0 (collective). */
+void drv_targets_setup(struct ctx *c, struct pfs_stream *st);
+void drv_targets_free(struct pfs_stream *st);
+void drv_targets_collect(struct ctx *c, struct pfs_phase_lat *out, int kind, int failed, double since,
+                         const char *where);
 
 /* streams.c */
 void drv_streams_setup(struct ctx *c);

@@ -26,6 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pfs/stream_tg.h"
+
 /* A record's block: the struct, then cap slots. */
 static size_t block_bytes(void) { return sizeof(struct pfs_stream_lat) + pfs_ts_bytes(PFS_TS_CAP_DEFAULT); }
 
@@ -246,7 +248,11 @@ void drv_lat_collect(struct ctx *c, struct pfs_phase_lat *out, int failed, doubl
         struct pfs_stream_lat *sl = c->streams[i].lat;
         if (!sl)
             continue;
-        pfs_exemplar_tag(&sl->ex, c->rank, c->streams[i].thread, c->topo.node, sl->file, NULL, NULL);
+        /* A data phase's: the target holding the offset (its name's hash;
+         * rank 0 makes it the row of the phase's target table, targets.c). */
+        struct pfs_stream_tg *tg = pfs_phase_is_meta(c->cur_kind) ? NULL : c->streams[i].tg;
+        pfs_exemplar_tag(&sl->ex, c->rank, c->streams[i].thread, c->topo.node, sl->file,
+                         tg ? pfs_stream_tg_target_of : NULL, tg);
         for (unsigned j = 0; j < sl->ex.n; j++)
             sl->ex.e[j].start_ns += t0_epoch_ns;
     }

@@ -186,6 +186,7 @@ static int run_phase(struct ctx *c, int p, int rep, int *dropped_notice)
     const size_t slot = (size_t)p * (size_t)pfs_config_rep_slots(cfg) + (size_t)rep;
     struct pfs_phase_lat *lat = c->rank == 0 && c->rec.lat ? &c->rec.lat[slot] : NULL;
     drv_lat_collect(c, lat, failed, phase_start, where);
+    drv_targets_collect(c, lat, kind, failed, phase_start, where);
     if (pfs_phase_has(kind, PFS_PHF_MATCHES)) {
         uint64_t mine_m = 0, all_m = 0;
         for (int i = 0; i < c->threads; i++)

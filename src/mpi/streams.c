@@ -231,6 +231,7 @@ void drv_streams_setup(struct ctx *c)
         snprintf(st->fail.host, sizeof(st->fail.host), "%s", c->topo.host);
         if (!(st->lat = drv_lat_alloc(cfg)))
             drv_set_fail(c, "allocate the latency record", "", ENOMEM, NULL);
+        drv_targets_setup(c, st);
         if (posix_memalign(&st->buf, align, (size_t)cfg->transfer) != 0) {
             st->buf = NULL;
             drv_set_fail(c, "allocate the transfer buffer", "", ENOMEM, NULL);
@@ -251,6 +252,7 @@ void drv_streams_free(struct ctx *c)
         free(c->streams[i].qbuf);
         free(c->streams[i].buf);
         free(c->streams[i].lat);
+        drv_targets_free(&c->streams[i]);
     }
     free(c->streams);
     free(c->node_of_stream);
