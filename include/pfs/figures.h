@@ -230,6 +230,7 @@ struct pfs_phase_figs {
     uint64_t amount;              /* the last measured repetition's bytes, or operations (metadata) */
     unsigned cache_methods, dirty_methods; /* every repetition's, together */
     int any_lat;                  /* some repetition recorded latencies */
+    int any_tg;                   /* some repetition kept per-target figures */
     /* Set by pfs_figures_finish: each kind's histograms merged over the
      * measured repetitions that recorded them (lat_reps of them), summed
      * exactly and summarized once (the text report's latency table). */

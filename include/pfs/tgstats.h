@@ -90,6 +90,7 @@ int32_t pfs_tg_hash(const char *name);
 /* One target's figures as the outputs give them (the schema's "target"
  * table). */
 struct pfs_tg_row {
+    int32_t rep;         /* the repetition (set by the figures) */
     const char *name;
     uint64_t bytes, ops;
     double busy_s;       /* the summed durations of its transfers, over every stream */

@@ -25,6 +25,8 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence,
 import numpy as np
 
 from .columns import MISSING, Arr, Columns, Spec
+from .frames_diag import KEY as _KEY
+from .frames_diag import EXEMPLAR_COLUMNS, TARGET_COLUMNS, exemplars as _exemplars, key as _key, targets as _targets
 from .h5file import interval_edges
 from .load import LOAD_COLUMNS, load_rows
 from .text import text
@@ -42,7 +44,6 @@ TS_FIELDS = ("bytes", "ops", "p50_ns", "p99_ns", "max_ns")
 # Column specs: (name, dtype); dtype "i8", "u8", "f8", "O" (str), "?" (True/False/NaN: pandas "boolean").
 # The page cache's byte counts are f8: a phase that reads has no dirty figure, one that writes no
 # resident figure (NaN), so the columns are never whole integers.
-_KEY: Spec = [("run", "i8"), ("phase", "O"), ("index", "i8"), ("kind", "O")]
 SUMMARY_COLUMNS: Spec = [("run", "i8"), ("run_id", "O"), ("label", "O"), ("status", "O"), ("phase", "O"), ("index", "i8"),
                    ("kind", "O"), ("rep", "i8"), ("warmup", "?"), ("ranks", "i8"), ("nodes", "i8"), ("threads", "i8"),
                    ("streams", "i8"), ("transfer", "i8"), ("block", "i8"), ("bytes", "i8"), ("seconds", "f8"),
@@ -85,10 +86,6 @@ TIMELINE_COLUMNS = _KEY + [("rep", "i8"), ("interval", "i8"), ("t_start_s", "f8"
                            ("interval_s", "f8"), ("node", "i8"), ("host", "O"), ("bytes", "i8"), ("ops", "i8"),
                            ("bandwidth", "f8"), ("iops", "f8"), ("p50_ns", "f8"), ("p99_ns", "f8"),
                            ("max_ns", "f8")]
-# The job's slowest operations (--exemplars): the file's `exemplars` fields, start as start_s (run-relative).
-EXEMPLAR_COLUMNS = _KEY + [("rep", "i8"), ("rank", "i8"), ("host", "O"), ("thread", "i8"), ("op", "O"), ("file", "i8"),
-                           ("offset", "u8"), ("length", "u8"), ("target", "i8"), ("start_s", "f8"),
-                           ("duration_ns", "i8")]
 # One row per run: where it came from, what it was, the options that shape what it measured
 # ("T": a time of day, ISO 8601 text in the file; a pandas Timestamp (UTC) in a frame).
 RUN_ATTRS: Spec = [("ranks", "i8"), ("nodes", "i8"), ("threads", "i8"), ("streams", "i8"), ("phases", "O"),
@@ -150,10 +147,6 @@ def _stream_cache(t: Any) -> Dict[str, Any]:
             "cache_bytes": _nan_where(t["cache_bytes"], ~measured),
             "cache_resident": _nan_where(t["cache_resident"], ~((cm == 1) | (cm == 2))),
             "cache_dirty": _nan_where(t["cache_dirty"], dm != 1)}
-
-
-def _key(run: Run, p: Phase) -> Dict[str, Any]:
-    return {"run": run.number, "phase": p.phase, "index": p.index, "kind": p.kind}
 
 
 # ---- one function per frame: each adds its rows of one run ----
@@ -442,29 +435,6 @@ def _timeline(run: Run, cols: Columns) -> None:
             cols.add(n * K, **d)
 
 
-def _exemplars(run: Run, cols: Columns) -> None:
-    """Each phase's `exemplars` rows as stored (every repetition's, slowest
-    first), their start relative to the run's start."""
-    for p in run.phases:
-        pg = p.group
-        if p.reps == 0 or "exemplars" not in pg or pg["exemplars"].ndim != 1:
-            continue
-        ex = pg["exemplars"][()]
-        names = ex.dtype.names or ()
-        if len(ex) == 0:
-            continue
-        d: Dict[str, Any] = dict(_key(run, p))
-        for k in ("rep", "rank", "thread", "file", "offset", "length", "target", "duration_ns"):
-            if k in names:
-                d[k] = ex[k]
-        for k in ("host", "op"):
-            if k in names:
-                d[k] = np.array([text(x) for x in ex[k]], dtype=object)
-        if "start" in names:
-            d["start_s"] = ex["start"] - run.t0
-        cols.add(len(ex), **d)
-
-
 def _placement_rows(run: Run, cols: Columns) -> None:
     pl = run.placement_table
     if pl is None or len(pl) == 0:
@@ -532,6 +502,7 @@ FRAMES: Dict[str, Tuple[Spec, Callable[[Run, Columns], None], str]] = {
     "node_hist": (NODE_HIST_COLUMNS, lambda r, c: _hist(r, c, True), "latency"),
     "timeline": (TIMELINE_COLUMNS, _timeline, "timeline"),
     "exemplars": (EXEMPLAR_COLUMNS, _exemplars, "exemplars"),
+    "targets": (TARGET_COLUMNS, _targets, "targets"),
     "placement": (PLACEMENT_COLUMNS, _placement_rows, "placement"),
     "ceilings": (CEILINGS_COLUMNS, _ceilings, "ceilings"),
     "runs": (RUNS_COLUMNS, _runs, "runs_frame"),

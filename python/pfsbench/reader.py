@@ -214,6 +214,10 @@ class Run:
         """The slowest operations of each phase and repetition; see Results.exemplars."""
         return frames.frame("exemplars", [self], as_frame)
 
+    def targets(self, as_frame: bool = True) -> Frame:
+        """The storage targets of each data phase and repetition; see Results.targets."""
+        return frames.frame("targets", [self], as_frame)
+
 
 _Held = TypeVar("_Held", bound="RunsHeld")
 
@@ -405,11 +409,21 @@ class Results(RunsHeld):
         rank, host, thread, op (the phase's name for its own operations,
         else open, fsync or close), file (the stream whose data file; -1 the
         shared one; in a metadata phase the stream whose files, offset then
-        the file's number), offset, length (bytes), target (-1: unknown),
-        start_s (relative to the run's start, as timeline's t_start_s) and
-        duration_ns. Empty for files written before they were recorded and
-        runs with --exemplars 0."""
+        the file's number), offset, length (bytes), target (the row of its
+        repetition's targets; -1: none), target_name, start_s (relative to
+        the run's start, as timeline's t_start_s) and duration_ns. Empty for
+        files written before they were recorded and runs with --exemplars 0."""
         return frames.frame("exemplars", self.runs, as_frame)
+
+    def targets(self, as_frame: bool = True) -> Frame:
+        """A data phase's storage targets: one row per run, phase,
+        repetition and target: target (its number in the repetition, as
+        exemplars' target), name, bytes, ops, busy_s (its transfers'
+        durations summed over the streams), bandwidth (bytes / busy_s),
+        p50_ns, p99_ns, max_ns, p99_ratio and bandwidth_ratio (to the
+        median target's) and slow (1: flagged by the stragglers' rule).
+        Empty for files written before they were recorded."""
+        return frames.frame("targets", self.runs, as_frame)
 
     def runs_frame(self, as_frame: bool = True) -> Frame:
         """One row per run: file (the path as opened), run, run_id, label,

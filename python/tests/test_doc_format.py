@@ -115,7 +115,7 @@ def test_doc_tables_are_the_schema():
     rd, _ = _results_doc()
     text = open(DOC).read()
     want = {"placement", "ceilings", "phase_attributes", "phase_datasets", "times", "latency_datasets",
-            "latency_summary", "exemplar", "summary", "report"}
+            "latency_summary", "exemplar", "target", "summary", "report"}
     assert set(rd.marked(text)) == want
     new = rd.render_doc(text, rd.load_schema(binary, None))
     assert new == text, "docs/results-format.md's tables are not the schema's: run scripts/results_doc.py --write " \

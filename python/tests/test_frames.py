@@ -226,10 +226,36 @@ def test_exemplars(files):
             assert (g.start_s >= row.start_s - 0.01).all() and (g.start_s <= row.end_s).all(), key
             assert all(hosts[(key[0], int(k))] == h for k, h in zip(g["rank"], g.host)), key
             assert set(g.op) <= {row.phase, "open", "fsync", "close"}, (key, set(g.op))
-        assert set(ex[ex.run == 1].thread) <= {0, 1} and (ex.target == -1).all()
+        assert set(ex[ex.run == 1].thread) <= {0, 1}
+        # a data phase's exemplar names a row of its repetition's targets; a metadata one none
+        names = {(int(t.run), int(t["index"]), int(t.rep), int(t.target)): t["name"]
+                 for _, t in r.targets().iterrows()}
+        for _, e in ex.iterrows():
+            k = (int(e.run), int(e["index"]), int(e.rep), int(e.target))
+            assert (e.target == -1 and e.kind == "metadata") or names[k] == e.target_name, (k, e.target_name)
         assert ex.dtypes["duration_ns"] == np.int64
         raw = r.exemplars(as_frame=False)
         assert sorted(raw) == sorted(name for name, _ in frames.EXEMPLAR_COLUMNS)
+
+
+def test_targets(files):
+    """Every data phase's repetitions have targets whose bytes add up to the
+    repetition's; a local file system's target is its node's device
+    (HOST:DEVICE), so each node of the run has its own."""
+    with pfsbench.open(files["new"]) as r:
+        tg = r.targets()
+        check_columns(tg, frames.TARGET_COLUMNS)
+        s = r.summary()
+        data = s[s.kind == "data"].set_index(["run", "index", "rep"])
+        got = tg.groupby(["run", "index", "rep"])["bytes"].sum()
+        assert len(data) > 0 and sorted(got.index) == sorted(data.index)
+        for key, b in got.items():
+            assert int(b) == int(data.loc[key].bytes), key
+        assert (tg.busy_s > 0).all() and (tg.bandwidth > 0).all() and set(tg.slow) <= {0, 1}
+        hosts = {int(run): set(g.host) for run, g in r.placement().groupby("run")}
+        for (run, index, rep), g in tg.groupby(["run", "index", "rep"]):
+            assert g.target.tolist() == list(range(len(g))), (run, index, rep)
+            assert {n.split(":")[0] for n in g["name"]} == hosts[int(run)], (run, list(g["name"]))
 
 
 def test_placement(files):

@@ -79,6 +79,7 @@ int pfs_figures_add(struct pfs_figures *f, const struct pfs_run_data *d, int p, 
         pf->cache_methods |= r->cache.methods;
         pf->dirty_methods |= r->cache.dirty_methods;
         pf->any_lat |= r->lat != NULL;
+        pf->any_tg |= r->tg != NULL;
         for (int k = 0; r->lat && k < PFS_LAT_KINDS; k++)
             if (r->lat->run[k].count && r->lat->run[k].max_ns > f->lat_top_ns)
                 f->lat_top_ns = r->lat->run[k].max_ns;

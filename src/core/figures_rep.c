@@ -243,15 +243,21 @@ static void exemplars(struct pfs_rep_figs *r, const struct pfs_run_data *d, int 
 
 /* The storage targets' rows and slow flags (pfs_tg_rows: the stragglers'
  * rule, --straggler, over the targets' bandwidths). */
-static void targets(struct pfs_rep_figs *r, const struct pfs_run_data *d, const struct pfs_phase_lat *l)
+static void targets(struct pfs_rep_figs *r, const struct pfs_run_data *d, int rep, const struct pfs_phase_lat *l)
 {
-    if (!l->tg)
+    if (!l->tg) {
+        r->tg = NULL; /* layout() pointed it at its empty share */
         return;
+    }
     r->ntg = l->ntg;
     r->tg_dropped = l->tg_dropped;
     r->tg_slow = pfs_tg_rows(l->tg, l->ntg, d->cfg->straggler, r->tg);
-    for (unsigned i = 0; i < l->ntg; i++)
+    if (r->tg_slow < 0) /* no memory to judge them */
+        r->tg_slow = 0;
+    for (unsigned i = 0; i < l->ntg; i++) {
+        r->tg[i].rep = rep;
         r->ntg_known += strcmp(l->tg[i].name, "unknown") != 0;
+    }
 }
 
 /* The summaries per kind and per node, the slowest node by p99 (the
@@ -335,7 +341,7 @@ int pfs_figs_rep_compute(struct pfs_rep_figs *r, const struct pfs_figures *f, co
         r->tg = NULL;
     } else {
         exemplars(r, d, p, rep, l);
-        targets(r, d, l);
+        targets(r, d, rep, l);
     }
     aggregate(r, d, p, rep, t);
     rate(r, d->cfg, pfs_figs_rate_base(f, d->cfg, p, rep), rep, t, ns);

@@ -12,6 +12,7 @@
 #include "pfs/report_cache.h"
 #include "pfs/report_ceil.h"
 #include "pfs/report_rate.h"
+#include "report_lat.h"
 
 /* The units' definitions, after the sizes: "; MiB/s = 2^20 bytes/s". */
 static const char *units_def(int units)
@@ -311,6 +312,7 @@ void pfs_report_row(FILE *out, const struct pfs_run_data *d, int phase, int rep)
             fprintf(out, "           straggler: node %d (%s) %.2f %s, below %.2f x the median node\n", n,
                     pfs_report_text_of(pfs_report_node_host(d, n, 1), h, sizeof(h)), v[n] / scale, unit,
                     c->straggler);
+    pfs_report_targets(out, d, phase, rep);
     /* Once per phase, at its first short repetition (later ones are tagged). */
     char w[640];
     if (pfs_figs_short_first(&d->fig, phase) == rep && pfs_report_short_phase(d, phase, rep, w, sizeof(w)))

@@ -109,6 +109,7 @@ static void json_rep(FILE *out, const struct pfs_run_data *d, int p, int rep, co
                 r->find_matched);
     pfs_report_lat_json(out, d, p, rep);
     pfs_report_exemplars_json(out, d, p, rep);
+    pfs_report_targets_json(out, d, p, rep);
     fprintf(out, ", \"nodes\": [");
     for (int n = 0; n < d->nnodes; n++) {
         fprintf(out, "%s{\"node\": %d, \"host\": ", n ? ", " : "", n);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "pfs/report.h"
+#include "pfs/schema.h"
 
 /* JSON: the members a repetition's object gains, each preceded by ", ":
  * "iops", "cpu_percent", "cpu_user_s", "cpu_sys_s", "latency" (per kind:
@@ -21,6 +22,18 @@ void pfs_report_exemplars_json(FILE *out, const struct pfs_run_data *d, int phas
 /* Text, -v: the table of every repetition's slowest operations (nothing
  * when none were kept). */
 void pfs_report_exemplars(FILE *out, const struct pfs_run_data *d);
+
+/* JSON: ", \"targets\": [...], \"targets_dropped\": N", a data
+ * phase's storage targets (report_targets.c), each an object of the
+ * schema's "target" fields; null where none were kept. */
+void pfs_report_targets_json(FILE *out, const struct pfs_run_data *d, int phase, int rep);
+
+/* Text: below a repetition's row, its storage targets' short table and
+ * slow targets, when more than one known target served it. */
+void pfs_report_targets(FILE *out, const struct pfs_run_data *d, int phase, int rep);
+
+/* A member of a schema compound's row (at row + f->offset) as JSON. */
+void pfs_report_json_member(FILE *out, const struct pfs_sch_field *f, const void *row);
 
 /* CSV: the columns appended after the existing ones (header, with its
  * leading comma, and one row's fields, each with its leading comma). */

@@ -10,39 +10,7 @@
 #include "pfs/figures.h"
 #include "pfs/pagecache.h"
 
-/* A compound's field: member m of struct S. */
-#define MEMBER(S, m, nm, ty, un, mean)                                                                            \
-    {.name = nm, .type = ty, .unit = un, .meaning = mean, .from = PFS_SCH_MEMBER, .offset = offsetof(S, m), .shape = ""}
-/* A [R] dataset of figure m (struct pfs_rep_figs). */
-#define REP(m, nm, ty, un, attr, w, mean)                                                                         \
-    {.name = nm, .type = ty, .unit = un, .meaning = mean, .from = PFS_SCH_REP,                                     \
-     .offset = offsetof(struct pfs_rep_figs, m), .shape = "[R]", .when = w, .units = attr}
-/* A [R][K] dataset: member sub of struct E, of the K elements at figure m. */
-#define NODE(m, E, sub_, nm, ty, un, attr, w, mean)                                                              \
-    {.name = nm, .type = ty, .unit = un, .meaning = mean, .from = PFS_SCH_REP_NODE,                                \
-     .offset = offsetof(struct pfs_rep_figs, m), .sub = sub_, .stride = sizeof(E), .shape = "[R][K]", .when = w,   \
-     .units = attr}
-/* A dataset or attribute its own code writes. */
-#define OWN(nm, shp, ty, un, attr, w, mean)                                                                       \
-    {.name = nm, .type = ty, .unit = un, .meaning = mean, .from = PFS_SCH_OWN, .shape = shp, .when = w, .units = attr}
-/* A compound dataset its own code writes, its fields in table tb. */
-#define RECORD(nm, shp, tb, attr, w, mean)                                                                        \
-    {.name = nm, .type = PFS_SCH_RECORD, .unit = "", .meaning = mean, .from = PFS_SCH_OWN, .shape = shp, .when = w, \
-     .units = attr, .compound = tb}
-/* A figure of the reports: member m of struct pfs_rep_figs. */
-#define COLUMN(m, nm, ty, un, js, cs, rep, fmt, mean)                                                             \
-    {.name = nm, .type = ty, .unit = un, .meaning = mean, .from = PFS_SCH_MEMBER,                                  \
-     .offset = offsetof(struct pfs_rep_figs, m), .shape = "", .json = js, .csv = cs, .report = rep, .csv_fmt = fmt}
-
-#define U64 PFS_SCH_UINT64
-#define F64 PFS_SCH_FLOAT64
-#define I32 PFS_SCH_INT32
-#define I64 PFS_SCH_INT64
-#define U32 PFS_SCH_UINT32
-#define STR PFS_SCH_STRING
-#define ALWAYS PFS_SCH_ALWAYS
-
-#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+#include "schema_int.h"
 
 /* ---- times: one record per repetition and stream ---- */
 
@@ -231,36 +199,6 @@ static const struct pfs_sch_field lat_sum_fields[] = {
 #define LAT_SUM_UNITS                                                                                              \
     "count: operations; sum_ns, min_ns .. max_ns, mean_ns: ns (percentiles nearest-rank, within 1/128)"
 
-/* ---- the job's slowest operations of a phase (--exemplars) ---- */
-
-static const struct pfs_sch_field exemplar_fields[] = {
-    MEMBER(struct pfs_exemplar_row, rep, "rep", I32, "", "repetition, from 0"),
-    MEMBER(struct pfs_exemplar_row, rank, "rank", I32, "", "the rank that did it"),
-    MEMBER(struct pfs_exemplar_row, host, "host", STR, "", "its host (as `placement`)"),
-    MEMBER(struct pfs_exemplar_row, thread, "thread", I32, "", "its stream's thread on the rank (0 with one)"),
-    MEMBER(struct pfs_exemplar_row, op, "op", STR, "",
-           "the phase's name (`write`, `read`, `create` ...) for the phase's own operations (a transfer, a file's "
-           "operation), else `open`, `fsync` or `close` of a data file"),
-    MEMBER(struct pfs_exemplar_row, file, "file", I32, "",
-           "the stream whose data file it was on (-1: the `--shared` file); in a metadata phase the stream whose "
-           "small files"),
-    MEMBER(struct pfs_exemplar_row, offset, "offset", U64, "bytes",
-           "in the file (0 for open, fsync and close); in a metadata phase the file's (or directory's) number"),
-    MEMBER(struct pfs_exemplar_row, length, "length", U64, "bytes",
-           "bytes asked for (0 for open, fsync and close); in a metadata phase the bytes it moved"),
-    MEMBER(struct pfs_exemplar_row, target, "target", I32, "",
-           "the storage target that served it; -1: unknown (no target provider is wired into the run yet)"),
-    MEMBER(struct pfs_exemplar_row, start, "start", F64, "s",
-           "when it was issued, s since the epoch on rank 0's clock (its rank's clock plus its "
-           "`clock_correction`, as `times`' `open_start`)"),
-    MEMBER(struct pfs_exemplar_row, duration_ns, "duration_ns", U64, "ns", "from its issue to its completion"),
-};
-
-#define EXEMPLAR_UNITS                                                                                             \
-    "one row per operation, every repetition's slowest first (rep, then duration_ns descending); start: s since "   \
-    "the epoch on rank 0's clock; duration_ns: ns; offset, length: bytes (metadata: the file's number, its "        \
-    "bytes); file: the stream whose file (-1: shared); target: -1 unknown; host, op: text (UTF-8)"
-
 /* ---- a phase group's datasets ---- */
 
 #define PC_RES "bytes of the files the phase read, probed before it (streams whose probe measured)"
@@ -417,10 +355,17 @@ static const struct pfs_sch_field latency_fields[] = {
         "the `op` kind's operations per bucket, per node (its streams merged). Chunked [1][min(K,8)][B], deflate 4"),
     RECORD("node_latency_summary", "[R][K]", "latency_summary", LAT_SUM_UNITS, LAT,
            "as `latency_summary`, per node"),
-    RECORD("exemplars", "[E]", "exemplar", EXEMPLAR_UNITS, LAT,
+    RECORD("exemplars", "[E]", "exemplar", PFS_SCH_EXEMPLAR_UNITS, LAT,
            "the job's `--exemplars` slowest operations of each repetition (min(K, operations) rows per repetition, "
            "none with `--exemplars 0`), slowest first; ties go to the lower rank, thread, then the earlier "
            "operation"),
+    RECORD("targets", "[G]", "target", PFS_SCH_TARGET_UNITS, PFS_SCH_TARGETS,
+           "the phase's storage targets, every repetition's rows in turn (each repetition the targets its transfers "
+           "touched, merged by name over every stream; at most 1024): bytes, transfers, busy time, bandwidth over it, "
+           "latency and the slow flag"),
+    OWN("target_latency", "[G][B]", U64, "",
+        "transfers per bucket of each row of `targets` (buckets latency_bucket_lo .. latency_bucket_hi, ns)",
+        PFS_SCH_TARGETS, "each target's latency histogram, its rows those of `targets`. Chunked [1][B], deflate 4"),
     NODE(node_cpu_user, double, 0, "cpu_user", F64, "s", "s: user CPU of the node's streams' threads", ALWAYS,
          CPU_MEAN),
     NODE(node_train_au, double, 0, "node_train_au", F64, "percent", NULL, PFS_SCH_TRAIN,
@@ -587,7 +532,9 @@ const struct pfs_sch_table pfs_schema[] = {
     TABLE("latency_summary", PFS_SCH_COMPOUND, "/runs/NNNNNN/phases/NN_<phase>/latency_summary",
           struct pfs_lat_sum, LAT_SUM_UNITS, lat_sum_fields),
     TABLE("exemplar", PFS_SCH_COMPOUND, "/runs/NNNNNN/phases/NN_<phase>/exemplars", struct pfs_exemplar_row,
-          EXEMPLAR_UNITS, exemplar_fields),
+          PFS_SCH_EXEMPLAR_UNITS, pfs_sch_exemplar_fields),
+    TABLE("target", PFS_SCH_COMPOUND, "/runs/NNNNNN/phases/NN_<phase>/targets", struct pfs_tg_row,
+          PFS_SCH_TARGET_UNITS, pfs_sch_target_fields),
     TABLE("phase_datasets", PFS_SCH_DATASETS, "/runs/NNNNNN/phases/NN_<phase>", struct pfs_rep_figs, NULL,
           phase_fields),
     TABLE("latency_datasets", PFS_SCH_DATASETS, "/runs/NNNNNN/phases/NN_<phase>", struct pfs_rep_figs, NULL,

@@ -33,9 +33,11 @@ static double data_targets(struct loop *l)
     mark(s, "storage targets");
     const int ok = pfs_stream_tg_open(s->tg, s->dir_fd, l->path, l->wr) == 0;
     mark(s, NULL);
-    const double took = 1e-9 * (double)(pfs_now_ns() - a);
+    const uint64_t b = pfs_now_ns();
+    const double took = 1e-9 * (double)(b - a);
     l->vt += took;
     l->vt_tg = took;
+    l->tg_at_ns = a - l->t0_ns, l->tg_ns = b - a;
     l->tg = ok ? &s->tg->acc : NULL;
     return took;
 }
@@ -78,6 +80,16 @@ static void *data_open(const struct pfs_phase_ctx *p, struct pfs_stream *s, cons
         s->fid = got;
     }
     return fh;
+}
+
+/* The lookup's time out of the exemplars' starts too: an operation that
+ * began after it starts that much earlier, on the span's clock. */
+static void exemplars_on_span(const struct loop *l)
+{
+    struct pfs_stream_lat *lat = l->s->lat;
+    for (uint32_t i = 0; lat && l->tg_ns && i < lat->ex.n; i++)
+        if (lat->ex.e[i].start_ns >= l->tg_at_ns)
+            lat->ex.e[i].start_ns -= l->tg_ns;
 }
 
 /* fsync (with -e) and close, then the pattern time out of the span and the
@@ -319,6 +331,7 @@ void pfs_stream_xfer(const struct pfs_phase_ctx *p, struct pfs_stream *s, const 
     data_close(p, s, &l);
     if (l.ramp_ns && !s->fail.failed)
         ramp_empty(&l);
+    exemplars_on_span(&l);
     /* The pattern's CPU leaves the window as its wall time left the span:
      * the window starts that much later. */
     l.cpu0.total += l.vcpu;

@@ -269,6 +269,45 @@ static int write_exemplars(hid_t g, const struct pfs_run_data *d, int p, int R)
     return rc;
 }
 
+/* ---- the storage targets: one table, every repetition's rows in turn,
+ * and each row's latency histogram ---- */
+
+static int write_targets(hid_t g, const struct pfs_run_data *d, int p, int R)
+{
+    size_t n = 0;
+    for (int rep = 0; rep < R; rep++) {
+        const struct pfs_rep_figs *r = pfs_figs_rep(&d->fig, p, rep);
+        n += r && r->tg ? r->ntg : 0;
+    }
+    const size_t B = PFS_HIST_BUCKETS;
+    struct pfs_tg_row *rows = calloc(n ? n : 1, sizeof(*rows));
+    uint64_t *c = calloc((n ? n : 1) * B, sizeof(uint64_t));
+    if (!rows || !c) {
+        free(rows), free(c);
+        return -1;
+    }
+    size_t at = 0;
+    for (int rep = 0; rep < R; rep++) {
+        const struct pfs_rep_figs *r = pfs_figs_rep(&d->fig, p, rep);
+        for (unsigned i = 0; r && r->tg && i < r->ntg; i++, at++) {
+            rows[at] = r->tg[i];
+            memcpy(c + at * B, r->lat->tg[i].h.b, B * sizeof(uint64_t));
+        }
+    }
+    const struct pfs_sch_table *tb = pfs_schema_table("target");
+    hid_t t = pfs_res_compound(tb, tb->size, NULL, NULL);
+    hid_t ft = pfs_res_packed(t);
+    const hsize_t dims = (hsize_t)n, hdims[2] = {(hsize_t)n, B}, chunk[2] = {1, B};
+    int rc = pfs_res_write_typed(g, "targets", ft, t, 1, &dims, rows, tb->units);
+    rc |= put(g, "target_latency", H5T_NATIVE_UINT64, 2, hdims, c,
+              "transfers per bucket ([row of targets][bucket]; buckets latency_bucket_lo .. latency_bucket_hi, ns)",
+              chunk);
+    H5Tclose(ft);
+    H5Tclose(t);
+    free(rows), free(c);
+    return rc;
+}
+
 int pfs_res_write_latency(hid_t g, const struct pfs_run_data *d, int p)
 {
     const int R = d->fig.phase[p].reps;
@@ -280,5 +319,7 @@ int pfs_res_write_latency(hid_t g, const struct pfs_run_data *d, int p)
     rc |= write_node_hists(g, d, p, R);
     rc |= write_timeseries(g, d, p, R);
     rc |= write_exemplars(g, d, p, R);
+    if (d->fig.phase[p].any_tg)
+        rc |= write_targets(g, d, p, R);
     return rc;
 }

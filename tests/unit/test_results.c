@@ -1564,6 +1564,7 @@ struct lat_data {
     struct pfs_hist node_op[NREP][NN];
     struct pfs_tslot run_ts[NREP][3];
     struct pfs_node_tslot node_ts[NREP][3 * NN];
+    struct pfs_tg_stat tg[NREP][2];
 };
 
 static struct lat_data *lat_fill(struct fixture *f)
@@ -1597,6 +1598,17 @@ static struct lat_data *lat_fill(struct fixture *f)
         l->end = l->t0 + 1.4;
         l->run_ts = ld->run_ts[k];
         l->node_ts = ld->node_ts[k];
+        /* Two bricks, the second three times slower. */
+        for (int t = 0; t < 2; t++) {
+            struct pfs_tg_stat *s = &ld->tg[k][t];
+            snprintf(s->name, sizeof(s->name), "vm:/bricks/b%d", t + 1);
+            pfs_hist_reset(&s->h);
+            for (int i = 0; i < 10; i++)
+                pfs_hist_add(&s->h, 1000000u * (uint64_t)(1 + 2 * t));
+            s->bytes = 10 * XFER, s->ops = 10, s->busy_ns = s->h.sum_ns;
+        }
+        l->tg = ld->tg[k];
+        l->ntg = 2;
         for (int i = 0; i < 3; i++) {
             ld->run_ts[k][i].ops = 10u + (uint64_t)i;
             ld->run_ts[k][i].h[pfs_ts_index(5000)] = 10u + (uint32_t)i;
@@ -1882,8 +1894,10 @@ static void test_schema_is_the_file(void **state)
     expect_compound(run, "phases/00_write/times", "times");
     expect_compound(run, "phases/00_write/latency_summary", "latency_summary");
     expect_compound(run, "phases/00_write/node_latency_summary", "latency_summary");
+    expect_compound(run, "phases/00_write/targets", "target");
+    expect_compound(run, "phases/00_write/exemplars", "exemplar");
     hid_t g = H5Gopen2(run, "phases/00_write", H5P_DEFAULT);
-    expect_phase_listed(g, 1u << PFS_SCH_ALWAYS | 1u << PFS_SCH_DIRTY | 1u << PFS_SCH_LATENCY);
+    expect_phase_listed(g, 1u << PFS_SCH_ALWAYS | 1u << PFS_SCH_DIRTY | 1u << PFS_SCH_LATENCY | 1u << PFS_SCH_TARGETS);
     H5Gclose(g);
     g = H5Gopen2(run, "phases/01_read", H5P_DEFAULT);
     expect_phase_listed(g, 1u << PFS_SCH_ALWAYS | 1u << PFS_SCH_RESIDENT);
