@@ -25,7 +25,7 @@ void pfs_tg_free(struct pfs_tg_acc *a)
 
 static void stat_empty(struct pfs_tg_stat *t)
 {
-    t->bytes = t->ops = t->busy_ns = 0;
+    t->bytes = 0;
     pfs_hist_reset(&t->h);
 }
 
@@ -111,8 +111,6 @@ static void add_pieces(struct pfs_tg_acc *a, const struct pfs_layout_piece *pc, 
         if (j < *nseen || *nseen >= PFS_TG_PIECES)
             continue;
         seen[(*nseen)++] = e;
-        a->s[e].ops++;
-        a->s[e].busy_ns += lat_ns;
         pfs_hist_add(&a->s[e].h, lat_ns);
     }
 }
@@ -153,8 +151,6 @@ int pfs_tg_merge(struct pfs_tg_acc *dst, const struct pfs_tg_stat *src, uint32_t
         }
         struct pfs_tg_stat *t = &dst->s[e];
         t->bytes += src[i].bytes;
-        t->ops += src[i].ops;
-        t->busy_ns += src[i].busy_ns;
         pfs_hist_merge(&t->h, &src[i].h);
     }
     return rc;
@@ -193,14 +189,14 @@ int pfs_tg_rows(const struct pfs_tg_stat *s, uint32_t n, double frac, struct pfs
     for (uint32_t i = 0; i < n; i++) {
         const struct pfs_tg_stat *t = &s[i];
         out[i] = (struct pfs_tg_row){
-            .name = t->name, .bytes = t->bytes, .ops = t->ops, .busy_s = 1e-9 * (double)t->busy_ns,
+            .name = t->name, .bytes = t->bytes, .ops = t->h.count, .busy_s = 1e-9 * (double)t->h.sum_ns,
             .p50_ns = t->h.count ? pfs_hist_quantile(&t->h, 0.5) : 0,
             .p99_ns = t->h.count ? pfs_hist_quantile(&t->h, 0.99) : 0,
             .max_ns = t->h.count ? (double)t->h.max_ns : 0,
             .p99_ratio = NAN, .bw_ratio = NAN,
         };
-        out[i].bandwidth = t->busy_ns ? (double)t->bytes / out[i].busy_s : 0;
-        if (t->bytes && t->busy_ns && strcmp(t->name, "unknown") != 0) {
+        out[i].bandwidth = t->h.sum_ns ? (double)t->bytes / out[i].busy_s : 0;
+        if (t->bytes && t->h.sum_ns && strcmp(t->name, "unknown") != 0) {
             bw[judged] = out[i].bandwidth;
             p99[judged] = out[i].p99_ns;
             idx[judged++] = i;

@@ -51,7 +51,7 @@ static int compact(const struct pfs_tg_acc *a, struct pfs_tg_acc *out)
 {
     pfs_tg_init(out);
     for (uint32_t i = 0; i < a->n; i++)
-        if ((a->s[i].ops || a->s[i].bytes) && pfs_tg_merge(out, &a->s[i], 1) != 0)
+        if ((a->s[i].h.count || a->s[i].bytes) && pfs_tg_merge(out, &a->s[i], 1) != 0)
             return -1;
     out->dropped = a->dropped;
     return 0;

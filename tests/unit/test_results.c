@@ -1605,7 +1605,7 @@ static struct lat_data *lat_fill(struct fixture *f)
             pfs_hist_reset(&s->h);
             for (int i = 0; i < 10; i++)
                 pfs_hist_add(&s->h, 1000000u * (uint64_t)(1 + 2 * t));
-            s->bytes = 10 * XFER, s->ops = 10, s->busy_ns = s->h.sum_ns;
+            s->bytes = 10 * XFER;
         }
         l->tg = ld->tg[k];
         l->ntg = 2;

@@ -58,9 +58,9 @@ static void test_split_over_stripes(void **state)
     assert_int_equal(find(&a, "OST0001")->bytes, MIB + 2 * MIB);
     assert_int_equal(find(&a, "OST0002")->bytes, MIB / 2 + 2 * MIB);
     assert_int_equal(find(&a, "OST0003")->bytes, 2 * MIB);
-    assert_int_equal(find(&a, "OST0001")->ops, 2);
-    assert_int_equal(find(&a, "OST0003")->ops, 1); /* one transfer, however many of its stripes */
-    assert_int_equal(find(&a, "OST0000")->busy_ns, 6000);
+    assert_int_equal(find(&a, "OST0001")->h.count, 2);
+    assert_int_equal(find(&a, "OST0003")->h.count, 1); /* one transfer, however many of its stripes */
+    assert_int_equal(find(&a, "OST0000")->h.sum_ns, 6000);
     assert_int_equal(find(&a, "OST0003")->h.count, 1);
     assert_int_equal(find(&a, "OST0003")->h.max_ns, 5000);
     /* More pieces than one round holds: 40 stripes of 1 MiB, 10 on each. */
@@ -69,7 +69,7 @@ static void test_split_over_stripes(void **state)
     uint64_t sum = 0;
     for (uint32_t i = 0; i < a.n; i++) {
         assert_int_equal(a.s[i].bytes, 10 * MIB);
-        assert_int_equal(a.s[i].ops, 1);
+        assert_int_equal(a.s[i].h.count, 1);
         sum += a.s[i].bytes;
     }
     assert_int_equal(sum, 40 * MIB);
@@ -90,7 +90,7 @@ static void test_single_and_unknown(void **state)
     pfs_tg_add(&a, 123, 4096, 10);
     pfs_tg_add(&a, 0, 4096, 30);
     assert_int_equal(find(&a, "vm:/bricks/b2")->bytes, 8192);
-    assert_int_equal(find(&a, "vm:/bricks/b2")->busy_ns, 40);
+    assert_int_equal(find(&a, "vm:/bricks/b2")->h.sum_ns, 40);
     pfs_layout_unknown(&l, "no provider");
     assert_int_equal(pfs_tg_use(&a, &l), 0);
     pfs_tg_add(&a, 0, 100, 1);
@@ -127,12 +127,12 @@ static void test_merge_by_name(void **state)
         assert_non_null(a);
         assert_non_null(b);
         assert_int_equal(a->bytes, b->bytes);
-        assert_int_equal(a->ops, b->ops);
-        assert_int_equal(a->busy_ns, b->busy_ns);
+        assert_int_equal(a->h.count, b->h.count);
+        assert_int_equal(a->h.sum_ns, b->h.sum_ns);
         assert_memory_equal(a->h.b, b->h.b, sizeof(a->h.b));
     }
     assert_int_equal(find(&m1, "b1")->bytes, 2 * MIB);
-    assert_int_equal(find(&m1, "b1")->ops, 2);
+    assert_int_equal(find(&m1, "b1")->h.count, 2);
     assert_int_equal(find(&m1, "b1")->h.max_ns, 900);
     assert_int_equal(find(&m1, "b1")->h.min_ns, 100);
     pfs_tg_free(&x), pfs_tg_free(&y), pfs_tg_free(&m1), pfs_tg_free(&m2);
@@ -178,8 +178,6 @@ static void test_rows_slow(void **state)
         int e = pfs_tg_entry(&a, names[i]);
         for (int k = 0; k < 100; k++) {
             a.s[e].bytes += MIB;
-            a.s[e].ops++;
-            a.s[e].busy_ns += lat[i];
             pfs_hist_add(&a.s[e].h, lat[i]);
         }
     }
