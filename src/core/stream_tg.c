@@ -43,8 +43,9 @@ static int find(struct pfs_stream_tg *g, int dir_fd, const char *path, struct pf
     if (g->nofiles) {
         pfs_layout_free(l);
         snprintf(l->provider, sizeof(l->provider), "unknown");
+        /* Not a provider's failure: nothing to say (the null backend's
+         * every run would warn). */
         pfs_layout_unknown(l, "the backend keeps no files");
-        note(g, "storage targets unknown: the backend keeps no files");
         return 0;
     }
     int fd = openat(dir_fd >= 0 ? dir_fd : AT_FDCWD, path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);

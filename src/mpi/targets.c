@@ -19,6 +19,7 @@
 #include "driver.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -127,15 +128,18 @@ static void store(struct pfs_phase_lat *out, const struct pfs_tg_acc *job)
     }
 }
 
-/* Rank 0: the first reason its streams found a target unknown, once a run. */
+/* Rank 0: the first reason its streams found a target unknown, once a
+ * run: a warning of the run, and a line of the report. */
 static void note_once(struct ctx *c)
 {
     for (int i = 0; i < c->threads && !c->tg_noted; i++) {
         const char *n = c->streams[i].tg ? pfs_targets_note(&c->streams[i].tg->ctx) : NULL;
-        if (n) {
-            drv_record_warn(&c->rec, "%s", n);
-            c->tg_noted = 1;
-        }
+        if (!n)
+            continue;
+        drv_record_warn(&c->rec, "%s", n);
+        if (!c->cfg.quiet)
+            fprintf(c->cfg.format == PFS_FORMAT_TEXT ? drv_record_out(c) : stderr, "warning      %s\n", n);
+        c->tg_noted = 1;
     }
 }
 
