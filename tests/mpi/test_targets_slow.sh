@@ -70,7 +70,7 @@ check "a brick holding files was slowed ($SLOW)" [ "$SLOW" != none ]
 B="$GL_HOST:${GL_BRICKS[SLOW - 1]}"
 echo "# slow brick $SLOW ($B); files per brick: $(for b in "${GL_BRICKS[@]}"; do
     find "$b/d" -maxdepth 1 -name 'pfsbench.*.[0-9]*' -type f ! -perm -1000 | wc -l; done | paste -sd' ')"
-grep -A8 '^ *target ' "$T/out" | head -12 | sed 's/^/# /'
+sed -n '/^phase  /,/^$/p' "$T/out" | grep -v '^warning' | sed 's/^/# /'
 BRICKS=()
 for b in "${GL_BRICKS[@]}"; do BRICKS+=("$GL_HOST:$b=$b/d"); done
 pycheck "each brick's bytes are its files' and add up to the phase's" targets_slow bytes "$T/r.h5" 16777216 "${BRICKS[@]}"
