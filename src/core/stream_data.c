@@ -307,7 +307,8 @@ void pfs_stream_xfer(const struct pfs_phase_ctx *p, struct pfs_stream *s, const 
     l.fh = data_open(p, s, x, l.path);
     if (l.fh)
         pfs_stream_lat_add(s, PFS_LAT_OPEN, o0, pfs_now_ns(), p->t0_ns);
-    t->open_end = pfs_now() - data_targets(&l);
+    const double lookup_s = data_targets(&l); /* before the clock is read: the order of - is unspecified */
+    t->open_end = pfs_now() - lookup_s;
     n = loop_clock(&l, x, n, o0);
     if (planned != 0)
         n = 0;
