@@ -17,8 +17,9 @@ the directory on the brick that mirrors the run's -d.
   exemplars RESULTS BRICK...  every exemplar's target_name is the brick
                   holding its stream's file
   tail RESULTS NAME  repetition 1 of each phase: its slowest transfer is on
-                  NAME, which has more of its exemplars of the phase's own
-                  transfers than any other target
+                  NAME (which of the 32 exemplars after it are on which brick
+                  is no test: the one client's queue delays every brick's
+                  transfers while one is paused)
 """
 import os
 import sys
@@ -112,9 +113,7 @@ def tail(path: str, name: str) -> None:
             op = g.name.rsplit("_", 1)[1]
             ex = [e for e in g["exemplars"][()] if int(e["rep"]) == 1 and text(e["op"]) == op]
             names = [text(e["target_name"]) for e in ex]  # slowest first
-            per = {n: names.count(n) for n in set(names)}
             assert names and names[0] == name, (g.name, names)
-            assert all(c < per[name] for n, c in per.items() if n != name), (g.name, per)
 
 
 if __name__ == "__main__":
