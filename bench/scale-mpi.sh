@@ -194,6 +194,9 @@ rank 0 B: bytes rank 0 receives per phase (phases.c, latency.c), 1 thread per ra
   + 390896 ceil(log2 K)    the leaders' Ireduce of node blocks to rank 0 (the same; Open MPI 4.1
                            chose a binomial tree at 2, 8, 16 leaders and a chain at 4)
   + (17952 + 40 nint)(K-1) the leaders' Igather of node records (histogram + nint slots of 40 B)
+  + 18104 (ppn - 1 + K - 1) the storage targets' tables (targets.c): each rank's, then each node's,
+                           gathered whole (one target here, `unknown` of the null backend: a
+                           16-byte count and an 18088-byte entry, name + bytes + histogram)
   + small: the agreements (ints), the leaders' 32-byte interval and span allreduce
   (nint = 1 for these sub-second phases; 60 for a minute at the default 1 s interval)
 own: pfsbench's max RSS less bench_mpi_init's and the 64 KiB buffer (rank 0; the most of the others);
