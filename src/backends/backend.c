@@ -161,13 +161,21 @@ int pfs_backend_check(const struct pfs_backend *be, const struct pfs_config *cfg
     }
     if (cfg->sync_mode != PFS_SYNC_NONE && !(be->caps & PFS_CAP_OSYNC))
         return refuse(err, len, cfg->sync_mode == PFS_SYNC_SYNC ? "--sync sync" : "--sync dsync", be, PFS_CAP_OSYNC);
-    /* A phase that walks the directories itself does so with the POSIX calls. */
+    /* A phase that walks the directories itself does so with the POSIX calls:
+     * through the mount, where a client library made the files, and not at
+     * all where the small files are not files. */
     for (int i = 0; i < cfg->nphases; i++)
         if (pfs_phase_has(cfg->phases[i], PFS_PHF_WALKS) && be->md_stat != pfs_backend_posix.md_stat &&
             (be->caps & PFS_CAP_META)) {
             const char *name = pfs_phase_name(cfg->phases[i]);
-            snprintf(err, len, "--phases %s walks the directories with %s, and --api %s's small files are not files "
-                     "there; use --api posix for %s", name, pfs_phase_desc(cfg->phases[i])->op, be->name, name);
+            if (be->client)
+                snprintf(err, len, "--phases %s with --api %s: %s walks the directories with %s, which would go "
+                         "through the mount, not %s; run %s with --api posix", name, be->name, name,
+                         pfs_phase_desc(cfg->phases[i])->op, be->client, name);
+            else
+                snprintf(err, len, "--phases %s walks the directories with %s, and --api %s's small files are not "
+                         "files there; use --api posix for %s", name, pfs_phase_desc(cfg->phases[i])->op, be->name,
+                         name);
             return -1;
         }
     return check_fsync_every(be, cfg, err, len);

@@ -54,20 +54,6 @@ struct cf_fh {
     Fh *fh;
 };
 
-/* A phase that walks the directories does it with POSIX readdir and lstat,
- * which would go through the mount, not libcephfs: refused by its name. */
-static int cf_check(const struct pfs_config *cfg, char *err, size_t len)
-{
-    for (int i = 0; i < cfg->nphases; i++)
-        if (pfs_phase_has(cfg->phases[i], PFS_PHF_WALKS)) {
-            const char *name = pfs_phase_name(cfg->phases[i]);
-            snprintf(err, len, "--phases %s with --api cephfs: %s walks the directories with readdir and lstat, "
-                     "which would go through the mount, not libcephfs; run %s with --api posix", name, name, name);
-            return -1;
-        }
-    return 0;
-}
-
 static void cf_fini(void *ctx)
 {
     struct cf_ctx *c = ctx;
@@ -429,7 +415,6 @@ const struct pfs_backend pfs_backend_cephfs = {
     .caps = PFS_CAP_THREADS | PFS_CAP_META,
     .client = "libcephfs",
     .options = &pfs_cephfs_options,
-    .check = cf_check,
     .init = cf_init,
     .fini = cf_fini,
     .open = cf_open,

@@ -53,20 +53,6 @@ struct gf_fh {
     glfs_fd_t *fd;
 };
 
-/* A phase that walks the directories does it with POSIX readdir and lstat,
- * which would go through the FUSE mount, not libgfapi: refused by its name. */
-static int gf_check(const struct pfs_config *cfg, char *err, size_t len)
-{
-    for (int i = 0; i < cfg->nphases; i++)
-        if (pfs_phase_has(cfg->phases[i], PFS_PHF_WALKS)) {
-            const char *name = pfs_phase_name(cfg->phases[i]);
-            snprintf(err, len, "--phases %s with --api gfapi: %s walks the directories with readdir and lstat, "
-                     "which would go through the FUSE mount, not libgfapi; run %s with --api posix", name, name, name);
-            return -1;
-        }
-    return 0;
-}
-
 static void gf_fini(void *ctx)
 {
     struct gf_ctx *c = ctx;
@@ -453,7 +439,6 @@ const struct pfs_backend pfs_backend_gfapi = {
     .caps = PFS_CAP_THREADS | PFS_CAP_META,
     .client = "libgfapi",
     .options = &pfs_gfapi_options,
-    .check = gf_check,
     .init = gf_init,
     .fini = gf_fini,
     .open = gf_open,

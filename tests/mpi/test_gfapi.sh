@@ -174,7 +174,7 @@ refused "--direct" "--direct is not available with --api gfapi" "$D"
 run_mpi 2 60 -d "$D" -a gfapi --gfapi-port 1 -o "$T/r2.h5"
 refused "an unreachable server" "--api gfapi: volume $GL_VOL on .*:1: glfs_init: " "$D"
 run_mpi 2 60 -d "$D" -a gfapi -p create,find -n 10 -o "$T/r2.h5"
-refused "find" "--phases find with --api gfapi: find walks the directories with readdir and lstat, which would go through the FUSE mount" "$D"
+refused "find" "--phases find with --api gfapi: find walks the directories with readdir and lstat, which would go through the mount, not libgfapi" "$D"
 check "refusals: no results file" [ ! -e "$T/r2.h5" ]
 
 finish
