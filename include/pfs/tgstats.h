@@ -9,7 +9,9 @@
  * (a replicated piece is counted once, on the first target its layout
  * names), so the targets' bytes add up to the phase's. A transfer counts
  * one operation, its latency in the histogram and its duration as busy
- * time on every target it touched.
+ * time on every target it touched. A file on one target is attributed
+ * once, at its phase's end, from the stream's own figures
+ * (pfs_tg_add_all): the same figures, nothing per transfer.
  *
  * A table holds at most PFS_TG_MAX targets; a merge that would pass it
  * counts the targets it left out (dropped), which rank 0 says.
@@ -65,7 +67,9 @@ int pfs_tg_use(struct pfs_tg_acc *a, const struct pfs_layout *l);
  * ran out. */
 int pfs_tg_entry(struct pfs_tg_acc *a, const char *name);
 
-/* Local, the hot path: one transfer of len bytes at off that took lat_ns. */
+/* Local, the hot path: one transfer of len bytes at off that took lat_ns.
+ * The stream loop calls it for a striped file only (a file on one target
+ * is attributed once, at its end: pfs_tg_add_all). */
 void pfs_tg_add_split(struct pfs_tg_acc *a, uint64_t off, uint64_t len, uint64_t lat_ns);
 static inline void pfs_tg_add(struct pfs_tg_acc *a, uint64_t off, uint64_t len, uint64_t lat_ns)
 {
@@ -77,6 +81,16 @@ static inline void pfs_tg_add(struct pfs_tg_acc *a, uint64_t off, uint64_t len, 
     }
     pfs_tg_add_split(a, off, len, lat_ns);
 }
+
+/* Local. The single-target case attributed at once instead of per
+ * transfer: a file on one target (a->single >= 0) gets the same figures
+ * from the stream's own, taken when its attribution ends, as pfs_tg_add
+ * would have given it transfer by transfer: bytes (every transfer's
+ * bytes moved, a failed one's 0) and h (the histogram of their
+ * latencies, which the stream keeps anyway) added to that target. Returns
+ * 0, or -1 when the layout has no single target (nothing is added: a
+ * striped file is attributed per transfer). */
+int pfs_tg_add_all(struct pfs_tg_acc *a, uint64_t bytes, const struct pfs_hist *h);
 
 /* Local. dst += the n entries of src, by name. Returns 0, or -1 when
  * memory ran out (dst then lacks some). */

@@ -38,7 +38,14 @@ static double data_targets(struct loop *l)
     l->vt += took;
     l->vt_tg = took;
     l->tg_at_ns = a - l->t0_ns, l->tg_ns = b - a;
-    l->tg = ok ? &s->tg->acc : NULL;
+    struct pfs_tg_acc *acc = ok ? &s->tg->acc : NULL;
+    /* A file on one target: nothing per transfer; the loop's end adds the
+     * stream's figures, which begin here (empty: the open's the only
+     * operation yet, timed as an open). */
+    if (acc && acc->single >= 0 && l->lat && l->lat->h[PFS_LAT_OP].count == 0 && l->t->bytes == 0)
+        l->tg_one = acc;
+    else
+        l->tg = acc;
     return took;
 }
 
@@ -324,6 +331,7 @@ void pfs_stream_xfer(const struct pfs_phase_ctx *p, struct pfs_stream *s, const 
         n = 0;
     }
     data_transfers(&l, n);
+    pfs_loop_tg_end(&l); /* before ramp_empty's reset */
     pfs_loop_fini(&l);
     if (l.rated && l.slack > 0)
         prctl(PR_SET_TIMERSLACK, (unsigned long)l.slack, 0, 0, 0);

@@ -223,6 +223,8 @@ static void __attribute__((noinline)) xfer_bad(struct loop *l, const struct pfs_
     }
     if (!(two && rd))
         __atomic_store_n(&l->t->bytes, l->t->bytes + (uint64_t)got, __ATOMIC_RELAXED);
+    else
+        l->tg_extra += (uint64_t)got; /* moved, but not written: its target's still */
     const char *why = p->be->errstr ? p->be->errstr(p->bectx) : NULL;
     pfs_stream_fail(l->s, op, l->path, io->off + (uint64_t)got, 0, 0,
                     !rd ? "short write: %" PRId64 " of %zu bytes%s%s"
@@ -268,7 +270,8 @@ static void __attribute__((noinline)) ramp_cut(struct loop *l)
     l->vt_ramp = l->vt;
     __atomic_store_n(&t->bytes, 0, __ATOMIC_RELAXED);
     __atomic_store_n(&t->xfers, 0, __ATOMIC_RELAXED);
-    pfs_stream_lat_begin(l->s);
+    l->tg_extra = 0;
+    pfs_stream_lat_begin(l->s); /* the targets' figures too */
     t->open_start = t->open_end = pfs_now() - l->vt;
     pfs_thread_cpu(&l->cpu0); /* after the span's start: the CPU window within it */
     l->vcpu = 0;
@@ -277,6 +280,14 @@ static void __attribute__((noinline)) ramp_cut(struct loop *l)
     /* A stonewall passed in the ramp (-D shorter than --ramp): none of its
      * bytes count; the wear-out's that follow do. */
     t->sw_bytes = t->sw_xfers = 0;
+}
+
+void pfs_loop_tg_end(struct loop *l)
+{
+    if (!l->tg_one)
+        return;
+    pfs_tg_add_all(l->tg_one, l->t->bytes + l->tg_extra, &l->lat->h[PFS_LAT_OP]);
+    l->tg_one = NULL;
 }
 
 /* The one per-transfer step, at completion (now, pfs_now_ns): time it,
@@ -293,7 +304,8 @@ static inline void complete(struct loop *l, struct pfs_io *io, int timed, uint64
         /* On the span's clock, pattern work out (as close_end's): the series
          * is fitted to that span after the phase. */
         pfs_ts_add(&l->lat->ts, 1e-9 * (double)(now - l->t0_ns) - l->vt, io->res > 0 ? (uint64_t)io->res : 0, lat);
-        /* Its storage targets': the bytes of each stripe it spans to the stripe's. */
+        /* A striped file's storage targets: the bytes of each stripe it
+         * spans to the stripe's (a file on one target: pfs_loop_tg_end). */
         if (l->tg)
             pfs_tg_add(l->tg, io->off, io->res > 0 ? (uint64_t)io->res : 0, lat);
     }

@@ -67,7 +67,15 @@ struct loop {
     /* Latency: the stream's record (NULL: none), the phase's start and the
      * last completion (a closed loop's next submission). */
     struct pfs_stream_lat *lat;
-    struct pfs_tg_acc *tg;      /* the per-target figures transfers are attributed to; NULL: none */
+    /* The per-target figures: tg, a striped file's, attributed per
+     * transfer (NULL: none); tg_one, a file on one target's, attributed
+     * once, at the loop's end (pfs_loop_tg_end), from the stream's own
+     * figures: the op histogram and t->bytes, plus tg_extra, the bytes
+     * of transfers t->bytes leaves out (an --rmw or seeks read that came
+     * up short: the phase counts bytes written). Both begin where the
+     * phase's figures begin (the open; --ramp's cut starts them again). */
+    struct pfs_tg_acc *tg, *tg_one;
+    uint64_t tg_extra;
     uint64_t t0_ns, last_ns;
     uint64_t until;             /* run(): issue no further than this */
     uint64_t sync_every;        /* --fsync-every in a write phase (0: none) */
@@ -96,6 +104,11 @@ void pfs_loop_fini(struct loop *l);
  * something stops it, and reaps all it issued. timed: the stonewall's
  * deadline applies (the wear-out runs untimed, to a count). */
 void pfs_loop_run(struct loop *l, uint64_t until, int timed);
+
+/* The end of the loop's per-target attribution: a file on one target
+ * (tg_one) gets the transfers' bytes and latencies since the phase's
+ * figures began, as pfs_tg_add would have given them one by one. */
+void pfs_loop_tg_end(struct loop *l);
 
 /* A backend failure on s, in the backend's own words when it has them. err
  * is a positive errno or a negated PFS_ERR_* code (no errno then). */

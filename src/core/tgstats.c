@@ -139,6 +139,16 @@ void pfs_tg_add_split(struct pfs_tg_acc *a, uint64_t off, uint64_t len, uint64_t
     }
 }
 
+int pfs_tg_add_all(struct pfs_tg_acc *a, uint64_t bytes, const struct pfs_hist *h)
+{
+    if (a->single < 0)
+        return -1;
+    struct pfs_tg_stat *t = &a->s[a->single];
+    t->bytes += bytes;
+    pfs_hist_merge(&t->h, h);
+    return 0;
+}
+
 int pfs_tg_merge(struct pfs_tg_acc *dst, const struct pfs_tg_stat *src, uint32_t n)
 {
     int rc = 0;

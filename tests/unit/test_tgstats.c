@@ -100,6 +100,68 @@ static void test_single_and_unknown(void **state)
     pfs_layout_free(&l);
 }
 
+/* The deferred single-target path against the per-transfer one over the
+ * same transfers: a's target fed by pfs_tg_add one by one, b's once by
+ * pfs_tg_add_all from a stream's own figures (a histogram of every
+ * transfer's latency, the bytes each moved: a short one's part, a failed
+ * one's none), a --ramp cut (both reset) in the middle, on an earlier
+ * file's entry that holds figures already. Equal to the byte and bucket. */
+static void test_add_all_as_per_transfer(void **state)
+{
+    (void)state;
+    struct pfs_layout old, l;
+    struct pfs_tg_acc a, b;
+    pfs_layout_init(&old, "local");
+    pfs_layout_init(&l, "local");
+    assert_int_equal(pfs_layout_whole(&old, "node0:sdb"), 0);
+    assert_int_equal(pfs_layout_whole(&l, "node0:sda"), 0);
+    pfs_tg_init(&a), pfs_tg_init(&b);
+    assert_int_equal(pfs_tg_use(&a, &old), 0);
+    assert_int_equal(pfs_tg_use(&b, &old), 0);
+    pfs_tg_add(&a, 0, 4096, 777);
+    pfs_tg_add(&b, 0, 4096, 777);
+    assert_int_equal(pfs_tg_use(&a, &l), 0);
+    assert_int_equal(pfs_tg_use(&b, &l), 0);
+    struct pfs_hist *h = malloc(sizeof(*h));
+    assert_non_null(h);
+    uint64_t bytes = 0, x = 0x9e3779b97f4a7c15ull;
+    for (int round = 0; round < 2; round++) {
+        pfs_hist_reset(h);
+        bytes = 0;
+        for (uint64_t k = 0; k < 5000; k++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            const uint64_t lat = (x >> 20) % (1ull << (10 + k % 28)); /* 0 ns .. 2^37 ns */
+            const int64_t res = k % 97 == 5 ? -5 : k % 89 == 3 ? (int64_t)(x % 4096) : 4096;
+            const uint64_t moved = res > 0 ? (uint64_t)res : 0;
+            pfs_tg_add(&a, k * 4096, moved, lat);
+            pfs_hist_add(h, lat);
+            bytes += moved;
+        }
+        if (round == 0) { /* the ramp's cut: all of it dropped, on both */
+            pfs_tg_reset(&a);
+            pfs_tg_reset(&b);
+        }
+    }
+    assert_int_equal(pfs_tg_add_all(&b, bytes, h), 0);
+    assert_int_equal(a.n, b.n);
+    for (uint32_t i = 0; i < a.n; i++) {
+        assert_string_equal(a.s[i].name, b.s[i].name);
+        assert_int_equal(a.s[i].bytes, b.s[i].bytes);
+        assert_memory_equal(&a.s[i].h, &b.s[i].h, sizeof(a.s[i].h));
+    }
+    assert_int_equal(find(&b, "node0:sda")->h.count, 5000);
+    /* A striped file has no single target: nothing added. */
+    static const char *const names[] = {"OST0000", "OST0001"};
+    struct pfs_layout s;
+    raid0(&s, names, 2);
+    assert_int_equal(pfs_tg_use(&b, &s), 0);
+    assert_int_equal(pfs_tg_add_all(&b, bytes, h), -1);
+    assert_int_equal(find(&b, "OST0000")->h.count, 0);
+    free(h);
+    pfs_tg_free(&a), pfs_tg_free(&b);
+    pfs_layout_free(&old), pfs_layout_free(&l), pfs_layout_free(&s);
+}
+
 /* Two ranks' tables, different targets in different orders, merged in
  * both orders: the same figures per name. */
 static void test_merge_by_name(void **state)
@@ -212,6 +274,7 @@ int main(void)
         cmocka_unit_test(test_split_over_stripes), cmocka_unit_test(test_single_and_unknown),
         cmocka_unit_test(test_merge_by_name),      cmocka_unit_test(test_bound),
         cmocka_unit_test(test_rows_slow),          cmocka_unit_test(test_hash),
+        cmocka_unit_test(test_add_all_as_per_transfer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
