@@ -24,7 +24,9 @@ static const struct pfs_sch_field times_fields[] = {
     MEMBER(struct pfs_times, sw_end, "stonewall_end", F64, "s",
            "when the rank stopped issuing at the stonewall; 0 when it did not reach it"),
     MEMBER(struct pfs_times, verify_s, "verify_seconds", F64, "s",
-           "time spent making/checking the data pattern, already taken out of `xfer_end` and `close_end`"),
+           "time pfsbench spent on its own work inside the span (making/checking the data pattern, finding the "
+           "file's storage targets), already taken out of `xfer_end` and `close_end`: add it back for the wall "
+           "clock's end"),
     MEMBER(struct pfs_times, bytes, "bytes", U64, "bytes", "bytes this rank moved"),
     MEMBER(struct pfs_times, xfers, "transfers", U64, "", "I/O calls; files handled in a metadata phase"),
     MEMBER(struct pfs_times, sw_bytes, "stonewall_bytes", U64, "bytes",

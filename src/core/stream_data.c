@@ -21,9 +21,9 @@
 /* The storage targets of the file just opened (found the first time it
  * is opened), outside the timed region: the lookup's time leaves the span
  * as pattern work does (vt: the stonewall, --runtime, --ramp, the time
- * series and the span's end all run on the clock without it; vt_tg keeps
- * it out of verify_s). Transfers are attributed from here. Returns the
- * seconds it took. */
+ * series and the span's end all run on the clock without it, and verify_s
+ * counts it, so that the raw ends plus verify_s are the wall clock's).
+ * Transfers are attributed from here. Returns the seconds it took. */
 static double data_targets(struct loop *l)
 {
     struct pfs_stream *s = l->s;
@@ -36,7 +36,6 @@ static double data_targets(struct loop *l)
     const uint64_t b = pfs_now_ns();
     const double took = 1e-9 * (double)(b - a);
     l->vt += took;
-    l->vt_tg = took;
     l->tg_at_ns = a - l->t0_ns, l->tg_ns = b - a;
     struct pfs_tg_acc *acc = ok ? &s->tg->acc : NULL;
     /* A file on one target: nothing per transfer; the loop's end adds the
@@ -128,7 +127,7 @@ static void data_close(const struct pfs_phase_ctx *p, struct pfs_stream *s, cons
     /* Pattern work is the benchmark's own, not the file system's: take it
      * out of this stream's span so bandwidth stays comparable. */
     /* The ramp's is in no figure (and a ramp's cut follows the lookup). */
-    t->verify_s = l->vt - (l->vt_ramp > 0 ? l->vt_ramp : l->vt_tg);
+    t->verify_s = l->vt - (l->vt_ramp > 0 ? l->vt_ramp : 0);
     t->xfer_end -= l->vt;
     t->close_end -= l->vt;
     if (t->errors)

@@ -46,7 +46,6 @@ struct loop {
      * completed in it; vt_ramp: the pattern seconds spent in it. */
     uint64_t ramp_ns, xbase;
     double vt_ramp;
-    double vt_tg;               /* of vt, the seconds the storage targets' lookup took (stream_data.c) */
     uint64_t tg_at_ns, tg_ns;   /* when it began (from t0_ns) and how long it took, ns */
     struct pfs_cpu cpu0;        /* the thread's CPU at the span's start (the ramp's end) */
     double vt;                  /* seconds of pattern work */

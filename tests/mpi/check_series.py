@@ -20,7 +20,7 @@ import glob
 import math
 import os
 import sys
-from typing import Any, List, Tuple
+from typing import Any, Dict, List, Tuple
 
 import h5py
 import numpy as np
@@ -42,15 +42,18 @@ def true_edges(t0: float, dt: float, lo: float, hi: float) -> Tuple[NDArray[Any]
     return np.array([lo] + inner), np.array(inner + [hi])
 
 
-def logged(prefix: str, ranks: List[int]) -> Tuple[NDArray[Any], NDArray[Any]]:
-    """(times, bytes) of the calls the shim logged on these ranks."""
+def logged(prefix: str, ranks: List[int], own: Dict[int, float]) -> Tuple[NDArray[Any], NDArray[Any]]:
+    """(times, bytes) of the calls the shim logged on these ranks, on the
+    span's clock: less the rank's own work (verify_seconds: here the storage
+    targets' lookup after the open, before any transfer), which the phase's
+    ends and its series leave out."""
     t, b = [], []
     for r in ranks:
         path = "%s.%d" % (prefix, r)
         assert os.path.exists(path), "no log %s (was the shim preloaded?)" % path
         for line in open(path):
             a, n = line.split()
-            t.append(float(a))
+            t.append(float(a) - own[r])
             b.append(int(n))
     return np.array(t), np.array(b)
 
@@ -88,6 +91,7 @@ def main() -> int:
         nb = pg["node_bytes"][0]
         node_ops = {k: int(sum(tm["transfers"][s] for s in range(len(tm)) if node_of[s] == k))
                     for k in range(len(nb))}
+        own = {s: float(tm["verify_seconds"][s]) for s in range(len(tm))}
         threads = len(tm) // len(placement)
         assert threads == 1, "one stream per rank: the log is per rank"
     with pfsbench.open(path) as res:
@@ -105,7 +109,7 @@ def main() -> int:
             near(float(x.bandwidth), nb[k] / (hi - lo), "node %d: the one point's bandwidth" % k)
             near(float(x.iops), node_ops[k] / (hi - lo), "node %d: the one point's ops/s" % k)
             continue
-        t, n = logged(prefix, [r for r, node in node_of.items() if node == k])
+        t, n = logged(prefix, [r for r, node in node_of.items() if node == k], own)
         inside = (t >= lo) & (t <= hi)
         assert n[inside].sum() == nb[k], ("the log holds the node's bytes", n[inside].sum(), nb[k])
         worst = 0.0
