@@ -26,7 +26,8 @@ import numpy as np
 
 from .columns import MISSING, Arr, Columns, Spec
 from .frames_diag import KEY as _KEY
-from .frames_diag import EXEMPLAR_COLUMNS, TARGET_COLUMNS, exemplars as _exemplars, key as _key, targets as _targets
+from .frames_diag import (EXEMPLAR_COLUMNS, TARGET_COLUMNS, TARGET_HIST_COLUMNS, exemplars as _exemplars, key as _key,
+                          target_hists as _target_hists, targets as _targets)
 from .h5file import interval_edges
 from .load import LOAD_COLUMNS, load_rows
 from .text import text
@@ -503,6 +504,7 @@ FRAMES: Dict[str, Tuple[Spec, Callable[[Run, Columns], None], str]] = {
     "timeline": (TIMELINE_COLUMNS, _timeline, "timeline"),
     "exemplars": (EXEMPLAR_COLUMNS, _exemplars, "exemplars"),
     "targets": (TARGET_COLUMNS, _targets, "targets"),
+    "target_latency": (TARGET_HIST_COLUMNS, _target_hists, "target_latency"),
     "placement": (PLACEMENT_COLUMNS, _placement_rows, "placement"),
     "ceilings": (CEILINGS_COLUMNS, _ceilings, "ceilings"),
     "runs": (RUNS_COLUMNS, _runs, "runs_frame"),

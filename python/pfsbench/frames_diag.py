@@ -1,5 +1,6 @@
 """The diagnosis frames of a results file: each phase's slowest operations
-(`exemplars`) and its storage targets (`targets`), and the key columns every
+(`exemplars`), its storage targets (`targets`) and their latency histograms
+(`target_latency`), and the key columns every
 per-phase frame begins with. frames.py lists them; this module uses none of
 its names."""
 from __future__ import annotations
@@ -23,6 +24,9 @@ EXEMPLAR_COLUMNS: Spec = KEY + [("rep", "i8"), ("rank", "i8"), ("host", "O"), ("
 TARGET_COLUMNS: Spec = KEY + [("rep", "i8"), ("target", "i8"), ("name", "O"), ("bytes", "i8"), ("ops", "i8"),
                               ("busy_s", "f8"), ("bandwidth", "f8"), ("p50_ns", "f8"), ("p99_ns", "f8"),
                               ("max_ns", "f8"), ("p99_ratio", "f8"), ("bandwidth_ratio", "f8"), ("slow", "i8")]
+# Each target row's histogram (the file's `target_latency` [row][bucket]): its non-empty buckets.
+TARGET_HIST_COLUMNS: Spec = KEY + [("rep", "i8"), ("target", "i8"), ("name", "O"), ("bucket", "i8"),
+                                   ("bucket_lo", "u8"), ("bucket_hi", "u8"), ("count", "i8")]
 
 
 class Rows(Protocol):
@@ -85,3 +89,26 @@ def targets(run: Run, cols: Rows) -> None:
         if "name" in names:
             d["name"] = np.array([text(x) for x in t["name"]], dtype=object)
         cols.add(len(t), **d)
+
+
+def target_hists(run: Run, cols: Rows) -> None:
+    """Each data phase's `target_latency` rows: a row per target row of
+    `targets` and non-empty bucket, with the bucket's edges (ns)."""
+    for p in run.phases:
+        pg = p.group
+        if p.reps == 0 or "target_latency" not in pg or "targets" not in pg or "latency_bucket_lo" not in pg:
+            continue
+        t, h = pg["targets"][()], pg["target_latency"][()]
+        if h.ndim != 2 or len(t) != h.shape[0] or len(t) == 0:
+            continue
+        lo, hi = pg["latency_bucket_lo"][()], pg["latency_bucket_hi"][()]
+        g, b = np.nonzero(h)
+        d: Dict[str, Any] = dict(key(run, p), bucket=b, bucket_lo=lo[b].astype(np.uint64),
+                                 bucket_hi=hi[b].astype(np.uint64), count=h[g, b].astype(np.int64))
+        names = t.dtype.names or ()
+        if "rep" in names:
+            d["rep"] = t["rep"][g]
+            d["target"] = target_rows(t["rep"])[g]
+        if "name" in names:
+            d["name"] = np.array([text(x) for x in t["name"][g]], dtype=object)
+        cols.add(len(b), **d)

@@ -218,6 +218,10 @@ class Run:
         """The storage targets of each data phase and repetition; see Results.targets."""
         return frames.frame("targets", [self], as_frame)
 
+    def target_latency(self, as_frame: bool = True) -> Frame:
+        """Each storage target's latency histogram; see Results.target_latency."""
+        return frames.frame("target_latency", [self], as_frame)
+
 
 _Held = TypeVar("_Held", bound="RunsHeld")
 
@@ -424,6 +428,14 @@ class Results(RunsHeld):
         median target's) and slow (1: flagged by the stragglers' rule).
         Empty for files written before they were recorded."""
         return frames.frame("targets", self.runs, as_frame)
+
+    def target_latency(self, as_frame: bool = True) -> Frame:
+        """The histogram of each row of targets(): one row per run, phase,
+        repetition, target and non-empty bucket: target (as targets'),
+        name, bucket, bucket_lo and bucket_hi (the bucket's edges, ns, as
+        hist()'s) and count (its transfers). Empty for files written
+        before they were recorded."""
+        return frames.frame("target_latency", self.runs, as_frame)
 
     def runs_frame(self, as_frame: bool = True) -> Frame:
         """One row per run: file (the path as opened), run, run_id, label,

@@ -9,6 +9,7 @@ import pytest
 
 import pfsbench
 from pfsbench import frames
+from pfsbench.text import text
 
 pd = pytest.importorskip("pandas", reason="the DataFrame tests need pandas (apt install python3-pandas)")
 
@@ -256,6 +257,38 @@ def test_targets(files):
         for (run, index, rep), g in tg.groupby(["run", "index", "rep"]):
             assert g.target.tolist() == list(range(len(g))), (run, index, rep)
             assert {n.split(":")[0] for n in g["name"]} == hosts[int(run)], (run, list(g["name"]))
+
+
+def test_target_latency(files):
+    """target_latency() is the file's target_latency dataset exactly: each
+    row of targets (run, phase, repetition, target) has its non-empty
+    buckets, with the phase's bucket edges, and its counts add up to the
+    row's ops."""
+    with pfsbench.open(files["new"]) as r, h5py.File(files["new"], "r") as f:
+        th = r.target_latency()
+        check_columns(th, frames.TARGET_HIST_COLUMNS)
+        tg = r.targets().set_index(["run", "index", "rep", "target"])
+        assert len(th) > 0
+        seen = 0
+        for run in sorted(set(th.run)):
+            for index, pg in phase_groups(f, int(run)):
+                if "target_latency" not in pg:
+                    continue
+                h, t = pg["target_latency"][()], pg["targets"][()]
+                lo, hi = pg["latency_bucket_lo"][()], pg["latency_bucket_hi"][()]
+                mine = th[(th.run == run) & (th["index"] == index)]
+                for g in range(h.shape[0]):
+                    rep = int(t["rep"][g])
+                    target = int((t["rep"][:g] == rep).sum())
+                    rows = mine[(mine.rep == rep) & (mine.target == target)].sort_values("bucket")
+                    b = np.nonzero(h[g])[0]
+                    assert rows.bucket.tolist() == b.tolist(), (run, g)
+                    assert rows["count"].tolist() == h[g][b].tolist(), (run, g)
+                    assert rows.bucket_lo.tolist() == lo[b].tolist() and rows.bucket_hi.tolist() == hi[b].tolist()
+                    assert set(rows["name"]) == {text(t["name"][g])}, (run, g)
+                    assert int(rows["count"].sum()) == int(tg.loc[(run, index, rep, target)].ops)
+                    seen += len(rows)
+        assert seen == len(th)
 
 
 def test_placement(files):
