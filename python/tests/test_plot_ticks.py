@@ -23,6 +23,7 @@ CHARTS = {
     "nodes": ["nodes", "--run", "2", "--units", "KB"],
     "timeline": ["timeline", "--run", "2", "--iops", "--units", "KB"],
     "latency": ["latency", "--run", "2"],
+    "targets": ["targets", "--run", "2", "--units", "KB"],
 }
 
 
@@ -113,12 +114,15 @@ def test_engineering_ticks(sweep_file, monkeypatch, tmp_path, chart):
                     prefixed += 1
                 else:
                     assert m.group(2) == ""
-    if chart in ("sweep", "compare", "nodes", "timeline"):  # KB/s of a real run: thousands and up
+    if chart in ("sweep", "compare", "nodes", "timeline", "targets"):  # KB/s of a real run: thousands and up
         assert prefixed > 0, chart
     labels = [a[0] for a in axes]
     if chart == "latency":
         lat = [a for a in axes if a[0].startswith("latency (s, log scale)")]
         assert lat and any(t.endswith("\u00b5") or t.endswith("m") for a in lat for _, t in a[3])
+    if chart == "targets":  # p99 in seconds with SI prefixes
+        lat = [a for a in axes if a[0] == "p99 transfer latency (s)"]
+        assert lat and all(a[5] for a in lat) and any(t[-1] in "\u00b5m" for a in lat for _, t in a[3])
     if chart == "timeline":
         assert "time since the run's first phase started (s)" in labels
     if chart == "sweep-seconds":

@@ -10,6 +10,9 @@
                      [--per phase|node|run]                 (--per node) or run; p50/p99/p99.9 marked
     pfs-plot load    FILE [--run N]                         --rate-sweep's curve: response p50/p99/p99.9
                                                             against the achieved rate, the knee marked
+    pfs-plot targets FILE [--run N] [--phase P] [--rep R]  each storage target's p99 latency and bandwidth
+                                                            over its busy time, a row per data phase, the
+                                                            slow-flagged targets red and named
 
 Each writes PREFIX.png and PREFIX.svg (-o PREFIX; --formats png,svg), or
 one file with -o OUT.png / OUT.svg / OUT.pdf, and prints their names;
@@ -21,7 +24,7 @@ m, µ: ticks.py), never a 1e6 multiplier or offset.
 
 Exit status: 0 done, 2 bad input.
 
-A module per chart family (sweep, nodes, bars, timeline, latency, load), each
+A module per chart family (sweep, nodes, bars, timeline, latency, load, targets), each
 over pfsbench.open() through table.Data; common.py holds what they share.
 """
 
@@ -41,18 +44,20 @@ from .latency import plot_latency
 from .load import plot_load
 from .nodes import plot_nodes
 from .sweep import plot_sweep
+from .targets import plot_targets
 from .timeline import plot_timeline
 
 PROG = "pfs-plot"
 CHARTS: Dict[str, Callable[[Data, argparse.Namespace], List[str]]] = {
     "sweep": plot_sweep, "nodes": plot_nodes, "compare": plot_compare, "timeline": plot_timeline,
-    "latency": plot_latency, "load": plot_load}
+    "latency": plot_latency, "load": plot_load, "targets": plot_targets}
 HELPS = {"sweep": "aggregate bandwidth vs ranks (log2 x), a line per phase, min-max bars",
          "nodes": "per-node bandwidth of one run, stragglers marked",
          "compare": "grouped bars: phases x configurations (labels)",
          "timeline": "bandwidth per node over time of one run, phases shaded, stragglers highlighted",
          "latency": "latency CDF (log x) from the histograms, a line per phase, node or run",
-         "load": "--rate-sweep's response p50/p99/p99.9 against the achieved rate, the knee marked"}
+         "load": "--rate-sweep's response p50/p99/p99.9 against the achieved rate, the knee marked",
+         "targets": "each storage target's p99 latency and bandwidth over its busy time, the slow-flagged marked"}
 RUN_HELP = "run number or id (default: the last complete run)"
 REP_HELP = "only repetition R (from 0, as the report numbers them; default: %s)"
 
@@ -65,6 +70,10 @@ def _chart_args(p: argparse.ArgumentParser, name: str) -> None:
         p.add_argument("--rep", type=int, metavar="R", help=REP_HELP % "all")
     elif name == "load":
         p.add_argument("--run", metavar="N", action="append", help=RUN_HELP)
+    elif name == "targets":
+        p.add_argument("--run", metavar="N", action="append", help=RUN_HELP)
+        p.add_argument("--phase", metavar="NAME", help="only this data phase (default: every data phase)")
+        p.add_argument("--rep", type=int, metavar="R", help=REP_HELP % "all")
     elif name == "timeline":
         p.add_argument("--run", metavar="N", action="append", help=RUN_HELP)
         p.add_argument("--iops", action="store_true", help="a second panel: operations/s per node")
