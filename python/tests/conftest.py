@@ -73,8 +73,8 @@ def files(tmp_path_factory):
     """{"new": path, "old": path, "fake_nodes": bool}: run 1 (write, read,
     create, stat, 2 repetitions, 2 threads per rank, -e) and run 2 (write,
     read, read) in one file; "old" is a copy without what pfsbench added in
-    issues 16 and 17 (latency, time series, CPU, affinity) and without the
-    ops and rate datasets."""
+    issues 16 and 17 (latency, time series, CPU, affinity), without the
+    ops and rate datasets and without issue 29's exemplars and targets."""
     if pfsbench_binary() is None:
         pytest.skip("no pfsbench binary: build it (cmake -S . -B build && cmake --build build) or set PFSBENCH")
     t = tmp_path_factory.mktemp("pfsbench")
@@ -113,7 +113,8 @@ def make_old(path):
             for pname, pg in g["phases"].items():
                 for k in list(pg.keys()):
                     if k.startswith("latency") or k.startswith("node_latency") or k in (
-                            "timeseries", "cpu_user", "cpu_sys", "ops", "rate", "node_rate", "exemplars"):
+                            "timeseries", "cpu_user", "cpu_sys", "ops", "rate", "node_rate", "exemplars",
+                            "targets", "target_latency"):
                         del pg[k]
                 if "latency_kinds" in pg.attrs:
                     del pg.attrs["latency_kinds"]

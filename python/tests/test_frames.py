@@ -309,7 +309,7 @@ def test_old_file(files):
         for c in ("ops", "rate", "iops", "p50_ns", "p99_ns", "cpu_user", "cpu_sys", "cpu_percent"):
             assert s[c].isna().all(), c
         assert str(s.ops.dtype) == "float64"
-        for what in ("latency", "timeline", "exemplars"):
+        for what in ("latency", "timeline", "exemplars", "targets", "target_latency"):
             df = getattr(r, what)()
             assert len(df) == 0 and len(df.columns) > 0, what
         assert len(r.latency(hist=True)) == 0 and len(r.latency(per_node=True)) == 0

@@ -92,3 +92,15 @@ def test_run_without_targets(slow_file, tmp_path):
     assert err == "pfs-plot: error: run 2 has no storage targets: it has no data phase, or its file was " \
                   "written before pfsbench recorded them\n"
     assert os.listdir(tmp_path) == []
+
+
+def test_report_page_has_the_chart(slow_file, tmp_path):
+    """pfs-report draws the chart for a run with more than one known target
+    (as the text report prints its table), not for the metadata-only run."""
+    from pfsbench.cli.report import main
+    out = str(tmp_path / "page.html")
+    assert main([slow_file, "-o", out]) == 0
+    with open(out, encoding="utf-8") as f:
+        page = f.read()
+    assert "run 1: storage targets by p99 and bandwidth over busy time, slow ones marked" in page
+    assert "run 2: storage targets" not in page and "not drawn" not in page

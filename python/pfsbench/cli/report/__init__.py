@@ -8,7 +8,7 @@ label, date, ranks and threads, nodes and hosts, file system, API, sizes,
 phases), the repetitions and the summary over them as pfsbench's text report
 prints them, the latency per kind of operation, the figures per node with
 the stragglers, the warnings stored with the run, and pfs-plot's charts that
-apply (per-node bandwidth, timeline, latency CDF; for several complete runs
+apply (per-node bandwidth, timeline, latency CDF, storage targets; for several complete runs
 the runs side by side and each pfs-sweep among them), each a PNG embedded as
 a data: URI. No script, nothing fetched: the page opens anywhere, mailed or
 archived. Text from the file is HTML-escaped (a label "<script>" shows as

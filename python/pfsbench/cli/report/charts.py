@@ -2,7 +2,8 @@
 drawn as a PNG in a temporary directory and embedded in the page. A run
 gets those its data allow: per-node bandwidth (a data phase with per-node
 figures), the timeline (a time series), the latency CDF (histograms with
-operations); several complete runs also the comparison by run and, for
+operations), the storage targets (a data phase with more than one known
+target, as the text report's table); several complete runs also the comparison by run and, for
 each pfs-sweep among them, the sweep. What pfs-plot says on stderr while
 drawing becomes the chart's caption."""
 
@@ -16,6 +17,7 @@ import warnings
 from typing import List, Sequence, Tuple
 
 from ...reader import Run
+from ...text import text
 from ..common import Usage
 from ..names import parse_sweep_label
 from ..plot import chart
@@ -26,7 +28,8 @@ DPI = "90"
 # (pfs-plot's chart, what the caption calls it)
 RUN_CHARTS = (("nodes", "per-node bandwidth, stragglers marked"),
               ("timeline", "bandwidth and operations per node over time"),
-              ("latency", "latency CDF per phase, and its tail"))
+              ("latency", "latency CDF per phase, and its tail"),
+              ("targets", "storage targets by p99 and bandwidth over busy time, slow ones marked"))
 
 
 def _applies(run: Run, name: str) -> bool:
@@ -36,6 +39,9 @@ def _applies(run: Run, name: str) -> bool:
         return any(p.kind == "data" and "node_bandwidth" in p.group for p in run.phases if p.reps > 0)
     if name == "timeline":
         return any("timeseries" in g and len(g["timeseries"]) > 0 for g in groups)
+    if name == "targets":
+        return any(len({text(n) for n in g["targets"]["name"]} - {"unknown"}) > 1
+                   for g in groups if "targets" in g and g["targets"].ndim == 1 and len(g["targets"]) > 0)
     return any("latency_summary" in g and "latency" in g and int(g["latency_summary"]["count"][:, 0].sum()) > 0
                for g in groups)
 
