@@ -92,3 +92,11 @@ class ResultsSet(RunsHeld):
     def load(self, as_frame: bool = True) -> Frame:
         """file, then Results.load's columns, for every file."""
         return self._frame("load", as_frame)
+
+    def targets(self, as_frame: bool = True) -> Frame:
+        """file, then Results.targets's columns, for every file."""
+        return self._frame("targets", as_frame)
+
+    def target_latency(self, as_frame: bool = True) -> Frame:
+        """file, then Results.target_latency's columns, for every file."""
+        return self._frame("target_latency", as_frame)

@@ -12,7 +12,7 @@ from conftest import ENV, pfsbench_binary
 
 pd = pytest.importorskip("pandas")
 
-FRAMES = ("summary", "nodes", "streams", "latency", "timeline", "placement", "runs_frame")
+FRAMES = ("summary", "nodes", "streams", "latency", "timeline", "placement", "runs_frame", "targets", "target_latency")
 
 
 @pytest.fixture(scope="module")
