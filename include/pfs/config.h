@@ -65,6 +65,8 @@ struct pfs_config {
     char random_dist[48];   /* --random-dist: fio's random_distribution for the random phases' offsets ("": none) */
     int buffer_compress;    /* --buffer-compress: percent of each 512-byte chunk written as zeros (0: none) */
     int dedupe;             /* --dedupe: percent of the transfers written that repeat another (0: none) */
+    int rwmix;              /* --rwmix: the rwmix phase's reads, percent of its transfers (default 50) */
+    char bssplit[256];      /* --bssplit: fio's transfer-size mix, SIZE/PCT:... (pfs/dist.h); "": -t alone */
     double deadline;        /* stonewall seconds, 0: off */
     double runtime;         /* data phases run this many seconds, wrapping around the block; 0: off */
     double ramp;            /* data phases: each stream's first seconds, left out of the figures; 0: off */

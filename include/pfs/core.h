@@ -104,6 +104,8 @@ struct pfs_times {
     uint64_t sw_bytes;      /* bytes done when the rank stopped at the stonewall */
     uint64_t sw_xfers;      /* transfers (files in a metadata phase) done then */
     uint64_t errors;        /* verification mismatches (words) */
+    uint64_t rd_bytes, rd_xfers; /* a phase that draws reads and writes (rwmix): its reads' (the writes are
+                                  * the rest of bytes and xfers); 0 in any other */
     double cpu_user, cpu_sys; /* CPU seconds of the stream's thread over the phase (getrusage RUSAGE_THREAD) */
     /* The page cache (pfs/pagecache.h), probed outside the timed region:
      * cache_bytes of the file the stream reads or wrote; before a phase that

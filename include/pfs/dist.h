@@ -142,4 +142,20 @@ uint64_t pfs_mix_at(const struct pfs_mix *m, uint64_t k);
 /* Local and pure. The mean value: the mean transfer size of a size mix. */
 double pfs_mix_mean(const struct pfs_mix *m);
 
+/* Local. 1 when --bssplit sizes phase kind's transfers: the data phases
+ * over a block a write laid out (rewrite, read, reread, rwmix, seeks), not
+ * the write that lays it out in -t, nor the checkpoint's or training's. */
+int pfs_phase_sized(int kind);
+
+/* Local. The mean transfer size of phase kind (-1: any it sizes):
+ * --bssplit's mean where it applies, else -t (what a rate in bytes/s is
+ * paced by). */
+struct pfs_config;
+double pfs_config_xfer_mean(const struct pfs_config *cfg, int kind);
+
+/* Local. --bssplit against -t (each size at most -t: a transfer is drawn
+ * at the start of its -t slot) and, align above 1 (--direct), the
+ * alignment each size needs: 0, or -1 with one message in err. */
+int pfs_bssplit_check(const struct pfs_config *cfg, unsigned align, char *err, size_t len);
+
 #endif

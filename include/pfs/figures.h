@@ -198,6 +198,12 @@ struct pfs_rep_figs {
      * the response times' p50, p99 and p99.9 (ns), the op kind's where
      * nothing was paced (there the two are one). 0 without latencies. */
     double load_p50_ns, load_p99_ns, load_p999_ns;
+    /* A phase that draws reads and writes (rwmix; 0 in others): each
+     * direction's transfers and bytes, and their rates over the phase's
+     * seconds (s.seconds: the same span as s.rate's, so the two rates add
+     * up to s.rate). */
+    uint64_t mix_read_ops, mix_write_ops, mix_read_bytes, mix_write_bytes;
+    double mix_read_rate, mix_write_rate, mix_read_bw, mix_write_bw;
     /* Too short to measure (pfs_phase_skew). */
     struct pfs_phase_skew skew;
     int too_short;

@@ -28,14 +28,17 @@ struct pfs_tg_stat; /* pfs/tgstats.h */
  * the others stay empty. RESP, with --rate (pfs/sched.h): each transfer's
  * response time, from its intended start to its completion (OP is then
  * its service time, from its actual submission); empty without --rate.
- * Results files of versions before RESP have the first four kinds. */
-enum { PFS_LAT_OP, PFS_LAT_OPEN, PFS_LAT_FSYNC, PFS_LAT_CLOSE, PFS_LAT_RESP, PFS_LAT_KINDS };
+ * READ and WRITE, in a phase that draws reads and writes (rwmix): each
+ * direction's transfers alone (OP holds both); empty in any other phase.
+ * Results files of versions before RESP have the first four kinds, before
+ * READ and WRITE the first five (the phase group's latency_kinds says). */
+enum { PFS_LAT_OP, PFS_LAT_OPEN, PFS_LAT_FSYNC, PFS_LAT_CLOSE, PFS_LAT_RESP, PFS_LAT_READ, PFS_LAT_WRITE, PFS_LAT_KINDS };
 
 /* The names the report and the results file give them ("op" is the
  * phase's own: "write", "read", "create" ... in the report). */
 static inline const char *pfs_lat_kind_name(int k)
 {
-    static const char *const n[PFS_LAT_KINDS] = {"op", "open", "fsync", "close", "response"};
+    static const char *const n[PFS_LAT_KINDS] = {"op", "open", "fsync", "close", "response", "read", "write"};
     return k >= 0 && k < PFS_LAT_KINDS ? n[k] : "?";
 }
 

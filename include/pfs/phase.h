@@ -55,6 +55,8 @@ enum {
                                    * the report names its slowest stream */
     PFS_PHF_ACCEL = 1u << 15,     /* feeds emulated accelerators (train): the accelerator-utilisation
                                    * figures apply */
+    PFS_PHF_MIXES = 1u << 16,     /* each transfer a read or a write, drawn (--rwmix): counted and timed per
+                                   * direction besides together */
 };
 
 /* What a phase's rate counts: the report's headers, the progress line. */

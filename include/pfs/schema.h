@@ -48,6 +48,7 @@ enum pfs_sch_when {
     PFS_SCH_SWEEP,    /* data phases of a run of --rate-sweep or --latency-target */
     PFS_SCH_TARGET,   /* data phases of a run of --latency-target */
     PFS_SCH_TARGETS,  /* data phases that kept per-target figures (pfs/tgstats.h) */
+    PFS_SCH_MIX,      /* phases that draw reads and writes (rwmix) */
 };
 
 /* A figure in the reports (JSON and CSV): its scale and when it is absent. */

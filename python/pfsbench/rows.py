@@ -28,7 +28,7 @@ Row = Dict[str, Any]
 # What raw_rows puts before the fields of the file's times.
 RAW_KEYS = ("phase", "rep", "stream", "rank", "thread", "node", "host")
 # The kinds of latency_summary's second axis, as latency_rows names its keys.
-LAT_KINDS = ("op", "open", "fsync", "close", "response")
+LAT_KINDS = ("op", "open", "fsync", "close", "response", "read", "write")
 # What a file written before the response kind has (no latency_kinds attribute names it).
 LAT_STATS = ("count", "min_ns", "p50_ns", "p90_ns", "p99_ns", "p999_ns", "max_ns", "mean_ns")
 TS_FIELDS = ("run", "phase", "rep", "interval", "t_start_s", "t_end_s", "node", "bytes", "ops", "p50_ns", "p99_ns",

@@ -19,6 +19,9 @@ CONDITIONAL = {"find_matched", "find_criteria", "rate_min", "rate_max", "rate_me
                "memory_ceiling_percent", "network_ceiling_percent", "binding_ceiling",
                # --rate's figures: a run paced by it (tests/mpi/test_rate.sh)
                "offered_rate", "offered_bandwidth", "scheduled_rate", "rate_short", "submit_lag_mean", "submit_lag_max",
+               # a phase that draws reads and writes (rwmix; tests/mpi/test_rwmix.sh)
+               "read_ops", "write_ops", "read_bytes", "write_bytes", "read_rate", "write_rate", "read_bandwidth",
+               "write_bandwidth",
                # a phase that feeds emulated accelerators (train; tests/mpi/test_train.sh)
                "train_au", "train_au_min", "train_au_pass", "train_samples", "train_samples_per_s", "train_compute",
                "train_stall", "train_stall_max", "train_stall_1ms", "train_stall_10ms", "train_stall_100ms",

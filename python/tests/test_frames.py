@@ -153,7 +153,7 @@ def test_latency(files):
         s = r.summary()
         op = lat[lat.op_kind == "op"].merge(s, on=["run", "index", "rep"], suffixes=("", "_s"))
         assert len(op) == len(s) and (op["count"] == op["ops"]).all()
-        assert set(lat.op_kind) == {"op", "open", "fsync", "close", "response"}
+        assert set(lat.op_kind) == {"op", "open", "fsync", "close", "response", "read", "write"}
         empty = lat[lat["count"] == 0]
         assert len(empty) > 0 and empty[["min_ns", "p50_ns", "p99_ns", "max_ns", "mean_ns"]].isna().all().all()
         full = lat[lat["count"] > 0]

@@ -222,10 +222,16 @@ static int s3_check(const struct pfs_config *cfg, char *err, size_t len)
                      pfs_phase_is_meta(cfg->phases[i]) ? "small files and directories" : "files of its own");
             return -1;
         }
-    if (writes && (cfg->random || cfg->runtime > 0 || cfg->rmw || cfg->deadline > 0)) {
+    if (pfs_phase_listed(cfg, PFS_PHASE_ANY, PFS_PHF_MIXES, 0)) {
+        snprintf(err, len, "--phases rwmix with --api s3: rwmix writes single transfers in place, and an S3 object "
+                 "is written by one PUT, whole; --api s3 runs write, rewrite, read, reread and seeks");
+        return -1;
+    }
+    const int sized_write = cfg->bssplit[0] && pfs_phase_listed(cfg, PFS_PHASE_ANY, PFS_PHF_WRITES | PFS_PHF_RMW, 0);
+    if (writes && (cfg->random || cfg->runtime > 0 || cfg->rmw || cfg->deadline > 0 || sized_write)) {
         snprintf(err, len, "%s with a write phase and --api s3: an S3 object is written by one PUT, from its "
                  "start to its end in order, and whole; read phases may take it", cfg->random ? "--random"
-                 : cfg->runtime > 0 ? "--runtime" : cfg->rmw ? "--rmw" : "-D (the stonewall)");
+                 : cfg->runtime > 0 ? "--runtime" : cfg->rmw ? "--rmw" : sized_write ? "--bssplit" : "-D (the stonewall)");
         return -1;
     }
     return 0;

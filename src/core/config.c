@@ -42,6 +42,7 @@ void pfs_config_defaults(struct pfs_config *cfg)
     cfg->exemplars = PFS_EXEMPLAR_K_DEFAULT;
     cfg->files = 1000;
     cfg->seeks = 8000;
+    cfg->rwmix = 50;
     cfg->reorder_nodes = 1;
     cfg->segments = 1;
     cfg->reorder_seed = -1;

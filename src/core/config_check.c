@@ -14,6 +14,7 @@
 
 #include "pfs/backend.h"
 #include "pfs/content.h"
+#include "pfs/dist.h"
 #include "pfs/ratesweep.h"
 #include "pfs/sched.h"
 #include "pfs/units.h"
@@ -249,10 +250,12 @@ static int check_content(const struct pfs_config *cfg, char *err, size_t len)
  * loop keeps. */
 static int check_pace(const struct pfs_config *cfg, const char *opt, double rate, int unit, char *err, size_t len)
 {
-    const double ops = unit == PFS_RATE_BYTES ? rate / (double)cfg->transfer : rate;
+    const double mean = pfs_config_xfer_mean(cfg, -1);
+    const double ops = unit == PFS_RATE_BYTES ? rate / mean : rate;
     if (ops < 1e-3 || ops > 1e9)
-        return pfs_fail(err, len, "%s %g%s is %g transfers per second of -t %llu bytes; pace between 0.001 and 1e9",
-                        opt, rate, unit == PFS_RATE_BYTES ? " bytes/s" : "", ops, (unsigned long long)cfg->transfer);
+        return pfs_fail(err, len, "%s %g%s is %g transfers per second of %g bytes%s; pace between 0.001 and 1e9", opt,
+                        rate, unit == PFS_RATE_BYTES ? " bytes/s" : "", ops, mean,
+                        cfg->bssplit[0] ? " (--bssplit's mean)" : " (-t)");
     return 0;
 }
 
@@ -342,7 +345,7 @@ int pfs_check_run(const struct pfs_config *cfg, int total_given, char *err, size
     /* What each phase in the list asks of the options (src/core/phases/). */
     if (pfs_phase_checks(cfg, err, len) != 0)
         return -1;
-    if (check_content(cfg, err, len) != 0)
+    if (check_content(cfg, err, len) != 0 || pfs_bssplit_check(cfg, 1, err, len) != 0)
         return -1;
     if (cfg->rmw && cfg->collective)
         return pfs_fail(err, len, "--rmw and --collective both given; give one (a rank whose read came back short would "
@@ -481,12 +484,28 @@ static void check_unused_dist(struct pfs_config *cfg, const unsigned char *given
                         "--random (-z), and of seeks; the write lays the whole block out once, whatever it is");
 }
 
+/* --bssplit sizes the transfers of the phases over a block a write laid
+ * out (not the write's, nor the checkpoint's); --rwmix is the rwmix
+ * phase's. */
+static void check_unused_mix(struct pfs_config *cfg, const unsigned char *given)
+{
+    int sized = 0;
+    for (int i = 0; i < cfg->nphases; i++)
+        sized |= pfs_phase_sized(cfg->phases[i]);
+    if (!sized && pfs_opt_given(given, "bssplit"))
+        pfs_config_warn(cfg, "--bssplit does nothing here: it sizes the transfers of rewrite, read, reread, rwmix and "
+                        "seeks; the write lays the whole block out in -t transfers");
+    if (!pfs_phase_listed(cfg, PFS_PHASE_DATA, PFS_PHF_MIXES, 0) && pfs_opt_given(given, "rwmix"))
+        pfs_config_warn(cfg, "--rwmix does nothing without the rwmix phase in -p (e.g. -p write,rwmix)");
+}
+
 void pfs_check_unused(struct pfs_config *cfg, const unsigned char *given)
 {
     const int read = pfs_phase_listed(cfg, PFS_PHASE_DATA, PFS_PHF_READS, 0);
     check_unused_meta(cfg, given);
     check_unused_data(cfg, given);
     check_unused_dist(cfg, given);
+    check_unused_mix(cfg, given);
     char names[256];
     pfs_phase_names(names, sizeof(names), ", ", PFS_PHASE_ANY, PFS_PHF_OTHERS, 0);
     if (!pfs_phase_listed(cfg, PFS_PHASE_ANY, PFS_PHF_OTHERS, 0) && pfs_opt_given(given, "reorder"))

@@ -173,6 +173,18 @@ static int random_dist_bad(const char *arg, char *err, size_t len)
     return 1;
 }
 
+/* --bssplit: refused here, with the parser's own words (the streams parse
+ * it again for their draws). */
+static int bssplit_bad(const char *arg, char *err, size_t len)
+{
+    struct pfs_mix m;
+    char why[200];
+    if (pfs_bssplit_parse(arg, &m, why, sizeof(why)) == 0)
+        return 0;
+    pfs_fail(err, len, "--%s", why);
+    return 1;
+}
+
 static int registry_index(const char *arg)
 {
     for (int i = 0; i < pfs_backend_count(); i++)
@@ -238,6 +250,7 @@ int pfs_opt_set(const struct pfs_opt *o, const char *arg, struct pfs_config *cfg
                    : o->off == OFF(run_id) ? sizeof(cfg->run_id)
                    : o->off == OFF(ckpt) ? sizeof(cfg->ckpt)
                    : o->off == OFF(random_dist) ? sizeof(cfg->random_dist)
+                   : o->off == OFF(bssplit) ? sizeof(cfg->bssplit)
                    : o->off == OFF(train) ? sizeof(cfg->train)
                    : o->off == OFF(rate) ? sizeof(cfg->rate)
                    : o->off == OFF(rate_sweep) ? sizeof(cfg->rate_sweep)
@@ -248,6 +261,8 @@ int pfs_opt_set(const struct pfs_opt *o, const char *arg, struct pfs_config *cfg
         if (strlen(arg) >= cap)
             return pfs_fail(err, len, "--%s: value longer than %zu characters", o->name, cap - 1);
         if (cfg && o->off == OFF(random_dist) && random_dist_bad(arg, err, len))
+            return -1;
+        if (cfg && o->off == OFF(bssplit) && bssplit_bad(arg, err, len))
             return -1;
         if (cfg && o->off == OFF(run_id) && !pfs_run_id_valid(arg))
             return pfs_fail(err, len, "--run-id: '%s' may hold only letters, digits, '-' and '_'", arg);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pfs/dist.h"
 #include "pfs/ratesweep.h"
 #include "pfs/sched.h"
 #include "pfs/train.h"
@@ -69,17 +70,18 @@ static void aggregate(struct pfs_rep_figs *r, const struct pfs_run_data *d, int 
  * of the phase's first repetition, base): what was offered (every
  * stream's share of it, pfs_rate_share), whether the achieved fell short,
  * and the submissions' lag. */
-static void rate(struct pfs_rep_figs *r, const struct pfs_config *c, double base, int rep, const struct pfs_times *t,
-                 int ns)
+static void rate(struct pfs_rep_figs *r, const struct pfs_config *c, int kind, double base, int rep,
+                 const struct pfs_times *t, int ns)
 {
     double rate;
     int unit, scope;
     if (!pfs_rate_at(c, base, rep, &rate, &unit, &scope))
         return;
     double span = 0;
+    const double mean = pfs_config_xfer_mean(c, kind); /* -t, or --bssplit's mean */
     for (int i = 0; i < ns; i++) {
         struct pfs_rate_share sh;
-        if (pfs_rate_share(rate, unit, scope, c->arrivals, (double)c->transfer, ns, i, &sh) == 0) {
+        if (pfs_rate_share(rate, unit, scope, c->arrivals, mean, ns, i, &sh) == 0) {
             r->offered_ops += sh.ops;
             const double own = (double)(t[i].due_last_ns - t[i].due_first_ns) * 1e-9 + 1 / sh.ops;
             if (t[i].xfers && t[i].due_last_ns >= t[i].due_first_ns && own > span)
@@ -89,10 +91,30 @@ static void rate(struct pfs_rep_figs *r, const struct pfs_config *c, double base
         if ((double)t[i].lag_max_ns > r->lag_max_ns)
             r->lag_max_ns = (double)t[i].lag_max_ns;
     }
-    r->offered_bytes = r->offered_ops * (double)c->transfer;
+    r->offered_bytes = r->offered_ops * mean;
     r->lag_mean_ns = r->s.ops ? r->lag_mean_ns / (double)r->s.ops : 0;
     r->sched_ops = span > 0 ? (double)r->s.ops / span : r->offered_ops;
     r->rate_short = r->s.rate < (1 - PFS_RATE_SHORT) * r->sched_ops;
+}
+
+/* A phase that draws reads and writes (rwmix): each direction's
+ * transfers, bytes and their rates over the phase's seconds (the writes
+ * are what the reads leave of the aggregate). */
+static void mix(struct pfs_rep_figs *r, int kind, const struct pfs_times *t, int ns)
+{
+    if (!pfs_phase_has(kind, PFS_PHF_MIXES))
+        return;
+    for (int i = 0; i < ns; i++) {
+        r->mix_read_ops += t[i].rd_xfers;
+        r->mix_read_bytes += t[i].rd_bytes;
+    }
+    r->mix_write_ops = r->s.ops > r->mix_read_ops ? r->s.ops - r->mix_read_ops : 0;
+    r->mix_write_bytes = r->s.bytes > r->mix_read_bytes ? r->s.bytes - r->mix_read_bytes : 0;
+    const double sec = r->s.seconds;
+    r->mix_read_rate = sec > 0 ? (double)r->mix_read_ops / sec : 0;
+    r->mix_write_rate = sec > 0 ? (double)r->mix_write_ops / sec : 0;
+    r->mix_read_bw = sec > 0 ? (double)r->mix_read_bytes / sec : 0;
+    r->mix_write_bw = sec > 0 ? (double)r->mix_write_bytes / sec : 0;
 }
 
 /* Each node's bytes, operations, seconds, bandwidth and rate from one pass
@@ -344,7 +366,8 @@ int pfs_figs_rep_compute(struct pfs_rep_figs *r, const struct pfs_figures *f, co
         targets(r, d, rep, l);
     }
     aggregate(r, d, p, rep, t);
-    rate(r, d->cfg, pfs_figs_rate_base(f, d->cfg, p, rep), rep, t, ns);
+    rate(r, d->cfg, d->cfg->phases[p], pfs_figs_rate_base(f, d->cfg, p, rep), rep, t, ns);
+    mix(r, d->cfg->phases[p], t, ns);
     pfs_node_spans(t, pfs_run_stream_nodes(d), ns, d->nnodes, sp);
     nodes(r, d, meta, t, sp);
     streams(r, t, ns);

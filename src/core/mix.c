@@ -5,6 +5,7 @@
 
 #include "pfs/config.h"
 #include "pfs/crand.h"
+#include "pfs/phase.h"
 #include "pfs/dist.h"
 #include "pfs/units.h"
 
@@ -162,4 +163,43 @@ int pfs_bssplit_parse(const char *s, struct pfs_mix *m, char *err, size_t len)
         p = end + 1;
     }
     return fill_missing(m, given, sum, s, err, len);
+}
+
+int pfs_phase_sized(int kind)
+{
+    return !pfs_phase_is_meta(kind) && !pfs_phase_has(kind, PFS_PHF_CREATES) && !pfs_phase_has(kind, PFS_PHF_OWN_FILES);
+}
+
+double pfs_config_xfer_mean(const struct pfs_config *cfg, int kind)
+{
+    struct pfs_mix m;
+    char why[200];
+    if (!cfg->bssplit[0] || (kind >= 0 && !pfs_phase_sized(kind)) ||
+        pfs_bssplit_parse(cfg->bssplit, &m, why, sizeof(why)) != 0)
+        return (double)cfg->transfer;
+    return pfs_mix_mean(&m);
+}
+
+int pfs_bssplit_check(const struct pfs_config *cfg, unsigned align, char *err, size_t len)
+{
+    struct pfs_mix m;
+    if (!cfg->bssplit[0])
+        return 0;
+    if (pfs_bssplit_parse(cfg->bssplit, &m, err, len) != 0)
+        return -1;
+    for (int i = 0; i < m.n; i++) {
+        if (m.val[i] > cfg->transfer || m.val[i] == 0) {
+            snprintf(err, len, "--bssplit %s: %llu bytes %s; each transfer is drawn at the start of its -t slot "
+                     "(-t %llu), so give every size from 1 byte to -t (or a larger -t)", cfg->bssplit,
+                     (unsigned long long)m.val[i], m.val[i] ? "is larger than -t" : "is no size",
+                     (unsigned long long)cfg->transfer);
+            return -1;
+        }
+        if (align > 1 && m.val[i] % align) {
+            snprintf(err, len, "--bssplit %s with --direct: %llu bytes is not a multiple of %u bytes, the alignment "
+                     "O_DIRECT needs here", cfg->bssplit, (unsigned long long)m.val[i], align);
+            return -1;
+        }
+    }
+    return 0;
 }

@@ -11,6 +11,7 @@
 #include "pfs/backend.h"
 #include "pfs/report_cache.h"
 #include "pfs/report_ceil.h"
+#include "pfs/report_mix.h"
 #include "pfs/report_rate.h"
 #include "report_lat.h"
 
@@ -302,6 +303,7 @@ void pfs_report_row(FILE *out, const struct pfs_run_data *d, int phase, int rep)
         fprintf(out, "%-10s %4s %14.2f %10.1f  (up to the stonewall)\n", "", "", s->sw_bandwidth / scale,
                 s->sw_rate);
     pfs_report_rate_row(out, d, phase, rep);
+    pfs_report_mix_row(out, d, phase, rep);
     if (c->verbose) {
         pfs_report_ceiling_row(out, d, phase, rep);
         pfs_report_cache_row(out, d, phase, rep);

@@ -8,6 +8,7 @@
 
 #include "pfs/report_cache.h"
 #include "pfs/report_ceil.h"
+#include "pfs/report_mix.h"
 #include "pfs/report_rate.h"
 #include "report_lat.h"
 
@@ -104,6 +105,7 @@ static void json_rep(FILE *out, const struct pfs_run_data *d, int p, int rep, co
     }
     pfs_report_ceiling_rep_json(out, d, r);
     pfs_report_rate_json(out, r);
+    pfs_report_mix_json(out, d, p, r);
     if (r->find_matched >= 0)
         fprintf(out, ", \"find_examined\": %llu, \"find_matched\": %lld", (unsigned long long)r->s.ops,
                 r->find_matched);

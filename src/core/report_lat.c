@@ -120,12 +120,13 @@ void pfs_report_latency(FILE *out, const struct pfs_run_data *d)
                      "percentiles\nwithin 1/128; each row in its own unit (us, ms or s)\n");
     fprintf(out, "%s%-10s %-10s %9s %7s %7s %7s %7s %7s %7s\n", v ? "" : "\n", "latency", "op", "count", "min", "p50",
             "p90", "p99", "p99.9", "max");
-    /* The phase's own operation and, with --rate, its response time; open,
-     * fsync and close with -v. */
+    /* The phase's own operation, its reads and writes apart where it draws
+     * both (rwmix) and, with --rate, its response time; open, fsync and
+     * close with -v. */
     for (int p = 0; p < d->nphases; p++)
         for (int k = 0; k < PFS_LAT_KINDS; k++) {
             const struct pfs_lat_sum *s = &d->fig.phase[p].lat_all[k];
-            if (!s->count || (!v && k != PFS_LAT_OP && k != PFS_LAT_RESP))
+            if (!s->count || (!v && (k == PFS_LAT_OPEN || k == PFS_LAT_FSYNC || k == PFS_LAT_CLOSE)))
                 continue;
             fprintf(out, "%-10s %-10s %9llu", pfs_phase_name(d->cfg->phases[p]), kind_label(d, p, k),
                     (unsigned long long)s->count);

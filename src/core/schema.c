@@ -33,6 +33,11 @@ static const struct pfs_sch_field times_fields[] = {
            "bytes done when the rank stopped at the stonewall"),
     MEMBER(struct pfs_times, sw_xfers, "stonewall_transfers", U64, "", "transfers (files, in `create`) done then"),
     MEMBER(struct pfs_times, errors, "verify_errors", U64, "", "mismatching 8-byte words found by `--verify`"),
+    MEMBER(struct pfs_times, rd_bytes, "read_bytes", U64, "bytes",
+           "`rwmix`: of `bytes`, those read (the rest were written); 0 in other phases; files written before "
+           "rwmix lack the fields"),
+    MEMBER(struct pfs_times, rd_xfers, "read_transfers", U64, "",
+           "`rwmix`: of `transfers`, the reads (the rest were writes)"),
     MEMBER(struct pfs_times, cpu_user, "cpu_user", F64, "s",
            "CPU seconds (user, system) of the stream's thread over the phase; files written before them lack the "
            "fields"),
@@ -293,6 +298,18 @@ static const struct pfs_sch_field phase_fields[] = {
         "a closed-loop one; achieved `rate`): the response time's p50, the op kind's where nothing was paced"),
     REP(load_p99_ns, "load_p99", F64, "ns", NULL, PFS_SCH_SWEEP, "the same, p99 (the knee's percentile)"),
     REP(load_p999_ns, "load_p999", F64, "ns", NULL, PFS_SCH_SWEEP, "the same, p99.9"),
+    REP(mix_read_ops, "read_ops", U64, "", NULL, PFS_SCH_MIX,
+        "`rwmix`: of `ops`, the reads (`--rwmix` percent of them, exactly where every stream's count is a "
+        "multiple of 100)"),
+    REP(mix_write_ops, "write_ops", U64, "", NULL, PFS_SCH_MIX, "`rwmix`: of `ops`, the writes"),
+    REP(mix_read_bytes, "read_bytes", U64, "bytes", NULL, PFS_SCH_MIX, "`rwmix`: of `bytes`, those read"),
+    REP(mix_write_bytes, "write_bytes", U64, "bytes", NULL, PFS_SCH_MIX, "`rwmix`: of `bytes`, those written"),
+    REP(mix_read_rate, "read_rate", F64, "ops/s", NULL, PFS_SCH_MIX,
+        "`rwmix`: `read_ops` over the phase's `seconds` (with `write_rate` it adds up to `rate`)"),
+    REP(mix_write_rate, "write_rate", F64, "ops/s", NULL, PFS_SCH_MIX, "`rwmix`: `write_ops` over `seconds`"),
+    REP(mix_read_bw, "read_bandwidth", F64, "bytes/s", NULL, PFS_SCH_MIX,
+        "`rwmix`: `read_bytes` over `seconds` (with `write_bandwidth` it adds up to `bandwidth`)"),
+    REP(mix_write_bw, "write_bandwidth", F64, "bytes/s", NULL, PFS_SCH_MIX, "`rwmix`: `write_bytes` over `seconds`"),
     REP(cpu_per_gib, "cpu_seconds_per_gib", F64, "s/GiB", NULL, ALWAYS,
         "client CPU seconds (every stream's user + system) per GiB the phase moved; 0 when it moved none"),
     REP(train_au, "train_au", F64, "percent", NULL, PFS_SCH_TRAIN,
@@ -338,16 +355,17 @@ static const struct pfs_sch_field latency_fields[] = {
         "each bucket's smallest and largest (inclusive) value; 2^64-1 for the last"),
     OWN("latency_bucket_hi", "[B]", U64, "ns", "ns: the largest value of each bucket, inclusive (2^64-1 for the last)",
         LAT, "each bucket's smallest and largest (inclusive) value; 2^64-1 for the last"),
-    OWN("latency", "[R][5][B]", U64, "",
-        "operations per bucket ([rep][kind][bucket]; kinds op,open,fsync,close,response, fsync holding --fsync-every's and "
+    OWN("latency", "[R][7][B]", U64, "",
+        "operations per bucket ([rep][kind][bucket]; kinds op,open,fsync,close,response,read,write, fsync holding --fsync-every's and "
         "-e's; buckets latency_bucket_lo .. latency_bucket_hi, ns)",
         LAT,
         "operations per bucket, all streams, per kind. The `fsync` kind holds every fsync of the phase: those of "
         "`--fsync-every N` (floor(n / N) per stream of n transfers) and `-e`'s at close (1 per stream). The "
         "`response` kind (`--rate`) counts each transfer from its intended start (`op` then from its submission: "
-        "its service time); it is empty without `--rate`, and absent from files written before it. Chunked "
-        "[1][5][B], deflate level 4 (unfiltered where HDF5 has no deflate encoder)"),
-    RECORD("latency_summary", "[R][5]", "latency_summary", LAT_SUM_UNITS, LAT,
+        "its service time); it is empty without `--rate`, and absent from files written before it. The `read` and "
+        "`write` kinds (rwmix) each count one direction's transfers (`op` both); empty in other phases. Chunked "
+        "[1][7][B], deflate level 4 (unfiltered where HDF5 has no deflate encoder)"),
+    RECORD("latency_summary", "[R][7]", "latency_summary", LAT_SUM_UNITS, LAT,
            "`count`, `sum_ns` (uint64), `min_ns`, `p50_ns`, `p90_ns`, `p99_ns`, `p999_ns`, `max_ns`, `mean_ns` "
            "(float64, ns), of each kind"),
     OWN("node_latency", "[R][K][B]", U64, "",
@@ -460,9 +478,10 @@ static const struct pfs_sch_field attr_fields[] = {
          "0 when not (the run stopped at `max_reps` and warned); -1 with a fixed `-i` (no target)"),
     ATTR("ci95_units", STR, "", ALWAYS, "the units of the two above"),
     ATTR("latency_kinds", STR, "", LAT,
-         "where latencies were recorded: the kinds of the latency datasets' second axis, `op,open,fsync,close,response` "
-         "(below; `response`, with `--rate`, from each transfer's intended start, `op` then from its submission; "
-         "files before it have the first four)"),
+         "where latencies were recorded: the kinds of the latency datasets' second axis, "
+         "`op,open,fsync,close,response,read,write` (below; `response`, with `--rate`, from each transfer's intended "
+         "start, `op` then from its submission; `read` and `write`, in rwmix, each direction's transfers, `op` both; "
+         "files before them have the first four or five)"),
     ATTR("cache_method", STR, "", ALWAYS, CACHE_METHOD),
     ATTR("cache_dirty_method", STR, "", ALWAYS, CACHE_METHOD),
     ATTR("knee_found", I64, "", PFS_SCH_SWEEP,

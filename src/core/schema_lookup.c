@@ -42,7 +42,7 @@ const char *pfs_sch_from_name(enum pfs_sch_from f)
 
 const char *pfs_sch_when_name(enum pfs_sch_when w)
 {
-    static const char *const n[] = {"always", "metadata", "find", "resident", "dirty", "latency", "ceilings", "rate", "train", "sweep", "target", "targets"};
+    static const char *const n[] = {"always", "metadata", "find", "resident", "dirty", "latency", "ceilings", "rate", "train", "sweep", "target", "targets", "mix"};
     return (unsigned)w < NELEM(n) ? n[w] : "?";
 }
 

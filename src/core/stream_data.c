@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 
+#include "pfs/dist.h"
 #include "pfs/ratesweep.h"
 #include "pfs/stream_tg.h"
 
@@ -54,7 +55,7 @@ static void *data_open(const struct pfs_phase_ctx *p, struct pfs_stream *s, cons
 {
     const struct pfs_config *cfg = p->cfg;
     const int wr = x->wr;
-    unsigned flags = x->rmw || x->seeks ? PFS_OPEN_READ | PFS_OPEN_WRITE : wr ? PFS_OPEN_WRITE : PFS_OPEN_READ;
+    unsigned flags = x->rmw || x->seeks || x->mixed ? PFS_OPEN_READ | PFS_OPEN_WRITE : wr ? PFS_OPEN_WRITE : PFS_OPEN_READ;
     int creating = 0;
     if (cfg->direct && (p->be->caps & PFS_CAP_DIRECT))
         flags |= PFS_OPEN_DIRECT;
@@ -197,6 +198,7 @@ static void ramp_empty(struct loop *l)
     struct pfs_times *t = l->t;
     l->xbase = l->completed;
     t->bytes = t->xfers = t->sw_bytes = t->sw_xfers = 0;
+    t->rd_bytes = t->rd_xfers = 0;
     t->sw_end = 0;
     t->verify_s = 0;
     t->lag_sum_ns = t->lag_max_ns = 0;
@@ -225,7 +227,7 @@ static void loop_rate(struct loop *l, const struct pfs_phase_ctx *p, const struc
     struct pfs_rate_share sh;
     if (!pfs_rate_at(cfg, p->rate_base, p->rep, &rate, &unit, &scope))
         return;
-    l->rated = pfs_rate_share(rate, unit, scope, cfg->arrivals, (double)cfg->transfer, p->nstreams, s->id, &sh) == 0 &&
+    l->rated = pfs_rate_share(rate, unit, scope, cfg->arrivals, l->xfer_mean, p->nstreams, s->id, &sh) == 0 &&
                pfs_sched_init(&l->sched, sh.ops, cfg->arrivals, p->seed, (uint64_t)s->id, p->t0_ns + sh.offset_ns) == 0;
     /* The thread's sleeps end when asked, not up to the default 50 us
      * later (timer slack): the waits for intended starts and the polls of
@@ -285,6 +287,16 @@ static int loop_plan(struct loop *l, const struct pfs_phase_ctx *p, struct pfs_s
         spec.dist_stream = (uint64_t)l->writer ^ (x->salt << 32);
     }
     pfs_offgen_init(&l->gen, &spec);
+    /* --rwmix and --bssplit: each transfer's direction and size, drawn per
+     * stream from the run's seed (every repetition the same draws). */
+    if (x->mixed)
+        pfs_mix_rw(&l->rw, cfg->rwmix, p->seed, (uint64_t)l->writer);
+    l->mixed = x->mixed;
+    if (x->skew && cfg->bssplit[0] && pfs_bssplit_parse(cfg->bssplit, &l->bs, why, sizeof(why)) == 0) {
+        pfs_mix_key(&l->bs, p->seed, (uint64_t)l->writer);
+        l->sized = 1;
+    }
+    l->xfer_mean = l->sized ? pfs_mix_mean(&l->bs) : (double)cfg->transfer;
     l->after = l->progress || l->collective;
     loop_rate(l, p, s);
     /* One key for a shared file with a content: a unit's bytes must not

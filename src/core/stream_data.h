@@ -15,6 +15,7 @@ struct pfs_xfer_plan {
                              * repetition); with --runtime, first one whole pass over the block */
     int rmw;                /* each transfer a read, a change and a write back in place (--rmw) */
     int seeks;              /* each transfer a read, every 10th written back (bonnie++'s seeks) */
+    int mixed;              /* each transfer a read or a write, drawn (--rwmix: the rwmix phase) */
     int fill, check;        /* --verify: fill before a write, check what was read */
     uint64_t sync_every;    /* --fsync-every (0: none) */
     uint64_t n;             /* transfers to issue (the phase's work; --runtime: until its end) */
@@ -22,8 +23,9 @@ struct pfs_xfer_plan {
     uint64_t draws;         /* the transfers of the block the offsets are drawn from */
     uint64_t salt;          /* mixed into the offsets' seed beside the writer (0: none) */
     int wrap;               /* offsets wrap around the block (--runtime) */
-    int skew;               /* random and uniform orders draw from --random-dist when given (the
-                             * phases over a block a write laid out: not the write itself) */
+    int skew;               /* random and uniform orders draw from --random-dist, and the sizes from
+                             * --bssplit, when given (the phases over a block a write laid out: not
+                             * the write itself) */
 };
 
 /* Runs one timed data phase on stream s as x says: open, transfers (with

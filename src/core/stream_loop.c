@@ -66,6 +66,14 @@ static int sync_submit_read(void *qh, struct pfs_io *io)
     return PFS_Q_COMPLETED;
 }
 
+/* The rwmix phase: the transfer's own direction. */
+static int sync_submit_mixed(void *qh, struct pfs_io *io)
+{
+    struct loop *l = qh;
+    io->res = io->write ? l->pwrite(l->fh, io->buf, io->len, io->off) : l->pread(l->fh, io->buf, io->len, io->off);
+    return PFS_Q_COMPLETED;
+}
+
 /* Dirties the bytes read: one in every 4 KiB, as bonnie++'s rewrite. */
 static inline void rmw_dirty(unsigned char *b, size_t len)
 {
@@ -123,6 +131,7 @@ int pfs_loop_init(struct loop *l)
     l->qh = async ? l->fh : (void *)l;
     l->submit = async       ? be->submit
                 : l->seeks  ? sync_submit_seek
+                : l->mixed  ? sync_submit_mixed
                 : l->rmw    ? sync_submit_rmw
                 : l->wr     ? sync_submit_write
                             : sync_submit_read;
@@ -215,14 +224,20 @@ static void __attribute__((noinline)) xfer_bad(struct loop *l, const struct pfs_
     const struct pfs_phase_ctx *p = l->p;
     const int64_t got = io->res;
     const int two = l->rmw || l->seeks; /* a read, then a write of the same bytes */
-    const int rd = !l->wr || (two && l->rmw_read_bad); /* an rmw's read counts no bytes written */
-    const char *op = !two ? l->op : rd ? (l->seeks ? "read (seeks)" : "read (--rmw)") : l->seeks ? "write back (seeks)" : l->op;
+    const int rd = l->mixed ? !io->write : !l->wr || (two && l->rmw_read_bad); /* an rmw's read counts no bytes written */
+    const char *op = l->mixed ? (rd ? "read (rwmix)" : "write (rwmix)")
+                     : !two   ? l->op
+                     : rd     ? (l->seeks ? "read (seeks)" : "read (--rmw)")
+                     : l->seeks ? "write back (seeks)" : l->op;
     if (got < 0) {
         pfs_loop_backend_fail(p, l->s, op, l->path, io->off, (int)-got);
         return;
     }
-    if (!(two && rd))
+    if (!(two && rd)) {
         __atomic_store_n(&l->t->bytes, l->t->bytes + (uint64_t)got, __ATOMIC_RELAXED);
+        if (l->mixed && rd)
+            l->t->rd_bytes += (uint64_t)got;
+    }
     else
         l->tg_extra += (uint64_t)got; /* moved, but not written: its target's still */
     const char *why = p->be->errstr ? p->be->errstr(p->bectx) : NULL;
@@ -270,6 +285,7 @@ static void __attribute__((noinline)) ramp_cut(struct loop *l)
     l->vt_ramp = l->vt;
     __atomic_store_n(&t->bytes, 0, __ATOMIC_RELAXED);
     __atomic_store_n(&t->xfers, 0, __ATOMIC_RELAXED);
+    t->rd_bytes = t->rd_xfers = 0;
     l->tg_extra = 0;
     pfs_stream_lat_begin(l->s); /* the targets' figures too */
     t->open_start = t->open_end = pfs_now() - l->vt;
@@ -298,9 +314,13 @@ static inline void complete(struct loop *l, struct pfs_io *io, int timed, uint64
     int local_bad = 0;
     if (l->lat) {
         const uint64_t lat = now - io->t0_ns;
+        /* rwmix: each direction's own kind too (an exemplar names its direction). */
+        const int dir = __builtin_expect(l->mixed, 0) ? (io->write ? PFS_LAT_WRITE : PFS_LAT_READ) : PFS_LAT_OP;
         pfs_hist_add(&l->lat->h[PFS_LAT_OP], lat);
+        if (dir != PFS_LAT_OP)
+            pfs_hist_add(&l->lat->h[dir], lat);
         /* One compare unless it is among the slowest so far. */
-        pfs_exemplar_add(&l->lat->ex, PFS_LAT_OP, io->off, io->len, io->t0_ns - l->t0_ns, lat);
+        pfs_exemplar_add(&l->lat->ex, (uint32_t)dir, io->off, io->len, io->t0_ns - l->t0_ns, lat);
         /* On the span's clock, pattern work out (as close_end's): the series
          * is fitted to that span after the phase. */
         pfs_ts_add(&l->lat->ts, 1e-9 * (double)(now - l->t0_ns) - l->vt, io->res > 0 ? (uint64_t)io->res : 0, lat);
@@ -310,7 +330,7 @@ static inline void complete(struct loop *l, struct pfs_io *io, int timed, uint64
             pfs_tg_add(l->tg, io->off, io->res > 0 ? (uint64_t)io->res : 0, lat);
     }
     l->last_ns = now;
-    if (l->check && io->res == (int64_t)io->len) {
+    if (l->check && io->res == (int64_t)io->len && !(l->mixed && io->write)) {
         verify_io(l, io);
         l->last_ns = pfs_now_ns(); /* checking is not the next transfer's time */
     }
@@ -320,7 +340,11 @@ static inline void complete(struct loop *l, struct pfs_io *io, int timed, uint64
     } else {
         /* Atomic: the progress hook and the stall watchdog read them from other threads. */
         __atomic_store_n(&t->bytes, t->bytes + io->len, __ATOMIC_RELAXED);
+        if (__builtin_expect(l->mixed, 0) && !io->write)
+            t->rd_bytes += io->len;
     }
+    if (__builtin_expect(l->mixed, 0) && !io->write)
+        t->rd_xfers++;
     __atomic_store_n(&t->xfers, ++l->completed - l->xbase, __ATOMIC_RELAXED);
     if (__builtin_expect(l->ramp_ns != 0, 0) && now >= l->ramp_ns + (uint64_t)(l->vt * 1e9))
         ramp_cut(l);
@@ -363,7 +387,13 @@ static inline __attribute__((always_inline)) void issue(struct loop *l, int time
     struct pfs_io *io = l->idle[--l->nidle];
     io->off = pfs_offgen_next(&l->gen);
     io->idx = l->issued++;
-    if (l->fill) {
+    if (__builtin_expect(l->mixed | l->sized, 0)) {
+        if (l->mixed)
+            io->write = pfs_mix_next(&l->rw) == PFS_MIX_WRITE;
+        if (l->sized)
+            io->len = (size_t)pfs_mix_next(&l->bs);
+    }
+    if (l->fill && (!l->mixed || io->write)) {
         struct pattern_mark m;
         pattern_begin(l, &m);
         pfs_content_fill(&l->content, io->buf, io->len, l->cwriter, io->off);

@@ -4,6 +4,7 @@
 #define PFS_STREAM_LOOP_H
 
 #include "pfs/content.h"
+#include "pfs/dist.h"
 #include "pfs/offsetgen.h"
 #include "pfs/sched.h"
 #include "pfs/stream.h"
@@ -31,6 +32,10 @@ struct loop {
     int fill, check;            /* --verify: fill before a write, check after a read */
     int rmw;                    /* --rmw in a rewrite: read, change, write back (check: the read's bytes) */
     int seeks;                  /* the seeks phase: a read per transfer, every 10th written back (as rmw's) */
+    int mixed;                  /* the rwmix phase: each transfer's direction drawn from rw */
+    int sized;                  /* --bssplit: each transfer's size drawn from bs (at most len) */
+    struct pfs_mix rw, bs;
+    double xfer_mean;           /* the mean transfer size: len, or bs's mean (a rate in bytes/s) */
     int rmw_read_bad;           /* the last rmw transfer failed at its read */
     int after;                  /* a progress hook or collective I/O: after() runs per completion */
     size_t len;

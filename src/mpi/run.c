@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "pfs/dist.h"
 
 #include "survive.h"
 
@@ -110,6 +111,8 @@ static int precheck(struct ctx *c, int kept, char *err, size_t len)
                      "use e.g. -t %uk", a, c->cfg.dir, a >= 1024 ? a / 1024 : 4);
             return -1;
         }
+        if (pfs_bssplit_check(&c->cfg, a, err, len) != 0)
+            return -1;
     }
     if (!c->cfg.no_results && drv_results_check(c, c->cfg.results, err, len) != 0)
         return -1;

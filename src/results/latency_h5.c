@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define KINDS_ATTR "op,open,fsync,close,response"
-_Static_assert(PFS_LAT_KINDS == 5, "KINDS_ATTR names every latency kind");
+#define KINDS_ATTR "op,open,fsync,close,response,read,write"
+_Static_assert(PFS_LAT_KINDS == 7, "KINDS_ATTR names every latency kind");
 
 /* ---- helpers ---- */
 
@@ -126,7 +126,7 @@ static int write_hists(hid_t g, const struct pfs_run_data *d, int p, int R, size
 static int write_run_hists(hid_t g, const struct pfs_run_data *d, int p, int R)
 {
     return write_hists(g, d, p, R, PFS_LAT_KINDS, PFS_LAT_KINDS, run_row, "latency",
-                       "operations per bucket ([rep][kind][bucket]; kinds op,open,fsync,close,response, fsync holding "
+                       "operations per bucket ([rep][kind][bucket]; kinds op,open,fsync,close,response,read,write, fsync holding "
                        "--fsync-every's and -e's; buckets latency_bucket_lo .. latency_bucket_hi, ns)");
 }
 

@@ -29,6 +29,7 @@ static int applies(enum pfs_sch_when w, const struct pfs_run_data *d, int p)
     case PFS_SCH_SWEEP: return pf->sweep;
     case PFS_SCH_TARGET: return pf->target;
     case PFS_SCH_TARGETS: return pf->any_tg;
+    case PFS_SCH_MIX: return pfs_phase_has(d->cfg->phases[p], PFS_PHF_MIXES);
     }
     return 0;
 }

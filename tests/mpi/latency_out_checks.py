@@ -30,9 +30,9 @@ def h5(results: str) -> None:
     for name in ("00_write", "01_read", "02_create"):
         g = run["phases"][name]
         R = int(g.attrs["repetitions"])
-        assert g.attrs["latency_kinds"] == "op,open,fsync,close,response", g.attrs["latency_kinds"]
+        assert g.attrs["latency_kinds"] == "op,open,fsync,close,response,read,write", g.attrs["latency_kinds"]
         lat, nl, ops, byts = g["latency"][()], g["node_latency"][()], g["ops"][()], g["bytes"][()]
-        assert lat.shape == (R, 5, len(g["latency_bucket_lo"])) and nl.shape[:2] == (R, K), (lat.shape, nl.shape)
+        assert lat.shape == (R, 7, len(g["latency_bucket_lo"])) and nl.shape[:2] == (R, K), (lat.shape, nl.shape)
         summ = g["latency_summary"][()]
         for r in range(R):
             assert lat[r][0].sum() == ops[r] > 0, (name, r, lat[r][0].sum(), ops[r])
@@ -64,7 +64,7 @@ def json_out(out: str) -> None:
             assert abs(r["iops"] - r["ops"] / r["seconds"]) <= 1e-6 * r["iops"]
             assert r["cpu_percent"] >= 0 and r["cpu_user_s"] >= 0 and r["cpu_sys_s"] >= 0
             lat = r["latency"]
-            assert set(lat) == {"op", "open", "fsync", "close", "response"} and lat["op"]["count"] == r["ops"]
+            assert set(lat) == {"op", "open", "fsync", "close", "response", "read", "write"} and lat["op"]["count"] == r["ops"]
             op = lat["op"]
             assert op["min_ns"] <= op["p50_ns"] <= op["p90_ns"] <= op["p99_ns"] <= op["p999_ns"] <= op["max_ns"]
             assert r["slowest_node"] == 0 and r["slowest_node_p99_ns"] > 0

@@ -46,7 +46,7 @@ def phases(path: str) -> List[Any]:
 def achieved(path: str, offered: str, tol: str = "0") -> None:
     want, t = float(offered), float(tol)
     for g in phases(path):
-        assert g.attrs["latency_kinds"] == "op,open,fsync,close,response", g.attrs["latency_kinds"]
+        assert g.attrs["latency_kinds"] == "op,open,fsync,close,response,read,write", g.attrs["latency_kinds"]
         o, r, s_ = float(g["offered_rate"][0]), float(g["rate"][0]), float(g["scheduled_rate"][0])
         assert o == want, (g.name, o, want)
         # fixed: n transfers a stream over n periods and stream i's offset of i/N of one

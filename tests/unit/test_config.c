@@ -277,13 +277,13 @@ static const struct { const char *args; const char *want; } warn_cases[] = {
     {"-d|/tmp|-t|4|-b|4k", "-t 4 is a transfer of 4 bytes per I/O call; IOzone's -t (a thread count) is --threads N"},
     {"-d|/tmp|-p|create,delete|--drop-caches", "--drop-caches does nothing without a read phase"},
     /* The phases a warning names are the registry's that the option applies to. */
-    {"-d|/tmp|-p|write|--drop-caches", "--drop-caches does nothing without a read phase in -p (read, reread, seeks)"},
+    {"-d|/tmp|-p|write|--drop-caches", "--drop-caches does nothing without a read phase in -p (read, reread, seeks, rwmix)"},
     {"-d|/tmp|-p|create,delete|--runtime|5", "--runtime does nothing without a data phase in -p (write, rewrite, read, "
-                                             "reread, seeks)"},
-    {"-d|/tmp|-p|create,delete|--fsync-every|4", "--fsync-every does nothing without a write phase in -p (write, rewrite)"},
+                                             "reread, seeks, rwmix)"},
+    {"-d|/tmp|-p|create,delete|--fsync-every|4", "--fsync-every does nothing without a write phase in -p (write, rewrite, rwmix)"},
     {"-d|/tmp|-p|write,read|--rmw", "--rmw does nothing without a rewrite phase in -p"},
     {"-d|/tmp|-p|write,read|--seeks|10", "--seeks does nothing without a seeks phase in -p"},
-    {"-d|/tmp|-p|create,delete|--sync|dsync", "--sync does nothing without a write phase in -p (write, rewrite, seeks)"},
+    {"-d|/tmp|-p|create,delete|--sync|dsync", "--sync does nothing without a write phase in -p (write, rewrite, seeks, rwmix)"},
     {"-d|/tmp|-p|mkdir,rmdir|--depth|1|--leaf-only", "--leaf-only does nothing without a file phase in -p (create, "
                                                      "stat, read-files, find, delete): it places files"},
     {"-d|/tmp|--rep-delay|2", "--rep-delay does nothing with one repetition: it sleeps between two"},
@@ -512,7 +512,9 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "prefetch=2\n"
      "au_gate=0\n"
      "rate_sweep=\n"
-     "latency_target=\n"},
+     "latency_target=\n"
+     "rwmix=50\n"
+     "bssplit=\n"},
     {2, "-d|/tmp|--shared|--layout|strided|-a|mpiio|--collective|--hint|striping_factor=4|--hint|romio_cb_write=enable|--label|hello world|--straggler|0.5",
      "dir=/tmp\n"
      "mode=shared\n"
@@ -592,7 +594,9 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "prefetch=2\n"
      "au_gate=0\n"
      "rate_sweep=\n"
-     "latency_target=\n"},
+     "latency_target=\n"
+     "rwmix=50\n"
+     "bssplit=\n"},
     {3, "-d|/tmp|--total|3m|-t|1k|--no-results|--timeout|30|--stall-warn|0.5|-i|auto|--ci|2.5|--max-reps|50|--warmup|3",
      "dir=/tmp\n"
      "mode=file-per-process\n"
@@ -672,7 +676,9 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "prefetch=2\n"
      "au_gate=0\n"
      "rate_sweep=\n"
-     "latency_target=\n"},
+     "latency_target=\n"
+     "rwmix=50\n"
+     "bssplit=\n"},
     {2, "-d|/tmp|--threads|4|-n|10|--file-size|4k|--dirs|per-rank|--order|random|-p|create,stat,read-files,delete|-o|/tmp/r.h5",
      "dir=/tmp\n"
      "mode=file-per-process\n"
@@ -752,7 +758,9 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "prefetch=2\n"
      "au_gate=0\n"
      "rate_sweep=\n"
-     "latency_target=\n"},
+     "latency_target=\n"
+     "rwmix=50\n"
+     "bssplit=\n"},
     {1, "-d|/tmp|-F|--shared|-F|--include-close|--file-size|0|--timeout|0.001|-D|1e9",
      "dir=/tmp\n"
      "mode=file-per-process\n"
@@ -832,7 +840,9 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "prefetch=2\n"
      "au_gate=0\n"
      "rate_sweep=\n"
-     "latency_target=\n"},
+     "latency_target=\n"
+     "rwmix=50\n"
+     "bssplit=\n"},
     {1, "-d|/tmp|-a|hdf5|--hdf5-chunk|1m|--hdf5-align|4k|--hdf5-mdc-size|2m|--hdf5-coll-metadata",
      "dir=/tmp\n"
      "mode=file-per-process\n"
@@ -912,7 +922,9 @@ static const struct { int nranks; const char *args; const char *want; } golden[]
      "prefetch=2\n"
      "au_gate=0\n"
      "rate_sweep=\n"
-     "latency_target=\n"},
+     "latency_target=\n"
+     "rwmix=50\n"
+     "bssplit=\n"},
 };
 
 /* -i auto: the word stored as 0, described and typed as "auto"; the slots
@@ -1025,7 +1037,7 @@ static void test_content_opts(void **state)
     /* a transfer below 512 bytes is its own chunk */
     assert_int_equal(parse(&cfg, err, "-d|/tmp|-t|256|--buffer-compress|90|--dedupe|100"), PFS_PARSE_RUN);
     assert_int_equal(parse(&cfg, err, "-d|/tmp|-p|read|--run-id|x|--dedupe|50"), PFS_PARSE_RUN);
-    assert_non_null(strstr(cfg.warnings, "--dedupe does nothing without a write phase in -p (write, rewrite, seeks)"));
+    assert_non_null(strstr(cfg.warnings, "--dedupe does nothing without a write phase in -p (write, rewrite, seeks, rwmix)"));
     /* a verified read of kept files expects the content they were written with */
     assert_int_equal(parse(&cfg, err, "-d|/tmp|-p|read|--run-id|x|--dedupe|50|--verify"), PFS_PARSE_RUN);
     assert_string_equal(cfg.warnings, "");
@@ -1072,13 +1084,13 @@ static void test_phase_registry(void **state)
     char buf[512];
     pfs_phase_names(buf, sizeof(buf), ",", PFS_PHASE_ANY, 0, 0);
     assert_string_equal(buf, "write,rewrite,read,reread,create,stat,read-files,find,delete,mkdir,stat-dirs,rmdir,seeks,ckpt-save,"
-                             "ckpt-restore,train-gen,train");
+                             "ckpt-restore,train-gen,train,rwmix");
     pfs_phase_names(buf, sizeof(buf), ", ", PFS_PHASE_META, 0, PFS_PHF_DIRS);
     assert_string_equal(buf, "create, stat, read-files, find, delete");
     pfs_phase_names(buf, sizeof(buf), ", ", PFS_PHASE_ANY, PFS_PHF_OTHERS, 0);
     assert_string_equal(buf, "read, reread, stat, read-files");
     assert_int_equal(pfs_phase_names(buf, 4, ",", PFS_PHASE_DATA, 0, 0),
-                     strlen("write,rewrite,read,reread,seeks,ckpt-save,ckpt-restore,train-gen,train"));
+                     strlen("write,rewrite,read,reread,seeks,ckpt-save,ckpt-restore,train-gen,train,rwmix"));
     assert_string_equal(buf, "wri");
     int def[PFS_MAX_PHASES];
     assert_int_equal(pfs_phase_defaults(def), 2);
@@ -1139,6 +1151,7 @@ static void test_phase_table(void **state)
         /* Data phases on files of their own: not reads or writes of the data files. */
         {PFS_PH_CKPT_SAVE, "ckpt-save", 0, 0, 0, 0, 0}, {PFS_PH_CKPT_RESTORE, "ckpt-restore", 0, 0, 0, 0, 0},
         {PFS_PH_TRAIN_GEN, "train-gen", 0, 0, 0, 0, 0}, {PFS_PH_TRAIN, "train", 0, 0, 0, 0, 0},
+        {PFS_PH_RWMIX, "rwmix", 1, 1, 0, 0, 0},
     };
     assert_int_equal(sizeof(want) / sizeof(want[0]), PFS_PH_KINDS);
     for (size_t i = 0; i < PFS_PH_KINDS; i++) {
@@ -1158,8 +1171,9 @@ static void test_phase_table(void **state)
         assert_int_equal(pfs_phase_has(k, PFS_PHF_ACCEL), k == PFS_PH_TRAIN);
         assert_int_equal(pfs_phase_has(k, PFS_PHF_STONEWALL), (!want[i].meta && !own) || k == PFS_PH_CREATE);
         assert_int_equal(pfs_phase_has(k, PFS_PHF_SETS_COUNT), k == PFS_PH_WRITE || k == PFS_PH_CREATE);
-        /* Under -D every stonewalled phase wears out but seeks (no content depends on their count). */
-        assert_int_equal(pfs_phase_has(k, PFS_PHF_WEARS_OUT), pfs_phase_has(k, PFS_PHF_STONEWALL) && k != PFS_PH_SEEKS);
+        /* Under -D every stonewalled phase wears out but seeks and rwmix (no content depends on their count). */
+        assert_int_equal(pfs_phase_has(k, PFS_PHF_WEARS_OUT),
+                         pfs_phase_has(k, PFS_PHF_STONEWALL) && k != PFS_PH_SEEKS && k != PFS_PH_RWMIX);
         assert_true(d->needs >= -1 && d->needs < PFS_PH_KINDS && d->needs != k);
         assert_true(d->needs < 0 || pfs_phase_has(d->needs, PFS_PHF_CREATES));
         assert_non_null(d->op);
@@ -1183,7 +1197,7 @@ static void test_phase_table(void **state)
     assert_int_equal(parse(&cfg, err, "-d|/tmp|-p|write,bogus"), PFS_PARSE_ERROR);
     assert_string_equal(err, "--phases: unknown phase 'bogus'; use a comma list of "
                              "write,rewrite,read,reread,create,stat,read-files,find,delete,mkdir,stat-dirs,rmdir,seeks,ckpt-save,"
-                             "ckpt-restore,train-gen,train");
+                             "ckpt-restore,train-gen,train,rwmix");
     /* find needs create before it, like stat. */
     assert_int_equal(parse(&cfg, err, "-d|/tmp|-p|create,find,delete"), PFS_PARSE_RUN);
     assert_int_equal(parse(&cfg, err, "-d|/tmp|-p|find,create"), PFS_PARSE_ERROR);
@@ -1413,7 +1427,7 @@ static void test_list_json(void **state)
         if (!strstr(json, want))
             fail_msg("no option has %s", want);
     }
-    assert_int_equal(keys, 79);
+    assert_int_equal(keys, 81);
     for (int k = 0; k < PFS_PH_KINDS; k++) {
         snprintf(want, sizeof(want), "{\"name\": \"%s\", \"kind\": \"%s\"", pfs_phase_name(k),
                  pfs_phase_is_meta(k) ? "metadata" : "data");

@@ -1747,7 +1747,7 @@ static void test_latency_round_trip(void **state)
     hid_t file = open_ro(f->path);
     hid_t g = H5Gopen2(file, "runs/000001/phases/00_write", H5P_DEFAULT);
     assert_true(g >= 0);
-    expect_attr_str(g, "latency_kinds", "op,open,fsync,close,response");
+    expect_attr_str(g, "latency_kinds", "op,open,fsync,close,response,read,write");
     check_lat_hists(ld, g);
     check_timeseries(ld, g);
     /* Compressed where this HDF5 can. */
