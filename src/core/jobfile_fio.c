@@ -39,10 +39,11 @@ static const struct fio_value rw_values[] = {
     /* fio lays a read job's file out first, untimed; pfsbench writes it as a phase of the run. */
     {"read", "--phases=write,read", NULL},
     {"randread", "--phases=write,read --random", NULL},
-    {"rw", NULL, "mixes reads and writes in one pass; pfsbench's phases are one kind each: write phases = write,read"},
-    {"readwrite", NULL, "mixes reads and writes in one pass; pfsbench's phases are one kind each: write phases = write,read"},
-    {"randrw", NULL, "mixes random reads and writes in one pass; pfsbench's phases are one kind each: write phases = write,read with random"},
-    {"*", NULL, "has no pfsbench phase (pfsbench's data phases: write, rewrite, read, reread)"},
+    /* fio lays the file out first here too; rwmix mixes over it. */
+    {"rw", "--phases=write,rwmix", NULL},
+    {"readwrite", "--phases=write,rwmix", NULL},
+    {"randrw", "--phases=write,rwmix --random", NULL},
+    {"*", NULL, "has no pfsbench phase (pfsbench's data phases: write, rewrite, read, reread, rwmix)"},
     {NULL, NULL, NULL},
 };
 
@@ -113,10 +114,10 @@ static const struct fio_key fio_keys[] = {
     {"number_ios", FK_REFUSE, NULL, NULL, "a phase moves the whole block once (or for runtime)"},
     {"fill_device", FK_REFUSE, NULL, NULL, "a phase moves the whole block once"},
     {"bsrange", FK_REFUSE, NULL, NULL, "a run has one transfer size"},
-    {"bssplit", FK_REFUSE, NULL, NULL, "a run has one transfer size"},
+    {"bssplit", FK_OPT, "bssplit", NULL, NULL},
     {"blockalign", FK_REFUSE, NULL, NULL, "transfers are aligned to the transfer size"},
-    {"rwmixread", FK_REFUSE, NULL, NULL, "pfsbench's phases are one kind each (no read/write mix)"},
-    {"rwmixwrite", FK_REFUSE, NULL, NULL, "pfsbench's phases are one kind each (no read/write mix)"},
+    {"rwmixread", FK_OPT, "rwmix", NULL, NULL},
+    {"rwmixwrite", FK_REFUSE, NULL, NULL, "pfsbench's rwmix is the reads' share; give rwmixread = 100 - rwmixwrite"},
     {"percentage_random", FK_REFUSE, NULL, NULL, "a run is sequential or random (random), not a share"},
     {"norandommap", FK_REFUSE, NULL, NULL, "random visits each transfer once, in a seeded permutation"},
     {"randrepeat", FK_REFUSE, NULL, NULL, "random's permutation is always seeded and repeatable"},

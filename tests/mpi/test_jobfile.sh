@@ -189,7 +189,7 @@ cat >"$T/bad.fio" <<EOF
 [global]
 directory=$F
 [mixed]
-rw=randrw
+rwmixwrite=30
 ioengine=posixaio
 bs=4KiB
 verify_pattern=0xff
@@ -200,7 +200,7 @@ block = 16m  # pfsbench's own key, with a comment
 EOF
 run_mpi 2 60 -f "$T/bad.fio" -o "$T/badfio.h5"
 check "refused fio keys: exit 2" [ "$RC" -eq 2 ]
-check "rw=randrw: refused with why" grep -q "bad.fio:4: fio's \`rw = randrw\` mixes random reads and writes" "$T/err"
+check "rwmixwrite: refused with why" grep -q "bad.fio:4: fio's \`rwmixwrite\` has no pfsbench meaning: pfsbench's rwmix is the reads' share" "$T/err"
 check "ioengine=posixaio: refused with why" grep -q "bad.fio:5: fio's \`ioengine = posixaio\` (aio_read/aio_write) has no pfsbench backend" "$T/err"
 check "bs=4KiB: fio reads it 1000-based, refused" grep -q "bad.fio:6: fio's \`bs = 4KiB\` is not a size: fio reads 'KiB' as 1000-based" "$T/err"
 check "verify_pattern: no pfsbench meaning" grep -q "bad.fio:7: fio's \`verify_pattern\` has no pfsbench meaning" "$T/err"
@@ -208,4 +208,16 @@ check "filename: no pfsbench meaning" grep -q "bad.fio:8: fio's \`filename\` has
 check "verify=md5: fio's, refused with why" grep -q "bad.fio:9: fio's \`verify = md5\` checksums blocks" "$T/err"
 check "fsync=1 and block = 16m # ...: taken (no error on lines 10, 11)" not grep -qE "bad.fio:1[01]:" "$T/err"
 check "refused fio keys: nothing created" [ ! -e "$T/badfio.h5" ] && [ -z "$(ls -A "$F")" ]
+# fio's mix: rw=randrw with rwmixread is write,rwmix with --random --rwmix
+cat >"$T/mix.fio" <<EOF
+[oltp]
+directory=$F
+rw=randrw
+rwmixread=70
+bs=4k
+size=400k
+EOF
+run_mpi 1 60 -f "$T/mix.fio" --no-results
+check "rw=randrw, rwmixread=70: write then rwmix, 70 reads of 100" \
+    sh -c '[ "$1" -eq 0 ] && grep -qE "^ +mix: reads 70\.0% \(70, " "$2"' sh "$RC" "$T/out"
 finish

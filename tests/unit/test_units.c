@@ -298,6 +298,9 @@ static void test_job_fio_keys(void **state)
         /* random_distribution: the skewed draws of the read after the write (issue 30) */
         {"[a]\nrw=randread\nrandom_distribution=zipf:1.2\n",
          "pfsbench --phases=write,read --random --random-dist=zipf:1.2 --label=a"},
+        /* a mix: fio lays the file out first, and so does the write before rwmix */
+        {"[a]\nrw=randrw\nrwmixread=70\nbssplit=4k/70:64k/30\n",
+         "pfsbench --phases=write,rwmix --random --rwmix=70 --bssplit=4k/70:64k/30 --label=a"},
         {"[a]\nrw=write\nbuffer_compress_percentage=50\ndedupe_percentage=30\n",
          "pfsbench --phases=write --buffer-compress=50 --dedupe=30 --label=a"},
         /* runtime: time based with fio's time_based, and in a section of pfsbench's own words */
@@ -317,14 +320,13 @@ static void test_job_fio_keys(void **state)
             fail_msg("job %zu\n got  %s\n want %s", i, got, c[i].want);
     }
     /* Each fio key pfsbench cannot honour, named with why, all at once. */
-    const char *bad = "[a]\nrw=rw\nrw=readwrite\nrw=randrw\nrw=trim\nioengine=posixaio\nioengine=rbd\nbs=4KiB\n"
-                      "size=1.5g\nverify_pattern=0xff\nfilename=/dev/sdb\nverify=md5\nrwmixread=70\nfoo=1\nbs\n"
+    const char *bad = "[a]\nrw=trim\nrw=trim\nrwmixwrite=30\nrw=trim\nioengine=posixaio\nioengine=rbd\nbs=4KiB\n"
+                      "size=1.5g\nverify_pattern=0xff\nfilename=/dev/sdb\nverify=md5\nrwmixwrite=70\nfoo=1\nbs\n"
                       "end_fsync=2\nnumjobs\n";
     assert_null(job_line(bad, err, sizeof(err)));
     static const char *const want[] = {
-        "t.job:2: fio's `rw = rw` mixes reads and writes in one pass; pfsbench's phases are one kind each: write phases = write,read",
-        "t.job:3: fio's `rw = readwrite` mixes reads and writes",
-        "t.job:4: fio's `rw = randrw` mixes random reads and writes",
+        "t.job:2: fio's `rw = trim` has no pfsbench phase (pfsbench's data phases: write, rewrite, read, reread, rwmix)",
+        "t.job:4: fio's `rwmixwrite` has no pfsbench meaning: pfsbench's rwmix is the reads' share; give rwmixread = 100 - rwmixwrite",
         "t.job:5: fio's `rw = trim` has no pfsbench phase",
         "t.job:6: fio's `ioengine = posixaio` (aio_read/aio_write) has no pfsbench backend; Linux AIO is ioengine = libaio",
         "t.job:7: fio's `ioengine = rbd` has no pfsbench backend",
@@ -333,7 +335,7 @@ static void test_job_fio_keys(void **state)
         "t.job:10: fio's `verify_pattern` has no pfsbench meaning: verify writes a pattern of pfsbench's own",
         "t.job:11: fio's `filename` has no pfsbench meaning: pfsbench names its own files, or file-name PATH names them",
         "t.job:12: fio's `verify = md5` checksums blocks",
-        "t.job:13: fio's `rwmixread` has no pfsbench meaning",
+        "t.job:13: fio's `rwmixwrite` has no pfsbench meaning",
         "t.job:14: unknown option 'foo' (job files use pfsbench's long option names: transfer, block, phases ...; or fio's bs, size, rw ...)",
         "t.job:15: fio's `bs` needs a value",
         "t.job:16: fio's `end_fsync = 2`: give 0 or 1",
