@@ -61,7 +61,9 @@ SUMMARY_COLUMNS: Spec = [("run", "i8"), ("run_id", "O"), ("label", "O"), ("statu
                    ("submit_lag_mean_ns", "f8"), ("submit_lag_max_ns", "f8"), ("response_p50_ns", "f8"),
                    ("response_p99_ns", "f8"), ("response_p999_ns", "f8"),
                    ("cpu_seconds_per_gib", "f8"), ("train_au", "f8"), ("train_au_min", "f8"), ("train_au_pass", "?"),
-                   ("train_samples_per_s", "f8")]
+                   ("train_samples_per_s", "f8"), ("read_ops", "f8"), ("write_ops", "f8"), ("read_rate", "f8"),
+                   ("write_rate", "f8"), ("read_bandwidth", "f8"), ("write_bandwidth", "f8"), ("read_p99_ns", "f8"),
+                   ("write_p99_ns", "f8")]
 NODES_COLUMNS = _KEY + [("rep", "i8"), ("node", "i8"), ("host", "O"), ("ranks", "i8"), ("node_bytes", "i8"),
                         ("node_ops", "i8"), ("node_seconds", "f8"), ("node_bandwidth", "f8"),
                         ("node_bandwidth_mib", "f8"), ("node_rate", "f8"), ("node_straggler", "?"),
@@ -201,6 +203,7 @@ def _summary(run: Run, cols: Columns) -> None:
         d.update(_shares(pg, R_))
         d.update(_paced(pg, R_))
         d.update(_train(pg, R_))
+        d.update(_mixed(pg, R_))
         cols.add(R_, **d)
 
 
@@ -239,6 +242,23 @@ def _paced(pg: Any, reps: int) -> Dict[str, Any]:
         ls = pg["latency_summary"][()][:reps, kinds.index("response")]
         for f in ("p50_ns", "p99_ns", "p999_ns"):
             d["response_" + f] = _nan_where(ls[f], ls["count"] == 0)
+    return d
+
+
+def _mixed(pg: Any, reps: int) -> Dict[str, Any]:
+    """A phase that draws reads and writes (rwmix): each direction's
+    operations, rate, bandwidth and service-time p99 (NaN in other phases,
+    whose rows have no direction of their own)."""
+    d: Dict[str, Any] = {}
+    if "read_ops" not in pg:
+        return d
+    for k in ("read_ops", "write_ops", "read_rate", "write_rate", "read_bandwidth", "write_bandwidth"):
+        d[k] = pg[k][()][:reps].astype(float)
+    kinds = text(pg.attrs["latency_kinds"]).split(",") if "latency_kinds" in pg.attrs else list(LAT_KINDS)
+    for k in ("read", "write"):
+        if "latency_summary" in pg and k in kinds:
+            ls = pg["latency_summary"][()][:reps, kinds.index(k)]
+            d[k + "_p99_ns"] = _nan_where(ls["p99_ns"], ls["count"] == 0)
     return d
 
 

@@ -357,3 +357,28 @@ def test_readme_one_liner(files, tmp_path):
     lines = out.stdout.splitlines()
     ncol = len(frames.SUMMARY_COLUMNS)
     assert lines[0].split()[:2] == ["run", "run_id"] and "[11 rows x %d columns]" % ncol in out.stdout
+
+
+def test_summary_mix(tmp_path):
+    """rwmix: each direction's columns, exact and adding up; NaN in the
+    write phase before it."""
+    from conftest import ENV, pfsbench_binary
+    binary = pfsbench_binary()
+    if binary is None:
+        pytest.skip("no pfsbench binary")
+    d = tmp_path / "data"
+    d.mkdir()
+    out = str(tmp_path / "m.h5")
+    args = ["timeout", "120", "mpirun", "-np", "2", "--bind-to", "none", binary, "-d", str(d), "-t", "4k", "-b",
+            "400k", "-p", "write,rwmix", "--random", "--rwmix", "70", "-o", out, "-q"]
+    r = subprocess.run(args, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
+    assert r.returncode == 0, r.stdout
+    with pfsbench.open(out) as res:
+        s = res.summary()
+    check_columns(s, frames.SUMMARY_COLUMNS)
+    w, m = s[s.phase == "write"].iloc[0], s[s.phase == "rwmix"].iloc[0]
+    assert (m["read_ops"], m["write_ops"]) == (140, 60)
+    assert m["read_rate"] + m["write_rate"] == pytest.approx(m["rate"], rel=1e-12)
+    assert m["read_bandwidth"] + m["write_bandwidth"] == pytest.approx(m["bandwidth"], rel=1e-12)
+    assert m["read_p99_ns"] > 0 and m["write_p99_ns"] > 0
+    assert all(np.isnan(w[k]) for k in ("read_ops", "write_rate", "read_p99_ns"))
