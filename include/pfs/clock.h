@@ -16,6 +16,7 @@
 #ifndef PFS_CLOCK_H
 #define PFS_CLOCK_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 enum pfs_clock_src { PFS_CLOCK_MONO, PFS_CLOCK_TSC };
@@ -77,5 +78,33 @@ static inline uint64_t pfs_clock_now(const struct pfs_clock *c)
 
 /* Local. CLOCK_MONOTONIC in ns (the fallback's reading). */
 uint64_t pfs_clock_mono_ns(void);
+
+/* The process's clock, which pfs_now_ns() reads (every timestamp of the
+ * transfer loops, the schedules, the latencies): CLOCK_MONOTONIC until
+ * pfs_run_clock_fit() picks the TSC. pfs_run_clock_begin() takes the
+ * calibration's first sample (main, before MPI_Init); pfs_run_clock_fit()
+ * its last two (after it, before any thread that reads the clock starts:
+ * it replaces the struct) and fits them, at least PFS_RUN_CLOCK_MIN_NS
+ * apart (it spins the rest, and PFS_RUN_CLOCK_TAIL_NS between the last
+ * two). A fit that fails (a loaded machine's bracketing reads) keeps
+ * CLOCK_MONOTONIC, with why. Both once per process; fit returns the source. */
+extern struct pfs_clock pfs_run_clock;
+#define PFS_RUN_CLOCK_MIN_NS 10000000ull /* 10 ms */
+#define PFS_RUN_CLOCK_TAIL_NS 1000000ull /* 1 ms */
+void pfs_run_clock_begin(void);
+int pfs_run_clock_fit(void);
+
+/* Local. Sleeps until ns on the process's clock: the distance from its
+ * reading now, slept on CLOCK_MONOTONIC (an absolute CLOCK_MONOTONIC
+ * deadline taken from it would carry the TSC clock's offset, which grows
+ * with its rate's error: about 1 ppm, 3.6 ms an hour, after a short
+ * start-up). 0, or clock_nanosleep's error (EINTR: a signal). */
+int pfs_run_clock_sleep_until(uint64_t ns);
+
+/* Local. The process's clock in words, for the results ("tsc: 2.5950 GHz,
+ * its rate within 1.30 ppm of CLOCK_MONOTONIC's, anchored within 40 ns",
+ * or "CLOCK_MONOTONIC: the kernel keeps time with kvm-clock, not the
+ * TSC"); like snprintf. */
+size_t pfs_run_clock_describe(char *buf, size_t len);
 
 #endif

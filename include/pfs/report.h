@@ -23,6 +23,7 @@ struct pfs_run_data {
     const char *status;     /* "complete", "failed", "interrupted" */
     const char *cmdline;
     const char *mpi_version;
+    char clock[160];                   /* rank 0's clock in words (pfs_run_clock_describe) */
     char fstype[32];                   /* statfs's name ("fuse" for any FUSE file system) */
     struct pfs_fsinfo fs;              /* the mount's real type, source, options, layout (pfs_fs_describe);
                                         * all empty when not filled */

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "pfs/backend.h"
+#include "pfs/clock.h"
 #include "pfs/config.h"
 #include "pfs/core.h"
 #include "pfs/exemplar.h"
@@ -149,12 +150,12 @@ struct pfs_phase_ctx {
     struct timespec md_start;
 };
 
-/* Nanoseconds on this host's monotonic clock: every latency. */
+/* Nanoseconds on this host's monotonic clock: every latency. The
+ * process's clock (pfs/clock.h): the calibrated TSC where main picked it,
+ * CLOCK_MONOTONIC itself otherwise (and in programs that never fit it). */
 static inline uint64_t pfs_now_ns(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    return pfs_clock_now(&pfs_run_clock);
 }
 
 /* Local. CPU seconds this thread has used: its CPU clock

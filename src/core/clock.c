@@ -129,21 +129,30 @@ static int tsc_invariant(void)
     return (d >> 8) & 1;
 }
 
-int pfs_clock_init(struct pfs_clock *c, int want_tsc, uint64_t calib_ns)
+/* 1 when the TSC may be calibrated; else c is CLOCK_MONOTONIC, with why. */
+static int tsc_eligible(struct pfs_clock *c, int want_tsc)
 {
     char why[128];
     if (!want_tsc) {
         use_mono(c, "");
-        return c->src;
+        return 0;
     }
     if (!tsc_invariant()) {
         use_mono(c, "the CPU has no invariant TSC (CPUID 0x80000007 EDX bit 8)");
-        return c->src;
+        return 0;
     }
     if (kernel_rejects_tsc(why, sizeof(why))) {
         use_mono(c, why);
-        return c->src;
+        return 0;
     }
+    return 1;
+}
+
+int pfs_clock_init(struct pfs_clock *c, int want_tsc, uint64_t calib_ns)
+{
+    char why[128];
+    if (!tsc_eligible(c, want_tsc))
+        return c->src;
     if (calib_ns == 0)
         calib_ns = PFS_CLOCK_CALIB_NS;
     /* A loaded machine may spoil one calibration; three tries before giving up. */
@@ -162,6 +171,49 @@ int pfs_clock_init(struct pfs_clock *c, int want_tsc, uint64_t calib_ns)
     use_mono(c, why);
     return c->src;
 }
+
+/* The process's clock: its first sample where the process starts, the
+ * others where it is about to work, so that the calibration spans its
+ * start-up (MPI_Init: tens to hundreds of ms) instead of a spin of its
+ * own. */
+static struct pfs_clock_sample run_s0;
+static int run_begun, run_fitted;
+
+void pfs_run_clock_begin(void)
+{
+    if (!run_begun && !run_fitted)
+        sample(&run_s0);
+    run_begun = 1;
+}
+
+int pfs_run_clock_fit(void)
+{
+    if (run_fitted)
+        return pfs_run_clock.src;
+    run_fitted = 1;
+    struct pfs_clock c;
+    if (!tsc_eligible(&c, 1)) {
+        pfs_run_clock = c;
+        return c.src;
+    }
+    struct pfs_clock_sample s[3];
+    if (run_begun)
+        s[0] = run_s0;
+    else
+        sample(&s[0]);
+    spin_until(s[0].ns + PFS_RUN_CLOCK_MIN_NS);
+    sample(&s[1]);
+    spin_until(s[1].ns + PFS_RUN_CLOCK_TAIL_NS);
+    sample(&s[2]);
+    c = (struct pfs_clock){.now = now_tsc, .src = PFS_CLOCK_TSC};
+    if (pfs_clock_fit(&c, s) != 0) {
+        char why[128];
+        snprintf(why, sizeof(why), "%s", c.why);
+        use_mono(&c, why);
+    }
+    pfs_run_clock = c;
+    return c.src;
+}
 #else
 int pfs_clock_init(struct pfs_clock *c, int want_tsc, uint64_t calib_ns)
 {
@@ -169,4 +221,34 @@ int pfs_clock_init(struct pfs_clock *c, int want_tsc, uint64_t calib_ns)
     use_mono(c, want_tsc ? "no TSC clock on this architecture (x86-64 only)" : "");
     return c->src;
 }
+
+void pfs_run_clock_begin(void) {}
+
+int pfs_run_clock_fit(void)
+{
+    use_mono(&pfs_run_clock, "no TSC clock on this architecture (x86-64 only)");
+    return pfs_run_clock.src;
+}
 #endif
+
+struct pfs_clock pfs_run_clock = {.now = now_mono, .src = PFS_CLOCK_MONO};
+
+int pfs_run_clock_sleep_until(uint64_t ns)
+{
+    const uint64_t run = pfs_clock_now(&pfs_run_clock), mono = pfs_clock_mono_ns();
+    if (ns <= run)
+        return 0;
+    const uint64_t t = mono + (ns - run); /* the same instant on CLOCK_MONOTONIC, now */
+    const struct timespec ts = {(time_t)(t / 1000000000u), (long)(t % 1000000000u)};
+    return clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+}
+
+size_t pfs_run_clock_describe(char *buf, size_t len)
+{
+    const struct pfs_clock *c = &pfs_run_clock;
+    const int n = c->src == PFS_CLOCK_TSC
+                      ? snprintf(buf, len, "tsc: %.4f GHz, its rate within %.2f ppm of CLOCK_MONOTONIC's, anchored "
+                                 "within %llu ns", c->ghz, c->err_ppm, (unsigned long long)c->anchor_err_ns)
+                      : snprintf(buf, len, "CLOCK_MONOTONIC%s%s", c->why[0] ? ": " : "", c->why);
+    return n > 0 ? (size_t)n : 0;
+}

@@ -174,7 +174,7 @@ void pfs_report_json(FILE *out, const struct pfs_run_data *d)
         {"start_time", d->start_iso}, {"end_time", d->end_iso}, {"label", c->label}, {"dir", c->dir},
         {"fs_type", d->fstype}, {"fs_mount_type", d->fs.mount_type}, {"fs_source", d->fs.source},
         {"fs_mount_point", d->fs.mount_point}, {"fs_options", d->fs.options}, {"fs_layout", d->fs.layout},
-        {"command_line", d->cmdline},
+        {"command_line", d->cmdline}, {"clock", d->clock},
     };
     for (size_t i = 0; i < sizeof(head) / sizeof(head[0]); i++) {
         fprintf(out, "%s\n  \"%s\": ", i ? "," : "{", head[i].key);

@@ -462,9 +462,7 @@ static void __attribute__((noinline)) rate_wait(struct loop *l, int timed)
         if (left > RATE_SPIN_NS) {
             uint64_t step = left - RATE_SPIN_NS;
             const uint64_t cap = l->inflight ? RATE_POLL_NS : RATE_SLEEP_MAX_NS;
-            const uint64_t until = now + (step < cap ? step : cap);
-            const struct timespec ts = {(time_t)(until / 1000000000u), (long)(until % 1000000000u)};
-            clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+            (void)pfs_run_clock_sleep_until(now + (step < cap ? step : cap)); /* a signal: the loop looks */
             /* Waiting for the schedule is no call blocked: each piece slept
              * is progress to the stall watchdog, which reads work. */
             __atomic_store_n(&l->s->work, l->s->work + 1, __ATOMIC_RELAXED);

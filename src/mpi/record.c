@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "pfs/clock.h"
 #include "pfs/cmdline.h"
 #include "pfs/fsinfo.h"
 #include "pfs/report_ceil.h"
@@ -216,6 +217,7 @@ void drv_record_begin(struct ctx *c, int argc, char **argv)
     d->status = "complete";
     d->cmdline = r->cmdline;
     d->mpi_version = r->mpiver;
+    pfs_run_clock_describe(d->clock, sizeof(d->clock));
     pfs_fs_type(cfg->dir, d->fstype, sizeof(d->fstype));
     pfs_fs_describe(cfg->dir, &d->fs);
     d->nranks = c->nranks;

@@ -318,6 +318,7 @@ int pfs_res_write_run(hid_t file, const struct pfs_run_data *d, int run_no, char
     rc |= pfs_res_attr_str(g, "fs_layout", d->fs.layout);
     rc |= pfs_res_attr_u64(g, "fs_block_size", d->fs.block_size);
     rc |= pfs_res_attr_str(g, "host_rank0", d->hosts[0]);
+    rc |= pfs_res_attr_str(g, "clock", d->clock);
     rc |= pfs_res_attr_u64(g, "seed", d->seed);
     rc |= pfs_res_attr_str(g, "error", d->error);
     rc |= pfs_res_attr_str(g, "warnings", d->warnings); /* NULL: none, written as "" */

@@ -154,6 +154,45 @@ static void test_real_interval(void **state)
                  (unsigned long long)dmax, (unsigned long long)e);
 }
 
+/* The process's clock, fitted over a stand-in for the start-up: before
+ * the fit every reading is CLOCK_MONOTONIC's, after it within the fit's
+ * bounds of it (the TSC where it is eligible, or CLOCK_MONOTONIC with why),
+ * at least PFS_RUN_CLOCK_MIN_NS between the first sample and the fit; a
+ * second fit changes nothing. */
+static void test_run_clock(void **state)
+{
+    (void)state;
+    assert_int_equal(pfs_run_clock.src, PFS_CLOCK_MONO);
+    const struct bracket m = bracketed(&pfs_run_clock);
+    assert_true(m.lo <= m.x && m.x <= m.hi);
+    pfs_run_clock_begin();
+    const uint64_t t0 = pfs_clock_mono_ns();
+    const int src = pfs_run_clock_fit();
+    assert_true(pfs_clock_mono_ns() - t0 >= PFS_RUN_CLOCK_MIN_NS - 1000000); /* the first sample came before t0 */
+    assert_int_equal(src, pfs_run_clock.src);
+    char d[160];
+    pfs_run_clock_describe(d, sizeof(d));
+    print_message("%s\n", d);
+    if (src == PFS_CLOCK_TSC)
+        assert_non_null(strstr(d, "tsc: "));
+    else
+        assert_true(strncmp(d, "CLOCK_MONOTONIC: ", 17) == 0 && pfs_run_clock.why[0]);
+    for (int i = 0; i < 1000; i++) {
+        const struct bracket b = bracketed(&pfs_run_clock);
+        check_within(&pfs_run_clock, &b);
+    }
+    /* A sleep to a time on it ends at or after that time on it, within
+     * the clock's own bound of CLOCK_MONOTONIC (the sleep is CLOCK_MONOTONIC's). */
+    const uint64_t a = pfs_clock_now(&pfs_run_clock);
+    assert_int_equal(pfs_run_clock_sleep_until(a + 20000000u), 0);
+    const uint64_t z = pfs_clock_now(&pfs_run_clock);
+    assert_true(z + bound(&pfs_run_clock, z) >= a + 20000000u);
+    assert_int_equal(pfs_run_clock_sleep_until(a), 0); /* past: at once */
+    const struct pfs_clock before = pfs_run_clock;
+    assert_int_equal(pfs_run_clock_fit(), src);
+    assert_memory_equal(&before, &pfs_run_clock, sizeof(before));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -161,6 +200,7 @@ int main(void)
         cmocka_unit_test(test_fit_refuses),
         cmocka_unit_test(test_mono_forced),
         cmocka_unit_test(test_real_interval),
+        cmocka_unit_test(test_run_clock),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -159,8 +159,7 @@ out:
 
 static void sleep_until(uint64_t ns)
 {
-    const struct timespec ts = {(time_t)(ns / 1000000000u), (long)(ns % 1000000000u)};
-    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+    while (pfs_run_clock_sleep_until(ns) == EINTR)
         ;
 }
 
