@@ -122,7 +122,10 @@ void pfs_report_header(FILE *out, const struct pfs_run_data *d)
     fprintf(out, "phases       ");
     for (int i = 0; i < c->nphases; i++)
         fprintf(out, "%s%s", i ? "," : "", pfs_phase_name(c->phases[i]));
-    if (c->reps > 0)
+    if (c->lat_target[0]) /* the search stops the run when done: cfg->reps is its most */
+        fprintf(out, " x up to %d repetitions (a closed-loop one, then at most %d rates of --latency-target's search)",
+                c->reps, c->reps - 1);
+    else if (c->reps > 0)
         fprintf(out, " x %d repetition%s", c->reps, c->reps == 1 ? "" : "s");
     else
         fprintf(out, " x auto: until every phase's 95%% CI is within +-%g%% of its mean (%d to %d repetitions)",

@@ -17,7 +17,8 @@
 #   - --latency-target runs a closed-loop repetition, then exactly the
 #     rates the search picks from the points before (replayed in
 #     rate_sweep_checks.py), stops when it is done, and stores its answer
-#     (which rates meet the bound is the machine's: not asserted);
+#     (which rates meet the bound is the machine's: not asserted); the
+#     report's header says "up to" its 11 repetitions (a sweep's: its count);
 #   - bad input is refused from rank 0 with exit 2 and nothing created.
 . "$(dirname "$0")/lib.sh"
 : "${PFS_DELAY_LIB:?set PFS_DELAY_LIB to the delay shim (ctest does)}"
@@ -56,6 +57,7 @@ delayed() {
 # have put it at 100 ms).
 delayed 3200k --rate-sweep 250,500,4000,8000 -o "$R"
 check "rates: exit 0" [ "$RC" -eq 0 ]
+check "rates: the header's repetitions, one per point" grep -qx "phases       write x 4 repetitions" "$T/out"
 check "rates: the report's curve" grep -q "^latency against load (--rate-sweep 250,500,4000,8000" "$T/out"
 check "rates: a row per point" [ "$(sed -n '/^latency against load/,/^knee/p' "$T/out" | grep -c '^write ')" -eq 4 ]
 check "rates: the knee's line" grep -qE "^knee       write: p99 left 2 x its lowest-load [0-9.]+ us at [0-9.]+ ops/s achieved, between repetitions [0-2] and [1-2]$" "$T/out"
@@ -77,6 +79,8 @@ pycheck "percentages: closed loop first, each point that share of it exactly" ra
 # of the peak, about 9 a stream per second: 2.3 s).
 delayed 80k --latency-target p99=4ms -o "$T/target.h5"
 check "target: exit 0" [ "$RC" -eq 0 ]
+check "target: the header's repetitions, the most the search runs" grep -qx "phases       write x up to 11 \
+repetitions (a closed-loop one, then at most 10 rates of --latency-target's search)" "$T/out"
 check "target: the answer's line" grep -qE "^target     write: p99=4ms met (at up to [0-9.]+ ops/s offered \(repetition [0-9]+\)|at none of the [0-9]+ rates)" "$T/out"
 pycheck "target: the rates the search chose, its stop and its answer" rate_sweep target "$T/target.h5" 4e6
 finish

@@ -69,6 +69,20 @@ static void test_header(void **state)
     assert_non_null(strstr(s, "  \nlabel        ost 4\\x1b[31m\nranks "));
     assert_non_null(strstr(s, "total 16 MiB; KB/s = 1024 bytes/s, the seeds' unit\n"));
     free(s);
+    /* --rate-sweep: the repetitions it runs, a closed-loop one and a point each */
+    snprintf(f->cfg.rate_sweep, sizeof(f->cfg.rate_sweep), "50%%,100%%");
+    f->cfg.reps = 3;
+    s = render(f, pfs_report_header);
+    assert_non_null(strstr(s, "write,read x 3 repetitions\n"));
+    free(s);
+    /* --latency-target: cfg->reps is the most its search runs (it said "x 11 repetitions") */
+    f->cfg.rate_sweep[0] = '\0';
+    snprintf(f->cfg.lat_target, sizeof(f->cfg.lat_target), "p99=2ms");
+    f->cfg.reps = 11;
+    s = render(f, pfs_report_header);
+    assert_non_null(strstr(s, "write,read x up to 11 repetitions (a closed-loop one, then at most 10 rates of "
+                              "--latency-target's search)\n"));
+    free(s);
 }
 
 /* Every warning is kept, however many phases warn: the list has no cap
