@@ -183,6 +183,16 @@ ssize_t pread(int fd, void *buf, size_t n, off_t off)
     return real(fd, buf, n, off);
 }
 
+/* fio (built with 64-bit offsets) calls pread64: the same call to the shim. */
+ssize_t pread64(int fd, void *buf, size_t n, off64_t off)
+{
+    static ssize_t (*real)(int, void *, size_t, off64_t);
+    if (!real)
+        *(void **)&real = dlsym(RTLD_NEXT, "pread64");
+    maybe_stall("pread", NULL, fd);
+    return real(fd, buf, n, off);
+}
+
 /* The run's lock (flock), a create (openat with O_CREAT: a data file, a
  * small file, a lock file) and a removal: a script acts between the open
  * and the flock, or while a create or an unlink is under way. */
