@@ -5,9 +5,11 @@
 #   die MSG                 MSG on stderr, exit 2
 #   bytes N[kmgt]           N in bytes (1024-based); status 1 for a malformed size
 #   pfs_mibs LOG ARGS...    pfsbench on one rank (under $TO seconds and ${BIND[@]});
-#                           prints "OP MIBS" per data phase of its summary
-#   fio_mibs LOG [--rewrite] ARGS...  fio's jobs (JSON); prints "OP MIBS" per job
-#                           (io_bytes / runtime; jobs named w* write, others read);
+#                           prints "OP MIBS" per data phase of its summary (rwmix: both
+#                           directions together)
+#   fio_mibs LOG [--rewrite|--mix] ARGS...  fio's jobs (JSON); prints "OP MIBS" per job
+#                           (io_bytes / runtime; jobs named w* write, others read;
+#                           --mix: "rwmix", read and write bytes together);
 #                           --rewrite: each write again as "rewrite" (against
 #                           pfsbench's rewrite of an allocated file)
 #   bench_rounds ROUNDS RUN OUT NAME...  interleaved rounds: in round r, RUN NAME LOG for
@@ -38,13 +40,14 @@ pfs_mibs() {
     shift
     timeout "$TO" "${BIND[@]}" mpirun -np 1 --bind-to none "$PFSBENCH" --no-results -q "$@" >"$log" 2>&1 ||
         { echo "pfsbench exited $?" >>"$log"; return 1; }
-    awk '($1 == "write" || $1 == "rewrite" || $1 == "read") && NF == 10 { print $1, $5; n++ } END { exit n == 0 }' "$log"
+    awk '($1 == "write" || $1 == "rewrite" || $1 == "read" || $1 == "rwmix") && NF == 10 { print $1, $5; n++ }
+         END { exit n == 0 }' "$log"
 }
 
 fio_mibs() {
     local log=$1 rw=
     shift
-    [ "${1:-}" = --rewrite ] && { rw=--rewrite; shift; }
+    case ${1:-} in --rewrite | --mix) rw=$1; shift ;; esac
     timeout "$TO" "${BIND[@]}" fio --output-format=json --output="$log.json" "$@" >"$log" 2>&1 ||
         { echo "fio exited $?" >>"$log"; return 1; }
     python3 "$(dirname "${BASH_SOURCE[0]}")/fio_mibs.py" "$log.json" $rw
