@@ -46,3 +46,40 @@ ceph_test_end() {
     echo "# timings: HEALTH_OK after ${CEPH_T_UP} s, teardown ${CEPH_T_STOP} s; whole test $(since "$T_BEGIN") s"
     finish
 }
+
+# stop_osd_mid_write OSD READY...: with a run in the background ($BG, its
+# stderr $T/err), once the command READY... holds (bounded: 15 s) SIGSTOP
+# osd.OSD (its PID from the harness) until the watchdog has spoken and
+# rank 0 has recorded the run (bounded: 20 s), then SIGCONT it and wait for
+# the run. Sets RC (the run's exit), WD (seconds from the stop to the
+# watchdog's first word; empty: never) and STOPPED (1: stopped; 0: READY
+# never held, the run ended first, or osd.OSD has no process).
+stop_osd_mid_write() {
+    local osd=$1 sp w t
+    shift
+    STOPPED=0 WD=
+    for ((w = 0; w < 300; w++)); do
+        "$@" && break
+        kill -0 "$BG" 2>/dev/null || break
+        sleep 0.05
+    done
+    sp=$(ceph_osd_pid "$osd")
+    if [ "$w" -lt 300 ] && kill -0 "$BG" 2>/dev/null && [ -n "$sp" ]; then
+        kill -STOP "$sp"
+        t=$(date +%s.%N)
+        STOPPED=1
+        for ((w = 0; w < 200; w++)); do
+            [ -z "$WD" ] && grep -q "watchdog" "$T/err" && WD=$(since "$t")
+            grep -q "the run is recorded" "$T/err" && break
+            kill -0 "$BG" 2>/dev/null || break
+            sleep 0.1
+        done
+        kill -CONT "$sp"
+    else
+        kill -TERM "$BG" 2>/dev/null
+    fi
+    RC=0
+    wait "$BG" || RC=$?
+    [ "$STOPPED" = 1 ] && echo "# osd.$osd stopped: the watchdog spoke after ${WD:-never} s; the run exited $RC $(since "$t") s after the stop"
+    grep '^pfsbench' "$T/err" | sed 's/^/#   /'
+}

@@ -11,9 +11,10 @@
 # with rados's error, and left byte for byte as it was, while the object
 # the other rank made in that run is removed (the shared object's name
 # alike, refused and left intact); one shared object, --threads 2, without
-# -k: nothing left in the pool; an OSD stopped mid-write named by the
-# watchdog (exit 3, rank 0's object removed); what it cannot do refused (exit 2, nothing
-# made) before any cluster is needed: no --rados-pool, a metadata phase;
+# -k: nothing left in the pool; the primary OSD of rank 0's object
+# stopped mid-write: named by the watchdog (exit 3, rank 0's object
+# removed), the cluster healthy again once it goes on; what it cannot do
+# refused (exit 2, nothing made) before any cluster is needed: no --rados-pool, a metadata phase;
 # and a pool the cluster does not have, named with the call that failed.
 # --api cephfs (CephFS through libcephfs) on the same cluster (one start
 # for both native clients), 2 ranks, in a directory of a ceph-fuse mount:
@@ -23,7 +24,10 @@
 # there before the run under a name it would make is refused (O_EXCL),
 # left byte for byte, and the other rank's file removed; the metadata
 # phases (a --depth 2 tree, 4 KiB files read back) with --threads 2 and
-# no -k leave nothing; refused with exit 2 and nothing made: a conf that
+# no -k leave nothing; an OSD stopped in a 1 GiB write (--timeout 5):
+# the watchdog names the rank, its host, the write and the file, exit 3,
+# rank 0's file removed, the cluster healthy again once the OSD goes on
+# (before the rados runs' own stopped OSD); refused with exit 2 and nothing made: a conf that
 # is not there, a cluster that does not answer, find (it walks through
 # the mount), -d off CephFS, -d the ceph-fuse mount point itself.
 # A pfsbench built without librados (-DPFS_WITH_RADOS=OFF) is checked for
@@ -208,44 +212,64 @@ check "cephfs: 4 streams' data, 2 dirs and 40 files of 4 KiB each way ($got)" \
     [ "$got" = "cephfs complete write=4194304/64 read=4194304/64 mkdir=0/2 create=163840/40 stat=0/40 read-files=163840/40 delete=0/40 rmdir=0/2" ]
 check "cephfs, no -k: nothing left ($(ls -A "$D" | tr '\n' ' '))" [ -z "$(ls -A "$D")" ]
 echo "# cephfs runs: $(since "$T0") s"
+
+# An OSD SIGSTOPped mid-write, --timeout 5. libcephfs buffers a rank's
+# writes and blocks them once its dirty limit (32 MiB: the conf's client
+# oc max dirty) is held by objects whose flush waits: a 1 GiB file is 256
+# objects of 4 MiB, about 2 in 3 of which have the stopped OSD among their
+# 2 replicas. Once the second object is in the data pool (the writes flow)
+# the OSD stops; the watchdog names the rank, its host, the blocked write
+# and the file; the OSD goes on once rank 0 has recorded the run, and the
+# job ends with exit 3, rank 0's file removed, the cluster healthy again.
+T0=$(date +%s.%N)
+timeout -k 5 120 mpirun -np 2 --oversubscribe --bind-to none "$PFSBENCH" -d "$D" "${CF[@]}" -t 1m -b 1g -p write -e \
+    --timeout 5 --run-id cfstop -o "$T/stop.h5" >"$T/out" 2>"$T/err" &
+BG=$!
+flowing() { # the second object of rank 0's file is in the data pool
+    local ino
+    ino=$(stat -c %i "$D/pfsbench.cfstop.0" 2>/dev/null) || return 1
+    timeout 10 rados -p cephfs_data stat "$(printf '%x.%08x' "$ino" 1)" >/dev/null 2>&1
+}
+stop_osd_mid_write 1 flowing
+if [ "$STOPPED" = 1 ]; then
+    check "cephfs, OSD stopped, --timeout 5: the watchdog speaks within 15 s (${WD:-never})" \
+        cond '[ -n "$WD" ] && awk -v e="$WD" "BEGIN { exit !(e < 15) }"'
+    check "cephfs, OSD stopped: the watchdog names the rank, its host, the blocked write and the file" \
+        grep -qE "watchdog: rank [01] on $(hostname) blocked [0-9.]+ s in write $D/pfsbench.cfstop.[01], during write" "$T/err"
+    check "cephfs, OSD stopped: the job ends with exit 3 (rc $RC)" [ "$RC" -eq 3 ]
+    got=$(ls -A "$D" | tr '\n' ' ')
+    check "cephfs, OSD stopped: rank 0's file is removed; what is left the warning covers ($got)" \
+        cond '[[ " $got" != *" pfsbench.cfstop.0 "* ]] && { [ -z "$(ls -A "$D" | grep -v "^pfsbench.cfstop.lock$")" ] || grep -q "the other ranks. data files, if they had created any, may be left behind" "$T/err"; }'
+else
+    bad "cephfs, OSD stopped: the file's second object never reached the pool, or pfsbench ended first, or osd.1 has no process"
+fi
+# What rank 1 may have left stays: its client's caps on it are held until
+# the MDS times out the dead client's session (60 s), so an unlink through
+# ceph-fuse would wait for that; the teardown takes the file system whole.
+T1=$(date +%s.%N)
+check "cephfs, OSD stopped: the cluster is back to HEALTH_OK (all OSDs up, every PG clean)" \
+    ceph__wait 90 "HEALTH_OK after the stop" ceph__ready
+echo "# cephfs, a stopped OSD: $(since "$T0") s (HEALTH_OK after $(since "$T1") s)"
 fi
 
 # --- an OSD SIGSTOPped mid-write, --timeout 5: the watchdog names the
-# blocked write and its object's file name; once the OSD goes on, the job
-# ends with exit 3 and rank 0's watchdog has removed what it made.
-# 3 OSDs, 3 replicas: every write waits for the stopped one.
-run_mpi_bg() {
-    timeout -k 5 120 mpirun -np 2 --oversubscribe --bind-to none "$PFSBENCH" -d "$T/d" "${R[@]}" -b 120m -t 1m -p write \
-        --timeout 5 --run-id stop -o "$T/stop.h5" >"$T/out" 2>"$T/err" &
-    BG=$!
-}
+# rank, its host, the blocked write and its object's path in -d; once
+# the OSD goes on, the job ends with exit 3 and rank 0's watchdog has removed what it
+# made. The OSD stopped is the primary of rank 0's object, so its writes
+# wait for it whichever 2 of the 3 OSDs hold the object.
+T0=$(date +%s.%N)
+OSD=$(ceph_cli osd map "$P" pfsbench.stop.0 --format json 2>/dev/null | sed -n 's/.*"acting_primary": *\([0-9]*\).*/\1/p')
+timeout -k 5 120 mpirun -np 2 --oversubscribe --bind-to none "$PFSBENCH" -d "$T/d" "${R[@]}" -b 120m -t 1m -p write \
+    --timeout 5 --run-id stop -o "$T/stop.h5" >"$T/out" 2>"$T/err" &
+BG=$!
 obj_size() { timeout 10 rados -p "$P" stat "$1" 2>/dev/null | sed -n 's/.* size \([0-9]*\)$/\1/p'; }
-run_mpi_bg
-for ((w = 0; w < 200; w++)); do
-    [ "$(obj_size pfsbench.stop.0)" -gt $((4 << 20)) ] 2>/dev/null && break
-    kill -0 "$BG" 2>/dev/null || break
-    sleep 0.05
-done
-SP=$(ceph_osd_pid 1)
-if [ "$w" -lt 200 ] && kill -0 "$BG" 2>/dev/null && [ -n "$SP" ]; then
-    kill -STOP "$SP"
-    T_STOP=$(date +%s.%N)
-    WD=
-    for ((w = 0; w < 200; w++)); do # bounded: 20 s, then the OSD goes on
-        [ -z "$WD" ] && grep -q "watchdog" "$T/err" && WD=$(since "$T_STOP")
-        grep -q "the run is recorded" "$T/err" && break
-        kill -0 "$BG" 2>/dev/null || break
-        sleep 0.1
-    done
-    kill -CONT "$SP"
-    RC=0
-    wait "$BG" || RC=$?
-    echo "# osd.1 stopped: the watchdog spoke after ${WD:-never} s; pfsbench exited $RC $(since "$T_STOP") s after the stop"
-    grep '^pfsbench' "$T/err" | sed 's/^/#   /'
+flowing() { [ "$(obj_size pfsbench.stop.0)" -gt $((4 << 20)) ] 2>/dev/null; }
+stop_osd_mid_write "${OSD:-1}" flowing
+if [ "$STOPPED" = 1 ]; then
     check "OSD stopped, --timeout 5: the watchdog speaks within 15 s (${WD:-never})" \
         cond '[ -n "$WD" ] && awk -v e="$WD" "BEGIN { exit !(e < 15) }"'
-    check "OSD stopped: and names the blocked write and its object's name" \
-        grep -qE "watchdog: rank [0-9]+ on .* blocked .* in write $T/d/pfsbench.stop.[01]" "$T/err"
+    check "OSD stopped: the watchdog names the rank, its host, the blocked write and the path" \
+        grep -qE "watchdog: rank [01] on $(hostname) blocked [0-9.]+ s in write $T/d/pfsbench.stop.[01], during write" "$T/err"
     check "OSD stopped: the job ends with exit 3 (rc $RC)" [ "$RC" -eq 3 ]
     # Rank 0's watchdog removes what its stream made (a write still queued
     # behind the stop must not make it anew); the job ends with it, so the
@@ -254,9 +278,10 @@ if [ "$w" -lt 200 ] && kill -0 "$BG" 2>/dev/null && [ -n "$SP" ]; then
     check "OSD stopped: rank 0's object is removed; what is left the warning covers ($got)" \
         cond '[[ " $got" != *" pfsbench.stop.0 "* ]] && { [ -z "$got" ] || grep -q "the other ranks. data files, if they had created any, may be left behind" "$T/err"; }'
 else
-    kill -TERM "$BG" 2>/dev/null
-    wait "$BG"
-    bad "OSD stopped: the object never reached 4 MiB, or pfsbench ended first, or osd.1 has no process"
+    bad "OSD stopped: the object never reached 4 MiB, or pfsbench ended first, or osd.${OSD:-?} has no process (osd map said '${OSD}')"
 fi
+check "OSD stopped: the cluster is back to HEALTH_OK (all OSDs up, every PG clean)" \
+    ceph__wait 90 "HEALTH_OK after the stop" ceph__ready
+echo "# rados, a stopped OSD: $(since "$T0") s"
 
 ceph_test_end
