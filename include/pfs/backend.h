@@ -136,6 +136,11 @@ struct pfs_backend {
      * it back). 0 (removed), 1 (already gone), PFS_ERR_REPLACED (something
      * else is there now: left alone), or a negative errno. */
     int (*remove)(void *ctx, int dirfd, const char *path, const struct pfs_fid *fid);
+    /* Optional, for such a backend too: how its own messages name path's
+     * data ("object pfsbench.ID.0 in pool P"), for the watchdog's, which
+     * would otherwise name path, a file in -d that is not there. Local; any
+     * thread, while ctx lives. */
+    void (*where)(void *ctx, const char *path, char *buf, size_t len);
 
     /* ---- data, asynchronous: PFS_CAP_ASYNC ---- */
     /* Takes one transfer (fio's queue): PFS_Q_QUEUED (reap hands it back;

@@ -186,6 +186,12 @@ static const char *oid_of(const char *path)
     return s ? s + 1 : path;
 }
 
+static void rd_where(void *ctx, const char *path, char *buf, size_t len)
+{
+    const struct rd_ctx *c = ctx;
+    snprintf(buf, len, "object %s in pool %s", oid_of(path), c->pool);
+}
+
 static void hex_of(uint64_t v, char out[17])
 {
     snprintf(out, 17, "%016" PRIx64, v);
@@ -507,4 +513,5 @@ const struct pfs_backend pfs_backend_rados = {
     .submit = rd_submit,
     .reap = rd_reap,
     .remove = rd_remove,
+    .where = rd_where,
 };

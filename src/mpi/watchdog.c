@@ -414,6 +414,11 @@ static void watch_describe(void *arg, char *buf, size_t len)
                 snprintf(who, sizeof(who), " (thread %d)", i);
             char where[PFS_PATH_MAX + 256];
             pfs_stream_where(&c->cfg, c->cur_kind, &c->streams[i], where, sizeof(where));
+            if (c->be && c->be->where && c->bectx) { /* its data is not that file: the backend's name of it */
+                char path[sizeof(where)];
+                memcpy(path, where, sizeof(path));
+                c->be->where(c->bectx, path, where, sizeof(where));
+            }
             snprintf(buf, len, "%s %s%s", op, where, who);
             return;
         }

@@ -253,8 +253,9 @@ echo "# cephfs, a stopped OSD: $(since "$T0") s (HEALTH_OK after $(since "$T1") 
 fi
 
 # --- an OSD SIGSTOPped mid-write, --timeout 5: the watchdog names the
-# rank, its host, the blocked write and its object's path in -d; once
-# the OSD goes on, the job ends with exit 3 and rank 0's watchdog has removed what it
+# rank, its host, the blocked write and its object, as rados's own errors
+# name it (object and pool: the path in -d is no file); once the OSD goes
+# on, the job ends with exit 3 and rank 0's watchdog has removed what it
 # made. The OSD stopped is the primary of rank 0's object, so its writes
 # wait for it whichever 2 of the 3 OSDs hold the object.
 T0=$(date +%s.%N)
@@ -268,8 +269,8 @@ stop_osd_mid_write "${OSD:-1}" flowing
 if [ "$STOPPED" = 1 ]; then
     check "OSD stopped, --timeout 5: the watchdog speaks within 15 s (${WD:-never})" \
         cond '[ -n "$WD" ] && awk -v e="$WD" "BEGIN { exit !(e < 15) }"'
-    check "OSD stopped: the watchdog names the rank, its host, the blocked write and the path" \
-        grep -qE "watchdog: rank [01] on $(hostname) blocked [0-9.]+ s in write $T/d/pfsbench.stop.[01], during write" "$T/err"
+    check "OSD stopped: the watchdog names the rank, its host, the blocked write, the object and its pool" \
+        grep -qE "watchdog: rank [01] on $(hostname) blocked [0-9.]+ s in write object pfsbench.stop.[01] in pool $P, during write" "$T/err"
     check "OSD stopped: the job ends with exit 3 (rc $RC)" [ "$RC" -eq 3 ]
     # Rank 0's watchdog removes what its stream made (a write still queued
     # behind the stop must not make it anew); the job ends with it, so the
