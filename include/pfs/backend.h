@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "pfs/option.h"
@@ -141,6 +142,12 @@ struct pfs_backend {
      * would otherwise name path, a file in -d that is not there. Local; any
      * thread, while ctx lives. */
     void (*where)(void *ctx, const char *path, char *buf, size_t len);
+    /* Optional, for such a backend too: --clean's look at a dead run's
+     * data (struct pfs_clean_objects's run, pfs/clean.h, with ctx from an
+     * init of --clean's options). A backend with data of its own (remove)
+     * and no clean is refused with --clean. */
+    int (*clean)(void *ctx, const char *run_id, uint64_t token, int remove, FILE *out, int *failed, char *err,
+                 size_t errlen);
 
     /* ---- data, asynchronous: PFS_CAP_ASYNC ---- */
     /* Takes one transfer (fio's queue): PFS_Q_QUEUED (reap hands it back;

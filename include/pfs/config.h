@@ -82,6 +82,8 @@ struct pfs_config {
     int ceilings;           /* --ceilings: measure the clients' ceilings before the phases */
     char label[128];
     char run_id[64];        /* empty: made up by rank 0 */
+    uint64_t run_token;     /* no option: drawn by rank 0 with the run's id, in its lock file; a backend whose
+                             * data are objects marks each it makes with it, --clean's proof (pfs/clean.h) */
     double straggler;       /* flag nodes below this fraction of the median node */
     int quiet;
     int iozone_lines;       /* --iozone-lines: IOzone's throughput lines after the text report */

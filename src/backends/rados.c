@@ -33,6 +33,7 @@
 #include "pfs/phase.h"
 
 #include "rados.h"
+#include "rados_clean.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -46,6 +47,7 @@
 #define ID_XATTR "pfsbench.id"
 
 struct rd_ctx {
+    const struct pfs_config *cfg; /* the run's: its run_token, drawn after init, before any create */
     rados_t cl;
     rados_ioctx_t io;
     char pool[56];
@@ -151,6 +153,7 @@ static int rd_init(void **ctx, const struct pfs_config *cfg, const void *env, ch
     pthread_mutex_init(&c->lock, NULL);
     pthread_rwlock_init(&c->gone_lock, NULL);
     snprintf(c->pool, sizeof(c->pool), "%.*s", (int)sizeof(c->pool) - 1, o->pool);
+    c->cfg = cfg;
     c->depth = cfg->iodepth > 1 ? (unsigned)cfg->iodepth : 1;
     const char *step = "rados_create";
     int rc = rados_create(&c->cl, o->id[0] ? o->id : NULL);
@@ -197,7 +200,8 @@ static void hex_of(uint64_t v, char out[17])
     snprintf(out, 17, "%016" PRIx64, v);
 }
 
-/* Makes oid, exclusively, with its identity token: one atomic write op. */
+/* Makes oid, exclusively, with its identity token and the run's (what
+ * --clean proves it by once the run is gone): one atomic write op. */
 static int create_object(struct rd_ctx *c, const char *oid, uint64_t *token)
 {
     if (getrandom(token, sizeof(*token), 0) != (ssize_t)sizeof(*token))
@@ -210,6 +214,10 @@ static int create_object(struct rd_ctx *c, const char *oid, uint64_t *token)
         return failed(c, oid, "rados_create_write_op", -ENOMEM, NULL);
     rados_write_op_create(op, LIBRADOS_CREATE_EXCLUSIVE, NULL);
     rados_write_op_setxattr(op, ID_XATTR, hex, 16);
+    char run[17];
+    hex_of(c->cfg->run_token, run);
+    if (c->cfg->run_token)
+        rados_write_op_setxattr(op, RUN_XATTR, run, 16);
     int rc = rados_write_op_operate(op, c->io, oid, NULL, 0);
     rados_release_write_op(op);
     if (rc < 0)
@@ -496,6 +504,14 @@ static int rd_remove(void *ctx, int dirfd, const char *path, const struct pfs_fi
     return rc < 0 ? failed(c, oid, "remove", rc, NULL) : 0;
 }
 
+/* --clean (pfs/clean.h): rados_clean.c. */
+static int rd_clean(void *ctx, const char *run_id, uint64_t token, int remove, FILE *out, int *nfailed, char *err,
+                    size_t len)
+{
+    const struct rd_ctx *c = ctx;
+    return pfs_rados_clean(c->io, c->pool, run_id, token, remove, out, nfailed, err, len);
+}
+
 const struct pfs_backend pfs_backend_rados = {
     .name = "rados",
     .help = PFS_RADOS_HELP,
@@ -514,4 +530,5 @@ const struct pfs_backend pfs_backend_rados = {
     .reap = rd_reap,
     .remove = rd_remove,
     .where = rd_where,
+    .clean = rd_clean,
 };

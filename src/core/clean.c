@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -171,11 +172,65 @@ static int hands_off(int dfd, const char *dir, const char *name, const struct st
     return 0;
 }
 
-/* The second pass: a run's lock file, once nothing of its run is live;
- * removed while --clean holds it, and only while its name still names the
- * inode held (a run that made a new one since keeps it). */
-static int clean_locks(DIR *dp, int dfd, const char *dir, const char *run_id, int remove, int any_owner, FILE *out,
-                       int *failed)
+/* The objects line of a run's lock file (PFS_LOCK_TOKEN_KEY): 1 with its
+ * backend's name in api and the token, else 0. */
+static int lock_objects(int dfd, const char *lock, char *api, size_t alen, uint64_t *token)
+{
+    char buf[256];
+    int fd = openat(dfd, lock, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    ssize_t n = fd >= 0 ? pread(fd, buf, sizeof(buf) - 1, 0) : -1;
+    if (fd >= 0)
+        close(fd);
+    buf[n > 0 ? n : 0] = '\0';
+    const char *k = strstr(buf, "\n" PFS_LOCK_TOKEN_KEY " ");
+    if (!k)
+        return 0;
+    k += strlen("\n" PFS_LOCK_TOKEN_KEY " ");
+    const size_t w = strcspn(k, " \n");
+    if (!w || w >= alen || k[w] != ' ')
+        return 0;
+    snprintf(api, alen, "%.*s", (int)w, k);
+    char *end;
+    *token = (uint64_t)strtoull(k + w + 1, &end, 16);
+    return end == k + w + 17 && *end == '\n' && *token;
+}
+
+/* A dead run's objects (its lock held when removing): 1 when its lock is
+ * to be kept, the proof of objects --clean did not remove. */
+static int clean_objects(const struct pfs_clean_objects *objs, int dfd, const char *dir, const char *lock,
+                         int remove, FILE *out, int *nobj, int *failed)
+{
+    struct pfs_name n;
+    char api[32];
+    uint64_t token = 0;
+    if (pfs_name_parse(lock, &n) != PFS_NAME_LOCK || !lock_objects(dfd, lock, api, sizeof(api), &token))
+        return 0;
+    if (!objs || strcmp(objs->api, api) != 0) {
+        fprintf(out, "kept     %s/%s: run %s's objects (--api %s) are looked at with --api %s and its options\n",
+                dir, lock, n.run_id, api, api);
+        return 1;
+    }
+    char err[256] = "";
+    const int before = *failed;
+    int got = objs->run(objs->arg, n.run_id, token, remove, out, failed, err, sizeof(err));
+    if (got < 0) {
+        fprintf(out, "FAILED   the objects of run %s: %s\n", n.run_id, err);
+        (*failed)++;
+    } else
+        *nobj += got;
+    if (got < 0 || *failed > before) {
+        fprintf(out, "kept     %s/%s: its token proves the objects left\n", dir, lock);
+        return 1;
+    }
+    return 0;
+}
+
+/* The second pass: a run's lock file, once nothing of its run is live,
+ * after its objects (objs); removed while --clean holds it, and only while
+ * its name still names the inode held (a run that made a new one since
+ * keeps it), and while none of its marked objects failed to go. */
+static int clean_locks(DIR *dp, int dfd, const char *dir, const char *run_id, int remove, int any_owner,
+                       const struct pfs_clean_objects *objs, FILE *out, int *nobj, int *failed)
 {
     int found = 0;
     struct dirent *e;
@@ -200,7 +255,10 @@ static int clean_locks(DIR *dp, int dfd, const char *dir, const char *run_id, in
             continue;
         }
         found++;
-        if (!remove)
+        if (clean_objects(objs, dfd, dir, e->d_name, remove, out, nobj, failed)) {
+            (void)pfs_lock_drop(dfd, e->d_name, &lk, 0);
+            found--;
+        } else if (!remove)
             fprintf(out, "leftover %s/%s (the lock of a run that ended without removing it)\n", dir, e->d_name);
         else if (rc == 0 && (rc = pfs_lock_drop(dfd, e->d_name, &lk, 1)) >= 0)
             fprintf(out, "removed  %s/%s\n", dir, e->d_name);
@@ -240,6 +298,12 @@ static void clean_md_top(int dfd, const char *dir, const char *name, int remove,
 }
 
 int pfs_clean(const char *dir, const char *run_id, int remove, int any_owner, FILE *out, char *err, size_t errlen)
+{
+    return pfs_clean_with(dir, run_id, remove, any_owner, NULL, out, err, errlen);
+}
+
+int pfs_clean_with(const char *dir, const char *run_id, int remove, int any_owner,
+                   const struct pfs_clean_objects *objs, FILE *out, char *err, size_t errlen)
 {
     int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dfd < 0) {
@@ -290,13 +354,18 @@ int pfs_clean(const char *dir, const char *run_id, int remove, int any_owner, FI
         }
         release_run(dfd, &cl);
     }
-    found += clean_locks(dp, dfd, dir, run_id, remove, any_owner, out, &failed);
+    int nobj = 0;
+    found += clean_locks(dp, dfd, dir, run_id, remove, any_owner, objs, out, &nobj, &failed);
     closedir(dp);
     fprintf(out, "%d pfsbench file%s, %llu bytes%s\n", found, found == 1 ? "" : "s", bytes,
             remove ? " removed" : (found ? "; add --yes to remove them" : ""));
+    if (objs)
+        fprintf(out, "%d pfsbench object%s marked with its run's token%s\n", nobj, nobj == 1 ? "" : "s",
+                remove ? ", removed" : (nobj ? "; add --yes to remove them" : ""));
     if (failed) {
-        snprintf(err, errlen, "%d file%s could not be removed", failed, failed == 1 ? "" : "s");
+        snprintf(err, errlen, "%d file%s%s could not be removed", failed, failed == 1 ? "" : "s",
+                 objs ? (failed == 1 ? " or object" : " or objects") : "");
         return -1;
     }
-    return found;
+    return found + nobj;
 }

@@ -14,9 +14,7 @@
 
 #define PFS_TAG_LOAD 80
 
-/* Local. The table pfs_backend_<name> of libpfs_<name>.so, checked with
- * pfs_backend_valid; NULL with err set. */
-static const struct pfs_backend *load(const char *name, char *err, size_t len)
+const struct pfs_backend *drv_backend_module(const char *name, char *err, size_t len)
 {
     char exe[PATH_MAX] = "", here[PATH_MAX + 64], inst[PATH_MAX + 64], sym[96];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
@@ -56,7 +54,7 @@ int drv_backend_load(struct ctx *c, char *err, size_t len)
 {
     const char *name = pfs_backend_name(c->cfg.api);
     char mine[1200] = "";
-    c->be = load(name, mine, sizeof(mine));
+    c->be = drv_backend_module(name, mine, sizeof(mine));
     int who = c->be ? c->nranks : c->rank, first = 0;
     MPI_Allreduce(&who, &first, 1, MPI_INT, MPI_MIN, c->comm);
     if (first == c->nranks)

@@ -25,24 +25,80 @@
 #include "pfs/safefile.h"
 #include "survive.h"
 
+/* Local, rank 0: --api's backend when its data are objects of its own
+ * (rados), checked and connected as a run's is, for --clean's look at a
+ * dead run's objects; *be NULL when its data are files in -d. 0, or -1
+ * with err (the input's fault: exit 2). */
+static int clean_backend(const struct pfs_config *cfg, MPI_Comm *comm, const struct pfs_backend **be, void **ctx,
+                         char *err, size_t len)
+{
+    char why[PFS_ERRLEN] = "";
+    const char *name = pfs_backend_name(cfg->api);
+    const struct pfs_backend *b = pfs_backend_is_module(cfg->api) ? drv_backend_module(name, why, sizeof(why))
+                                                                  : pfs_backend_at(cfg->api);
+    *be = NULL;
+    *ctx = NULL;
+    if (!b && why[0]) {
+        snprintf(err, len, "%s", why);
+        return -1;
+    }
+    if (!b || !(b->caps & PFS_CAP_NOFILES) || !b->remove)
+        return 0;
+    if (!b->clean) {
+        snprintf(err, len, "--clean with --api %s: --clean cannot tell which of its objects a dead run made; list "
+                 "them with the backend's own tools (their names begin pfsbench.RUNID.)", name);
+        return -1;
+    }
+    if ((b->check && b->check(cfg, why, sizeof(why)) != 0) || pfs_backend_init(b, ctx, cfg, comm, why, sizeof(why))) {
+        snprintf(err, len, "--clean with --api %s (a dead run's objects too): %s", name, why);
+        return -1;
+    }
+    *be = b;
+    return 0;
+}
+
+struct clean_arg {
+    const struct pfs_backend *be;
+    void *ctx;
+};
+
+static int clean_objects_run(void *arg, const char *run_id, uint64_t token, int remove, FILE *out, int *failed,
+                             char *err, size_t len)
+{
+    const struct clean_arg *a = arg;
+    return a->be->clean(a->ctx, run_id, token, remove, out, failed, err, len);
+}
+
 /* Collective. --clean: rank 0 lists (and with --yes removes) leftovers
  * (with --run-id, that run's alone), on stdout unless it holds a JSON or
- * CSV document (a job's). */
+ * CSV document (a job's); with --api naming a backend whose data are
+ * objects, a dead run's objects too (those its lock's token proves). */
 static int run_clean(MPI_Comm comm, int rank, const struct pfs_config *cfg)
 {
     int rc = PFS_EXIT_OK;
     char err[PFS_ERRLEN] = "";
     if (rank == 0) {
         struct stat st;
+        const struct pfs_backend *be = NULL;
+        void *ctx = NULL;
         if (stat(cfg->dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
             fprintf(stderr, "pfsbench: error: --clean: '%s' is not a directory\n", cfg->dir);
             rc = PFS_EXIT_USAGE;
-        } else if (pfs_clean(cfg->dir, cfg->run_id, cfg->yes, cfg->any_owner,
-                             cfg->format == PFS_FORMAT_JSON || cfg->format == PFS_FORMAT_CSV ? stderr : stdout, err,
-                             sizeof(err)) < 0) {
-            fprintf(stderr, "pfsbench: error: --clean: %s\n", err);
-            rc = PFS_EXIT_IO;
+        } else if (clean_backend(cfg, &comm, &be, &ctx, err, sizeof(err)) != 0) {
+            fprintf(stderr, "pfsbench: error: %s\n", err);
+            rc = PFS_EXIT_USAGE;
+        } else {
+            struct clean_arg arg = {be, ctx};
+            const struct pfs_clean_objects objs = {be ? be->name : "", clean_objects_run, &arg};
+            if (pfs_clean_with(cfg->dir, cfg->run_id, cfg->yes, cfg->any_owner, be ? &objs : NULL,
+                               cfg->format == PFS_FORMAT_JSON || cfg->format == PFS_FORMAT_CSV ? stderr : stdout,
+                               err, sizeof(err)) < 0) {
+                fprintf(stderr, "pfsbench: error: --clean: %s\n", err);
+                rc = PFS_EXIT_IO;
+            }
         }
+        if (be)
+            pfs_backend_fini(be, ctx);
     }
     MPI_Bcast(&rc, 1, MPI_INT, 0, comm);
     return rc;

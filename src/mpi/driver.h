@@ -415,6 +415,9 @@ int drv_md_kept_part(const struct ctx *c, struct pfs_kept *k);
 /* backend_load.c: a MODULE line's backend (pfs_backend_is_module), loaded
  * on every rank into c->be. Collective; 0, or -1 with rank 0's err set. */
 int drv_backend_load(struct ctx *c, char *err, size_t len);
+/* Local. The table pfs_backend_<name> of libpfs_<name>.so, checked with
+ * pfs_backend_valid; NULL with err set. */
+const struct pfs_backend *drv_backend_module(const char *name, char *err, size_t len);
 
 /* results_module.c: the results writer's check and append, rank 0 (the
  * module is loaded on first use; 0, or -1 with err) */

@@ -13,9 +13,11 @@
 #include <time.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "pfs/clean.h"
 #include "pfs/kept.h"
 #include "pfs/names.h"
 #include "pfs/userfiles.h"
@@ -147,11 +149,13 @@ void drv_gather_known(struct ctx *c, double since)
 }
 
 /* Local, rank 0. Marks the run live before anything else is made:
- * DIR/pfsbench.ID.lock, holding "host pid", flock'ed for the run's lifetime
- * (flock on a regular file holds across clients of GlusterFS, NFSv4, Lustre
- * with -o flock, GPFS). --clean leaves alone the files of a run whose lock
- * is held, and a run id whose lock is held is refused. A stale lock (its
- * run died) is taken over but not removed: --clean removes it. The lock is
+ * DIR/pfsbench.ID.lock, holding "host pid" (and, for a backend whose data
+ * are objects, the line by which --clean proves them: pfs/clean.h),
+ * flock'ed for the run's lifetime (flock on a regular file holds across
+ * clients of GlusterFS, NFSv4, Lustre with -o flock, GPFS). --clean leaves
+ * alone the files of a run whose lock is held, and a run id whose lock is
+ * held is refused. A stale lock (its run died) is taken over but not
+ * removed: --clean removes it. The lock is
  * the file its name names (pfs_lock_take checks after the flock), and a
  * lock file this run could not lock is never removed, even one it made: the
  * run that locked it owns it. DIR is opened here, once, and every name of
@@ -162,7 +166,7 @@ void drv_gather_known(struct ctx *c, double since)
 int drv_take_run_lock(struct ctx *c, char *err, size_t len)
 {
     struct drv_files *f = &c->files;
-    char name[PFS_RUN_ID_MAX + 32], holder[128], mark[PFS_HOST_MAX + 32], why[200];
+    char name[PFS_RUN_ID_MAX + 32], holder[128], mark[PFS_HOST_MAX + 64], why[200];
     if (pfs_name_lock(f->lock_path, sizeof(f->lock_path), c->cfg.dir, f->run_id) != 0) {
         snprintf(err, len, "the run's lock file name does not fit: DIR too long");
         return PFS_EXIT_USAGE;
@@ -173,7 +177,10 @@ int drv_take_run_lock(struct ctx *c, char *err, size_t len)
         snprintf(err, len, "cannot open the directory %.300s: %.150s", c->cfg.dir, strerror(-rc));
         return PFS_EXIT_IO;
     }
-    snprintf(mark, sizeof(mark), "%s %ld\n", c->topo.host, (long)getpid());
+    int at = snprintf(mark, sizeof(mark), "%s %ld\n", c->topo.host, (long)getpid());
+    if (c->be->clean && at > 0 && (size_t)at < sizeof(mark))
+        snprintf(mark + at, sizeof(mark) - (size_t)at, PFS_LOCK_TOKEN_KEY " %s %016" PRIx64 "\n", c->be->name,
+                 c->cfg.run_token);
     rc = pfs_lock_take(f->dir.fd, name, 5, mark, &f->lock, holder, sizeof(holder));
     if (rc == 0)
         return 0;
@@ -363,6 +370,10 @@ void drv_run_id(struct ctx *c)
             make_run_id(f->run_id, sizeof(f->run_id));
     }
     MPI_Bcast(f->run_id, sizeof(f->run_id), MPI_CHAR, 0, c->comm);
+    if (c->rank == 0 && getrandom(&c->cfg.run_token, sizeof(c->cfg.run_token), 0) != (ssize_t)sizeof(c->cfg.run_token))
+        c->cfg.run_token = (uint64_t)time(NULL) << 20 ^ (uint64_t)getpid();
+    c->cfg.run_token |= 1; /* 0 is no token */
+    MPI_Bcast(&c->cfg.run_token, 1, MPI_UINT64_T, 0, c->comm);
     (void)pfs_name_md_top(f->md_top, sizeof(f->md_top), c->cfg.dir, f->run_id);
     /* --verify's pattern is the seed's: files named by the user (IOR's -o)
      * are written and read again in separate jobs, each with a run id of its

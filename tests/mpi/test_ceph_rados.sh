@@ -44,6 +44,8 @@ run_mpi 2 60 -d "$T/d" -a rados --no-results
 refused "no --rados-pool" "--api rados needs --rados-pool POOL"
 run_mpi 2 60 -d "$T/d" -a rados --rados-pool p -p create,stat,delete --no-results
 refused "a metadata phase" "--phases create with --api rados: create works on small files and directories"
+run_mpi 1 60 -d "$T/d" -a rados --clean
+refused "--clean, no --rados-pool" "--clean with --api rados (a dead run's objects too): --api rados needs --rados-pool POOL"
 
 # --- --api cephfs refused before anything is made (no cluster needed; run
 # while the cluster starts, checked after): a conf that is not there, a
@@ -144,6 +146,55 @@ check "shared object: 4 streams' 4 MiB written and read ($got)" [ "$got" = "rado
 got=$(pool_ls)
 check "shared object, no -k: nothing left in the pool ($got)" [ -z "$got" ]
 echo "# runs: $(since "$T0") s"
+
+# --- a run killed (SIGKILL, every rank) mid-write leaves its objects and
+# its lock, whose last line holds the run's token, the mark the run set on
+# each object it made: --clean lists and removes exactly those; objects of
+# the same run id it did not make (rados put: no mark; one with another
+# run's mark) are named and left byte for byte, and so is the lock until
+# --clean is told the pool.
+T0=$(date +%s.%N)
+timeout -k 5 120 mpirun -np 2 --oversubscribe --bind-to none "$PFSBENCH" -d "$T/d" "${R[@]}" -b 120m -t 1m -p write \
+    --run-id kl --no-results >"$T/out" 2>"$T/err" &
+BG=$!
+obj_size() { timeout 10 rados -p "$P" stat "$1" 2>/dev/null | sed -n 's/.* size \([0-9]*\)$/\1/p'; }
+both_written() { [ "$(obj_size pfsbench.kl.0)" -gt 0 ] 2>/dev/null && [ "$(obj_size pfsbench.kl.1)" -gt 0 ] 2>/dev/null; }
+for ((w = 0; w < 300; w++)); do both_written && break; kill -0 "$BG" 2>/dev/null || break; sleep 0.05; done
+kids() { local p; for p in $(pgrep -P "$1"); do echo "$p"; kids "$p"; done; }
+RANKS=$(for p in $(kids "$BG"); do [ "$(cat "/proc/$p/comm" 2>/dev/null)" = pfsbench ] && echo "$p"; done)
+check "killed run: both ranks were writing when killed ($(echo $RANKS))" cond '[ "$(echo "$RANKS" | wc -w)" = 2 ]'
+[ -n "$RANKS" ] && kill -KILL $RANKS
+wait "$BG"
+got=$(pool_ls)
+check "killed run: its 2 objects are left in the pool ($got)" [ "$got" = "pfsbench.kl.0 pfsbench.kl.1 " ]
+check "killed run: its lock names the backend and a token ($(tail -n 1 "$T/d/pfsbench.kl.lock"))" \
+    grep -qE "^objects rados [0-9a-f]{16}$" "$T/d/pfsbench.kl.lock"
+head -c 100000 /dev/urandom >"$T/pre"
+timeout 30 rados -p "$P" put pfsbench.kl.7 "$T/pre"
+timeout 30 rados -p "$P" put pfsbench.kl.shared "$T/pre"
+timeout 30 rados -p "$P" setxattr pfsbench.kl.shared pfsbench.run 0123456789abcdef
+run_mpi 1 60 -d "$T/d" --clean --yes
+check "--clean --yes without --api rados: the lock is kept, saying what to add ($(grep -m1 kept "$T/out"))" \
+    cond '[ "$RC" -eq 0 ] && grep -qF "kept     $T/d/pfsbench.kl.lock: run kl'"'"'s objects (--api rados) are looked at with --api rados and its options" "$T/out" && [ -e "$T/d/pfsbench.kl.lock" ]'
+run_mpi 1 60 -d "$T/d" -a rados --rados-pool "$P" --clean
+check "--clean -a rados: lists the run's 2 objects, exit 0 ($(tail -n 1 "$T/out"))" \
+    cond '[ "$RC" -eq 0 ] && grep -q "^leftover object pfsbench.kl.0 in pool $P (" "$T/out" && grep -q "^leftover object pfsbench.kl.1 in pool $P (" "$T/out" && grep -q "^2 pfsbench objects marked with its run.s token; add --yes" "$T/out"'
+check "--clean -a rados: names the objects it cannot prove and leaves them" \
+    cond 'grep -q "^skipped  object pfsbench.kl.7 in pool $P: it has no pfsbench.run mark" "$T/out" && grep -q "^skipped  object pfsbench.kl.shared in pool $P: its pfsbench.run mark is another run" "$T/out"'
+got=$(pool_ls)
+check "--clean -a rados without --yes: removes nothing ($got)" [ "$got" = "pfsbench.kl.0 pfsbench.kl.1 pfsbench.kl.7 pfsbench.kl.shared " ]
+run_mpi 1 60 -d "$T/d" -a rados --rados-pool "$P" --clean --yes
+check "--clean --yes -a rados: exit 0, 2 removed ($(tail -n 1 "$T/out"))" \
+    cond '[ "$RC" -eq 0 ] && [ "$(grep -c "^removed  object pfsbench.kl.[01] in pool $P (" "$T/out")" = 2 ] && grep -q "^2 pfsbench objects marked with its run.s token, removed" "$T/out"'
+got=$(pool_ls)
+check "--clean --yes -a rados: exactly the run's objects are gone ($got)" [ "$got" = "pfsbench.kl.7 pfsbench.kl.shared " ]
+check "--clean --yes -a rados: and its lock ($(ls -A "$T/d" | tr '\n' ' '))" [ -z "$(ls -A "$T/d")" ]
+for o in pfsbench.kl.7 pfsbench.kl.shared; do
+    timeout 30 rados -p "$P" get "$o" "$T/post"
+    check "--clean --yes -a rados: $o is left byte for byte" cmp -s "$T/pre" "$T/post"
+    timeout 30 rados -p "$P" rm "$o"
+done
+echo "# a killed run cleaned: $(since "$T0") s"
 
 # --- --api cephfs (libcephfs) in a directory of a ceph-fuse mount of the
 # same file system, through which the run's directories are made and its

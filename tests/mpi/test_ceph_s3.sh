@@ -36,6 +36,8 @@ run_mpi 1 60 -d "$T/d" "${S[@]}" --s3-bucket b -p write --shared --no-results
 refused "--shared" "--shared with --api s3: an S3 object cannot be written at offsets"
 run_mpi 1 60 -d "$T/d" "${S[@]}" --s3-bucket b -p write,read --random --no-results
 refused "--random writes" "--random with a write phase and --api s3: an S3 object is written by one PUT"
+run_mpi 1 60 -d "$T/d" "${S[@]}" --s3-bucket b --clean
+refused "--clean" "--clean with --api s3: --clean cannot tell which of its objects a dead run made"
 export S3_HOSTNAME=$(printf 'h%.0s' {1..64}).example:80
 run_mpi 1 60 -d "$T/d" -a s3 --s3-bucket b --no-results
 refused "an S3_HOSTNAME too long" "--api s3: S3_HOSTNAME is longer than the 63 bytes --s3-endpoint takes"
