@@ -32,6 +32,7 @@
 #include "pfs/phase.h"
 
 #include "s3.h"
+#include "s3_clean.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -46,6 +47,7 @@
 #define ID_META "pfsbench-id" /* x-amz-meta-pfsbench-id */
 
 struct s3_ctx {
+    const struct pfs_config *cfg; /* the run's: its run_token, drawn after init, before any create */
     S3BucketContext b;
     char host[64], bucket[64];
     char ak[128], sk[128];
@@ -266,6 +268,7 @@ static int s3_init(void **ctx, const struct pfs_config *cfg, const void *env, ch
     snprintf(c->host, sizeof(c->host), "%.*s", (int)sizeof(c->host) - 1, host ? host : "");
     snprintf(c->bucket, sizeof(c->bucket), "%s", o->bucket);
     c->block = cfg->block;
+    c->cfg = cfg;
     c->dev = 0x5333ULL << 48 ^ (uint64_t)strlen(c->bucket);
     if (keys_of(c, o, err, len) != 0) {
         pthread_mutex_destroy(&c->lock);
@@ -317,10 +320,21 @@ static int head(struct s3_ctx *c, const char *key, char token[17])
 }
 
 /* An empty PUT (no data callback needed) carrying token. */
+/* The marks of every PUT: its token and, in a run (not --clean), the
+ * run's, by which --clean proves the object once the run is gone. */
+static int metas(const struct s3_ctx *c, const char *token, char run[17], S3NameValue meta[2])
+{
+    snprintf(run, 17, "%016" PRIx64, c->cfg ? c->cfg->run_token : 0);
+    meta[0] = (S3NameValue){ID_META, token};
+    meta[1] = (S3NameValue){RUN_META, run};
+    return c->cfg && c->cfg->run_token ? 2 : 1;
+}
+
 static int put_empty(struct s3_ctx *c, const char *key, const char *token)
 {
-    S3NameValue meta = {ID_META, token};
-    S3PutProperties pp = {.expires = -1, .metaDataCount = 1, .metaData = &meta};
+    S3NameValue meta[2];
+    char run[17];
+    S3PutProperties pp = {.expires = -1, .metaDataCount = metas(c, token, run, meta), .metaData = meta};
     S3PutObjectHandler ph = {plain, NULL};
     struct s3_req r = {0};
     S3_put_object(&c->b, key, 0, &pp, NULL, &ph, &r);
@@ -389,8 +403,9 @@ static int put_data(int size, char *buf, void *data)
 static void *put_thread(void *arg)
 {
     struct s3_fh *h = arg;
-    S3NameValue meta = {ID_META, h->token};
-    S3PutProperties pp = {.expires = -1, .metaDataCount = 1, .metaData = &meta};
+    S3NameValue meta[2];
+    char run[17];
+    S3PutProperties pp = {.expires = -1, .metaDataCount = metas(h->c, h->token, run, meta), .metaData = meta};
     S3PutObjectHandler ph = {plain, put_data};
     S3_put_object(&h->c->b, h->key, h->c->block, &pp, NULL, &ph, h);
     pthread_mutex_lock(&h->m);
@@ -532,6 +547,14 @@ static int s3_remove(void *ctx, int dirfd, const char *path, const struct pfs_fi
     return r.st == S3StatusOK ? 0 : failed(c, key, "DELETE", &r, errno_of(r.st), NULL);
 }
 
+/* --clean (pfs/clean.h): s3_clean.c. */
+static int s3_clean(void *ctx, const char *run_id, uint64_t token, int remove, FILE *out, int *nfailed, char *err,
+                    size_t len)
+{
+    const struct s3_ctx *c = ctx;
+    return pfs_s3_clean(&c->b, run_id, token, remove, out, nfailed, err, len);
+}
+
 const struct pfs_backend pfs_backend_s3 = {
     .name = "s3",
     .help = PFS_S3_HELP,
@@ -547,4 +570,5 @@ const struct pfs_backend pfs_backend_s3 = {
     .close = s3_close,
     .errstr = s3_errstr,
     .remove = s3_remove,
+    .clean = s3_clean,
 };

@@ -36,8 +36,6 @@ run_mpi 1 60 -d "$T/d" "${S[@]}" --s3-bucket b -p write --shared --no-results
 refused "--shared" "--shared with --api s3: an S3 object cannot be written at offsets"
 run_mpi 1 60 -d "$T/d" "${S[@]}" --s3-bucket b -p write,read --random --no-results
 refused "--random writes" "--random with a write phase and --api s3: an S3 object is written by one PUT"
-run_mpi 1 60 -d "$T/d" "${S[@]}" --s3-bucket b --clean
-refused "--clean" "--clean with --api s3: --clean cannot tell which of its objects a dead run made"
 export S3_HOSTNAME=$(printf 'h%.0s' {1..64}).example:80
 run_mpi 1 60 -d "$T/d" -a s3 --s3-bucket b --no-results
 refused "an S3_HOSTNAME too long" "--api s3: S3_HOSTNAME is longer than the 63 bytes --s3-endpoint takes"
@@ -146,6 +144,46 @@ check "--threads 2: 4 streams' 4 MiB written and read ($got)" [ "$got" = "s3 com
 got=$(bucket_ls)
 check "--threads 2, no -k: nothing left in the bucket ($got)" [ -z "$got" ]
 echo "# runs: $(since "$T0") s"
+# --- a run killed (SIGKILL, every rank) mid-write leaves its objects (the
+# empty PUT at the open carries the run's token beside the object's) and
+# its lock, whose last line holds the token: --clean -a s3 lists and
+# removes exactly those; objects of the run's names it did not make (no
+# mark; another run's mark) are named and left byte for byte.
+T0=$(date +%s.%N)
+timeout -k 5 120 mpirun -np 2 --oversubscribe --bind-to none "$PFSBENCH" -d "$T/d" "${K[@]}" -t 1m -b 200m -p write \
+    --run-id kl --no-results >"$T/out" 2>"$T/err" &
+BG=$!
+both_made() { s3do list "$B" && grep -q "^pfsbench.kl.0 " "$T/s3out" && grep -q "^pfsbench.kl.1 " "$T/s3out"; }
+for ((w = 0; w < 300; w++)); do both_made && break; kill -0 "$BG" 2>/dev/null || break; sleep 0.05; done
+kids() { local p; for p in $(pgrep -P "$1"); do echo "$p"; kids "$p"; done; }
+RANKS=$(for p in $(kids "$BG"); do [ "$(cat "/proc/$p/comm" 2>/dev/null)" = pfsbench ] && echo "$p"; done)
+check "killed run: both ranks were writing when killed ($(echo $RANKS))" cond '[ "$(echo "$RANKS" | wc -w)" = 2 ]'
+[ -n "$RANKS" ] && kill -KILL $RANKS
+wait "$BG"
+got=$(bucket_ls)
+check "killed run: its 2 objects are left in the bucket ($got)" cond '[ "$(echo "$got" | grep -o "pfsbench.kl.[01]=" | tr "\n" " ")" = "pfsbench.kl.0= pfsbench.kl.1= " ]'
+check "killed run: its lock names the backend and a token ($(tail -n 1 "$T/d/pfsbench.kl.lock"))" \
+    grep -qE "^objects s3 [0-9a-f]{16}$" "$T/d/pfsbench.kl.lock"
+head -c 100000 /dev/urandom >"$T/pre"
+s3do put "$B/pfsbench.kl.7" filename="$T/pre"
+s3do put "$B/pfsbench.kl.shared" filename="$T/pre" "x-amz-meta-pfsbench-run=0123456789abcdef"
+run_mpi 1 60 -d "$T/d" "${K[@]}" --clean
+check "--clean -a s3: lists the run's 2 objects, exit 0 ($(tail -n 1 "$T/out"))" \
+    cond '[ "$RC" -eq 0 ] && grep -q "^leftover object pfsbench.kl.0 in bucket $B (" "$T/out" && grep -q "^leftover object pfsbench.kl.1 in bucket $B (" "$T/out" && grep -q "^2 pfsbench objects marked with its run.s token; add --yes" "$T/out"'
+check "--clean -a s3: names the objects it cannot prove and leaves them" \
+    cond 'grep -q "^skipped  object pfsbench.kl.7 in bucket $B: it has no x-amz-meta-pfsbench-run" "$T/out" && grep -q "^skipped  object pfsbench.kl.shared in bucket $B: its x-amz-meta-pfsbench-run is another run" "$T/out"'
+run_mpi 1 60 -d "$T/d" "${K[@]}" --clean --yes
+check "--clean --yes -a s3: exit 0, 2 removed ($(tail -n 1 "$T/out"))" \
+    cond '[ "$RC" -eq 0 ] && [ "$(grep -c "^removed  object pfsbench.kl.[01] in bucket $B (" "$T/out")" = 2 ] && grep -q "^2 pfsbench objects marked with its run.s token, removed" "$T/out"'
+got=$(bucket_ls)
+check "--clean --yes -a s3: exactly the run's objects are gone ($got)" [ "$got" = "pfsbench.kl.7=100000 pfsbench.kl.shared=100000" ]
+check "--clean --yes -a s3: and its lock ($(ls -A "$T/d" | tr '\n' ' '))" [ -z "$(ls -A "$T/d")" ]
+for o in pfsbench.kl.7 pfsbench.kl.shared; do
+    s3do get "$B/$o" filename="$T/post"
+    check "--clean --yes -a s3: $o is left byte for byte" cmp -s "$T/pre" "$T/post"
+    s3do delete "$B/$o"
+done
+echo "# a killed run cleaned: $(since "$T0") s"
 check "the s3 tool removes the empty bucket" s3do delete "$B"
 
 ceph_test_end
