@@ -259,6 +259,15 @@ static void prep(struct aio_fh *h, struct aio_slot *s)
     h->pend[h->npend++] = &s->cb;
 }
 
+static struct pfs_io *settle(struct aio_fh *h, struct aio_slot *s, int64_t res);
+
+/* Each transfer goes to the kernel as it is given (fio's default,
+ * iodepth_batch_submit=1): a queue refilled only at the next reap ran
+ * 10-20% below fio's at depth 32 (rwmix 4 KiB O_DIRECT, 233-274 against
+ * 292-306 MiB/s), its slots idle while the loop took a batch of
+ * completions. What the kernel has no room for (EAGAIN with some in
+ * flight) or an interrupted call leaves queued for the reap's push; any
+ * other refusal is this transfer's failure, returned. */
 static int aio_submit(void *fh, struct pfs_io *io)
 {
     struct aio_fh *h = fh;
@@ -269,6 +278,17 @@ static int aio_submit(void *fh, struct pfs_io *io)
     s->io = io;
     s->done = 0;
     prep(h, s);
+    if (h->npend != 1) /* others wait before it: the reap pushes them in order */
+        return PFS_Q_QUEUED;
+    const int rc = io_submit(h->io, 1, h->pend);
+    if (rc == 1) {
+        h->busy++;
+        h->npend = 0;
+    } else if (!(rc == -EINTR || (rc == -EAGAIN && h->busy))) {
+        h->npend = 0;
+        settle(h, s, rc < 0 ? rc : -EIO);
+        return rc < 0 ? rc : -EIO;
+    }
     return PFS_Q_QUEUED;
 }
 

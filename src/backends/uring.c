@@ -183,11 +183,20 @@ static int prep(struct uring_fh *u, struct pfs_io *io)
     return 0;
 }
 
+/* Each transfer goes to the kernel as it is given (fio's default,
+ * iodepth_batch_submit=1): a ring pushed only at the next reap kept its
+ * slots idle while the loop took a batch of completions (0.89-0.915 x
+ * fio's io_uring at depth 32). A push the kernel refuses leaves the SQE
+ * in the ring, and the reap's io_uring_submit_and_wait meets the error. */
 static int uring_submit(void *fh, struct pfs_io *io)
 {
+    struct uring_fh *u = fh;
     io->priv = (void *)(uintptr_t)0;
-    int rc = prep(fh, io);
-    return rc < 0 ? rc : PFS_Q_QUEUED;
+    int rc = prep(u, io);
+    if (rc < 0)
+        return rc;
+    (void)io_uring_submit(&u->ring);
+    return PFS_Q_QUEUED;
 }
 
 /* One completion: 1 when io is done (res set), 0 when the rest of a
