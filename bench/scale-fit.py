@@ -34,8 +34,8 @@ LOGN = ("log2 N", lambda n, k: lg(n))
 def rank0_bytes(n, k, nint):
     """Bytes rank 0 receives per phase, from the message sizes in src/mpi
     (scale-mpi.sh's formula, binomial reduce trees)."""
-    blk, rec, tg = 95984 + 512 * 576, 17952 + 40 * nint, 16 + 18088
-    return (264 * (n - 1) + blk * lg(-(-n // k)) + blk * lg(k) + rec * (k - 1) + 32 * lg(k) + 12 * lg(n)
+    blk, rec, tg = 131888 + 512 * 576, 17952 + 40 * nint, 16 + 18088
+    return (280 * (n - 1) + blk * lg(-(-n // k)) + blk * lg(k) + rec * (k - 1) + 32 * lg(k) + 12 * lg(n)
             + tg * (-(-n // k) - 1 + k - 1))
 
 

@@ -188,10 +188,10 @@ done
 cat <<'EOF'
 
 rank 0 B: bytes rank 0 receives per phase (phases.c, latency.c), 1 thread per rank,
-  264 (N - 1)              the times gather (sizeof(struct pfs_times) = 264 per stream)
-  + 390896 ceil(log2 ppn)  the node's Ireduce of latency blocks (95984 + 512 x 576) on rank 0's node,
+  280 (N - 1)              the times gather (sizeof(struct pfs_times) = 280 per stream)
+  + 426800 ceil(log2 ppn)  the node's Ireduce of latency blocks (131888 + 512 x 576) on rank 0's node,
                            as a binomial tree (rank 0's children; a chain: 1 block, linear: ppn - 1)
-  + 390896 ceil(log2 K)    the leaders' Ireduce of node blocks to rank 0 (the same; Open MPI 4.1
+  + 426800 ceil(log2 K)    the leaders' Ireduce of node blocks to rank 0 (the same; Open MPI 4.1
                            chose a binomial tree at 2, 8, 16 leaders and a chain at 4)
   + (17952 + 40 nint)(K-1) the leaders' Igather of node records (histogram + nint slots of 40 B)
   + 18104 (ppn - 1 + K - 1) the storage targets' tables (targets.c): each rank's, then each node's,
