@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "pfs/backend.h"
+#include "pfs/dist.h"
 #include "pfs/names.h"
 
 #include "config_table.h"
@@ -376,6 +377,15 @@ enum pfs_parse_result pfs_config_parse(struct pfs_config *cfg, int argc, char **
         if (w.owner[i] != cfg->api)
             return parse_error(err, errlen, "--%s is an option of --api %s (not available with --api %s)",
                                w.owned[i]->name, pfs_backend_name(w.owner[i]), pfs_backend_name(cfg->api));
+    /* --bssplit without -t: the slots are its largest size (fio ignores bs with bssplit). */
+    struct pfs_mix bs;
+    char bwhy[200];
+    if (cfg->bssplit[0] && !pfs_opt_given(w.given, "transfer") &&
+        pfs_bssplit_parse(cfg->bssplit, &bs, bwhy, sizeof(bwhy)) == 0) {
+        cfg->transfer = 0;
+        for (int i = 0; i < bs.n; i++)
+            cfg->transfer = bs.val[i] > cfg->transfer ? bs.val[i] : cfg->transfer;
+    }
     if (pfs_check_run(cfg, w.total_given, err, errlen) != 0) {
         size_t n = strlen(err);
         if (w.short_c && strstr(err, "--collective") && n < errlen)

@@ -477,11 +477,12 @@ static void check_unused_dist(struct pfs_config *cfg, const unsigned char *given
         const int k = cfg->phases[i];
         if (pfs_phase_is_meta(k) || pfs_phase_has(k, PFS_PHF_CREATES) || pfs_phase_has(k, PFS_PHF_OWN_FILES))
             continue;
-        used |= cfg->random || !pfs_phase_has(k, PFS_PHF_WEARS_OUT);
+        /* seeks draws its own offsets; rwmix, like read, only with --random */
+        used |= cfg->random || (!pfs_phase_has(k, PFS_PHF_WEARS_OUT) && !pfs_phase_has(k, PFS_PHF_MIXES));
     }
     if (!used && pfs_opt_given(given, "random-dist"))
-        pfs_config_warn(cfg, "--random-dist does nothing here: it draws the offsets of rewrite, read and reread with "
-                        "--random (-z), and of seeks; the write lays the whole block out once, whatever it is");
+        pfs_config_warn(cfg, "--random-dist does nothing here: it draws the offsets of rewrite, read, reread and rwmix "
+                        "with --random (-z), and of seeks; the write lays the whole block out once, whatever it is");
 }
 
 /* --bssplit sizes the transfers of the phases over a block a write laid

@@ -190,7 +190,8 @@ int pfs_bssplit_check(const struct pfs_config *cfg, unsigned align, char *err, s
     for (int i = 0; i < m.n; i++) {
         if (m.val[i] > cfg->transfer || m.val[i] == 0) {
             snprintf(err, len, "--bssplit %s: %llu bytes %s; each transfer is drawn at the start of its -t slot "
-                     "(-t %llu), so give every size from 1 byte to -t (or a larger -t)", cfg->bssplit,
+                     "(-t %llu), so give every size from 1 byte to -t, or a larger -t (without -t it is the largest "
+                     "size; fio ignores bs with bssplit)", cfg->bssplit,
                      (unsigned long long)m.val[i], m.val[i] ? "is larger than -t" : "is no size",
                      (unsigned long long)cfg->transfer);
             return -1;

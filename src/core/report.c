@@ -155,7 +155,10 @@ void pfs_report_header(FILE *out, const struct pfs_run_data *d)
                 data && create ? "transfer (file, in create)" : create ? "file" : "transfer");
     }
     phase_lines(out, d);
-    if (c->verify)
+    if (c->verify && c->bssplit[0])
+        fprintf(out, "verify       every byte read (--bssplit: a transfer smaller than -t reads part of its slot); "
+                     "pattern time taken out of the timed region\n");
+    else if (c->verify)
         fprintf(out, "verify       every byte; pattern time taken out of the timed region\n");
     if (d->warnings) {
         const char *p = d->warnings;

@@ -61,4 +61,13 @@ run_mpi 1 30 -d "$D" -t 4k -b 40k -p write,read --rwmix 30 --no-results
 check "warned: --rwmix without rwmix" err_has "--rwmix does nothing without the rwmix phase"
 run_mpi 1 30 -d "$D" -t 4k -b 40k -p write --bssplit 4k/50:1k/50 --no-results
 check "warned: --bssplit with a write alone" err_has "--bssplit does nothing here"
+run_mpi 1 30 -d "$D" -t 4k -b 40k -p write,rwmix --random-dist zipf:1.2 --no-results
+check "warned: --random-dist without --random draws nothing in rwmix" err_has "--random-dist does nothing here"
+# --- without -t, --bssplit's largest size is the slot (fio ignores bs with
+# bssplit); --verify says it checks the bytes read, not whole slots
+run_mpi 1 30 -d "$D" -b 400k -p write,rwmix --random --bssplit 4k/50:1k/50 --verify --no-results
+check "bssplit without -t: exit 0, -t is its largest size" \
+    sh -c '[ "$1" -eq 0 ] && grep -q "^sizes .*transfer 4 KiB, block 400 KiB" "$2"' sh "$RC" "$T/out"
+check "bssplit: verify says every byte read, part of a slot" \
+    grep -q "^verify       every byte read (--bssplit: a transfer smaller than -t reads part of its slot)" "$T/out"
 finish

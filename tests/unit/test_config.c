@@ -998,11 +998,12 @@ static void test_random_dist(void **state)
     assert_int_equal(parse(&cfg, err, "-d|/tmp|-p|write,seeks|--random-dist|pareto:0.2:0.5"), PFS_PARSE_RUN);
     assert_string_equal(cfg.warnings, "");
     static const char *const idle[] = {"-d|/tmp|-p|write,read|--random-dist|zipf:1.2",
-                                       "-d|/tmp|-p|write|--random|--random-dist|zipf:1.2"};
+                                       "-d|/tmp|-p|write|--random|--random-dist|zipf:1.2",
+                                       "-d|/tmp|-p|write,rwmix|--random-dist|zipf:1.2"};
     for (size_t i = 0; i < sizeof(idle) / sizeof(idle[0]); i++) {
         assert_int_equal(parse(&cfg, err, idle[i]), PFS_PARSE_RUN);
-        assert_non_null(strstr(cfg.warnings, "--random-dist does nothing here: it draws the offsets of rewrite, read "
-                                             "and reread with --random (-z), and of seeks"));
+        assert_non_null(strstr(cfg.warnings, "--random-dist does nothing here: it draws the offsets of rewrite, read, "
+                                             "reread and rwmix with --random (-z), and of seeks"));
     }
     static const struct { const char *args; const char *want; } bad[] = {
         {"-d|/tmp|--random-dist|gauss:3",
