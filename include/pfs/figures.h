@@ -202,6 +202,7 @@ struct pfs_rep_figs {
      * direction's transfers and bytes, and their rates over the phase's
      * seconds (s.seconds: the same span as s.rate's, so the two rates add
      * up to s.rate). */
+    int mixed;                    /* 1: the phase draws reads and writes (the mix_* figures apply) */
     uint64_t mix_read_ops, mix_write_ops, mix_read_bytes, mix_write_bytes;
     double mix_read_rate, mix_write_rate, mix_read_bw, mix_write_bw;
     /* Too short to measure (pfs_phase_skew). */

@@ -58,6 +58,8 @@ enum pfs_sch_report {
     PFS_SCH_KB = 1u << 1,        /* divided by 1024 */
     PFS_SCH_STONEWALL = 1u << 2, /* absent (JSON null, CSV empty) where no stonewall applies */
     PFS_SCH_TRAINS = 1u << 3,    /* absent where the phase feeds no emulated accelerators */
+    PFS_SCH_MIXED = 1u << 4,     /* absent where the phase draws no reads and writes (rwmix) */
+    PFS_SCH_CSV_TAIL = 1u << 5,  /* a CSV column at the row's end, after the older ones (their indices stay) */
 };
 
 struct pfs_sch_field {

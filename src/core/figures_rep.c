@@ -104,6 +104,7 @@ static void mix(struct pfs_rep_figs *r, int kind, const struct pfs_times *t, int
 {
     if (!pfs_phase_has(kind, PFS_PHF_MIXES))
         return;
+    r->mixed = 1;
     for (int i = 0; i < ns; i++) {
         r->mix_read_ops += t[i].rd_xfers;
         r->mix_read_bytes += t[i].rd_bytes;

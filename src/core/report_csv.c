@@ -53,6 +53,33 @@ static void csv_ci(FILE *out, const struct pfs_phase_figs *pf, const struct pfs_
         fprintf(out, "%d", pc->target);
 }
 
+/* The report table's figures (the schema names them): those with the
+ * tail flag or, tail 0, those without (the tail's are newer columns, at
+ * the row's end, so older readers keep their indices). */
+static void csv_figures(FILE *out, const struct pfs_rep_figs *r, double scale, unsigned tail)
+{
+    const struct pfs_sch_table *t = pfs_schema_table("report");
+    for (size_t i = 0; i < t->n; i++) {
+        const struct pfs_sch_field *f = &t->field[i];
+        if (!f->csv || (f->report & PFS_SCH_CSV_TAIL) != tail)
+            continue;
+        fputc(',', out);
+        if (f->type == PFS_SCH_UINT64) {
+            fprintf(out, f->csv_fmt, (unsigned long long)pfs_report_u64(f, r));
+        } else if (!pfs_report_absent(f, r)) { /* empty: absent (no stonewall in this phase) */
+            fprintf(out, f->csv_fmt, pfs_report_f64(f, r, scale));
+        }
+    }
+}
+
+static void csv_figures_head(FILE *out, const char *unit, unsigned tail)
+{
+    const struct pfs_sch_table *t = pfs_schema_table("report");
+    for (size_t i = 0; i < t->n; i++)
+        if (t->field[i].csv && (t->field[i].report & PFS_SCH_CSV_TAIL) == tail)
+            fprintf(out, ",%s%s", t->field[i].csv, t->field[i].report & PFS_SCH_UNITS ? unit : "");
+}
+
 /* One phase and repetition. */
 static void csv_row(FILE *out, const struct pfs_run_data *d, int p, int rep, const struct pfs_rep_figs *r)
 {
@@ -65,18 +92,7 @@ static void csv_row(FILE *out, const struct pfs_run_data *d, int p, int rep, con
     csv_str(out, d->status);
     fprintf(out, ",%s,%d,%d,%d,%d,%llu,%llu", pfs_phase_name(c->phases[p]), rep, d->nranks, d->nnodes,
             pfs_report_threads(d), (unsigned long long)c->transfer, (unsigned long long)c->block);
-    const struct pfs_sch_table *t = pfs_schema_table("report"); /* the figures, as the schema names them */
-    for (size_t i = 0; i < t->n; i++) {
-        const struct pfs_sch_field *f = &t->field[i];
-        if (!f->csv)
-            continue;
-        fputc(',', out);
-        if (f->type == PFS_SCH_UINT64) {
-            fprintf(out, f->csv_fmt, (unsigned long long)pfs_report_u64(f, r));
-        } else if (!pfs_report_absent(f, r)) { /* empty: absent (no stonewall in this phase) */
-            fprintf(out, f->csv_fmt, pfs_report_f64(f, r, scale));
-        }
-    }
+    csv_figures(out, r, scale, 0);
     const char *fsf[] = {d->fstype, d->fs.mount_type, d->fs.source, d->fs.options, d->fs.layout};
     for (size_t i = 0; i < sizeof(fsf) / sizeof(fsf[0]); i++) {
         fputc(',', out);
@@ -94,6 +110,7 @@ static void csv_row(FILE *out, const struct pfs_run_data *d, int p, int rep, con
     if (r->find_matched >= 0)
         fprintf(out, "%lld", r->find_matched);
     pfs_report_cache_csv(out, d, p, rep);
+    csv_figures(out, r, scale, PFS_SCH_CSV_TAIL);
     fputc('\n', out);
 }
 
@@ -107,10 +124,7 @@ void pfs_report_csv(FILE *out, const struct pfs_run_data *d)
         if (*p == '/')
             *p = 'p';
     fputs("run_id,label,status,phase,rep,ranks,nodes,threads,transfer,block", out);
-    const struct pfs_sch_table *t = pfs_schema_table("report");
-    for (size_t i = 0; i < t->n; i++)
-        if (t->field[i].csv)
-            fprintf(out, ",%s%s", t->field[i].csv, t->field[i].report & PFS_SCH_UNITS ? unit : "");
+    csv_figures_head(out, unit, 0);
     fputs(",fs_type,fs_mount_type,fs_source,fs_options,fs_layout", out);
     pfs_report_lat_csv_head(out); /* new columns go at the end: old readers keep their indices */
     /* Then what reproduces the run: its command line, times, job section,
@@ -122,6 +136,7 @@ void pfs_report_csv(FILE *out, const struct pfs_run_data *d)
     fputs(",is_warmup,reps_measured,ci95_half_width,ci95_percent,target_met", out);
     fputs(",find_matched", out); /* a find's matches (its ops: the files examined); empty for other phases */
     pfs_report_cache_csv_head(out);
+    csv_figures_head(out, unit, PFS_SCH_CSV_TAIL);
     fputc('\n', out);
     for (int p = 0; p < d->nphases; p++)
         for (int rep = 0; rep < pfs_figs_reps(&d->fig, p); rep++) {

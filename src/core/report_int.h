@@ -46,7 +46,8 @@ static inline uint64_t pfs_report_u64(const struct pfs_sch_field *f, const struc
 
 static inline int pfs_report_absent(const struct pfs_sch_field *f, const struct pfs_rep_figs *r)
 {
-    return ((f->report & PFS_SCH_STONEWALL) && !r->stonewall) || ((f->report & PFS_SCH_TRAINS) && !r->train_fed);
+    return ((f->report & PFS_SCH_STONEWALL) && !r->stonewall) || ((f->report & PFS_SCH_TRAINS) && !r->train_fed) ||
+           ((f->report & PFS_SCH_MIXED) && !r->mixed);
 }
 
 static inline double pfs_report_f64(const struct pfs_sch_field *f, const struct pfs_rep_figs *r, double units)

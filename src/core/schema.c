@@ -537,6 +537,14 @@ static const struct pfs_sch_field report_fields[] = {
            "%.9g", "`train`: samples per second; absent in other phases"),
     COLUMN(train_stall_max_s, "train_stall_max", F64, "s", "train_stall_max_seconds", NULL, PFS_SCH_TRAINS, "%.9g",
            "`train`: the longest stall; absent in other phases"),
+    COLUMN(mix_read_rate, "read_rate", F64, "ops/s", NULL, "read_ops_per_s", PFS_SCH_MIXED | PFS_SCH_CSV_TAIL,
+           "%.9g", "`rwmix`: the reads per second (JSON: its `mix` member); absent in other phases"),
+    COLUMN(mix_write_rate, "write_rate", F64, "ops/s", NULL, "write_ops_per_s", PFS_SCH_MIXED | PFS_SCH_CSV_TAIL,
+           "%.9g", "`rwmix`: the writes per second; absent in other phases"),
+    COLUMN(mix_read_bw, "read_bandwidth", F64, "bytes/s", NULL, "read_bandwidth_bytes_per_s",
+           PFS_SCH_MIXED | PFS_SCH_CSV_TAIL, "%.9g", "`rwmix`: the bytes read per second; absent in other phases"),
+    COLUMN(mix_write_bw, "write_bandwidth", F64, "bytes/s", NULL, "write_bandwidth_bytes_per_s",
+           PFS_SCH_MIXED | PFS_SCH_CSV_TAIL, "%.9g", "`rwmix`: the bytes written per second; absent in other phases"),
 };
 
 #define TABLE(nm, k, wh, S, u, f) {nm, k, wh, #S, sizeof(S), u, f, NELEM(f)}

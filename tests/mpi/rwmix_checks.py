@@ -5,6 +5,7 @@
     rwmix_checks.py sized RESULTS        the same with --bssplit 4k/50:1k/30:512/20
     rwmix_checks.py same RESULTS RESULTS two runs of one run id drew the same
     rwmix_checks.py corrupt FILE         changes byte 100 of every 4 KiB of FILE
+    rwmix_checks.py csv REPORT           --format csv of write,rwmix --rwmix 70: the mix's columns
 
 each exits 0 when what it checks holds; else raises an AssertionError
 naming what differs.
@@ -83,5 +84,24 @@ def corrupt(path: str) -> None:
             f.write(bytes([c[0] ^ 0xFF]))
 
 
+def csv_out(path: str) -> None:
+    """The rwmix row's read and write rates and bandwidths (the newest
+    columns, at the row's end) add up to its own; the write row's are
+    empty."""
+    import csv
+    rows = {r["phase"]: r for r in csv.DictReader(open(path))}
+    m, w = rows["rwmix"], rows["write"]
+    rate = float(m["ops_per_s"])
+    rr, wr = float(m["read_ops_per_s"]), float(m["write_ops_per_s"])
+    assert abs(rr + wr - rate) <= 1e-6 * rate and abs(rr / rate - 0.7) < 1e-6, (rr, wr, rate)
+    bw = float(m["bandwidth_bytes_per_s"])
+    rb, wb = float(m["read_bandwidth_bytes_per_s"]), float(m["write_bandwidth_bytes_per_s"])
+    assert abs(rb + wb - bw) <= 1e-6 * bw, (rb, wb, bw)
+    assert all(w[k] == "" for k in ("read_ops_per_s", "write_bandwidth_bytes_per_s")), w
+    head = open(path).readline().rstrip("\n").split(",")
+    assert head[-4:] == ["read_ops_per_s", "write_ops_per_s", "read_bandwidth_bytes_per_s",
+                         "write_bandwidth_bytes_per_s"], head[-6:]
+
+
 if __name__ == "__main__":
-    sys.exit(dispatch({"exact": exact, "sized": sized, "same": same, "corrupt": corrupt}, sys.argv))
+    sys.exit(dispatch({"exact": exact, "sized": sized, "same": same, "corrupt": corrupt, "csv": csv_out}, sys.argv))

@@ -20,6 +20,8 @@ check "70/30: nothing left" [ -z "$(ls -A "$D")" ]
 pycheck "70/30: reads, writes, bytes and histograms exact per stream; the rates add up" rwmix exact "$T/a.h5"
 run_mpi 2 60 -d "$D" "${MIX[@]}" -p write,rwmix --run-id mixa -o "$T/b.h5" -q
 pycheck "70/30: the same run id draws the same reads again" rwmix same "$T/a.h5" "$T/b.h5"
+run_mpi 2 60 -d "$D" "${MIX[@]}" -p write,rwmix --no-results --format csv
+pycheck "70/30 CSV: each direction's rate and bandwidth at the row's end, adding up" rwmix csv "$T/out"
 
 # --- every read checked, every write the pattern: a byte changed in each
 # 4 KiB of the kept files; rwmix finds the 70 its reads met, and a read

@@ -251,9 +251,11 @@ static void test_summary_ci_warmup(void **state)
     free(s);
     s = render(f, pfs_report_csv);
     assert_non_null(strstr(s, ",is_warmup,reps_measured,ci95_half_width,ci95_percent,target_met,find_matched,"
-                              "cache_method,cache_bytes,cache_resident_bytes,cache_resident_fraction,cache_dirty_method,cache_dirty_probed_bytes,cache_dirty_bytes,cache_dirty_fraction\n"));
-    assert_non_null(strstr(s, ",1,1,,,,,,,,,,,,\n")); /* rep 0: warm-up; one measured rep: no interval; not a find */
-    assert_non_null(strstr(s, ",0,1,,,,,,,,,,,,\n"));
+                              "cache_method,cache_bytes,cache_resident_bytes,cache_resident_fraction,cache_dirty_method,cache_dirty_probed_bytes,cache_dirty_bytes,cache_dirty_fraction,"
+                              "read_ops_per_s,write_ops_per_s,read_bandwidth_bytes_per_s,write_bandwidth_bytes_per_s\n"));
+    /* rep 0: warm-up; one measured rep: no interval; not a find; no page cache; no read/write mix */
+    assert_non_null(strstr(s, ",1,1,,,,,,,,,,,,,,,,\n"));
+    assert_non_null(strstr(s, ",0,1,,,,,,,,,,,,,,,,\n"));
     free(s);
     /* --reps auto: the verdict against --ci */
     f->cfg.warmup = 0;
@@ -1422,8 +1424,8 @@ static void test_find_matched(void **state)
     free(s);
     s = render(f, pfs_report_csv);
     assert_non_null(strstr(s, ",find_matched,cache_method,"));
-    assert_non_null(strstr(s, ",7,,,,,,,,\n"));
-    assert_non_null(strstr(s, ",9,,,,,,,,\n"));
+    assert_non_null(strstr(s, ",7,,,,,,,,,,,,\n"));
+    assert_non_null(strstr(s, ",9,,,,,,,,,,,,\n"));
     assert_non_null(strstr(s, "testrun,,complete,create,0,"));
     free(s);
 }
