@@ -20,7 +20,7 @@ ondisk() { cat "$D"/pfsbench."$1".[0-9s]* 2>/dev/null | wc -c; }
 
 # --- built without libaio: --api aio refused by name, exit 2, nothing made
 if "$PFSBENCH" --help | grep -q "^  aio  *not built: "; then
-    run_mpi 2 60 -d "$D" -a aio --iodepth 4 --no-results
+    run_refused 2 60 -d "$D" -a aio --iodepth 4 --no-results
     check "not built: exit 2" [ "$RC" -eq 2 ]
     check "not built: says so, naming libaio-dev" \
         grep -q -- "error: --api aio: this pfsbench was built without it (libaio-dev at build time)" "$T/err"
@@ -113,7 +113,7 @@ check "stonewall: a verified read of every byte written passes" [ "$RC" -eq 0 ]
 rm -rf "$S"
 
 # --- --direct's alignment: refused before anything is made
-run_mpi 2 60 -d "$D" -a aio --iodepth 4 --direct -t 1000 -b 8000 --no-results
+run_refused 2 60 -d "$D" -a aio --iodepth 4 --direct -t 1000 -b 8000 --no-results
 check "direct, -t 1000: exit 2" [ "$RC" -eq 2 ]
 check "direct, -t 1000: the alignment named" grep -q -- "--direct needs transfer and block to be multiples of [0-9]* bytes on $D" "$T/err"
 check "direct, -t 1000: nothing created" [ -z "$(ls -A "$D")" ]
@@ -159,7 +159,7 @@ check "rmw at depth 4: says why" grep -q -- "--rmw with --iodepth above 1 is not
 check "rmw at depth 4: nothing created" [ -z "$(ls -A "$D")" ]
 run_mpi 1 60 -d "$D" -a aio -t 64k -b 1m -p write,rewrite,read --rmw --verify --no-results
 check "rmw at depth 1: exit 0, verified" [ "$RC" -eq 0 ]
-run_mpi 2 60 -d "$D" -a posix --iodepth 4 --no-results
+run_refused 2 60 -d "$D" -a posix --iodepth 4 --no-results
 check "iodepth with posix: exit 2" [ "$RC" -eq 2 ]
 check "iodepth with posix: names uring and aio" \
     grep -q -- "--iodepth above 1 needs --api uring (not available with --api posix); --api aio has it too" "$T/err"

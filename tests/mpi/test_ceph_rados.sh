@@ -40,9 +40,9 @@ ceph_test_begin
 ceph_not_built_or rados librados-dev librados
 
 # --- refused before anything is made (no cluster needed)
-run_mpi 2 60 -d "$T/d" -a rados --no-results
+run_refused 2 60 -d "$T/d" -a rados --no-results
 refused "no --rados-pool" "--api rados needs --rados-pool POOL"
-run_mpi 2 60 -d "$T/d" -a rados --rados-pool p -p create,stat,delete --no-results
+run_refused 2 60 -d "$T/d" -a rados --rados-pool p -p create,stat,delete --no-results
 refused "a metadata phase" "--phases create with --api rados: create works on small files and directories"
 run_mpi 1 60 -d "$T/d" -a rados --clean
 refused "--clean, no --rados-pool" "--clean with --api rados (a dead run's objects too): --api rados needs --rados-pool POOL"
@@ -55,11 +55,11 @@ CF_BUILT=1
 "$PFSBENCH" --help | grep -q "^  cephfs  *not built: " && CF_BUILT=0
 if [ "$CF_BUILT" = 1 ]; then
     printf '[global]\nmon host = 127.0.0.1:1\nclient mount timeout = 3\nauth client required = none\n' >"$T/nomon.conf"
-    par noconf run_mpi 2 120 -d "$T/d" -a cephfs --cephfs-conf "$T/none.conf" -p write,read -o "$T/r.h5"
-    par nomon run_mpi 2 120 -d "$T/d" -a cephfs --cephfs-conf "$T/nomon.conf" -p write,read -o "$T/r.h5"
-    par walks run_mpi 2 120 -d "$T/d" -a cephfs -p create,find,delete --no-results
+    par noconf run_refused 2 120 -d "$T/d" -a cephfs --cephfs-conf "$T/none.conf" -p write,read -o "$T/r.h5"
+    par nomon run_refused 2 120 -d "$T/d" -a cephfs --cephfs-conf "$T/nomon.conf" -p write,read -o "$T/r.h5"
+    par walks run_refused 2 120 -d "$T/d" -a cephfs -p create,find,delete --no-results
 else
-    run_mpi 2 60 -d "$T/d" -a cephfs --no-results
+    run_refused 2 60 -d "$T/d" -a cephfs --no-results
     refused "cephfs not built" "error: --api cephfs: this pfsbench was built without it (libcephfs-dev at build time)"
 fi
 
@@ -85,7 +85,7 @@ pool_bytes() { # the sizes of OBJ... in the pool, summed
 res() { "$PY" "$PFS_TESTMPI/ceph_rados_checks.py" res "$T/r.h5" 2>&1 | tail -n 1; }
 
 # --- a pool that is not there: each rank connects before anything is made
-run_mpi 2 90 -d "$T/d" -a rados --rados-pool nosuchpool -o "$T/r.h5"
+run_refused 2 90 -d "$T/d" -a rados --rados-pool nosuchpool -o "$T/r.h5"
 refused "a pool that is not there" "--api rados: pool nosuchpool, client admin, conf $CEPH_CONF: rados_ioctx_create (does the pool exist?): No such file or directory"
 check "a pool that is not there: no results file" [ ! -e "$T/r.h5" ]
 
@@ -205,9 +205,9 @@ ceph_mount "$T/m"
 D=$T/m/cf
 mkdir "$D"
 CF=(-a cephfs -t 64k -b 1m)
-run_mpi 2 90 -d "$T/d" "${CF[@]}" -p write --no-results
+run_refused 2 90 -d "$T/d" "${CF[@]}" -p write --no-results
 refused "cephfs, -d not on CephFS" "--api cephfs: -d $T/d is not on a CephFS mount (it is on /"
-run_mpi 2 90 -d "$T/m" "${CF[@]}" -p write --no-results
+run_refused 2 90 -d "$T/m" "${CF[@]}" -p write --no-results
 check "cephfs, -d the ceph-fuse mount's root: exit 2, named ($(head -c 300 "$T/err"))" \
     cond '[ "$RC" -eq 2 ] && grep -qF -- "--api cephfs: -d $T/m is the root of its ceph-fuse mount" "$T/err"'
 check "cephfs, -d the mount's root: nothing made ($(ls -A "$T/m" | tr '\n' ' '))" [ "$(ls -A "$T/m")" = cf ]

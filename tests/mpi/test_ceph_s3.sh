@@ -64,7 +64,7 @@ bucket_ls() { # KEY=SIZE of each object in the bucket (s3 list, then s3 head's C
 res() { "$PY" "$PFS_TESTMPI/ceph_s3_checks.py" res "$T/r.h5" 2>&1 | tail -n 1; }
 
 # --- a bucket that is not there: each rank asks before anything is made
-run_mpi 2 90 -d "$T/d" "${K[@]}" --s3-bucket nosuchbucket -o "$T/r.h5"
+run_refused 2 90 -d "$T/d" "${K[@]}" --s3-bucket nosuchbucket -o "$T/r.h5"
 refused "a bucket that is not there" "--api s3: bucket nosuchbucket at 127.0.0.1:$CEPH_RGW_PORT (http): S3_test_bucket: S3 status ErrorNoSuchBucket"
 check "a bucket that is not there: no results file" [ ! -e "$T/r.h5" ]
 

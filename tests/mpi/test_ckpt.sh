@@ -81,7 +81,7 @@ pycheck "2 -> 4 over TP 2: every byte once" ckpt figures "$T/r24t.h5" ckpt-resto
 rm -f "$D"/pfsbench.*
 
 # --- degrees that do not make the rank count: exit 2, one message, nothing made
-run_mpi 4 60 -d "$D" -p ckpt-save --ckpt tiny --ckpt-dp 3 -o "$T/bad.h5"
+run_refused 4 60 -d "$D" -p ckpt-save --ckpt tiny --ckpt-dp 3 -o "$T/bad.h5"
 check "bad geometry: exit 2" [ "$RC" -eq 2 ]
 check "bad geometry: one message naming the product" \
     [ "$(grep -c 'TP 1 x PP 2 x DP 3 is not the 4 ranks of this run' "$T/err")" -eq 1 ]
@@ -89,7 +89,7 @@ check "bad geometry: no file made" [ -z "$(ls -A "$D")" ]
 check "bad geometry: no results file" [ ! -e "$T/bad.h5" ]
 
 # --- --api null reads nothing back: a verified restore is refused as a read is
-run_mpi 2 60 -d "$D" -p ckpt-save,ckpt-restore --ckpt tiny -a null --verify --no-results
+run_refused 2 60 -d "$D" -p ckpt-save,ckpt-restore --ckpt tiny -a null --verify --no-results
 check "null: exit 2" [ "$RC" -eq 2 ]
 check "null: the refusal of --verify" grep -q -- "--verify with --api null: its reads bring back no data" "$T/err"
 finish

@@ -61,16 +61,16 @@ CAPS=("--collective" "--hint striping_factor=2")
 for i in "${!BAD[@]}"; do
     mkdir -p "$T/bad.$i"
     # shellcheck disable=SC2086
-    par "bad$i" run_mpi 4 120 -d "$T/bad.$i" ${BAD[i]} -o "$T/bad.$i.h5"
+    par "bad$i" run_refused 4 120 -d "$T/bad.$i" ${BAD[i]} -o "$T/bad.$i.h5"
 done
 # What a backend cannot do is refused by its capability flags, naming the one that can.
 for i in "${!CAPS[@]}"; do
     mkdir -p "$T/cap.$i"
     # shellcheck disable=SC2086
-    par "cap$i" run_mpi 2 120 -d "$T/cap.$i" ${CAPS[i]} -o "$T/cap.$i.h5"
+    par "cap$i" run_refused 2 120 -d "$T/cap.$i" ${CAPS[i]} -o "$T/cap.$i.h5"
 done
-par total run_mpi 3 120 -d "$D" --total 1m -t 64k --no-results
-par nodir run_mpi 2 120 -d "$D/nope" --no-results
+par total run_refused 3 120 -d "$D" --total 1m -t 64k --no-results
+par nodir run_refused 2 120 -d "$D/nope" --no-results
 for i in "${!BAD[@]}"; do
     args=${BAD[i]}
     par_wait "bad$i"

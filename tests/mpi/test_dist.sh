@@ -78,7 +78,7 @@ pycheck "--shared --dedupe 25: exactly 25 of each 100 transfers repeat another" 
 id=$(run_id_of)
 check "the kept status records the content" sh -c "grep -qx 'buffer_compress 30' '$D/pfsbench.$id.kept' &&
     grep -qx 'dedupe 25' '$D/pfsbench.$id.kept'"
-run_mpi 2 60 -d "$D" --shared -t 4k -b 2m -p read --verify --run-id "$id" -k --no-results -q
+run_refused 2 60 -d "$D" --shared -t 4k -b 2m -p read --verify --run-id "$id" -k --no-results -q
 check "a verified read of them without the content: exit 2, naming it" sh -c "[ $RC -eq 2 ] &&
     grep -q 'written with --buffer-compress 30 --dedupe 25; --verify expects that content: give them' '$T/err'"
 # a byte of a chunk's zeros and one of a repeated transfer's pattern, changed: both caught
@@ -97,8 +97,8 @@ rm -f "$D"/pfsbench.*
 # seeks draws its offsets from it too; a bad spec is refused, nothing made
 run_mpi 2 60 -d "$D" -t 4k -b 1m -p write,seeks --seeks 2000 --random-dist pareto:0.2 --verify --no-results -q
 check "seeks, pareto:0.2, verified: exit 0" [ "$RC" -eq 0 ]
-par zipf1 run_mpi 2 60 -d "$D" -p write,read --random --random-dist zipf:1 --no-results
-par t1000 run_mpi 2 60 -d "$D" -t 1000 -b 100000 -p write --buffer-compress 50 --no-results
+par zipf1 run_refused 2 60 -d "$D" -p write,read --random --random-dist zipf:1 --no-results
+par t1000 run_refused 2 60 -d "$D" -t 1000 -b 100000 -p write --buffer-compress 50 --no-results
 par_wait zipf1
 check "zipf:1: exit 2" [ "$RC" -eq 2 ]
 check "... one message, the spec's" [ "$(grep -c 'random-dist "zipf:1"' "$T/err")" -eq 1 ]

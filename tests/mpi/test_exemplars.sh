@@ -42,7 +42,7 @@ check "--exemplars 0: no table with -v" hasnt "slowest operations of each repeti
 
 mkdir -p "$T/bad"
 for v in -1 65 abc; do
-    par "$v" run_mpi 2 60 -d "$T/bad" --exemplars "$v" -o "$T/bad/r.h5"
+    par "$v" run_refused 2 60 -d "$T/bad" --exemplars "$v" -o "$T/bad/r.h5"
 done
 for v in -1 65 abc; do
     par_wait "$v"

@@ -57,10 +57,10 @@ check "find after delete: exit 0, 0 examined, 0 matched" grep -qF "0 files exami
 check "find after delete: clean" [ -z "$(ls -A "$D")" ]
 
 # Bad input: one message from rank 0, exit 2, nothing created.
-run_mpi 2 60 -d "$D" -p find,create -n 10 --no-results
+run_refused 2 60 -d "$D" -p find,create -n 10 --no-results
 check "find before create: exit 2" [ "$RC" -eq 2 ]
 check "find before create: one message" [ "$(grep -c "find needs create before it" "$T/err")" -eq 1 ]
-run_mpi 2 60 -d "$D" -a null -p create,find,delete -n 10 --no-results
+run_refused 2 60 -d "$D" -a null -p create,find,delete -n 10 --no-results
 check "find with --api null: exit 2" [ "$RC" -eq 2 ]
 check "find with --api null: one message naming posix" \
     [ "$(grep -c "find walks the directories with readdir and lstat.*use --api posix for find" "$T/err")" -eq 1 ]

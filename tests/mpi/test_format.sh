@@ -29,7 +29,7 @@ check "csv: a header and 6 rows, in GB/s" $PY "$PFS_TESTMPI/format_checks.py" cs
 # CSV header, not one per run (issue 25). [gone] reads a run nobody kept: it is
 # refused when it starts (exit 2, no run), and the array holds the others.
 printf '[global]\ndir = %s\ntransfer = 64k\nblock = 256k\n[one]\nphases = write\n[two]\nphases = write,read\n[gone]\nphases = read\nrun-id = nosuch\n' "$D" >"$T/f.job"
-run_mpi 2 60 -f "$T/f.job" --no-results --format json
+run_refused 2 60 -f "$T/f.job" --no-results --format json
 check "job, json: exit 2 (the refused section's)" [ "$RC" -eq 2 ]
 check "job, json: stdout is one array of the two runs" \
     $PY "$PFS_TESTS/mpi/trust_jobs_check.py" json "$T/out" "one complete" "two complete"
@@ -39,7 +39,7 @@ run_mpi 4 60 -d "$D" -t 64k -b 256k --ranks 1,2,4 --label pts --no-results --for
 check "sweep, json: one array, a run per point" $PY "$PFS_TESTS/mpi/trust_jobs_check.py" json "$T/out" \
     "pts:n=1 complete" "pts:n=2 complete" "pts:n=4 complete"
 printf '[global]\ndir = %s\n[a]\nformat = json\n[b]\nformat = csv\n' "$D" >"$T/mixed.job"
-run_mpi 2 60 -f "$T/mixed.job" --no-results
+run_refused 2 60 -f "$T/mixed.job" --no-results
 check "job whose sections print different formats: exit 2 before any runs" [ "$RC" -eq 2 ]
 check "job whose sections print different formats: said" grep -q "section \\[b\\]: --format csv, where the sections before it print json" "$T/err"
 

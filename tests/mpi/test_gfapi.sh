@@ -37,7 +37,7 @@ refused() { # refused WHAT DIR: exit 2, one error line naming WHAT, nothing made
 
 # --- built without libgfapi: refused by name, exit 2, nothing made
 if "$PFSBENCH" --help | grep -q "^  gfapi  *not built: "; then
-    run_mpi 2 60 -d "$T/local" -a gfapi --no-results
+    run_refused 2 60 -d "$T/local" -a gfapi --no-results
     refused "not built" "error: --api gfapi: this pfsbench was built without it (libglusterfs-dev at build time)" "$T/local"
     echo "# --api gfapi is not built here: only its refusal was checked"
     finish
@@ -49,7 +49,7 @@ check "pfsbench is not linked with libgfapi ($(ldd "$PFSBENCH" | grep -c gfapi) 
 check "libpfs_gfapi.so beside pfsbench links libgfapi" grep -q libgfapi <(ldd "$(dirname "$PFSBENCH")/libpfs_gfapi.so")
 
 # --- -d off a GlusterFS mount: refused before anything is made (no volume needed)
-run_mpi 2 60 -d "$T/local" -a gfapi -o "$T/r.h5"
+run_refused 2 60 -d "$T/local" -a gfapi -o "$T/r.h5"
 refused "-d on a local file system" "--api gfapi: -d $T/local is not on a GlusterFS FUSE mount" "$T/local"
 check "-d on a local file system: no results file" [ ! -e "$T/r.h5" ]
 
@@ -134,7 +134,7 @@ check "--clean --yes: exit 0, nothing left ($(ls -A "$D"))" cond '[ "$RC" -eq 0 
 # --- an existing name is refused, the file untouched
 echo "someone else's data" >"$D/theirs"
 sum=$(md5sum <"$D/theirs")
-run_mpi 2 60 -d "$D" -a gfapi -t 64k -b 1m -p write --shared --file-name "$D/theirs" --no-results
+run_refused 2 60 -d "$D" -a gfapi -t 64k -b 1m -p write --shared --file-name "$D/theirs" --no-results
 check "existing --file-name: exit 2" [ "$RC" -eq 2 ]
 check "existing --file-name: untouched" [ "$(md5sum <"$D/theirs")" = "$sum" ]
 check "existing --file-name: nothing else made ($(ls -A "$D"))" [ "$(ls -A "$D")" = theirs ]
@@ -167,13 +167,13 @@ for dirs in shared per-rank; do
 done
 
 # --- refused before anything is made
-run_mpi 2 60 -d "$D" -a gfapi --gfapi-volume other_vol -o "$T/r2.h5"
+run_refused 2 60 -d "$D" -a gfapi --gfapi-volume other_vol -o "$T/r2.h5"
 refused "another --gfapi-volume" "--gfapi-volume other_vol, but -d $D is on a mount of volume $GL_VOL" "$D"
-run_mpi 2 60 -d "$D" -a gfapi --direct -o "$T/r2.h5"
+run_refused 2 60 -d "$D" -a gfapi --direct -o "$T/r2.h5"
 refused "--direct" "--direct is not available with --api gfapi" "$D"
-run_mpi 2 60 -d "$D" -a gfapi --gfapi-port 1 -o "$T/r2.h5"
+run_refused 2 60 -d "$D" -a gfapi --gfapi-port 1 -o "$T/r2.h5"
 refused "an unreachable server" "--api gfapi: volume $GL_VOL on .*:1: glfs_init: " "$D"
-run_mpi 2 60 -d "$D" -a gfapi -p create,find -n 10 -o "$T/r2.h5"
+run_refused 2 60 -d "$D" -a gfapi -p create,find -n 10 -o "$T/r2.h5"
 refused "find" "--phases find with --api gfapi: find walks the directories with readdir and lstat, which would go through the mount, not libgfapi" "$D"
 check "refusals: no results file" [ ! -e "$T/r2.h5" ]
 

@@ -115,7 +115,7 @@ refused() {
     REF_WHAT[NREF]=$1 REF_PAT[NREF]=$2
     shift 2
     mkdir -p "$T/ref.$NREF"
-    par "ref$NREF" run_mpi 2 120 -d "$T/ref.$NREF" "$@" --no-results
+    par "ref$NREF" run_refused 2 120 -d "$T/ref.$NREF" "$@" --no-results
 }
 refusals_done() {
     local i what

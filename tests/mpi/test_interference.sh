@@ -59,17 +59,17 @@ pycheck "each document's interference member; its ratios the documents' own" int
 # A section that runs no phase (its run id names no kept files): it gives no
 # ratio, says so, its qos is unknown, and Jain's index is over the other.
 printf '[global]\nblock = 1m\ntransfer = 64k\nreps = 1\n[w]\nconcurrent = g\ninterference = 1\ndir = %s/a\nphases = write\n[r]\nconcurrent = g\nqos = bw>=50%%\ndir = %s/a\nrun-id = nothere\nphases = read\n' "$D" "$D" >"$T/half.job"
-run_mpi 4 120 -f "$T/half.job" -o "$T/half.h5"
+run_refused 4 120 -f "$T/half.job" -o "$T/half.h5"
 check "a section that ran no phase: its status (2)" [ "$RC" -eq 2 ]
 check "a section that ran no phase: no ratio, said" grep -q '^interference g \[r\]: no ratio: the together run ran no phase$' "$T/out"
 check "a section that ran no phase: its qos unknown" grep -q '^qos          \[r\] bw>=50%: unknown (no phase ran)$' "$T/out"
 pycheck "a section that ran no phase: left out of Jain's index" interference half "$T/half.h5"
 
 # Bad input: refused before anything runs, one line, exit 2, no file. The
-# three start side by side (each refusal's mpirun idles 2 s at its end).
+# three start side by side.
 refuse() { # NAME JOBTEXT: started
     printf '%b' "$2" >"$T/$1.job"
-    par "$1" run_mpi 2 60 -f "$T/$1.job" -o "$T/bad.$1.h5"
+    par "$1" run_refused 2 60 -f "$T/$1.job" -o "$T/bad.$1.h5"
 }
 refused() { # NAME EXPECTED-LINE: its checks
     par_wait "$1"

@@ -59,7 +59,7 @@ rm -rf "$S"
 run_mpi 2 60 -d "$D" --direct -t 64k -b 1m -p write,read --verify --no-results
 check "direct: aligned run on $(stat -f -c %T "$D") passes" [ "$RC" -eq 0 ]
 check "direct: the header says O_DIRECT" grep -q "O_DIRECT" "$T/out"
-run_mpi 2 60 -d "$D" --direct -t 1000 -b 8000 --no-results
+run_refused 2 60 -d "$D" --direct -t 1000 -b 8000 --no-results
 check "direct: a misaligned transfer exits 2" [ "$RC" -eq 2 ]
 check "direct: the message names the alignment" grep -q "direct needs transfer and block to be multiples of" "$T/err"
 check "direct: nothing created" [ -z "$(ls -A "$D")" ]
@@ -92,7 +92,7 @@ run_mpi 4 60 -d "$D" -a mpiio --shared --collective -t 16k -b 256k -p write,read
 check "mpiio collective shared: verified write+read, 4 ranks" [ "$RC" -eq 0 ]
 run_mpi 4 60 -d "$D" -a mpiio --shared --collective -t 16k -b 16m -D 0.05 -p write,read --verify --no-results
 check "mpiio collective with a stonewall: no hang, verified" [ "$RC" -eq 0 ]
-run_mpi 2 60 -d "$D" -a mpiio --hint striping_factor=four --no-results
+run_refused 2 60 -d "$D" -a mpiio --hint striping_factor=four --no-results
 check "mpiio: a bad hint value exits 2" [ "$RC" -eq 2 ]
 check "mpiio: a bad hint value exits 2 (2)" grep -q "striping_factor: 'four' is not a positive whole number" "$T/err"
 run_mpi 2 60 -d "$D" -a mpiio --hint made_up_hint=1 -t 64k -b 256k --no-results

@@ -132,11 +132,11 @@ refused "ior -m -F -o DIR/pfsbench" "--file-name $D/pfsbench: the data file $D/p
 # be); a -k write would run to the end and fail making its results.
 cp "$T/r1.h5" "$T/res.h5"
 snap "$T/res.h5" >"$T/res.before"
-run_mpi "$NP" 120 -p read --shared -t 4k -b 4k --file-name "$T/res.h5" -o "$T/res.h5"
+run_refused "$NP" 120 -p read --shared -t 4k -b 4k --file-name "$T/res.h5" -o "$T/res.h5"
 check "-o the data file of a read: exit 2, one message" sh -c "[ $RC -eq 2 ] && [ \"\$(grep -c '^pfsbench: error' '$T/err')\" -eq 1 ]"
 check "-o the data file of a read: it says so" grep -qF -- "--file-name $T/res.h5: the data file $T/res.h5 is the results file (-o $T/res.h5)" "$T/err"
 check "-o the data file of a read: the file untouched" diff "$T/res.before" <(snap "$T/res.h5")
-run_mpi "$NP" 120 -p write -k --shared -t 4k -b 4k --file-name "$D/w.h5" -o "$D//w.h5"
+run_refused "$NP" 120 -p write -k --shared -t 4k -b 4k --file-name "$D/w.h5" -o "$D//w.h5"
 check "-o the data file of a -k write: exit 2, nothing made" sh -c "[ $RC -eq 2 ] && [ \"\$(ls -A '$D')\" = \"\$(cat '$T/listing')\" ]"
 check "-o the data file of a -k write: it says so" grep -qF -- "the data file $D/w.h5 is the results file (-o $D//w.h5)" "$T/err"
 check "after the refusals: every file byte-identical" diff "$T/all.before" <(snap "$D/f" "$D/g.00000000" "$D/g.00000001")

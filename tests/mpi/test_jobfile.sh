@@ -64,7 +64,7 @@ fsync = yes
 [b]
 help
 EOF
-run_mpi 2 60 -f "$T/bad.job" -o "$T/bad.h5"
+run_refused 2 60 -f "$T/bad.job" -o "$T/bad.h5"
 check "bad job file: exit 2" [ "$RC" -eq 2 ]
 for l in 1 4 6 7 9; do
     check "bad job file: line $l named" grep -q "bad.job:$l: " "$T/err"
@@ -79,7 +79,7 @@ block = 1mb
 transfer = 3m
 block = 4m
 EOF
-run_mpi 2 60 -f "$T/bad2.job" -o "$T/bad.h5"
+run_refused 2 60 -f "$T/bad2.job" -o "$T/bad.h5"
 check "sections that do not parse: exit 2" [ "$RC" -eq 2 ]
 check "sections that do not parse: the option's line and section" grep -q "bad2.job:4: section \[a\]: --block" "$T/err"
 check "sections that do not parse: the second section too" grep -q "bad2.job:5: section \[b\]" "$T/err"
@@ -107,7 +107,7 @@ block = 2000
 threads = 512
 reps = 1000000
 EOF
-run_mpi 2 60 -f "$T/late.job" -o "$T/keep/late.h5"
+run_refused 2 60 -f "$T/late.job" -o "$T/keep/late.h5"
 check "a later section's missing directory: exit 2" [ "$RC" -eq 2 ]
 check "a later section's missing directory: its line and section" grep -q "late.job:9: section \\[nodir\\]: target directory '$T/missing' does not exist" "$T/err"
 check "a results folder that is missing: named" grep -q "late.job:11: section \\[noresults\\]: the directory of results path '$T/nowhere/r.h5' does not exist" "$T/err"
@@ -142,13 +142,13 @@ run-id = nosuchrun
 phases = write,read
 EOF
 rm -f "$R"
-run_mpi 2 120 -f "$T/fail.job" -o "$R" -q
+run_refused 2 120 -f "$T/fail.job" -o "$R" -q
 check "a failing section: exit 2 (its status)" [ "$RC" -eq 2 ]
 check "a failing section: the last line counts it" [ "$(grep '^pfsbench: ' "$T/err" | tail -1)" = "pfsbench: job $T/fail.job: 2 of 3 sections completed, 1 failed" ]
 check "a failing section: the unknown run id named" grep -q "error: --run-id nosuchrun: no run kept data files in $D" "$T/err"
 pycheck "a failing section: not recorded, the others complete" jobfile failing "$R"
 rm -f "$R"
-run_mpi 2 120 -f "$T/fail.job" --stop-on-error -o "$R" -q
+run_refused 2 120 -f "$T/fail.job" --stop-on-error -o "$R" -q
 check "--stop-on-error: exit 2" [ "$RC" -eq 2 ]
 check "--stop-on-error: the last section did not run" grep -q "1 of 3 sections completed, 1 failed, 1 not run (--stop-on-error)" "$T/err"
 check "--stop-on-error: no data file left" [ -z "$(ls -A "$D")" ]
@@ -198,7 +198,7 @@ verify=md5
 fsync=1 # fio's: after every write
 block = 16m  # pfsbench's own key, with a comment
 EOF
-run_mpi 2 60 -f "$T/bad.fio" -o "$T/badfio.h5"
+run_refused 2 60 -f "$T/bad.fio" -o "$T/badfio.h5"
 check "refused fio keys: exit 2" [ "$RC" -eq 2 ]
 check "rwmixwrite: refused with why" grep -q "bad.fio:4: fio's \`rwmixwrite\` has no pfsbench meaning: pfsbench's rwmix is the reads' share" "$T/err"
 check "ioengine=posixaio: refused with why" grep -q "bad.fio:5: fio's \`ioengine = posixaio\` (aio_read/aio_write) has no pfsbench backend" "$T/err"

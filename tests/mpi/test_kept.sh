@@ -46,7 +46,7 @@ ls -A "$S" >"$T/before"
 refused() {
     local what=$1 msg=$2
     shift 2
-    run_mpi "$@" -o "$R"
+    run_refused "$@" -o "$R"
     check "$what: exit 2" [ "$RC" -eq 2 ]
     check "$what: one message naming the kept run and what to give" \
         sh -c "[ \"\$(grep -c 'pfsbench: error' '$T/err')\" -eq 1 ] && grep -qF -- \"$msg\" '$T/err'"
@@ -76,7 +76,7 @@ run_mpi 2 60 -d "$D" --shared -t 64k -b 1m -p read,rewrite,read --verify --run-i
 check "shared kept: read, rewrite, read back: exit 0" [ "$RC" -eq 0 ]
 check "shared kept: every byte read" [ "$(bytes_of read)" = $((2 << 20)) ]
 ls -A "$D" >"$T/before"
-run_mpi 2 60 -d "$D" --shared -t 64k -b 512k -p read --run-id "$id" -o "$R"
+run_refused 2 60 -d "$D" --shared -t 64k -b 512k -p read --run-id "$id" -o "$R"
 check "shared kept, -b 512k: exit 2 (the segments lie at the kept -b)" [ "$RC" -eq 2 ] && grep -qF "one shared file, layout segmented, -t 64k -b 1m: 16 transfers (1 MiB) in each stream's segment; give -b 1m" "$T/err"
 check "shared kept, -b 512k: nothing made" nothing_made
 
@@ -103,17 +103,17 @@ check "--clean --yes removes it" [ -z "$(ls -A "$D")" ]
 
 # --- an unknown run id: exit 2, nothing made; data files without a status: exit 2, named
 : >"$T/before"
-run_mpi 2 60 -d "$D" -t 64k -b 1m -p read --run-id nosuchrun -o "$R"
+run_refused 2 60 -d "$D" -t 64k -b 1m -p read --run-id nosuchrun -o "$R"
 check "unknown run id: exit 2" [ "$RC" -eq 2 ]
 check "unknown run id: one message" grep -qF "error: --run-id nosuchrun: no run kept data files in $D (there is no $D/pfsbench.nosuchrun.kept); a run keeps them with -k" "$T/err"
 check "unknown run id: nothing made" nothing_made
-run_mpi 2 60 -d "$D" -p stat --run-id nosuchrun -n 10 -o "$R"
+run_refused 2 60 -d "$D" -p stat --run-id nosuchrun -n 10 -o "$R"
 check "unknown run id, metadata: exit 2, nothing made" [ "$RC" -eq 2 ] && nothing_made
 check "unknown run id, metadata: named" grep -qF "error: --run-id nosuchrun: no run kept metadata in $D" "$T/err"
 run_mpi 2 60 -d "$D" -t 64k -b 1m -p write -k --run-id nostatus --no-results
 rm -f "$D/pfsbench.nostatus.kept"
 ls -A "$D" >"$T/before"
-run_mpi 2 60 -d "$D" -t 64k -b 1m -p read --run-id nostatus -o "$R"
+run_refused 2 60 -d "$D" -t 64k -b 1m -p read --run-id nostatus -o "$R"
 check "data files without their status: exit 2, nothing made" [ "$RC" -eq 2 ] && nothing_made
 check "data files without their status: named" grep -qF "error: --run-id nostatus: $D/pfsbench.nostatus.0 is there but not $D/pfsbench.nostatus.kept" "$T/err"
 rm -f "$D"/pfsbench.*

@@ -32,18 +32,18 @@ check "stat-only: no 'kept' line (nothing kept by this run)" not grep -q "^kept"
 # its status (pfsbench.ID.kept: every stream's count of files)
 check "create-only: its status says what every stream created" \
     grep -qxF "files 300" "$D/pfsbench.$id.kept"
-run_mpi 2 60 -d "$D" -p stat -n $((N + 1)) $TREE --run-id $id --no-results
+run_refused 2 60 -d "$D" -p stat -n $((N + 1)) $TREE --run-id $id --no-results
 check "-n larger than kept: exit 2, the -n to give named" \
     sh -c "[ $RC -eq 2 ] && grep -q 'run $id kept $N small files in each of its 2 streams .*; give -n $N to work on exactly them' '$T/err'"
-run_mpi 2 60 -d "$D" -p delete -n $N $TREE --run-id $id -i 2 --no-results
+run_refused 2 60 -d "$D" -p delete -n $N $TREE --run-id $id -i 2 --no-results
 check "a repeated delete of kept files: exit 2" [ "$RC" -eq 2 ]
 check "... says the second repetition would find none" grep -q "the second repetition would find none" "$T/err"
-run_mpi 2 60 -d "$D" -p mkdir,stat -n $N $TREE --run-id $id --no-results
+run_refused 2 60 -d "$D" -p mkdir,stat -n $N $TREE --run-id $id --no-results
 check "mkdir over kept files: exit 2" [ "$RC" -eq 2 ]
 check "still all there" [ "$(find "$D/pfsbench.$id.md" -type f | wc -l)" -eq $((2 * N)) ]
 
 # --- more kept than the options say: a file past -n, a stream past ranks x threads
-run_mpi 2 60 -d "$D" -p stat -n $((N - 1)) $TREE --run-id $id --no-results
+run_refused 2 60 -d "$D" -p stat -n $((N - 1)) $TREE --run-id $id --no-results
 check "-n smaller than kept: exit 2, named" \
     sh -c "[ $RC -eq 2 ] && grep -q 'give -n $N to work on exactly them' '$T/err'"
 run_mpi 1 60 -d "$D" -p stat -n $N $TREE --run-id $id --no-results
@@ -72,7 +72,7 @@ run_mpi 2 60 -d "$D" -p stat -n $N $TREE --run-id $id --no-results
 check "a kept directory its group can write: exit 1, named" \
     sh -c "[ $RC -eq 1 ] && grep -q 's0: writable by its group or others' '$T/err'"
 chmod g-w "$D/pfsbench.$id.md/s0"
-run_mpi 2 60 -d "$D" -p create -n 100 -D 5 --order random -k --no-results
+run_refused 2 60 -d "$D" -p create -n 100 -D 5 --order random -k --no-results
 check "-k with a stonewalled create in random order: exit 2" [ "$RC" -eq 2 ]
 
 # --- remove-only: delete and rmdir empty everything, then the directories go
@@ -121,7 +121,7 @@ check "mdtest -C -K: exit 0, kept" sh -c "[ $RC -eq 0 ] && [ \"\$(find '$D/pfsbe
 run_mpi 2 60 mdtest -T -F -u -n 40 -d "$D" -- --run-id m$id --no-results
 check "mdtest -T over them: exit 0" [ "$RC" -eq 0 ]
 check "mdtest -T: translated to a stat-only run" grep -q "equivalent: pfsbench -d $D -p stat -n 40 --dirs per-rank --format mdtest --run-id m$id" "$T/out"
-run_mpi 2 60 mdtest -T -F -u -n 40 -d "$D"
+run_refused 2 60 mdtest -T -F -u -n 40 -d "$D"
 check "mdtest -T without a run id: the tree a -C without -r leaves in -d, none here: exit 2, says so" \
     sh -c "[ $RC -eq 2 ] && grep -q -- '--run-id mdtest: no run kept metadata in $D' '$T/err'"
 run_mpi 2 60 mdtest -r -F -u -n 40 -d "$D" -- --run-id m$id --no-results
@@ -161,10 +161,10 @@ check "... says once that it works on the $kw files per stream the status names"
     [ "$(grep -c "create was stopped by its stonewall: it kept $kw small files per stream, not -n 1000000" "$T/out")" -eq 1 ]
 pycheck "... on exactly the 2 x $kw files: stat, read-files and find's ops" md_kept ops "$T/w.h5" \
     stat=$((2 * kw)) read-files=$((2 * kw)) find=$((2 * kw))
-run_mpi 2 60 -d "$D" -p stat -n 999999 --run-id w$id --no-results
+run_refused 2 60 -d "$D" -p stat -n 999999 --run-id w$id --no-results
 check "another -n: exit 2, both -n named" \
     sh -c "[ $RC -eq 2 ] && grep -q 'give -n 1000000 (the kept run.s) or -n $kw to work on exactly them' '$T/err'"
-run_mpi 2 60 -d "$D" -p create -n 10 -k --run-id w$id --no-results
+run_refused 2 60 -d "$D" -p create -n 10 -k --run-id w$id --no-results
 check "a kept create under the run id of a status: exit 2, nothing touched" \
     sh -c "[ $RC -eq 2 ] && grep -q 'needs a run id of its own' '$T/err' && [ \"\$(find '$D/pfsbench.w$id.md' -type f | wc -l)\" -eq $((2 * kw)) ]"
 run_mpi 2 60 -d "$D" -p delete -n 1000000 --run-id w$id -o "$T/w.h5"

@@ -116,7 +116,7 @@ for bad in "-p create,delete --depth 2|needs mkdir before it" "-p mkdir,rmdir|ne
     "-p mkdir,create,rmdir --depth 1|needs delete between them" "-p mkdir,create,delete --depth 1 -i 2|end the list with rmdir" \
     "-p mkdir --depth 40|--depth" "-p mkdir --depth 9 --branch 100|more than 100000000 directories"; do
     args=${bad%%|*} want=${bad#*|}
-    run_mpi 2 60 -d "$D" $args --no-results
+    run_refused 2 60 -d "$D" $args --no-results
     check "'$args': exit 2" [ "$RC" -eq 2 ]
     check "'$args': one message naming it" [ "$(grep -c "^pfsbench: error" "$T/err")" -eq 1 -a -n "$(grep -F -- "$want" "$T/err")" ]
     check "'$args': nothing created" [ -z "$(ls -A "$D")" ]

@@ -70,7 +70,7 @@ run_mpi 2 60 -d "$D" -a null -p mkdir,create,delete,rmdir --depth 2 -n 30 --no-r
 check "--api null with a tree: exit 0, nothing made" sh -c "[ $RC -eq 0 ] && [ -z \"\$(ls -A '$D')\" ]"
 
 # Order rules and a stale leftover.
-run_mpi 2 60 -d "$D" -p stat,create --no-results
+run_refused 2 60 -d "$D" -p stat,create --no-results
 check "stat before create: exit 2" [ "$RC" -eq 2 ]
 mkdir "$D/pfsbench.stale.md"
 run_mpi 2 60 -d "$D" -p create,delete --run-id stale --no-results

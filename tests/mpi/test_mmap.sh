@@ -148,7 +148,7 @@ for args in "--direct" "--shared -D 1" "--iodepth 4" "--collective"; do
     i=$((i + 1))
     mkdir -p "$T/ref.$i"
     # shellcheck disable=SC2086
-    par "ref$i" run_mpi 2 120 -d "$T/ref.$i" -a mmap $args -o "$T/ref.$i.h5"
+    par "ref$i" run_refused 2 120 -d "$T/ref.$i" -a mmap $args -o "$T/ref.$i.h5"
 done
 i=0
 for args in "--direct" "--shared -D 1" "--iodepth 4" "--collective"; do

@@ -161,7 +161,7 @@ fi
 
 # Unsafe and bad targets: one message, exit 2, nothing created.
 mkdir -p "$T/open"; chmod 0777 "$T/open"
-run_mpi 2 60 -d "$T/open" -t 64k -b 256k --no-results
+run_refused 2 60 -d "$T/open" -t 64k -b 256k --no-results
 check "world-writable without sticky bit: exit 2" [ "$RC" -eq 2 ]
 check "world-writable without sticky bit: exit 2 (2)" grep -q "world-writable without the sticky bit" "$T/err"
 run_mpi 2 60 -d "$T/open" -t 64k -b 256k --no-results --force
@@ -171,7 +171,7 @@ run_mpi 2 60 -d "$T/open" -t 64k -b 256k --no-results
 check "world-writable with the sticky bit (like /tmp): accepted" [ "$RC" -eq 0 ]
 touch "$T/afile"; ln -s "$T/nowhere" "$T/dangling"
 for bad in "$T/afile:not a directory" "$T/dangling:dangling symbolic link" "$T/missing:does not exist"; do
-    run_mpi 2 60 -d "${bad%%:*}" -o "$T/bad.h5"
+    run_refused 2 60 -d "${bad%%:*}" -o "$T/bad.h5"
     check "bad DIR ${bad##*:}: exit 2, one message, no results file" [ "$RC" -eq 2 ]
     check "bad DIR ${bad##*:}: exit 2, one message, no results file (2)" [ "$(grep -c 'pfsbench: error' "$T/err")" -eq 1 ]
     check "bad DIR ${bad##*:}: exit 2, one message, no results file (3)" grep -q "${bad##*:}" "$T/err"
@@ -184,7 +184,7 @@ timeout 60 unshare --mount --propagation private sh -c \
     >"$T/out" 2>"$T/err" || RC=$?
 check "read-only mount: exit 2 naming it" [ "$RC" -eq 2 ]
 check "read-only mount: exit 2 naming it (2)" grep -q "read-only file system" "$T/err"
-run_mpi 2 60 -d "$D" -o "$T/nodir/r.h5"
+run_refused 2 60 -d "$D" -o "$T/nodir/r.h5"
 check "results in a missing directory: exit 2, nothing created" [ "$RC" -eq 2 ]
 check "results in a missing directory: exit 2, nothing created (2)" [ -z "$(ls -A "$D")" ]
 

@@ -176,7 +176,7 @@ cp "$T/notes.h5" "$T/notes-h5.orig"
 cp "$T/other.h5" "$T/other.orig"
 # (adir and notes.txt fail the name check, .h5 names the checks of what is there)
 for bad in "$T/adir" "$T/notes.txt" "$T/adir.h5" "$T/notes.h5" "$T/other.h5" "$T/no/such/dir/r.h5" /proc/self/r.h5; do
-    run_mpi 2 30 -d "$E" -t 256k -b 1m -p write,read -o "$bad"
+    run_refused 2 30 -d "$E" -t 256k -b 1m -p write,read -o "$bad"
     check "bad -o $bad: exit 2" [ "$RC" -eq 2 ]
     check "bad -o $bad: the error names the path" grep -qF "$bad" "$T/err"
     check "bad -o $bad: no data file made" [ -z "$(ls -A "$E")" ]

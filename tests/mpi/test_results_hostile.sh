@@ -39,10 +39,12 @@ for line in "${CASES[@]}"; do
     sum=$(sha256sum <"$W/r.h5")
     # The first three refusals on 2 ranks (every rank exits 2, rank 1 says
     # nothing), the rest and the appends on 1 (rank 0 checks and appends
-    # alone; a 2-rank refusal idles 2 s in mpirun, see one_rank_exit).
-    np=1
-    [ "$verdict" = refuse ] && [ $((refusals++)) -lt 3 ] && np=2
-    run_mpi "$np" 60 -d "$E" "${ARGS[@]}" -o "$W/r.h5" </dev/null
+    # alone).
+    if [ "$verdict" = refuse ] && [ $((refusals++)) -lt 3 ]; then
+        run_refused 2 60 -d "$E" "${ARGS[@]}" -o "$W/r.h5" </dev/null
+    else
+        run_mpi 1 60 -d "$E" "${ARGS[@]}" -o "$W/r.h5" </dev/null
+    fi
     check "$case: no crash" not grep -qiE "signal|segmentation|sanitizer|traceback" "$T/err"
     check "$case: no data file left" [ -z "$(ls -A "$E")" ]
     if [ "$verdict" = refuse ]; then
@@ -63,11 +65,11 @@ done
 # The run lock's name is a directory: exit 2 at the run lock, which comes
 # after rank 0 checked the results path (4778fdb left .new.h5.lock there).
 mkdir -p "$T/rl/d/pfsbench.X.lock" "$T/rl/res"
-run_mpi 2 60 -d "$T/rl/d" --run-id X "${ARGS[@]}" -o "$T/rl/res/new.h5" </dev/null
+run_refused 2 60 -d "$T/rl/d" --run-id X "${ARGS[@]}" -o "$T/rl/res/new.h5" </dev/null
 check "refused at the run lock: exit 2 (got $RC)" [ "$RC" -eq 2 ]
 check "refused at the run lock: nothing in the results directory" [ -z "$(ls -A "$T/rl/res")" ]
 cp "$T/base.h5" "$T/rl/res/old.h5"
-run_mpi 2 60 -d "$T/rl/d" --run-id X "${ARGS[@]}" -o "$T/rl/res/old.h5" </dev/null
+run_refused 2 60 -d "$T/rl/d" --run-id X "${ARGS[@]}" -o "$T/rl/res/old.h5" </dev/null
 check "refused at the run lock, existing file: nothing new beside it" [ "$(ls -A "$T/rl/res")" = old.h5 ]
 
 # ---- item 7: the lock holder's line, written by a real run ----

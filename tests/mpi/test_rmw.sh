@@ -86,7 +86,7 @@ check "rmw: exactly one byte in every 4 KiB changed, at its start" \
 rm -f "$D"/pfsbench.*
 
 # --- collective: a short read would skip a collective write and hang the others
-run_mpi 2 60 -d "$D" -a mpiio --shared --collective -t 64k -b 256k -p write,rewrite --rmw --no-results
+run_refused 2 60 -d "$D" -a mpiio --shared --collective -t 64k -b 256k -p write,rewrite --rmw --no-results
 check "rmw: with --collective refused with exit 2 (got $RC)" [ "$RC" -eq 2 ]
 check "rmw: with --collective, one message" [ "$(grep -c -- "--rmw and --collective both given" "$T/err")" -eq 1 ]
 check "rmw: with --collective, nothing made" [ -z "$(ls -A "$D")" ]
@@ -98,7 +98,7 @@ run_mpi 1 60 -d "$D" -a uring -t 4k -b 64k --no-results -q
 if ! { [ "$RC" -eq 2 ] && grep -q -- "--api uring: .*io_uring" "$T/err"; }; then
     run_mpi 1 60 -d "$D" --api uring -t 64k -b 256k -p write,rewrite,read --rmw --verify --no-results
     check "rmw: --api uring --iodepth 1 (its read and write in turn) with --verify passes" [ "$RC" -eq 0 ]
-    run_mpi 2 60 -d "$D" --api uring --iodepth 4 -t 64k -b 1m -p write,rewrite --rmw --no-results
+    run_refused 2 60 -d "$D" --api uring --iodepth 4 -t 64k -b 1m -p write,rewrite --rmw --no-results
     check "rmw: uring --iodepth 4 is refused with exit 2" [ "$RC" -eq 2 ]
     check "rmw: one message, naming the way out" \
         [ "$(grep -c -- "--rmw with --iodepth above 1 is not available with --api uring.*use --iodepth 1" "$T/err")" -eq 1 ]

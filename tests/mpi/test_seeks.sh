@@ -110,7 +110,7 @@ run_mpi 1 60 -d "$D" -t 4k -b 64k -p write,seeks --seeks 10 --runtime 0.2 --no-r
 check "--seeks with --runtime: warned" grep -q "seeks does nothing with --runtime" "$T/err"
 mkdir -p "$T/ref1" "$T/ref2"
 par ref1 run_mpi 1 120 -d "$T/ref1" -p seeks --no-results
-par ref2 run_mpi 2 120 -d "$T/ref2" -a mpiio --collective -p write,seeks --no-results
+par ref2 run_refused 2 120 -d "$T/ref2" -a mpiio --collective -p write,seeks --no-results
 par_wait ref1
 check "seeks without a write or --run-id: exit 2" [ "$RC" -eq 2 ]
 check "... says so" grep -q "seeks before any write overwrites files of an earlier run" "$T/err"

@@ -34,8 +34,8 @@ pycheck "--segments 3, 4 streams: stream r's segment k at (k x 4 + r) x 32k, in 
 # --- refused before anything is made
 E=$T/empty
 mkdir -p "$E"
-par split run_mpi 2 120 -d "$E" --shared --segments 5 -t 16k -b 192k -o "$E/r.h5"
-par strided run_mpi 2 120 -d "$E" --shared --segments 3 --layout strided -t 16k -b 192k -o "$E/r.h5"
+par split run_refused 2 120 -d "$E" --shared --segments 5 -t 16k -b 192k -o "$E/r.h5"
+par strided run_refused 2 120 -d "$E" --shared --segments 3 --layout strided -t 16k -b 192k -o "$E/r.h5"
 par_wait split
 check "a block of 12 transfers in 5 segments: exit 2" [ "$RC" -eq 2 ]
 check "and says why" grep -q "does not split into 5 segments of whole transfers" "$T/err"

@@ -45,7 +45,7 @@ run_mpi 2 60 -d "$D" --api stdio -t 4k -b 256k --threads 2 -p write,read --verif
 check "stdio: two threads per rank, each its own FILE, verified" [ "$RC" -eq 0 ]
 
 for opt in "--direct" "--iodepth 4" "--collective"; do
-    run_mpi 2 60 -d "$D" --api stdio -t 4k -b 64k -p write $opt --no-results
+    run_refused 2 60 -d "$D" --api stdio -t 4k -b 64k -p write $opt --no-results
     check "stdio: $opt is refused with exit 2" [ "$RC" -eq 2 ]
     check "stdio: $opt: one message" [ "$(grep -c -- "${opt%% *}.*stdio" "$T/err")" -eq 1 ]
 done

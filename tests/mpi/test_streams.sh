@@ -37,7 +37,7 @@ done
 # --total divides by streams.
 run_mpi 2 60 -d "$D" --threads 4 --total 8m -t 256k --no-results -p write
 check "--total divides by streams: 1 MiB per stream" grep -q "block 1 MiB per stream, total 8 MiB" "$T/out"
-run_mpi 2 60 -d "$D" --threads 3 --total 8m -t 256k --no-results -p write
+run_refused 2 60 -d "$D" --threads 3 --total 8m -t 256k --no-results -p write
 check "--total not divisible by 6 streams: exit 2" [ "$RC" -eq 2 ]
 check "... and says streams" grep -q "does not divide by 6 streams" "$T/err"
 run_mpi 2 60 -d "$D" --threads 2 -a mpiio --no-results

@@ -142,7 +142,7 @@ refused() {
     REF_WHAT[NREF]=$1 REF_PAT[NREF]=$2
     shift 2
     mkdir -p "$T/ref.$NREF"
-    par "ref$NREF" run_mpi 2 120 -d "$T/ref.$NREF" -t 64k -b 256k -p write -o "$T/bad.$NREF.h5" "$@"
+    par "ref$NREF" run_refused 2 120 -d "$T/ref.$NREF" -t 64k -b 256k -p write -o "$T/bad.$NREF.h5" "$@"
 }
 refusals_done() {
     local i what

@@ -121,7 +121,7 @@ rmdir "$D/ov"
 refused() { # NAME MESSAGE ARGS...
     local name=$1 msg=$2
     shift 2
-    run_mpi 2 60 -d "$D" -o "$T/bad.h5" "$@"
+    run_refused 2 60 -d "$D" -o "$T/bad.h5" "$@"
     check "$name: exit 2" [ "$RC" -eq 2 ]
     check "$name: one message" [ "$(grep -c -- "$msg" "$T/err")" -eq 1 ]
     check "$name: no file made" [ -z "$(ls -A "$D")" ]

@@ -22,7 +22,7 @@ one_message() {
 }
 
 # ---- -o names the results file: IOR's test file path is refused ----------
-run_mpi 2 60 -d "$D" -t 64k -b 256k -o "$T/testfile"
+run_refused 2 60 -d "$D" -t 64k -b 256k -o "$T/testfile"
 check "-o testfile: exit 2" [ "$RC" -eq 2 ]
 check "-o testfile: says -o is the HDF5 results file and IOR's -o is --file-name" \
     grep -qF -- "-o names pfsbench's HDF5 results file; IOR's -o test file path is --file-name PATH here (or pfsbench ior -o PATH); give a name ending in .h5" "$T/err"
@@ -35,7 +35,7 @@ check "-o r.hdf5: the results file is made" [ -s "$T/r.hdf5" ]
 rm -f "$T/r.hdf5"
 
 # ---- -c is IOR's collective --------------------------------------------
-run_mpi 2 60 -d "$D" -t 64k -b 256k -c --no-results
+run_refused 2 60 -d "$D" -t 64k -b 256k -c --no-results
 check "-c with posix: exit 2" [ "$RC" -eq 2 ]
 check "-c with posix: --collective needs --api mpiio" grep -q -- "--collective needs --api mpiio" "$T/err"
 check "-c with posix: says -c is IOR's --collective" grep -qF -- "-c is IOR's --collective" "$T/err"
@@ -49,7 +49,7 @@ run_mpi 2 60 -d "$D" -t 64k -b 256k --include-close --no-results -q
 check "--include-close (long only): exit 0" [ "$RC" -eq 0 ]
 
 # ---- -T is IOR's time limit: refused; --threads are threads ---------------
-run_mpi 2 60 -d "$D" -t 64k -b 256k -T 10 -o "$R"
+run_refused 2 60 -d "$D" -t 64k -b 256k -T 10 -o "$R"
 check "-T 10: exit 2" [ "$RC" -eq 2 ]
 check "-T 10: names -D and --threads" \
     grep -qF "IOR's -T is a time limit in minutes (pfsbench: -D SECS, the stonewall); threads per rank are --threads N" "$T/err"
@@ -66,7 +66,7 @@ for api in POSIX MPIIO Posix; do
 done
 
 # ---- every unknown option at once, with IOR's, mdtest's and IOzone's meanings
-run_mpi 2 60 -d "$D" -w -r -W -R -z -s 4 -Y -g -Q 1 -E -O stoneWallingWearOut=1 -N 4 -u --treads 2 -o "$R"
+run_refused 2 60 -d "$D" -w -r -W -R -z -s 4 -Y -g -Q 1 -E -O stoneWallingWearOut=1 -N 4 -u --treads 2 -o "$R"
 check "IOR letters: exit 2" [ "$RC" -eq 2 ]
 one_message "IOR letters"
 check "IOR letters: says how many" grep -q "14 problems with the options" "$T/err"

@@ -72,7 +72,7 @@ if mkdir -p "$T/flag" && touch "$T/flag/probe" && chattr +i "$T/flag/probe" 2>/d
             cp "$T/base.h5" "$W/r.h5"
             sum=$(sha256sum <"$W/r.h5")
             if [ "$what" = file ]; then chattr +$flag "$W/r.h5"; else chattr +$flag "$W"; fi
-            run_mpi 2 60 -d "$E" "${ARGS[@]}" -o "$W/r.h5"
+            run_refused 2 60 -d "$E" "${ARGS[@]}" -o "$W/r.h5"
             words=immutable
             [ "$flag" = a ] && words=append-only
             check "chattr +$flag $what: exit 2 (got $RC)" [ "$RC" -eq 2 ]

@@ -133,7 +133,7 @@ check "ENOSPC: rank, path, offset and errno named" \
 check "ENOSPC: every file of the run removed" [ ! -s "$T/left" ]
 
 # --- --iodepth with a synchronous backend: exit 2, naming the one that has it, nothing made
-run_mpi 2 60 -d "$D" -a posix --iodepth 4 --no-results
+run_refused 2 60 -d "$D" -a posix --iodepth 4 --no-results
 check "iodepth with posix: exit 2" [ "$RC" -eq 2 ]
 check "iodepth with posix: names --api uring" grep -q -- "--iodepth above 1 needs --api uring (not available with --api posix)" "$T/err"
 check "iodepth with posix: nothing created" [ -z "$(ls -A "$D")" ]
