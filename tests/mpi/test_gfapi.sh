@@ -28,7 +28,7 @@ run_id_of() { sed -n 's/.*read them again with --run-id \([A-Za-z0-9_-]*\)).*/\1
 # fuse_bytes DIR ID: the bytes of the run's data files, read through the FUSE mount
 fuse_bytes() { cat "$1"/pfsbench."$2".[0-9s]* 2>/dev/null | wc -c; }
 cond() { eval "$1"; } # check's command for a compound condition
-reported() { "$PY" "$PFS_TESTMPI/gfapi_checks.py" bytes "$T/r.h5" "$1" 2>&1; }
+reported() { "$PY" "$PFS_TESTMPI/gfapi_checks.py" bytes "$1" "$2" 2>&1; } # reported RESULTS PHASE
 refused() { # refused WHAT DIR: exit 2, one error line naming WHAT, nothing made in DIR
     check "$1: exit 2" [ "$RC" -eq 2 ]
     check "$1: says why ($(head -c 300 "$T/err"))" grep -q -- "$2" "$T/err"
@@ -61,73 +61,84 @@ gl_mount "$T/m" || { echo "FAIL - glusterfs: the client did not mount"; exit 1; 
 M=${GL_MOUNTS[0]}
 echo "# volume $GL_VOL on $GL_HOST, mounted at $M; glusterd up ${GL_T_UP} s, volume ${GL_T_CREATE} s, mount ${GL_T_MOUNT} s"
 
+# Each gfapi run ends in glfs_fini, which waits for the client's 10-second
+# call-bail timer (libgfapi's, not configurable): 10-12 s a run, whatever
+# it does. So the runs that touch different directories go side by side,
+# four at a time (par), in three batches; the root-squash run, which sets
+# an option of the whole volume, runs alone.
 # --- write and read with --verify at 2 ranks; the bytes through FUSE = the bytes reported
+# (batch 1, with the two runs without -k further down)
+for mode in "" --shared; do
+    D=$M/d${mode:+s}
+    mkdir "$D"
+    # shellcheck disable=SC2086
+    par "w${mode}" run_mpi 2 120 -d "$D" -a gfapi -t 64k -b 2m -p write,read --verify -k $mode -o "$T/r${mode}.h5" -q
+done
+mkdir "$M/clean" "$M/clean2"
+par clean run_mpi 2 120 -d "$M/clean" -a gfapi -t 64k -b 1m -p write,rewrite,read,reread,seeks --seeks 64 --verify --no-results -q
+par clean2 run_mpi 2 120 -d "$M/clean2" -a gfapi -t 64k -b 1m -p write,read --shared --threads 2 --verify --no-results -q
 for mode in "" --shared; do
     what="${mode:-file per process}"
     D=$M/d${mode:+s}
-    mkdir "$D"
-    rm -f "$T/r.h5"
-    # shellcheck disable=SC2086
-    run_mpi 2 90 -d "$D" -a gfapi -t 64k -b 2m -p write,read --verify -k $mode -o "$T/r.h5" -q
+    par_wait "w${mode}"
     check "$what: write,read --verify: exit 0" [ "$RC" -eq 0 ]
     id=$(run_id_of)
     want=$((2 * 2 * 1024 * 1024))
-    check "$what: write reported $want bytes ($(reported write))" [ "$(reported write)" = "$want" ]
-    check "$what: read reported $want bytes ($(reported read))" [ "$(reported read)" = "$want" ]
+    r=$T/r${mode}.h5
+    check "$what: write reported $want bytes ($(reported "$r" write))" [ "$(reported "$r" write)" = "$want" ]
+    check "$what: read reported $want bytes ($(reported "$r" read))" [ "$(reported "$r" read)" = "$want" ]
     check "$what: $want bytes seen through FUSE ($(fuse_bytes "$D" "$id"))" [ "$(fuse_bytes "$D" "$id")" = "$want" ]
-    pycheck "$what: api gfapi, every transfer in the histograms and time series" $CHK counted "$T/r.h5"
+    pycheck "$what: api gfapi, every transfer in the histograms and time series" $CHK counted "$r"
     # shellcheck disable=SC2086
     run_mpi 2 90 -d "$D" -a posix -t 64k -b 2m -p read --verify $mode --run-id "$id" --no-results -q
     check "$what: read back through FUSE (--api posix --verify): exit 0 ($(head -c 200 "$T/err"))" [ "$RC" -eq 0 ]
 done
 
-# --- a byte corrupted through FUSE between a kept write and a read-only --verify run
+# --- nothing left after a run without -k (every data phase, file per process and shared)
+par_wait clean
+check "without -k: exit 0" [ "$RC" -eq 0 ]
+check "without -k: nothing left ($(ls -A "$M/clean"))" [ -z "$(ls -A "$M/clean")" ]
+par_wait clean2
+check "without -k, shared, --threads 2: exit 0" [ "$RC" -eq 0 ]
+check "without -k, shared, --threads 2: nothing left ($(ls -A "$M/clean2"))" [ -z "$(ls -A "$M/clean2")" ]
+
+# --- batch 2: a byte corrupted through FUSE between a kept write and a
+# read-only --verify run; a -k write for --clean; a --depth tree made and
+# kept; the metadata phases with --dirs shared
 D=$M/d
 id=$(ls "$D" | sed -n 's/^pfsbench\.\(.*\)\.kept$/\1/p' | head -n 1)
 corrupt_byte "$D/pfsbench.$id.1" 70000
-run_mpi 2 90 -d "$D" -a gfapi -t 64k -b 2m -p read --verify --run-id "$id" --no-results -q
+par corrupt run_mpi 2 120 -d "$D" -a gfapi -t 64k -b 2m -p read --verify --run-id "$id" --no-results -q
+D=$M/clean
+par kept run_mpi 2 120 -d "$D" -a gfapi -t 64k -b 1m -p write -k --no-results -q
+mkdir "$M/md" "$M/md-shared" "$M/md-per-rank"
+par md run_mpi 2 120 -d "$M/md" -a gfapi -p mkdir,create,stat,read-files -n 21 --depth 2 --branch 2 --file-size 4k -k -o "$T/md.h5" -q
+# md_dirs DIRS: the metadata phases with --dirs DIRS and --threads 2, in $M/md-DIRS
+md_dirs() {
+    par "md-$1" run_mpi 2 120 -d "$M/md-$1" -a gfapi -p mkdir,create,stat,read-files,delete,rmdir -n 20 --depth 1 --branch 3 \
+        --dirs "$1" --threads 2 --file-size 10 -o "$T/md-$1.h5" -q
+}
+md_dirs_checks() {
+    par_wait "md-$1"
+    got=$("$PY" "$PFS_TESTMPI/gfapi_checks.py" res "$T/md-$1.h5" 2>&1)
+    check "metadata --dirs $1 --threads 2: exit 0, 80 files ($got)" cond '[ "$RC" -eq 0 ] && [[ "$got" == *" create=800/80 "* ]]'
+    check "metadata --dirs $1 --threads 2: nothing left ($(ls -A "$M/md-$1"))" [ -z "$(ls -A "$M/md-$1")" ]
+}
+md_dirs shared
+
+D=$M/d
+par_wait corrupt
 check "corrupted byte: the --verify run fails (exit 1)" [ "$RC" -eq 1 ]
 check "corrupted byte: named with rank, host, file and offset" \
     grep -q "rank 1 on $(hostname): verify $D/pfsbench.$id.1 at offset 70000: " "$T/err"
 
-# --- the server's own error: root squashed, the kept files (root's, 0644) cannot be written
-chmod 1777 "$D"
-gl_cli volume set "$GL_VOL" server.root-squash on >/dev/null
-run_mpi 2 90 -d "$D" -a gfapi -t 64k -b 2m -p rewrite --run-id "$id" --no-results -q
-gl_cli volume set "$GL_VOL" server.root-squash off >/dev/null
-chmod 0755 "$D"
-check "root squashed: the rewrite fails" [ "$RC" -ne 0 ]
-check "root squashed: EACCES from the server, with rank, host, path and offset" \
-    grep -q "rank 0 on $(hostname): write $D/pfsbench.$id.0 at offset 0: Permission denied (errno 13)" "$T/err"
-check "root squashed: the files are as they were" [ "$(cat "$D/pfsbench.$id.0" | wc -c)" -eq $((2 << 20)) ]
-# --- a link planted in place of a kept file: the backend's lookup never follows it
-mv "$D/pfsbench.$id.0" "$T/m/moved.0"
-ln -s "pfsbench.$id.1" "$D/pfsbench.$id.0"
-sum=$(md5sum <"$D/pfsbench.$id.1")
-run_mpi 2 90 -d "$D" -a gfapi -t 64k -b 2m -p read --run-id "$id" --no-results -q
-check "planted link: the read fails" [ "$RC" -ne 0 ]
-check "planted link: named as a link, not followed" \
-    grep -q "rank 0 on $(hostname): open for reading $D/pfsbench.$id.0: not a regular file (a symbolic link)" "$T/err"
-check "planted link: its target untouched" [ "$(md5sum <"$D/pfsbench.$id.1")" = "$sum" ]
-rm -f "$T/m/moved.0"
-rm -rf "${M:?}/d" "${M:?}/ds"
-
-# --- nothing left after a run without -k (every data phase, file per process and shared)
-D=$M/clean
-mkdir "$D"
-run_mpi 2 90 -d "$D" -a gfapi -t 64k -b 1m -p write,rewrite,read,reread,seeks --seeks 64 --verify --no-results -q
-check "without -k: exit 0" [ "$RC" -eq 0 ]
-check "without -k: nothing left ($(ls -A "$D"))" [ -z "$(ls -A "$D")" ]
-run_mpi 2 90 -d "$D" -a gfapi -t 64k -b 1m -p write,read --shared --threads 2 --verify --no-results -q
-check "without -k, shared, --threads 2: exit 0" [ "$RC" -eq 0 ]
-check "without -k, shared, --threads 2: nothing left ($(ls -A "$D"))" [ -z "$(ls -A "$D")" ]
-
 # --- what -k keeps, --clean finds (listed, then removed with --yes)
-run_mpi 2 90 -d "$D" -a gfapi -t 64k -b 1m -p write -k --no-results -q
-id=$(run_id_of)
+D=$M/clean
+par_wait kept
+kid=$(run_id_of)
 run_mpi 1 60 -d "$D" --clean
 check "--clean: lists the kept files of the gfapi run" \
-    cond '[ "$(grep -c "^leftover $D/pfsbench.$id\.[01k]" "$T/out")" -eq 3 ]'
+    cond '[ "$(grep -c "^leftover $D/pfsbench.$kid\.[01k]" "$T/out")" -eq 3 ]'
 run_mpi 1 60 -d "$D" --clean --yes
 check "--clean --yes: exit 0, nothing left ($(ls -A "$D"))" cond '[ "$RC" -eq 0 ] && [ -z "$(ls -A "$D")" ]'
 
@@ -140,31 +151,54 @@ check "existing --file-name: untouched" [ "$(md5sum <"$D/theirs")" = "$sum" ]
 check "existing --file-name: nothing else made ($(ls -A "$D"))" [ "$(ls -A "$D")" = theirs ]
 rm -f "$D/theirs"
 
-# --- metadata phases on a --depth tree: the small files through FUSE as reported, nothing left
+# --- metadata phases on a --depth tree: the small files through FUSE as reported
 D=$M/md
-mkdir "$D"
-rm -f "$T/r.h5"
-run_mpi 2 90 -d "$D" -a gfapi -p mkdir,create,stat,read-files -n 21 --depth 2 --branch 2 --file-size 4k -k -o "$T/r.h5" -q
-got=$("$PY" "$PFS_TESTMPI/gfapi_checks.py" res "$T/r.h5" 2>&1)
+par_wait md
+got=$("$PY" "$PFS_TESTMPI/gfapi_checks.py" res "$T/md.h5" 2>&1)
 check "metadata, kept: exit 0, 6 dirs, 42 files of 4 KiB made, stat'ed and read ($got)" \
     cond '[ "$RC" -eq 0 ] && [ "$got" = "complete mkdir=0/6 create=172032/42 stat=0/42 read-files=172032/42" ]'
 md=$(ls -d "$D"/pfsbench.*.md)
-id=$(basename "$md" .md)
-id=${id#pfsbench.}
+mdid=$(basename "$md" .md)
+mdid=${mdid#pfsbench.}
 check "metadata, kept: 42 files of 4096 bytes and 6 directories seen through FUSE" \
     cond '[ "$(find "$md" -type f -name "f.*" -size 4096c | wc -l)" -eq 42 ] && [ "$(find "$md" -mindepth 1 -type d | wc -l)" -eq 6 ]'
-run_mpi 2 90 -d "$D" -a gfapi -p stat,delete,rmdir -n 21 --depth 2 --branch 2 --file-size 4k --run-id "$id" -o "$T/r.h5" -q
-got=$("$PY" "$PFS_TESTMPI/gfapi_checks.py" res "$T/r.h5" 2>&1)
+md_dirs_checks shared
+
+# --- the server's own error: root squashed, the kept files (root's, 0644)
+# cannot be written (alone: the option is the whole volume's)
+D=$M/d
+chmod 1777 "$D"
+gl_cli volume set "$GL_VOL" server.root-squash on >/dev/null
+run_mpi 2 90 -d "$D" -a gfapi -t 64k -b 2m -p rewrite --run-id "$id" --no-results -q
+gl_cli volume set "$GL_VOL" server.root-squash off >/dev/null
+chmod 0755 "$D"
+check "root squashed: the rewrite fails" [ "$RC" -ne 0 ]
+check "root squashed: EACCES from the server, with rank, host, path and offset" \
+    grep -q "rank 0 on $(hostname): write $D/pfsbench.$id.0 at offset 0: Permission denied (errno 13)" "$T/err"
+check "root squashed: the files are as they were" [ "$(cat "$D/pfsbench.$id.0" | wc -c)" -eq $((2 << 20)) ]
+
+# --- batch 3: a link planted in place of a kept file (the backend's lookup
+# never follows it); the kept tree worked on again; --dirs per-rank
+mv "$D/pfsbench.$id.0" "$T/m/moved.0"
+ln -s "pfsbench.$id.1" "$D/pfsbench.$id.0"
+sum=$(md5sum <"$D/pfsbench.$id.1")
+par link run_mpi 2 120 -d "$D" -a gfapi -t 64k -b 2m -p read --run-id "$id" --no-results -q
+par mdagain run_mpi 2 120 -d "$M/md" -a gfapi -p stat,delete,rmdir -n 21 --depth 2 --branch 2 --file-size 4k --run-id "$mdid" -o "$T/md.h5" -q
+md_dirs per-rank
+par_wait link
+check "planted link: the read fails" [ "$RC" -ne 0 ]
+check "planted link: named as a link, not followed" \
+    grep -q "rank 0 on $(hostname): open for reading $D/pfsbench.$id.0: not a regular file (a symbolic link)" "$T/err"
+check "planted link: its target untouched" [ "$(md5sum <"$D/pfsbench.$id.1")" = "$sum" ]
+rm -f "$T/m/moved.0"
+rm -rf "${M:?}/d" "${M:?}/ds"
+D=$M/md
+par_wait mdagain
+got=$("$PY" "$PFS_TESTMPI/gfapi_checks.py" res "$T/md.h5" 2>&1)
 check "metadata, the kept tree again: stat, delete, rmdir ($got)" \
     cond '[ "$RC" -eq 0 ] && [ "$got" = "complete stat=0/42 delete=0/42 rmdir=0/6" ]'
 check "metadata, the kept tree again: nothing left ($(ls -A "$D"))" [ -z "$(ls -A "$D")" ]
-for dirs in shared per-rank; do
-    run_mpi 2 90 -d "$D" -a gfapi -p mkdir,create,stat,read-files,delete,rmdir -n 20 --depth 1 --branch 3 \
-        --dirs $dirs --threads 2 --file-size 10 -o "$T/r.h5" -q
-    got=$("$PY" "$PFS_TESTMPI/gfapi_checks.py" res "$T/r.h5" 2>&1)
-    check "metadata --dirs $dirs --threads 2: exit 0, 80 files ($got)" cond '[ "$RC" -eq 0 ] && [[ "$got" == *" create=800/80 "* ]]'
-    check "metadata --dirs $dirs --threads 2: nothing left ($(ls -A "$D"))" [ -z "$(ls -A "$D")" ]
-done
+md_dirs_checks per-rank
 
 # --- refused before anything is made
 run_refused 2 60 -d "$D" -a gfapi --gfapi-volume other_vol -o "$T/r2.h5"
