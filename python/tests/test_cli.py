@@ -50,14 +50,16 @@ def dispatch_out(tool, *args):
 
 @pytest.mark.parametrize("args", [[], ["--csv"], ["--runs"], ["--latency"], ["--run", "2", "--raw"]])
 def test_results_same_output(files, args):
-    assert module_out("results", files["new"], *args) == dispatch_out("results", files["new"], *args)
-    assert module_out("results", files["new"], *args) == script("pfs-results", files["new"], *args)
+    out = module_out("results", files["new"], *args)
+    assert out == dispatch_out("results", files["new"], *args)
+    assert out == script("pfs-results", files["new"], *args)
 
 
 def test_compare_same_output(files):
     args = [files["new"], "--by", "label", "--units", "KB"]
-    assert module_out("compare", *args) == dispatch_out("compare", *args)
-    assert module_out("compare", *args) == script("pfs-compare", *args)
+    out = module_out("compare", *args)
+    assert out == dispatch_out("compare", *args)
+    assert out == script("pfs-compare", *args)
 
 
 def test_bad_file_exit_2(tmp_path):
