@@ -47,9 +47,22 @@ build() { # build OUTDIR: OUTDIR/fuzz_config and OUTDIR/fuzz_results, or exit 2
     # phase tables, the file names and the backend registry): libc, libm
     # and pthreads, no MPI, no HDF5; no optional backend (their lines parse
     # and are refused: "built without it").
-    local core=("$SRC"/src/core/*.c "$SRC"/src/core/phases/*.c "$SRC"/src/backends/{backend,registry,hdf5_options,posix,null,mmap,stdio}.c)
+    # Compiled once for both targets, a folder of objects per source folder
+    # (core, phases and backends share file names): objs FOLDER SOURCES...
+    local core=()
+    objs() {
+        local d=$out/obj/$1
+        shift
+        rm -rf "$d" && mkdir -p "$d" && (cd "$d" && "$cc" "${flags[@]}" -c "$@") && core+=("$d"/*.o)
+    }
+    if ! { objs core "$SRC"/src/core/*.c && objs phases "$SRC"/src/core/phases/*.c &&
+        objs backends "$SRC"/src/backends/{backend,registry,hdf5_options,posix,null,mmap,stdio}.c; } 2>"$out/build.log"; then
+        echo "fuzz.sh: could not build the MPI-free core of the fuzz targets with $cc:" >&2
+        cat "$out/build.log" >&2
+        exit 2
+    fi
     if ! "$cc" "${flags[@]}" "$SRC/tests/fuzz/fuzz_config.c" "${core[@]}" -lm -lpthread \
-        -o "$out/fuzz_config" 2>"$out/build.log"; then
+        -o "$out/fuzz_config" 2>>"$out/build.log"; then
         echo "fuzz.sh: could not build the fuzz target fuzz_config with $cc:" >&2
         cat "$out/build.log" >&2
         exit 2
