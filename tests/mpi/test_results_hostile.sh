@@ -29,6 +29,27 @@ mapfile -t CASES <"$T/cases"
 check "the corpus has refusals and appends (${#CASES[@]} cases)" [ "$(grep -c "	refuse	" "$T/cases")" -ge 20 -a \
     "$(grep -c "	append	" "$T/cases")" -ge 10 ]
 
+# ---- item 7: a run waiting for another's lock says so, naming it ----
+# Run A holds the lock: the stall shim holds the fsync of its copy (its
+# first fsync: -p write without -e makes none) until B, appending to the
+# same file, has said at 30 s whom it waits for. No clock is raced: the
+# script waits for the line (up to 150 s), then lets A go. Both start here,
+# in directories of their own, and B's 30 s pass while the cases below run;
+# the wait for the line and the checks are at the end.
+: "${PFS_STALL_LIB:?set PFS_STALL_LIB to the stall shim (ctest does)}"
+L=$T/lw
+mkdir -p "$L/a" "$L/b" "$L/res"
+cp "$T/base.h5" "$L/res/r.h5"
+timeout 240 mpirun -np 1 "${ONE_RANK[@]}" --oversubscribe --bind-to none -x LD_PRELOAD="${LD_PRELOAD:+$LD_PRELOAD:}$PFS_STALL_LIB" -x PFS_STALL_SECS=200 \
+    -x PFS_STALL_UNTIL="$L/go" -x PFS_STALL_MARK="$L/held" "$PFSBENCH" -d "$L/a" "${ARGS[@]}" -o "$L/res/r.h5" \
+    --label holder >"$L/out.a" 2>"$L/err.a" </dev/null &
+pa=$!
+for _ in $(seq 600); do [ -e "$L/held" ] && break; sleep 0.2; done
+ida=$(awk '/^pfsbench .* run /{print $4; exit}' "$L/out.a")
+timeout 240 mpirun -np 1 "${ONE_RANK[@]}" --oversubscribe --bind-to none "$PFSBENCH" -d "$L/b" "${ARGS[@]}" -o "$L/res/r.h5" \
+    --label waiter >"$L/out.b" 2>"$L/err.b" </dev/null &
+pb=$!
+
 # ---- each case ----
 refusals=0
 for line in "${CASES[@]}"; do
@@ -88,23 +109,7 @@ check "holder: the lock file says '${host_pid%.*} ${host_pid##*.} $id'" \
     [ "$(cat "$T/rl/res/.held.h5.lock")" = "${host_pid%.*} ${host_pid##*.} $id" ]
 
 # ---- item 7: a run waiting for another's lock says so, naming it ----
-# Run A holds the lock: the stall shim holds the fsync of its copy (its
-# first fsync: -p write without -e makes none) until B, appending to the
-# same file, has said at 30 s whom it waits for. No clock is raced: the
-# script waits for the line (up to 150 s), then lets A go.
-: "${PFS_STALL_LIB:?set PFS_STALL_LIB to the stall shim (ctest does)}"
-L=$T/lw
-mkdir -p "$L/a" "$L/b" "$L/res"
-cp "$T/base.h5" "$L/res/r.h5"
-timeout 240 mpirun -np 1 "${ONE_RANK[@]}" --oversubscribe --bind-to none -x LD_PRELOAD="${LD_PRELOAD:+$LD_PRELOAD:}$PFS_STALL_LIB" -x PFS_STALL_SECS=200 \
-    -x PFS_STALL_UNTIL="$L/go" -x PFS_STALL_MARK="$L/held" "$PFSBENCH" -d "$L/a" "${ARGS[@]}" -o "$L/res/r.h5" \
-    --label holder >"$L/out.a" 2>"$L/err.a" </dev/null &
-pa=$!
-for _ in $(seq 600); do [ -e "$L/held" ] && break; sleep 0.2; done
-ida=$(awk '/^pfsbench .* run /{print $4; exit}' "$L/out.a")
-timeout 240 mpirun -np 1 "${ONE_RANK[@]}" --oversubscribe --bind-to none "$PFSBENCH" -d "$L/b" "${ARGS[@]}" -o "$L/res/r.h5" \
-    --label waiter >"$L/out.b" 2>"$L/err.b" </dev/null &
-pb=$!
+# (A and B started before the cases: B's 30 s pass while they run.)
 for _ in $(seq 300); do grep -q "pfsbench: waiting" "$L/err.b" && break; sleep 0.5; done
 touch "$L/go"
 wait "$pa" "$pb"
