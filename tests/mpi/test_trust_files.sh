@@ -56,6 +56,7 @@ swap_case() {
     wait_mark
     mv "$D/$file" "$T/aside"
     ln -s "$T/victim" "$D/$file"
+    release
     wait_rc
     check "$what: exit 1" [ "$RC" -eq 1 ]
     check "$what: the victim keeps its bytes" [ "$(sum "$T/victim")" = "$V" ]
@@ -77,6 +78,7 @@ stalled 1 2 fsync 0 -d "$D" -t 64k -b 256k -e --no-results --run-id "ren$$" -p w
 wait_mark
 cp "$T/victim" "$T/other"
 mv "$T/other" "$D/pfsbench.ren$$.0"
+release
 wait_rc
 check "a file renamed over ours: exit 1, and it keeps its bytes" [ "$RC" -eq 1 ]
 check "a file renamed over ours: exit 1, and it keeps its bytes (2)" [ "$(sum "$D/pfsbench.ren$$.0")" = "$V" ]
