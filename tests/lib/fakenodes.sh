@@ -22,8 +22,10 @@ FAKENODES_LIB=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 FAKENODES_AGENT=$FAKENODES_LIB/fake-rsh
 
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-# Open MPI's chatter about unused interfaces, and CMA across namespaces.
+# Open MPI's chatter about unused interfaces, and CMA across namespaces;
+# the Omni-Path MTLs left unprobed (tests/mpi/lib.sh says why).
 export OMPI_MCA_btl_base_warn_component_unused=0 OMPI_MCA_btl_vader_single_copy_mechanism=none
+export OMPI_MCA_mtl=^ofi,psm,psm2
 
 # The mpirun options that make the fake nodes work (besides the hostfile).
 FAKENODES_MPIRUN_ARGS=(--mca plm_rsh_agent "$FAKENODES_AGENT"
