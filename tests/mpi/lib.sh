@@ -137,6 +137,24 @@ run_of() {
 PFS_TESTMPI=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # pycheck WHAT NAME CHECK ARGS... : check CHECK of tests/mpi/NAME_checks.py
 # passes when it exits 0 (a failing one prints why, after "--- python").
+# submitted_as_given API CALL: an async backend hands each transfer to the
+# kernel as it is given (fio's default), not at the next reap: under
+# strace, 100 writes of 4 KiB at depth 8 through API make at least 100
+# CALLs (io_submit, io_uring_enter) of one transfer each. Without strace,
+# says so.
+submitted_as_given() {
+    if ! command -v strace >/dev/null; then
+        echo "# strace not found: the submissions are not counted here"
+        return
+    fi
+    RC=0
+    ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 timeout 120 strace -f -qq -e trace="$2" -o "$T/st" \
+        "$PFSBENCH" -d "$D" -a "$1" --iodepth 8 -t 4k -b 400k -p write --no-results -q >"$T/out" 2>"$T/err" || RC=$?
+    check "submitted as given: exit 0" [ "$RC" -eq 0 ]
+    local n
+    n=$(grep -cE "^([0-9]+ +)?$2\\([^,]*, 1, " "$T/st")
+    check "submitted as given: 100 $2 calls of one transfer each ($n)" [ "$n" -ge 100 ]
+}
 pycheck() {
     local what=$1 module=$PFS_TESTMPI/${2}_checks.py
     shift 2

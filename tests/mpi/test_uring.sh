@@ -151,15 +151,6 @@ check "report: no iodepth with a synchronous backend" not grep -q "iodepth" "$T/
 # --- each transfer goes to the kernel as it is given (fio's default): a
 # queue refilled only at the next reap ran 10-20% below fio's at depth 32.
 # 100 writes at depth 8: 100 calls that submit one each.
-if command -v strace >/dev/null; then
-    RC=0
-    ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 timeout 120 strace -f -qq -e trace=io_uring_enter -o "$T/st" \
-        "$PFSBENCH" -d "$D" -a uring --iodepth 8 -t 4k -b 400k -p write --no-results -q >"$T/out" 2>"$T/err" || RC=$?
-    check "submitted as given: exit 0" [ "$RC" -eq 0 ]
-    n=$(grep -cE '^([0-9]+ +)?io_uring_enter\([^,]*, 1, ' "$T/st")
-    check "submitted as given: 100 io_uring_enter calls of one transfer each ($n)" [ "$n" -ge 100 ]
-else
-    echo "# strace not found: the submissions are not counted here"
-fi
+submitted_as_given uring io_uring_enter
 
 finish
