@@ -7,6 +7,7 @@
 #     ceph_not_built_or API NEEDS LIB    the refusal alone where API is not built
 #     ceph_start_or_skip                 the cluster, or exit 77 / 1
 #     ceph_test_end                      the teardown checked, timings, finish
+#     kill_ranks_when READY...           SIGKILL a background run's ranks once READY holds
 . "$PFS_TESTS/lib/ceph.sh"
 
 # ceph_test_begin: what every such test starts with: T_BEGIN, since START
@@ -82,4 +83,21 @@ stop_osd_mid_write() {
     wait "$BG" || RC=$?
     [ "$STOPPED" = 1 ] && echo "# osd.$osd stopped: the watchdog spoke after ${WD:-never} s; the run exited $RC $(since "$t") s after the stop"
     grep '^pfsbench' "$T/err" | sed 's/^/#   /'
+}
+
+# kill_ranks_when READY...: with a run in the background ($BG), once the
+# command READY... holds (bounded: 15 s) SIGKILL every pfsbench process
+# under it (its ranks, by PID: no clean-up runs), then wait for it. Sets
+# RANKS (the PIDs killed; empty: READY never held, or the run ended first).
+kill_ranks_when() {
+    local w p
+    for ((w = 0; w < 300; w++)); do
+        "$@" && break
+        kill -0 "$BG" 2>/dev/null || break
+        sleep 0.05
+    done
+    kids() { local k; for k in $(pgrep -P "$1"); do echo "$k"; kids "$k"; done; }
+    RANKS=$(for p in $(kids "$BG"); do [ "$(cat "/proc/$p/comm" 2>/dev/null)" = pfsbench ] && echo "$p"; done)
+    [ -n "$RANKS" ] && kill -KILL $RANKS
+    wait "$BG"
 }

@@ -159,12 +159,8 @@ timeout -k 5 120 mpirun -np 2 --oversubscribe --bind-to none "$PFSBENCH" -d "$T/
 BG=$!
 obj_size() { timeout 10 rados -p "$P" stat "$1" 2>/dev/null | sed -n 's/.* size \([0-9]*\)$/\1/p'; }
 both_written() { [ "$(obj_size pfsbench.kl.0)" -gt 0 ] 2>/dev/null && [ "$(obj_size pfsbench.kl.1)" -gt 0 ] 2>/dev/null; }
-for ((w = 0; w < 300; w++)); do both_written && break; kill -0 "$BG" 2>/dev/null || break; sleep 0.05; done
-kids() { local p; for p in $(pgrep -P "$1"); do echo "$p"; kids "$p"; done; }
-RANKS=$(for p in $(kids "$BG"); do [ "$(cat "/proc/$p/comm" 2>/dev/null)" = pfsbench ] && echo "$p"; done)
+kill_ranks_when both_written
 check "killed run: both ranks were writing when killed ($(echo $RANKS))" cond '[ "$(echo "$RANKS" | wc -w)" = 2 ]'
-[ -n "$RANKS" ] && kill -KILL $RANKS
-wait "$BG"
 got=$(pool_ls)
 check "killed run: its 2 objects are left in the pool ($got)" [ "$got" = "pfsbench.kl.0 pfsbench.kl.1 " ]
 check "killed run: its lock names the backend and a token ($(tail -n 1 "$T/d/pfsbench.kl.lock"))" \

@@ -154,12 +154,8 @@ timeout -k 5 120 mpirun -np 2 --oversubscribe --bind-to none "$PFSBENCH" -d "$T/
     --run-id kl --no-results >"$T/out" 2>"$T/err" &
 BG=$!
 both_made() { s3do list "$B" && grep -q "^pfsbench.kl.0 " "$T/s3out" && grep -q "^pfsbench.kl.1 " "$T/s3out"; }
-for ((w = 0; w < 300; w++)); do both_made && break; kill -0 "$BG" 2>/dev/null || break; sleep 0.05; done
-kids() { local p; for p in $(pgrep -P "$1"); do echo "$p"; kids "$p"; done; }
-RANKS=$(for p in $(kids "$BG"); do [ "$(cat "/proc/$p/comm" 2>/dev/null)" = pfsbench ] && echo "$p"; done)
+kill_ranks_when both_made
 check "killed run: both ranks were writing when killed ($(echo $RANKS))" cond '[ "$(echo "$RANKS" | wc -w)" = 2 ]'
-[ -n "$RANKS" ] && kill -KILL $RANKS
-wait "$BG"
 got=$(bucket_ls)
 check "killed run: its 2 objects are left in the bucket ($got)" cond '[ "$(echo "$got" | grep -o "pfsbench.kl.[01]=" | tr "\n" " ")" = "pfsbench.kl.0= pfsbench.kl.1= " ]'
 check "killed run: its lock names the backend and a token ($(tail -n 1 "$T/d/pfsbench.kl.lock"))" \
