@@ -547,6 +547,15 @@ static int s3_remove(void *ctx, int dirfd, const char *path, const struct pfs_fi
     return r.st == S3StatusOK ? 0 : failed(c, key, "DELETE", &r, errno_of(r.st), NULL);
 }
 
+/* The watchdog's name of the object a blocked call was on (the path it
+ * would otherwise name is in -d, where nothing is): its key, bucket and
+ * endpoint, as the backend's errors name it. */
+static void s3_where(void *ctx, const char *path, char *buf, size_t len)
+{
+    const struct s3_ctx *c = ctx;
+    snprintf(buf, len, "object %s in bucket %s at %s", key_of(path), c->bucket, c->host);
+}
+
 /* --clean (pfs/clean.h): s3_clean.c. */
 static int s3_clean(void *ctx, const char *run_id, uint64_t token, int remove, FILE *out, int *nfailed, char *err,
                     size_t len)
@@ -570,5 +579,6 @@ const struct pfs_backend pfs_backend_s3 = {
     .close = s3_close,
     .errstr = s3_errstr,
     .remove = s3_remove,
+    .where = s3_where,
     .clean = s3_clean,
 };

@@ -8,6 +8,8 @@
 #     ceph_start_or_skip                 the cluster, or exit 77 / 1
 #     ceph_test_end                      the teardown checked, timings, finish
 #     kill_ranks_when READY...           SIGKILL a background run's ranks once READY holds
+#     stop_osd_mid_write OSD READY...    SIGSTOP an OSD mid-write until the watchdog speaks
+#     stop_daemon_mid_write NAME READY... the same for another daemon (radosgw)
 . "$PFS_TESTS/lib/ceph.sh"
 
 # ceph_test_begin: what every such test starts with: T_BEGIN, since START
@@ -56,7 +58,16 @@ ceph_test_end() {
 # watchdog's first word; empty: never) and STOPPED (1: stopped; 0: READY
 # never held, the run ended first, or osd.OSD has no process).
 stop_osd_mid_write() {
-    local osd=$1 sp w t
+    local osd=$1
+    shift
+    stop_daemon_mid_write "osd.$osd" "$@"
+}
+
+# stop_daemon_mid_write NAME READY...: the same for the harness's daemon
+# NAME (osd.1, client.rgw.gw: radosgw); with STOP_UNTIL=watchdog it goes on
+# as soon as the watchdog has spoken (the clean-up then finds it back).
+stop_daemon_mid_write() {
+    local name=$1 sp w t
     shift
     STOPPED=0 WD=
     for ((w = 0; w < 300; w++)); do
@@ -64,13 +75,14 @@ stop_osd_mid_write() {
         kill -0 "$BG" 2>/dev/null || break
         sleep 0.05
     done
-    sp=$(ceph_osd_pid "$osd")
+    sp=$(ceph__pid "$name")
     if [ "$w" -lt 300 ] && kill -0 "$BG" 2>/dev/null && [ -n "$sp" ]; then
         kill -STOP "$sp"
         t=$(date +%s.%N)
         STOPPED=1
         for ((w = 0; w < 200; w++)); do
             [ -z "$WD" ] && grep -q "watchdog" "$T/err" && WD=$(since "$t")
+            [ -n "$WD" ] && [ "${STOP_UNTIL:-}" = watchdog ] && break
             grep -q "the run is recorded" "$T/err" && break
             kill -0 "$BG" 2>/dev/null || break
             sleep 0.1
@@ -81,7 +93,7 @@ stop_osd_mid_write() {
     fi
     RC=0
     wait "$BG" || RC=$?
-    [ "$STOPPED" = 1 ] && echo "# osd.$osd stopped: the watchdog spoke after ${WD:-never} s; the run exited $RC $(since "$t") s after the stop"
+    [ "$STOPPED" = 1 ] && echo "# $name stopped: the watchdog spoke after ${WD:-never} s; the run exited $RC $(since "$t") s after the stop"
     grep '^pfsbench' "$T/err" | sed 's/^/#   /'
 }
 

@@ -180,6 +180,31 @@ for o in pfsbench.kl.7 pfsbench.kl.shared; do
     s3do delete "$B/$o"
 done
 echo "# a killed run cleaned: $(since "$T0") s"
+
+# --- radosgw SIGSTOPped mid-write, --timeout 5: the watchdog names the
+# rank, its host, the blocked write and its object as the backend's own
+# errors name it (object, bucket, endpoint: the path in -d is no file);
+# radosgw goes on as soon as the watchdog has spoken (the clean-up's HEAD
+# would otherwise wait out libs3's 15 s), and the job ends with exit 3.
+T0=$(date +%s.%N)
+timeout -k 5 120 mpirun -np 2 --oversubscribe --bind-to none "$PFSBENCH" -d "$T/d" "${K[@]}" -t 1m -b 400m -p write \
+    --timeout 5 --run-id stop -o "$T/stop.h5" >"$T/out" 2>"$T/err" &
+BG=$!
+both_made() { s3do list "$B" && grep -q "^pfsbench.stop.0 " "$T/s3out" && grep -q "^pfsbench.stop.1 " "$T/s3out"; }
+STOP_UNTIL=watchdog stop_daemon_mid_write client.rgw.gw both_made
+if [ "$STOPPED" = 1 ]; then
+    check "radosgw stopped, --timeout 5: the watchdog speaks within 15 s (${WD:-never})" \
+        cond '[ -n "$WD" ] && awk -v e="$WD" "BEGIN { exit !(e < 15) }"'
+    check "radosgw stopped: the watchdog names the rank, its host, the blocked write, the object, bucket and endpoint" \
+        grep -qE "watchdog: rank [01] on $(hostname) blocked [0-9.]+ s in write object pfsbench.stop.[01] in bucket $B at 127.0.0.1:$CEPH_RGW_PORT, during write" "$T/err"
+    check "radosgw stopped: the job ends with exit 3 (rc $RC)" [ "$RC" -eq 3 ]
+else
+    bad "radosgw stopped: the objects were never listed, or pfsbench ended first, or radosgw has no process"
+fi
+check "radosgw stopped: it answers again" s3do list "$B"
+for k in pfsbench.stop.0 pfsbench.stop.1; do s3do delete "$B/$k"; done
+rm -f "$T/d"/pfsbench.stop.*
+echo "# s3, a stopped radosgw: $(since "$T0") s"
 check "the s3 tool removes the empty bucket" s3do delete "$B"
 
 ceph_test_end
