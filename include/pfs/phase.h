@@ -1,6 +1,6 @@
 /* A phase as data, as fio makes its engines data: one ops structure per
  * phase, defined in its family's file under src/core/phases/ (data.c:
- * write, rewrite, read, reread; seeks.c; files.c: create, stat,
+ * write, rewrite, read, reread, rwmix; seeks.c; files.c: create, stat,
  * read-files, find, delete; tree.c: mkdir, stat-dirs, rmdir; ckpt.c:
  * ckpt-save, ckpt-restore; train.c: train-gen, train) and listed
  * once in pfs/phases.def. The -p list and its help, --list-options=json,

@@ -1,5 +1,5 @@
 /* The data phases over the block: write (which makes the data files),
- * rewrite, read, reread. Each says what its transfers are (struct
+ * rewrite, read, reread, rwmix. Each says what its transfers are (struct
  * pfs_xfer_plan) and the one transfer loop moves them
  * (src/core/stream_data.c); the untimed work before them (emptying the
  * shared file, --drop-caches) is theirs too. */
@@ -15,6 +15,7 @@
 #include "pfs/safefile.h"
 #include "pfs/stream.h"
 
+#include "../config_table.h"
 #include "../stream_data.h"
 #include "phases.h"
 
@@ -82,6 +83,50 @@ static void read_run(const struct pfs_phase_ctx *p, struct pfs_stream *s)
     x.skew = 1;
     x.check = p->cfg->verify;
     pfs_stream_xfer(p, s, &x);
+}
+
+/* rwmix, fio's randrw/readwrite with rwmixread: each transfer of the
+ * block a read or a write, drawn from the run's seed (exactly --rwmix
+ * reads in each hundred; pfs/dist.h's mixes), on the stream's own file.
+ * With --verify or a content the writes put back the bytes the write
+ * wrote (the content depends on the offset only), so every read is
+ * checked whatever came before it. Counted and timed per direction
+ * besides together (the read and write latency kinds, the times' read_*
+ * fields); async backends keep both directions in flight. */
+static void rwmix_run(const struct pfs_phase_ctx *p, struct pfs_stream *s)
+{
+    struct pfs_xfer_plan x = block_plan(p, s, 1, "read or write");
+    x.mixed = 1;
+    x.skew = 1;
+    x.fill = p->cfg->verify || pfs_config_content(p->cfg);
+    x.check = p->cfg->verify;
+    x.sync_every = sync_every(p->cfg);
+    pfs_stream_xfer(p, s, &x);
+}
+
+/* Collective calls are one direction for every rank at once; the draws
+ * differ per stream. */
+static int rwmix_check(const struct pfs_config *cfg, char *err, size_t len)
+{
+    if (cfg->collective) {
+        snprintf(err, len, "the rwmix phase and --collective both given; give one (each stream draws its own reads "
+                 "and writes, and a collective read cannot meet a collective write)");
+        return -1;
+    }
+    if (cfg->rmw) {
+        snprintf(err, len, "the rwmix phase and --rmw both given; --rmw is the rewrite's (a read, a change and a "
+                 "write back of each transfer); rwmix draws reads and writes, --rwmix PCT of them reads");
+        return -1;
+    }
+    return 0;
+}
+
+static void rwmix_resolve(struct pfs_config *cfg, uint64_t streams)
+{
+    (void)streams;
+    if (cfg->rwmix == 0 || cfg->rwmix == 100)
+        pfs_config_warn(cfg, "--rwmix %d: the rwmix phase only %s; -p %s measures the same with its own name",
+                        cfg->rwmix, cfg->rwmix ? "reads" : "writes", cfg->rwmix ? "read" : "rewrite");
 }
 
 /* The ramp leaves out the transfer that ends it: with one per stream
@@ -199,5 +244,21 @@ const struct pfs_phase_ops pfs_ph_reread = {
     .work = written,
     .run = read_run,
     .check = block_check,
+    .before = pfs_phase_drop_caches,
+};
+
+const struct pfs_phase_ops pfs_ph_rwmix = {
+    .name = "rwmix",
+    .kind = PFS_PHASE_DATA,
+    .flags = PFS_PHF_READS | PFS_PHF_WRITES | PFS_PHF_STONEWALL | PFS_PHF_SYNCS | PFS_PHF_MIXES,
+    .unit = PFS_UNIT_BYTES,
+    .needs = PFS_PH_WRITE,
+    .op = "read or write",
+    .help = "read and write the data files in place, each transfer a read or a write drawn from the run's seed "
+            "(--rwmix PCT reads; fio's rwmixread)",
+    .work = written,
+    .run = rwmix_run,
+    .check = rwmix_check,
+    .resolve = rwmix_resolve,
     .before = pfs_phase_drop_caches,
 };
