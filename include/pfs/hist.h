@@ -177,9 +177,10 @@ static inline void pfs_ts_add(struct pfs_tseries *ts, double now, uint64_t bytes
  * smallest power of two >= factor (never finer than now). To line several
  * series up before they are compared or written side by side. */
 void pfs_ts_coarsen_to(struct pfs_tseries *ts, uint32_t factor);
-/* dst += src, slot by slot. Their t0 are taken to be the same (dst's is
- * kept; the caller starts every stream's series at the phase's common
- * start). Either may be the finer: dst is coarsened to src's factor if
+/* dst += src, slot by slot: slot i of both is taken to be the same
+ * interval (dst's t0 is kept; the driver puts every stream's slots on the
+ * phase's one grid, each stream's t0 being that grid's origin on its own
+ * clock). Either may be the finer: dst is coarsened to src's factor if
  * src's is larger, and src's slots are folded into dst's coarser ones if
  * it is smaller (src itself is not changed); dst is coarsened further
  * if src's slots would not fit in dst's cap. dst->n becomes the max of

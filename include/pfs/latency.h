@@ -61,9 +61,10 @@ struct pfs_phase_lat {
      * from pfs_lat_edge(l, i) to pfs_lat_edge(l, i + 1) on rank 0's clock:
      * the first from the phase's start (the first open of any stream),
      * the last to its end (the last close), the others on the grid t0 +
-     * (first + i) dt (t0: the realtime at which rank 0 left the phase's
-     * start agreement; each rank places its completions from the instant
-     * it left it). dt is --interval, or a power-of-two multiple of it when
+     * (first + i) dt (t0: where the last rank arrived at the phase's start
+     * agreement, on rank 0's clock, which every rank learns from it; each
+     * rank places its completions from its own exit plus how long after t0
+     * that was). dt is --interval, or a power-of-two multiple of it when
      * the phase outlasted the cap. */
     double t0, dt, base_dt;
     double start, end;                      /* the phase's span, as pfs_phase_reduce takes it */

@@ -43,7 +43,8 @@ struct pfs_failure {
  * t0_ns). About 364 KiB with the default cap. */
 struct pfs_stream_lat {
     struct pfs_hist h[PFS_LAT_KINDS];
-    struct pfs_tseries ts;      /* t0 = 0: times are seconds since the phase's t0_ns */
+    struct pfs_tseries ts;      /* times are s since the phase's t0_ns; t0: where its grid starts in them
+                                 * (the driver's, the same instant on every rank; 0 in a plain process) */
     struct pfs_exemplars ex;    /* ex.k survives pfs_stream_lat_begin */
     int32_t file;               /* what the exemplars' file is: the stream whose data file the phase's
                                  * transfers were on (-1: the shared file); in a metadata phase the
@@ -142,7 +143,8 @@ struct pfs_phase_ctx {
      * one at a time); the streams' qbuf must hold as many buffers. */
     unsigned iodepth;
     /* The phase's start on this rank (pfs_now_ns, when it left the opening
-     * agreement): interval 0 of the time series begins here. */
+     * agreement): the schedules and exemplars count from here; the time
+     * series from its stream's ts.t0 (the grid's origin, s from here). */
     uint64_t t0_ns;
     /* find: the run's start on the file system's clock (the mtime its
      * metadata directory got when rank 0 made it), the same on every rank;

@@ -186,8 +186,8 @@ def test_timeline(files):
         # The intervals' true edges: each repetition's first interval starts at its first open and its last
         # ends at its last close (the same stored instants, so exactly); they meet; none is longer than the
         # interval and a quarter (a sliver joined to its neighbour; the first also by as much as it starts
-        # before the grid's origin, rank 0's exit from the start agreement, where another node's clock put
-        # an open), and the rates are over that length.
+        # before the grid's origin, the last arrival at the start agreement, where another node's corrected
+        # clock put an open), and the rates are over that length.
         with h5py.File(files["new"], "r") as f:
             for (run, index, rep), g in tl.groupby(["run", "index", "rep"]):
                 g = g.sort_values(["interval", "node"])

@@ -63,7 +63,7 @@ void pfs_stream_lat_begin(struct pfs_stream *s)
         return;
     for (int k = 0; k < PFS_LAT_KINDS; k++)
         pfs_hist_reset(&s->lat->h[k]);
-    pfs_ts_reset(&s->lat->ts, 0);
+    pfs_ts_reset(&s->lat->ts, s->lat->ts.t0); /* the driver's: the grid's origin */
     pfs_exemplar_init(&s->lat->ex, s->lat->ex.k);
     if (s->tg)
         pfs_tg_reset(&s->tg->acc);

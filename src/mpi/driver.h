@@ -98,8 +98,10 @@ struct lat_ctx {
     MPI_Op op;                  /* merges blocks */
     struct pfs_stream_lat *node_blk, *run_blk; /* a leader's node block; rank 0's run block */
     char *rec, *recs;           /* a leader's node record; rank 0's, one per node */
-    double t0;                  /* the phase's start, pfs_now (rank 0's: the intervals' origin) */
+    double t0;                  /* the phase's start on this rank: when it left the opening agreement, pfs_now */
     uint64_t t0_ns;             /* the same instant, pfs_now_ns */
+    double grid;                /* the time series' origin, the same on every rank: the last arrival at that
+                                 * agreement, s since the epoch on rank 0's clock */
 };
 
 /* A section's figures for interference (concurrent.c), per phase: its

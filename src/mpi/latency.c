@@ -183,7 +183,7 @@ static void store(struct ctx *c, struct pfs_phase_lat *out, const struct pfs_str
     }
     out->base_dt = c->cfg.interval;
     out->dt = run->ts.dt;
-    out->t0 = c->lat.t0;
+    out->t0 = c->lat.grid;
     out->first = first;
     out->start = start;
     out->end = end;
@@ -200,17 +200,18 @@ static void leaders_step(struct ctx *c, struct pfs_stream_lat *node, struct pfs_
     struct lat_ctx *l = &c->lat;
     MPI_Request req;
     /* The coarsest factor any node took, the span of the slots in use (in
-     * base intervals), and rank 0's phase span in seconds from its t0,
+     * base intervals), and rank 0's phase span in seconds from the grid's origin,
      * negated start first (-inf from the others: MPI_MAX takes rank 0's).
      * Factors (<= 2^31) and spans (< 2^40) are exact in doubles. */
     double start = 0, end = 0;
     const int spanned = phase_span(c, &start, &end) == 0;
-    double mine[4] = {node->ts.factor, (double)node->ts.n * node->ts.factor, spanned ? l->t0 - start : -HUGE_VAL,
-                      spanned ? end - l->t0 : -HUGE_VAL},
+    double mine[4] = {node->ts.factor, (double)node->ts.n * node->ts.factor, spanned ? l->grid - start : -HUGE_VAL,
+                      spanned ? end - l->grid : -HUGE_VAL},
            most[4];
     MPI_Iallreduce(mine, most, 4, MPI_DOUBLE, MPI_MAX, c->topo.leaders, &req);
     drv_wait_watched(c, &req, since, where);
     struct pfs_tseries ts = block_ts(node);
+    ts.t0 = 0; /* slot i starts at grid + i x dt on every rank (streams.c) */
     pfs_ts_coarsen_to(&ts, (uint32_t)most[0]);
     /* Every leader fits its node's slots to the same span, so that slot i
      * is the same interval everywhere; without rank 0's span (it kept no
@@ -227,7 +228,7 @@ static void leaders_step(struct ctx *c, struct pfs_stream_lat *node, struct pfs_
                 c->topo.leaders, &req);
     drv_wait_watched(c, &req, since, where);
     if (c->rank == 0 && out)
-        store(c, out, l->run_blk, l->recs, nint, first, spanned ? start : l->t0 + lo, spanned ? end : l->t0 + hi);
+        store(c, out, l->run_blk, l->recs, nint, first, spanned ? start : l->grid + lo, spanned ? end : l->grid + hi);
 }
 
 /* Collective, after a phase that every rank finished (failed: it did not,

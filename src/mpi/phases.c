@@ -140,6 +140,47 @@ static void rate_next(struct ctx *c, int p, int rep, double start, const char *w
                      "percentages of (too short? give a larger -b or --runtime)", pfs_phase_name(c->cfg.phases[p]));
 }
 
+/* The opening agreement's figures: failed ranks and nodes whose caches
+ * were dropped, summed; the last arrival (s since the epoch on rank 0's
+ * clock), the latest. Doubles all: counts up to 2^53 stay exact. */
+struct opening {
+    double failed, drops, arrived;
+};
+
+static void opening_merge(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    (void)type;
+    const struct opening *a = in;
+    struct opening *b = inout;
+    for (int i = 0; i < *len; i++) {
+        b[i].failed += a[i].failed;
+        b[i].drops += a[i].drops;
+        b[i].arrived = a[i].arrived > b[i].arrived ? a[i].arrived : b[i].arrived;
+    }
+}
+
+/* Collective: the agreement that opens a phase. No rank leaves an
+ * allreduce before every rank has entered it, so it is also the barrier
+ * before the phase, and the last rank's arrival, which every rank learns
+ * from it, precedes every rank's exit: the time series' grid starts there
+ * on every rank (c->lat.grid), which each rank's own exit does not (their
+ * skew was a node's whole shift against rank 0's grid). Returns 1 when a
+ * rank failed before the phase. */
+static int open_phase(struct ctx *c, int drops, struct opening *sum, const char *where)
+{
+    const struct opening mine = {c->fail.failed, drops, pfs_now() + c->topo.clock_corr};
+    MPI_Datatype t;
+    MPI_Op op;
+    MPI_Type_contiguous(3, MPI_DOUBLE, &t);
+    MPI_Type_commit(&t);
+    MPI_Op_create(opening_merge, 1, &op);
+    drv_allreduce_watched(c, &mine, sum, 1, t, op, pfs_now(), where);
+    MPI_Op_free(&op);
+    MPI_Type_free(&t);
+    c->lat.grid = sum->arrived;
+    return sum->failed != 0; /* NaN (an abandoned agreement's) too */
+}
+
 /* Collective. One phase of one repetition: untimed preparation, the
  * agreement that is also the opening barrier, the timed streams, the
  * agreement that closes it, the gather of times. Returns 1 when any rank
@@ -152,18 +193,15 @@ static int run_phase(struct ctx *c, int p, int rep, int *dropped_notice)
     int drops = prepare_phase(c, kind, rep, pc);
     char where[64];
     snprintf(where, sizeof(where), "the start of %s (repetition %d)", pfs_phase_name(kind), rep);
-    /* No rank leaves an allreduce before every rank has entered it: this
-     * agreement is also the barrier before the phase. */
-    int pre[2] = {c->fail.failed, drops}, sum[2];
-    drv_allreduce_watched(c, pre, sum, 2, MPI_INT, MPI_SUM, pfs_now(), where);
-    if (sum[0]) {
+    struct opening sum;
+    if (open_phase(c, drops, &sum, where)) {
         drv_report_failures(c);
         return 1;
     }
     if (c->rank == 0 && cfg->drop_caches && pfs_phase_is_read(kind) && !*dropped_notice && !cfg->quiet) {
         fprintf(cfg->format == PFS_FORMAT_TEXT ? drv_record_out(c) : stderr, "cache        before each read phase: fdatasync + "
                 "posix_fadvise(DONTNEED) on every file; /proc/sys/vm/drop_caches written on %d of %d nodes\n",
-                sum[1], c->topo.nnodes);
+                (int)sum.drops, c->topo.nnodes);
         *dropped_notice = 1;
     }
     double phase_start = pfs_now();

@@ -113,10 +113,16 @@ void drv_run_streams(struct ctx *c, int kind, int rep, double rate_base)
         .iodepth = (unsigned)c->cfg.iodepth,
         .md_start = c->files.md_start,
     };
-    /* Interval 0 of every stream's time series starts here, just after the
-     * opening agreement that every rank left at about the same instant. */
+    /* The phase starts here on this rank, as it leaves the opening
+     * agreement; its streams' time series count from the grid's origin, the
+     * last arrival there, which is before this (by the exit's skew, ms on a
+     * loaded node): ts.t0 is that origin in s from here (<= 0, but for the
+     * clocks' correction's error), which pfs_stream_lat_begin keeps. */
     c->lat.t0 = pfs_now();
     c->lat.t0_ns = ph.t0_ns = pfs_now_ns();
+    for (int i = 0; i < c->threads; i++)
+        if (c->streams[i].lat)
+            c->streams[i].lat->ts.t0 = c->lat.grid - (c->lat.t0 + c->topo.clock_corr);
     drv_progress_phase(c, &ph);
     c->sw.done = c->sw.target = 0;
     c->sw.failed = 0;

@@ -53,8 +53,8 @@ def timeline(results: str, csv_path: str) -> None:
             last = max(float(r["t_end_s"]) for r in rs)
             # the band and the steps end where the phase does: first open to last close, on the plot's axis
             assert abs((last - first) - (tm["close_end"].max() - tm["open_start"].min())) < 2e-6, (name, rep)
-            # the first interval starts at the first open: before rank 0 left the start agreement (the
-            # grid's origin t0) when another node's clock put its open there, by up to that skew
+            # the first interval starts at the first open: before the grid's origin t0 (the last arrival
+            # at the start agreement) only when another node's corrected clock put its open there
             early = max(0.0, float(ts.attrs["t0"]) - lo[0])
             for r in rs:  # the plotted rate is the interval's bytes / its overlap with the phase
                 i = int(r["interval"])
