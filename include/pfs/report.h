@@ -170,6 +170,12 @@ void pfs_report_csv(FILE *out, const struct pfs_run_data *d);
  * figures, printed once at the end of the run. */
 void pfs_report_ior(FILE *out, const struct pfs_run_data *d);
 void pfs_report_mdtest(FILE *out, const struct pfs_run_data *d);
+/* Local and pure. The phases of c that its --format ior or mdtest has no
+ * row for (IOR's: all but write, read, rewrite and reread; mdtest's: the
+ * data phases, find, stat-dirs beside file phases, and a phase's second
+ * listing, "create (listed again)": its rows are the first's), ", "-joined
+ * into buf, each once; like snprintf (0: none, or another format). */
+size_t pfs_report_unshown(const struct pfs_config *c, char *buf, size_t len);
 
 /* How a string from outside (a path, a label, a host name, a message, the
  * command line) is written into each output. Whatever its bytes, the output

@@ -16,6 +16,7 @@
 #include "pfs/content.h"
 #include "pfs/dist.h"
 #include "pfs/ratesweep.h"
+#include "pfs/report.h"
 #include "pfs/sched.h"
 #include "pfs/units.h"
 
@@ -500,6 +501,20 @@ static void check_unused_mix(struct pfs_config *cfg, const unsigned char *given)
         pfs_config_warn(cfg, "--rwmix does nothing without the rwmix phase in -p (e.g. -p write,rwmix)");
 }
 
+/* --format ior and mdtest print their tools' tables, which have no row
+ * for some phases: those run, measured and stored, but not on stdout. */
+static void check_unshown(struct pfs_config *cfg)
+{
+    char names[256];
+    if (!pfs_report_unshown(cfg, names, sizeof(names)))
+        return;
+    const int ior = cfg->format == PFS_FORMAT_IOR;
+    pfs_config_warn(cfg, "--format %s has no row for %s: %s tables show %s; the results file and --format text, "
+                    "json and csv have every phase", ior ? "ior" : "mdtest", names, ior ? "IOR's" : "mdtest's",
+                    ior ? "write and read (rewrite and reread as rows of their own)"
+                        : "its file, directory and tree phases");
+}
+
 void pfs_check_unused(struct pfs_config *cfg, const unsigned char *given)
 {
     const int read = pfs_phase_listed(cfg, PFS_PHASE_DATA, PFS_PHF_READS, 0);
@@ -507,6 +522,7 @@ void pfs_check_unused(struct pfs_config *cfg, const unsigned char *given)
     check_unused_data(cfg, given);
     check_unused_dist(cfg, given);
     check_unused_mix(cfg, given);
+    check_unshown(cfg);
     char names[256];
     pfs_phase_names(names, sizeof(names), ", ", PFS_PHASE_ANY, PFS_PHF_OTHERS, 0);
     if (!pfs_phase_listed(cfg, PFS_PHASE_ANY, PFS_PHF_OTHERS, 0) && pfs_opt_given(given, "reorder"))

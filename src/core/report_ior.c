@@ -262,14 +262,56 @@ static int md_phase_index(const struct pfs_run_data *d, const char *name)
 /* Which sections mdtest would print: files when a file phase ran; the
  * directories when none did and the run is not the tree alone (mkdir and
  * rmdir of a --depth tree: mdtest's -n 0). The tree's rows always. */
-static void md_sections(const struct pfs_run_data *d, int *files, int *dirs)
+static void md_sections(const struct pfs_config *c, int *files, int *dirs)
 {
     *files = 0;
-    for (int p = 0; p < d->nphases; p++) {
+    int stat_dirs = 0;
+    for (int p = 0; p < c->nphases; p++) {
         for (size_t i = 0; i < sizeof(md_rows) / sizeof(md_rows[0]); i++)
-            *files |= md_rows[i].section == 1 && is_phase(d->cfg->phases[p], md_rows[i].phase);
+            *files |= md_rows[i].section == 1 && is_phase(c->phases[p], md_rows[i].phase);
+        stat_dirs |= is_phase(c->phases[p], "stat-dirs");
     }
-    *dirs = !*files && (md_phase_index(d, "stat-dirs") >= 0 || d->cfg->md_depth == 0);
+    *dirs = !*files && (stat_dirs || c->md_depth == 0);
+}
+
+/* Whether the mdtest-shaped tables have a row with the figures of a phase
+ * of this kind (md_table's choice): mkdir and rmdir always (the tree's, or
+ * the directories'), the file rows' phases, stat-dirs with the directories. */
+static int md_shows(const struct pfs_config *c, int kind)
+{
+    int files, dirs;
+    md_sections(c, &files, &dirs);
+    for (size_t i = 0; i < sizeof(md_rows) / sizeof(md_rows[0]); i++)
+        if (is_phase(kind, md_rows[i].phase) &&
+            (md_rows[i].section == 2 || (md_rows[i].section == 1 && files) || (md_rows[i].section == 0 && dirs)))
+            return 1;
+    return 0;
+}
+
+size_t pfs_report_unshown(const struct pfs_config *c, char *buf, size_t len)
+{
+    size_t n = 0;
+    if (len)
+        buf[0] = '\0';
+    if (c->format != PFS_FORMAT_IOR && c->format != PFS_FORMAT_MDTEST)
+        return 0;
+    for (int p = 0; p < c->nphases; p++) {
+        const int k = c->phases[p];
+        int seen = 0; /* listings of this phase before this one */
+        for (int q = 0; q < p; q++)
+            seen += c->phases[q] == k;
+        /* IOR's table has a row per listing; mdtest's a row per phase, the
+         * first listing's: a later one is named once, "(listed again)". */
+        const int skip = c->format == PFS_FORMAT_IOR ? seen || ior_access(k) != NULL
+                         : seen                      ? seen > 1 || !md_shows(c, k)
+                                                     : md_shows(c, k);
+        if (skip)
+            continue;
+        const int w = snprintf(buf + n, n < len ? len - n : 0, "%s%s%s", n ? ", " : "", pfs_phase_name(k),
+                               seen ? " (listed again)" : "");
+        n += w > 0 ? (size_t)w : 0;
+    }
+    return n;
 }
 
 /* mdtest's row for a create the stonewall stopped, after the file rows:
@@ -291,7 +333,7 @@ static void md_stonewall_row(FILE *out, const struct pfs_run_data *d, int time)
 static void md_table(FILE *out, const struct pfs_run_data *d, int time, int iters)
 {
     int files, dirs;
-    md_sections(d, &files, &dirs);
+    md_sections(d->cfg, &files, &dirs);
     fprintf(out, "\nSUMMARY %s: (of %d iterations)\n", time ? "time" : "rate", iters);
     fprintf(out, "   Operation                      Max            Min           Mean        Std Dev\n");
     fprintf(out, "   ---------                      ---            ---           ----        -------\n");

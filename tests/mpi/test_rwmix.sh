@@ -22,6 +22,10 @@ run_mpi 2 60 -d "$D" "${MIX[@]}" -p write,rwmix --run-id mixa -o "$T/b.h5" -q
 pycheck "70/30: the same run id draws the same reads again" rwmix same "$T/a.h5" "$T/b.h5"
 run_mpi 2 60 -d "$D" "${MIX[@]}" -p write,rwmix --no-results --format csv
 pycheck "70/30 CSV: each direction's rate and bandwidth at the row's end, adding up" rwmix csv "$T/out"
+# IOR's table has no row for rwmix: said at the start, on stderr; stdout keeps IOR's shape
+run_mpi 1 60 -d "$D" "${MIX[@]}" -p write,rwmix --no-results --format ior
+check "--format ior: warned that rwmix has no row" err_has "warning: --format ior has no row for rwmix: IOR's tables show write and read"
+check "--format ior: IOR's write row, no rwmix row" sh -c 'grep -qE "^write +[0-9.]+ " "$1" && ! grep -q "^rwmix" "$1"' sh "$T/out"
 
 # --- every read checked, every write the pattern: a byte changed in each
 # 4 KiB of the kept files; rwmix finds the 70 its reads met, and a read

@@ -271,6 +271,12 @@ static const struct { const char *args; const char *want; } warn_cases[] = {
     {"-d|/tmp|--dirs|per-rank", "--dirs does nothing without a metadata phase"},
     {"-d|/tmp|--order|random", "--order does nothing without a metadata phase"},
     {"-d|/tmp|-p|write|--drop-caches", "--drop-caches does nothing without a read phase"},
+    {"-d|/tmp|-p|write,rwmix,seeks,rwmix,create|--format|ior", "--format ior has no row for rwmix, seeks, create: IOR's "
+                                                                "tables show write and read"},
+    {"-d|/tmp|-p|write,create,read|--format|mdtest", "--format mdtest has no row for write, read: mdtest's tables"},
+    {"-d|/tmp|-p|mkdir,create,stat-dirs,find|-n|5|--depth|1|--format|mdtest", "--format mdtest has no row for stat-dirs, find"},
+    {"-d|/tmp|-p|write,create,delete,create,delete,create|-n|5|--format|mdtest",
+     "--format mdtest has no row for write, create (listed again), delete (listed again): mdtest's"},
     {"-d|/tmp|-p|write,rewrite|-C", "-C/--reorder does nothing without a phase that reads"},
     {"-d|/tmp|-p|write|--verify", "--verify without a read phase in -p checks nothing: the writes write its checkable pattern anyway"},
     {"-d|/tmp|-p|mkdir,rmdir|--depth|1|-D|5", "-D/--deadline does nothing without a phase it stops in -p"},
@@ -307,6 +313,8 @@ static void test_warnings(void **state)
         "-d|/tmp", "-d|/tmp|-p|create,stat,delete|-n|10|--file-size|1k|--dirs|per-rank|--order|random",
         "-d|/tmp|-p|write,read|--verify|-C|--drop-caches|-D|1|-t|512|-b|1m", "-d|/tmp|-p|write,create,stat|-C|-D|2",
         "-d|/tmp|-i|2|--rep-delay|0.5", "-d|/tmp|--warmup|1|--rep-delay|0.5", "-d|/tmp|-C|--reorder-nodes|2",
+        "-d|/tmp|-p|write,rewrite,read,reread|--format|ior", "-d|/tmp|-p|mkdir,stat-dirs,rmdir|--depth|1|--format|mdtest",
+        "-d|/tmp|-p|mkdir,create,stat,read-files,delete,rmdir|-n|5|--depth|1|--format|mdtest",
     };
     for (size_t i = 0; i < sizeof(quiet) / sizeof(quiet[0]); i++) {
         assert_int_equal(parse(&cfg, err, quiet[i]), PFS_PARSE_RUN);
