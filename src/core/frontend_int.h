@@ -87,6 +87,21 @@ int fe_machine_format(int argc, char **argv);
  * (pfs_iorscript_translate runs scripts): refused, saying how. */
 void fe_ior_script(struct fe *f, const char *file);
 
+/* frontend_ior_api.c: IOR's -a and its backends' own options. */
+#define FE_IOR_BE_MAX 16
+struct fe_ior_api {
+    char api[16];                   /* pfsbench's --api: "posix" unless -a says */
+    char ior[16];                   /* IOR's name of it: "POSIX", "RADOS", "S3-libs3" ... */
+    const char *val[FE_IOR_BE_MAX]; /* each backend option's value as given (a flag's: "1"); NULL: not */
+};
+/* -a VAL: an IOR API pfsbench has (refused, saying which it has, if not). */
+void fe_ior_api_select(struct fe *f, struct fe_ior_api *a, const char *val);
+/* A backend option (fe_ior_tab's IOR_BE rows), by IOR's name; val NULL for a flag. */
+void fe_ior_api_opt(struct fe *f, struct fe_ior_api *a, const char *name, const char *val);
+/* After the walk: --api and the backend's native options, each backend
+ * option checked against -a (and -o, for CEPHFS's mount prefix). */
+void fe_ior_api_add(struct fe *f, const struct fe_ior_api *a, const char *opath);
+
 /* The translators: fill f->v from the tool's words. */
 void fe_ior(struct fe *f, int argc, char **argv);
 void fe_mdtest(struct fe *f, int argc, char **argv);

@@ -14,8 +14,12 @@
 enum {
     IOR_API = 1, IOR_B, IOR_T, IOR_S, IOR_F, IOR_C, IOR_Q, IOR_E, IOR_W, IOR_R, IOR_CW, IOR_CR, IOR_K, IOR_I,
     IOR_D, IOR_O, IOR_OPATH, IOR_Z, IOR_COLL, IOR_V, IOR_DIRECT, IOR_HELP, IOR_IGNORE, IOR_G, IOR_QUIT, IOR_Y,
-    IOR_DELAY, IOR_REF, IOR_SCRIPT, IOR_EXISTING, IOR_MULTI, IOR_RAND_TASKS, IOR_RAND_SEED,
+    IOR_DELAY, IOR_REF, IOR_SCRIPT, IOR_EXISTING, IOR_MULTI, IOR_RAND_TASKS, IOR_RAND_SEED, IOR_BE,
 };
+
+#define KEYS                                                                                                      \
+    "a key on the command line (it would be in ps and in the equivalent line): export S3_ACCESS_KEY_ID and "     \
+    "S3_SECRET_ACCESS_KEY, or give -- --s3-key-file FILE"
 
 const struct fe_opt fe_ior_tab[] = {
     {"-a", FE_VALUE, IOR_API, NULL},
@@ -72,13 +76,34 @@ const struct fe_opt fe_ior_tab[] = {
     {"-P", FE_FLAG, 0, "a shared file pointer: " NO_EQUIV " (pfsbench computes every offset)"},
     {"-S", FE_FLAG, 0, "a strided MPI datatype: " NO_EQUIV},
     {"-V", FE_FLAG, 0, "an MPI file view: " NO_EQUIV},
+    /* The backends' own options (frontend_ior_api.c), each with its -a only. */
+    {"--rados.pool", FE_VALUE, IOR_BE, NULL},
+    {"--rados.user", FE_VALUE, IOR_BE, NULL},
+    {"--rados.conf", FE_VALUE, IOR_BE, NULL},
+    {"--cephfs.user", FE_VALUE, IOR_BE, NULL},
+    {"--cephfs.conf", FE_VALUE, IOR_BE, NULL},
+    {"--cephfs.prefix", FE_VALUE, IOR_BE, NULL},
+    {"--cephfs.remote_prefix", FE_VALUE, IOR_BE, NULL},
+    {"--cephfs.olazy", FE_FLAG, 0, "lazy I/O (ceph_lazyio): " NO_EQUIV},
+    {"--S3-libs3.host", FE_VALUE, IOR_BE, NULL},
+    {"--S3-libs3.use-ssl", FE_FLAG, IOR_BE, NULL},
+    {"--S3-libs3.bucket-name-prefix", FE_VALUE, IOR_BE, NULL},
+    {"--S3-libs3.dont-suffix-bucket", FE_FLAG, IOR_BE, NULL},
+    {"--S3-libs3.s3-compatible", FE_FLAG, IOR_BE, NULL},
+    {"--S3-libs3.bucket-per-file", FE_FLAG, 0, "a bucket per file: pfsbench's objects share one --s3-bucket"},
+    {"--S3-libs3.access-key", FE_VALUE, 0, KEYS},
+    {"--S3-libs3.secret-key", FE_VALUE, 0, KEYS},
+    {"--S3-libs3.region", FE_VALUE, 0, "the signature's region: " NO_EQUIV},
+    {"--S3-libs3.location", FE_VALUE, 0, "a new bucket's location: pfsbench makes no bucket"},
+    {"--aio.max-pending", FE_VALUE, IOR_BE, NULL},
+    {"--aio.granularity", FE_VALUE, IOR_BE, NULL},
     {"--dryRun", FE_FLAG, 0, NO_EQUIV},
     {"--warningAsErrors", FE_FLAG, 0, NO_EQUIV},
     {NULL, FE_FLAG, 0, NULL},
 };
 
 struct ior_st {
-    char api[16];
+    struct fe_ior_api api;
     uint64_t b, t;
     long s, reps, deadline, delay, refnum, nodes_away, seed;
     int fpp, reorder, reorder_random, have_q, have_x, fsync, fsync_each, w, r, cw, cr, keep, random, coll, verbose, direct,
@@ -89,34 +114,6 @@ struct ior_st {
     int multi;         /* -m: multiFile, a file set per repetition */
     const char *format; /* -O summaryFormat: NULL (IOR's default: text), "json", "csv" */
 };
-
-/* IOR's -a, as a pfsbench --api: the backends pfsbench has under IOR's names. */
-static void ior_api(struct fe *f, struct ior_st *s, const char *val)
-{
-    static const char *const ior_apis[] = {"POSIX", "MPIIO", "HDF5", "MMAP", "DUMMY", "NCMPI", "HDFS", "S3", "RADOS",
-                                           "DAOS", "DFS", "AIO", "PMDK", "CEPHFS", "GFARM", "CHFS", "FINCHFS", NULL};
-    int known = 0;
-    for (int i = 0; ior_apis[i]; i++)
-        known |= strcasecmp(val, ior_apis[i]) == 0;
-    if (!known) {
-        fe_refuse(f, "-a", "'%s' is not an IOR API", val);
-        return;
-    }
-    char lower[16];
-    size_t i = 0;
-    for (; val[i] && i + 1 < sizeof(lower); i++)
-        lower[i] = (char)(val[i] >= 'A' && val[i] <= 'Z' ? val[i] - 'A' + 'a' : val[i]);
-    lower[i] = '\0';
-    const char *mine = strcmp(lower, "dummy") == 0 ? "null" : lower;
-    if (strcmp(lower, "aio") == 0 || pfs_backend_index(mine) < 0) {
-        char have[256] = "";
-        for (int k = 0, n = 0; k < pfs_backend_count() && n < (int)sizeof(have); k++)
-            n += snprintf(have + n, sizeof(have) - (size_t)n, "%s%s", k ? ", " : "", pfs_backend_name(k));
-        fe_refuse(f, "-a", "%s: pfsbench has no such backend (its --api: %s)", val, have);
-        return;
-    }
-    snprintf(s->api, sizeof(s->api), "%s", mine);
-}
 
 /* -O KEY=0|1, IOR's atoi of a flag: 0 or 1 only. */
 static void ior_flag(struct fe *f, const char *key, const char *v, int *out)
@@ -181,7 +178,8 @@ static void ior_on(struct fe *f, const struct fe_opt *o, const struct fe_arg *a,
     struct ior_st *s = st;
     long v;
     switch (o->id) {
-    case IOR_API: ior_api(f, s, a->val); break;
+    case IOR_API: fe_ior_api_select(f, &s->api, a->val); break;
+    case IOR_BE: fe_ior_api_opt(f, &s->api, o->name, a->val); break;
     case IOR_B: fe_size(f, "-b", a->val, "kmgtp", 1, &s->b); break;
     case IOR_T: fe_size(f, "-t", a->val, "kmgtp", 1, &s->t); break;
     case IOR_S: fe_int(f, "-s", a->val, 1, 1L << 40, &s->s); break;
@@ -348,13 +346,13 @@ static void ior_extras(struct fe *f, const struct ior_st *s)
 
 void fe_ior(struct fe *f, int argc, char **argv)
 {
-    struct ior_st s = {.api = "posix", .b = 1 << 20, .t = 256 << 10, .s = 1, .reps = 1, .nodes_away = 1};
+    struct ior_st s = {.api = {.api = "posix", .ior = "POSIX"}, .b = 1 << 20, .t = 256 << 10, .s = 1, .reps = 1, .nodes_away = 1};
     fe_walk(f, fe_ior_tab, argc, argv, ior_on, &s);
     if (s.help) {
         fe_add(f, "--help");
         return;
     }
-    if (s.coll && strcmp(s.api, "mpiio") != 0)
+    if (s.coll && strcmp(s.api.api, "mpiio") != 0)
         fe_refuse(f, "-c", "collective I/O needs -a MPIIO");
     int strided;
     long segments;
@@ -397,8 +395,7 @@ void fe_ior(struct fe *f, int argc, char **argv)
         fe_add(f, "--random");
     if (s.deadline > 0)
         fe_add(f, "-D"), fe_addf(f, "%ld", s.deadline);
-    if (strcmp(s.api, "posix") != 0)
-        fe_add(f, "--api"), fe_add(f, s.api);
+    fe_ior_api_add(f, &s.api, s.opath);
     if (s.coll)
         fe_add(f, "--collective");
     if (s.direct)

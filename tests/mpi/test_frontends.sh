@@ -162,6 +162,13 @@ pyfile "pfsbench ior -w -r -i 2: IOR's output shape, the results file's numbers"
     "$T/ior-shape/fe.out" "$T/ior-shape/fe/pfsbench-results.h5" "$NP" 262144 65536
 check "pfsbench ior: grep -E '^(write|read) ' finds the 4 Results rows and 2 summary lines" \
     test "$(grep -cE '^(write|read) ' "$T/ior-shape/fe.out")" -eq 6
+# IOR's AIO backend: its --aio.max-pending as --iodepth, each transfer submitted as given (granularity 1)
+if ! "$PFSBENCH" --help | grep -q "^  aio  *not built: "; then
+    mkdir -p "$D/ior-aio"
+    case_run ior-aio "^pfsbench -d $D/ior-aio --file-name $D/ior-aio/f -t 64k -b 1m -F -p write,read -k --api aio --iodepth 16 --format ior\$" \
+        ior -w -r -k -a AIO --aio.max-pending 16 --aio.granularity 1 -t 64k -b 1m -F -o "$D/ior-aio/f"
+    check "ior-aio: IOR's write and read rows" test "$(grep -cE '^(write|read) ' "$T/ior-aio/fe.out")" -eq 4
+fi
 # IOR's Stonewall(s) and Stonewall(MiB) with -D (its wear-out): an 8g block the 0.2 s stonewall stops
 mkdir -p "$D/ior-sw"
 in_dir "$T/ior-sw" "$PFSBENCH" -d "$D/ior-sw" -t 1m -b 8g -F -p write,read -i 2 -D 0.2 --format ior
@@ -250,7 +257,9 @@ done
 in_dir "$T/help-ior" "$PFSBENCH" ior --help
 check "ior --help: -F and -Q among the translated options" grep -q "^translated:.* -F .*-Q" "$T/out"
 check "ior --help: -u refused with its reason" grep -q "^  -u .*a directory per task" "$T/out"
-check "ior --help: -d, -A, -E, -m, -f, -Z and -X among the translated options" grep -q "^ .* -d -A -E -Z -X -m -f$" "$T/out"
+check "ior --help: -d, -A, -E, -m, -f, -Z and -X among the translated options" grep -qE "^ .* -d -A -E -Z -X -m -f( |$)" "$T/out"
+check "ior --help: the backends' own options among the translated ones" grep -qE "^ +--aio.max-pending --aio.granularity$" "$T/out"
+check "ior --help: a key on the command line refused with its reason" grep -q "^  --S3-libs3.access-key a key on the command line" "$T/out"
 check "pfsbench --help names the front ends" grep -q "pfsbench ior|mdtest|iozone" <("$PFSBENCH" --help)
 
 finish

@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "pfs/backend.h"
 #include "pfs/cmdline.h"
 #include "pfs/config.h"
 #include "pfs/frontend.h"
@@ -192,6 +193,57 @@ static void test_ior_files(void **state)
     static const char *const o[] = {"-o"};
     expect_refused("ior", 2, "-w -o /s/", o, 1);
     expect_refused("ior", 2, "-w -o /s/g -- --file-name /s/h", o, 1);
+}
+
+/* IOR's backends and their own options: each as the native backend's
+ * (where this build has it: the native line must parse), each checked
+ * against its -a, and what cannot mean the same refused. */
+static void test_ior_backends(void **state)
+{
+    (void)state;
+    if (pfs_backend_index("aio") >= 0) {
+        expect("ior", 2, "-w -a AIO -B -F -o /d/f", "pfsbench -d /d --file-name /d/f -t 256k -b 1m -F -p write --api aio --iodepth 128 --direct");
+        assert_non_null(strstr(msg, "ior --aio.granularity: 16: IOR submits its transfers 16 at a time; pfsbench "));
+        expect("ior", 2, "-w -a aio --aio.max-pending=32 --aio.granularity 1 -o /d/f",
+               "pfsbench -d /d --file-name /d/f -t 256k -b 1m --shared -p write --api aio --iodepth 32");
+        assert_null(strstr(msg, "granularity"));
+        static const char *const pend[] = {"--aio.max-pending"}, *const gran[] = {"--aio.granularity"};
+        expect_refused("ior", 2, "-w -a AIO --aio.max-pending 4", pend, 1);
+        expect_refused("ior", 2, "-w -a AIO --aio.max-pending 8 --aio.granularity 9", gran, 1);
+    }
+    if (pfs_backend_index("rados") >= 0) {
+        expect("ior", 2, "-w -r -a RADOS --rados.pool p --rados.user u --rados.conf /c -F -o /d/obj",
+               "pfsbench -d /d --file-name /d/obj -t 256k -b 1m -F -p write,read --api rados --rados-pool p --rados-id u --rados-conf /c");
+        assert_non_null(strstr(msg, "ior -o: /d/obj: IOR names its objects after the whole path; pfsbench after its last "
+                                    "component (obj, with -F obj.00000000 ...)"));
+        static const char *const a[] = {"-a"};
+        expect_refused("ior", 2, "-w -a RADOS", a, 1);
+    }
+    if (pfs_backend_index("cephfs") >= 0) {
+        expect("ior", 2, "-w -a CEPHFS --cephfs.user u --cephfs.conf /c --cephfs.prefix /mnt/cfs/ --cephfs.remote_prefix /v -o /mnt/cfs/d/f",
+               "pfsbench -d /mnt/cfs/d --file-name /mnt/cfs/d/f -t 256k -b 1m --shared -p write --api cephfs --cephfs-id u --cephfs-conf /c --cephfs-root /v");
+        static const char *const p[] = {"--cephfs.prefix"}, *const lazy[] = {"--cephfs.olazy"};
+        expect_refused("ior", 2, "-w -a CEPHFS --cephfs.prefix /mnt/cfs -o /mnt/cfsx/f", p, 1);
+        expect_refused("ior", 2, "-w -a CEPHFS --cephfs.olazy -o /mnt/cfs/f", lazy, 1);
+    }
+    if (pfs_backend_index("s3") >= 0) {
+        expect("ior", 2, "-w -a S3-libs3 --S3-libs3.host h:7480 --S3-libs3.use-ssl --S3-libs3.bucket-name-prefix b "
+                         "--S3-libs3.dont-suffix-bucket --S3-libs3.s3-compatible -o obj",
+               "pfsbench -d . --file-name obj -t 256k -b 1m --shared -p write --api s3 --s3-endpoint h:7480 --s3-https --s3-bucket b");
+        assert_non_null(strstr(msg, "ior --S3-libs3.s3-compatible: IOR skips some requests' status checks"));
+        expect("ior", 2, "-w -a s3 --S3-libs3.dont-suffix-bucket -o obj",
+               "pfsbench -d . --file-name obj -t 256k -b 1m --shared -p write --api s3 --s3-bucket ior");
+        static const char *const s3[] = {"-a", "--S3-libs3.host", "--S3-libs3.access-key", "--S3-libs3.secret-key"};
+        expect_refused("ior", 2, "-w -a S3-libs3 --S3-libs3.host a;b --S3-libs3.access-key K --S3-libs3.secret-key S", s3, 4);
+        assert_null(strstr(msg, " K")); /* the key is not repeated in the refusal */
+        assert_non_null(strstr(msg, "export S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or give -- --s3-key-file FILE"));
+    }
+    /* an option of another backend than -a's; S3 by another library */
+    static const char *const other[] = {"--rados.pool", "--aio.granularity"}, *const api[] = {"-a"};
+    expect_refused("ior", 2, "-w --rados.pool p -a MPIIO --aio.granularity 1", other, 2);
+    assert_non_null(strstr(msg, "ior --rados.pool: is -a RADOS's option (here -a MPIIO)"));
+    expect_refused("ior", 2, "-w -a S3-4c", api, 1);
+    assert_non_null(strstr(msg, "pfsbench's -a s3 is IOR's S3-libs3 (libs3); give -a S3-libs3"));
 }
 
 static void test_ior_refused(void **state)
@@ -478,7 +530,7 @@ static void test_iozone_refused(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_detect),        cmocka_unit_test(test_ior),    cmocka_unit_test(test_ior_refused),
+        cmocka_unit_test(test_detect),        cmocka_unit_test(test_ior),    cmocka_unit_test(test_ior_refused), cmocka_unit_test(test_ior_backends),
         cmocka_unit_test(test_ior_files),
         cmocka_unit_test(test_ior_summary),
         cmocka_unit_test(test_mdtest),        cmocka_unit_test(test_mdtest_more), cmocka_unit_test(test_mdtest_tree),
