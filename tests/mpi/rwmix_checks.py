@@ -6,6 +6,7 @@
     rwmix_checks.py same RESULTS RESULTS two runs of one run id drew the same
     rwmix_checks.py corrupt FILE         changes byte 100 of every 4 KiB of FILE
     rwmix_checks.py csv REPORT           --format csv of write,rwmix --rwmix 70: the mix's columns
+    rwmix_checks.py ticks RESULTS CSV    pfs-plot latency's data CSV: rwmix's exemplar ticks
 
 each exits 0 when what it checks holds; else raises an AssertionError
 naming what differs.
@@ -103,5 +104,18 @@ def csv_out(path: str) -> None:
                          "write_bandwidth_bytes_per_s"], head[-6:]
 
 
+def ticks(path: str, csv_path: str) -> None:
+    """pfs-plot latency's op line of rwmix carries its stored exemplars, the
+    reads' and the writes' (named so), as ticks; the write phase's its own."""
+    import csv
+    rows = list(csv.DictReader(open(csv_path)))
+    for name, ops in (("rwmix", ("read", "write")), ("write", ("write",))):
+        ex = _phase(path, name)["exemplars"][()]
+        want = sorted(int(e["duration_ns"]) for e in ex if e["op"].decode() in ops)
+        got = sorted(int(float(r["x_ns"])) for r in rows if r["series"] == name and r["point"] == "exemplar")
+        assert want and got == want, (name, got, want)
+
+
 if __name__ == "__main__":
-    sys.exit(dispatch({"exact": exact, "sized": sized, "same": same, "corrupt": corrupt, "csv": csv_out}, sys.argv))
+    sys.exit(dispatch({"exact": exact, "sized": sized, "same": same, "corrupt": corrupt, "csv": csv_out,
+                       "ticks": ticks}, sys.argv))

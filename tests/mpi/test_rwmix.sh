@@ -18,6 +18,8 @@ check "70/30: the latency table has each direction" \
     sh "$T/out"
 check "70/30: nothing left" [ -z "$(ls -A "$D")" ]
 pycheck "70/30: reads, writes, bytes and histograms exact per stream; the rates add up" rwmix exact "$T/a.h5"
+timeout 120 "$PY" "$(dirname "$PFSBENCH")/pfs-plot" latency "$T/a.h5" -o "$T/lat.svg" --data-csv "$T/lat.csv" >/dev/null 2>&1
+pycheck "70/30: pfs-plot latency's rwmix line has the reads' and writes' exemplars as ticks" rwmix ticks "$T/a.h5" "$T/lat.csv"
 run_mpi 2 60 -d "$D" "${MIX[@]}" -p write,rwmix --run-id mixa -o "$T/b.h5" -q
 pycheck "70/30: the same run id draws the same reads again" rwmix same "$T/a.h5" "$T/b.h5"
 run_mpi 2 60 -d "$D" "${MIX[@]}" -p write,rwmix --no-results --format csv

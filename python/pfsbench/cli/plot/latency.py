@@ -93,12 +93,14 @@ def _phases(run: Run, a: argparse.Namespace, per: str, notes: List[str]) -> List
 
 def _exemplars(pg: Any, phase: str, kind: str, rr: List[int]) -> Any:
     """The durations (ns) of the phase's stored exemplars (--exemplars) of the
-    kind shown, in repetitions rr; empty for a file without them."""
+    kind shown, in repetitions rr; empty for a file without them. The op
+    kind is the phase's transfers: in rwmix (a phase with read_ops) its reads
+    and writes, whose exemplars are named so."""
     if "exemplars" not in pg or pg["exemplars"].ndim != 1 or len(pg["exemplars"]) == 0:
         return np.empty(0)
     ex = pg["exemplars"][()]
-    want = phase if kind == "op" else kind
-    keep = np.array([text(o) == want for o in ex["op"]], dtype=bool) & np.isin(ex["rep"], rr)
+    want = {kind} if kind != "op" else {phase, "read", "write"} if "read_ops" in pg else {phase}
+    keep = np.array([text(o) in want for o in ex["op"]], dtype=bool) & np.isin(ex["rep"], rr)
     return ex["duration_ns"][keep].astype(float)
 
 
