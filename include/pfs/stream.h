@@ -146,6 +146,10 @@ struct pfs_phase_ctx {
      * agreement): the schedules and exemplars count from here; the time
      * series from its stream's ts.t0 (the grid's origin, s from here). */
     uint64_t t0_ns;
+    /* --rate: the instant every rank's schedule starts from, on this
+     * rank's clock: the grid's origin (the last arrival at the opening
+     * agreement, at or before t0_ns); 0: t0_ns (a plain process). */
+    uint64_t sched0_ns;
     /* find: the run's start on the file system's clock (the mtime its
      * metadata directory got when rank 0 made it), the same on every rank;
      * a file modified before it does not match. */

@@ -61,10 +61,10 @@ static const struct pfs_sch_field times_fields[] = {
     MEMBER(struct pfs_times, lag_max_ns, "submit_lag_max", U64, "ns", "`--rate`: the same, the largest"),
     MEMBER(struct pfs_times, due_first_ns, "due_first", U64, "ns",
            "`--rate`: the intended start of its first transfer in the measured span (after `--ramp`), from the "
-           "phase's start"),
+           "schedules' start (the last arrival at the phase's opening barrier, the same instant on every rank)"),
     MEMBER(struct pfs_times, due_last_ns, "due_last", U64, "ns",
-           "`--rate`: the intended start of its last transfer, from the phase's start: the schedule's, the same "
-           "on every run of the same seed (`--arrivals poisson` too)"),
+           "`--rate`: the intended start of its last transfer, from the schedules' start: the schedule's, the "
+           "same on every run of the same seed (`--arrivals poisson` too)"),
     MEMBER(struct pfs_times, train_compute_s, "train_compute", F64, "s",
            "`train`: seconds the rank's emulated accelerators computed, summed over them (0 in other phases)"),
     MEMBER(struct pfs_times, train_stall_s, "train_stall", F64, "s",

@@ -215,10 +215,10 @@ static void ramp_empty(struct loop *l)
 }
 
 /* --rate (or the repetition's --rate-sweep point): the stream's share of
- * it and its schedule, from the phase's start (p->t0_ns: when this rank left the phase's opening agreement, the
- * instant every rank's schedule starts from; ranks leave a barrier within
- * its skew of one another, which docs/usage.md states). The check refused
- * a rate out of range before the run. */
+ * it and its schedule, from the instant every rank's schedule starts from
+ * (p->sched0_ns: the last arrival at the phase's opening agreement, which
+ * precedes every rank's exit from it). The check refused a rate out of
+ * range before the run. */
 static void loop_rate(struct loop *l, const struct pfs_phase_ctx *p, const struct pfs_stream *s)
 {
     const struct pfs_config *cfg = p->cfg;
@@ -228,7 +228,7 @@ static void loop_rate(struct loop *l, const struct pfs_phase_ctx *p, const struc
     if (!pfs_rate_at(cfg, p->rate_base, p->rep, &rate, &unit, &scope))
         return;
     l->rated = pfs_rate_share(rate, unit, scope, cfg->arrivals, l->xfer_mean, p->nstreams, s->id, &sh) == 0 &&
-               pfs_sched_init(&l->sched, sh.ops, cfg->arrivals, p->seed, (uint64_t)s->id, p->t0_ns + sh.offset_ns) == 0;
+               pfs_sched_init(&l->sched, sh.ops, cfg->arrivals, p->seed, (uint64_t)s->id, l->sched0_ns + sh.offset_ns) == 0;
     /* The thread's sleeps end when asked, not up to the default 50 us
      * later (timer slack): the waits for intended starts and the polls of
      * an async queue between them sleep tens of microseconds. */
@@ -260,6 +260,7 @@ static int loop_plan(struct loop *l, const struct pfs_phase_ctx *p, struct pfs_s
         .progress = p->progress,
         .lat = s->lat,
         .t0_ns = p->t0_ns,
+        .sched0_ns = p->sched0_ns ? p->sched0_ns : p->t0_ns,
         .sync_every = x->sync_every,
     };
     l->sync_next = l->sync_every ? l->sync_every : UINT64_MAX;

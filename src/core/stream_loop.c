@@ -369,7 +369,7 @@ static inline void rate_lag(struct loop *l, struct pfs_io *io)
 {
     struct pfs_times *t = l->t;
     io->due_ns = l->due_ns;
-    t->due_last_ns = l->due_ns - l->t0_ns;
+    t->due_last_ns = l->due_ns - l->sched0_ns;
     if (!l->due_seen) {
         t->due_first_ns = t->due_last_ns;
         l->due_seen = 1;

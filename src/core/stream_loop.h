@@ -81,6 +81,7 @@ struct loop {
     struct pfs_tg_acc *tg, *tg_one;
     uint64_t tg_extra;
     uint64_t t0_ns, last_ns;
+    uint64_t sched0_ns;         /* --rate: where the schedule starts (pfs_phase_ctx's), due_first/last from it */
     uint64_t until;             /* run(): issue no further than this */
     uint64_t sync_every;        /* --fsync-every in a write phase (0: none) */
     uint64_t sync_next;         /* fsync once this many were issued and completed (UINT64_MAX: never) */

@@ -5,6 +5,7 @@
 #include "driver.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,9 +121,14 @@ void drv_run_streams(struct ctx *c, int kind, int rep, double rate_base)
      * clocks' correction's error), which pfs_stream_lat_begin keeps. */
     c->lat.t0 = pfs_now();
     c->lat.t0_ns = ph.t0_ns = pfs_now_ns();
+    const double late = c->lat.t0 + c->topo.clock_corr - c->lat.grid; /* s since the grid's origin */
     for (int i = 0; i < c->threads; i++)
         if (c->streams[i].lat)
-            c->streams[i].lat->ts.t0 = c->lat.grid - (c->lat.t0 + c->topo.clock_corr);
+            c->streams[i].lat->ts.t0 = -late;
+    /* --rate's schedules start there too, on every rank: a rank that left
+     * late finds its first transfers due (an origin after its exit can
+     * only be the clocks' correction's error: its own exit then). */
+    ph.sched0_ns = late > 0 ? ph.t0_ns - (uint64_t)llround(late * 1e9) : ph.t0_ns;
     drv_progress_phase(c, &ph);
     c->sw.done = c->sw.target = 0;
     c->sw.failed = 0;
