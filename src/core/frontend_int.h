@@ -87,7 +87,26 @@ int fe_machine_format(int argc, char **argv);
  * (pfs_iorscript_translate runs scripts): refused, saying how. */
 void fe_ior_script(struct fe *f, const char *file);
 
-/* frontend_ior_api.c: IOR's -a and its backends' own options. */
+/* frontend_ior_api.c: IOR's -a and its backends' own options. The ones
+ * pfsbench takes, once: X(IOR's spelling, its arity, the IOR API it
+ * belongs to, the native option it becomes or NULL: fe_ior_api_add reads
+ * it; a flag becomes a native flag). fe_ior_tab lists them (with the
+ * refused ones, their reasons), frontend_ior_api.c maps them. */
+#define FE_IOR_BE_OPTS(X)                                                   \
+    X("--rados.pool", FE_VALUE, "RADOS", "--rados-pool")                    \
+    X("--rados.user", FE_VALUE, "RADOS", "--rados-id")                      \
+    X("--rados.conf", FE_VALUE, "RADOS", "--rados-conf")                    \
+    X("--cephfs.user", FE_VALUE, "CEPHFS", "--cephfs-id")                   \
+    X("--cephfs.conf", FE_VALUE, "CEPHFS", "--cephfs-conf")                 \
+    X("--cephfs.prefix", FE_VALUE, "CEPHFS", NULL)                          \
+    X("--cephfs.remote_prefix", FE_VALUE, "CEPHFS", "--cephfs-root")        \
+    X("--S3-libs3.host", FE_VALUE, "S3-libs3", "--s3-endpoint")             \
+    X("--S3-libs3.use-ssl", FE_FLAG, "S3-libs3", "--s3-https")              \
+    X("--S3-libs3.bucket-name-prefix", FE_VALUE, "S3-libs3", NULL)          \
+    X("--S3-libs3.dont-suffix-bucket", FE_FLAG, "S3-libs3", NULL)           \
+    X("--S3-libs3.s3-compatible", FE_FLAG, "S3-libs3", NULL)                \
+    X("--aio.max-pending", FE_VALUE, "AIO", NULL)                           \
+    X("--aio.granularity", FE_VALUE, "AIO", NULL)
 #define FE_IOR_BE_MAX 16
 struct fe_ior_api {
     char api[16];                   /* pfsbench's --api: "posix" unless -a says */

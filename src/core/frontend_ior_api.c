@@ -3,8 +3,8 @@
  * backends' options, as IOR means them: IOR's AIO keeps up to its
  * max-pending transfers in flight (128 by default), its S3-libs3 writes
  * into the bucket its prefix names, its CEPHFS maps paths under its mount
- * prefix into the file system. docs/usage.md ("IOR's backends") is this
- * file as prose. */
+ * prefix into the file system. docs/usage.md's IOR table (in "IOR, mdtest
+ * and IOzone command lines") is this file as prose. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,27 +13,15 @@
 #include "frontend_int.h"
 #include "pfs/backend.h"
 
-/* Each backend option pfsbench takes (fe_ior_tab's IOR_BE rows): the IOR
- * API it belongs to, and the native option its value becomes (NULL: read
- * by fe_ior_api_add below). The refused ones are fe_ior_tab's, with why. */
+/* Each backend option pfsbench takes (FE_IOR_BE_OPTS, fe_ior_tab's IOR_BE
+ * rows): the IOR API it belongs to, and the native option it becomes. */
 static const struct {
     const char *name, *api, *mine;
-    int flag; /* the native option takes no value */
+    int flag; /* IOR's flag: the native option takes no value */
 } be_map[] = {
-    {"--rados.pool", "RADOS", "--rados-pool", 0},
-    {"--rados.user", "RADOS", "--rados-id", 0},
-    {"--rados.conf", "RADOS", "--rados-conf", 0},
-    {"--cephfs.user", "CEPHFS", "--cephfs-id", 0},
-    {"--cephfs.conf", "CEPHFS", "--cephfs-conf", 0},
-    {"--cephfs.remote_prefix", "CEPHFS", "--cephfs-root", 0},
-    {"--cephfs.prefix", "CEPHFS", NULL, 0},
-    {"--S3-libs3.host", "S3-libs3", "--s3-endpoint", 0},
-    {"--S3-libs3.use-ssl", "S3-libs3", "--s3-https", 1},
-    {"--S3-libs3.bucket-name-prefix", "S3-libs3", NULL, 0},
-    {"--S3-libs3.dont-suffix-bucket", "S3-libs3", NULL, 0},
-    {"--S3-libs3.s3-compatible", "S3-libs3", NULL, 0},
-    {"--aio.max-pending", "AIO", NULL, 0},
-    {"--aio.granularity", "AIO", NULL, 0},
+#define MAP_ROW(name, arity, api, mine) {name, api, mine, (arity) == FE_FLAG},
+    FE_IOR_BE_OPTS(MAP_ROW)
+#undef MAP_ROW
 };
 #define NMAP ((int)(sizeof(be_map) / sizeof(be_map[0])))
 _Static_assert(NMAP <= FE_IOR_BE_MAX, "struct fe_ior_api holds every backend option");
