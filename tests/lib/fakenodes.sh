@@ -62,11 +62,20 @@ fakenodes_setup() {
 # --map-by $FAKENODES_MAP (default node: round-robin), the whole mpirun under
 # `timeout`. Extra mpirun options can come in the array FAKENODES_EXTRA
 # (e.g. -x VAR=value). The status is mpirun's (124: timed out).
+# Each launch has a session directory base of its own (orte_tmpdir_base,
+# which mpirun hands to the fake nodes' daemons): in /tmp they would share
+# /tmp/ompi.nodeK.UID with every other test's launch at once, and one
+# daemon's making it raced another's removing it (a CI run: "mkdir
+# /tmp/ompi.node2.0: File exists", orte_init failed, the test's run lost).
 fakenodes_mpirun() {
-    local np=$1 to=$2
+    local np=$1 to=$2 base rc=0
     shift 2
+    base=$(mktemp -d /tmp/fnompi.XXXXXX) || return 1
     timeout -k 5 "$to" mpirun -np "$np" --hostfile "$FAKENODES_HOSTFILE" --map-by "${FAKENODES_MAP:-node}" \
-        "${FAKENODES_MPIRUN_ARGS[@]}" ${FAKENODES_EXTRA[@]+"${FAKENODES_EXTRA[@]}"} "$@"
+        "${FAKENODES_MPIRUN_ARGS[@]}" --mca orte_tmpdir_base "$base" ${FAKENODES_EXTRA[@]+"${FAKENODES_EXTRA[@]}"} \
+        "$@" || rc=$?
+    rm -rf -- "$base"
+    return "$rc"
 }
 
 # fakenodes_pfs NP TIMEOUT_S ARGS...: pfsbench ($PFSBENCH) on NP ranks of the
