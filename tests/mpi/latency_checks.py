@@ -48,7 +48,10 @@ def delay(path: str) -> None:
     assert b.sum() == int(w["bytes"][0]) == 60 * 4096, (b.sum(), w["bytes"][0])
     assert o.sum() == ops, o.sum()
     assert ts.attrs["intervals"] >= 2                   # 60 x 2 ms = 0.12 s over 0.05 s intervals
-    assert o.max() <= 0.05 / 0.002 + 1, o.max()         # no interval holds more than the delay allows
+    # no interval holds more than the delay allows over its true length (an
+    # edge sliver joined to its neighbour makes one up to 1.25 intervals)
+    span = ts["end"][()] - ts["start"][()]
+    assert (o[:, 0] <= span / 0.002 + 1).all(), (list(o[:, 0]), list(span))
     # the read phase was not delayed: its p50 is below the 2 ms delay
     r = run["phases"]["01_read"]["latency_summary"][0][0]
     assert r["p50_ns"] < 2e6, r
