@@ -7,7 +7,9 @@
 # equals) is paused in bursts (its glusterfsd SIGSTOPped 200 ms of every
 # 300 ms by a background loop, SIGCONTed at the end). Its second repetition runs wholly
 # under the bursts (the check holds the loop's start against the phase's
-# first open). The checks (targets_slow_checks.py) hold each brick's
+# first open): 2 s between the repetitions (--rep-delay, untimed) give the
+# loop time to find the files and the brick on a loaded machine (a CI run's
+# began 21 ms after repetition 1 without it). The checks (targets_slow_checks.py) hold each brick's
 # figures against the bricks' own directories: every brick's bytes are its
 # files' (the files it holds x the block), they add up to the phase's; the
 # slow brick, and it alone, is flagged in the second repetition's write and
@@ -58,7 +60,7 @@ slow_brick() {
 slow_brick &
 SLOWER=$!
 
-run_mpi 2 120 -d "$M/d" --threads 6 -b 16m -t 1m -p write,read -i 2 --direct -k --exemplars 32 -o "$T/r.h5"
+run_mpi 2 120 -d "$M/d" --threads 6 -b 16m -t 1m -p write,read -i 2 --rep-delay 2 --direct -k --exemplars 32 -o "$T/r.h5"
 kill -TERM "$SLOWER" 2>/dev/null
 wait "$SLOWER" 2>/dev/null
 for k in 1 2 3; do p=$(gl_brick_pid "$k") && kill -CONT "$p" 2>/dev/null; done
